@@ -1,0 +1,170 @@
+/*
+ * The block layer: the request queue between tasks and the device.
+ *
+ * Tasks submit bios. The queue merges a bio into a queued request when it is
+ * adjacent (back merges through a hash of request end sectors, front merges
+ * through the scheduler's sector tree), within queue.max_sectors_kb and only
+ * if the scheduler's allow_merge() agrees. Otherwise it allocates a request
+ * from the request list (queue.nr_requests per list, as in Linux 2.6.30+
+ * the lists are sync and async), and a task that finds no free slot sleeps
+ * until one frees. Requests go to the scheduler, and the queue dispatches to
+ * the device while the device has a free tag.
+ *
+ * The queue knows neither the simulator nor the clock. It is driven by
+ * calls that carry the time (submit, complete, timer) and talks to whatever
+ * is below it through struct ios_queue_host_ops: issue a request, arm a
+ * timer. Under the simulator the host is the simulated device plus the
+ * event queue; in unit tests it is a recorder; later it will be io_uring.
+ */
+#ifndef IOSCHED_BLOCK_H
+#define IOSCHED_BLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "err.h"
+#include "list.h"
+#include "request.h"
+#include "sched.h"
+#include "tunable.h"
+
+struct ios_queue;
+
+struct ios_queue_host_ops {
+	/* Send @rq to the device. Called from inside queue calls. */
+	void (*issue)(void *host, struct ios_queue *q, struct ios_request *rq, uint64_t now_ns);
+	/*
+	 * Call ios_queue_timer(q, t) at time @when_ns; IOS_NO_WAKEUP cancels.
+	 * A new call replaces the previous one.
+	 */
+	void (*set_timer)(void *host, struct ios_queue *q, uint64_t when_ns);
+};
+
+/* Trace points, as blktrace's actions. */
+enum ios_trace_action {
+	IOS_TA_QUEUE = 1,	/* Q: a bio entered the queue */
+	IOS_TA_BACKMERGE,	/* M */
+	IOS_TA_FRONTMERGE,	/* F */
+	IOS_TA_GETRQ,		/* G */
+	IOS_TA_SLEEPRQ,		/* S: no free request, the task sleeps */
+	IOS_TA_REQUEUE,		/* R */
+	IOS_TA_ISSUE,		/* D */
+	IOS_TA_COMPLETE,	/* C */
+	IOS_TA_PLUG,		/* P */
+	IOS_TA_UNPLUG_IO,	/* U */
+	IOS_TA_UNPLUG_TIMER,	/* UT */
+	IOS_TA_INSERT,		/* I */
+};
+
+/* A trace sink (blktrace writer, tests). All hooks optional. */
+struct ios_trace_ops {
+	/* bio-level events (Q, M, F, G, S) carry @bio; request-level (I, D, C, R) carry @rq */
+	void (*event)(void *priv, struct ios_queue *q, enum ios_trace_action a,
+		      const struct ios_request *rq, const struct ios_bio *bio, uint64_t now_ns);
+	/* scheduler messages (CFQ's "cfq1234 insert_request") */
+	void (*message)(void *priv, struct ios_queue *q, uint64_t now_ns, const char *msg);
+};
+
+/* queue.* tunables: /sys/block/X/queue/ */
+struct ios_queue_tunables {
+	int nr_requests;
+	uint64_t max_sectors_bytes;	/* max_sectors_kb */
+	uint64_t max_hw_sectors_bytes;	/* max_hw_sectors_kb (read-only) */
+	uint64_t read_ahead_bytes;	/* read_ahead_kb, used by the page cache */
+	int rotational;			/* default: the device's */
+	int nomerges;			/* 0 all merges, 1 only the one-hit cache, 2 none */
+};
+
+extern const struct ios_tunable ios_queue_tunables_table[];
+
+/* /proc/diskstats for the device */
+struct ios_disk_stats {
+	uint64_t ios[IOS_DIR_COUNT];
+	uint64_t merges[IOS_DIR_COUNT];
+	uint64_t sectors[IOS_DIR_COUNT];
+	uint64_t ticks_ns[IOS_DIR_COUNT];
+	uint64_t io_ticks_ns;		/* time with at least one request in flight */
+	uint64_t time_in_queue_ns;	/* integral of in-flight count over time */
+	unsigned in_flight;
+	uint64_t stamp_ns;
+};
+
+struct ios_queue_config {
+	unsigned id;				/* index < IOS_MAX_QUEUES, picks ioc->icq[] slot */
+	const char *disk_name;			/* "sda" */
+	const struct ios_sched_type *sched;
+	struct ios_settings *settings;		/* scheduler (bare) and queue.* settings; may be NULL */
+	unsigned depth;				/* device tags */
+	bool rotational;			/* device's own flag */
+	uint64_t capacity_sectors;
+	const struct ios_queue_host_ops *host_ops;
+	void *host;
+	const struct ios_trace_ops *trace_ops;	/* may be NULL */
+	void *trace;
+};
+
+struct ios_queue {
+	/* --- readable by schedulers --- */
+	void *sched_data;		/* the scheduler's private area */
+	unsigned rq_in_driver;		/* dispatched, not yet completed */
+	unsigned in_flight[2];		/* in the driver: [0] async, [1] sync */
+	unsigned nr_sorted;		/* inserted, not yet dispatched */
+	unsigned depth;			/* device tags */
+	bool rotational;		/* queue/rotational (user may override) */
+	unsigned id;
+
+	/* --- block layer private --- */
+	const struct ios_sched_type *sched;
+	struct ios_queue_tunables tun;
+	char disk_name[16];
+	uint64_t capacity_sectors;
+	const struct ios_queue_host_ops *host_ops;
+	void *host;
+	const struct ios_trace_ops *trace_ops;
+	void *trace;
+
+	struct ios_list_head dispatch;		/* requeued requests and flushes, before the scheduler */
+	struct ios_list_head *hash;		/* back-merge hash by end sector */
+	unsigned hash_mask;
+	struct ios_request *last_merge;		/* one-hit merge cache */
+	struct ios_list_head free_rqs;		/* recycled request structs */
+	unsigned rq_count[2];			/* allocated: [0] async, [1] sync */
+	struct ios_bio *wait_head[2], *wait_tail[2];	/* bios waiting for a slot */
+	uint64_t next_rq_id;
+	uint64_t timer_at;			/* armed host timer or IOS_NO_WAKEUP */
+	bool in_run;
+
+	struct ios_disk_stats stats;
+	uint64_t nr_allocated;			/* requests ever allocated */
+	uint64_t nr_bio_merges, nr_rq_merges;
+};
+
+struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct ios_err *e);
+/* Every request must have completed. Calls the scheduler's exit(). */
+void ios_queue_destroy(struct ios_queue *q);
+
+/*
+ * Submit a bio at @now_ns. Returns 0 when the bio was merged or queued, 1
+ * when no request slot was free: the bio is parked and the submitting task
+ * should consider itself asleep until bio->queued() is called (if set).
+ * bio->end_io runs when the request holding it completes.
+ */
+int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now_ns);
+/* The device finished @rq. */
+void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns, int error);
+/* The host timer armed through set_timer fired. */
+void ios_queue_timer(struct ios_queue *q, uint64_t now_ns);
+/* Dispatch while the device has free tags. */
+void ios_queue_run(struct ios_queue *q, uint64_t now_ns);
+/* The task behind @ioc exited: scheduler state for it may go. */
+void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc);
+/* Scheduler trace message (blk_add_trace_msg). Cheap when tracing is off. */
+void ios_queue_msg(struct ios_queue *q, uint64_t now_ns, const char *fmt, ...) IOS_PRINTF(3, 4);
+/* Bring disk stats up to @now_ns (io_ticks, time_in_queue). */
+void ios_queue_stats_update(struct ios_queue *q, uint64_t now_ns);
+
+static inline bool ios_queue_tracing(const struct ios_queue *q)
+{
+	return q->trace_ops != NULL;
+}
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * The device-model interface.
+ *
+ * A device model is one file with a const struct ios_dev_type: a name, an
+ * interface version, a table of hooks, a table of tunables (every physical
+ * parameter: geometry, rpm, seek curve, cache, channels) and the size of its
+ * private struct, which embeds struct ios_dev as its first member (SQLite's
+ * sqlite3_file pattern: one allocation, a cast to get back).
+ *
+ * A device is a state machine that the simulator drives with time passed in:
+ * submit() hands it a command, next_event() says when it next needs
+ * attention, complete() advances it to that time and returns a finished
+ * request (or NULL when only internal work, such as destaging the write
+ * cache, was done). Unlike a "submit returns the completion time" interface
+ * this lets a queueing drive pick its next command when the head is free,
+ * from whatever is queued by then, which is what NCQ reordering is.
+ *
+ * A device never knows which scheduler runs above it, and its behaviour is a
+ * pure function of its tunables, its seed and the commands it was given.
+ *
+ * Profiles ("hdd-2009", "ssd") are data: a device type plus a list of
+ * tunable settings applied over the type's defaults.
+ */
+#ifndef IOSCHED_DEVICE_H
+#define IOSCHED_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "rand.h"
+#include "request.h"
+#include "tunable.h"
+
+#define IOS_DEV_INTERFACE_VERSION 1
+
+/* capability bits */
+#define IOS_DEV_ROTATIONAL	(1u << 0)	/* seeks cost time: /sys/block/X/queue/rotational */
+#define IOS_DEV_NCQ		(1u << 1)	/* accepts more than one command */
+#define IOS_DEV_FUA		(1u << 2)	/* honours FUA writes */
+#define IOS_DEV_WCACHE		(1u << 3)	/* volatile write cache enabled */
+
+/* ctl() operations; unknown ones return -ENOTSUP */
+enum ios_dev_ctl {
+	/* arg: struct ios_dev_rate_query *; media rate at a sector (calibration) */
+	IOS_DEV_CTL_MEDIA_RATE = 1,
+	/* arg: struct ios_dev_counters *; internal counters for reports and tests */
+	IOS_DEV_CTL_COUNTERS = 2,
+};
+
+struct ios_dev_rate_query {
+	uint64_t sector;		/* in */
+	uint64_t bytes_per_sec;		/* out */
+};
+
+struct ios_dev_counters {
+	uint64_t commands;		/* commands accepted */
+	uint64_t cache_read_hits;	/* reads served from the drive's read cache */
+	uint64_t cache_write_absorbed;	/* writes completed from the write cache */
+	uint64_t media_ops;		/* mechanical or flash operations done */
+	uint64_t busy_ns;		/* time the mechanism / dies were busy */
+	uint64_t seeks;			/* positioning operations with a non-zero seek */
+};
+
+struct ios_dev;
+
+struct ios_dev_ops {
+	/*
+	 * Required. Tunables have been set (type defaults, then the profile,
+	 * then the user's device.* settings). Derive geometry, validate
+	 * combinations, set dev->nr_sectors. 0 or -errno with @e filled.
+	 */
+	int (*init)(struct ios_dev *dev, struct ios_err *e);
+	/* Required. Free what init allocated (not the device itself). */
+	void (*exit)(struct ios_dev *dev);
+	/* Required. IOS_DEV_* bits. */
+	unsigned (*caps)(const struct ios_dev *dev);
+	/* Required. Commands the device accepts at once (tags). */
+	unsigned (*queue_depth)(const struct ios_dev *dev);
+	/*
+	 * Required. Accept a command at @now_ns. Never called with more than
+	 * queue_depth() commands outstanding. A request with nr_sectors == 0
+	 * and IOS_REQ_PREFLUSH is a cache flush. 0 or -errno (-EINVAL for a
+	 * request beyond the end of the device).
+	 */
+	int (*submit)(struct ios_dev *dev, struct ios_request *rq, uint64_t now_ns);
+	/* Required. When the device next changes state, or IOS_NO_WAKEUP. */
+	uint64_t (*next_event)(const struct ios_dev *dev);
+	/*
+	 * Required. Advance internal state to @now_ns (never earlier than the
+	 * last call) and return one request that has completed by then, or
+	 * NULL. Callers loop until NULL, then ask next_event() again.
+	 */
+	struct ios_request *(*complete)(struct ios_dev *dev, uint64_t now_ns);
+	/* Required. Back to the just-initialised state (empty caches, head at 0). */
+	void (*reset)(struct ios_dev *dev);
+	/* Optional extension point. Unknown @op: -ENOTSUP. */
+	int (*ctl)(struct ios_dev *dev, int op, void *arg);
+};
+
+struct ios_dev_type {
+	const char *name;
+	unsigned version;		/* IOS_DEV_INTERFACE_VERSION it was written for */
+	const char *desc;
+	struct ios_dev_ops ops;
+	const struct ios_tunable *tunables;
+	size_t priv_size;		/* sizeof the struct that embeds struct ios_dev first */
+};
+
+struct ios_dev {
+	const struct ios_dev_type *type;
+	const char *profile;
+	char name[16];			/* block device name, "sda" */
+	uint64_t nr_sectors;		/* capacity in 512-byte sectors, set by init */
+	uint64_t seed;			/* for any internal randomness */
+	struct ios_rand rng;
+};
+
+struct ios_dev_profile {
+	const char *name;
+	const char *type;		/* device type name */
+	const char *desc;
+	const char *const *settings;	/* "name=value" over the type defaults, NULL-terminated */
+};
+
+/* Registry of types and profiles (explicit built-in lists in dev/dev.c). */
+const struct ios_dev_type *ios_dev_type_find(const char *name);
+const struct ios_dev_type *ios_dev_type_at(size_t i);
+const struct ios_dev_profile *ios_dev_profile_find(const char *name);
+const struct ios_dev_profile *ios_dev_profile_at(size_t i);
+#define IOS_DEV_DEFAULT_PROFILE "hdd-2009"
+
+/*
+ * Create a device from a profile: type defaults, then the profile's
+ * settings, then every "device.NAME=VALUE" in @set (marked used), then
+ * init(). @set may be NULL. Returns NULL with @e filled on error.
+ */
+struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, uint64_t seed,
+			       struct ios_err *e);
+void ios_dev_destroy(struct ios_dev *dev);
+
+static inline unsigned ios_dev_caps(const struct ios_dev *dev)
+{
+	return dev->type->ops.caps(dev);
+}
+
+static inline int ios_dev_ctl(struct ios_dev *dev, int op, void *arg)
+{
+	return dev->type->ops.ctl ? dev->type->ops.ctl(dev, op, arg) : -ENOTSUP;
+}
+
+#endif

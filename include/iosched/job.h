@@ -1,0 +1,240 @@
+/*
+ * The workload model: what a fio job file says, after parsing.
+ *
+ * The parser (src/job/) turns a job file into an array of struct ios_job,
+ * one per [section] (numjobs clones are expanded later by the runner, as fio
+ * does). Every option is declared once in the option table (job/options.c);
+ * the table drives parsing, defaults, 'iosched list' and the JSON report's
+ * "job options". Values are stored in the units the runner needs: bytes,
+ * nanoseconds, bytes per second.
+ *
+ * Defaults are fio 3's, unless the parse was asked for fio 1.x defaults
+ * (IOS_JOB_COMPAT_FIO1: direct=1, ioengine=sync, rate in KiB/s), which is what
+ * the 2006 seed's job file was written against.
+ */
+#ifndef IOSCHED_JOB_H
+#define IOSCHED_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+enum ios_rw {
+	IOS_RW_READ,		/* read: sequential reads */
+	IOS_RW_WRITE,		/* write */
+	IOS_RW_RANDREAD,
+	IOS_RW_RANDWRITE,
+	IOS_RW_RW,		/* rw, readwrite: sequential mix */
+	IOS_RW_RANDRW,
+};
+
+enum ios_ioengine {
+	IOS_ENGINE_SYNC,	/* read()/write() + lseek */
+	IOS_ENGINE_PSYNC,	/* pread()/pwrite(): fio 3's default on Linux */
+	IOS_ENGINE_VSYNC,
+	IOS_ENGINE_PVSYNC,
+	IOS_ENGINE_PVSYNC2,
+	IOS_ENGINE_LIBAIO,
+	IOS_ENGINE_IO_URING,
+	IOS_ENGINE_POSIXAIO,
+	IOS_ENGINE_NULL,	/* completes at once, no device I/O */
+};
+
+enum ios_compat {
+	IOS_JOB_COMPAT_FIO3 = 0,
+	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
+};
+
+/* "key=value" as the user wrote it, for the JSON "job options" object */
+struct ios_kv {
+	char *key;
+	char *value;		/* "" for bare flags */
+};
+
+/* One weighted block size of bssplit */
+struct ios_bssplit {
+	uint64_t bs;
+	unsigned perc;		/* 0 = share the remainder */
+};
+#define IOS_MAX_BSSPLIT 64
+
+struct ios_job {
+	char *name;
+	const char *file;		/* job file path (owned by the jobfile) */
+	int line;			/* line of the [section] header */
+	int index;			/* position in the file, from 0 */
+
+	/* --- files --- */
+	char *filename;			/* raw, ':'-separated; NULL: fio's "name.N.M" */
+	char *directory;
+	unsigned nrfiles;
+	uint64_t size;			/* bytes per job; 0 = unset */
+	unsigned size_pct;		/* size given as a percentage (1..100), else 0 */
+	uint64_t filesize_lo, filesize_hi;	/* 0 = unset */
+	uint64_t offset;		/* bytes */
+	unsigned offset_pct;
+	uint64_t offset_increment;
+	uint64_t io_size;		/* io_size / io_limit, 0 = size */
+	int create_on_open;
+	int invalidate;
+	int unlink;
+	int overwrite;
+
+	/* --- pattern --- */
+	enum ios_rw rw;
+	unsigned rw_seq_nr;		/* the ":N" suffix of rw= */
+	unsigned rwmixread;		/* percent of reads in a mix */
+	uint64_t bs[2];			/* read, write */
+	uint64_t bs_min[2], bs_max[2];	/* bsrange; equal to bs when unset */
+	struct ios_bssplit bssplit[2][IOS_MAX_BSSPLIT];
+	unsigned nr_bssplit[2];
+	int bs_unaligned;
+	uint64_t blockalign[2];		/* 0 = block size */
+	int randrepeat;
+	uint64_t randseed;
+	int randseed_set;
+	int norandommap;
+	int zero_buffers;
+
+	/* --- engine --- */
+	enum ios_ioengine ioengine;
+	int direct;			/* O_DIRECT */
+	int buffered;			/* inverse of direct, as fio */
+	int sync;			/* O_SYNC */
+	unsigned iodepth;
+	unsigned iodepth_batch_submit;
+	unsigned iodepth_batch_complete_min;
+	unsigned iodepth_batch_complete_max;
+	unsigned iodepth_low;
+	unsigned fsync_blocks;		/* fsync=N */
+	unsigned fdatasync_blocks;	/* fdatasync=N */
+	int end_fsync;
+	int fsync_on_close;
+
+	/* --- time --- */
+	uint64_t runtime_ns;		/* 0 = until size is done */
+	int time_based;
+	uint64_t startdelay_lo_ns, startdelay_hi_ns;
+	uint64_t ramp_time_ns;
+	uint64_t thinktime_ns;
+	uint64_t thinktime_spin_ns;
+	unsigned thinktime_blocks;
+	int thinktime_blocks_issue;	/* thinktime_blocks_type=issue */
+	uint64_t rate[2];		/* bytes/s, 0 = none */
+	uint64_t rate_min[2];
+	unsigned rate_iops[2];
+	unsigned rate_iops_min[2];
+	uint64_t rate_cycle_ns;
+	int rate_process_poisson;
+	unsigned loops;
+	unsigned numjobs;
+
+	/* --- priority and groups --- */
+	int prio;			/* ioprio level 0..7, -1 = unset */
+	int prioclass;			/* 1 rt, 2 be, 3 idle, -1 = unset */
+	int nice;			/* -20..19 */
+	int nice_set;
+	char *cgroup;			/* NULL = root */
+	unsigned cgroup_weight;		/* 0 = unset */
+	int cgroup_nodelete;
+
+	/* --- synchronisation and reporting --- */
+	int stonewall;
+	int new_group;
+	int group_reporting;
+	int exitall;
+	uint64_t bwavgtime_ns;
+	uint64_t iopsavgtime_ns;
+	double percentile_list[64];
+	unsigned nr_percentiles;	/* 0 = fio's default list */
+	int clat_percentiles;
+	int lat_percentiles;
+	int slat_percentiles;
+	char *write_bw_log;
+	char *write_lat_log;
+	char *write_iops_log;
+	uint64_t log_avg_msec;
+	int log_offset;
+	int log_prio;
+	int per_job_logs;
+	char *read_iolog;
+	char *write_iolog;
+	char *ioscheduler;		/* fio's ioscheduler=: switch the device's scheduler */
+	char *description;
+
+	/* options given in this job's own section, in order, for JSON */
+	struct ios_kv *opts;
+	size_t nr_opts;
+};
+
+struct ios_jobfile {
+	struct ios_job *jobs;
+	size_t nr_jobs;
+	struct ios_kv *global_opts;	/* options of [global] sections, in order */
+	size_t nr_global_opts;
+	char **paths;			/* every file read (job file and includes) */
+	size_t nr_paths;
+	enum ios_compat compat;
+};
+
+struct ios_job_parse_opts {
+	enum ios_compat compat;
+	/* ${VAR} lookup; NULL = getenv */
+	const char *(*getenv)(const char *name, void *priv);
+	void *getenv_priv;
+	/* values of $pagesize, $mb_memory, $ncpus (the simulated machine's) */
+	uint64_t pagesize;
+	uint64_t mb_memory;
+	unsigned ncpus;
+	/* include depth limit; 0 = default 16 */
+	unsigned max_include_depth;
+	/* read include files; NULL = from the file system (fuzzers pass a stub) */
+	char *(*read_file)(const char *path, size_t *len, void *priv);
+	void *read_file_priv;
+};
+
+void ios_job_parse_opts_init(struct ios_job_parse_opts *o);
+
+/*
+ * Parse a job file (appending to @jf, so several files can be given in
+ * order). Errors name the file, the line and the option: -EINVAL, -ERANGE,
+ * -ENOENT (missing file).
+ */
+int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
+		       struct ios_jobfile *jf, struct ios_err *e) IOS_MUST_CHECK;
+/* The same, from memory; @name is used in messages. */
+int ios_job_parse_buf(const char *name, const char *buf, size_t len,
+		      const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+		      struct ios_err *e) IOS_MUST_CHECK;
+void ios_jobfile_free(struct ios_jobfile *jf);
+
+/* Initialise @job with the defaults of @compat (used by the parser and by tests). */
+int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat) IOS_MUST_CHECK;
+
+const char *ios_rw_name(enum ios_rw rw);
+const char *ios_ioengine_name(enum ios_ioengine e);
+static inline int ios_rw_is_random(enum ios_rw rw)
+{
+	return rw == IOS_RW_RANDREAD || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RANDRW;
+}
+static inline int ios_rw_has_read(enum ios_rw rw)
+{
+	return rw == IOS_RW_READ || rw == IOS_RW_RANDREAD || rw == IOS_RW_RW || rw == IOS_RW_RANDRW;
+}
+static inline int ios_rw_has_write(enum ios_rw rw)
+{
+	return rw == IOS_RW_WRITE || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RW || rw == IOS_RW_RANDRW;
+}
+
+/* Option table introspection for 'iosched list' and --help. */
+struct ios_job_option_info {
+	const char *name;
+	const char *alias;
+	const char *type;	/* "str", "int", "size", "time", "bool", "enum", "range", ... */
+	const char *def;
+	const char *help;
+};
+const struct ios_job_option_info *ios_job_option_at(size_t i);
+
+#endif

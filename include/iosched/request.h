@@ -1,0 +1,186 @@
+/*
+ * The objects that flow through the I/O path: io contexts (who submits),
+ * bios (what a task asks for) and requests (what the scheduler orders and
+ * the device serves).
+ *
+ * A task submits bios. The block layer either merges a bio into a queued
+ * request or allocates a new request for it; a request therefore carries a
+ * chain of bios, possibly from different tasks, and completing the request
+ * completes every bio on it. That is how one process can end up waiting for
+ * a request that sits in another process's scheduler queue (seed 004).
+ *
+ * Requests carry intrusive tree and list nodes for the scheduler, so no
+ * scheduler allocates per request.
+ */
+#ifndef IOSCHED_REQUEST_H
+#define IOSCHED_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "list.h"
+#include "rbtree.h"
+
+#define IOS_SECTOR_SHIFT 9
+#define IOS_SECTOR_SIZE 512u
+#define IOS_NO_WAKEUP UINT64_MAX
+#define IOS_NSEC_PER_USEC 1000ULL
+#define IOS_NSEC_PER_MSEC 1000000ULL
+#define IOS_NSEC_PER_SEC 1000000000ULL
+
+enum ios_dir {
+	IOS_READ = 0,
+	IOS_WRITE = 1,
+};
+#define IOS_DIR_COUNT 2
+
+/* Request / bio flags, the subset of REQ_* that schedulers and devices use. */
+enum {
+	IOS_REQ_SYNC	 = 1u << 0,	/* a sync request (reads, O_DIRECT/O_SYNC writes) */
+	IOS_REQ_META	 = 1u << 1,	/* filesystem metadata */
+	IOS_REQ_FUA	 = 1u << 2,	/* write through the drive cache */
+	IOS_REQ_PREFLUSH = 1u << 3,	/* flush the drive cache first; alone: a cache flush */
+	IOS_REQ_AHEAD	 = 1u << 4,	/* readahead */
+	IOS_REQ_NOIDLE	 = 1u << 5,	/* sync write not followed by more I/O soon */
+	IOS_REQ_PRIO	 = 1u << 6,	/* boosted priority (4.x REQ_PRIO) */
+	IOS_REQ_IDLE	 = 1u << 7,	/* 4.x REQ_IDLE: more sync writes follow */
+};
+
+/* ioprio classes as in include/linux/ioprio.h */
+enum ios_ioprio_class {
+	IOS_IOPRIO_CLASS_NONE = 0,
+	IOS_IOPRIO_CLASS_RT = 1,
+	IOS_IOPRIO_CLASS_BE = 2,
+	IOS_IOPRIO_CLASS_IDLE = 3,
+};
+#define IOS_IOPRIO_LEVELS 8
+#define IOS_IOPRIO_NORM 4
+
+/* A control group as the workload names it (fio cgroup=, cgroup_weight=). */
+struct ios_cgroup {
+	char *path;			/* "a/b", "" for the root */
+	unsigned id;			/* 0 = root; dense, in order of first use */
+	unsigned weight;		/* 0 = the scheduler's default */
+	struct ios_cgroup *parent;	/* NULL for the root */
+};
+
+#define IOS_MAX_QUEUES 4
+
+/*
+ * An io context: one per task (the kernel's io_context). Schedulers keep
+ * their per-process state (CFQ's cic, BFQ's bic, AS's aic) in icq[], one
+ * slot per request queue, released through the scheduler's exit_icq hook.
+ */
+struct ios_ioc {
+	uint32_t pid;
+	char comm[32];			/* task name for traces: the fio job name */
+	int ioprio_class;		/* enum ios_ioprio_class; NONE = from nice */
+	int ioprio_level;		/* 0..7 */
+	int nice;			/* -20..19 */
+	struct ios_cgroup *cgroup;	/* never NULL: the root group at least */
+	int nr_tasks;			/* live tasks; 0 once the task has exited */
+	void *icq[IOS_MAX_QUEUES];
+};
+
+/* Effective class and level the way the kernel derives them (ioprio.h). */
+static inline int ios_ioc_class(const struct ios_ioc *ioc)
+{
+	return ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE ? IOS_IOPRIO_CLASS_BE
+							  : ioc->ioprio_class;
+}
+
+static inline int ios_ioc_level(const struct ios_ioc *ioc)
+{
+	if (ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+		return (ioc->nice + 20) / 5;
+	if (ioc->ioprio_class == IOS_IOPRIO_CLASS_IDLE)
+		return 7;
+	return ioc->ioprio_level;
+}
+
+struct ios_bio;
+typedef void (*ios_bio_end_fn)(struct ios_bio *bio, uint64_t now_ns, int error);
+typedef void (*ios_bio_queued_fn)(struct ios_bio *bio, uint64_t now_ns);
+
+/*
+ * A bio: one contiguous transfer asked for by one task. Owned by the
+ * submitter (embedded in its I/O unit); the block layer only links it.
+ */
+struct ios_bio {
+	uint64_t sector;
+	uint32_t nr_sectors;		/* 0 only for a pure cache flush */
+	uint8_t dir;			/* enum ios_dir */
+	uint32_t flags;			/* IOS_REQ_* */
+	struct ios_ioc *ioc;
+	uint64_t submit_ns;		/* when the task submitted it */
+	ios_bio_end_fn end_io;		/* called once, when its request completes */
+	/*
+	 * Optional: called when a bio that had to wait for a free request slot
+	 * finally enters the queue (the task was asleep in get_request).
+	 */
+	ios_bio_queued_fn queued;
+	void *private;
+	struct ios_bio *next;		/* chain inside a request */
+};
+
+struct ios_queue;
+
+/*
+ * A request: what the scheduler holds and the device serves.
+ *
+ * Field ownership:
+ * - block layer: position, size, flags, bio chain, times, hash node;
+ * - scheduler: rb_node, queuelist, fifo_time_ns, sched_priv[] while the
+ *   request is between insert() and dispatch() (rb_node and queuelist are
+ *   free again once dispatch() returns the request);
+ * - device: dev_node and dev_ns while the request is in the device.
+ */
+struct ios_request {
+	uint64_t sector;
+	uint32_t nr_sectors;
+	uint8_t dir;
+	uint32_t flags;
+	struct ios_ioc *ioc;		/* of the task that caused the allocation */
+	struct ios_queue *q;
+	uint64_t id;			/* allocation sequence number: stable tie-breaker */
+
+	uint64_t alloc_ns;		/* allocated (kernel start_time) */
+	uint64_t insert_ns;		/* handed to the scheduler */
+	uint64_t fifo_time_ns;		/* the scheduler's deadline */
+	uint64_t dispatch_ns;		/* handed to the device */
+	uint64_t complete_ns;
+
+	struct ios_bio *bio, *biotail;
+	uint32_t nr_bios;
+
+	struct ios_rb_node rb_node;	/* scheduler: sector order */
+	struct ios_list_head queuelist;	/* scheduler: FIFO or dispatch list */
+	void *sched_priv[2];
+
+	struct ios_list_head hash_node;	/* block layer: back-merge hash by end sector */
+	struct ios_list_head dev_node;	/* device: its internal queue */
+	uint64_t dev_ns;		/* device: private time stamp */
+	int error;
+};
+
+static inline bool ios_rq_is_sync(const struct ios_request *rq)
+{
+	/* the kernel's rq_is_sync(): reads are always sync */
+	return rq->dir == IOS_READ || (rq->flags & IOS_REQ_SYNC);
+}
+
+static inline bool ios_bio_is_sync(const struct ios_bio *bio)
+{
+	return bio->dir == IOS_READ || (bio->flags & IOS_REQ_SYNC);
+}
+
+static inline uint64_t ios_rq_end(const struct ios_request *rq)
+{
+	return rq->sector + rq->nr_sectors;
+}
+
+static inline uint64_t ios_rq_bytes(const struct ios_request *rq)
+{
+	return (uint64_t)rq->nr_sectors << IOS_SECTOR_SHIFT;
+}
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * The I/O scheduler interface.
+ *
+ * A scheduler is one file of static functions and one const descriptor
+ * (struct ios_sched_type): a name, an optional alias, a table of hooks, a
+ * table of tunables and the size of its private data. The block layer
+ * (struct ios_queue, block.h) owns the requests and calls the hooks; the
+ * scheduler only decides order.
+ *
+ * Time is always passed in (now_ns). A scheduler never reads a clock, never
+ * calls the device or the simulator and never sleeps. When it wants to be
+ * asked again later (an idle window, an anticipation timeout) it says so
+ * through next_wakeup(); the block layer arranges for dispatch() to be called
+ * at that time. This is what lets the same scheduler code run under the
+ * simulator, under unit tests with a fake clock, and later against real I/O.
+ *
+ * Counters a scheduler may read on the queue: rq_in_driver, in_flight[],
+ * nr_sorted, depth, rotational (see block.h).
+ */
+#ifndef IOSCHED_SCHED_H
+#define IOSCHED_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "request.h"
+#include "tunable.h"
+
+struct ios_queue;
+
+enum ios_merge {
+	IOS_NO_MERGE = 0,
+	IOS_FRONT_MERGE,	/* the bio goes in front of the request */
+	IOS_BACK_MERGE,		/* the bio goes after the request */
+};
+
+/* may_queue() answers, as ELV_MQUEUE_* */
+enum ios_mqueue {
+	IOS_MQUEUE_MAY = 0,	/* normal request-slot limits apply */
+	IOS_MQUEUE_NO,		/* refuse (the task sleeps) */
+	IOS_MQUEUE_MUST,	/* allow even above nr_requests (up to the hard limit) */
+};
+
+/* insert() flags */
+#define IOS_INSERT_FRONT	(1u << 0)	/* at the head (requeue, barriers) */
+#define IOS_INSERT_REQUEUE	(1u << 1)	/* the device handed it back */
+
+/* dispatch() flags */
+#define IOS_DISPATCH_FORCE	(1u << 0)	/* drain: ignore idling and limits */
+
+/* features */
+#define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
+
+struct ios_sched_ops {
+	/* --- set-up and tear-down (required) --- */
+
+	/*
+	 * Called once after q->sched_data (priv_size bytes, zeroed) has been
+	 * allocated and the tunables table's defaults applied to it. May read
+	 * q->rotational and q->depth. Returns 0 or -errno.
+	 */
+	int (*init)(struct ios_queue *q);
+	/* The queue is empty when this is called. Free what init allocated. */
+	void (*exit)(struct ios_queue *q);
+
+	/* --- request life --- */
+
+	/*
+	 * Optional. Called when the block layer is about to allocate a request
+	 * for @ioc; lets the scheduler override the slot limits (AS, CFQ).
+	 */
+	enum ios_mqueue (*may_queue)(struct ios_queue *q, struct ios_ioc *ioc, int dir, bool sync);
+	/*
+	 * Optional. Called when a request has been allocated, before it is
+	 * inserted or used as a merge target; may set sched_priv[]. Returns 0
+	 * or -ENOMEM (then the allocation fails and the task waits).
+	 */
+	int (*set_request)(struct ios_queue *q, struct ios_request *rq);
+	/* Optional. The request is being freed (completed or merged away). */
+	void (*put_request)(struct ios_queue *q, struct ios_request *rq);
+
+	/* Required. Take a new request. @flags: IOS_INSERT_*. */
+	void (*insert)(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns,
+		       unsigned flags);
+	/*
+	 * Required. Hand over the next request for the device, removed from
+	 * every scheduler structure, or NULL: nothing now (maybe later, see
+	 * next_wakeup). Must not block. The block layer only calls it while the
+	 * device has a free tag.
+	 */
+	struct ios_request *(*dispatch)(struct ios_queue *q, uint64_t now_ns, unsigned flags);
+	/* Required. Any request queued? Cheap, no side effects. */
+	bool (*has_work)(struct ios_queue *q);
+	/*
+	 * Required (may be empty). A dispatched request completed. Feedback for
+	 * schedulers that learn (think time, seek distance, budgets).
+	 */
+	void (*completed)(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns);
+	/* Optional. The device gave a dispatched request back. Default: insert at front. */
+	void (*requeue)(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns);
+
+	/* --- merging (all optional; the block layer does the merge itself) --- */
+
+	/*
+	 * Veto a bio -> request merge (elevator allow_merge_fn). Return false to
+	 * forbid. Called for every candidate, back and front.
+	 */
+	bool (*allow_merge)(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio);
+	/*
+	 * Look up a request the bio could be merged with beyond the block
+	 * layer's own back-merge hash (a front merge, via the scheduler's sector
+	 * tree). Set *rq and return the merge type, or IOS_NO_MERGE.
+	 */
+	enum ios_merge (*bio_merge)(struct ios_queue *q, const struct ios_bio *bio,
+				    struct ios_request **rq);
+	/* A request grew by a bio merge of @type; re-sort it if its key changed. */
+	void (*request_merged)(struct ios_queue *q, struct ios_request *rq, enum ios_merge type);
+	/*
+	 * @next has been merged into @rq (the two became contiguous); @next is
+	 * removed from the queue after this returns. Take over its deadline if
+	 * it was earlier, and drop it from every structure.
+	 */
+	void (*requests_merged)(struct ios_queue *q, struct ios_request *rq,
+				struct ios_request *next);
+
+	/* --- navigation (optional: default to the sector rbtree on rb_node) --- */
+	struct ios_request *(*former)(struct ios_queue *q, struct ios_request *rq);
+	struct ios_request *(*latter)(struct ios_queue *q, struct ios_request *rq);
+
+	/* --- timers --- */
+
+	/*
+	 * Optional. The earliest time at which dispatch() may return something
+	 * it would not return now (the end of an idle window), or
+	 * IOS_NO_WAKEUP. Asked after every hook call; a stale answer costs only
+	 * a spurious dispatch() call.
+	 */
+	uint64_t (*next_wakeup)(struct ios_queue *q);
+
+	/* --- per-process state --- */
+
+	/* Optional. @ioc has exited or its request queue is going away. */
+	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc);
+	/* Optional. @ioc changed class, level or group. */
+	void (*ioprio_changed)(struct ios_queue *q, struct ios_ioc *ioc);
+};
+
+struct ios_sched_type {
+	const char *name;
+	const char *alias;		/* may be NULL */
+	const char *desc;		/* one line for 'iosched list' */
+	struct ios_sched_ops ops;
+	const struct ios_tunable *tunables;	/* ends with a NULL name; may be NULL */
+	const struct ios_tunable *stats;	/* read-only state for --dump-state; may be NULL */
+	size_t priv_size;
+	unsigned features;
+};
+
+/* Registry: the built-ins are listed explicitly in core/elv.c. */
+int ios_sched_register(const struct ios_sched_type *t) IOS_MUST_CHECK;
+const struct ios_sched_type *ios_sched_find(const char *name);
+/* Iterate: returns NULL past the end. */
+const struct ios_sched_type *ios_sched_at(size_t i);
+
+/*
+ * Helpers for schedulers: requests sorted by sector in an rbtree through
+ * rq->rb_node (equal sectors keep arrival order).
+ */
+void ios_elv_rb_add(struct ios_rb_root *root, struct ios_request *rq);
+void ios_elv_rb_del(struct ios_rb_root *root, struct ios_request *rq);
+/* The request starting exactly at @sector, or NULL. */
+struct ios_request *ios_elv_rb_find(const struct ios_rb_root *root, uint64_t sector);
+/* Neighbours in sector order, or NULL. */
+struct ios_request *ios_elv_rb_former(struct ios_request *rq);
+struct ios_request *ios_elv_rb_latter(struct ios_request *rq);
+
+static inline struct ios_request *ios_rb_to_rq(struct ios_rb_node *n)
+{
+	return n ? ios_container_of(n, struct ios_request, rb_node) : NULL;
+}
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * The discrete-event simulator core.
+ *
+ * Time is an integer count of nanoseconds. Events sit in a binary heap keyed
+ * by (time, sequence number): O(log n) insert and pop, and two events at the
+ * same time always run in the order they were scheduled, so a run is a pure
+ * function of its inputs. There is no cancel: a timer that is re-armed bumps
+ * a generation number and the stale event is dropped when it fires (see
+ * struct ios_timer), which keeps the heap free of search.
+ */
+#ifndef IOSCHED_SIM_H
+#define IOSCHED_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "request.h"
+
+struct ios_sim;
+typedef void (*ios_event_fn)(struct ios_sim *sim, void *arg, uint64_t data);
+
+struct ios_event {
+	uint64_t time;
+	uint64_t seq;
+	ios_event_fn fn;
+	void *arg;
+	uint64_t data;
+};
+
+struct ios_evq {
+	struct ios_event *heap;
+	size_t n, cap;
+	uint64_t seq;
+};
+
+int ios_evq_init(struct ios_evq *q, size_t cap) IOS_MUST_CHECK;
+void ios_evq_destroy(struct ios_evq *q);
+int ios_evq_push(struct ios_evq *q, uint64_t time, ios_event_fn fn, void *arg, uint64_t data) IOS_MUST_CHECK;
+/* Pop the earliest event into *ev; false when empty. */
+bool ios_evq_pop(struct ios_evq *q, struct ios_event *ev);
+/* Time of the earliest event or IOS_NO_WAKEUP. */
+static inline uint64_t ios_evq_peek_time(const struct ios_evq *q)
+{
+	return q->n ? q->heap[0].time : IOS_NO_WAKEUP;
+}
+
+struct ios_sim {
+	uint64_t now;
+	struct ios_evq evq;
+	uint64_t nr_events;		/* events run so far */
+	bool stop;
+	int error;			/* first error an event handler reported */
+};
+
+int ios_sim_init(struct ios_sim *s) IOS_MUST_CHECK;
+void ios_sim_destroy(struct ios_sim *s);
+/* Schedule @fn(@arg, @data) at @when (>= now). -ENOMEM on failure (sim->error set). */
+int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uint64_t data);
+static inline int ios_sim_after(struct ios_sim *s, uint64_t delay, ios_event_fn fn, void *arg,
+				uint64_t data)
+{
+	return ios_sim_at(s, s->now + delay, fn, arg, data);
+}
+/*
+ * Run events in order until the queue is empty, ios_sim_stop() is called, or
+ * the next event is later than @until (then now = @until). Returns 0 or the
+ * first error recorded in sim->error.
+ */
+int ios_sim_run(struct ios_sim *s, uint64_t until);
+static inline void ios_sim_stop(struct ios_sim *s)
+{
+	s->stop = true;
+}
+
+/*
+ * A re-armable timer: arm() schedules @fn with the timer's new generation in
+ * @data; the handler must start with ios_timer_fire(t, data) and return if it
+ * is false (the event is stale).
+ */
+struct ios_timer {
+	uint64_t gen;
+	uint64_t when;			/* IOS_NO_WAKEUP when not armed */
+};
+
+static inline void ios_timer_init(struct ios_timer *t)
+{
+	t->gen = 0;
+	t->when = IOS_NO_WAKEUP;
+}
+
+/* Arm (or re-arm) for @when; a no-op if already armed for exactly @when. */
+int ios_timer_arm(struct ios_sim *s, struct ios_timer *t, uint64_t when, ios_event_fn fn, void *arg);
+static inline void ios_timer_cancel(struct ios_timer *t)
+{
+	t->gen++;
+	t->when = IOS_NO_WAKEUP;
+}
+
+static inline bool ios_timer_fire(struct ios_timer *t, uint64_t data)
+{
+	if (data != t->gen || t->when == IOS_NO_WAKEUP)
+		return false;
+	t->when = IOS_NO_WAKEUP;
+	return true;
+}
+
+#endif

@@ -1,0 +1,146 @@
+/*
+ * Results of a run, in the shape fio reports them.
+ *
+ * The runner fills a struct ios_run_result; the report writers (text.c,
+ * json.c) only read it. Latencies go into fio's log-linear histogram (6 bits
+ * per power-of-two group, 29 groups, 1856 buckets, exact below 128 ns) so
+ * that percentiles come out the way fio computes them. Means and standard
+ * deviations use Welford's running update, as fio's stat code does.
+ */
+#ifndef IOSCHED_STATS_H
+#define IOSCHED_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+
+#define IOS_PLAT_BITS 6
+#define IOS_PLAT_VAL (1u << IOS_PLAT_BITS)
+#define IOS_PLAT_GROUP_NR 29
+#define IOS_PLAT_NR (IOS_PLAT_GROUP_NR * IOS_PLAT_VAL)
+
+/* A latency statistic (slat, clat or lat) with an optional histogram. */
+struct ios_lat_stat {
+	uint64_t n;
+	uint64_t min, max;	/* ns */
+	double mean, m2;	/* Welford */
+	uint64_t *plat;		/* IOS_PLAT_NR buckets, or NULL when not kept */
+};
+
+/* A sampled statistic (bw in KiB/s, iops). */
+struct ios_sample_stat {
+	uint64_t n;
+	double min, max;
+	double mean, m2;
+};
+
+void ios_lat_init(struct ios_lat_stat *s);
+int ios_lat_enable_hist(struct ios_lat_stat *s) IOS_MUST_CHECK;
+void ios_lat_add(struct ios_lat_stat *s, uint64_t ns);
+void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src);
+void ios_lat_free(struct ios_lat_stat *s);
+double ios_lat_stddev(const struct ios_lat_stat *s);
+void ios_sample_add(struct ios_sample_stat *s, double v);
+void ios_sample_merge(struct ios_sample_stat *dst, const struct ios_sample_stat *src);
+double ios_sample_stddev(const struct ios_sample_stat *s);
+
+/* fio's bucket mapping */
+unsigned ios_plat_val_to_idx(uint64_t val);
+uint64_t ios_plat_idx_to_val(unsigned idx);
+/*
+ * Percentiles the way fio computes them from the histogram. @pcts holds
+ * @nr percentiles (e.g. 1.0, 5.0, ... 99.99); values go to @out (ns).
+ * Returns the number computed (0 when the histogram is empty).
+ */
+unsigned ios_lat_percentiles(const struct ios_lat_stat *s, const double *pcts, unsigned nr,
+			     uint64_t *out);
+/* fio's default percentile list: 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99 */
+extern const double ios_default_percentiles[];
+extern const unsigned ios_nr_default_percentiles;
+
+enum { IOS_DDIR_READ = 0, IOS_DDIR_WRITE = 1, IOS_DDIR_TRIM = 2, IOS_DDIR_NR = 3 };
+
+struct ios_dir_result {
+	uint64_t io_bytes;
+	uint64_t total_ios;
+	uint64_t short_ios, drop_ios;
+	uint64_t runtime_ns;		/* the job's runtime if it did I/O in this direction, else 0 */
+	struct ios_lat_stat slat, clat, lat;
+	struct ios_sample_stat bw;	/* KiB/s per bwavgtime window */
+	struct ios_sample_stat iops;	/* per iopsavgtime window */
+};
+
+/* depth histograms: fio's buckets */
+#define IOS_NR_DEPTH_BUCKETS 7		/* 1,2,4,8,16,32,>=64 */
+#define IOS_NR_BATCH_BUCKETS 7		/* 0,4,8,16,32,64,>=64 */
+#define IOS_NR_LAT_N 10			/* 2,4,10,20,50,100,250,500,750,1000 (ns) */
+#define IOS_NR_LAT_U 10			/* same, us */
+#define IOS_NR_LAT_M 12			/* same, ms, plus 2000, >=2000 */
+
+struct ios_job_result {
+	char *name;
+	int groupid;
+	int error;
+	unsigned nr_merged;		/* jobs folded in by group_reporting, 1 otherwise */
+	uint32_t pid;
+	const struct ios_job *job;	/* options as parsed (for "job options") */
+	struct ios_dir_result dir[IOS_DDIR_NR];
+	struct ios_lat_stat sync_lat;	/* fsync latencies */
+	uint64_t sync_total_ios;
+	uint64_t runtime_ns;		/* job_runtime: from the job's start to its end */
+	uint64_t start_ns, finish_ns;	/* simulated times */
+	uint64_t ctx;			/* context switches: times the task slept */
+	uint64_t io_depth[IOS_NR_DEPTH_BUCKETS];
+	uint64_t io_submit[IOS_NR_BATCH_BUCKETS];
+	uint64_t io_complete[IOS_NR_BATCH_BUCKETS];
+	uint64_t lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
+	uint64_t nr_lat_samples;	/* total of the three bucket arrays */
+	int ioprio_class, ioprio_level;	/* effective, for fairness tables */
+	const char *cgroup;		/* path, NULL = root */
+	unsigned cgroup_weight;
+	/* percentile list to print (from the job, or fio's default) */
+	const double *pcts;
+	unsigned nr_pcts;
+};
+
+struct ios_disk_result {
+	char name[16];
+	uint64_t ios[2], merges[2], ticks_ms[2], sectors[2];
+	uint64_t in_queue_ms;
+	double util;			/* percent */
+};
+
+struct ios_run_result {
+	struct ios_job_result *jobs;
+	size_t nr_jobs;
+	struct ios_disk_result *disks;
+	size_t nr_disks;
+	const struct ios_jobfile *jobfile;
+	char scheduler[64];
+	char device[64];
+	uint64_t seed;
+	uint64_t sim_end_ns;
+	uint64_t nr_events;
+	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
+};
+
+void ios_run_result_free(struct ios_run_result *r);
+
+/* A growable text buffer: the library writes reports here, cli/ prints them. */
+struct ios_buf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+void ios_buf_init(struct ios_buf *b);
+void ios_buf_free(struct ios_buf *b);
+void ios_buf_printf(struct ios_buf *b, const char *fmt, ...) IOS_PRINTF(2, 3);
+void ios_buf_puts(struct ios_buf *b, const char *s);
+
+/* Report writers. Return 0 or -ENOMEM. */
+int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+int ios_report_json(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+
+#endif

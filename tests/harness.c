@@ -1,0 +1,352 @@
+/*
+ * Test harness implementation; see tests/harness.h.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "harness.h"
+
+static const char *t_cur_test = "?";
+
+void t_report(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "  FAIL %s (%s:%d): ", t_cur_test, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int t_run_cases(const char *prog, const struct t_case *cases, size_t n)
+{
+	int failed = 0, skipped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int ret;
+
+		t_cur_test = cases[i].name;
+		ret = cases[i].fn();
+		if (ret == T_SKIP) {
+			printf("  skip %s\n", cases[i].name);
+			skipped++;
+		} else if (ret != T_PASS) {
+			printf("  FAIL %s\n", cases[i].name);
+			failed++;
+		} else {
+			printf("  ok   %s\n", cases[i].name);
+		}
+	}
+	(void)prog;
+	if (failed)
+		return T_FAIL;
+	if (skipped == (int)n)
+		return T_SKIP;
+	return T_PASS;
+}
+
+int t_run_fns(const char *prog, const t_test_fn *fns, size_t n, const char *names)
+{
+	struct t_case *cases = calloc(n, sizeof(*cases));
+	char *copy = strdup(names), *save = NULL, *tok;
+	size_t i = 0;
+	int ret;
+
+	if (!cases || !copy) {
+		free(cases);
+		free(copy);
+		return T_FAIL;
+	}
+	for (tok = strtok_r(copy, ", \t\n", &save); tok && i < n;
+	     tok = strtok_r(NULL, ", \t\n", &save), i++) {
+		cases[i].name = tok;
+		cases[i].fn = fns[i];
+	}
+	for (; i < n; i++) {
+		cases[i].name = "?";
+		cases[i].fn = fns[i];
+	}
+	ret = t_run_cases(prog, cases, n);
+	free(cases);
+	free(copy);
+	return ret;
+}
+
+struct ios_cgroup t_root_cgroup = { .path = (char *)"", .id = 0, .weight = 0, .parent = NULL };
+
+#define T_MAX_IOCS 1024
+static struct ios_ioc t_iocs[T_MAX_IOCS];
+static size_t t_nr_iocs;
+
+struct ios_ioc *t_ioc(uint32_t pid)
+{
+	struct ios_ioc *ioc;
+
+	for (size_t i = 0; i < t_nr_iocs; i++)
+		if (t_iocs[i].pid == pid)
+			return &t_iocs[i];
+	if (t_nr_iocs == T_MAX_IOCS)
+		abort();
+	ioc = &t_iocs[t_nr_iocs++];
+	memset(ioc, 0, sizeof(*ioc));
+	ioc->pid = pid;
+	snprintf(ioc->comm, sizeof(ioc->comm), "task%u", pid);
+	ioc->ioprio_class = IOS_IOPRIO_CLASS_BE;
+	ioc->ioprio_level = IOS_IOPRIO_NORM;
+	ioc->cgroup = &t_root_cgroup;
+	ioc->nr_tasks = 1;
+	return ioc;
+}
+
+/* ---- rig ---- */
+
+static void rig_issue(void *host, struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	struct t_rig *r = host;
+
+	(void)q;
+	(void)now;
+	if (r->nr_issued == T_RIG_MAX) {
+		fprintf(stderr, "t_rig: too many issued requests\n");
+		abort();
+	}
+	r->issued[r->nr_issued++] = rq;
+}
+
+static void rig_set_timer(void *host, struct ios_queue *q, uint64_t when)
+{
+	struct t_rig *r = host;
+
+	(void)q;
+	r->timer_at = when;
+	r->nr_timer_sets++;
+}
+
+static const struct ios_queue_host_ops rig_host_ops = {
+	.issue = rig_issue,
+	.set_timer = rig_set_timer,
+};
+
+struct t_rig *t_rig_new(const char *sched, unsigned depth, bool rotational, ...)
+{
+	struct ios_queue_config cfg;
+	struct ios_err e = { 0 };
+	struct t_rig *r = calloc(1, sizeof(*r));
+	const char *kv;
+	va_list ap;
+
+	if (!r)
+		return NULL;
+	r->timer_at = IOS_NO_WAKEUP;
+	va_start(ap, rotational);
+	while ((kv = va_arg(ap, const char *)) != NULL) {
+		if (ios_settings_add_kv(&r->settings, kv, "test", &e)) {
+			va_end(ap);
+			fprintf(stderr, "t_rig_new: %s\n", e.msg);
+			goto fail;
+		}
+	}
+	va_end(ap);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.id = 0;
+	cfg.disk_name = "sda";
+	cfg.sched = ios_sched_find(sched);
+	if (!cfg.sched) {
+		fprintf(stderr, "t_rig_new: no scheduler '%s'\n", sched);
+		goto fail;
+	}
+	cfg.settings = &r->settings;
+	cfg.depth = depth;
+	cfg.rotational = rotational;
+	cfg.capacity_sectors = 1ULL << 40;
+	cfg.host_ops = &rig_host_ops;
+	cfg.host = r;
+	r->q = ios_queue_create(&cfg, &e);
+	if (!r->q) {
+		fprintf(stderr, "t_rig_new: %s\n", e.msg);
+		goto fail;
+	}
+	for (size_t i = 0; i < r->settings.n; i++) {
+		if (!r->settings.v[i].used) {
+			fprintf(stderr, "t_rig_new: setting '%s' not used\n", r->settings.v[i].name);
+			t_rig_free(r);
+			return NULL;
+		}
+	}
+	return r;
+fail:
+	ios_settings_free(&r->settings);
+	free(r);
+	return NULL;
+}
+
+static void rig_bio_end(struct ios_bio *bio, uint64_t now, int error)
+{
+	struct t_rig *r = bio->private;
+
+	(void)now;
+	(void)error;
+	if (r->nr_done < T_RIG_MAX)
+		r->done[r->nr_done++] = bio;
+}
+
+struct rig_bio {
+	struct ios_bio bio;
+	struct rig_bio *next_alloc;
+};
+static struct rig_bio *rig_bios;
+
+void t_rig_free(struct t_rig *r)
+{
+	if (!r)
+		return;
+	if (r->q) {
+		/* complete whatever the fake device still holds */
+		while (t_in_device(r))
+			t_complete_next(r, UINT64_MAX / 2);
+		ios_queue_destroy(r->q);
+	}
+	ios_settings_free(&r->settings);
+	free(r);
+	while (rig_bios) {
+		struct rig_bio *b = rig_bios;
+
+		rig_bios = b->next_alloc;
+		free(b);
+	}
+}
+
+struct ios_bio *t_submit(struct t_rig *r, struct ios_ioc *ioc, uint64_t sector,
+			 uint32_t nr_sectors, int dir, uint32_t flags, uint64_t now, int *ret)
+{
+	struct rig_bio *b = calloc(1, sizeof(*b));
+	int rv;
+
+	if (!b)
+		abort();
+	b->next_alloc = rig_bios;
+	rig_bios = b;
+	b->bio.sector = sector;
+	b->bio.nr_sectors = nr_sectors;
+	b->bio.dir = (uint8_t)dir;
+	b->bio.flags = flags;
+	b->bio.ioc = ioc;
+	b->bio.submit_ns = now;
+	b->bio.end_io = rig_bio_end;
+	b->bio.private = r;
+	rv = ios_queue_submit_bio(r->q, &b->bio, now);
+	if (ret)
+		*ret = rv;
+	return &b->bio;
+}
+
+void t_complete(struct t_rig *r, size_t i, uint64_t now)
+{
+	struct ios_request *rq = r->issued[i];
+
+	if (!rq) {
+		fprintf(stderr, "t_complete: request %zu already completed\n", i);
+		abort();
+	}
+	r->issued[i] = NULL;
+	ios_queue_complete(r->q, rq, now, 0);
+}
+
+struct ios_request *t_complete_next(struct t_rig *r, uint64_t now)
+{
+	for (size_t i = 0; i < r->nr_issued; i++) {
+		if (r->issued[i]) {
+			struct ios_request *rq = r->issued[i];
+
+			t_complete(r, i, now);
+			return rq;
+		}
+	}
+	return NULL;
+}
+
+void t_fire_timer(struct t_rig *r, uint64_t now)
+{
+	r->timer_at = IOS_NO_WAKEUP;
+	ios_queue_timer(r->q, now);
+}
+
+unsigned t_in_device(const struct t_rig *r)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < r->nr_issued; i++)
+		n += r->issued[i] != NULL;
+	return n;
+}
+
+char *t_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+const char *t_iosched_bin(void)
+{
+	const char *b = getenv("IOSCHED_BIN");
+
+	return b && *b ? b : "./iosched";
+}
+
+char *t_run_cmd(const char *cmd, int *status)
+{
+	FILE *p = popen(cmd, "r");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int st;
+
+	if (!p)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				pclose(p);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, 4096, p);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	buf[n] = '\0';
+	st = pclose(p);
+	if (status)
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	return buf;
+}

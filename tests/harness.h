@@ -1,0 +1,145 @@
+/*
+ * Test harness: one small program per test (tests/unit/NAME.c), exit code
+ * 0 pass, 1 fail, 77 skip, as liburing's tests do.
+ *
+ *	static int test_fifo_order(void) { ...; T_ASSERT(x == 3); return T_PASS; }
+ *	int main(void) { return T_RUN(test_fifo_order, test_other); }
+ *
+ * The scheduler rig (struct t_rig) builds a real block-layer queue with a
+ * chosen scheduler over a fake device that only records what it is given:
+ * tests submit bios at chosen times, complete requests at chosen times, and
+ * read back the dispatch order and the armed timer. No simulator, no device
+ * model, a fake clock that is just the now_ns the test passes.
+ */
+#ifndef IOSCHED_TEST_HARNESS_H
+#define IOSCHED_TEST_HARNESS_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "iosched/ios.h"
+
+#define T_PASS 0
+#define T_FAIL 1
+#define T_SKIP 77
+
+void t_report(const char *file, int line, const char *fmt, ...) IOS_PRINTF(3, 4);
+
+/* Fail the current test function (return T_FAIL) when @cond is false. */
+#define T_ASSERT(cond)                                                     \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			t_report(__FILE__, __LINE__, "assertion failed: %s", #cond); \
+			return T_FAIL;                                     \
+		}                                                          \
+	} while (0)
+
+#define T_ASSERT_MSG(cond, ...)                                            \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			t_report(__FILE__, __LINE__, __VA_ARGS__);         \
+			return T_FAIL;                                     \
+		}                                                          \
+	} while (0)
+
+#define T_ASSERT_EQ(a, b)                                                  \
+	do {                                                               \
+		long long _a = (long long)(a), _b = (long long)(b);        \
+		if (_a != _b) {                                            \
+			t_report(__FILE__, __LINE__, "%s == %s failed: %lld != %lld", \
+				 #a, #b, _a, _b);                          \
+			return T_FAIL;                                     \
+		}                                                          \
+	} while (0)
+
+#define T_ASSERT_U64_EQ(a, b)                                              \
+	do {                                                               \
+		uint64_t _a = (uint64_t)(a), _b = (uint64_t)(b);           \
+		if (_a != _b) {                                            \
+			t_report(__FILE__, __LINE__, "%s == %s failed: %" PRIu64 " != %" PRIu64, \
+				 #a, #b, _a, _b);                          \
+			return T_FAIL;                                     \
+		}                                                          \
+	} while (0)
+
+/* |a - b| <= tol */
+#define T_ASSERT_NEAR(a, b, tol)                                           \
+	do {                                                               \
+		double _a = (double)(a), _b = (double)(b), _t = (double)(tol); \
+		if (!(_a - _b <= _t && _b - _a <= _t)) {                   \
+			t_report(__FILE__, __LINE__, "%s ~= %s failed: %g vs %g (tol %g)", \
+				 #a, #b, _a, _b, _t);                      \
+			return T_FAIL;                                     \
+		}                                                          \
+	} while (0)
+
+typedef int (*t_test_fn)(void);
+struct t_case {
+	const char *name;
+	t_test_fn fn;
+};
+int t_run_cases(const char *prog, const struct t_case *cases, size_t n);
+
+#define T_CASE(fn) { #fn, fn }
+#define T_RUN(...)                                                         \
+	t_run_fns(__FILE__, (const t_test_fn[]){ __VA_ARGS__ },            \
+		  sizeof((const t_test_fn[]){ __VA_ARGS__ }) / sizeof(t_test_fn), \
+		  #__VA_ARGS__)
+int t_run_fns(const char *prog, const t_test_fn *fns, size_t n, const char *names);
+
+/* ---- io contexts and bios ---- */
+
+/* A task context with pid @pid, best-effort class, level 4 unless changed. */
+struct ios_ioc *t_ioc(uint32_t pid);
+/* Root cgroup shared by every t_ioc. */
+extern struct ios_cgroup t_root_cgroup;
+
+/* ---- the scheduler rig ---- */
+
+#define T_RIG_MAX 4096
+
+struct t_rig {
+	struct ios_queue *q;
+	struct ios_settings settings;
+	/* requests in the fake device, in dispatch order */
+	struct ios_request *issued[T_RIG_MAX];
+	size_t nr_issued;
+	/* bios that completed (end_io ran), in completion order */
+	struct ios_bio *done[T_RIG_MAX];
+	size_t nr_done;
+	uint64_t timer_at;	/* last timer the queue asked for */
+	unsigned nr_timer_sets;
+};
+
+/*
+ * Build a rig: scheduler @sched ("deadline"), @depth device tags,
+ * rotational or not, and optional "name=value" settings ending in NULL.
+ * Returns NULL and prints the error on failure.
+ */
+struct t_rig *t_rig_new(const char *sched, unsigned depth, bool rotational, ...);
+void t_rig_free(struct t_rig *r);
+/*
+ * Submit a bio of @nr_sectors at @sector from @ioc at @now. Returns the
+ * bio (owned by the rig). ret (may be NULL) gets ios_queue_submit_bio's
+ * result.
+ */
+struct ios_bio *t_submit(struct t_rig *r, struct ios_ioc *ioc, uint64_t sector,
+			 uint32_t nr_sectors, int dir, uint32_t flags, uint64_t now, int *ret);
+/* Complete the @i-th issued request (index into issued[]) at @now. */
+void t_complete(struct t_rig *r, size_t i, uint64_t now);
+/* Complete the oldest issued request still in the device. Returns it or NULL. */
+struct ios_request *t_complete_next(struct t_rig *r, uint64_t now);
+/* Fire the queue's timer at @now (as the host would). */
+void t_fire_timer(struct t_rig *r, uint64_t now);
+/* Number of issued requests not yet completed. */
+unsigned t_in_device(const struct t_rig *r);
+
+/* ---- misc ---- */
+/* Read a whole file into a malloc'd NUL-terminated string (NULL on error). */
+char *t_read_file(const char *path, size_t *len);
+/* Path of the built iosched binary ($IOSCHED_BIN or ./iosched). */
+const char *t_iosched_bin(void);
+/* Run a shell command, capture stdout into a malloc'd string; *status = exit code. */
+char *t_run_cmd(const char *cmd, int *status);
+
+#endif
