@@ -160,6 +160,8 @@ struct ios_request {
 	struct ios_list_head dev_node;	/* device: its internal queue */
 	uint64_t dev_ns;		/* device: private time stamp */
 	int error;
+	uint8_t elv_sorted;		/* went through the scheduler (not a flush or requeue) */
+	uint8_t hashed;			/* on the back-merge hash */
 };
 
 static inline bool ios_rq_is_sync(const struct ios_request *rq)

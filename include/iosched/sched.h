@@ -124,7 +124,12 @@ struct ios_sched_ops {
 	void (*requests_merged)(struct ios_queue *q, struct ios_request *rq,
 				struct ios_request *next);
 
-	/* --- navigation (optional: default to the sector rbtree on rb_node) --- */
+	/*
+	 * --- navigation (optional) ---
+	 * The queued request just before / after @rq in the order the scheduler
+	 * keeps them, used by the block layer to merge two requests a bio made
+	 * contiguous. NULL hooks: no request-to-request merges.
+	 */
 	struct ios_request *(*former)(struct ios_queue *q, struct ios_request *rq);
 	struct ios_request *(*latter)(struct ios_queue *q, struct ios_request *rq);
 

@@ -1,0 +1,715 @@
+/*
+ * The request queue: merging, request allocation and dispatch.
+ *
+ * This follows the legacy (single-queue) block layer of Linux 2.6.31, the
+ * one CFQ, AS and deadline were written for:
+ *
+ * - A bio is first offered to the one-hit cache (the request it last merged
+ *   with), then to a hash of queued requests keyed by their end sector (back
+ *   merge), then to the scheduler's own lookup (front merge). A merge needs
+ *   the same direction, a mergeable request (not a flush or FUA write, not
+ *   dispatched), the combined size within queue.max_sectors_kb, and the
+ *   scheduler's allow_merge() consent. After a merge the grown request is
+ *   tried against its neighbour (the scheduler's former/latter), so two
+ *   requests that became contiguous collapse into one.
+ * - No merge: a request is allocated from the request list. As in 2.6.30+
+ *   there are two lists, sync and async, each limited to queue.nr_requests;
+ *   a scheduler's may_queue() can let a task exceed that up to 3/2 of it
+ *   (ELV_MQUEUE_MUST). A task that finds no slot sleeps; sleepers are served
+ *   in order as slots free, before newcomers.
+ * - Requests go to the scheduler; flushes go straight to the dispatch list.
+ *   The queue dispatches while the device has free tags, and arms the
+ *   host's timer for the scheduler's next_wakeup().
+ *
+ * Not modelled: queue plugging (2.6.31 unplugged at once for sync I/O, which
+ * is what the workloads here do), barriers, requeues from the device.
+ *
+ * Disk statistics follow /proc/diskstats: a request counts as in flight from
+ * allocation to completion, ticks are allocation-to-completion times, and
+ * merges count bios merged into queued requests.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/block.h"
+
+#define Q_HARD_LIMIT(nr) ((nr) + (nr) / 2)
+
+const struct ios_tunable ios_queue_tunables_table[] = {
+	{ "nr_requests", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nr_requests),
+	  4, 1048576, "128", "",
+	  "request slots per request list (sync and async each)", 0, NULL },
+	{ "max_sectors_kb", IOS_TUN_SIZE, offsetof(struct ios_queue_tunables, max_sectors_bytes),
+	  4, 32767, "512", "KiB", "largest request the block layer builds by merging", 0, NULL },
+	{ "max_hw_sectors_kb", IOS_TUN_SIZE,
+	  offsetof(struct ios_queue_tunables, max_hw_sectors_bytes), 4, 32767, "32767", "KiB",
+	  "largest request the device accepts", IOS_TUN_RO, NULL },
+	{ "read_ahead_kb", IOS_TUN_SIZE, offsetof(struct ios_queue_tunables, read_ahead_bytes),
+	  0, 1048576, "128", "KiB", "maximum readahead window of the page cache", 0, NULL },
+	{ "rotational", IOS_TUN_BOOL, offsetof(struct ios_queue_tunables, rotational),
+	  0, 1, NULL, "", "seeks cost time (default: the device's own flag)", 0, NULL },
+	{ "nomerges", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nomerges),
+	  0, 2, "0", "", "0: all merges, 1: only the one-hit cache, 2: no merges", 0, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
+static inline unsigned rq_list(bool sync)
+{
+	return sync ? 1 : 0;
+}
+
+/* ---- disk statistics ---- */
+
+void ios_queue_stats_update(struct ios_queue *q, uint64_t now)
+{
+	struct ios_disk_stats *s = &q->stats;
+
+	if (now > s->stamp_ns) {
+		if (s->in_flight) {
+			s->io_ticks_ns += now - s->stamp_ns;
+			s->time_in_queue_ns += (uint64_t)s->in_flight * (now - s->stamp_ns);
+		}
+		s->stamp_ns = now;
+	}
+}
+
+/* ---- tracing ---- */
+
+static inline void q_trace(struct ios_queue *q, enum ios_trace_action a,
+			   const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
+{
+	if (q->trace_ops && q->trace_ops->event)
+		q->trace_ops->event(q->trace, q, a, rq, bio, now);
+}
+
+void ios_queue_msg(struct ios_queue *q, uint64_t now, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (!q->trace_ops || !q->trace_ops->message)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	q->trace_ops->message(q->trace, q, now, buf);
+}
+
+/* ---- back-merge hash ---- */
+
+static inline struct ios_list_head *hash_bucket(struct ios_queue *q, uint64_t end)
+{
+	uint64_t h = end * 0x9e3779b97f4a7c15ULL;
+
+	return &q->hash[(h >> 32) & q->hash_mask];
+}
+
+static void hash_add(struct ios_queue *q, struct ios_request *rq)
+{
+	IOS_BUG_ON(rq->hashed);
+	ios_list_add_tail(&rq->hash_node, hash_bucket(q, ios_rq_end(rq)));
+	rq->hashed = 1;
+}
+
+static void hash_del(struct ios_request *rq)
+{
+	if (rq->hashed) {
+		ios_list_del(&rq->hash_node);
+		rq->hashed = 0;
+	}
+}
+
+static void hash_reposition(struct ios_queue *q, struct ios_request *rq)
+{
+	hash_del(rq);
+	hash_add(q, rq);
+}
+
+/* The oldest queued request ending exactly at @end. */
+static struct ios_request *hash_find(struct ios_queue *q, uint64_t end)
+{
+	struct ios_list_head *b = hash_bucket(q, end), *pos;
+
+	ios_list_for_each(pos, b) {
+		struct ios_request *rq = ios_list_entry(pos, struct ios_request, hash_node);
+
+		if (ios_rq_end(rq) == end)
+			return rq;
+	}
+	return NULL;
+}
+
+/* ---- merging ---- */
+
+static inline bool bio_mergeable(const struct ios_bio *bio)
+{
+	return bio->nr_sectors && !(bio->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA));
+}
+
+static inline bool rq_mergeable(const struct ios_request *rq)
+{
+	return rq->elv_sorted && rq->hashed &&
+	       !(rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA));
+}
+
+static inline uint64_t q_max_sectors(const struct ios_queue *q)
+{
+	return q->tun.max_sectors_bytes >> IOS_SECTOR_SHIFT;
+}
+
+static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
+{
+	if (!rq_mergeable(rq) || rq->dir != bio->dir)
+		return false;
+	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
+		return false;
+	if (q->sched->ops.allow_merge && !q->sched->ops.allow_merge(q, rq, bio))
+		return false;
+	return true;
+}
+
+static enum ios_merge try_merge(struct ios_queue *q, struct ios_request *rq,
+				const struct ios_bio *bio)
+{
+	if (!rq_merge_ok(q, rq, bio))
+		return IOS_NO_MERGE;
+	if (ios_rq_end(rq) == bio->sector)
+		return IOS_BACK_MERGE;
+	if (rq->sector == bio->sector + bio->nr_sectors)
+		return IOS_FRONT_MERGE;
+	return IOS_NO_MERGE;
+}
+
+static enum ios_merge elv_merge(struct ios_queue *q, const struct ios_bio *bio,
+				struct ios_request **out)
+{
+	struct ios_request *rq;
+	enum ios_merge m;
+
+	if (q->tun.nomerges == 2)
+		return IOS_NO_MERGE;
+	if (q->last_merge) {
+		m = try_merge(q, q->last_merge, bio);
+		if (m != IOS_NO_MERGE) {
+			*out = q->last_merge;
+			return m;
+		}
+	}
+	if (q->tun.nomerges == 1)
+		return IOS_NO_MERGE;
+	rq = hash_find(q, bio->sector);
+	if (rq && try_merge(q, rq, bio) == IOS_BACK_MERGE) {
+		*out = rq;
+		return IOS_BACK_MERGE;
+	}
+	if (q->sched->ops.bio_merge) {
+		rq = NULL;
+		m = q->sched->ops.bio_merge(q, bio, &rq);
+		/* re-check: the scheduler only finds candidates, the rules are ours */
+		if (m != IOS_NO_MERGE && rq && try_merge(q, rq, bio) == m) {
+			*out = rq;
+			return m;
+		}
+	}
+	return IOS_NO_MERGE;
+}
+
+static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+
+/* Merge @next into @rq when they are contiguous (attempt_merge). */
+static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
+			  struct ios_request *next, uint64_t now)
+{
+	if (!rq_mergeable(rq) || !rq_mergeable(next))
+		return false;
+	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir)
+		return false;
+	if ((uint64_t)rq->nr_sectors + next->nr_sectors > q_max_sectors(q))
+		return false;
+
+	rq->biotail->next = next->bio;
+	rq->biotail = next->biotail;
+	rq->nr_bios += next->nr_bios;
+	rq->nr_sectors += next->nr_sectors;
+	if (next->alloc_ns < rq->alloc_ns)
+		rq->alloc_ns = next->alloc_ns;
+	next->bio = next->biotail = NULL;
+	next->nr_bios = 0;
+
+	hash_del(next);
+	hash_reposition(q, rq);
+	if (q->sched->ops.requests_merged)
+		q->sched->ops.requests_merged(q, rq, next);
+	q->nr_sorted--;
+	q->nr_rq_merges++;
+	if (q->last_merge == next)
+		q->last_merge = rq;
+	/* the absorbed request stops counting as in flight (blk_account_io_merge) */
+	ios_queue_stats_update(q, now);
+	q->stats.in_flight--;
+	free_request(q, next, now);
+	return true;
+}
+
+static void attempt_back_merge(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	struct ios_request *next;
+
+	if (!q->sched->ops.latter)
+		return;
+	next = q->sched->ops.latter(q, rq);
+	if (next)
+		attempt_merge(q, rq, next, now);
+}
+
+static void attempt_front_merge(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	struct ios_request *prev;
+
+	if (!q->sched->ops.former)
+		return;
+	prev = q->sched->ops.former(q, rq);
+	if (prev)
+		attempt_merge(q, prev, rq, now);
+}
+
+static void do_bio_merge(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+			 enum ios_merge m, uint64_t now)
+{
+	bio->next = NULL;
+	if (m == IOS_BACK_MERGE) {
+		rq->biotail->next = bio;
+		rq->biotail = bio;
+		rq->nr_sectors += bio->nr_sectors;
+		hash_reposition(q, rq);
+	} else {
+		bio->next = rq->bio;
+		rq->bio = bio;
+		rq->sector = bio->sector;
+		rq->nr_sectors += bio->nr_sectors;
+	}
+	rq->nr_bios++;
+	q->stats.merges[bio->dir]++;
+	q->nr_bio_merges++;
+	q_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
+	if (q->sched->ops.request_merged)
+		q->sched->ops.request_merged(q, rq, m);
+	q->last_merge = rq;
+	if (m == IOS_BACK_MERGE)
+		attempt_back_merge(q, rq, now);
+	else
+		attempt_front_merge(q, rq, now);
+}
+
+/* ---- request allocation ---- */
+
+static struct ios_request *rq_alloc(struct ios_queue *q)
+{
+	struct ios_request *rq;
+
+	if (!ios_list_empty(&q->free_rqs)) {
+		rq = ios_list_first_entry(&q->free_rqs, struct ios_request, queuelist);
+		ios_list_del(&rq->queuelist);
+	} else {
+		rq = malloc(sizeof(*rq));
+		if (!rq)
+			return NULL;
+	}
+	memset(rq, 0, sizeof(*rq));
+	ios_list_init(&rq->queuelist);
+	ios_list_init(&rq->hash_node);
+	ios_list_init(&rq->dev_node);
+	ios_rb_clear(&rq->rb_node);
+	return rq;
+}
+
+/* Can a request be allocated on list @l for @ioc right now? */
+static bool may_alloc(struct ios_queue *q, struct ios_ioc *ioc, int dir, bool sync)
+{
+	unsigned l = rq_list(sync);
+	enum ios_mqueue mq = IOS_MQUEUE_MAY;
+
+	if (q->sched->ops.may_queue)
+		mq = q->sched->ops.may_queue(q, ioc, dir, sync);
+	if (mq == IOS_MQUEUE_NO)
+		return false;
+	if (q->rq_count[l] >= Q_HARD_LIMIT((unsigned)q->tun.nr_requests))
+		return false;
+	if (q->rq_count[l] >= (unsigned)q->tun.nr_requests && mq != IOS_MQUEUE_MUST)
+		return false;
+	return true;
+}
+
+/* Allocate a request for @bio and hand it to the scheduler (or dispatch list). */
+static int get_request_and_insert(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	bool sync = ios_bio_is_sync(bio);
+	struct ios_request *rq = rq_alloc(q);
+
+	if (!rq)
+		return -ENOMEM;
+	rq->sector = bio->sector;
+	rq->nr_sectors = bio->nr_sectors;
+	rq->dir = bio->dir;
+	rq->flags = bio->flags;
+	rq->ioc = bio->ioc;
+	rq->q = q;
+	rq->id = q->next_rq_id++;
+	rq->alloc_ns = now;
+	bio->next = NULL;
+	rq->bio = rq->biotail = bio;
+	rq->nr_bios = 1;
+	q->rq_count[rq_list(sync)]++;
+	q->nr_allocated++;
+	if (q->sched->ops.set_request) {
+		int ret = q->sched->ops.set_request(q, rq);
+
+		if (ret) {
+			q->rq_count[rq_list(sync)]--;
+			ios_list_add(&rq->queuelist, &q->free_rqs);
+			return ret;
+		}
+	}
+	q_trace(q, IOS_TA_GETRQ, rq, bio, now);
+
+	ios_queue_stats_update(q, now);
+	q->stats.in_flight++;
+
+	rq->insert_ns = now;
+	if (!bio->nr_sectors) {
+		/* a cache flush: not sorted, straight to the dispatch list */
+		ios_list_add_tail(&rq->queuelist, &q->dispatch);
+		q_trace(q, IOS_TA_INSERT, rq, NULL, now);
+		return 0;
+	}
+	rq->elv_sorted = 1;
+	if (bio_mergeable(bio)) {
+		hash_add(q, rq);
+		if (!q->last_merge)
+			q->last_merge = rq;
+	}
+	q->nr_sorted++;
+	q->sched->ops.insert(q, rq, now, 0);
+	q_trace(q, IOS_TA_INSERT, rq, NULL, now);
+	return 0;
+}
+
+static void park_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	unsigned l = rq_list(ios_bio_is_sync(bio));
+
+	bio->next = NULL;
+	if (q->wait_tail[l])
+		q->wait_tail[l]->next = bio;
+	else
+		q->wait_head[l] = bio;
+	q->wait_tail[l] = bio;
+	q_trace(q, IOS_TA_SLEEPRQ, NULL, bio, now);
+}
+
+/* Give freed slots on list @l to sleeping bios, oldest first. */
+static void wake_waiters(struct ios_queue *q, unsigned l, uint64_t now)
+{
+	while (q->wait_head[l]) {
+		struct ios_bio *bio = q->wait_head[l];
+
+		if (!may_alloc(q, bio->ioc, bio->dir, l == 1))
+			break;
+		q->wait_head[l] = bio->next;
+		if (!q->wait_head[l])
+			q->wait_tail[l] = NULL;
+		if (get_request_and_insert(q, bio, now)) {
+			/* out of memory: put it back at the head and stop */
+			bio->next = q->wait_head[l];
+			q->wait_head[l] = bio;
+			if (!q->wait_tail[l])
+				q->wait_tail[l] = bio;
+			break;
+		}
+		if (bio->queued)
+			bio->queued(bio, now);
+	}
+}
+
+static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	unsigned l = rq_list(ios_rq_is_sync(rq));
+
+	if (q->sched->ops.put_request)
+		q->sched->ops.put_request(q, rq);
+	IOS_BUG_ON(q->rq_count[l] == 0);
+	q->rq_count[l]--;
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+	ios_list_add(&rq->queuelist, &q->free_rqs);
+	wake_waiters(q, l, now);
+}
+
+int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	struct ios_request *rq = NULL;
+	enum ios_merge m;
+	bool sync = ios_bio_is_sync(bio);
+	int ret;
+
+	if (bio->sector + bio->nr_sectors > q->capacity_sectors ||
+	    (!bio->nr_sectors && !(bio->flags & IOS_REQ_PREFLUSH)))
+		return -EINVAL;
+	bio->next = NULL;
+	q_trace(q, IOS_TA_QUEUE, NULL, bio, now);
+
+	if (bio_mergeable(bio)) {
+		m = elv_merge(q, bio, &rq);
+		if (m != IOS_NO_MERGE) {
+			do_bio_merge(q, rq, bio, m, now);
+			ios_queue_run(q, now);
+			return 0;
+		}
+	}
+	/* sleepers on this list go first */
+	if (q->wait_head[rq_list(sync)] || !may_alloc(q, bio->ioc, bio->dir, sync)) {
+		park_bio(q, bio, now);
+		return 1;
+	}
+	ret = get_request_and_insert(q, bio, now);
+	if (ret) {
+		park_bio(q, bio, now);
+		return 1;
+	}
+	ios_queue_run(q, now);
+	return 0;
+}
+
+/* ---- dispatch and completion ---- */
+
+static void update_timer(struct ios_queue *q, uint64_t now)
+{
+	uint64_t w = IOS_NO_WAKEUP;
+
+	if (q->sched->ops.next_wakeup)
+		w = q->sched->ops.next_wakeup(q);
+	if (w != IOS_NO_WAKEUP && w <= now) {
+		/*
+		 * With every tag busy, dispatch was not asked; the next
+		 * completion runs the queue. Otherwise the scheduler declined
+		 * to dispatch yet wants to be asked again already: a bug.
+		 */
+		IOS_BUG_ON(q->rq_in_driver < q->depth && q->sched->ops.has_work(q));
+		w = q->rq_in_driver < q->depth && q->sched->ops.has_work(q) ? now + 1
+									     : IOS_NO_WAKEUP;
+	}
+	if (w != q->timer_at) {
+		q->timer_at = w;
+		q->host_ops->set_timer(q->host, q, w);
+	}
+}
+
+void ios_queue_run(struct ios_queue *q, uint64_t now)
+{
+	if (q->in_run)
+		return;
+	q->in_run = true;
+	while (q->rq_in_driver < q->depth) {
+		struct ios_request *rq;
+
+		if (!ios_list_empty(&q->dispatch)) {
+			rq = ios_list_first_entry(&q->dispatch, struct ios_request, queuelist);
+			ios_list_del(&rq->queuelist);
+		} else {
+			if (!q->nr_sorted)
+				break;
+			rq = q->sched->ops.dispatch(q, now, 0);
+			if (!rq)
+				break;
+			IOS_BUG_ON(!rq->elv_sorted);
+			q->nr_sorted--;
+		}
+		hash_del(rq);
+		if (q->last_merge == rq)
+			q->last_merge = NULL;
+		rq->dispatch_ns = now;
+		q->rq_in_driver++;
+		q->in_flight[ios_rq_is_sync(rq)]++;
+		q_trace(q, IOS_TA_ISSUE, rq, NULL, now);
+		q->host_ops->issue(q->host, q, rq, now);
+	}
+	q->in_run = false;
+	update_timer(q, now);
+}
+
+void ios_queue_timer(struct ios_queue *q, uint64_t now)
+{
+	q->timer_at = IOS_NO_WAKEUP;
+	ios_queue_run(q, now);
+}
+
+void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error)
+{
+	struct ios_bio *bio, *next;
+	bool sync = ios_rq_is_sync(rq);
+
+	IOS_BUG_ON(q->rq_in_driver == 0);
+	rq->complete_ns = now;
+	rq->error = error;
+	q->rq_in_driver--;
+	q->in_flight[sync]--;
+
+	ios_queue_stats_update(q, now);
+	q->stats.in_flight--;
+	if (rq->nr_sectors) {
+		q->stats.ios[rq->dir]++;
+		q->stats.sectors[rq->dir] += rq->nr_sectors;
+		q->stats.ticks_ns[rq->dir] += now - rq->alloc_ns;
+	}
+	q_trace(q, IOS_TA_COMPLETE, rq, NULL, now);
+
+	if (rq->elv_sorted)
+		q->sched->ops.completed(q, rq, now);
+
+	/* free the slot before waking submitters, as the kernel does */
+	bio = rq->bio;
+	rq->bio = rq->biotail = NULL;
+	free_request(q, rq, now);
+	for (; bio; bio = next) {
+		next = bio->next;
+		bio->next = NULL;
+		if (bio->end_io)
+			bio->end_io(bio, now, error);
+	}
+	ios_queue_run(q, now);
+}
+
+void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc)
+{
+	if (q->sched->ops.exit_icq)
+		q->sched->ops.exit_icq(q, ioc);
+}
+
+/* ---- set-up ---- */
+
+struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct ios_err *e)
+{
+	const struct ios_sched_type *st = cfg->sched;
+	struct ios_queue *q;
+	unsigned nb;
+	int ret;
+
+	if (!st) {
+		IOS_ERR(e, -EINVAL, "no scheduler given");
+		return NULL;
+	}
+	if (cfg->id >= IOS_MAX_QUEUES || !cfg->depth || !cfg->host_ops ||
+	    !cfg->host_ops->issue || !cfg->host_ops->set_timer) {
+		IOS_ERR(e, -EINVAL, "bad queue configuration");
+		return NULL;
+	}
+	q = calloc(1, sizeof(*q));
+	if (!q) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	q->id = cfg->id;
+	q->sched = st;
+	q->depth = cfg->depth;
+	q->capacity_sectors = cfg->capacity_sectors;
+	q->host_ops = cfg->host_ops;
+	q->host = cfg->host;
+	q->trace_ops = cfg->trace_ops;
+	q->trace = cfg->trace;
+	q->timer_at = IOS_NO_WAKEUP;
+	snprintf(q->disk_name, sizeof(q->disk_name), "%s", cfg->disk_name ? cfg->disk_name : "sda");
+	ios_list_init(&q->dispatch);
+	ios_list_init(&q->free_rqs);
+
+	ret = ios_tunable_defaults(ios_queue_tunables_table, &q->tun, e);
+	if (ret)
+		goto fail;
+	q->tun.rotational = cfg->rotational;
+	if (cfg->settings) {
+		ret = ios_settings_apply(cfg->settings, "queue.", ios_queue_tunables_table,
+					 &q->tun, e);
+		if (ret)
+			goto fail;
+	}
+	if (q->tun.max_sectors_bytes > q->tun.max_hw_sectors_bytes) {
+		ret = IOS_ERR(e, -ERANGE, "queue.max_sectors_kb=%" PRIu64
+			      ": larger than max_hw_sectors_kb=%" PRIu64,
+			      q->tun.max_sectors_bytes >> 10, q->tun.max_hw_sectors_bytes >> 10);
+		goto fail;
+	}
+	q->rotational = q->tun.rotational;
+
+	nb = 64;
+	while (nb < (unsigned)q->tun.nr_requests * 4u && nb < (1u << 22))
+		nb <<= 1;
+	q->hash = malloc(nb * sizeof(*q->hash));
+	if (!q->hash) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < nb; i++)
+		ios_list_init(&q->hash[i]);
+	q->hash_mask = nb - 1;
+
+	if (st->priv_size) {
+		q->sched_data = calloc(1, st->priv_size);
+		if (!q->sched_data) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	if (st->tunables) {
+		ret = ios_tunable_defaults(st->tunables, q->sched_data, e);
+		if (ret)
+			goto fail;
+	}
+	if (cfg->settings) {
+		for (size_t i = 0; i < cfg->settings->n; i++) {
+			struct ios_setting *s = &cfg->settings->v[i];
+
+			if (strchr(s->name, '.'))
+				continue;
+			if (!st->tunables || !ios_tunable_find(st->tunables, s->name)) {
+				ret = IOS_ERR(e, -ENOENT,
+					      "%s%sscheduler '%s' has no tunable '%s' (see 'iosched list')",
+					      s->origin, *s->origin ? ": " : "", st->name, s->name);
+				goto fail;
+			}
+		}
+		if (st->tunables) {
+			ret = ios_settings_apply(cfg->settings, "", st->tunables, q->sched_data, e);
+			if (ret)
+				goto fail;
+		}
+	}
+	ret = st->ops.init(q);
+	if (ret) {
+		IOS_ERR(e, ret, "scheduler '%s' failed to initialise", st->name);
+		goto fail;
+	}
+	return q;
+fail:
+	free(q->sched_data);
+	free(q->hash);
+	free(q);
+	return NULL;
+}
+
+void ios_queue_destroy(struct ios_queue *q)
+{
+	if (!q)
+		return;
+	IOS_BUG_ON(q->rq_in_driver || q->nr_sorted);
+	q->sched->ops.exit(q);
+	while (!ios_list_empty(&q->free_rqs)) {
+		struct ios_request *rq = ios_list_first_entry(&q->free_rqs, struct ios_request,
+							      queuelist);
+
+		ios_list_del(&rq->queuelist);
+		free(rq);
+	}
+	free(q->sched_data);
+	free(q->hash);
+	free(q);
+}

@@ -1,0 +1,62 @@
+/*
+ * The simulator loop: pop the earliest event, advance the clock to it, run
+ * it. Handlers schedule further events. Time never goes backwards; an
+ * attempt to schedule in the past is a bug in the caller.
+ */
+#include "iosched/sim.h"
+
+int ios_sim_init(struct ios_sim *s)
+{
+	s->now = 0;
+	s->nr_events = 0;
+	s->stop = false;
+	s->error = 0;
+	return ios_evq_init(&s->evq, 1024);
+}
+
+void ios_sim_destroy(struct ios_sim *s)
+{
+	ios_evq_destroy(&s->evq);
+}
+
+int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uint64_t data)
+{
+	int ret;
+
+	IOS_BUG_ON(when < s->now);
+	ret = ios_evq_push(&s->evq, when, fn, arg, data);
+	if (ret && !s->error)
+		s->error = ret;
+	return ret;
+}
+
+int ios_sim_run(struct ios_sim *s, uint64_t until)
+{
+	struct ios_event ev;
+
+	s->stop = false;
+	while (!s->stop && !s->error) {
+		if (ios_evq_peek_time(&s->evq) > until) {
+			if (until != IOS_NO_WAKEUP && until > s->now)
+				s->now = until;
+			break;
+		}
+		if (!ios_evq_pop(&s->evq, &ev))
+			break;
+		s->now = ev.time;
+		s->nr_events++;
+		ev.fn(s, ev.arg, ev.data);
+	}
+	return s->error;
+}
+
+int ios_timer_arm(struct ios_sim *s, struct ios_timer *t, uint64_t when, ios_event_fn fn, void *arg)
+{
+	if (t->when == when)
+		return 0;
+	t->gen++;
+	t->when = when;
+	if (when == IOS_NO_WAKEUP)
+		return 0;
+	return ios_sim_at(s, when, fn, arg, t->gen);
+}
