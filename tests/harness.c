@@ -350,3 +350,160 @@ char *t_run_cmd(const char *cmd, int *status)
 		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 	return buf;
 }
+
+/* ---- direct scheduler queue ---- */
+
+struct t_sq *t_sq_new(const char *sched, unsigned depth, bool rotational, ...)
+{
+	struct t_sq *s = calloc(1, sizeof(*s));
+	struct ios_err e = { 0 };
+	const char *kv;
+	va_list ap;
+	int ret;
+
+	if (!s)
+		return NULL;
+	s->type = ios_sched_find(sched);
+	if (!s->type) {
+		fprintf(stderr, "t_sq_new: no scheduler '%s'\n", sched);
+		free(s);
+		return NULL;
+	}
+	s->q.sched = s->type;
+	s->q.depth = depth;
+	s->q.rotational = rotational;
+	s->q.tun.rotational = rotational;
+	s->q.timer_at = IOS_NO_WAKEUP;
+	s->ioc = t_ioc(1);
+	ios_list_init(&s->q.dispatch);
+	ios_list_init(&s->q.free_rqs);
+	if (s->type->priv_size) {
+		s->q.sched_data = calloc(1, s->type->priv_size);
+		if (!s->q.sched_data)
+			abort();
+	}
+	if (s->type->tunables && ios_tunable_defaults(s->type->tunables, s->q.sched_data, &e))
+		goto fail;
+	va_start(ap, rotational);
+	while ((kv = va_arg(ap, const char *)) != NULL) {
+		const char *eq = strchr(kv, '=');
+		char name[128];
+
+		if (!eq || (size_t)(eq - kv) >= sizeof(name)) {
+			va_end(ap);
+			IOS_ERR(&e, -EINVAL, "'%s': expected NAME=VALUE", kv);
+			goto fail;
+		}
+		memcpy(name, kv, (size_t)(eq - kv));
+		name[eq - kv] = '\0';
+		if (ios_tunable_set_by_name(s->type->tunables, s->q.sched_data, name, eq + 1,
+					    "test", "", &e)) {
+			va_end(ap);
+			goto fail;
+		}
+	}
+	va_end(ap);
+	ret = s->type->ops.init(&s->q);
+	if (ret) {
+		IOS_ERR(&e, ret, "scheduler '%s' failed to initialise", sched);
+		goto fail;
+	}
+	return s;
+fail:
+	fprintf(stderr, "t_sq_new: %s\n", e.msg);
+	free(s->q.sched_data);
+	free(s);
+	return NULL;
+}
+
+struct ios_request *t_sq_rq(struct t_sq *s, uint64_t sector, uint32_t nr_sectors, int dir,
+			    uint32_t flags)
+{
+	struct ios_request *rq = calloc(1, sizeof(*rq));
+
+	if (!rq)
+		abort();
+	if (s->nr_rqs == s->cap_rqs) {
+		size_t cap = s->cap_rqs ? 2 * s->cap_rqs : 64;
+		struct ios_request **v = realloc(s->rqs, cap * sizeof(*v));
+
+		if (!v)
+			abort();
+		s->rqs = v;
+		s->cap_rqs = cap;
+	}
+	s->rqs[s->nr_rqs] = rq;
+	rq->id = s->nr_rqs++;
+	rq->sector = sector;
+	rq->nr_sectors = nr_sectors;
+	rq->dir = (uint8_t)dir;
+	rq->flags = flags;
+	rq->ioc = s->ioc;
+	rq->q = &s->q;
+	rq->elv_sorted = 1;
+	ios_list_init(&rq->queuelist);
+	ios_list_init(&rq->hash_node);
+	ios_list_init(&rq->dev_node);
+	ios_rb_clear(&rq->rb_node);
+	if (s->type->ops.set_request && s->type->ops.set_request(&s->q, rq))
+		abort();
+	return rq;
+}
+
+struct ios_request *t_sq_insert(struct t_sq *s, uint64_t sector, uint32_t nr_sectors, int dir,
+				uint64_t now)
+{
+	struct ios_request *rq = t_sq_rq(s, sector, nr_sectors, dir, 0);
+
+	rq->alloc_ns = rq->insert_ns = now;
+	s->q.nr_sorted++;
+	s->type->ops.insert(&s->q, rq, now, 0);
+	return rq;
+}
+
+static struct ios_request *t_sq_dispatch_flags(struct t_sq *s, uint64_t now, unsigned flags)
+{
+	struct ios_request *rq = s->type->ops.dispatch(&s->q, now, flags);
+
+	if (!rq)
+		return NULL;
+	s->q.nr_sorted--;
+	s->q.rq_in_driver++;
+	s->q.in_flight[ios_rq_is_sync(rq)]++;
+	rq->dispatch_ns = now;
+	return rq;
+}
+
+struct ios_request *t_sq_dispatch(struct t_sq *s, uint64_t now)
+{
+	return t_sq_dispatch_flags(s, now, 0);
+}
+
+void t_sq_complete(struct t_sq *s, struct ios_request *rq, uint64_t now)
+{
+	s->q.rq_in_driver--;
+	s->q.in_flight[ios_rq_is_sync(rq)]--;
+	rq->complete_ns = now;
+	s->type->ops.completed(&s->q, rq, now);
+}
+
+void t_sq_free(struct t_sq *s)
+{
+	struct ios_request *rq;
+	uint64_t now = UINT64_MAX / 2;
+
+	if (!s)
+		return;
+	while (s->type->ops.has_work(&s->q) &&
+	       (rq = t_sq_dispatch_flags(s, now, IOS_DISPATCH_FORCE)) != NULL)
+		t_sq_complete(s, rq, now);
+	s->type->ops.exit(&s->q);
+	for (size_t i = 0; i < s->nr_rqs; i++) {
+		if (s->type->ops.put_request)
+			s->type->ops.put_request(&s->q, s->rqs[i]);
+		free(s->rqs[i]);
+	}
+	free(s->rqs);
+	free(s->q.sched_data);
+	free(s);
+}

@@ -134,6 +134,38 @@ void t_fire_timer(struct t_rig *r, uint64_t now);
 /* Number of issued requests not yet completed. */
 unsigned t_in_device(const struct t_rig *r);
 
+/* ---- direct scheduler queue (no block layer) ---- */
+
+/*
+ * A hand-built struct ios_queue for calling one scheduler's hooks directly:
+ * private area of priv_size bytes, tunable defaults, then the optional
+ * "name=value" settings (NULL-terminated), then init(). The helpers keep the
+ * queue counters a scheduler may read (nr_sorted, rq_in_driver, in_flight[])
+ * as the block layer would. Merges are left to the test, which calls the
+ * merge hooks itself. Returns NULL and prints the error on failure.
+ */
+struct t_sq {
+	struct ios_queue q;
+	const struct ios_sched_type *type;
+	struct ios_request **rqs;	/* every request built, freed with the queue */
+	size_t nr_rqs, cap_rqs;
+	struct ios_ioc *ioc;		/* used by t_sq_rq: t_ioc(1) unless changed */
+};
+
+struct t_sq *t_sq_new(const char *sched, unsigned depth, bool rotational, ...);
+/* Drain (dispatch with IOS_DISPATCH_FORCE and complete), exit(), free. */
+void t_sq_free(struct t_sq *s);
+/* A fresh request (not inserted): one bio-less request of @nr_sectors at @sector. */
+struct ios_request *t_sq_rq(struct t_sq *s, uint64_t sector, uint32_t nr_sectors, int dir,
+			    uint32_t flags);
+/* t_sq_rq + insert(now, 0). */
+struct ios_request *t_sq_insert(struct t_sq *s, uint64_t sector, uint32_t nr_sectors, int dir,
+				uint64_t now);
+/* dispatch(now, 0); the request counts as in the driver. NULL: nothing. */
+struct ios_request *t_sq_dispatch(struct t_sq *s, uint64_t now);
+/* The device finished @rq: completed(). */
+void t_sq_complete(struct t_sq *s, struct ios_request *rq, uint64_t now);
+
 /* ---- misc ---- */
 /* Read a whole file into a malloc'd NUL-terminated string (NULL on error). */
 char *t_read_file(const char *path, size_t *len);
