@@ -1,0 +1,264 @@
+/*
+ * The device registry: built-in device types and the profiles made of them.
+ *
+ * A type is code (hdd.c, ssd.c) with a table of tunables; a profile is data:
+ * a type name plus "name=value" settings applied over the type's defaults.
+ * Creating a device layers, in order, the type defaults, the profile, and
+ * the user's device.NAME=VALUE settings, then lets the type's init() derive
+ * its geometry and reject impossible combinations. Each layer goes through
+ * the generic tunable engine, so a bad value is reported the same way
+ * wherever it came from, naming the layer ("profile hdd-2004", "--set",
+ * "job.fio:12").
+ *
+ * Types and profiles sit in explicit const arrays (no constructor-time
+ * registration, which static libraries silently drop). Profile numbers and
+ * where they come from are in docs/devices.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/device.h"
+#include "dev_priv.h"
+
+static const struct ios_dev_type *const dev_types[] = {
+	&ios_dev_hdd,
+	&ios_dev_ssd,
+};
+
+/*
+ * hdd-2009: a 1 TB 7200 rpm SATA drive with NCQ (spec table "sata-2009").
+ * Every value is spelled out, so the profile does not move if the type's
+ * defaults do.
+ */
+static const char *const dev_hdd_2009[] = {
+	"capacity=1000204886016B",	/* 1953525168 LBAs, the usual "1 TB" */
+	"rpm=7200",
+	"heads=4",
+	"zones=30",
+	"outer_mbps=130",
+	"inner_mbps=65",
+	"seek_track_ms=1.0",
+	"seek_avg_ms=8.5",
+	"seek_full_ms=17.0",
+	"write_settle_ms=1.0",
+	"head_switch_ms=1.0",
+	"cyl_switch_ms=1.2",
+	"cmd_overhead_ms=0.2",
+	"hit_overhead_ms=0.1",
+	"interface_mbps=300",
+	"cache_size=32MiB",
+	"cache_segments=16",
+	"read_cache=1",
+	"read_ahead=1",
+	"read_ahead_max=0",
+	"write_cache=1",
+	"queue_depth=31",
+	"ncq_policy=satf",
+	"ncq_age_limit_ms=500",
+	NULL,
+};
+
+/*
+ * hdd-2004: a 160 GB 7200 rpm PATA drive, no queueing (spec table
+ * "ata-2004"; Deskstar 7K250/180GXP and Barracuda 7200.7 numbers).
+ */
+static const char *const dev_hdd_2004[] = {
+	"capacity=160041885696B",	/* 312581808 LBAs */
+	"rpm=7200",
+	"heads=4",
+	"zones=30",
+	"outer_mbps=65",
+	"inner_mbps=31",
+	"seek_track_ms=1.0",
+	"seek_avg_ms=8.5",
+	"seek_full_ms=16.0",
+	"write_settle_ms=1.0",
+	"head_switch_ms=1.4",
+	"cyl_switch_ms=1.8",
+	"cmd_overhead_ms=0.2",
+	"hit_overhead_ms=0.17",
+	"interface_mbps=133",
+	"cache_size=8MiB",
+	"cache_segments=4",
+	"read_cache=1",
+	"read_ahead=1",
+	"read_ahead_max=0",
+	"write_cache=1",
+	"queue_depth=1",
+	"ncq_policy=fcfs",
+	"ncq_age_limit_ms=500",
+	NULL,
+};
+
+/* ssd: a 2009-era 120 GB SATA MLC drive (X25-M class). */
+static const char *const dev_ssd_2009[] = {
+	"capacity=120034123776B",
+	"channels=8",
+	"ways=4",
+	"page_size=4KiB",
+	"t_read_us=50",
+	"t_prog_us=900",
+	"channel_mbps=80",
+	"interface_mbps=300",
+	"cmd_overhead_us=28",
+	"write_buffer=16MiB",
+	"queue_depth=32",
+	NULL,
+};
+
+/* ssd-nvme: a later NVMe TLC drive, for contrast: deep queue, fast bus. */
+static const char *const dev_ssd_nvme[] = {
+	"capacity=512110190592B",
+	"channels=8",
+	"ways=8",
+	"page_size=4KiB",
+	"t_read_us=60",
+	"t_prog_us=700",
+	"channel_mbps=800",
+	"interface_mbps=3500",
+	"cmd_overhead_us=3",
+	"write_buffer=64MiB",
+	"queue_depth=256",
+	NULL,
+};
+
+static const struct ios_dev_profile dev_profiles[] = {
+	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache",
+	  dev_hdd_2009 },
+	{ "hdd-2004", "hdd", "160 GB 7200 rpm PATA disk (2004), no queueing, 8 MiB cache",
+	  dev_hdd_2004 },
+	{ "ssd", "ssd", "120 GB SATA MLC SSD (2009), 8 channels x 4 dies, queue depth 32",
+	  dev_ssd_2009 },
+	{ "ssd-nvme", "ssd", "512 GB NVMe SSD, 8 channels x 8 dies, queue depth 256",
+	  dev_ssd_nvme },
+};
+
+const struct ios_dev_type *ios_dev_type_at(size_t i)
+{
+	return i < IOS_ARRAY_SIZE(dev_types) ? dev_types[i] : NULL;
+}
+
+const struct ios_dev_type *ios_dev_type_find(const char *name)
+{
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(dev_types); i++)
+		if (name && !strcmp(dev_types[i]->name, name))
+			return dev_types[i];
+	return NULL;
+}
+
+const struct ios_dev_profile *ios_dev_profile_at(size_t i)
+{
+	return i < IOS_ARRAY_SIZE(dev_profiles) ? &dev_profiles[i] : NULL;
+}
+
+const struct ios_dev_profile *ios_dev_profile_find(const char *name)
+{
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(dev_profiles); i++)
+		if (name && !strcmp(dev_profiles[i].name, name))
+			return &dev_profiles[i];
+	return NULL;
+}
+
+static int dev_check_type(const struct ios_dev_type *t, struct ios_err *e)
+{
+	const struct ios_dev_ops *o = &t->ops;
+
+	if (!t->version || t->version > IOS_DEV_INTERFACE_VERSION)
+		return IOS_ERR(e, -EINVAL, "device type %s: interface version %u not supported (have %u)",
+			       t->name, t->version, IOS_DEV_INTERFACE_VERSION);
+	if (!o->init || !o->exit || !o->caps || !o->queue_depth || !o->submit || !o->next_event ||
+	    !o->complete || !o->reset)
+		return IOS_ERR(e, -EINVAL, "device type %s: a required hook is missing", t->name);
+	if (t->priv_size < sizeof(struct ios_dev))
+		return IOS_ERR(e, -EINVAL, "device type %s: private size too small", t->name);
+	return 0;
+}
+
+static int dev_apply_profile(struct ios_dev *dev, const struct ios_dev_profile *p,
+			     struct ios_err *e)
+{
+	char origin[64];
+
+	snprintf(origin, sizeof(origin), "profile %s", p->name);
+	for (const char *const *kv = p->settings; kv && *kv; kv++) {
+		const char *eq = strchr(*kv, '=');
+		char name[64];
+		size_t n;
+		int ret;
+
+		if (!eq || (n = (size_t)(eq - *kv)) == 0 || n >= sizeof(name))
+			return IOS_ERR(e, -EINVAL, "%s: malformed setting '%s'", origin, *kv);
+		memcpy(name, *kv, n);
+		name[n] = '\0';
+		ret = ios_tunable_set_by_name(dev->type->tunables, dev, name, eq + 1, origin,
+					      "device.", e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, uint64_t seed,
+			       struct ios_err *e)
+{
+	const struct ios_dev_profile *p;
+	const struct ios_dev_type *t;
+	struct ios_dev *dev;
+	int ret;
+
+	if (!profile)
+		profile = IOS_DEV_DEFAULT_PROFILE;
+	p = ios_dev_profile_find(profile);
+	if (!p) {
+		char names[256];
+		size_t off = 0;
+
+		names[0] = '\0';
+		for (size_t i = 0; i < IOS_ARRAY_SIZE(dev_profiles) && off < sizeof(names); i++) {
+			int n = snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					 dev_profiles[i].name);
+
+			if (n < 0)
+				break;
+			off += (size_t)n;
+		}
+		IOS_ERR(e, -ENOENT, "unknown device profile '%s' (known: %s)", profile, names);
+		return NULL;
+	}
+	t = ios_dev_type_find(p->type);
+	if (!t) {
+		IOS_ERR(e, -ENOENT, "device profile %s: unknown device type '%s'", p->name, p->type);
+		return NULL;
+	}
+	if (dev_check_type(t, e))
+		return NULL;
+	dev = calloc(1, t->priv_size);
+	if (!dev) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	dev->type = t;
+	dev->profile = p->name;
+	snprintf(dev->name, sizeof(dev->name), "sda");
+	dev->seed = seed;
+	ios_rand_seed(&dev->rng, seed, 0x6465766963650000ULL); /* "device" stream */
+	ret = ios_tunable_defaults(t->tunables, dev, e);
+	if (!ret)
+		ret = dev_apply_profile(dev, p, e);
+	if (!ret && set)
+		ret = ios_settings_apply(set, "device.", t->tunables, dev, e);
+	if (!ret)
+		ret = t->ops.init(dev, e);
+	if (ret) {
+		free(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+void ios_dev_destroy(struct ios_dev *dev)
+{
+	if (!dev)
+		return;
+	dev->type->ops.exit(dev);
+	free(dev);
+}
