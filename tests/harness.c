@@ -353,7 +353,7 @@ char *t_run_cmd(const char *cmd, int *status)
 
 /* ---- direct scheduler queue ---- */
 
-struct t_sq *t_sq_new(const char *sched, unsigned depth, bool rotational, ...)
+struct t_sq *t_sq_new(const char *sched, unsigned depth, int rotational, ...)
 {
 	struct t_sq *s = calloc(1, sizeof(*s));
 	struct ios_err e = { 0 };
@@ -371,8 +371,8 @@ struct t_sq *t_sq_new(const char *sched, unsigned depth, bool rotational, ...)
 	}
 	s->q.sched = s->type;
 	s->q.depth = depth;
-	s->q.rotational = rotational;
-	s->q.tun.rotational = rotational;
+	s->q.rotational = rotational != 0;
+	s->q.tun.rotational = rotational != 0;
 	s->q.timer_at = IOS_NO_WAKEUP;
 	s->ioc = t_ioc(1);
 	ios_list_init(&s->q.dispatch);

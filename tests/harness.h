@@ -143,6 +143,7 @@ unsigned t_in_device(const struct t_rig *r);
  * queue counters a scheduler may read (nr_sorted, rq_in_driver, in_flight[])
  * as the block layer would. Merges are left to the test, which calls the
  * merge hooks itself. Returns NULL and prints the error on failure.
+ * (@rotational is an int: va_start after a bool parameter is undefined.)
  */
 struct t_sq {
 	struct ios_queue q;
@@ -152,7 +153,7 @@ struct t_sq {
 	struct ios_ioc *ioc;		/* used by t_sq_rq: t_ioc(1) unless changed */
 };
 
-struct t_sq *t_sq_new(const char *sched, unsigned depth, bool rotational, ...);
+struct t_sq *t_sq_new(const char *sched, unsigned depth, int rotational, ...);
 /* Drain (dispatch with IOS_DISPATCH_FORCE and complete), exit(), free. */
 void t_sq_free(struct t_sq *s);
 /* A fresh request (not inserted): one bio-less request of @nr_sectors at @sector. */
