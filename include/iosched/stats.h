@@ -39,12 +39,24 @@ struct ios_sample_stat {
 void ios_lat_init(struct ios_lat_stat *s);
 int ios_lat_enable_hist(struct ios_lat_stat *s) IOS_MUST_CHECK;
 void ios_lat_add(struct ios_lat_stat *s, uint64_t ns);
+/* Parallel Welford combination; histograms add only when both have one. */
 void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src);
 void ios_lat_free(struct ios_lat_stat *s);
 double ios_lat_stddev(const struct ios_lat_stat *s);
 void ios_sample_add(struct ios_sample_stat *s, double v);
+/* Statistically combine two sample sets (parallel Welford), as for lat. */
 void ios_sample_merge(struct ios_sample_stat *dst, const struct ios_sample_stat *src);
 double ios_sample_stddev(const struct ios_sample_stat *s);
+/*
+ * A zeroed struct is a valid empty statistic for both kinds (min/max are
+ * taken from the first sample); the init functions just zero.
+ */
+void ios_sample_init(struct ios_sample_stat *s);
+/*
+ * fio's group_reporting sum of bw/iops samples: n, min, max, mean and m2
+ * each add up (the group's bw is the sum of its jobs' bw, not their mean).
+ */
+void ios_sample_sum(struct ios_sample_stat *dst, const struct ios_sample_stat *src);
 
 /* fio's bucket mapping */
 unsigned ios_plat_val_to_idx(uint64_t val);
@@ -62,6 +74,13 @@ extern const unsigned ios_nr_default_percentiles;
 
 enum { IOS_DDIR_READ = 0, IOS_DDIR_WRITE = 1, IOS_DDIR_TRIM = 2, IOS_DDIR_NR = 3 };
 
+/*
+ * What the writers print follows from the data, as in fio: a latency line
+ * only for a stat with samples (leave slat empty for sync engines), a
+ * percentile block only for a stat with a histogram (enable clat's for
+ * clat_percentiles, lat's for lat_percentiles, ...), a direction only with
+ * bytes and runtime_ns of at least 1 us.
+ */
 struct ios_dir_result {
 	uint64_t io_bytes;
 	uint64_t total_ios;
@@ -103,6 +122,9 @@ struct ios_job_result {
 	/* percentile list to print (from the job, or fio's default) */
 	const double *pcts;
 	unsigned nr_pcts;
+	int group_reporting;		/* fold into the previous entry of the group
+					 * (ios_run_result_group); job->group_reporting
+					 * counts too */
 };
 
 struct ios_disk_result {
@@ -127,6 +149,49 @@ struct ios_run_result {
 };
 
 void ios_run_result_free(struct ios_run_result *r);
+
+/*
+ * Helpers for whoever fills a result (src/report/stats.c).
+ *
+ * ios_job_result_init zeroes @j and sets nr_merged = 1; ios_job_result_free
+ * frees what a job result owns (name, histograms), not the job or pcts.
+ */
+void ios_job_result_init(struct ios_job_result *j);
+void ios_job_result_free(struct ios_job_result *j);
+/* Count one completion latency in fio's lat_n/lat_u/lat_m rows (O(1)). */
+void ios_job_mark_latency(struct ios_job_result *j, uint64_t clat_ns);
+/* Index into io_depth[] for @depth I/Os in flight (1, 2-3, 4-7, ..., >=64). */
+unsigned ios_depth_bucket(unsigned depth);
+/* Index into io_submit[]/io_complete[] for a batch of @nr (0, 1-4, 5-8, ..., >64). */
+unsigned ios_batch_bucket(unsigned nr);
+/* fio's per-direction runtime in ms: whole microseconds, rounded up to ms. */
+uint64_t ios_runtime_ms(uint64_t ns);
+/*
+ * group_reporting: fold each job whose group_reporting is set into the
+ * previous entry when both are in the same group, as fio does (latencies
+ * and histograms merge, counters and bw/iops samples add, per-direction
+ * runtime is the maximum, jobs=N counts the members). Folded entries are
+ * freed and r->nr_jobs shrinks. Call once, before the report writers.
+ * Returns 0 or -ENOMEM (the result stays valid but partly folded).
+ */
+int ios_run_result_group(struct ios_run_result *r) IOS_MUST_CHECK;
+
+/*
+ * fio's num2str: @num with at most @maxlen digits (counting the '.'),
+ * scaled by 1000 or 1024 (@pow2) with a unit prefix, carry rounding as fio.
+ * @base: what one unit of @num is worth (1, or 1024 for KiB). Writes into
+ * @buf (>= 32 bytes is always enough) and returns it.
+ */
+enum ios_n2s_unit {
+	IOS_N2S_NONE,
+	IOS_N2S_PERSEC,
+	IOS_N2S_BYTE,
+	IOS_N2S_BIT,
+	IOS_N2S_BYTEPERSEC,
+	IOS_N2S_BITPERSEC,
+};
+char *ios_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
+		  enum ios_n2s_unit unit);
 
 /* A growable text buffer: the library writes reports here, cli/ prints them. */
 struct ios_buf {

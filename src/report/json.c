@@ -1,0 +1,359 @@
+/*
+ * fio 3.33's --output-format=json report, key for key.
+ *
+ * Scripts written against fio's JSON (fio-plot, ad-hoc Python) must run
+ * unchanged on ours, so every object carries exactly fio 3.33's keys, in
+ * fio's order, with fio's types: integers print as integers, floats with
+ * six decimals ("%f", as fio's json.c does), and the layout (two-space
+ * indent, " : " between key and value) is fio's too, which keeps diffs
+ * against real fio output readable. Values that fio measures on the host
+ * and that the simulator does not model (CPU usage, page faults) are 0.
+ *
+ * The one deliberate difference: "fio version" names iosched, and a
+ * top-level "iosched" object (the last key) records what fio has no place
+ * for: scheduler, device, seed, simulated end time and event count. Extra
+ * keys appear only at the top level, where fio's readers ignore them.
+ *
+ * The writer streams text directly instead of building a tree: a small
+ * emitter tracks nesting depth and whether a separator is due. Strings are
+ * escaped properly (fio only escapes quotes and backslashes).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/ios.h"
+#include "report/report_int.h"
+
+#define JS_MAX_DEPTH 16
+
+struct js {
+	struct ios_buf *b;
+	unsigned depth;
+	bool first[JS_MAX_DEPTH];
+};
+
+static void js_indent(struct js *w, unsigned level)
+{
+	while (level--)
+		ios_buf_puts(w->b, "  ");
+}
+
+static void js_string(struct js *w, const char *s)
+{
+	char tmp[8];
+
+	ios_buf_puts(w->b, "\"");
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '"':
+			ios_buf_puts(w->b, "\\\"");
+			break;
+		case '\\':
+			ios_buf_puts(w->b, "\\\\");
+			break;
+		case '\n':
+			ios_buf_puts(w->b, "\\n");
+			break;
+		case '\t':
+			ios_buf_puts(w->b, "\\t");
+			break;
+		case '\r':
+			ios_buf_puts(w->b, "\\r");
+			break;
+		default:
+			if (c < 0x20) {
+				snprintf(tmp, sizeof(tmp), "\\u%04x", c);
+				ios_buf_puts(w->b, tmp);
+			} else {
+				tmp[0] = (char)c;
+				tmp[1] = '\0';
+				ios_buf_puts(w->b, tmp);
+			}
+		}
+	}
+	ios_buf_puts(w->b, "\"");
+}
+
+/* separator, indent and key of the next member (@key NULL in arrays) */
+static void js_member(struct js *w, const char *key)
+{
+	if (!w->depth)
+		return;
+	if (!w->first[w->depth])
+		ios_buf_puts(w->b, ",\n");
+	w->first[w->depth] = false;
+	js_indent(w, w->depth);
+	if (key) {
+		js_string(w, key);
+		ios_buf_puts(w->b, " : ");
+	}
+}
+
+static void js_open(struct js *w, const char *key, char c)
+{
+	js_member(w, key);
+	ios_buf_printf(w->b, "%c\n", c);
+	IOS_BUG_ON(w->depth + 1 >= JS_MAX_DEPTH);
+	w->first[++w->depth] = true;
+}
+
+static void js_close(struct js *w, char c)
+{
+	ios_buf_puts(w->b, "\n");
+	w->depth--;
+	js_indent(w, w->depth);
+	ios_buf_printf(w->b, "%c", c);
+}
+
+static void js_u64(struct js *w, const char *key, uint64_t v)
+{
+	js_member(w, key);
+	ios_buf_printf(w->b, "%llu", (unsigned long long)v);
+}
+
+static void js_int(struct js *w, const char *key, long long v)
+{
+	js_member(w, key);
+	ios_buf_printf(w->b, "%lld", v);
+}
+
+static void js_float(struct js *w, const char *key, double v)
+{
+	js_member(w, key);
+	ios_buf_printf(w->b, "%f", isfinite(v) ? v : 0.0);
+}
+
+static void js_str(struct js *w, const char *key, const char *v)
+{
+	js_member(w, key);
+	js_string(w, v ? v : "");
+}
+
+/* fio prints only options that were given a value; bare flags are left out */
+static size_t js_nr_valued(const struct ios_kv *kv, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key && kv[i].value && *kv[i].value)
+			k++;
+	return k;
+}
+
+static void js_options(struct js *w, const char *key, const struct ios_kv *kv, size_t n)
+{
+	if (!js_nr_valued(kv, n))
+		return;
+	js_open(w, key, '{');
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key && kv[i].value && *kv[i].value)
+			js_str(w, kv[i].key, kv[i].value);
+	js_close(w, '}');
+}
+
+/* fio's add_ddir_lat_json */
+static void js_lat(struct js *w, const char *key, const struct ios_job_result *j,
+		   const struct ios_lat_stat *s)
+{
+	uint64_t min = 0, max = 0;
+	double mean = 0.0, dev = 0.0;
+
+	ios_rep_lat(s, &min, &max, &mean, &dev);
+	js_open(w, key, '{');
+	js_u64(w, "min", min);
+	js_u64(w, "max", max);
+	js_float(w, "mean", mean);
+	js_float(w, "stddev", dev);
+	js_u64(w, "N", s->n);
+	if (s->plat && s->n) {
+		double pcts[IOS_REP_MAX_PCTS];
+		uint64_t vals[IOS_REP_MAX_PCTS];
+		unsigned prec, n = ios_rep_pcts(j, pcts, &prec);
+
+		if (n) {
+			ios_lat_percentiles(s, pcts, n, vals);
+			js_open(w, "percentile", '{');
+			for (unsigned i = 0; i < n; i++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%f", pcts[i]);
+				js_u64(w, name, vals[i]);
+			}
+			js_close(w, '}');
+		}
+	}
+	js_close(w, '}');
+}
+
+static void js_dir(struct js *w, const char *key, const struct ios_job_result *j,
+		   const struct ios_rep_group *g, int d)
+{
+	const struct ios_dir_result *dr = &j->dir[d];
+	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw_bytes = 0;
+	double iops = 0.0;
+
+	if (runt) {
+		bw_bytes = 1000 * dr->io_bytes / runt;
+		iops = 1000.0 * (double)dr->total_ios / (double)runt;
+	}
+	js_open(w, key, '{');
+	js_u64(w, "io_bytes", dr->io_bytes);
+	js_u64(w, "io_kbytes", dr->io_bytes >> 10);
+	js_u64(w, "bw_bytes", bw_bytes);
+	js_u64(w, "bw", bw_bytes / 1024);
+	js_float(w, "iops", iops);
+	js_u64(w, "runtime", runt);
+	js_u64(w, "total_ios", dr->total_ios);
+	js_u64(w, "short_ios", dr->short_ios);
+	js_u64(w, "drop_ios", dr->drop_ios);
+	js_lat(w, "slat_ns", j, &dr->slat);
+	js_lat(w, "clat_ns", j, &dr->clat);
+	js_lat(w, "lat_ns", j, &dr->lat);
+	if (dr->bw.n) {
+		js_u64(w, "bw_min", (uint64_t)dr->bw.min);
+		js_u64(w, "bw_max", (uint64_t)dr->bw.max);
+		js_float(w, "bw_agg", ios_rep_bw_share(g, d, dr->bw.mean));
+		js_float(w, "bw_mean", dr->bw.mean);
+		js_float(w, "bw_dev", ios_sample_stddev(&dr->bw));
+	} else {
+		js_u64(w, "bw_min", 0);
+		js_u64(w, "bw_max", 0);
+		js_float(w, "bw_agg", 0.0);
+		js_float(w, "bw_mean", 0.0);
+		js_float(w, "bw_dev", 0.0);
+	}
+	js_u64(w, "bw_samples", dr->bw.n);
+	js_u64(w, "iops_min", dr->iops.n ? (uint64_t)dr->iops.min : 0);
+	js_u64(w, "iops_max", dr->iops.n ? (uint64_t)dr->iops.max : 0);
+	js_float(w, "iops_mean", dr->iops.n ? dr->iops.mean : 0.0);
+	js_float(w, "iops_stddev", ios_sample_stddev(&dr->iops));
+	js_u64(w, "iops_samples", dr->iops.n);
+	js_close(w, '}');
+}
+
+static void js_pct_object(struct js *w, const char *key, const char *const *names,
+			  const uint64_t *map, unsigned nr, uint64_t total, double floor_pct)
+{
+	double pct[IOS_NR_LAT_M];
+
+	ios_rep_dist(map, nr, total, floor_pct, pct);
+	js_open(w, key, '{');
+	for (unsigned i = 0; i < nr; i++)
+		js_float(w, names[i], pct[i]);
+	js_close(w, '}');
+}
+
+static void js_job(struct js *w, const struct ios_run_result *r, const struct ios_job_result *j,
+		   const struct ios_rep_group *g)
+{
+	static const char *const depth_keys[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	static const char *const lat_keys[] = { "2", "4", "10", "20", "50", "100", "250",
+						"500", "750", "1000", "2000", ">=2000" };
+	uint64_t rw_ios = ios_rep_total_rw_ios(j);
+	const char *desc = j->job ? j->job->description : NULL;
+
+	js_open(w, NULL, '{');
+	js_str(w, "jobname", j->name);
+	js_int(w, "groupid", j->groupid);
+	js_int(w, "error", abs(j->error));
+	/* fio's eta once every job has finished */
+	js_int(w, "eta", 2147483647);
+	js_u64(w, "elapsed", (r->sim_end_ns / 1000000 + 999) / 1000);
+	if (j->job)
+		js_options(w, "job options", j->job->opts, j->job->nr_opts);
+	js_dir(w, "read", j, g, IOS_DDIR_READ);
+	js_dir(w, "write", j, g, IOS_DDIR_WRITE);
+	js_dir(w, "trim", j, g, IOS_DDIR_TRIM);
+	js_open(w, "sync", '{');
+	js_u64(w, "total_ios", j->sync_total_ios);
+	js_lat(w, "lat_ns", j, &j->sync_lat);
+	js_close(w, '}');
+	js_u64(w, "job_runtime", j->runtime_ns / 1000000);
+	js_float(w, "usr_cpu", 0.0);
+	js_float(w, "sys_cpu", 0.0);
+	js_u64(w, "ctx", j->ctx);
+	js_u64(w, "majf", 0);
+	js_u64(w, "minf", 0);
+	js_pct_object(w, "iodepth_level", depth_keys, j->io_depth, IOS_NR_DEPTH_BUCKETS, rw_ios,
+		      0.1);
+	js_pct_object(w, "iodepth_submit", batch_keys, j->io_submit, IOS_NR_BATCH_BUCKETS,
+		      ios_rep_sum(j->io_submit, IOS_NR_BATCH_BUCKETS), 0.1);
+	js_pct_object(w, "iodepth_complete", batch_keys, j->io_complete, IOS_NR_BATCH_BUCKETS,
+		      ios_rep_sum(j->io_complete, IOS_NR_BATCH_BUCKETS), 0.1);
+	js_pct_object(w, "latency_ns", lat_keys, j->lat_n, IOS_NR_LAT_N, rw_ios, 0.01);
+	js_pct_object(w, "latency_us", lat_keys, j->lat_u, IOS_NR_LAT_U, rw_ios, 0.01);
+	js_pct_object(w, "latency_ms", lat_keys, j->lat_m, IOS_NR_LAT_M, rw_ios, 0.01);
+	js_u64(w, "latency_depth", ios_rep_iodepth(j));
+	js_u64(w, "latency_target", 0);
+	js_float(w, "latency_percentile", 100.0);
+	js_u64(w, "latency_window", 0);
+	if (desc && *desc)
+		js_str(w, "desc", desc);
+	js_close(w, '}');
+}
+
+int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
+{
+	struct js w = { .b = out };
+	struct ios_rep_group *groups;
+	int nr_groups, ret;
+	char date[32];
+
+	ret = ios_rep_groups(r, &groups, &nr_groups);
+	if (ret)
+		return ret;
+	ios_rep_ctime(r->timestamp, date);
+
+	js_open(&w, NULL, '{');
+	js_str(&w, "fio version", "iosched-" IOS_VERSION_STRING);
+	js_u64(&w, "timestamp", r->timestamp);
+	js_u64(&w, "timestamp_ms", r->timestamp * 1000);
+	js_str(&w, "time", date);
+	if (r->jobfile)
+		js_options(&w, "global options", r->jobfile->global_opts,
+			   r->jobfile->nr_global_opts);
+	js_open(&w, "jobs", '[');
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_job_result *j = &r->jobs[i];
+
+		js_job(&w, r, j, j->groupid >= 0 ? &groups[j->groupid] : NULL);
+	}
+	js_close(&w, ']');
+	if (r->nr_disks) {
+		js_open(&w, "disk_util", '[');
+		for (size_t i = 0; i < r->nr_disks; i++) {
+			const struct ios_disk_result *dk = &r->disks[i];
+			char name[sizeof(dk->name) + 1];
+
+			memcpy(name, dk->name, sizeof(dk->name));
+			name[sizeof(dk->name)] = '\0';
+			js_open(&w, NULL, '{');
+			js_str(&w, "name", name);
+			js_u64(&w, "read_ios", dk->ios[0]);
+			js_u64(&w, "write_ios", dk->ios[1]);
+			js_u64(&w, "read_merges", dk->merges[0]);
+			js_u64(&w, "write_merges", dk->merges[1]);
+			js_u64(&w, "read_ticks", dk->ticks_ms[0]);
+			js_u64(&w, "write_ticks", dk->ticks_ms[1]);
+			js_u64(&w, "in_queue", dk->in_queue_ms);
+			js_float(&w, "util", dk->util);
+			js_close(&w, '}');
+		}
+		js_close(&w, ']');
+	}
+	js_open(&w, "iosched", '{');
+	js_str(&w, "version", IOS_VERSION_STRING);
+	js_str(&w, "scheduler", r->scheduler);
+	js_str(&w, "device", r->device);
+	js_u64(&w, "seed", r->seed);
+	js_u64(&w, "sim_end_ns", r->sim_end_ns);
+	js_u64(&w, "nr_events", r->nr_events);
+	js_close(&w, '}');
+	js_close(&w, '}');
+	ios_buf_puts(out, "\n");
+	free(groups);
+	return out->oom ? -ENOMEM : 0;
+}

@@ -1,0 +1,727 @@
+/*
+ * Statistics behind the fio-style reports.
+ *
+ * Latencies are summarised twice, the way fio 3.33 does it. A running
+ * Welford update keeps n, min, max, mean and the sum of squared deviations
+ * (m2), so mean and standard deviation cost O(1) per I/O and never
+ * overflow. Optionally, a log-linear histogram keeps the shape for
+ * percentiles: values below 128 ns get a bucket each; above that, a value
+ * whose most significant bit is b falls in group b - 5, which is split into
+ * 64 equal buckets, so a bucket is never wider than 1/64 of its values
+ * (1/128 error when reporting the bucket midpoint). 29 groups of 64 give
+ * 1856 buckets and cover up to 2^34 ns (~17 s) exactly; anything longer
+ * lands in the last bucket. Because the bucketing is fio's, percentiles
+ * computed here are the numbers fio would print for the same latencies.
+ *
+ * Group reporting (ios_run_result_group) follows fio's sum_thread_stats():
+ * latency statistics of the members are combined with the parallel form of
+ * Welford's update (Chan et al.), histograms and counters add up, the
+ * per-direction runtime of the group is its slowest member's, and bw/iops
+ * sample statistics are *summed* (min+min, mean+mean, ...), because the
+ * bandwidth of a group is the sum of its members' bandwidths.
+ *
+ * The file also holds the small formatting helpers both writers share:
+ * fio's num2str (4 significant digits with carry rounding, "993MiB/s",
+ * "254k"), a ctime()-like date that is always UTC so reports are the same
+ * on every machine, and the growable output buffer.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/stats.h"
+#include "report/report_int.h"
+
+const double ios_default_percentiles[] = {
+	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0,
+	99.0, 99.5, 99.9, 99.95, 99.99,
+};
+const unsigned ios_nr_default_percentiles = IOS_ARRAY_SIZE(ios_default_percentiles);
+
+/* ---- latency statistics ---- */
+
+void ios_lat_init(struct ios_lat_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+int ios_lat_enable_hist(struct ios_lat_stat *s)
+{
+	if (s->plat)
+		return 0;
+	s->plat = calloc(IOS_PLAT_NR, sizeof(*s->plat));
+	return s->plat ? 0 : -ENOMEM;
+}
+
+unsigned ios_plat_val_to_idx(uint64_t val)
+{
+	unsigned msb, err_bits, idx;
+
+	/* below 2 * 64 every value has its own bucket */
+	if (val < 2 * IOS_PLAT_VAL)
+		return (unsigned)val;
+	msb = 63 - (unsigned)__builtin_clzll(val);
+	err_bits = msb - IOS_PLAT_BITS;
+	idx = ((err_bits + 1) << IOS_PLAT_BITS) +
+	      (unsigned)((val >> err_bits) & (IOS_PLAT_VAL - 1));
+	return idx < IOS_PLAT_NR - 1 ? idx : IOS_PLAT_NR - 1;
+}
+
+uint64_t ios_plat_idx_to_val(unsigned idx)
+{
+	unsigned err_bits;
+	uint64_t group_base, k;
+
+	if (idx >= IOS_PLAT_NR)
+		idx = IOS_PLAT_NR - 1;
+	if (idx < 2 * IOS_PLAT_VAL)
+		return idx;
+	err_bits = (idx >> IOS_PLAT_BITS) - 1;
+	group_base = 1ull << (err_bits + IOS_PLAT_BITS);
+	k = idx & (IOS_PLAT_VAL - 1);
+	/* the midpoint of [base + k * w, base + (k + 1) * w), w = 2^err_bits */
+	return group_base + (k << err_bits) + (1ull << (err_bits - 1));
+}
+
+void ios_lat_add(struct ios_lat_stat *s, uint64_t ns)
+{
+	double v = (double)ns, delta;
+
+	if (!s->n || ns < s->min)
+		s->min = ns;
+	if (ns > s->max)
+		s->max = ns;
+	delta = v - s->mean;
+	if (delta != 0.0) {
+		s->mean += delta / ((double)s->n + 1.0);
+		s->m2 += delta * (v - s->mean);
+	}
+	s->n++;
+	if (s->plat)
+		s->plat[ios_plat_val_to_idx(ns)]++;
+}
+
+/* Parallel Welford combination, in fio's arithmetic (__sum_stat). */
+static void st_combine(uint64_t *dn, double *dmean, double *dm2, uint64_t sn, double smean,
+		       double sm2)
+{
+	double delta = smean - *dmean;
+	uint64_t total = *dn + sn;
+
+	*dmean = (smean * (double)sn + *dmean * (double)*dn) / (double)total;
+	*dm2 = sm2 + *dm2 + delta * delta * (double)(*dn * sn) / (double)total;
+	*dn = total;
+}
+
+void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		dst->min = src->min;
+		dst->max = src->max;
+		dst->mean = src->mean;
+		dst->m2 = src->m2;
+		dst->n = src->n;
+	} else {
+		if (src->min < dst->min)
+			dst->min = src->min;
+		if (src->max > dst->max)
+			dst->max = src->max;
+		st_combine(&dst->n, &dst->mean, &dst->m2, src->n, src->mean, src->m2);
+	}
+	if (dst->plat && src->plat)
+		for (unsigned i = 0; i < IOS_PLAT_NR; i++)
+			dst->plat[i] += src->plat[i];
+}
+
+void ios_lat_free(struct ios_lat_stat *s)
+{
+	free(s->plat);
+	s->plat = NULL;
+}
+
+double ios_lat_stddev(const struct ios_lat_stat *s)
+{
+	return s->n > 1 ? sqrt(s->m2 / ((double)s->n - 1.0)) : 0.0;
+}
+
+unsigned ios_lat_percentiles(const struct ios_lat_stat *s, const double *pcts, unsigned nr,
+			     uint64_t *out)
+{
+	if (!s->plat || !s->n || !nr)
+		return 0;
+	for (unsigned k = 0; k < nr; k++) {
+		/* fio compares in long double: sum >= p / 100 * n */
+		long double target = (long double)pcts[k] / 100.0L * (long double)s->n;
+		uint64_t sum = 0;
+		unsigned i, last = 0;
+
+		for (i = 0; i < IOS_PLAT_NR; i++) {
+			if (s->plat[i])
+				last = i;
+			sum += s->plat[i];
+			if ((long double)sum >= target)
+				break;
+		}
+		/* p > 100, or a histogram that lags n: the largest bucket seen */
+		out[k] = ios_plat_idx_to_val(i < IOS_PLAT_NR ? i : last);
+	}
+	return nr;
+}
+
+/* ---- sampled statistics (bw, iops) ---- */
+
+void ios_sample_init(struct ios_sample_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void ios_sample_add(struct ios_sample_stat *s, double v)
+{
+	double delta;
+
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	delta = v - s->mean;
+	if (delta != 0.0) {
+		s->mean += delta / ((double)s->n + 1.0);
+		s->m2 += delta * (v - s->mean);
+	}
+	s->n++;
+}
+
+void ios_sample_merge(struct ios_sample_stat *dst, const struct ios_sample_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	st_combine(&dst->n, &dst->mean, &dst->m2, src->n, src->mean, src->m2);
+}
+
+void ios_sample_sum(struct ios_sample_stat *dst, const struct ios_sample_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+	dst->n += src->n;
+}
+
+double ios_sample_stddev(const struct ios_sample_stat *s)
+{
+	return s->n > 1 ? sqrt(s->m2 / ((double)s->n - 1.0)) : 0.0;
+}
+
+/* ---- job results ---- */
+
+void ios_job_result_init(struct ios_job_result *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->nr_merged = 1;
+}
+
+void ios_job_result_free(struct ios_job_result *j)
+{
+	free(j->name);
+	j->name = NULL;
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		ios_lat_free(&j->dir[d].slat);
+		ios_lat_free(&j->dir[d].clat);
+		ios_lat_free(&j->dir[d].lat);
+	}
+	ios_lat_free(&j->sync_lat);
+}
+
+/* upper bounds (exclusive) of fio's latency rows; ms adds 2000 and ">=2000" */
+static const uint16_t st_lat_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+
+static unsigned st_lat_row(uint64_t v, unsigned nr_edges)
+{
+	unsigned i;
+
+	for (i = 0; i < nr_edges; i++)
+		if (v < st_lat_edges[i])
+			break;
+	return i;
+}
+
+void ios_job_mark_latency(struct ios_job_result *j, uint64_t clat_ns)
+{
+	if (clat_ns < 1000)
+		j->lat_n[st_lat_row(clat_ns, IOS_NR_LAT_N)]++;
+	else if (clat_ns < 1000000)
+		j->lat_u[st_lat_row(clat_ns / 1000, IOS_NR_LAT_U)]++;
+	else
+		j->lat_m[st_lat_row(clat_ns / 1000000, IOS_NR_LAT_M - 1)]++;
+	j->nr_lat_samples++;
+}
+
+unsigned ios_depth_bucket(unsigned depth)
+{
+	unsigned idx = 0;
+
+	/* 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64 */
+	while (idx < IOS_NR_DEPTH_BUCKETS - 1 && depth >= (2u << idx))
+		idx++;
+	return idx;
+}
+
+unsigned ios_batch_bucket(unsigned nr)
+{
+	unsigned idx = 1;
+
+	/* 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
+	if (!nr)
+		return 0;
+	while (idx < IOS_NR_BATCH_BUCKETS - 1 && nr > (4u << (idx - 1)))
+		idx++;
+	return idx;
+}
+
+uint64_t ios_runtime_ms(uint64_t ns)
+{
+	return (ns / 1000 + 999) / 1000;
+}
+
+void ios_run_result_free(struct ios_run_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		ios_job_result_free(&r->jobs[i]);
+	free(r->jobs);
+	free(r->disks);
+	r->jobs = NULL;
+	r->nr_jobs = 0;
+	r->disks = NULL;
+	r->nr_disks = 0;
+}
+
+/* ---- group_reporting ---- */
+
+static bool st_folds(const struct ios_job_result *j)
+{
+	return j->group_reporting || (j->job && j->job->group_reporting);
+}
+
+/* Histograms the destination needs before @src can be folded into it. */
+static int st_prepare_hist(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
+{
+	return src->plat && src->n ? ios_lat_enable_hist(dst) : 0;
+}
+
+static void st_add(uint64_t *dst, const uint64_t *src, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		dst[i] += src[i];
+}
+
+static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
+{
+	int ret = 0;
+
+	/* allocate first, so that a failure leaves @dst untouched */
+	for (int d = 0; d < IOS_DDIR_NR && !ret; d++) {
+		ret = st_prepare_hist(&dst->dir[d].slat, &src->dir[d].slat);
+		if (!ret)
+			ret = st_prepare_hist(&dst->dir[d].clat, &src->dir[d].clat);
+		if (!ret)
+			ret = st_prepare_hist(&dst->dir[d].lat, &src->dir[d].lat);
+	}
+	if (!ret)
+		ret = st_prepare_hist(&dst->sync_lat, &src->sync_lat);
+	if (ret)
+		return ret;
+
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		struct ios_dir_result *dd = &dst->dir[d];
+		const struct ios_dir_result *sd = &src->dir[d];
+
+		ios_lat_merge(&dd->slat, &sd->slat);
+		ios_lat_merge(&dd->clat, &sd->clat);
+		ios_lat_merge(&dd->lat, &sd->lat);
+		ios_sample_sum(&dd->bw, &sd->bw);
+		ios_sample_sum(&dd->iops, &sd->iops);
+		dd->io_bytes += sd->io_bytes;
+		dd->total_ios += sd->total_ios;
+		dd->short_ios += sd->short_ios;
+		dd->drop_ios += sd->drop_ios;
+		if (sd->runtime_ns > dd->runtime_ns)
+			dd->runtime_ns = sd->runtime_ns;
+	}
+	ios_lat_merge(&dst->sync_lat, &src->sync_lat);
+	dst->sync_total_ios += src->sync_total_ios;
+	/*
+	 * fio adds the members' job runtimes in whole ms; keep the sum on a
+	 * ms grid so the report shows exactly that.
+	 */
+	dst->runtime_ns = (dst->runtime_ns / 1000000 + src->runtime_ns / 1000000) * 1000000;
+	if (src->start_ns < dst->start_ns)
+		dst->start_ns = src->start_ns;
+	if (src->finish_ns > dst->finish_ns)
+		dst->finish_ns = src->finish_ns;
+	dst->ctx += src->ctx;
+	st_add(dst->io_depth, src->io_depth, IOS_NR_DEPTH_BUCKETS);
+	st_add(dst->io_submit, src->io_submit, IOS_NR_BATCH_BUCKETS);
+	st_add(dst->io_complete, src->io_complete, IOS_NR_BATCH_BUCKETS);
+	st_add(dst->lat_n, src->lat_n, IOS_NR_LAT_N);
+	st_add(dst->lat_u, src->lat_u, IOS_NR_LAT_U);
+	st_add(dst->lat_m, src->lat_m, IOS_NR_LAT_M);
+	dst->nr_lat_samples += src->nr_lat_samples;
+	dst->nr_merged = (dst->nr_merged ? dst->nr_merged : 1) +
+			 (src->nr_merged ? src->nr_merged : 1);
+	if (!dst->error)
+		dst->error = src->error;
+	/* like fio, options and percentile list come from the last member */
+	if (src->job)
+		dst->job = src->job;
+	if (src->pcts) {
+		dst->pcts = src->pcts;
+		dst->nr_pcts = src->nr_pcts;
+	}
+	return 0;
+}
+
+int ios_run_result_group(struct ios_run_result *r)
+{
+	size_t slot = 0, i;
+	int ret = 0;
+
+	if (!r->nr_jobs)
+		return 0;
+	/*
+	 * fio starts a new entry for a job unless the job has group_reporting
+	 * and is in the same group as the job before it.
+	 */
+	for (i = 1; i < r->nr_jobs; i++) {
+		struct ios_job_result *j = &r->jobs[i];
+
+		if (!ret && st_folds(j) && j->groupid == r->jobs[slot].groupid) {
+			ret = st_fold(&r->jobs[slot], j);
+			if (!ret) {
+				ios_job_result_free(j);
+				continue;
+			}
+		}
+		slot++;
+		if (slot != i) {
+			r->jobs[slot] = *j;
+			ios_job_result_init(j);
+		}
+	}
+	r->nr_jobs = slot + 1;
+	return ret;
+}
+
+/* ---- text buffer ---- */
+
+void ios_buf_init(struct ios_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void ios_buf_free(struct ios_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+static bool st_buf_reserve(struct ios_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1, cap = b->cap ? b->cap : 256;
+	char *s;
+
+	if (need <= b->cap)
+		return true;
+	while (cap < need)
+		cap *= 2;
+	s = realloc(b->s, cap);
+	if (!s) {
+		b->oom = 1;
+		return false;
+	}
+	b->s = s;
+	b->cap = cap;
+	return true;
+}
+
+void ios_buf_printf(struct ios_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (!b->s || (size_t)n >= b->cap - b->len) {
+		if (!st_buf_reserve(b, (size_t)n))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+void ios_buf_puts(struct ios_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->oom || !st_buf_reserve(b, n))
+		return;
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+/* ---- number formatting ---- */
+
+static int st_digits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+char *ios_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
+		  enum ios_n2s_unit unit)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	static const char *const unit_str[] = {
+		[IOS_N2S_NONE] = "", [IOS_N2S_PERSEC] = "/s", [IOS_N2S_BYTE] = "B",
+		[IOS_N2S_BIT] = "bit", [IOS_N2S_BYTEPERSEC] = "B/s", [IOS_N2S_BITPERSEC] = "bit/s",
+	};
+	const char *const *prefix = pow2 ? iec : si;
+	const unsigned thousand = pow2 ? 1024 : 1000;
+	const char *us = (unsigned)unit < IOS_ARRAY_SIZE(unit_str) ? unit_str[unit] : "";
+	unsigned post = 0, modulo = 0;
+	bool divided = false, carry = false;
+	char frac[32];
+	int room;
+
+	for (; base > 1; post++)
+		base /= (int)thousand;
+	if (unit == IOS_N2S_BIT || unit == IOS_N2S_BITPERSEC)
+		num *= 8;
+	/* divide until the integer part fits, remembering the last remainder */
+	while (post < IOS_ARRAY_SIZE(si) && st_digits(num) > maxlen) {
+		modulo = (unsigned)(num % thousand);
+		num /= thousand;
+		carry = modulo >= thousand / 2;
+		divided = true;
+		post++;
+	}
+	if (post >= IOS_ARRAY_SIZE(si))
+		post = 0;
+	if (!divided) {
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[post], us);
+		return buf;
+	}
+	room = maxlen - st_digits(num);
+	if (room <= 1) {
+		/* no room for decimals: round the integer part */
+		if (carry)
+			num++;
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix[post], us);
+		return buf;
+	}
+	snprintf(frac, sizeof(frac), "%.*f", room - 1, (double)modulo / (double)thousand);
+	if (frac[0] == '1')
+		num++;
+	snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, prefix[post], us);
+	return buf;
+}
+
+/* ---- helpers shared by the writers (report_int.h) ---- */
+
+int ios_rep_groups(const struct ios_run_result *r, struct ios_rep_group **groups, int *nr)
+{
+	struct ios_rep_group *g;
+	int max_gid = -1;
+
+	*groups = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		if (r->jobs[i].groupid > max_gid)
+			max_gid = r->jobs[i].groupid;
+	if (max_gid < 0)
+		return 0;
+	g = calloc((size_t)max_gid + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (int i = 0; i <= max_gid; i++)
+		for (int d = 0; d < IOS_DDIR_NR; d++)
+			g[i].min_bw[d] = g[i].min_run[d] = UINT64_MAX;
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_job_result *j = &r->jobs[i];
+		struct ios_rep_group *gr;
+
+		if (j->groupid < 0)
+			continue;
+		gr = &g[j->groupid];
+		for (int d = 0; d < IOS_DDIR_NR; d++) {
+			uint64_t run = ios_runtime_ms(j->dir[d].runtime_ns), bw;
+
+			if (!run)
+				continue;
+			if (run < gr->min_run[d])
+				gr->min_run[d] = run;
+			if (run > gr->max_run[d])
+				gr->max_run[d] = run;
+			bw = j->dir[d].io_bytes * 1000 / run;
+			if (bw < gr->min_bw[d])
+				gr->min_bw[d] = bw;
+			if (bw > gr->max_bw[d])
+				gr->max_bw[d] = bw;
+			gr->iobytes[d] += j->dir[d].io_bytes;
+		}
+	}
+	for (int i = 0; i <= max_gid; i++)
+		for (int d = 0; d < IOS_DDIR_NR; d++)
+			if (g[i].max_run[d])
+				g[i].agg[d] = g[i].iobytes[d] * 1000 / g[i].max_run[d];
+	*groups = g;
+	*nr = max_gid + 1;
+	return 0;
+}
+
+double ios_rep_bw_share(const struct ios_rep_group *g, int ddir, double mean_kib)
+{
+	double p = 100.0;
+
+	if (g && g->agg[ddir] > 1024) {
+		/* fio 3.33 passes the mean through an int: keep that truncation */
+		double m = mean_kib < 2147483647.0 ? (double)(int)mean_kib : 2147483647.0;
+
+		p = m * 100.0 / ((double)g->agg[ddir] / 1024.0);
+		if (p > 100.0)
+			p = 100.0;
+	}
+	return p;
+}
+
+void ios_rep_ctime(uint64_t unix_s, char out[32])
+{
+	static const char days[7][4] = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed" };
+	static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	int64_t z = (int64_t)(unix_s / 86400), era, y;
+	unsigned sod = (unsigned)(unix_s % 86400), doe, yoe, doy, mp, d, m;
+	const char *wday = days[z % 7];
+
+	/* days since 1970-01-01 to a proleptic Gregorian date (civil_from_days) */
+	z += 719468;
+	era = z / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = (int64_t)yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	if (m <= 2)
+		y++;
+	snprintf(out, 32, "%s %s%3u %02u:%02u:%02u %lld", wday, months[m - 1], d, sod / 3600,
+		 sod / 60 % 60, sod % 60, (long long)y);
+}
+
+/* Decimals needed to write @v back exactly: "99.99" -> 2, "50" -> 0. */
+static unsigned st_decimals(double v)
+{
+	char tmp[64];
+
+	for (unsigned d = 0; d < 9; d++) {
+		snprintf(tmp, sizeof(tmp), "%.*f", (int)d, v);
+		if (strtod(tmp, NULL) == v)
+			return d;
+	}
+	return 9;
+}
+
+unsigned ios_rep_pcts(const struct ios_job_result *j, double out[IOS_REP_MAX_PCTS],
+		      unsigned *precision)
+{
+	const double *src = j->pcts ? j->pcts : ios_default_percentiles;
+	unsigned nr = j->pcts ? j->nr_pcts : ios_nr_default_percentiles, n = 0, prec = 0;
+
+	/* fio's list ends at the first 0 and holds at most 20 entries */
+	for (unsigned i = 0; i < nr && n < IOS_REP_MAX_PCTS && src[i] != 0.0; i++) {
+		double v = src[i];
+		unsigned k = n++;
+
+		while (k > 0 && out[k - 1] > v) {
+			out[k] = out[k - 1];
+			k--;
+		}
+		out[k] = v;
+		if (st_decimals(v) > prec)
+			prec = st_decimals(v);
+	}
+	*precision = prec;
+	return n;
+}
+
+bool ios_rep_lat(const struct ios_lat_stat *s, uint64_t *min, uint64_t *max, double *mean,
+		 double *dev)
+{
+	if (!s->n)
+		return false;
+	*min = s->min;
+	*max = s->max;
+	*mean = s->mean;
+	*dev = ios_lat_stddev(s);
+	return true;
+}
+
+void ios_rep_dist(const uint64_t *map, unsigned nr, uint64_t total, double floor_pct,
+		  double *out)
+{
+	for (unsigned i = 0; i < nr; i++) {
+		if (!total) {
+			out[i] = 0.0;
+			continue;
+		}
+		out[i] = (double)map[i] / (double)total;
+		out[i] *= 100.0;
+		if (out[i] < floor_pct && map[i])
+			out[i] = floor_pct;
+	}
+}
+
+uint64_t ios_rep_total_rw_ios(const struct ios_job_result *j)
+{
+	uint64_t t = 0;
+
+	for (int d = 0; d < IOS_DDIR_NR; d++)
+		t += j->dir[d].total_ios;
+	return t;
+}
+
+unsigned ios_rep_iodepth(const struct ios_job_result *j)
+{
+	return j->job && j->job->iodepth ? j->job->iodepth : 1;
+}

@@ -1,0 +1,334 @@
+/*
+ * fio 3.33's "normal" text report, written from a struct ios_run_result.
+ *
+ * The layout is fio's, byte for byte, so that people who read fio output
+ * every day read ours without thinking, and so that scripts that scrape
+ * fio's text keep working. What fio decides from the numbers, we decide the
+ * same way:
+ *
+ *  - the unit of each min/max/avg/stdev line is chosen per line: msec when
+ *    min > 2 ms, max > 100 ms and stdev > 1 ms; else usec with the same
+ *    thresholds divided by 1000; else nsec. min and max are truncated,
+ *    avg and stdev keep two decimals;
+ *  - the unit of a percentile block is chosen from the smallest and largest
+ *    reported percentile, values are rounded up in that unit, the column
+ *    width follows the largest value and as many entries go on a line as
+ *    fit in 80 columns;
+ *  - IOPS= and BW= use fio's num2str: 4 significant digits, power-of-2
+ *    units first and power-of-10 ones in parentheses, carry rounding;
+ *  - "per=" is the job's mean sampled bandwidth as a share of its group's
+ *    aggregate bandwidth (with fio's truncation of the mean to an integer);
+ *  - the "lat (nsec/usec/msec)" rows are the completion-latency
+ *    distribution, five buckets to a line, empty buckets left out.
+ *
+ * A job that did no I/O prints nothing, directions without runtime print
+ * nothing, slat prints only when it was measured (async engines), and the
+ * header's date is derived from r->timestamp in UTC, so the same result
+ * always prints the same bytes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/stats.h"
+#include "report/report_int.h"
+
+static const char *const tx_dir_name[IOS_DDIR_NR] = { "read", "write", "trim" };
+static const char *const tx_group_name[IOS_DDIR_NR] = { "   READ", "  WRITE", "   TRIM" };
+
+/* fio's display_lat: one "name (unit): min=, max=, avg=, stdev=" line */
+static void tx_lat_line(struct ios_buf *b, const char *name, const struct ios_lat_stat *s)
+{
+	const char *unit = "(nsec)";
+	char minp[32], maxp[32];
+	uint64_t min, max;
+	double mean, dev;
+
+	if (!ios_rep_lat(s, &min, &max, &mean, &dev))
+		return;
+	if (min > 2000000 && max > 99999999ull && dev > 1000000.0) {
+		min /= 1000000;
+		max /= 1000000;
+		mean /= 1000000.0;
+		dev /= 1000000.0;
+		unit = "(msec)";
+	} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+		min /= 1000;
+		max /= 1000;
+		mean /= 1000.0;
+		dev /= 1000.0;
+		unit = "(usec)";
+	}
+	ios_buf_printf(b, "    %s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", name, unit,
+		       ios_num2str(minp, sizeof(minp), min, 6, 1, 0, IOS_N2S_NONE),
+		       ios_num2str(maxp, sizeof(maxp), max, 6, 1, 0, IOS_N2S_NONE), mean, dev);
+}
+
+/* fio's show_clat_percentiles */
+static void tx_percentiles(struct ios_buf *b, const struct ios_job_result *j,
+			   const struct ios_lat_stat *s, const char *pre)
+{
+	double pcts[IOS_REP_MAX_PCTS];
+	uint64_t vals[IOS_REP_MAX_PCTS], minv = UINT64_MAX, maxv = 0, divisor;
+	unsigned prec, n, scale, i, per_line;
+	int width;
+
+	n = ios_rep_pcts(j, pcts, &prec);
+	if (!n || !s->plat || !s->n)
+		return;
+	ios_lat_percentiles(s, pcts, n, vals);
+	for (i = 0; i < n; i++) {
+		if (vals[i] < minv)
+			minv = vals[i];
+		if (vals[i] > maxv)
+			maxv = vals[i];
+	}
+	if (minv > 2000000 && maxv > 99999999ull) {
+		scale = 2;
+		divisor = 1000000;
+		ios_buf_printf(b, "    %s percentiles (msec):\n     |", pre);
+	} else if (minv > 2000 && maxv > 99999) {
+		scale = 1;
+		divisor = 1000;
+		ios_buf_printf(b, "    %s percentiles (usec):\n     |", pre);
+	} else {
+		scale = 0;
+		divisor = 1;
+		ios_buf_printf(b, "    %s percentiles (nsec):\n     |", pre);
+	}
+	width = 5;
+	if (maxv / divisor) {
+		int w = (int)(log10((double)(maxv / divisor)) + 1);
+
+		if (w > width)
+			width = w;
+	}
+	per_line = (80 - 7) / (prec + 10 + (unsigned)width);
+	for (i = 0; i < n; i++) {
+		bool last = i == n - 1;
+		uint64_t v = vals[i];
+
+		if (i && i % per_line == 0)
+			ios_buf_puts(b, "     |");
+		for (unsigned k = 0; k < scale; k++)
+			v = (v + 999) / 1000;
+		ios_buf_printf(b, " %*.*fth=[%*llu]%c", (int)prec + 3, (int)prec, pcts[i], width,
+			       (unsigned long long)v, last ? '\n' : ',');
+		if (last)
+			break;
+		if (i % per_line == per_line - 1)
+			ios_buf_puts(b, "\n");
+	}
+}
+
+static void tx_dir(struct ios_buf *b, const struct ios_job_result *j,
+		   const struct ios_rep_group *g, int d)
+{
+	const struct ios_dir_result *dr = &j->dir[d];
+	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw, iops;
+	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
+
+	if (!runt)
+		return;
+	bw = 1000 * dr->io_bytes / runt;
+	iops = 1000 * dr->total_ios / runt;
+	ios_buf_printf(b, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", tx_dir_name[d],
+		       ios_num2str(iops_p, sizeof(iops_p), iops, 4, 1, 0, IOS_N2S_NONE),
+		       ios_num2str(bw_p, sizeof(bw_p), bw, 4, 1, 1, IOS_N2S_BYTEPERSEC),
+		       ios_num2str(bw_alt, sizeof(bw_alt), bw, 4, 1, 0, IOS_N2S_BYTEPERSEC),
+		       ios_num2str(io_p, sizeof(io_p), dr->io_bytes, 4, 1, 1, IOS_N2S_BYTE),
+		       (unsigned long long)runt,
+		       /* fio 3.33 reports zoned-device resets on every write line */
+		       d == IOS_DDIR_WRITE ? "; 0 zone resets" : "");
+
+	tx_lat_line(b, "slat", &dr->slat);
+	tx_lat_line(b, "clat", &dr->clat);
+	tx_lat_line(b, " lat", &dr->lat);
+	tx_percentiles(b, j, &dr->slat, "slat");
+	tx_percentiles(b, j, &dr->clat, "clat");
+	tx_percentiles(b, j, &dr->lat, "lat");
+
+	if (dr->bw.n) {
+		unsigned long long min = (unsigned long long)dr->bw.min;
+		unsigned long long max = (unsigned long long)dr->bw.max;
+		double mean = dr->bw.mean, dev = ios_sample_stddev(&dr->bw);
+		double per = ios_rep_bw_share(g, d, mean);
+		const char *unit = "KiB";
+
+		if (mean > 1024.0 * 1024.0) {
+			min = (unsigned long long)((double)min / 1024.0);
+			max = (unsigned long long)((double)max / 1024.0);
+			mean /= 1024.0;
+			dev /= 1024.0;
+			unit = "MiB";
+		}
+		ios_buf_printf(b, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+			       "stdev=%5.02f, samples=%llu\n", unit, min, max, per, mean, dev,
+			       (unsigned long long)dr->bw.n);
+	}
+	if (dr->iops.n)
+		ios_buf_printf(b, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
+			       "samples=%llu\n", (unsigned long long)dr->iops.min,
+			       (unsigned long long)dr->iops.max, dr->iops.mean,
+			       ios_sample_stddev(&dr->iops), (unsigned long long)dr->iops.n);
+}
+
+/* fio's show_lat: the non-empty buckets of one unit, five to a line */
+static void tx_lat_rows(struct ios_buf *b, const double *pct, unsigned nr, const char *unit)
+{
+	static const char *const labels[] = { "2=", "4=", "10=", "20=", "50=", "100=", "250=",
+					      "500=", "750=", "1000=", "2000=", ">=2000=" };
+	bool new_line = true, shown = false;
+	unsigned line = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		if (pct[i] <= 0.0)
+			continue;
+		shown = true;
+		if (new_line) {
+			if (line)
+				ios_buf_puts(b, "\n");
+			ios_buf_printf(b, "  lat (%s)   : ", unit);
+			new_line = false;
+			line = 0;
+		}
+		if (line)
+			ios_buf_puts(b, ", ");
+		ios_buf_printf(b, "%s%3.2f%%", labels[i], pct[i]);
+		if (++line == 5)
+			new_line = true;
+	}
+	if (shown)
+		ios_buf_puts(b, "\n");
+}
+
+static void tx_dist_line(struct ios_buf *b, const char *head, const char *const *labels,
+			 const uint64_t *map, uint64_t total)
+{
+	double pct[IOS_NR_DEPTH_BUCKETS];
+
+	ios_rep_dist(map, IOS_NR_DEPTH_BUCKETS, total, 0.1, pct);
+	ios_buf_puts(b, head);
+	for (unsigned i = 0; i < IOS_NR_DEPTH_BUCKETS; i++)
+		ios_buf_printf(b, "%s%s=%3.1f%%", i ? ", " : "", labels[i], pct[i]);
+	ios_buf_puts(b, "\n");
+}
+
+static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
+		   const struct ios_job_result *j, const struct ios_rep_group *g)
+{
+	static const char *const depth_labels[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const batch_labels[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	uint64_t rw_ios = ios_rep_total_rw_ios(j), rw_bytes = 0;
+	double lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
+	const char *desc = j->job ? j->job->description : NULL;
+	char date[32];
+
+	for (int d = 0; d < IOS_DDIR_NR; d++)
+		rw_bytes += j->dir[d].io_bytes;
+	if (!rw_bytes && !rw_ios)
+		return;
+
+	ios_rep_ctime(r->timestamp, date);
+	if (!j->error)
+		ios_buf_printf(b, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%u: %s\n",
+			       j->name ? j->name : "", j->groupid, j->nr_merged ? j->nr_merged : 1,
+			       j->error, j->pid, date);
+	else
+		ios_buf_printf(b, "%s: (groupid=%d, jobs=%u): err=%2d (%s): pid=%u: %s\n",
+			       j->name ? j->name : "", j->groupid, j->nr_merged ? j->nr_merged : 1,
+			       abs(j->error), strerror(abs(j->error)), j->pid, date);
+	if (desc && *desc)
+		ios_buf_printf(b, "  Description  : [%s]\n", desc);
+
+	for (int d = 0; d < IOS_DDIR_NR; d++)
+		if (j->dir[d].io_bytes)
+			tx_dir(b, j, g, d);
+
+	ios_rep_dist(j->lat_n, IOS_NR_LAT_N, rw_ios, 0.01, lat_n);
+	ios_rep_dist(j->lat_u, IOS_NR_LAT_U, rw_ios, 0.01, lat_u);
+	ios_rep_dist(j->lat_m, IOS_NR_LAT_M, rw_ios, 0.01, lat_m);
+	tx_lat_rows(b, lat_n, IOS_NR_LAT_N, "nsec");
+	tx_lat_rows(b, lat_u, IOS_NR_LAT_U, "usec");
+	tx_lat_rows(b, lat_m, IOS_NR_LAT_M, "msec");
+
+	if (j->sync_lat.n) {
+		ios_buf_puts(b, "  fsync/fdatasync/sync_file_range:\n");
+		tx_lat_line(b, "sync", &j->sync_lat);
+		tx_percentiles(b, j, &j->sync_lat, "sync");
+	}
+
+	/* CPU time is not modelled: 0%, but ctx counts the task's sleeps */
+	ios_buf_printf(b, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=0, minf=0\n",
+		       0.0, 0.0, (unsigned long long)j->ctx);
+	tx_dist_line(b, "  IO depths    : ", depth_labels, j->io_depth, rw_ios);
+	tx_dist_line(b, "     submit    : ", batch_labels, j->io_submit,
+		     ios_rep_sum(j->io_submit, IOS_NR_BATCH_BUCKETS));
+	tx_dist_line(b, "     complete  : ", batch_labels, j->io_complete,
+		     ios_rep_sum(j->io_complete, IOS_NR_BATCH_BUCKETS));
+	ios_buf_printf(b, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
+		       "dropped=%llu,%llu,%llu,0\n",
+		       (unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
+		       (unsigned long long)j->dir[2].total_ios, (unsigned long long)j->sync_total_ios,
+		       (unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
+		       (unsigned long long)j->dir[2].short_ios, (unsigned long long)j->dir[0].drop_ios,
+		       (unsigned long long)j->dir[1].drop_ios, (unsigned long long)j->dir[2].drop_ios);
+	ios_buf_printf(b, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		       ios_rep_iodepth(j));
+}
+
+static void tx_group(struct ios_buf *b, int gid, const struct ios_rep_group *g)
+{
+	ios_buf_printf(b, "\nRun status group %d (all jobs):\n", gid);
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		char io[32], ioalt[32], agg[32], aggalt[32], min[32], minalt[32], max[32], maxalt[32];
+
+		if (!g->max_run[d])
+			continue;
+		ios_num2str(io, sizeof(io), g->iobytes[d], 4, 1, 1, IOS_N2S_BYTE);
+		ios_num2str(ioalt, sizeof(ioalt), g->iobytes[d], 4, 1, 0, IOS_N2S_BYTE);
+		ios_num2str(agg, sizeof(agg), g->agg[d], 4, 1, 1, IOS_N2S_BYTEPERSEC);
+		ios_num2str(aggalt, sizeof(aggalt), g->agg[d], 4, 1, 0, IOS_N2S_BYTEPERSEC);
+		ios_num2str(min, sizeof(min), g->min_bw[d], 4, 1, 1, IOS_N2S_BYTEPERSEC);
+		ios_num2str(minalt, sizeof(minalt), g->min_bw[d], 4, 1, 0, IOS_N2S_BYTEPERSEC);
+		ios_num2str(max, sizeof(max), g->max_bw[d], 4, 1, 1, IOS_N2S_BYTEPERSEC);
+		ios_num2str(maxalt, sizeof(maxalt), g->max_bw[d], 4, 1, 0, IOS_N2S_BYTEPERSEC);
+		ios_buf_printf(b, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n",
+			       tx_group_name[d], agg, aggalt, min, max, minalt, maxalt, io, ioalt,
+			       (unsigned long long)g->min_run[d], (unsigned long long)g->max_run[d]);
+	}
+}
+
+int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
+{
+	struct ios_rep_group *groups;
+	int nr_groups, ret;
+
+	ret = ios_rep_groups(r, &groups, &nr_groups);
+	if (ret)
+		return ret;
+	ios_buf_puts(out, "\n");
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_job_result *j = &r->jobs[i];
+
+		tx_job(out, r, j, j->groupid >= 0 ? &groups[j->groupid] : NULL);
+	}
+	for (int g = 0; g < nr_groups; g++)
+		tx_group(out, g, &groups[g]);
+	if (r->nr_disks) {
+		ios_buf_puts(out, "\nDisk stats (read/write):\n");
+		for (size_t i = 0; i < r->nr_disks; i++) {
+			const struct ios_disk_result *dk = &r->disks[i];
+
+			ios_buf_printf(out, "  %.16s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, "
+				       "in_queue=%llu, util=%3.2f%%\n", dk->name,
+				       (unsigned long long)dk->ios[0], (unsigned long long)dk->ios[1],
+				       (unsigned long long)dk->merges[0],
+				       (unsigned long long)dk->merges[1],
+				       (unsigned long long)dk->ticks_ms[0],
+				       (unsigned long long)dk->ticks_ms[1],
+				       (unsigned long long)dk->in_queue_ms, dk->util);
+		}
+	}
+	free(groups);
+	return out->oom ? -ENOMEM : 0;
+}

@@ -1,0 +1,502 @@
+/*
+ * Description: our reports against real fio 3.33 (skipped when fio is not
+ * on PATH). fio runs small jobs (null engine, and psync on a scratch file)
+ * with --output-format=json+,normal. From fio's json+ (which includes the
+ * raw latency histogram "bins") we rebuild a struct ios_run_result holding
+ * the same measurements, render it with our writers, and require:
+ *  - the key paths of our JSON equal fio's (arrays by shape, "bins" and our
+ *    documented top-level "iosched" object aside);
+ *  - every number fio derived (bw, iops, percentiles, bw_agg, the depth and
+ *    latency distributions, ...) equals ours, and every string too;
+ *  - our normal text equals fio's line for line, except the pid/date of
+ *    the header and the cpu line, which describe the host.
+ * The measurements are copied; everything fio computes from them is
+ * computed by our code, so this checks our formulas and formatting.
+ */
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+#include "json_mini.h"
+
+struct cmp_case {
+	const char *name;
+	const char *jobfile;	/* "%s" is replaced by the scratch directory */
+	bool needs_dir;
+};
+
+static const struct cmp_case cases[] = {
+	{ "null-groups",
+	  "[global]\nioengine=null\nbs=4k\nsize=64m\ntime_based\nruntime=1\nrate_iops=3000\n\n"
+	  "[a]\nrw=randread\ndescription=first \"job\"\n\n"
+	  "[b]\nrw=randrw\nrwmixread=60\npercentile_list=50:99:99.999\n\n"
+	  "[c]\nnew_group\nrw=write\nnumjobs=2\ngroup_reporting\niodepth=4\n\n"
+	  "[d]\nnew_group\nrw=read\nrate_iops=0\n", false },
+	{ "psync-fsync",
+	  "[global]\nioengine=psync\ndirectory=%s\nsize=256k\nbs=4k\n\n"
+	  "[s]\nrw=randrw\nfsync=8\nlat_percentiles=1\n", true },
+};
+
+/* ---- rebuilding a result from fio's JSON ---- */
+
+struct rebuilt {
+	struct ios_run_result r;
+	struct ios_jobfile jf;
+	struct ios_job *jobs;
+	double (*pcts)[20];
+};
+
+static void free_kvs(struct ios_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static void rebuilt_free(struct rebuilt *rb)
+{
+	for (size_t i = 0; i < rb->r.nr_jobs; i++) {
+		free_kvs(rb->jobs[i].opts, rb->jobs[i].nr_opts);
+		free(rb->jobs[i].description);
+	}
+	free_kvs(rb->jf.global_opts, rb->jf.nr_global_opts);
+	free(rb->jobs);
+	free(rb->pcts);
+	ios_run_result_free(&rb->r);
+}
+
+static struct ios_kv *kvs_from(const struct jm *obj, size_t *n)
+{
+	struct ios_kv *kv;
+
+	*n = 0;
+	if (!obj || !obj->n)
+		return NULL;
+	kv = calloc(obj->n, sizeof(*kv));
+	if (!kv)
+		return NULL;
+	for (size_t i = 0; i < obj->n; i++) {
+		kv[i].key = strdup(obj->items[i]->key);
+		kv[i].value = strdup(obj->items[i]->str ? obj->items[i]->str : "");
+	}
+	*n = obj->n;
+	return kv;
+}
+
+static int lat_from(struct ios_lat_stat *s, const struct jm *o)
+{
+	const struct jm *bins = jm_get(o, "bins");
+	double dev = jm_num(o, "stddev");
+
+	ios_lat_init(s);
+	s->n = jm_u64(o, "N");
+	s->min = jm_u64(o, "min");
+	s->max = jm_u64(o, "max");
+	s->mean = jm_num(o, "mean");
+	s->m2 = s->n > 1 ? dev * dev * (double)(s->n - 1) : 0.0;
+	if (!bins)
+		return 0;
+	if (ios_lat_enable_hist(s))
+		return -1;
+	for (size_t i = 0; i < bins->n; i++)
+		s->plat[ios_plat_val_to_idx(strtoull(bins->items[i]->key, NULL, 10))] +=
+			strtoull(bins->items[i]->str, NULL, 10);
+	return 0;
+}
+
+static void sample_from(struct ios_sample_stat *s, const struct jm *dir, const char *pfx)
+{
+	char k[32];
+	double dev;
+
+	ios_sample_init(s);
+	snprintf(k, sizeof(k), "%s_samples", pfx);
+	s->n = jm_u64(dir, k);
+	snprintf(k, sizeof(k), "%s_min", pfx);
+	s->min = jm_num(dir, k);
+	snprintf(k, sizeof(k), "%s_max", pfx);
+	s->max = jm_num(dir, k);
+	snprintf(k, sizeof(k), "%s_mean", pfx);
+	s->mean = jm_num(dir, k);
+	snprintf(k, sizeof(k), !strcmp(pfx, "bw") ? "bw_dev" : "iops_stddev");
+	dev = jm_num(dir, k);
+	s->m2 = s->n > 1 ? dev * dev * (double)(s->n - 1) : 0.0;
+}
+
+/*
+ * Counts behind a percentage distribution. A bucket fio floored to the
+ * minimum it shows (0.01% or 0.1%) had a count too small to recover; one
+ * sample prints the same.
+ */
+static void counts_from(uint64_t *out, const struct jm *o, unsigned nr, uint64_t total,
+			double floor_pct)
+{
+	for (unsigned i = 0; i < nr && o && i < o->n; i++) {
+		double p = o->items[i]->num;
+
+		if (p <= 0)
+			out[i] = 0;
+		else if (p < floor_pct * 1.00001)
+			out[i] = 1;
+		else
+			out[i] = (uint64_t)llround(p * (double)total / 100.0);
+	}
+}
+
+static int job_from(struct rebuilt *rb, size_t idx, const struct jm *jj, const struct jm *root)
+{
+	static const char *const dirs[] = { "read", "write", "trim" };
+	struct ios_job_result *j = &rb->r.jobs[idx];
+	struct ios_job *job = &rb->jobs[idx];
+	const char *desc = jm_str(jj, "desc"), *numjobs;
+	uint64_t rw_total = 0;
+	const struct jm *pct = NULL;
+
+	ios_job_result_init(j);
+	j->name = strdup(jm_str(jj, "jobname"));
+	j->groupid = (int)jm_num(jj, "groupid");
+	j->error = (int)jm_num(jj, "error");
+	j->job = job;
+	job->opts = kvs_from(jm_get(jj, "job options"), &job->nr_opts);
+	job->description = desc ? strdup(desc) : NULL;
+	job->iodepth = (unsigned)jm_num(jj, "latency_depth");
+	/* fio folds numjobs clones with group_reporting; jobs=N is not in its JSON */
+	numjobs = jm_str(jj, "job options/numjobs");
+	if (!numjobs)
+		numjobs = jm_str(root, "global options/numjobs");
+	if (numjobs)
+		j->nr_merged = (unsigned)atoi(numjobs);
+
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		const struct jm *o = jm_get(jj, dirs[d]);
+		struct ios_dir_result *dr = &j->dir[d];
+
+		dr->io_bytes = jm_u64(o, "io_bytes");
+		dr->total_ios = jm_u64(o, "total_ios");
+		dr->short_ios = jm_u64(o, "short_ios");
+		dr->drop_ios = jm_u64(o, "drop_ios");
+		dr->runtime_ns = jm_u64(o, "runtime") * 1000000;
+		if (lat_from(&dr->slat, jm_get(o, "slat_ns")) ||
+		    lat_from(&dr->clat, jm_get(o, "clat_ns")) ||
+		    lat_from(&dr->lat, jm_get(o, "lat_ns")))
+			return -1;
+		sample_from(&dr->bw, o, "bw");
+		sample_from(&dr->iops, o, "iops");
+		rw_total += dr->total_ios;
+		if (!pct)
+			pct = jm_path(o, "clat_ns/percentile");
+		if (!pct)
+			pct = jm_path(o, "lat_ns/percentile");
+	}
+	j->sync_total_ios = jm_u64(jj, "sync/total_ios");
+	if (lat_from(&j->sync_lat, jm_path(jj, "sync/lat_ns")))
+		return -1;
+	if (!pct)
+		pct = jm_path(jj, "sync/lat_ns/percentile");
+	if (pct) {
+		for (size_t i = 0; i < pct->n && i < 20; i++)
+			rb->pcts[idx][i] = strtod(pct->items[i]->key, NULL);
+		j->pcts = rb->pcts[idx];
+		j->nr_pcts = (unsigned)(pct->n < 20 ? pct->n : 20);
+	}
+	j->runtime_ns = jm_u64(jj, "job_runtime") * 1000000;
+	j->ctx = jm_u64(jj, "ctx");
+	counts_from(j->io_depth, jm_get(jj, "iodepth_level"), IOS_NR_DEPTH_BUCKETS, rw_total, 0.1);
+	counts_from(j->io_submit, jm_get(jj, "iodepth_submit"), IOS_NR_BATCH_BUCKETS, 100000000,
+		    0.1);
+	counts_from(j->io_complete, jm_get(jj, "iodepth_complete"), IOS_NR_BATCH_BUCKETS,
+		    100000000, 0.1);
+	counts_from(j->lat_n, jm_get(jj, "latency_ns"), IOS_NR_LAT_N, rw_total, 0.01);
+	counts_from(j->lat_u, jm_get(jj, "latency_us"), IOS_NR_LAT_U, rw_total, 0.01);
+	counts_from(j->lat_m, jm_get(jj, "latency_ms"), IOS_NR_LAT_M, rw_total, 0.01);
+	return 0;
+}
+
+static int rebuild(struct rebuilt *rb, const struct jm *root)
+{
+	const struct jm *jobs = jm_get(root, "jobs"), *disks = jm_get(root, "disk_util");
+	size_t n = jobs ? jobs->n : 0;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->r.jobs = calloc(n ? n : 1, sizeof(*rb->r.jobs));
+	rb->jobs = calloc(n ? n : 1, sizeof(*rb->jobs));
+	rb->pcts = calloc(n ? n : 1, sizeof(*rb->pcts));
+	if (!rb->r.jobs || !rb->jobs || !rb->pcts)
+		return -1;
+	rb->r.nr_jobs = n;
+	rb->r.timestamp = jm_u64(root, "timestamp");
+	rb->r.jobfile = &rb->jf;
+	rb->jf.global_opts = kvs_from(jm_get(root, "global options"), &rb->jf.nr_global_opts);
+	snprintf(rb->r.scheduler, sizeof(rb->r.scheduler), "none");
+	for (size_t i = 0; i < n; i++)
+		if (job_from(rb, i, jobs->items[i], root))
+			return -1;
+	if (disks && disks->n) {
+		rb->r.disks = calloc(disks->n, sizeof(*rb->r.disks));
+		if (!rb->r.disks)
+			return -1;
+		rb->r.nr_disks = disks->n;
+		for (size_t i = 0; i < disks->n; i++) {
+			const struct jm *d = disks->items[i];
+			struct ios_disk_result *dk = &rb->r.disks[i];
+
+			snprintf(dk->name, sizeof(dk->name), "%s", jm_str(d, "name"));
+			dk->ios[0] = jm_u64(d, "read_ios");
+			dk->ios[1] = jm_u64(d, "write_ios");
+			dk->merges[0] = jm_u64(d, "read_merges");
+			dk->merges[1] = jm_u64(d, "write_merges");
+			dk->ticks_ms[0] = jm_u64(d, "read_ticks");
+			dk->ticks_ms[1] = jm_u64(d, "write_ticks");
+			dk->in_queue_ms = jm_u64(d, "in_queue");
+			dk->util = jm_num(d, "util");
+		}
+	}
+	return 0;
+}
+
+/* ---- comparisons ---- */
+
+static bool skip_fio(const char *prefix, const char *key)
+{
+	(void)prefix;
+	return !strcmp(key, "bins");	/* json+ only */
+}
+
+static bool skip_ours(const char *prefix, const char *key)
+{
+	return !*prefix && !strcmp(key, "iosched");
+}
+
+static int compare_paths(const struct jm *fio, const struct jm *ours)
+{
+	struct jm_paths a = { 0 }, b = { 0 };
+	int bad = 0;
+
+	jm_collect_paths(fio, "", &a, skip_fio);
+	jm_collect_paths(ours, "", &b, skip_ours);
+	for (size_t i = 0; i < a.n; i++)
+		if (!jm_paths_has(&b, a.p[i])) {
+			fprintf(stderr, "    missing in ours: %s\n", a.p[i]);
+			bad++;
+		}
+	for (size_t i = 0; i < b.n; i++)
+		if (!jm_paths_has(&a, b.p[i])) {
+			fprintf(stderr, "    extra in ours: %s\n", b.p[i]);
+			bad++;
+		}
+	if (a.n < 100)
+		bad++;	/* fio's document must be the real thing */
+	jm_paths_free(&a);
+	jm_paths_free(&b);
+	return bad;
+}
+
+/* host-only values: wall clock, CPU usage, page faults */
+static bool host_only(const char *key)
+{
+	static const char *const keys[] = { "fio version", "timestamp", "timestamp_ms", "time",
+					    "elapsed", "usr_cpu", "sys_cpu", "majf", "minf" };
+
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(keys); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+static int compare_values(const struct jm *f, const struct jm *o, const char *path, bool dist)
+{
+	int bad = 0;
+
+	if (!o || f->type != o->type) {
+		fprintf(stderr, "    %s: type differs\n", path);
+		return 1;
+	}
+	if (f->type == JM_NUM) {
+		double tol = dist ? 1e-4 : 1e-6 * fmax(1.0, fabs(f->num));
+
+		if (f->is_int != o->is_int || fabs(f->num - o->num) > tol) {
+			fprintf(stderr, "    %s: fio %s, ours %s\n", path, f->str, o->str);
+			return 1;
+		}
+	} else if (f->type == JM_STR) {
+		if (strcmp(f->str, o->str)) {
+			fprintf(stderr, "    %s: fio \"%s\", ours \"%s\"\n", path, f->str, o->str);
+			return 1;
+		}
+	} else if (f->type == JM_OBJ || f->type == JM_ARR) {
+		for (size_t i = 0; i < f->n; i++) {
+			const struct jm *fc = f->items[i], *oc;
+			char sub[512];
+
+			if (f->type == JM_OBJ) {
+				if (host_only(fc->key) || !strcmp(fc->key, "bins"))
+					continue;
+				oc = jm_get(o, fc->key);
+				snprintf(sub, sizeof(sub), "%s/%s", path, fc->key);
+			} else {
+				oc = i < o->n ? o->items[i] : NULL;
+				snprintf(sub, sizeof(sub), "%s/%zu", path, i);
+			}
+			bad += compare_values(fc, oc, sub,
+					      dist || (fc->key && (!strncmp(fc->key, "iodepth_", 8) ||
+								   !strncmp(fc->key, "latency_", 8))));
+		}
+	}
+	return bad;
+}
+
+/* The header's pid and date and the cpu line describe the host: mask them. */
+static void normalize_line(char *line)
+{
+	char *p;
+
+	if (strstr(line, ": (groupid=") && (p = strstr(line, " pid=")))
+		strcpy(p, " pid=X");
+	if (!strncmp(line, "  cpu          :", 16))
+		strcpy(line, "  cpu          : X");
+}
+
+static int compare_text(const char *fio, const char *ours)
+{
+	int lineno = 0;
+
+	while (*fio || *ours) {
+		char a[1024], b[1024];
+		size_t la = strcspn(fio, "\n"), lb = strcspn(ours, "\n");
+
+		lineno++;
+		snprintf(a, sizeof(a), "%.*s", (int)la, fio);
+		snprintf(b, sizeof(b), "%.*s", (int)lb, ours);
+		normalize_line(a);
+		normalize_line(b);
+		if (strcmp(a, b) || !fio[la] != !ours[lb]) {
+			fprintf(stderr, "    text line %d differs:\n      fio:  \"%s\"\n      ours: \"%s\"\n",
+				lineno, a, b);
+			return 1;
+		}
+		fio += la + (fio[la] == '\n');
+		ours += lb + (ours[lb] == '\n');
+	}
+	return 0;
+}
+
+/* ---- driver ---- */
+
+static int run_case(const struct cmp_case *c)
+{
+	char dir[] = "/tmp/iosched-fio-XXXXXX", path[256], cmd[1024], jobtext[2048];
+	char *out = NULL, *json_end, *normal;
+	struct jm *fio = NULL, *ours = NULL;
+	struct ios_buf tb, jb;
+	struct rebuilt rb;
+	const char *err = NULL;
+	size_t off;
+	int status = 0, ret = T_FAIL;
+	FILE *f;
+
+	memset(&rb, 0, sizeof(rb));
+	ios_buf_init(&tb);
+	ios_buf_init(&jb);
+	T_ASSERT(mkdtemp(dir));
+	snprintf(jobtext, sizeof(jobtext), c->jobfile, dir);
+	snprintf(path, sizeof(path), "%s/job.fio", dir);
+	f = fopen(path, "w");
+	T_ASSERT(f);
+	fputs(jobtext, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cd %s && fio --output-format=json+,normal --output=%s/out.txt "
+		 "job.fio >/dev/null 2>&1; echo $?", dir, dir);
+	free(t_run_cmd(cmd, &status));
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	out = t_read_file(path, NULL);
+	if (!out) {
+		fprintf(stderr, "  %s: fio produced no output\n", c->name);
+		goto out;
+	}
+	/* json+ first, from the first line "{" to the first line "}", then normal */
+	{
+		char *start = strstr(out, "\n{\n");
+
+		json_end = start ? strstr(start, "\n}\n") : NULL;
+		if (!start || !json_end) {
+			fprintf(stderr, "  %s: no JSON in fio's output\n", c->name);
+			goto out;
+		}
+		json_end[2] = '\0';
+		normal = json_end + 3;
+		fio = jm_parse(start + 1, &err, &off);
+	}
+	if (!fio) {
+		fprintf(stderr, "  %s: fio JSON does not parse: %s at %zu\n", c->name, err, off);
+		goto out;
+	}
+	if (rebuild(&rb, fio)) {
+		fprintf(stderr, "  %s: rebuilding failed\n", c->name);
+		goto out;
+	}
+	if (ios_report_json(&rb.r, &jb) || ios_report_normal(&rb.r, &tb))
+		goto out;
+	ours = jm_parse(jb.s, &err, &off);
+	if (!ours) {
+		fprintf(stderr, "  %s: our JSON does not parse: %s at %zu\n", c->name, err, off);
+		goto out;
+	}
+	if (compare_paths(fio, ours)) {
+		fprintf(stderr, "  %s: key paths differ\n", c->name);
+		goto out;
+	}
+	if (compare_values(fio, ours, "", false)) {
+		fprintf(stderr, "  %s: values differ\n", c->name);
+		goto out;
+	}
+	if (compare_text(normal, tb.s)) {
+		fprintf(stderr, "  %s: normal output differs\n", c->name);
+		goto out;
+	}
+	ret = T_PASS;
+out:
+	if (ret != T_PASS && out)
+		fprintf(stderr, "  (fio output kept in %s)\n", dir);
+	else {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		free(t_run_cmd(cmd, &status));
+	}
+	jm_free(fio);
+	jm_free(ours);
+	free(out);
+	rebuilt_free(&rb);
+	ios_buf_free(&tb);
+	ios_buf_free(&jb);
+	return ret;
+}
+
+static int have_fio(void)
+{
+	int status = 1;
+	char *v = t_run_cmd("fio --version 2>/dev/null", &status);
+	int ok = v && status == 0 && !strncmp(v, "fio-3.", 6);
+
+	free(v);
+	return ok;
+}
+
+static int test_null_engine_groups(void)
+{
+	if (!have_fio())
+		return T_SKIP;
+	return run_case(&cases[0]);
+}
+
+static int test_psync_with_fsync(void)
+{
+	if (!have_fio())
+		return T_SKIP;
+	return run_case(&cases[1]);
+}
+
+int main(void)
+{
+	return T_RUN(test_null_engine_groups, test_psync_with_fsync);
+}
