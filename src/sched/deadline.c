@@ -35,9 +35,18 @@
  * and when the block layer merges two requests, the survivor takes over the
  * FIFO position and deadline of the absorbed one if those were earlier.
  *
- * Requests inserted at the front (requeues) bypass the sort: they wait on a
- * private list that is served before any batch, which is where the kernel's
- * dispatch queue would have put them. They take no part in merging.
+ * Aliases: the 2.6.31 sort tree holds one request per start sector. A new
+ * request (or one re-sorted after a front merge) that finds another starting
+ * at the same sector sends that older one straight to dispatch, and the
+ * sector walk continues after it. Linux dropped this in 2011 (Jeff Moyer,
+ * "iosched: prevent aliased requests from starving other I/O") because a
+ * stream of same-sector I/O could monopolise the disk; 2.6.31 behaviour is
+ * kept here on purpose.
+ *
+ * Requests sent to dispatch outside a batch (aliases, at the tail) and
+ * requests inserted at the front (requeues, at the head) wait on a private
+ * list that is served before any batch, which is where the kernel's dispatch
+ * queue would have held them. They take no part in merging.
  *
  * Tunables (sysfs names, user units): read_expire (ms, 500), write_expire
  * (ms, 5000), writes_starved (2), fifo_batch (16), front_merges (0|1, 1).
@@ -73,6 +82,7 @@ struct dd_data {
 	uint64_t batches;	/* batches started */
 	uint64_t expired_batches;	/* ...of which at an expired FIFO head */
 	uint64_t front_merged;	/* bios merged at a request's front */
+	uint64_t aliases;	/* requests sent to dispatch by a same-sector newcomer */
 };
 
 static struct dd_data *dd_data(struct ios_queue *q)
@@ -109,6 +119,36 @@ static void dd_remove(struct dd_data *dd, struct ios_request *rq)
 	ios_elv_rb_del(&dd->sort_list[dir], rq);
 	ios_list_del(&rq->queuelist);
 	dd->queued[dir]--;
+}
+
+/*
+ * Send @rq to the dispatch list outside any batch, as the kernel's
+ * deadline_move_request: the sector walk restarts after it, in its
+ * direction only; the batch count is left alone.
+ */
+static void dd_move_to_front(struct dd_data *dd, struct ios_request *rq)
+{
+	int dir = rq->dir;
+
+	dd->next_rq[IOS_READ] = NULL;
+	dd->next_rq[IOS_WRITE] = NULL;
+	dd->next_rq[dir] = ios_elv_rb_latter(rq);
+	dd->last_sector = ios_rq_end(rq);
+	dd_remove(dd, rq);
+	ios_list_add_tail(&rq->queuelist, &dd->front);
+}
+
+/* Put @rq in its sort tree; a queued request at the same sector leaves first. */
+static void dd_add_rq_rb(struct dd_data *dd, struct ios_request *rq)
+{
+	struct ios_rb_root *root = &dd->sort_list[rq->dir];
+	struct ios_request *alias;
+
+	while ((alias = ios_elv_rb_find(root, rq->sector)) != NULL) {
+		dd_move_to_front(dd, alias);
+		dd->aliases++;
+	}
+	ios_elv_rb_add(root, rq);
 }
 
 static int dd_init(struct ios_queue *q)
@@ -149,7 +189,7 @@ static void dd_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now_
 		ios_list_add(&rq->queuelist, &dd->front);
 		return;
 	}
-	ios_elv_rb_add(&dd->sort_list[dir], rq);
+	dd_add_rq_rb(dd, rq);
 	expire = dd_expire(dd, dir);
 	rq->fifo_time_ns = now_ns > UINT64_MAX - expire ? UINT64_MAX : now_ns + expire;
 	ios_list_add_tail(&rq->queuelist, &dd->fifo_list[dir]);
@@ -254,7 +294,7 @@ static void dd_request_merged(struct ios_queue *q, struct ios_request *rq, enum 
 		return;
 	/* the start sector moved down: put it back in sector order */
 	ios_elv_rb_del(&dd->sort_list[rq->dir], rq);
-	ios_elv_rb_add(&dd->sort_list[rq->dir], rq);
+	dd_add_rq_rb(dd, rq);
 	dd->front_merged++;
 }
 
@@ -346,6 +386,9 @@ static const struct ios_tunable dd_stats[] = {
 	  .offset = offsetof(struct dd_data, front_merged),
 	  .min = 0, .max = INT64_MAX, .unit = "", .flags = IOS_TUN_RO,
 	  .help = "bios merged at the front of a queued request" },
+	{ .name = "aliases", .type = IOS_TUN_U64, .offset = offsetof(struct dd_data, aliases),
+	  .min = 0, .max = INT64_MAX, .unit = "", .flags = IOS_TUN_RO,
+	  .help = "requests sent to dispatch because a newer one started at the same sector" },
 	{ .name = NULL },
 };
 

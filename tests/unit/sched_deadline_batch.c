@@ -5,7 +5,9 @@
  * the FIFO head or from where the last batch stopped, is at most fifo_batch
  * long, is not interrupted by an expiry, and the next batch starts at an
  * expired FIFO head; reads are preferred and writes get a batch after
- * writes_starved read batches that found them waiting.
+ * writes_starved read batches that found them waiting; a newcomer at the
+ * sector of a queued request of its direction sends that one out at once
+ * (the 2.6.31 alias rule).
  */
 #include <string.h>
 #include "harness.h"
@@ -99,6 +101,18 @@ static const struct trace_case cases[] = {
 	    { 'D', 3, 30 }, { 'D', 3, 40 },	/* starved = 1 */
 	    { 'D', 3, 5 },			/* 1 >= writes_starved */
 	    { 'D', 3, 50 }, { 'D', 3, 60 }, { 'N', 3, 0 } } },
+	{ "a same-sector newcomer sends the queued one out, the walk jumps past it",
+	  { "fifo_batch=2", "writes_starved=1", NULL },
+	  { { 'R', 0, 100 }, { 'R', 0, 200 }, { 'R', 0, 300 }, { 'R', 0, 400 }, { 'W', 0, 50 },
+	    { 'D', 1, 100 },		/* read batch (starved = 1), walk at 200 */
+	    { 'R', 2, 300 },		/* alias: the old 300 leaves, walk at 400 */
+	    { 'D', 3, 300 },		/* outside the batch count... */
+	    { 'D', 3, 400 },		/* ...so the read batch still has room */
+	    { 'D', 3, 50 },		/* then the starved write */
+	    { 'D', 3, 200 }, { 'D', 3, 300 }, { 'N', 3, 0 } } },
+	{ "a read and a write at the same sector are no aliases", { NULL },
+	  { { 'W', 0, 100 }, { 'R', 0, 100 }, { 'R', 0, 50 },
+	    { 'D', 1, 100 }, { 'D', 1, 50 }, { 'D', 1, 100 }, { 'N', 1, 0 } } },
 	{ "the write batch starts at the oldest write, not the lowest",
 	  { "writes_starved=0", NULL },
 	  { { 'W', 0, 300 }, { 'W', 1, 100 }, { 'W', 2, 200 },
@@ -195,6 +209,34 @@ static int test_writes_starved_position(void)
 	return T_PASS;
 }
 
+/* The request sent out by an alias is the older one, and it is counted. */
+static int test_alias_identity(void)
+{
+	struct t_sq *s = t_sq_new("deadline", 1, true, NULL);
+	const struct ios_tunable *st;
+	struct ios_request *old, *young;
+	char buf[32];
+
+	T_ASSERT(s);
+	old = t_sq_insert(s, 100, 8, IOS_READ, 0);
+	t_sq_insert(s, 500, 8, IOS_READ, 0);
+	young = t_sq_insert(s, 100, 16, IOS_READ, 1);
+	st = ios_tunable_find(s->type->stats, "aliases");
+	T_ASSERT(st);
+	ios_tunable_show(st, s->q.sched_data, buf, sizeof(buf));
+	T_ASSERT(!strcmp(buf, "1"));
+	st = ios_tunable_find(s->type->stats, "read_queued");
+	ios_tunable_show(st, s->q.sched_data, buf, sizeof(buf));
+	T_ASSERT(!strcmp(buf, "2"));
+	T_ASSERT(s->type->ops.has_work(&s->q));
+	T_ASSERT(t_sq_dispatch(s, 2) == old);
+	T_ASSERT(t_sq_dispatch(s, 2)->sector == 500);
+	T_ASSERT(t_sq_dispatch(s, 2) == young);
+	T_ASSERT(t_sq_dispatch(s, 2) == NULL);
+	t_sq_free(s);
+	return T_PASS;
+}
+
 /* The read-only state follows the batches. */
 static int test_stats(void)
 {
@@ -236,5 +278,5 @@ static int test_stats(void)
 
 int main(void)
 {
-	return T_RUN(test_traces, test_writes_starved_position, test_stats);
+	return T_RUN(test_traces, test_writes_starved_position, test_alias_identity, test_stats);
 }
