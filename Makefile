@@ -1,9 +1,12 @@
 # iosched build. Plain make; `make V=1` shows full commands.
 #
-#   make            library, command line tool (./iosched), tests and benchmarks
-#   make check      build and run every test (unit, golden jobs, examples, fuzz smoke)
-#   make check-asan the same under AddressSanitizer and UBSan (build-asan/)
-#   make bench      build and run the benchmarks in bench/
+#   make             library, command line tool (./iosched), tests and benchmarks
+#   make deps        install the Debian packages the build and tests need (root)
+#   make check       every test: unit, golden jobs and examples, then the same
+#                    under AddressSanitizer and UBSan, then a bounded fuzz run
+#   make check-quick the tests of the normal build only
+#   make check-asan  the tests under AddressSanitizer and UBSan (build-asan/)
+#   make bench       build and run the benchmarks in bench/
 #   make clean
 
 -include config.mk
@@ -44,7 +47,7 @@ else
 BIN_OUT    := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all lib cli tests benches check check-asan bench fuzz clean
+.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz clean
 all: lib cli tests benches
 
 lib: $(LIB)
@@ -80,14 +83,25 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	$(call msg,CCLD,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -Ibench -o $@ $< $(LIB) $(LDLIBS)
 
-check: all
-	@BUILD=$(BUILD) BIN=$(BIN_OUT) sh tests/run-tests.sh
+deps:
+	@sh scripts/install-deps.sh
 
+check:
+	@MAKE="$(MAKE)" sh tests/check-all.sh
+
+check-quick: all
+	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh tests/run-tests.sh
+
+ASAN_VARS = BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 check-asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" check
+	$(MAKE) $(ASAN_VARS) check-quick
+
+FUZZ_SECONDS ?= 30
+fuzz-smoke: fuzz
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_jobfile $(FUZZ_SECONDS)
 
 bench: all
-	@BUILD=$(BUILD) BIN=$(BIN_OUT) sh bench/run-bench.sh
+	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh bench/run-bench.sh
 
 FUZZ_CC ?= clang
 fuzz: $(BUILD)/fuzz/fuzz_jobfile

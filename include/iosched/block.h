@@ -98,6 +98,7 @@ struct ios_queue_config {
 	uint64_t capacity_sectors;
 	const struct ios_queue_host_ops *host_ops;
 	void *host;
+	bool ignore_allow_merge;		/* lab.cross_queue_merge: pre-2.6.20 merging */
 	const struct ios_trace_ops *trace_ops;	/* may be NULL */
 	void *trace;
 };
@@ -121,6 +122,7 @@ struct ios_queue {
 	void *host;
 	const struct ios_trace_ops *trace_ops;
 	void *trace;
+	bool ignore_allow_merge;
 
 	struct ios_list_head dispatch;		/* requeued requests and flushes, before the scheduler */
 	struct ios_list_head *hash;		/* back-merge hash by end sector */

@@ -21,5 +21,6 @@
 #include "sim.h"
 #include "job.h"
 #include "stats.h"
+#include "run.h"
 
 #endif

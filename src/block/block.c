@@ -164,7 +164,8 @@ static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struc
 		return false;
 	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
 		return false;
-	if (q->sched->ops.allow_merge && !q->sched->ops.allow_merge(q, rq, bio))
+	if (!q->ignore_allow_merge && q->sched->ops.allow_merge &&
+	    !q->sched->ops.allow_merge(q, rq, bio))
 		return false;
 	return true;
 }
@@ -617,6 +618,7 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 	q->host = cfg->host;
 	q->trace_ops = cfg->trace_ops;
 	q->trace = cfg->trace;
+	q->ignore_allow_merge = cfg->ignore_allow_merge;
 	q->timer_at = IOS_NO_WAKEUP;
 	snprintf(q->disk_name, sizeof(q->disk_name), "%s", cfg->disk_name ? cfg->disk_name : "sda");
 	ios_list_init(&q->dispatch);

@@ -1,0 +1,72 @@
+/*
+ * iosched: entry point and sub-command dispatch.
+ */
+#include <string.h>
+#include "cli.h"
+
+void cli_usage(FILE *f)
+{
+	fprintf(f,
+"usage: iosched run JOB.fio... [options]   run fio job files on a simulated disk\n"
+"       iosched list                        schedulers, devices and every tunable\n"
+"       iosched --help | --version\n"
+"\n"
+"run options:\n"
+"  --scheduler NAME         I/O scheduler (default %s; see 'iosched list')\n"
+"  --device PROFILE         simulated device (default %s)\n"
+"  --set NAME=VALUE         set a tunable; repeatable. Scheduler tunables are bare\n"
+"                           (read_expire=250), queue ones queue.NAME, device ones\n"
+"                           device.NAME, VM ones vm.NAME, lab-only knobs lab.NAME\n"
+"  --seed N                 random seed (default 1); same seed, same output\n"
+"  --output-format FMT      normal (default) or json\n"
+"  --output FILE            write the report to FILE instead of stdout\n"
+"  --fio-compat VERSION     3 (default) or 1: fio 1.x defaults (direct=1,\n"
+"                           ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
+"                           was written against\n",
+		IOS_DEFAULT_SCHEDULER, IOS_DEV_DEFAULT_PROFILE);
+}
+
+const char *cli_optval(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		return "";
+	(*i)++;
+	return argv[*i];
+}
+
+void cli_error(const struct ios_err *e)
+{
+	fprintf(stderr, "iosched: %s\n", e->msg[0] ? e->msg : strerror(-e->code));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		cli_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		cli_usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("iosched %s\n", IOS_VERSION_STRING);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	fprintf(stderr, "iosched: unknown command '%s'\n", argv[1]);
+	cli_usage(stderr);
+	return CLI_EXIT_USAGE;
+}

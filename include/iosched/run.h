@@ -1,0 +1,56 @@
+/*
+ * Running a workload: the job runner ties the pieces together for one run.
+ *
+ * ios_run() takes parsed job files and a configuration (scheduler, device
+ * profile, --set settings, seed), builds the simulated machine (device,
+ * request queue with the scheduler, files laid out on the device, one task
+ * per fio job clone), runs the discrete-event simulation to the end and
+ * fills a struct ios_run_result for the report writers. It never prints.
+ *
+ * The same inputs give byte-identical results: every random stream is
+ * derived from the seed, and nothing reads the wall clock.
+ */
+#ifndef IOSCHED_RUN_H
+#define IOSCHED_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+#include "stats.h"
+#include "tunable.h"
+#include "block.h"
+
+/* lab.* tunables: knobs that exist only in this lab */
+struct ios_lab_tunables {
+	uint64_t file_size;		/* size of files that "exist" before the run; 0: none do */
+	uint64_t submit_ns;		/* CPU time from fio's issue to the bio reaching the queue */
+	uint64_t complete_ns;		/* from device completion to the task running again */
+	uint64_t file_align;		/* alignment of files laid out on the device */
+	uint64_t max_sim_time_ns;	/* safety limit on simulated time */
+	int cross_queue_merge;		/* 1: no scheduler merge veto (Linux before 2.6.20) */
+};
+
+extern const struct ios_tunable ios_lab_tunables_table[];
+
+struct ios_run_config {
+	const char *scheduler;		/* NULL: the default */
+	const char *device;		/* profile, NULL: IOS_DEV_DEFAULT_PROFILE */
+	const struct ios_settings *settings;	/* --set NAME=VALUE; may be NULL */
+	uint64_t seed;
+	const struct ios_trace_ops *trace_ops;	/* optional trace sink */
+	void *trace;
+};
+
+#define IOS_DEFAULT_SCHEDULER "deadline"
+
+/*
+ * Run the jobs of @jf. On success fills @out (free with
+ * ios_run_result_free) and returns 0. Errors (bad settings, impossible file
+ * layout, a job that cannot run) return -errno with @e naming the job, the
+ * option and the file/line where it was set.
+ */
+int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
+	    struct ios_run_result *out, struct ios_err *e) IOS_MUST_CHECK;
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * Files on the simulated device: naming and a contiguous allocator.
+ *
+ * Jobs name files the way fio does: filename= (':'-separated, '\:' escapes a
+ * colon, shared by every job that names it), directory= as a prefix, or, with
+ * neither, one file per clone called "jobname.clone.file". A name under /dev/
+ * is the whole device. Every other file is laid out, in order of first use,
+ * as one contiguous extent starting at an aligned sector, large enough for
+ * every job that uses it (its offset plus its size). Files exist before the
+ * run; laying them out is not I/O of the run.
+ *
+ * A job that gives no size reads a file that must already exist: a /dev/
+ * name, or any file when lab.file_size says how big pre-existing files are.
+ * (The filesystem layouts of the buffered-I/O work replace this allocator.)
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "run_int.h"
+
+static struct run_file *file_get(struct run_ctx *c, const char *name, const struct ios_job *job)
+{
+	struct run_file *f;
+
+	for (f = c->files; f; f = f->next)
+		if (!strcmp(f->name, name))
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->name = strdup(name);
+	if (!f->name) {
+		free(f);
+		return NULL;
+	}
+	f->is_dev = !strncmp(name, "/dev/", 5);
+	f->first_job = job;
+	*c->files_tail = f;
+	c->files_tail = &f->next;
+	return f;
+}
+
+void run_files_free(struct run_ctx *c)
+{
+	struct run_file *f, *n;
+
+	for (f = c->files; f; f = n) {
+		n = f->next;
+		free(f->name);
+		free(f);
+	}
+	c->files = NULL;
+	c->files_tail = &c->files;
+}
+
+/* Split a filename= value on ':' with '\:' escapes; returns the count. */
+static unsigned split_names(const char *s, char ***out)
+{
+	unsigned n = 0, cap = 0;
+	char **v = NULL;
+	char *cur = malloc(strlen(s) + 1);
+	size_t len = 0;
+
+	if (!cur)
+		return 0;
+	for (const char *p = s;; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			cur[len++] = ':';
+			p++;
+			continue;
+		}
+		if (*p == ':' || *p == '\0') {
+			cur[len] = '\0';
+			if (len) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 4;
+					char **nv = realloc(v, cap * sizeof(*v));
+					if (!nv)
+						break;
+					v = nv;
+				}
+				v[n++] = strdup(cur);
+			}
+			len = 0;
+			if (*p == '\0')
+				break;
+			continue;
+		}
+		cur[len++] = *p;
+	}
+	free(cur);
+	*out = v;
+	return n;
+}
+
+static char *join_dir(const char *dir, const char *name)
+{
+	char *s;
+	size_t n;
+
+	if (!dir || !*dir || name[0] == '/')
+		return strdup(name);
+	n = strlen(dir) + strlen(name) + 2;
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+	return s;
+}
+
+static const char *job_where(const struct ios_job *j, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+	return buf;
+}
+
+/* Resolve a task's file names into run_files (created on first use). */
+static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	char **names = NULL;
+	unsigned n = 0;
+	char w[300];
+
+	if (j->filename && *j->filename) {
+		n = split_names(j->filename, &names);
+		if (!n) {
+			free(names);
+			return IOS_ERR(e, -EINVAL, "%s: filename='%s' names no file",
+				       job_where(j, w, sizeof(w)), j->filename);
+		}
+	} else {
+		unsigned nf = j->nrfiles ? j->nrfiles : 1;
+
+		names = calloc(nf, sizeof(*names));
+		if (!names)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		for (unsigned i = 0; i < nf; i++) {
+			char buf[300];
+
+			snprintf(buf, sizeof(buf), "%s.%u.%u", j->name, t->clone, i);
+			names[i] = strdup(buf);
+		}
+		n = nf;
+	}
+	t->files = calloc(n, sizeof(*t->files));
+	if (!t->files) {
+		for (unsigned i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	t->nr_files = n;
+	for (unsigned i = 0; i < n; i++) {
+		char *full = names[i] ? join_dir(j->directory, names[i]) : NULL;
+
+		t->files[i].f = full ? file_get(c, full, j) : NULL;
+		free(full);
+		free(names[i]);
+		if (!t->files[i].f) {
+			for (unsigned k = i + 1; k < n; k++)
+				free(names[k]);
+			free(names);
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
+	}
+	free(names);
+	return 0;
+}
+
+/* The part of each file this task uses, before file sizes are known. */
+static uint64_t task_offset(const struct run_task *t)
+{
+	return t->job->offset + (uint64_t)t->clone * t->job->offset_increment;
+}
+
+int run_layout_files(struct run_ctx *c, struct ios_err *e)
+{
+	uint64_t cap_bytes = c->dev->nr_sectors << IOS_SECTOR_SHIFT;
+	uint64_t align = c->lab.file_align ? c->lab.file_align : 4096;
+	uint64_t next = 0;
+	char w[300];
+	int ret;
+
+	/* pass 1: names, and how much of each file the jobs need */
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		struct run_task *t = &c->tasks[i];
+		const struct ios_job *j = t->job;
+
+		ret = task_files(c, t, e);
+		if (ret)
+			return ret;
+		for (unsigned k = 0; k < t->nr_files; k++) {
+			struct run_file *f = t->files[k].f;
+			uint64_t per = 0;
+
+			if (j->filesize_lo)
+				per = j->filesize_hi > j->filesize_lo
+					? j->filesize_lo + ios_rand_below(&t->rng,
+						j->filesize_hi - j->filesize_lo + 1)
+					: j->filesize_lo;
+			else if (j->size)
+				per = j->size / t->nr_files;
+			if (j->size && per == 0)
+				return IOS_ERR(e, -EINVAL,
+					       "%s: size=%" PRIu64 " is smaller than one byte per file "
+					       "for its %u files", job_where(j, w, sizeof(w)),
+					       j->size, t->nr_files);
+			t->files[k].len = per;
+			if (per && !j->offset_pct && f->need < task_offset(t) + per)
+				f->need = task_offset(t) + per;
+		}
+	}
+
+	/* pass 2: sizes and placement */
+	for (struct run_file *f = c->files; f; f = f->next) {
+		if (f->is_dev) {
+			f->start_sector = 0;
+			f->size = cap_bytes;
+			if (f->need > cap_bytes)
+				return IOS_ERR(e, -ENOSPC,
+					       "%s: needs %" PRIu64 " bytes of %s, the device "
+					       "holds %" PRIu64, job_where(f->first_job, w, sizeof(w)),
+					       f->need, f->name, cap_bytes);
+			continue;
+		}
+		f->size = f->need;
+		if (c->lab.file_size > f->size) {
+			f->size = c->lab.file_size;
+			f->preexisting = true;
+		}
+		if (!f->size)
+			return IOS_ERR(e, -EINVAL,
+				       "%s: file '%s' does not exist and no size was given: set "
+				       "size= or filesize= in the job, or --set lab.file_size=SIZE "
+				       "to have files exist before the run",
+				       job_where(f->first_job, w, sizeof(w)), f->name);
+		next = (next + align - 1) / align * align;
+		if (next + f->size > cap_bytes || next + f->size < next)
+			return IOS_ERR(e, -ENOSPC,
+				       "%s: file '%s' (%" PRIu64 " bytes) does not fit: the files "
+				       "need %" PRIu64 " bytes but device '%s' holds %" PRIu64,
+				       job_where(f->first_job, w, sizeof(w)), f->name, f->size,
+				       next + f->size, c->dev->profile, cap_bytes);
+		f->start_sector = next >> IOS_SECTOR_SHIFT;
+		next += f->size;
+	}
+
+	/* pass 3: each task's region in each file */
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		struct run_task *t = &c->tasks[i];
+		const struct ios_job *j = t->job;
+
+		for (unsigned k = 0; k < t->nr_files; k++) {
+			struct run_task_file *tf = &t->files[k];
+			uint64_t off = j->offset_pct ? tf->f->size / 100 * j->offset_pct
+						     : task_offset(t);
+
+			if (j->offset_pct)
+				off += (uint64_t)t->clone * j->offset_increment;
+			if (j->filesize_lo)
+				tf->len = tf->f->size; /* whole file */
+			if (j->size_pct)
+				tf->len = tf->f->size / 100 * j->size_pct / t->nr_files;
+			if (off >= tf->f->size)
+				return IOS_ERR(e, -EINVAL,
+					       "%s: offset=%" PRIu64 " is beyond the end of '%s' "
+					       "(%" PRIu64 " bytes)", job_where(j, w, sizeof(w)), off,
+					       tf->f->name, tf->f->size);
+			if (!tf->len || off + tf->len > tf->f->size)
+				tf->len = tf->f->size - off;
+			tf->off = off;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,484 @@
+/*
+ * One run: build the simulated machine, run it, collect the results.
+ *
+ * Setup order: lab tunables, the device (profile + device.* settings), the
+ * request queue with the scheduler (queue.* and scheduler settings), every
+ * setting checked for a taker, one task per job clone, files laid out, tasks
+ * set up. Then the stonewall phases run one after the other: the jobs of a
+ * phase start together (each after its startdelay), and the next phase
+ * starts when the last job of the previous one has finished.
+ *
+ * The simulated device sits under the queue through the queue's host ops:
+ * issue() submits to the device model and re-arms the device's event;
+ * set_timer() arms the scheduler's wake-up. Both are re-armable timers on
+ * the event queue, so nothing here ever scans for work.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "run_int.h"
+
+const struct ios_tunable ios_lab_tunables_table[] = {
+	{ "file_size", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_size),
+	  0, INT64_MAX, "0", "B",
+	  "size of files that exist before the run (0: a file a job reads needs a size)", 0, NULL },
+	{ "submit_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, submit_ns),
+	  0, 1000000000, "2000", "ns",
+	  "CPU time from fio issuing an I/O to its bio reaching the request queue", 0, NULL },
+	{ "complete_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, complete_ns),
+	  0, 1000000000, "3000", "ns",
+	  "time from a device completion to the task running again", 0, NULL },
+	{ "file_align", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_align),
+	  512, 1073741824, "1048576", "B", "alignment of files laid out on the device", 0, NULL },
+	{ "max_sim_time", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, max_sim_time_ns),
+	  0, INT64_MAX / 1000000000, "86400", "s",
+	  "jobs stop issuing I/O at this simulated time (0: no limit)", 0, NULL },
+	{ "cross_queue_merge", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, cross_queue_merge),
+	  0, 1, "0", "",
+	  "1: bios merge into any adjacent request, ignoring the scheduler's veto "
+	  "(the block layer before Linux 2.6.20)", 0, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
+/* ---- host ops: the simulated device under the queue ---- */
+
+static void ev_dev(struct ios_sim *sim, void *arg, uint64_t data);
+
+static void dev_rearm(struct run_ctx *c)
+{
+	uint64_t when = c->dev->type->ops.next_event(c->dev);
+
+	if (when != IOS_NO_WAKEUP && when < c->sim.now)
+		when = c->sim.now;
+	(void)ios_timer_arm(&c->sim, &c->dev_timer, when, ev_dev, c);
+}
+
+static void ev_dev(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_ctx *c = arg;
+	struct ios_request *rq;
+
+	if (!ios_timer_fire(&c->dev_timer, data))
+		return;
+	while ((rq = c->dev->type->ops.complete(c->dev, sim->now)) != NULL)
+		ios_queue_complete(c->q, rq, sim->now, rq->error);
+	dev_rearm(c);
+}
+
+static void host_issue(void *host, struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	struct run_ctx *c = host;
+	int ret = c->dev->type->ops.submit(c->dev, rq, now);
+
+	(void)q;
+	if (ret) {
+		/* the device refused: complete at once with the error */
+		rq->error = ret;
+		ios_queue_complete(c->q, rq, now, ret);
+		return;
+	}
+	dev_rearm(c);
+}
+
+static void ev_qtimer(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_ctx *c = arg;
+
+	if (!ios_timer_fire(&c->q_timer, data))
+		return;
+	ios_queue_timer(c->q, sim->now);
+}
+
+static void host_set_timer(void *host, struct ios_queue *q, uint64_t when)
+{
+	struct run_ctx *c = host;
+
+	(void)q;
+	if (when == IOS_NO_WAKEUP)
+		ios_timer_cancel(&c->q_timer);
+	else
+		(void)ios_timer_arm(&c->sim, &c->q_timer, when < c->sim.now ? c->sim.now : when,
+				    ev_qtimer, c);
+}
+
+static const struct ios_queue_host_ops sim_host_ops = {
+	.issue = host_issue,
+	.set_timer = host_set_timer,
+};
+
+/* ---- phases ---- */
+
+static void ev_start(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_task *t = arg;
+
+	(void)data;
+	t->ctx->running++;
+	/* exitall fired before this job's start delay ran out: it ends at once */
+	if (t->ctx->exitall)
+		t->stop = true;
+	run_task_start(t, sim->now);
+}
+
+static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
+{
+	c->cur_phase = phase;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		struct run_task *t = &c->tasks[i];
+		const struct ios_job *j = t->job;
+		uint64_t delay = j->startdelay_lo_ns;
+
+		if (t->phase != phase)
+			continue;
+		if (j->startdelay_hi_ns > j->startdelay_lo_ns)
+			delay += ios_rand_below(&t->rng, j->startdelay_hi_ns - j->startdelay_lo_ns + 1);
+		(void)ios_sim_at(&c->sim, now + delay, ev_start, t, 0);
+	}
+}
+
+void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
+{
+	c->running--;
+	c->phase_left[t->phase]--;
+	if (t->job->exitall && !c->exitall) {
+		c->exitall = true;
+		for (unsigned i = 0; i < c->nr_tasks; i++)
+			run_task_stop_now(&c->tasks[i], now);
+	}
+	if (c->phase_left[c->cur_phase])
+		return;
+	for (unsigned p = c->cur_phase + 1; p < c->nr_phases; p++) {
+		if (c->phase_left[p]) {
+			start_phase(c, p, now);
+			return;
+		}
+	}
+	ios_sim_stop(&c->sim);
+}
+
+/* ---- set-up helpers ---- */
+
+static int check_settings(const struct ios_settings *s, struct ios_err *e)
+{
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ios_setting *st = &s->v[i];
+		const char *dot = strchr(st->name, '.');
+
+		if (!dot || st->used)
+			continue;
+		if (!strncmp(st->name, "vm.", 3))
+			return IOS_ERR(e, -ENOENT,
+				       "%s%sunknown tunable '%s': the page cache and writeback "
+				       "(vm.*) are not modelled yet", st->origin,
+				       *st->origin ? ": " : "", st->name);
+		if (strncmp(st->name, "queue.", 6) && strncmp(st->name, "device.", 7) &&
+		    strncmp(st->name, "lab.", 4))
+			return IOS_ERR(e, -ENOENT,
+				       "%s%sunknown tunable '%s': names are bare (scheduler), "
+				       "queue.NAME, device.NAME, vm.NAME or lab.NAME",
+				       st->origin, *st->origin ? ": " : "", st->name);
+		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s' (see 'iosched list')",
+			       st->origin, *st->origin ? ": " : "", st->name);
+	}
+	return 0;
+}
+
+static struct ios_cgroup *cgroup_get(struct run_ctx *c, const char *path)
+{
+	struct ios_cgroup **v, *cg;
+
+	if (!path)
+		path = "";
+	while (*path == '/')
+		path++;
+	for (unsigned i = 0; i < c->nr_cgroups; i++)
+		if (!strcmp(c->cgroups[i]->path, path))
+			return c->cgroups[i];
+	v = realloc(c->cgroups, (c->nr_cgroups + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	c->cgroups = v;
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cg->path = strdup(path);
+	if (!cg->path) {
+		free(cg);
+		return NULL;
+	}
+	cg->id = c->nr_cgroups;
+	cg->parent = c->nr_cgroups ? c->cgroups[0] : NULL;
+	c->cgroups[c->nr_cgroups++] = cg;
+	return cg;
+}
+
+static void ctx_free(struct run_ctx *c)
+{
+	if (c->tasks)
+		for (unsigned i = 0; i < c->nr_tasks; i++)
+			run_task_free(&c->tasks[i]);
+	free(c->tasks);
+	free(c->phase_left);
+	run_files_free(c);
+	for (unsigned i = 0; i < c->nr_cgroups; i++) {
+		free(c->cgroups[i]->path);
+		free(c->cgroups[i]);
+	}
+	free(c->cgroups);
+	if (c->q)
+		ios_queue_destroy(c->q);
+	if (c->dev)
+		ios_dev_destroy(c->dev);
+	ios_sim_destroy(&c->sim);
+}
+
+static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, struct ios_err *e)
+{
+	struct ios_job_result *r = t->res;
+	const struct ios_job *j = t->job;
+
+	r->name = strdup(j->name ? j->name : "");
+	if (!r->name)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	r->groupid = groupid;
+	r->nr_merged = 1;
+	r->pid = t->ioc.pid;
+	r->job = j;
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		struct ios_dir_result *dr = &r->dir[d];
+
+		ios_lat_init(&dr->slat);
+		ios_lat_init(&dr->clat);
+		ios_lat_init(&dr->lat);
+		if ((j->clat_percentiles && ios_lat_enable_hist(&dr->clat)) ||
+		    (j->lat_percentiles && ios_lat_enable_hist(&dr->lat)) ||
+		    (j->slat_percentiles && ios_lat_enable_hist(&dr->slat)))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	ios_lat_init(&r->sync_lat);
+	r->ioprio_class = ios_ioc_class(&t->ioc);
+	r->ioprio_level = ios_ioc_level(&t->ioc);
+	r->cgroup = t->ioc.cgroup->path;
+	r->cgroup_weight = j->cgroup_weight;
+	if (j->nr_percentiles) {
+		r->pcts = j->percentile_list;
+		r->nr_pcts = j->nr_percentiles;
+	} else {
+		r->pcts = ios_default_percentiles;
+		r->nr_pcts = ios_nr_default_percentiles;
+	}
+	(void)c;
+	return 0;
+}
+
+int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
+	    struct ios_run_result *out, struct ios_err *e)
+{
+	struct ios_settings *set = NULL;
+	struct ios_queue_config qc;
+	struct run_ctx *c;
+	const char *schedname = cfg->scheduler ? cfg->scheduler : IOS_DEFAULT_SCHEDULER;
+	const char *profile = cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE;
+	unsigned nr_tasks = 0, phase = 0, idx = 0;
+	int groupid = 0, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!jf || !jf->nr_jobs)
+		return IOS_ERR(e, -EINVAL, "no jobs to run");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	c->files_tail = &c->files;
+	c->seed = cfg->seed;
+	c->jf = jf;
+	c->e = e;
+	ios_timer_init(&c->dev_timer);
+	ios_timer_init(&c->q_timer);
+	ret = ios_sim_init(&c->sim);
+	if (ret) {
+		free(c);
+		return IOS_ERR(e, ret, "out of memory");
+	}
+
+	/* private copy: 'used' marks are per run */
+	set = calloc(1, sizeof(*set));
+	if (!set || (cfg->settings && ios_settings_copy(set, cfg->settings))) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+
+	ret = ios_tunable_defaults(ios_lab_tunables_table, &c->lab, e);
+	if (!ret)
+		ret = ios_settings_apply(set, "lab.", ios_lab_tunables_table, &c->lab, e);
+	if (ret)
+		goto out;
+
+	if (!ios_sched_find(schedname)) {
+		char names[256] = "";
+		const struct ios_sched_type *st;
+
+		for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
+			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
+			strncat(names, st->name, sizeof(names) - strlen(names) - 1);
+		}
+		ret = IOS_ERR(e, -ENOENT, "unknown scheduler '%s' (known: %s)", schedname, names);
+		goto out;
+	}
+
+	c->dev = ios_dev_create(profile, set, ios_mix64(cfg->seed ^ 0x6465766963650000ULL), e);
+	if (!c->dev) {
+		ret = e && e->code ? e->code : -EINVAL;
+		goto out;
+	}
+
+	memset(&qc, 0, sizeof(qc));
+	qc.id = 0;
+	qc.disk_name = c->dev->name[0] ? c->dev->name : "sda";
+	qc.sched = ios_sched_find(schedname);
+	qc.settings = set;
+	qc.depth = c->dev->type->ops.queue_depth(c->dev);
+	qc.rotational = (ios_dev_caps(c->dev) & IOS_DEV_ROTATIONAL) != 0;
+	qc.capacity_sectors = c->dev->nr_sectors;
+	qc.host_ops = &sim_host_ops;
+	qc.host = c;
+	qc.ignore_allow_merge = c->lab.cross_queue_merge;
+	qc.trace_ops = cfg->trace_ops;
+	qc.trace = cfg->trace;
+	c->q = ios_queue_create(&qc, e);
+	if (!c->q) {
+		ret = e && e->code ? e->code : -EINVAL;
+		goto out;
+	}
+	ret = check_settings(set, e);
+	if (ret)
+		goto out;
+
+	/* tasks: one per clone, in job order */
+	for (size_t i = 0; i < jf->nr_jobs; i++)
+		nr_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
+	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
+	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
+	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));
+	if (!c->tasks || !c->phase_left || !out->jobs || !cgroup_get(c, "")) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	c->nr_tasks = nr_tasks;
+	out->nr_jobs = nr_tasks;
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+		struct ios_cgroup *cg = cgroup_get(c, j->cgroup);
+
+		if (!cg) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (i && j->stonewall)
+			phase++;
+		if (i && (j->stonewall || j->new_group))
+			groupid++;
+		for (unsigned k = 0; k < n; k++, idx++) {
+			struct run_task *t = &c->tasks[idx];
+			uint64_t rseed = j->randseed_set ? j->randseed : cfg->seed;
+
+			t->job = j;
+			t->index = idx;
+			t->clone = k;
+			t->phase = phase;
+			t->res = &out->jobs[idx];
+			t->ioc.pid = 1000 + idx;
+			snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", j->name ? j->name : "fio");
+			t->ioc.cgroup = cg;
+			ios_rand_seed(&t->rng, rseed, ((uint64_t)i << 20) | k);
+			c->phase_left[phase]++;
+		}
+	}
+	c->nr_phases = phase + 1;
+
+	ret = run_layout_files(c, e);
+	if (ret)
+		goto out;
+	idx = 0;
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+		int gid = 0;
+
+		for (size_t k = 0; k <= i; k++)
+			if (k && (jf->jobs[k].stonewall || jf->jobs[k].new_group))
+				gid++;
+		for (unsigned k = 0; k < n; k++, idx++) {
+			ret = run_task_setup(c, &c->tasks[idx], e);
+			if (!ret)
+				ret = init_result_job(c, &c->tasks[idx], gid, e);
+			if (ret)
+				goto out;
+		}
+	}
+
+	start_phase(c, 0, 0);
+	ret = ios_sim_run(&c->sim, IOS_NO_WAKEUP);
+	if (ret) {
+		IOS_ERR(e, ret, "simulation failed");
+		goto out;
+	}
+	if (c->running || c->phase_left[c->cur_phase]) {
+		ret = IOS_ERR(e, -EDEADLK, "simulation stalled at %" PRIu64
+			      " ns with %u jobs still running (an I/O never completed)",
+			      c->sim.now, c->running);
+		goto out;
+	}
+
+	/* results */
+	ios_queue_stats_update(c->q, c->sim.now);
+	out->disks = calloc(1, sizeof(*out->disks));
+	if (!out->disks) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	out->nr_disks = 1;
+	{
+		struct ios_disk_result *d = &out->disks[0];
+		const struct ios_disk_stats *s = &c->q->stats;
+
+		snprintf(d->name, sizeof(d->name), "%s", c->q->disk_name);
+		for (int k = 0; k < 2; k++) {
+			d->ios[k] = s->ios[k];
+			d->merges[k] = s->merges[k];
+			d->sectors[k] = s->sectors[k];
+			d->ticks_ms[k] = s->ticks_ns[k] / IOS_NSEC_PER_MSEC;
+		}
+		d->in_queue_ms = s->time_in_queue_ns / IOS_NSEC_PER_MSEC;
+		d->util = c->sim.now ? 100.0 * (double)s->io_ticks_ns / (double)c->sim.now : 0.0;
+		if (d->util > 100.0)
+			d->util = 100.0;
+	}
+	out->jobfile = jf;
+	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
+	snprintf(out->device, sizeof(out->device), "%s", profile);
+	out->seed = cfg->seed;
+	out->sim_end_ns = c->sim.now;
+	out->nr_events = c->sim.nr_events;
+	out->timestamp = 0;
+	/* cgroup paths point into the context: keep them in the result */
+	for (size_t i = 0; i < out->nr_jobs; i++)
+		out->jobs[i].cgroup = NULL;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const char *p = c->tasks[i].ioc.cgroup->path;
+
+		out->jobs[i].cgroup = *p ? c->tasks[i].job->cgroup : NULL;
+	}
+	ret = 0;
+out:
+	if (set) {
+		ios_settings_free(set);
+		free(set);
+	}
+	ctx_free(c);
+	free(c);
+	if (ret)
+		ios_run_result_free(out);
+	return ret;
+}

@@ -1,0 +1,160 @@
+/*
+ * Private structures of the job runner (src/run/).
+ *
+ * A run is one simulated machine: a device, its request queue, files laid
+ * out on the device, and one task per fio job clone. Tasks are event-driven
+ * state machines that model what fio's I/O loop does with a given ioengine:
+ * prepare an I/O, spend CPU time submitting it, sleep until completions
+ * arrive, reap them, think, respect rate limits, stop at the runtime or the
+ * size limit.
+ */
+#ifndef IOSCHED_RUN_INT_H
+#define IOSCHED_RUN_INT_H
+
+#include "iosched/ios.h"
+
+struct run_ctx;
+struct run_task;
+
+/* A file on the simulated device. */
+struct run_file {
+	char *name;
+	uint64_t start_sector;		/* first sector on the device */
+	uint64_t size;			/* bytes */
+	uint64_t need;			/* bytes the jobs need (layout pass) */
+	bool is_dev;			/* a /dev/ name: the whole device */
+	bool preexisting;		/* sized by lab.file_size */
+	const struct ios_job *first_job;	/* for messages */
+	struct run_file *next;
+};
+
+/* A block permutation for random I/O without repeats (fio's random map). */
+struct run_perm {
+	uint64_t n;			/* domain size (blocks) */
+	uint64_t bits_half;		/* Feistel half width */
+	uint64_t keys[4];
+	uint64_t pos;			/* next index to map */
+};
+
+/* One I/O unit (fio's io_u). */
+struct run_io {
+	struct run_task *t;
+	struct run_file *f;
+	uint8_t dir;
+	uint64_t offset;		/* within the file */
+	uint64_t len;
+	uint64_t start_ns;		/* prepared (fio start_time) */
+	uint64_t issue_ns;		/* submitted (fio issue_time) */
+	uint64_t done_ns;		/* last bio completed */
+	unsigned nr_bios, bios_pending;
+	int error;
+	struct ios_bio *bios;
+	struct run_io *next;		/* free list or done list */
+};
+
+/* Per file state of one task. */
+struct run_task_file {
+	struct run_file *f;
+	uint64_t off, len;		/* the region this task uses */
+	uint64_t pos[2];		/* next sequential offset per direction */
+	struct run_perm perm;		/* random blocks, fresh each pass */
+	uint64_t align;
+	unsigned seq_left;		/* random with rw=randX:N: sequential I/Os left */
+};
+
+enum run_task_state {
+	TS_NEW,			/* waiting for its phase / start delay */
+	TS_RUNNING,
+	TS_WAIT_IO,		/* asleep until enough completions */
+	TS_WAIT_TIMER,		/* thinking or rate limited */
+	TS_DONE,
+};
+
+struct run_task {
+	struct run_ctx *ctx;
+	const struct ios_job *job;
+	unsigned index;			/* global, in job order */
+	unsigned clone;			/* 0..numjobs-1 */
+	unsigned phase;			/* stonewall phase */
+	struct ios_ioc ioc;
+	struct ios_job_result *res;
+	struct ios_rand rng;
+	enum run_task_state state;
+	struct ios_timer timer;
+
+	struct run_task_file *files;
+	unsigned nr_files, cur_file;
+
+	/* engine model */
+	unsigned depth;
+	bool async;			/* slat reported separately */
+	bool null_engine;
+	unsigned batch_submit, batch_complete_min;
+	struct run_io *ios;		/* depth units */
+	struct ios_bio *bio_pool;
+	unsigned bios_per_io;
+	struct run_io *free_ios;
+	struct run_io *done_head, *done_tail;
+	unsigned inflight, nr_done, wait_threshold;
+	struct run_io *prepared;	/* prepared but held back by rate limiting */
+
+	/* progress */
+	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
+	uint64_t io_issued;
+	uint64_t bytes_issued[2], ios_issued[2];
+	uint64_t bytes_done[2], ios_done[2];
+	uint64_t start_ns, ramp_end_ns, deadline_ns;
+	unsigned think_count;
+	bool stop;
+	bool stats_on;
+
+	/* bw / iops samples */
+	struct ios_timer sample_timer;
+	uint64_t sample_at_ns;
+	uint64_t sample_bytes[2], sample_ios[2];
+	bool dir_used[2];
+};
+
+struct run_ctx {
+	struct ios_sim sim;
+	struct ios_dev *dev;
+	struct ios_queue *q;
+	struct ios_lab_tunables lab;
+	struct ios_timer dev_timer;
+	struct ios_timer q_timer;
+
+	struct run_task *tasks;
+	unsigned nr_tasks;
+	unsigned nr_phases, cur_phase;
+	unsigned *phase_left;		/* tasks not finished per phase */
+	unsigned running;
+
+	struct run_file *files, **files_tail;
+	struct ios_cgroup **cgroups;
+	unsigned nr_cgroups;
+
+	struct ios_run_result *res;
+	const struct ios_jobfile *jf;
+	struct ios_err *e;
+	uint64_t seed;
+	bool exitall;
+};
+
+/* layout.c */
+int run_layout_files(struct run_ctx *c, struct ios_err *e);
+void run_files_free(struct run_ctx *c);
+
+/* task.c */
+int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void run_task_free(struct run_task *t);
+void run_task_start(struct run_task *t, uint64_t now);
+void run_task_stop_now(struct run_task *t, uint64_t now);
+
+/* run.c */
+void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
+
+/* perm */
+void run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
+uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng);
+
+#endif

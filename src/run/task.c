@@ -1,0 +1,743 @@
+/*
+ * Tasks: fio's I/O loop as an event-driven state machine.
+ *
+ * One task is one fio job clone (a process). Its loop, per fio's do_io():
+ *
+ *   reap completions -> stop if the runtime or the size is reached ->
+ *   think (thinktime every thinktime_blocks I/Os) -> respect rate / rate_iops ->
+ *   prepare an I/O (direction by rwmixread, file round-robin, sequential or
+ *   random offset, block size) -> submit it -> sleep when the engine's depth
+ *   is reached, until enough completions arrive.
+ *
+ * The ioengines differ in how they submit and wait:
+ * - sync, psync, vsync, pvsync, pvsync2: one I/O at a time; the task sleeps
+ *   in the system call. fio measures clat from just before the call, so clat
+ *   includes the submission CPU time and there is no slat.
+ * - libaio, io_uring, posixaio: up to iodepth I/Os in flight, submitted in
+ *   batches of iodepth_batch_submit, reaped when at least
+ *   iodepth_batch_complete_min have completed. slat is the submission CPU
+ *   time, clat runs from submission to reaping.
+ * - null: completes at once without touching the device.
+ * CPU time is modelled as two lab costs: lab.submit_ns from fio's issue to
+ * the bio reaching the request queue, and lab.complete_ns from the device's
+ * completion to the task running again. They are what a think-time
+ * estimator (CFQ, AS) sees between two requests of a "zero think time" task.
+ *
+ * An I/O larger than queue.max_sectors_kb becomes several bios, as the
+ * kernel's direct-I/O path builds them; the I/O completes with its last bio.
+ * O_DIRECT writes are sync requests (REQ_SYNC, as since Linux 2.6.20), and
+ * with sync=1 they are FUA writes.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "run_int.h"
+
+/* ---- random block permutation: a 4-round Feistel network, cycle walking ---- */
+
+void run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng)
+{
+	unsigned bits = 0;
+
+	p->n = n;
+	while (bits < 64 && (1ULL << bits) < n)
+		bits++;
+	if (bits < 2)
+		bits = 2;
+	p->bits_half = (bits + 1) / 2;
+	for (int i = 0; i < 4; i++)
+		p->keys[i] = ios_rand_u64(rng);
+	p->pos = 0;
+}
+
+static uint64_t perm_map(const struct run_perm *p, uint64_t x)
+{
+	uint64_t h = p->bits_half, mask = (1ULL << h) - 1;
+	uint64_t l = x >> h, r = x & mask;
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t f = ios_mix64(r ^ p->keys[i]) & mask;
+		uint64_t nl = r;
+
+		r = l ^ f;
+		l = nl;
+	}
+	return (l << h) | r;
+}
+
+/* Next block of the current pass; a new pass with fresh keys when one ends. */
+uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng)
+{
+	uint64_t domain = 1ULL << (2 * p->bits_half), v;
+
+	for (;;) {
+		if (p->pos >= domain)
+			run_perm_init(p, p->n, rng);
+		v = perm_map(p, p->pos++);
+		if (v < p->n)
+			return v;
+	}
+}
+
+/* ---- stats helpers ---- */
+
+static unsigned depth_bucket(unsigned d)
+{
+	if (d >= 64)
+		return 6;
+	if (d >= 32)
+		return 5;
+	if (d >= 16)
+		return 4;
+	if (d >= 8)
+		return 3;
+	if (d >= 4)
+		return 2;
+	if (d >= 2)
+		return 1;
+	return 0;
+}
+
+static unsigned batch_bucket(unsigned n)
+{
+	if (n == 0)
+		return 0;
+	if (n <= 4)
+		return 1;
+	if (n <= 8)
+		return 2;
+	if (n <= 16)
+		return 3;
+	if (n <= 32)
+		return 4;
+	if (n <= 64)
+		return 5;
+	return 6;
+}
+
+/* fio's io_u_mark_latency: bucket labels are exclusive upper bounds */
+static void mark_latency(struct ios_job_result *r, uint64_t ns)
+{
+	static const unsigned lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	uint64_t v;
+	unsigned i;
+
+	r->nr_lat_samples++;
+	if (ns < 1000) {
+		for (i = 0; i < 10 && ns >= lim[i]; i++)
+			;
+		r->lat_n[i < 10 ? i : 9]++;
+	} else if (ns < 1000000) {
+		v = ns / 1000;
+		for (i = 0; i < 10 && v >= lim[i]; i++)
+			;
+		r->lat_u[i < 10 ? i : 9]++;
+	} else {
+		v = ns / 1000000;
+		for (i = 0; i < 10 && v >= lim[i]; i++)
+			;
+		if (i == 10)
+			i = v < 2000 ? 10 : 11;
+		r->lat_m[i]++;
+	}
+}
+
+/* ---- set-up ---- */
+
+static void task_ioprio(struct run_task *t)
+{
+	const struct ios_job *j = t->job;
+
+	t->ioc.nice = j->nice_set ? j->nice : 0;
+	t->ioc.ioprio_class = IOS_IOPRIO_CLASS_NONE;
+	t->ioc.ioprio_level = 0;
+	if (j->prioclass > 0) {
+		t->ioc.ioprio_class = j->prioclass;
+		/* ionice -c without -n: level 4 for RT and BE; IDLE has no level */
+		t->ioc.ioprio_level = j->prio >= 0 ? j->prio : IOS_IOPRIO_NORM;
+		if (j->prioclass == IOS_IOPRIO_CLASS_IDLE)
+			t->ioc.ioprio_level = 7;
+	} else if (j->prio >= 0) {
+		/* a level without a class is a best-effort level */
+		t->ioc.ioprio_class = IOS_IOPRIO_CLASS_BE;
+		t->ioc.ioprio_level = j->prio;
+	}
+}
+
+int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	uint64_t max_bs = 0, maxrq = c->q->tun.max_sectors_bytes;
+	uint64_t total = 0;
+
+	t->ctx = c;
+	ios_timer_init(&t->timer);
+	ios_timer_init(&t->sample_timer);
+	task_ioprio(t);
+	t->ioc.nr_tasks = 1;
+
+	switch (j->ioengine) {
+	case IOS_ENGINE_LIBAIO:
+	case IOS_ENGINE_IO_URING:
+	case IOS_ENGINE_POSIXAIO:
+		t->async = true;
+		t->depth = j->iodepth ? j->iodepth : 1;
+		break;
+	case IOS_ENGINE_NULL:
+		t->null_engine = true;
+		t->async = true;
+		t->depth = j->iodepth ? j->iodepth : 1;
+		break;
+	default:
+		t->depth = 1;
+		break;
+	}
+	t->batch_submit = j->iodepth_batch_submit ? j->iodepth_batch_submit : 1;
+	if (t->batch_submit > t->depth)
+		t->batch_submit = t->depth;
+	t->batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
+	if (t->batch_complete_min > t->depth)
+		t->batch_complete_min = t->depth;
+
+	for (int d = 0; d < 2; d++) {
+		uint64_t b = j->bs_max[d] > j->bs[d] ? j->bs_max[d] : j->bs[d];
+
+		for (unsigned k = 0; k < j->nr_bssplit[d]; k++)
+			if (j->bssplit[d][k].bs > b)
+				b = j->bssplit[d][k].bs;
+		if (b > max_bs)
+			max_bs = b;
+	}
+	if (!max_bs)
+		max_bs = 4096;
+	t->bios_per_io = (unsigned)((max_bs + maxrq - 1) / maxrq);
+	t->ios = calloc(t->depth, sizeof(*t->ios));
+	t->bio_pool = calloc((size_t)t->depth * t->bios_per_io, sizeof(*t->bio_pool));
+	if (!t->ios || !t->bio_pool)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < t->depth; i++) {
+		t->ios[i].t = t;
+		t->ios[i].bios = &t->bio_pool[(size_t)i * t->bios_per_io];
+		t->ios[i].next = t->free_ios;
+		t->free_ios = &t->ios[i];
+	}
+
+	for (unsigned k = 0; k < t->nr_files; k++) {
+		struct run_task_file *tf = &t->files[k];
+		uint64_t align = j->bs_min[IOS_READ] ? j->bs_min[IOS_READ] : j->bs[IOS_READ];
+		int dir = ios_rw_has_read(j->rw) ? IOS_READ : IOS_WRITE;
+
+		align = j->blockalign[dir] ? j->blockalign[dir]
+					   : (j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir]);
+		if (!align)
+			align = 4096;
+		if (j->direct && align % IOS_SECTOR_SIZE) {
+			char w[256];
+
+			snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line,
+				 j->name);
+			return IOS_ERR(e, -EINVAL,
+				       "%s: direct=1 needs block sizes that are multiples of 512 "
+				       "bytes (bs=%" PRIu64 ")", w, align);
+		}
+		tf->align = align;
+		tf->pos[0] = tf->pos[1] = tf->off;
+		if (tf->len < align) {
+			char w[256];
+
+			snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line,
+				 j->name);
+			return IOS_ERR(e, -EINVAL,
+				       "%s: the region of '%s' it may use (%" PRIu64
+				       " bytes) is smaller than one block (%" PRIu64 ")",
+				       w, tf->f->name, tf->len, align);
+		}
+		run_perm_init(&tf->perm, tf->len / align, &t->rng);
+		total += tf->len;
+	}
+	if (j->time_based) {
+		t->io_target = UINT64_MAX;
+	} else {
+		uint64_t base = j->io_size ? j->io_size : total;
+		unsigned loops = j->loops ? j->loops : 1;
+
+		t->io_target = base > UINT64_MAX / loops ? UINT64_MAX : base * loops;
+	}
+	t->dir_used[IOS_READ] = ios_rw_has_read(j->rw);
+	t->dir_used[IOS_WRITE] = ios_rw_has_write(j->rw);
+	return 0;
+}
+
+void run_task_free(struct run_task *t)
+{
+	free(t->ios);
+	free(t->bio_pool);
+	free(t->files);
+	t->ios = NULL;
+	t->bio_pool = NULL;
+	t->files = NULL;
+}
+
+/* ---- preparing an I/O ---- */
+
+static uint64_t pick_bs(struct run_task *t, int dir)
+{
+	const struct ios_job *j = t->job;
+	uint64_t lo, hi, unit;
+
+	if (j->nr_bssplit[dir]) {
+		unsigned r = (unsigned)ios_rand_below(&t->rng, 100), acc = 0, k;
+		unsigned nr = j->nr_bssplit[dir], zero = 0, given = 0;
+
+		for (k = 0; k < nr; k++) {
+			if (j->bssplit[dir][k].perc)
+				given += j->bssplit[dir][k].perc;
+			else
+				zero++;
+		}
+		for (k = 0; k < nr; k++) {
+			unsigned p = j->bssplit[dir][k].perc;
+
+			if (!p && zero)
+				p = given < 100 ? (100 - given) / zero : 0;
+			acc += p;
+			if (r < acc)
+				return j->bssplit[dir][k].bs;
+		}
+		return j->bssplit[dir][nr - 1].bs;
+	}
+	lo = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
+	hi = j->bs_max[dir] ? j->bs_max[dir] : j->bs[dir];
+	if (hi <= lo)
+		return lo ? lo : 4096;
+	unit = j->bs_unaligned ? (j->direct ? IOS_SECTOR_SIZE : 1) : lo;
+	return lo + ios_rand_below(&t->rng, (hi - lo) / unit + 1) * unit;
+}
+
+static int pick_dir(struct run_task *t)
+{
+	const struct ios_job *j = t->job;
+
+	switch (j->rw) {
+	case IOS_RW_READ:
+	case IOS_RW_RANDREAD:
+		return IOS_READ;
+	case IOS_RW_WRITE:
+	case IOS_RW_RANDWRITE:
+		return IOS_WRITE;
+	default:
+		return ios_rand_below(&t->rng, 100) < j->rwmixread ? IOS_READ : IOS_WRITE;
+	}
+}
+
+static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+	struct run_task_file *tf;
+	int dir = pick_dir(t);
+	uint64_t bs = pick_bs(t, dir), off, end;
+
+	tf = &t->files[t->cur_file];
+	if (t->nr_files > 1)
+		t->cur_file = (t->cur_file + 1) % t->nr_files;
+	if (bs > tf->len)
+		bs = tf->len / tf->align * tf->align;
+	end = tf->off + tf->len;
+
+	if (ios_rw_is_random(j->rw) && !(j->rw_seq_nr > 1 && tf->seq_left)) {
+		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
+
+		if (j->norandommap || blocks != tf->perm.n)
+			b = ios_rand_below(&t->rng, blocks);
+		else
+			b = run_perm_next(&tf->perm, &t->rng);
+		off = tf->off + b * tf->align;
+		if (j->rw_seq_nr > 1)
+			tf->seq_left = j->rw_seq_nr - 1;
+	} else {
+		if (ios_rw_is_random(j->rw))
+			tf->seq_left--;
+		off = tf->pos[dir];
+		if (off + bs > end)
+			off = tf->off; /* wrap to the start of the region */
+	}
+	/* next sequential position; rw=read:N adds a hole of N bytes */
+	tf->pos[dir] = off + bs + (ios_rw_is_random(j->rw) ? 0 : j->rw_seq_nr);
+	if (tf->pos[dir] >= end)
+		tf->pos[dir] = tf->off;
+
+	io->f = tf->f;
+	io->dir = (uint8_t)dir;
+	io->offset = off;
+	io->len = bs;
+	io->start_ns = now;
+	io->issue_ns = 0;
+	io->done_ns = 0;
+	io->error = 0;
+	io->next = NULL;
+}
+
+/* ---- submission and completion ---- */
+
+static void task_arm(struct run_task *t, uint64_t when);
+
+static void io_bio_end(struct ios_bio *bio, uint64_t now, int error)
+{
+	struct run_io *io = bio->private;
+	struct run_task *t = io->t;
+
+	if (error && !io->error)
+		io->error = error;
+	if (--io->bios_pending)
+		return;
+	io->done_ns = now;
+	io->next = NULL;
+	if (t->done_tail)
+		t->done_tail->next = io;
+	else
+		t->done_head = io;
+	t->done_tail = io;
+	t->nr_done++;
+	if (t->state == TS_WAIT_IO && t->nr_done >= t->wait_threshold)
+		task_arm(t, now + t->ctx->lab.complete_ns);
+}
+
+/* The bios reach the request queue (after the submission CPU time). */
+static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_io *io = arg;
+	struct run_task *t = io->t;
+	struct run_ctx *c = t->ctx;
+	const struct ios_job *j = t->job;
+	uint64_t maxrq = c->q->tun.max_sectors_bytes, done = 0;
+	uint64_t sector = io->f->start_sector + (io->offset >> IOS_SECTOR_SHIFT);
+	uint32_t flags = 0;
+
+	(void)data;
+	if (t->null_engine) {
+		io->bios_pending = 1;
+		io->nr_bios = 0;
+		{
+			struct ios_bio fake = { .private = io };
+
+			io_bio_end(&fake, sim->now, 0);
+		}
+		return;
+	}
+	if (io->dir == IOS_WRITE && j->direct)
+		flags |= IOS_REQ_SYNC;
+	if (io->dir == IOS_WRITE && j->sync)
+		flags |= IOS_REQ_SYNC | IOS_REQ_FUA;
+	io->nr_bios = 0;
+	while (done < io->len) {
+		uint64_t n = io->len - done < maxrq ? io->len - done : maxrq;
+
+		io->nr_bios++;
+		done += n;
+	}
+	io->bios_pending = io->nr_bios;
+	done = 0;
+	for (unsigned i = 0; i < io->nr_bios; i++) {
+		struct ios_bio *bio = &io->bios[i];
+		uint64_t n = io->len - done < maxrq ? io->len - done : maxrq;
+		int ret;
+
+		memset(bio, 0, sizeof(*bio));
+		bio->sector = sector + (done >> IOS_SECTOR_SHIFT);
+		bio->nr_sectors = (uint32_t)((n + IOS_SECTOR_SIZE - 1) >> IOS_SECTOR_SHIFT);
+		bio->dir = io->dir;
+		bio->flags = flags;
+		bio->ioc = &t->ioc;
+		bio->submit_ns = sim->now;
+		bio->end_io = io_bio_end;
+		bio->private = io;
+		done += n;
+		ret = ios_queue_submit_bio(c->q, bio, sim->now);
+		if (ret < 0) {
+			/* a layout bug: the file extent left the device */
+			io->error = ret;
+			io_bio_end(bio, sim->now, ret);
+		}
+	}
+}
+
+static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
+{
+	struct ios_job_result *r = t->res;
+	struct ios_dir_result *d = &r->dir[io->dir];
+	uint64_t clat = now - io->issue_ns, lat = now - io->start_ns;
+
+	t->bytes_done[io->dir] += io->len;
+	t->ios_done[io->dir]++;
+	if (io->error)
+		r->error = -io->error;
+	if (!t->stats_on)
+		return;
+	d->io_bytes += io->len;
+	d->total_ios++;
+	if (t->async)
+		ios_lat_add(&d->slat, io->issue_ns - io->start_ns);
+	ios_lat_add(&d->clat, clat);
+	ios_lat_add(&d->lat, lat);
+	mark_latency(r, clat);
+	t->sample_bytes[io->dir] += io->len;
+	t->sample_ios[io->dir]++;
+}
+
+static unsigned reap(struct run_task *t, uint64_t now)
+{
+	unsigned n = 0;
+
+	while (t->done_head) {
+		struct run_io *io = t->done_head;
+
+		t->done_head = io->next;
+		if (!t->done_head)
+			t->done_tail = NULL;
+		account_io(t, io, now);
+		io->next = t->free_ios;
+		t->free_ios = io;
+		t->inflight--;
+		t->nr_done--;
+		n++;
+	}
+	if (n && t->stats_on)
+		t->res->io_complete[batch_bucket(n)]++;
+	/* fio's default thinktime_blocks_type=complete counts completions */
+	if (t->async && !t->job->thinktime_blocks_issue)
+		t->think_count += n;
+	return n;
+}
+
+/* ---- the loop ---- */
+
+static void ev_task(struct ios_sim *sim, void *arg, uint64_t data);
+
+static void task_arm(struct run_task *t, uint64_t when)
+{
+	(void)ios_timer_arm(&t->ctx->sim, &t->timer, when, ev_task, t);
+}
+
+static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t cursor)
+{
+	t->res->ctx++;
+	if (!t->inflight || threshold == 0) {
+		task_arm(t, cursor);
+		return;
+	}
+	t->state = TS_WAIT_IO;
+	t->wait_threshold = threshold;
+	if (t->nr_done >= threshold)
+		task_arm(t, cursor);
+	else
+		ios_timer_cancel(&t->timer);
+}
+
+static void task_sleep_until(struct run_task *t, uint64_t when)
+{
+	t->res->ctx++;
+	t->state = TS_WAIT_TIMER;
+	task_arm(t, when);
+}
+
+static bool target_reached(const struct run_task *t)
+{
+	return t->io_issued >= t->io_target;
+}
+
+/* Earliest time the rate limits allow an I/O of @len bytes in @dir. */
+static uint64_t rate_gate(const struct run_task *t, int dir)
+{
+	const struct ios_job *j = t->job;
+	uint64_t when = 0, base = t->stats_on ? t->ramp_end_ns : t->start_ns;
+
+	if (j->rate[dir] && t->bytes_issued[dir]) {
+		__uint128_t ns = (__uint128_t)t->bytes_issued[dir] * IOS_NSEC_PER_SEC / j->rate[dir];
+
+		when = base + (uint64_t)ns;
+	}
+	if (j->rate_iops[dir] && t->ios_issued[dir]) {
+		uint64_t w = base + t->ios_issued[dir] * IOS_NSEC_PER_SEC / j->rate_iops[dir];
+
+		if (w > when)
+			when = w;
+	}
+	return when;
+}
+
+static void finish(struct run_task *t, uint64_t now)
+{
+	struct ios_job_result *r = t->res;
+	uint64_t begin = t->ramp_end_ns < now ? t->ramp_end_ns : now;
+
+	t->state = TS_DONE;
+	ios_timer_cancel(&t->timer);
+	ios_timer_cancel(&t->sample_timer);
+	r->finish_ns = now;
+	r->runtime_ns = now - begin;
+	for (int d = 0; d < 2; d++)
+		if (t->dir_used[d])
+			r->dir[d].runtime_ns = r->runtime_ns;
+	t->ioc.nr_tasks = 0;
+	ios_queue_ioc_exit(t->ctx->q, &t->ioc);
+	run_task_finished(t->ctx, t, now);
+}
+
+static void task_step(struct run_task *t, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+	struct run_ctx *c = t->ctx;
+	uint64_t cursor = now;
+	unsigned batch = 0;
+
+	t->state = TS_RUNNING;
+	reap(t, now);
+	if (!t->stats_on && now >= t->ramp_end_ns)
+		t->stats_on = true;
+	if (!t->stop && now >= t->deadline_ns)
+		t->stop = true;
+	if (t->stop || target_reached(t)) {
+		if (!t->inflight) {
+			finish(t, now);
+			return;
+		}
+		task_sleep_io(t, 1, now);
+		return;
+	}
+
+	while (t->inflight < t->depth && !t->stop && !target_reached(t)) {
+		struct run_io *io;
+		uint64_t gate;
+
+		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
+			t->think_count = 0;
+			if (batch) {
+				t->res->io_submit[batch_bucket(batch)]++;
+				batch = 0;
+			}
+			task_sleep_until(t, cursor + j->thinktime_ns);
+			return;
+		}
+		if (!t->prepared) {
+			io = t->free_ios;
+			t->free_ios = io->next;
+			prepare_io(t, io, cursor);
+			t->prepared = io;
+		}
+		io = t->prepared;
+		gate = rate_gate(t, io->dir);
+		if (gate > cursor) {
+			if (batch) {
+				t->res->io_submit[batch_bucket(batch)]++;
+				batch = 0;
+			}
+			if (t->inflight && t->async) {
+				/* wait for a completion or the gate, whichever first */
+				t->res->ctx++;
+				t->state = TS_WAIT_IO;
+				t->wait_threshold = 1;
+				task_arm(t, gate);
+				return;
+			}
+			task_sleep_until(t, gate);
+			return;
+		}
+		t->prepared = NULL;
+		io->start_ns = cursor;
+		cursor += c->lab.submit_ns;
+		io->issue_ns = t->async ? cursor : io->start_ns;
+		t->inflight++;
+		t->io_issued += io->len;
+		t->bytes_issued[io->dir] += io->len;
+		t->ios_issued[io->dir]++;
+		if (j->thinktime_blocks_issue || !t->async)
+			t->think_count++;
+		if (t->stats_on)
+			t->res->io_depth[depth_bucket(t->inflight)]++;
+		(void)ios_sim_at(&c->sim, cursor, ev_io_submit, io, 0);
+		batch++;
+		if (!t->async) {
+			/* the task sleeps in the system call */
+			t->res->io_submit[batch_bucket(batch)]++;
+			task_sleep_io(t, 1, cursor);
+			return;
+		}
+		if (batch >= t->batch_submit) {
+			t->res->io_submit[batch_bucket(batch)]++;
+			batch = 0;
+		}
+	}
+	if (batch)
+		t->res->io_submit[batch_bucket(batch)]++;
+	if (t->stop || target_reached(t))
+		task_sleep_io(t, 1, cursor);
+	else
+		task_sleep_io(t, t->inflight < t->batch_complete_min ? t->inflight
+								   : t->batch_complete_min, cursor);
+}
+
+static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_task *t = arg;
+
+	if (!ios_timer_fire(&t->timer, data) || t->state == TS_DONE)
+		return;
+	task_step(t, sim->now);
+}
+
+/* ---- bandwidth / iops samples every bwavgtime ---- */
+
+static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_task *t = arg;
+	const struct ios_job *j = t->job;
+	uint64_t win = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	uint64_t span;
+
+	if (!ios_timer_fire(&t->sample_timer, data) || t->state == TS_DONE)
+		return;
+	span = sim->now - t->sample_at_ns;
+	if (t->stats_on && span) {
+		for (int d = 0; d < 2; d++) {
+			if (!t->dir_used[d])
+				continue;
+			ios_sample_add(&t->res->dir[d].bw,
+				       (double)t->sample_bytes[d] * 1e9 / 1024.0 / (double)span);
+			ios_sample_add(&t->res->dir[d].iops,
+				       (double)t->sample_ios[d] * 1e9 / (double)span);
+		}
+	}
+	t->sample_bytes[0] = t->sample_bytes[1] = 0;
+	t->sample_ios[0] = t->sample_ios[1] = 0;
+	t->sample_at_ns = sim->now;
+	(void)ios_timer_arm(sim, &t->sample_timer, sim->now + win, ev_sample, t);
+}
+
+void run_task_start(struct run_task *t, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+	uint64_t win = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+
+	t->state = TS_RUNNING;
+	t->start_ns = now;
+	t->res->start_ns = now;
+	t->ramp_end_ns = now + j->ramp_time_ns;
+	t->stats_on = j->ramp_time_ns == 0;
+	t->deadline_ns = j->runtime_ns ? t->ramp_end_ns + j->runtime_ns : UINT64_MAX;
+	if (t->deadline_ns < now)
+		t->deadline_ns = UINT64_MAX;
+	if (t->ctx->lab.max_sim_time_ns && t->deadline_ns > t->ctx->lab.max_sim_time_ns)
+		t->deadline_ns = t->ctx->lab.max_sim_time_ns;
+	t->sample_at_ns = t->ramp_end_ns;
+	(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, t->ramp_end_ns + win, ev_sample, t);
+	task_step(t, now);
+}
+
+/* Stop issuing (exitall); in-flight I/O still completes. */
+void run_task_stop_now(struct run_task *t, uint64_t now)
+{
+	if (t->state == TS_DONE || t->state == TS_NEW)
+		return;
+	t->stop = true;
+	if (t->state == TS_WAIT_TIMER)
+		task_arm(t, now);
+}

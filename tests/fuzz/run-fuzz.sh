@@ -1,0 +1,19 @@
+#!/bin/sh
+# Run the job-file fuzzer for a bounded time over its seed corpus (copied,
+# so the committed corpus is never modified). Fails on any crash.
+bin=$1; secs=${2:-30}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp tests/fuzz/corpus/* "$work"/ 2>/dev/null
+cp examples/*.fio examples/*/*.fio tests/jobs/*.fio "$work"/ 2>/dev/null
+if "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	-artifact_prefix="$work/" "$work" >"$work/log" 2>&1; then
+	grep -E "stat::number_of_executed_units|Done" "$work/log" | tail -2
+	echo "fuzz-smoke: no crash in ${secs}s"
+	echo "1 passed, 0 failed"
+else
+	tail -40 "$work/log"
+	echo "fuzz-smoke: FAILED"
+	echo "0 passed, 1 failed"
+	exit 1
+fi

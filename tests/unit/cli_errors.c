@@ -1,0 +1,121 @@
+/*
+ * Description: bad input on the command line, in --set values and in job
+ * files gives a clear message on stderr that names the input (file, line,
+ * option, allowed range) and a non-zero exit; never a crash. Good input
+ * exits 0.
+ */
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+
+static char dir[] = "/tmp/iosched-cli-XXXXXX";
+
+static int write_file(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
+/* run iosched with @args; stderr merged into the returned output */
+static char *run(const char *args, int *status)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
+	return t_run_cmd(cmd, status);
+}
+
+#define EXPECT(args, want_status, needle)                                          \
+	do {                                                                       \
+		int st_;                                                           \
+		char *out_ = run(args, &st_);                                      \
+		T_ASSERT(out_);                                                    \
+		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%s", \
+			     args, st_, want_status, out_);                        \
+		T_ASSERT_MSG(strstr(out_, needle), "'%s': output lacks '%s':\n%s", args, \
+			     needle, out_);                                        \
+		T_ASSERT_MSG(!strstr(out_, "Sanitizer") && !strstr(out_, "BUG at"), \
+			     "'%s' crashed:\n%s", args, out_);                     \
+		free(out_);                                                        \
+	} while (0)
+
+static int test_errors(void)
+{
+	char good[512], badprio[512], nosize[512], args[2048];
+
+	T_ASSERT(mkdtemp(dir));
+	T_ASSERT_EQ(write_file("good.fio", "[r]\nrw=randread\ndirect=1\nsize=16m\nruntime=0.2\n",
+			       good, sizeof(good)), 0);
+	T_ASSERT_EQ(write_file("badprio.fio", "[global]\ndirect=1\n\n[r]\nsize=1m\nprio=9\n",
+			       badprio, sizeof(badprio)), 0);
+	T_ASSERT_EQ(write_file("nosize.fio", "[r]\nrw=read\ndirect=1\nfilename=data\n",
+			       nosize, sizeof(nosize)), 0);
+
+	snprintf(args, sizeof(args), "run %s", good);
+	EXPECT(args, 0, "Run status group 0");
+	snprintf(args, sizeof(args), "run %s --scheduler nosuch", good);
+	EXPECT(args, 1, "unknown scheduler 'nosuch'");
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set read_expire=abc", good);
+	EXPECT(args, 1, "read_expire=abc");
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
+	EXPECT(args, 1, "fifo_batch");
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set slice_idle=0", good);
+	EXPECT(args, 1, "no tunable 'slice_idle'");
+	snprintf(args, sizeof(args), "run %s --set queue.nr_requests=1", good);
+	EXPECT(args, 1, "allowed 4..1048576");
+	snprintf(args, sizeof(args), "run %s --set queue.nosuch=1", good);
+	EXPECT(args, 1, "queue.nosuch");
+	snprintf(args, sizeof(args), "run %s --set device.rpm=0", good);
+	EXPECT(args, 1, "device.rpm");
+	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
+	EXPECT(args, 1, "foo.bar");
+	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
+	EXPECT(args, 1, "lab.submit_ns");
+	snprintf(args, sizeof(args), "run %s --set noequals", good);
+	EXPECT(args, 2, "NAME=VALUE");
+	snprintf(args, sizeof(args), "run %s --device nosuch", good);
+	EXPECT(args, 1, "nosuch");
+	snprintf(args, sizeof(args), "run %s --output-format=xml", good);
+	EXPECT(args, 2, "normal, json");
+	snprintf(args, sizeof(args), "run %s --seed=-3", good);
+	EXPECT(args, 2, "--seed");
+	snprintf(args, sizeof(args), "run %s --bogus", good);
+	EXPECT(args, 2, "unknown option '--bogus'");
+	snprintf(args, sizeof(args), "run %s/missing.fio", dir);
+	EXPECT(args, 1, "missing.fio");
+	snprintf(args, sizeof(args), "run %s", badprio);
+	EXPECT(args, 1, "badprio.fio:6");
+	snprintf(args, sizeof(args), "run %s", nosize);
+	EXPECT(args, 1, "lab.file_size");
+	snprintf(args, sizeof(args), "run %s --set lab.file_size=64m --set lab.max_sim_time=1", nosize);
+	EXPECT(args, 0, "Run status group 0");
+	EXPECT("frobnicate", 2, "unknown command");
+	EXPECT("run", 2, "no job file");
+	EXPECT("--version", 0, "iosched ");
+	EXPECT("list", 0, "read_expire");
+	return T_PASS;
+}
+
+int main(void)
+{
+	int ret;
+
+	if (access(t_iosched_bin(), X_OK))
+		return T_SKIP;
+	ret = T_RUN(test_errors);
+	{
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd)) {
+		}
+	}
+	return ret;
+}
