@@ -861,10 +861,15 @@ static void hdd_advance(struct hdd *h, uint64_t to)
 static void hdd_hit(struct hdd *h, struct ios_request *rq, struct hdd_seg *s, uint64_t now,
 		    uint64_t ready)
 {
-	uint64_t start = hdd_max(now + h->hit_overhead_ns, ready);
-	uint64_t bs = hdd_max(start, h->bus_free);
+	uint64_t bs = hdd_max(now + h->hit_overhead_ns, h->bus_free);
 
-	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors);
+	/*
+	 * The bus streams what is cached while read-ahead brings the rest, so
+	 * it finishes after its own transfer time and no sooner than one last
+	 * 4 KiB after the data is in.
+	 */
+	h->bus_free = hdd_max(bs + hdd_bus_ns(h, rq->nr_sectors),
+			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8)));
 	s->lru = ++h->lru_clock;
 	s->hwm = hdd_max(s->hwm, ios_rq_end(rq));
 	if (h->ra.valid && h->ra.seg == s) {
@@ -887,12 +892,17 @@ static uint64_t hdd_ra_future(struct hdd *h, uint64_t a, uint64_t b, uint64_t no
 	struct hdd_seg *s = h->ra.seg;
 	struct hdd_ra save = h->ra;
 	struct hdd_loc from, la;
-	uint64_t ready, fresh, pos;
+	uint64_t ready, fresh, pos, done;
 
 	if (!h->ra.valid || (h->mech != HDD_RA && h->mech != HDD_IDLE))
 		return HDD_TIME_MAX;
-	if (a < s->start || a > h->ra.lba0 + h->seg_cap || b - a > h->seg_cap ||
-	    b > h->dev.nr_sectors || b <= h->ra.lba0)
+	/*
+	 * The data from @a on must still be in the segment or still to come, and
+	 * not so far ahead that the segment could not reach it. A read longer
+	 * than the segment is fine: the host drains it while the drive streams.
+	 */
+	if (a < s->start || a > h->ra.lba0 + h->seg_cap || b > h->dev.nr_sectors ||
+	    b <= h->ra.lba0)
 		return HDD_TIME_MAX;
 	if (h->mech == HDD_IDLE) {
 		/* paused: it would pick up again right now */
@@ -906,8 +916,7 @@ static uint64_t hdd_ra_future(struct hdd *h, uint64_t a, uint64_t b, uint64_t no
 	hdd_locate(h, h->ra.lba0 ? h->ra.lba0 - 1 : 0, &from);
 	hdd_locate(h, a, &la);
 	pos = hdd_position_ns(h, from.cyl, from.head, &la, false);
-	fresh = now + h->cmd_overhead_ns + pos;
-	fresh += hdd_rot_wait(h, fresh, la.phase) + hdd_xfer_ns(h, b - a, la.spt);
+	fresh = hdd_walk(h, a, b - a, now + h->cmd_overhead_ns + pos, false, HDD_TIME_MAX, &done);
 	return ready <= fresh ? ready : HDD_TIME_MAX;
 }
 
