@@ -207,5 +207,7 @@ void ios_buf_puts(struct ios_buf *b, const char *s);
 /* Report writers. Return 0 or -ENOMEM. */
 int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+/* fio 1.9's (2006) text layout, to set beside the LKML threads of that era */
+int ios_report_fio19(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
 
 #endif
