@@ -122,33 +122,42 @@ static void dd_remove(struct dd_data *dd, struct ios_request *rq)
 }
 
 /*
- * Send @rq to the dispatch list outside any batch, as the kernel's
- * deadline_move_request: the sector walk restarts after it, in its
- * direction only; the batch count is left alone.
+ * The 2.6.31 alias rule: @alias starts at the same sector as @rq, which has
+ * just been put in the tree. @alias goes to the dispatch list outside any
+ * batch, as the kernel's deadline_move_request: the sector walk restarts
+ * after it (after @rq too, which the kernel had not inserted yet), in its
+ * direction only, and the batch count is left alone.
  */
-static void dd_move_to_front(struct dd_data *dd, struct ios_request *rq)
+static void dd_dispatch_alias(struct dd_data *dd, struct ios_request *alias,
+			      struct ios_request *rq)
 {
-	int dir = rq->dir;
+	struct ios_request *next = ios_elv_rb_latter(alias);
 
+	if (next == rq)
+		next = ios_elv_rb_latter(rq);
 	dd->next_rq[IOS_READ] = NULL;
 	dd->next_rq[IOS_WRITE] = NULL;
-	dd->next_rq[dir] = ios_elv_rb_latter(rq);
-	dd->last_sector = ios_rq_end(rq);
-	dd_remove(dd, rq);
-	ios_list_add_tail(&rq->queuelist, &dd->front);
+	dd->next_rq[alias->dir] = next;
+	dd->last_sector = ios_rq_end(alias);
+	dd_remove(dd, alias);
+	ios_list_add_tail(&alias->queuelist, &dd->front);
+	dd->aliases++;
 }
 
-/* Put @rq in its sort tree; a queued request at the same sector leaves first. */
+/*
+ * Put @rq in its sort tree. The tree never holds two requests starting at
+ * the same sector, and equal keys are inserted to the right, so an alias
+ * can only be @rq's predecessor: one descent serves both the insertion and
+ * the alias check.
+ */
 static void dd_add_rq_rb(struct dd_data *dd, struct ios_request *rq)
 {
-	struct ios_rb_root *root = &dd->sort_list[rq->dir];
-	struct ios_request *alias;
+	struct ios_request *prev;
 
-	while ((alias = ios_elv_rb_find(root, rq->sector)) != NULL) {
-		dd_move_to_front(dd, alias);
-		dd->aliases++;
-	}
-	ios_elv_rb_add(root, rq);
+	ios_elv_rb_add(&dd->sort_list[rq->dir], rq);
+	prev = ios_elv_rb_former(rq);
+	if (prev && prev->sector == rq->sector)
+		dd_dispatch_alias(dd, prev, rq);
 }
 
 static int dd_init(struct ios_queue *q)

@@ -1,8 +1,9 @@
 /*
  * Description: deadline's part in merging. Called directly: the front-merge
  * lookup finds the request of the bio's direction starting where the bio
- * ends, only with front_merges=1; a front merge re-sorts the grown request;
- * when two requests merge the survivor takes the absorbed one's earlier
+ * ends, only with front_merges=1; a front merge re-sorts the grown request
+ * (and sends out, as an alias, a request whose start it lands on); when two
+ * requests merge the survivor takes the absorbed one's earlier
  * deadline and FIFO slot, and a sector walk about to visit the absorbed
  * request moves on. Through the block layer: a front merge happens or not
  * according to front_merges, sector neighbours collapse, and a collapse
@@ -103,6 +104,32 @@ static int test_front_merge_resorts(void)
 	T_ASSERT(t_sq_dispatch(s, 1) == a);	/* then sector order */
 	T_ASSERT(t_sq_dispatch(s, 1) == b);
 	T_ASSERT(t_sq_dispatch(s, 1) == c);
+	t_sq_free(s);
+	return T_PASS;
+}
+
+/* A front merge that moves a request onto another's start sector is an alias too. */
+static int test_front_merge_alias(void)
+{
+	struct t_sq *s = t_sq_new("deadline", 1, true, NULL);
+	struct ios_request *a, *b, *c;
+	const struct ios_tunable *st;
+	char buf[32];
+
+	T_ASSERT(s);
+	c = t_sq_insert(s, 50, 8, IOS_READ, 0);
+	b = t_sq_insert(s, 92, 2, IOS_READ, 0);
+	a = t_sq_insert(s, 100, 8, IOS_READ, 0);
+	a->sector = 92;
+	a->nr_sectors += 8;
+	s->type->ops.request_merged(&s->q, a, IOS_FRONT_MERGE);
+	st = ios_tunable_find(s->type->stats, "aliases");
+	ios_tunable_show(st, s->q.sched_data, buf, sizeof(buf));
+	T_ASSERT(!strcmp(buf, "1"));
+	T_ASSERT(s->type->ops.former(&s->q, a) == c);
+	T_ASSERT(t_sq_dispatch(s, 1) == b);	/* out of turn */
+	T_ASSERT(t_sq_dispatch(s, 1) == c);	/* walk ran off: FIFO head */
+	T_ASSERT(t_sq_dispatch(s, 1) == a);
 	t_sq_free(s);
 	return T_PASS;
 }
@@ -281,7 +308,7 @@ static int test_rig_collapse_inherits_deadline(void)
 
 int main(void)
 {
-	return T_RUN(test_front_merge_lookup, test_front_merge_resorts,
+	return T_RUN(test_front_merge_lookup, test_front_merge_resorts, test_front_merge_alias,
 		     test_requests_merged_inherits_deadline, test_requests_merged_keeps_earlier_own,
 		     test_requests_merged_moves_walk, test_front_insert,
 		     test_rig_front_merges_switch, test_rig_collapse_inherits_deadline);
