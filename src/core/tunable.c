@@ -388,10 +388,26 @@ int ios_tunable_defaults(const struct ios_tunable *tab, void *base, struct ios_e
 	return 0;
 }
 
-static void fmt_scaled(char *buf, size_t len, uint64_t v, uint64_t m)
+static bool is_pow10(uint64_t m)
+{
+	while (m > 1 && m % 10 == 0)
+		m /= 10;
+	return m == 1;
+}
+
+/*
+ * A value in the user's unit, written so that it parses back: exact decimals
+ * for decimal units (8.5 ms), else the stored unit with its suffix
+ * (160041885696B for a capacity that is not a whole number of GiB).
+ */
+static void fmt_scaled(char *buf, size_t len, uint64_t v, uint64_t m, bool is_time)
 {
 	if (m <= 1 || v % m == 0) {
 		snprintf(buf, len, "%" PRIu64, v / (m ? m : 1));
+		return;
+	}
+	if (!is_pow10(m)) {
+		snprintf(buf, len, "%" PRIu64 "%s", v, is_time ? "ns" : "B");
 		return;
 	}
 	{
@@ -427,7 +443,7 @@ int ios_tunable_show(const struct ios_tunable *t, const void *base, char *buf, s
 	case IOS_TUN_SIZE: {
 		uint64_t m = tun_mult(t);
 
-		fmt_scaled(buf, len, ios_tunable_get_u64(t, base), m);
+		fmt_scaled(buf, len, ios_tunable_get_u64(t, base), m, t->type == IOS_TUN_TIME);
 		return (int)strlen(buf);
 	}
 	}

@@ -470,7 +470,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 
 		out->jobs[i].cgroup = *p ? c->tasks[i].job->cgroup : NULL;
 	}
-	ret = 0;
+	ret = ios_run_result_group(out);
+	if (ret)
+		IOS_ERR(e, ret, "out of memory");
 out:
 	if (set) {
 		ios_settings_free(set);

@@ -80,67 +80,6 @@ uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng)
 
 /* ---- stats helpers ---- */
 
-static unsigned depth_bucket(unsigned d)
-{
-	if (d >= 64)
-		return 6;
-	if (d >= 32)
-		return 5;
-	if (d >= 16)
-		return 4;
-	if (d >= 8)
-		return 3;
-	if (d >= 4)
-		return 2;
-	if (d >= 2)
-		return 1;
-	return 0;
-}
-
-static unsigned batch_bucket(unsigned n)
-{
-	if (n == 0)
-		return 0;
-	if (n <= 4)
-		return 1;
-	if (n <= 8)
-		return 2;
-	if (n <= 16)
-		return 3;
-	if (n <= 32)
-		return 4;
-	if (n <= 64)
-		return 5;
-	return 6;
-}
-
-/* fio's io_u_mark_latency: bucket labels are exclusive upper bounds */
-static void mark_latency(struct ios_job_result *r, uint64_t ns)
-{
-	static const unsigned lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
-	uint64_t v;
-	unsigned i;
-
-	r->nr_lat_samples++;
-	if (ns < 1000) {
-		for (i = 0; i < 10 && ns >= lim[i]; i++)
-			;
-		r->lat_n[i < 10 ? i : 9]++;
-	} else if (ns < 1000000) {
-		v = ns / 1000;
-		for (i = 0; i < 10 && v >= lim[i]; i++)
-			;
-		r->lat_u[i < 10 ? i : 9]++;
-	} else {
-		v = ns / 1000000;
-		for (i = 0; i < 10 && v >= lim[i]; i++)
-			;
-		if (i == 10)
-			i = v < 2000 ? 10 : 11;
-		r->lat_m[i]++;
-	}
-}
-
 /* ---- set-up ---- */
 
 static void task_ioprio(struct run_task *t)
@@ -478,7 +417,7 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		ios_lat_add(&d->slat, io->issue_ns - io->start_ns);
 	ios_lat_add(&d->clat, clat);
 	ios_lat_add(&d->lat, lat);
-	mark_latency(r, clat);
+	ios_job_mark_latency(r, clat);
 	t->sample_bytes[io->dir] += io->len;
 	t->sample_ios[io->dir]++;
 }
@@ -501,7 +440,7 @@ static unsigned reap(struct run_task *t, uint64_t now)
 		n++;
 	}
 	if (n && t->stats_on)
-		t->res->io_complete[batch_bucket(n)]++;
+		t->res->io_complete[ios_batch_bucket(n)]++;
 	/* fio's default thinktime_blocks_type=complete counts completions */
 	if (t->async && !t->job->thinktime_blocks_issue)
 		t->think_count += n;
@@ -611,7 +550,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
 			t->think_count = 0;
 			if (batch) {
-				t->res->io_submit[batch_bucket(batch)]++;
+				t->res->io_submit[ios_batch_bucket(batch)]++;
 				batch = 0;
 			}
 			task_sleep_until(t, cursor + j->thinktime_ns);
@@ -627,7 +566,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		gate = rate_gate(t, io->dir);
 		if (gate > cursor) {
 			if (batch) {
-				t->res->io_submit[batch_bucket(batch)]++;
+				t->res->io_submit[ios_batch_bucket(batch)]++;
 				batch = 0;
 			}
 			if (t->inflight && t->async) {
@@ -652,22 +591,22 @@ static void task_step(struct run_task *t, uint64_t now)
 		if (j->thinktime_blocks_issue || !t->async)
 			t->think_count++;
 		if (t->stats_on)
-			t->res->io_depth[depth_bucket(t->inflight)]++;
+			t->res->io_depth[ios_depth_bucket(t->inflight)]++;
 		(void)ios_sim_at(&c->sim, cursor, ev_io_submit, io, 0);
 		batch++;
 		if (!t->async) {
 			/* the task sleeps in the system call */
-			t->res->io_submit[batch_bucket(batch)]++;
+			t->res->io_submit[ios_batch_bucket(batch)]++;
 			task_sleep_io(t, 1, cursor);
 			return;
 		}
 		if (batch >= t->batch_submit) {
-			t->res->io_submit[batch_bucket(batch)]++;
+			t->res->io_submit[ios_batch_bucket(batch)]++;
 			batch = 0;
 		}
 	}
 	if (batch)
-		t->res->io_submit[batch_bucket(batch)]++;
+		t->res->io_submit[ios_batch_bucket(batch)]++;
 	if (t->stop || target_reached(t))
 		task_sleep_io(t, 1, cursor);
 	else
