@@ -46,7 +46,9 @@
  * Requests sent to dispatch outside a batch (aliases, at the tail) and
  * requests inserted at the front (requeues, at the head) wait on a private
  * list that is served before any batch, which is where the kernel's dispatch
- * queue would have held them. They take no part in merging.
+ * queue would have held them. deadline finds no merges for them and names
+ * no neighbours for them. (The block layer can still grow one by a bio
+ * merge through its hash; the kernel had already unhashed them.)
  *
  * Tunables (sysfs names, user units): read_expire (ms, 500), write_expire
  * (ms, 5000), writes_starved (2), fifo_batch (16), front_merges (0|1, 1).
@@ -68,7 +70,7 @@ struct dd_data {
 	/* per direction: sector order and arrival (= deadline) order */
 	struct ios_rb_root sort_list[IOS_DIR_COUNT];
 	struct ios_list_head fifo_list[IOS_DIR_COUNT];
-	/* requeued / front-inserted requests, served first, unsorted */
+	/* aliases (tail) and front insertions (head), served first, unsorted */
 	struct ios_list_head front;
 
 	/* the sector walk: successor of the last dispatch; at most one is set */
@@ -100,7 +102,7 @@ static struct ios_request *dd_fifo_head(struct dd_data *dd, int dir)
 	return ios_list_first_entry(&dd->fifo_list[dir], struct ios_request, queuelist);
 }
 
-/* Front-inserted requests are kept off the sort tree, marked by a cleared node. */
+/* Requests on the front list (aliases, front insertions) have a cleared tree node. */
 static bool dd_on_front_list(const struct ios_request *rq)
 {
 	return ios_rb_unlinked(&rq->rb_node);
@@ -357,7 +359,7 @@ static const struct ios_tunable dd_tunables[] = {
 	{ .name = "fifo_batch", .type = IOS_TUN_INT,
 	  .offset = offsetof(struct dd_data, fifo_batch),
 	  .min = 0, .max = INT_MAX, .def = "16", .unit = "",
-	  .help = "requests per batch (0 and 1 both mean one request, i.e. deadline-ordered FCFS)" },
+	  .help = "requests per batch (0 behaves as 1)" },
 	{ .name = "front_merges", .type = IOS_TUN_BOOL,
 	  .offset = offsetof(struct dd_data, front_merges),
 	  .min = 0, .max = 1, .def = "1", .unit = "",
