@@ -163,6 +163,14 @@ struct ios_job {
 	char *ioscheduler;		/* fio's ioscheduler=: switch the device's scheduler */
 	char *description;
 
+	/* --- added by the parser (src/job/); see docs/jobfiles.md --- */
+	unsigned kb_base;		/* 1024 (fio's default) or 1000: how sizes were read */
+	char **filenames;		/* filename= split on ':', '\:' unescaped; NULL if unset */
+	unsigned nr_filenames;
+	unsigned io_size_pct;		/* io_size given as a percentage (1..100), else 0 */
+	unsigned offset_increment_pct;	/* offset_increment as a percentage, else 0 */
+	int thread;			/* accepted; no effect in a simulator */
+
 	/* options given in this job's own section, in order, for JSON */
 	struct ios_kv *opts;
 	size_t nr_opts;

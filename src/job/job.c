@@ -1,0 +1,547 @@
+/*
+ * Job files to struct ios_job: the public entry points of include/iosched/job.h.
+ *
+ * ini.c hands over one complete section at a time. A [global] section edits
+ * the template every later job starts from (several [global] sections add
+ * up, and each affects only the jobs below it); a job section starts from a
+ * copy of the template. Within a section, options are applied in fio's
+ * order: kb_base first (it changes how the sizes around it are read),
+ * filename last, the rest as written; a later value of an option wins.
+ * Each option given with a value is also recorded, under fio's canonical
+ * name, in the job's (or the file's global) option list that the JSON report
+ * prints as "job options" / "global options"; bare flags are left out there,
+ * as fio leaves them out.
+ *
+ * Several files can be parsed into one struct ios_jobfile. As with
+ * `fio a.fio b.fio`, each file starts from fresh defaults (a file's [global]
+ * does not reach the next file) and the first job of every file after the
+ * first waits for the jobs before it (an implicit stonewall). On error the
+ * jobfile is left as it was before the call.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "job/ini.h"
+#include "job/opt.h"
+
+#define JOB_WHERE_VALUE	80	/* value characters quoted in messages */
+
+struct jp_state {
+	const struct ios_job_parse_opts *po;
+	struct ios_jobfile *jf;
+	struct ios_job global;
+	bool stonewall_first;	/* next job gets stonewall (file after the first) */
+};
+
+/* ---- public small things ---- */
+
+void ios_job_parse_opts_init(struct ios_job_parse_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->compat = IOS_JOB_COMPAT_FIO3;
+	/* the simulated machine: a 2006-era box, not the host (determinism) */
+	o->pagesize = 4096;
+	o->mb_memory = 1024;
+	o->ncpus = 2;
+	o->max_include_depth = 16;
+}
+
+const char *ios_rw_name(enum ios_rw rw)
+{
+	switch (rw) {
+	case IOS_RW_READ: return "read";
+	case IOS_RW_WRITE: return "write";
+	case IOS_RW_RANDREAD: return "randread";
+	case IOS_RW_RANDWRITE: return "randwrite";
+	case IOS_RW_RW: return "rw";
+	case IOS_RW_RANDRW: return "randrw";
+	}
+	return "?";
+}
+
+const char *ios_ioengine_name(enum ios_ioengine e)
+{
+	switch (e) {
+	case IOS_ENGINE_SYNC: return "sync";
+	case IOS_ENGINE_PSYNC: return "psync";
+	case IOS_ENGINE_VSYNC: return "vsync";
+	case IOS_ENGINE_PVSYNC: return "pvsync";
+	case IOS_ENGINE_PVSYNC2: return "pvsync2";
+	case IOS_ENGINE_LIBAIO: return "libaio";
+	case IOS_ENGINE_IO_URING: return "io_uring";
+	case IOS_ENGINE_POSIXAIO: return "posixaio";
+	case IOS_ENGINE_NULL: return "null";
+	}
+	return "?";
+}
+
+/* ---- job copies ---- */
+
+static void kv_free(struct ios_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static void job_free_fields(struct ios_job *j)
+{
+	unsigned i;
+
+	free(j->name);
+	free(j->filename);
+	free(j->directory);
+	free(j->cgroup);
+	free(j->write_bw_log);
+	free(j->write_lat_log);
+	free(j->write_iops_log);
+	free(j->read_iolog);
+	free(j->write_iolog);
+	free(j->ioscheduler);
+	free(j->description);
+	for (i = 0; i < j->nr_filenames; i++)
+		free(j->filenames[i]);
+	free(j->filenames);
+	kv_free(j->opts, j->nr_opts);
+	memset(j, 0, sizeof(*j));
+}
+
+static int dup_str(char **s)
+{
+	if (*s && !(*s = strdup(*s)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Deep copy of the template (its option list is not copied). */
+static int job_copy(struct ios_job *dst, const struct ios_job *src)
+{
+	unsigned i;
+	int ret = 0;
+
+	*dst = *src;
+	dst->opts = NULL;
+	dst->nr_opts = 0;
+	dst->filenames = NULL;
+	dst->nr_filenames = 0;
+	/* the strings are shared with src until each is duplicated: do all, then check */
+	ret |= dup_str(&dst->name);
+	ret |= dup_str(&dst->filename);
+	ret |= dup_str(&dst->directory);
+	ret |= dup_str(&dst->cgroup);
+	ret |= dup_str(&dst->write_bw_log);
+	ret |= dup_str(&dst->write_lat_log);
+	ret |= dup_str(&dst->write_iops_log);
+	ret |= dup_str(&dst->read_iolog);
+	ret |= dup_str(&dst->write_iolog);
+	ret |= dup_str(&dst->ioscheduler);
+	ret |= dup_str(&dst->description);
+	if (!ret && src->nr_filenames) {
+		dst->filenames = calloc(src->nr_filenames, sizeof(*dst->filenames));
+		if (!dst->filenames)
+			ret = -ENOMEM;
+		for (i = 0; !ret && i < src->nr_filenames; i++) {
+			dst->filenames[i] = strdup(src->filenames[i]);
+			dst->nr_filenames = i + 1;
+			if (!dst->filenames[i])
+				ret = -ENOMEM;
+		}
+	}
+	if (ret) {
+		/* strings that failed to duplicate are NULL, the rest are ours */
+		job_free_fields(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void jp_where(char *buf, size_t len, const char *file, int line, const char *key,
+		     const char *value)
+{
+	if (!value)
+		snprintf(buf, len, "%s:%d: option '%s'", file, line, key);
+	else if (strlen(value) > JOB_WHERE_VALUE)
+		snprintf(buf, len, "%s:%d: option '%s=%.*s...'", file, line, key,
+			 JOB_WHERE_VALUE, value);
+	else
+		snprintf(buf, len, "%s:%d: option '%s=%s'", file, line, key, value);
+}
+
+int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
+{
+	const struct ios_opt *o;
+	struct ios_err e = { 0 };
+
+	memset(job, 0, sizeof(*job));
+	job->prio = -1;
+	job->prioclass = -1;
+	job->kb_base = 1024;
+	for (o = ios_job_options; o->info.name; o++) {
+		const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1
+									      : o->info.def;
+		struct ios_optctx c = { 0 };
+		char where[128];
+		int ret;
+
+		if (!def)
+			continue;
+		snprintf(where, sizeof(where), "default of '%s'", o->info.name);
+		c.v.where = where;
+		c.v.kb_base = job->kb_base;
+		c.v.e = &e;
+		c.o = o;
+		c.key = o->info.name;
+		c.value = def;
+		c.compat = compat;
+		c.is_default = true;
+		c.global = true;
+		ret = ios_opt_apply(job, &c);
+		if (ret) {
+			job_free_fields(job);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- sections ---- */
+
+static int kv_push(struct ios_kv **v, size_t *n, const char *key, const char *value)
+{
+	struct ios_kv *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n].key = strdup(key);
+	nv[*n].value = strdup(value);
+	if (!nv[*n].key || !nv[*n].value) {
+		free(nv[*n].key);
+		free(nv[*n].value);
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* Apply a section's options to @job in fio's order, recording them in @rec. */
+static int jp_apply(struct jp_state *st, const struct ios_ini_section *s, struct ios_job *job,
+		    struct ios_kv **rec, size_t *nrec, struct ios_err *e)
+{
+	const struct ios_opt **rows;
+	char where[256];
+	size_t i;
+	int pass, ret = 0;
+
+	if (!s->nr)
+		return 0;
+	rows = calloc(s->nr, sizeof(*rows));
+	if (!rows)
+		return IOS_ERR(e, -ENOMEM, "%s:%d: out of memory", s->file, s->line);
+	/* names first, in file order, so the first bad name is the one reported */
+	for (i = 0; i < s->nr; i++) {
+		const struct ios_ini_kv *kv = &s->kv[i];
+
+		rows[i] = ios_opt_find(kv->key);
+		if (rows[i])
+			continue;
+		if (ios_opt_is_fio_only(kv->key))
+			ret = IOS_ERR(e, -ENOTSUP, "%s:%d: option '%s' is not supported by iosched "
+				      "(fio has it, iosched does not model it)", kv->file, kv->line,
+				      kv->key);
+		else
+			ret = IOS_ERR(e, -EINVAL, "%s:%d: unknown option '%s'", kv->file, kv->line,
+				      kv->key);
+		goto out;
+	}
+	for (pass = 0; pass < 3 && !ret; pass++) {
+		for (i = 0; i < s->nr && !ret; i++) {
+			const struct ios_ini_kv *kv = &s->kv[i];
+			const struct ios_opt *o = rows[i];
+			int p = o->flags & IOS_OPTF_FIRST ? 0 : o->flags & IOS_OPTF_LAST ? 2 : 1;
+			struct ios_optctx c = { 0 };
+
+			if (p != pass)
+				continue;
+			jp_where(where, sizeof(where), kv->file, kv->line, kv->key, kv->value);
+			c.v.where = where;
+			c.v.kb_base = job->kb_base;
+			c.v.po = st->po;
+			c.v.e = e;
+			c.o = o;
+			c.key = kv->key;
+			c.value = kv->value;
+			c.compat = st->po->compat;
+			c.global = s->global;
+			c.section = s->name;
+			ret = ios_opt_apply(job, &c);
+			if (!ret && c.value && kv_push(rec, nrec, o->info.name, c.value))
+				ret = IOS_ERR(e, -ENOMEM, "%s: out of memory", where);
+		}
+	}
+out:
+	free(rows);
+	return ret;
+}
+
+/* Fill what depends on other options, and check what only the whole job can. */
+static int jp_finish(struct ios_job *job, struct ios_err *e)
+{
+	char **logs[] = { &job->write_bw_log, &job->write_lat_log, &job->write_iops_log };
+	size_t i;
+
+	for (i = 0; i < IOS_ARRAY_SIZE(logs); i++)
+		if (*logs[i] && !**logs[i] && ios_opt_set_string(logs[i], job->name))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (!job->iodepth_low)
+		job->iodepth_low = job->iodepth;
+	if (job->iodepth_low > job->iodepth)
+		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': iodepth_low=%u is above iodepth=%u "
+			       "(fio would lower it silently)", job->file, job->line, job->name,
+			       job->iodepth_low, job->iodepth);
+	if (!job->iodepth_batch_submit)
+		job->iodepth_batch_submit = job->iodepth;
+	if (!job->iodepth_batch_complete_max)
+		job->iodepth_batch_complete_max = job->iodepth_batch_complete_min;
+	if (job->iodepth_batch_complete_max < job->iodepth_batch_complete_min)
+		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': iodepth_batch_complete_max=%u is below "
+			       "iodepth_batch_complete_min=%u", job->file, job->line, job->name,
+			       job->iodepth_batch_complete_max, job->iodepth_batch_complete_min);
+	if (job->thinktime_spin_ns > job->thinktime_ns)
+		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': thinktime_spin is longer than "
+			       "thinktime", job->file, job->line, job->name);
+	return 0;
+}
+
+static int jp_section(void *priv, const struct ios_ini_section *s, struct ios_err *e)
+{
+	struct jp_state *st = priv;
+	struct ios_jobfile *jf = st->jf;
+	struct ios_job job, *nv;
+	int ret;
+
+	if (s->global)
+		return jp_apply(st, s, &st->global, &jf->global_opts, &jf->nr_global_opts, e);
+
+	if (job_copy(&job, &st->global))
+		return IOS_ERR(e, -ENOMEM, "%s:%d: out of memory", s->file, s->line);
+	free(job.name);
+	job.name = strdup(s->name);
+	if (!job.name) {
+		job_free_fields(&job);
+		return IOS_ERR(e, -ENOMEM, "%s:%d: out of memory", s->file, s->line);
+	}
+	job.file = s->file;
+	job.line = s->line;
+	job.index = (int)jf->nr_jobs;
+	if (st->stonewall_first) {
+		job.stonewall = 1;
+		st->stonewall_first = false;
+	}
+	ret = jp_apply(st, s, &job, &job.opts, &job.nr_opts, e);
+	if (!ret)
+		ret = jp_finish(&job, e);
+	if (!ret) {
+		nv = realloc(jf->jobs, (jf->nr_jobs + 1) * sizeof(*nv));
+		if (!nv)
+			ret = IOS_ERR(e, -ENOMEM, "%s:%d: out of memory", s->file, s->line);
+		else
+			jf->jobs = nv;
+	}
+	if (ret) {
+		job_free_fields(&job);
+		return ret;
+	}
+	jf->jobs[jf->nr_jobs++] = job;
+	return 0;
+}
+
+/* ---- files ---- */
+
+static const char *jp_file_read(void *priv, const char *path)
+{
+	struct jp_state *st = priv;
+	struct ios_jobfile *jf = st->jf;
+	char **nv, *copy = strdup(path);
+
+	if (!copy)
+		return NULL;
+	nv = realloc(jf->paths, (jf->nr_paths + 1) * sizeof(*nv));
+	if (!nv) {
+		free(copy);
+		return NULL;
+	}
+	jf->paths = nv;
+	jf->paths[jf->nr_paths++] = copy;
+	return copy;
+}
+
+/* Whole file into a malloc'd, NUL-terminated buffer; errno is left as found. */
+static int jp_read_fs(const char *path, char **buf, size_t *len)
+{
+	int saved = errno, ret = 0;
+	size_t cap = 4096, n = 0;
+	char *b = NULL;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		ret = errno ? -errno : -ENOENT;
+		goto out;
+	}
+	b = malloc(cap);
+	while (b) {
+		size_t got = fread(b + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				ret = -EIO;
+			break;
+		}
+		if (cap - n - 1 == 0) {
+			char *nb;
+
+			if (cap > ((size_t)1 << 30)) {
+				ret = -EFBIG;
+				break;
+			}
+			nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (!b && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(b);
+		goto out;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+out:
+	errno = saved;
+	return ret;
+}
+
+static int jp_read_with(const struct ios_job_parse_opts *po, const char *path, char **buf,
+			size_t *len)
+{
+	if (po->read_file) {
+		*buf = po->read_file(path, len, po->read_file_priv);
+		return *buf ? 0 : -ENOENT;
+	}
+	return jp_read_fs(path, buf, len);
+}
+
+static int jp_read(void *priv, const char *path, char **buf, size_t *len)
+{
+	struct jp_state *st = priv;
+
+	return jp_read_with(st->po, path, buf, len);
+}
+
+static const char *jp_getenv(void *priv, const char *name)
+{
+	struct jp_state *st = priv;
+
+	if (st->po->getenv)
+		return st->po->getenv(name, st->po->getenv_priv);
+	return getenv(name);
+}
+
+static void jf_truncate(struct ios_jobfile *jf, size_t jobs, size_t globals, size_t paths)
+{
+	while (jf->nr_jobs > jobs)
+		job_free_fields(&jf->jobs[--jf->nr_jobs]);
+	while (jf->nr_global_opts > globals) {
+		jf->nr_global_opts--;
+		free(jf->global_opts[jf->nr_global_opts].key);
+		free(jf->global_opts[jf->nr_global_opts].value);
+	}
+	while (jf->nr_paths > paths)
+		free(jf->paths[--jf->nr_paths]);
+}
+
+int ios_job_parse_buf(const char *name, const char *buf, size_t len,
+		      const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+		      struct ios_err *e)
+{
+	struct ios_job_parse_opts defaults;
+	struct jp_state st = { 0 };
+	struct ios_ini_ops ops = { 0 };
+	size_t jobs = jf->nr_jobs, globals = jf->nr_global_opts, paths = jf->nr_paths;
+	int ret;
+
+	if (!o) {
+		ios_job_parse_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (!name)
+		name = "<job file>";
+	st.po = o;
+	st.jf = jf;
+	st.stonewall_first = jf->nr_jobs > 0;
+	ret = ios_job_init_defaults(&st.global, o->compat);
+	if (ret)
+		return IOS_ERR(e, ret, "%s: cannot set the default options", name);
+	jf->compat = o->compat;
+	ops.section = jp_section;
+	ops.file_read = jp_file_read;
+	ops.read = jp_read;
+	ops.getenv = jp_getenv;
+	ops.max_depth = o->max_include_depth ? o->max_include_depth : 16;
+	ops.priv = &st;
+	ret = ios_ini_parse(&ops, name, buf, len, e);
+	job_free_fields(&st.global);
+	if (ret)
+		jf_truncate(jf, jobs, globals, paths);
+	return ret;
+}
+
+int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
+		       struct ios_jobfile *jf, struct ios_err *e)
+{
+	struct ios_job_parse_opts defaults;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!o) {
+		ios_job_parse_opts_init(&defaults);
+		o = &defaults;
+	}
+	ret = jp_read_with(o, path, &buf, &len);
+	if (ret)
+		return IOS_ERR(e, ret, "%s: cannot read the job file (%s)", path, strerror(-ret));
+	ret = ios_job_parse_buf(path, buf, len, o, jf, e);
+	free(buf);
+	return ret;
+}
+
+void ios_jobfile_free(struct ios_jobfile *jf)
+{
+	size_t i;
+
+	if (!jf)
+		return;
+	for (i = 0; i < jf->nr_jobs; i++)
+		job_free_fields(&jf->jobs[i]);
+	free(jf->jobs);
+	kv_free(jf->global_opts, jf->nr_global_opts);
+	for (i = 0; i < jf->nr_paths; i++)
+		free(jf->paths[i]);
+	free(jf->paths);
+	memset(jf, 0, sizeof(*jf));
+}

@@ -1,0 +1,730 @@
+/*
+ * The job options iosched models: one row per fio option, with fio 3.33's
+ * name (the JSON key), aliases, default, allowed range and help text, all
+ * checked against `fio --cmdhelp=OPTION`. The generic engine in opt.c applies
+ * a row; the few options whose values have a shape of their own (rw, bs,
+ * bsrange, bssplit, filename, ioengine, ...) get a small setter here.
+ *
+ * Where we differ from fio on purpose, the row says so in its help or a
+ * comment, and docs/jobfiles.md lists it: ranges are checked at parse time
+ * (fio checks some later and clamps others), loops/numjobs/thinktime_blocks
+ * start at 1, iodepth stops at 65536, trims are refused.
+ *
+ * ios_job_fio_only[] lists fio options we know but do not model, so that
+ * they fail with "not supported by iosched" rather than "unknown option".
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "job/opt.h"
+
+#define OFF(f)		offsetof(struct ios_job, f)
+#define FSIZE(f)	((unsigned)sizeof(((struct ios_job *)0)->f))
+
+/* ---- hooks and setters ---- */
+
+static int opt_name(struct ios_job *job, struct ios_optctx *c)
+{
+	if (c->global)
+		return 0;	/* fio: jobs take their section's name */
+	if (ios_opt_set_string(&job->name, c->value))
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static void opt_free_filenames(struct ios_job *job)
+{
+	unsigned i;
+
+	for (i = 0; i < job->nr_filenames; i++)
+		free(job->filenames[i]);
+	free(job->filenames);
+	job->filenames = NULL;
+	job->nr_filenames = 0;
+}
+
+/* filename=a:b\:c -> "a", "b:c". Empty names are errors. */
+static int opt_filename(struct ios_job *job, struct ios_optctx *c)
+{
+	const char *p = c->value;
+	char **v = NULL, *cur;
+	unsigned n = 0, i;
+	size_t len = strlen(p);
+
+	cur = malloc(len + 1);
+	if (!cur)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	for (;;) {
+		size_t cl = 0;
+		char **nv;
+
+		while (*p && *p != ':') {
+			if (p[0] == '\\' && p[1] == ':')
+				p++;
+			cur[cl++] = *p++;
+		}
+		cur[cl] = '\0';
+		if (!cl) {
+			for (i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
+			free(cur);
+			return ios_opt_err(c, -EINVAL, "empty file name in the ':'-separated list "
+					   "(write '\\:' for a colon inside a name)");
+		}
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (nv)
+			v = nv;
+		if (!nv || !(v[n] = strdup(cur))) {
+			for (i = 0; i < n; i++)
+				free(v[i]);
+			free(v);
+			free(cur);
+			return ios_opt_err(c, -ENOMEM, "out of memory");
+		}
+		n++;
+		if (!*p)
+			break;
+		p++;
+	}
+	free(cur);
+	if (ios_opt_set_string(&job->filename, c->value)) {
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	}
+	opt_free_filenames(job);
+	job->filenames = v;
+	job->nr_filenames = n;
+	return 0;
+}
+
+static int opt_rw(struct ios_job *job, struct ios_optctx *c)
+{
+	static const struct { const char *name; enum ios_rw rw; } tab[] = {
+		{ "read", IOS_RW_READ }, { "write", IOS_RW_WRITE },
+		{ "randread", IOS_RW_RANDREAD }, { "randwrite", IOS_RW_RANDWRITE },
+		{ "rw", IOS_RW_RW }, { "readwrite", IOS_RW_RW }, { "randrw", IOS_RW_RANDRW },
+	};
+	static const char *const trims[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
+	const char *colon = strchr(c->value, ':');
+	size_t len = colon ? (size_t)(colon - c->value) : strlen(c->value);
+	size_t i;
+	int64_t n;
+	uint64_t hole;
+	int ret;
+
+	for (i = 0; i < IOS_ARRAY_SIZE(trims); i++)
+		if (strlen(trims[i]) == len && !strncmp(trims[i], c->value, len))
+			return ios_opt_err(c, -ENOTSUP, "trims are not modelled by iosched");
+	for (i = 0; i < IOS_ARRAY_SIZE(tab); i++)
+		if (strlen(tab[i].name) == len && !strncmp(tab[i].name, c->value, len))
+			break;
+	if (i == IOS_ARRAY_SIZE(tab))
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: read, write, randread, "
+				   "randwrite, rw, readwrite, randrw (with an optional :N)");
+	job->rw = tab[i].rw;
+	job->rw_seq_nr = 0;
+	if (!colon)
+		return 0;
+	if (ios_rw_is_random(job->rw)) {
+		/* N I/Os at each new random offset */
+		ret = ios_val_int(&c->v, colon + 1, 1, UINT_MAX, &n);
+		if (!ret)
+			job->rw_seq_nr = (unsigned)n;
+		return ret;
+	}
+	/* sequential: a hole of N bytes after each I/O */
+	ret = ios_val_size(&c->v, colon + 1, &hole, NULL);
+	if (!ret && hole > UINT_MAX)
+		ret = ios_opt_err(c, -ERANGE, "hole out of range, allowed 0..%u bytes", UINT_MAX);
+	if (!ret)
+		job->rw_seq_nr = (unsigned)hole;
+	return ret;
+}
+
+static int opt_rwmixwrite(struct ios_job *job, struct ios_optctx *c)
+{
+	int64_t v;
+	int ret = ios_val_int(&c->v, c->value, 0, 100, &v);
+
+	if (!ret)
+		job->rwmixread = (unsigned)(100 - v);
+	return ret;
+}
+
+static int opt_bs_dir(struct ios_job *job, struct ios_optctx *c, int dir, const char *text)
+{
+	uint64_t v;
+	int ret = ios_val_size(&c->v, text, &v, NULL);
+
+	if (ret)
+		return ret;
+	if (!v)
+		return ios_opt_err(c, -ERANGE, "out of range, allowed 1 or more");
+	if (dir < 2)
+		job->bs[dir] = job->bs_min[dir] = job->bs_max[dir] = v;
+	return 0;
+}
+
+static int opt_bs(struct ios_job *job, struct ios_optctx *c)
+{
+	return ios_opt_for_each_dir(job, c, opt_bs_dir);
+}
+
+static int opt_bsrange_dir(struct ios_job *job, struct ios_optctx *c, int dir, const char *text)
+{
+	uint64_t lo, hi;
+	int ret = ios_opt_size_range(c, text, true, &lo, &hi);
+
+	if (ret)
+		return ret;
+	if (!lo)
+		return ios_opt_err(c, -ERANGE, "out of range, allowed 1 or more");
+	if (dir < 2) {
+		job->bs_min[dir] = job->bs[dir] = lo;
+		job->bs_max[dir] = hi;
+	}
+	return 0;
+}
+
+static int opt_bsrange(struct ios_job *job, struct ios_optctx *c)
+{
+	return ios_opt_for_each_dir(job, c, opt_bsrange_dir);
+}
+
+/* "4k/10:64k/50:32k/" for one direction */
+static int opt_bssplit_dir(struct ios_job *job, struct ios_optctx *c, int dir, const char *text)
+{
+	struct ios_bssplit sp[IOS_MAX_BSSPLIT];
+	char *buf = strdup(text), *p, *next;
+	unsigned n = 0, sum = 0, blanks = 0, i;
+	int ret = 0;
+
+	if (!buf)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	for (p = buf; p; p = next) {
+		char *slash = NULL, *q;
+		int depth = 0;
+		uint64_t bs;
+
+		next = NULL;
+		for (q = p; *q; q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')')
+				depth--;
+			else if (!depth && *q == '/' && !slash)
+				slash = q;
+			else if (!depth && *q == ':') {
+				*q = '\0';
+				next = q + 1;
+				break;
+			}
+		}
+		if (n == IOS_MAX_BSSPLIT) {
+			ret = ios_opt_err(c, -EINVAL, "more than %d block sizes", IOS_MAX_BSSPLIT);
+			goto out;
+		}
+		if (slash)
+			*slash = '\0';
+		if (!*p) {
+			ret = ios_opt_err(c, -EINVAL, "empty entry (write size/percent:size/percent)");
+			goto out;
+		}
+		ret = ios_val_size(&c->v, p, &bs, NULL);
+		if (ret)
+			goto out;
+		if (!bs) {
+			ret = ios_opt_err(c, -ERANGE, "block size out of range, allowed 1 or more");
+			goto out;
+		}
+		sp[n].bs = bs;
+		sp[n].perc = 0;
+		if (slash && slash[1]) {
+			int64_t perc;
+
+			if (strchr(slash + 1, '.')) {
+				ret = ios_opt_err(c, -EINVAL, "fractional percentages are not supported "
+						  "by iosched");
+				goto out;
+			}
+			ret = ios_val_int(&c->v, slash + 1, 1, 100, &perc);
+			if (ret)
+				goto out;
+			sp[n].perc = (unsigned)perc;
+			sum += (unsigned)perc;
+		} else {
+			blanks++;
+		}
+		n++;
+	}
+	if (sum > 100) {
+		ret = ios_opt_err(c, -ERANGE, "percentages add up to %u, more than 100", sum);
+		goto out;
+	}
+	if (!blanks && sum != 100) {
+		ret = ios_opt_err(c, -ERANGE, "percentages add up to %u, not 100 (leave one "
+				  "percentage blank to give it the rest)", sum);
+		goto out;
+	}
+	if (blanks && sum == 100) {
+		ret = ios_opt_err(c, -ERANGE, "the given percentages already add up to 100, "
+				  "so entries without one would never be used");
+		goto out;
+	}
+	if (dir < 2) {
+		for (i = 0; i < n; i++)
+			job->bssplit[dir][i] = sp[i];
+		job->nr_bssplit[dir] = n;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+static int opt_bssplit(struct ios_job *job, struct ios_optctx *c)
+{
+	return ios_opt_for_each_dir(job, c, opt_bssplit_dir);
+}
+
+static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
+{
+	static const char *const names[] = {
+		[IOS_ENGINE_SYNC] = "sync", [IOS_ENGINE_PSYNC] = "psync",
+		[IOS_ENGINE_VSYNC] = "vsync", [IOS_ENGINE_PVSYNC] = "pvsync",
+		[IOS_ENGINE_PVSYNC2] = "pvsync2", [IOS_ENGINE_LIBAIO] = "libaio",
+		[IOS_ENGINE_IO_URING] = "io_uring", [IOS_ENGINE_POSIXAIO] = "posixaio",
+		[IOS_ENGINE_NULL] = "null",
+	};
+	static const char *const fio_engines[] = {
+		"mmap", "splice", "netsplice", "sg", "net", "cpuio", "rdma", "e4defrag", "falloc",
+		"gfapi", "gfapi_async", "pmemblk", "dev-dax", "filecreate", "filestat",
+		"filedelete", "dircreate", "dirstat", "dirdelete", "libpmem", "nbd", "rbd",
+		"http", "nfs", "exec", "xnvme", "libcufile", "io_uring_cmd", "mtd", "guasi",
+		"binject", "solarisaio", "windowsaio", "libhdfs", "ime_psync", "ime_psyncv",
+		"ime_aio", "libiscsi", "librpma_apm_client", "librpma_apm_server",
+		"librpma_gpspm_client", "librpma_gpspm_server", "rados", "spdk", "skeleton_external",
+		NULL,
+	};
+	const char *const *p;
+	size_t i;
+
+	for (i = 0; i < IOS_ARRAY_SIZE(names); i++) {
+		if (!strcmp(names[i], c->value)) {
+			job->ioengine = (enum ios_ioengine)i;
+			return 0;
+		}
+	}
+	/* fio 1.x spelled libaio "aio" or "linuxaio" */
+	if (c->compat == IOS_JOB_COMPAT_FIO1 &&
+	    (!strcmp(c->value, "aio") || !strcmp(c->value, "linuxaio"))) {
+		job->ioengine = IOS_ENGINE_LIBAIO;
+		return 0;
+	}
+	for (p = fio_engines; *p; p++)
+		if (!strcmp(*p, c->value))
+			break;
+	if (*p || !strncmp(c->value, "external", 8))
+		return ios_opt_err(c, -ENOTSUP, "ioengine '%s' is not supported by iosched "
+				   "(supported: sync, psync, vsync, pvsync, pvsync2, libaio, "
+				   "io_uring, posixaio, null)", c->value);
+	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: sync, psync, vsync, pvsync, "
+			   "pvsync2, libaio, io_uring, posixaio, null)");
+}
+
+static int opt_sync(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!strcmp(c->value, "none") || !strcmp(c->value, "0"))
+		job->sync = 0;
+	else if (!strcmp(c->value, "sync") || !strcmp(c->value, "1"))
+		job->sync = 1;
+	else if (!strcmp(c->value, "dsync"))
+		job->sync = 2;
+	else
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: none, 0, sync, 1, dsync");
+	return 0;
+}
+
+static int opt_kb_base(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!strcmp(c->value, "1024"))
+		job->kb_base = 1024;
+	else if (!strcmp(c->value, "1000"))
+		job->kb_base = 1000;
+	else
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: 1024, 1000");
+	return 0;
+}
+
+#define IOS_MAX_PERCENTILES 20	/* fio's FIO_IO_U_LIST_MAX_LEN */
+
+static int opt_percentile_list(struct ios_job *job, struct ios_optctx *c)
+{
+	double v[IOS_MAX_PERCENTILES];
+	char *buf = strdup(c->value), *p, *next;
+	unsigned n = 0, i;
+	int ret = 0;
+
+	if (!buf)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	for (p = buf; p; p = next) {
+		next = strchr(p, ':');
+		if (next)
+			*next++ = '\0';
+		if (n == IOS_MAX_PERCENTILES) {
+			ret = ios_opt_err(c, -EINVAL, "more than %d percentiles", IOS_MAX_PERCENTILES);
+			goto out;
+		}
+		ret = ios_val_decimal(&c->v, p, &v[n]);
+		if (ret)
+			goto out;
+		if (!(v[n] > 0.0 && v[n] <= 100.0)) {
+			ret = ios_opt_err(c, -ERANGE, "percentile '%s' out of range, allowed above "
+					  "0 up to 100", p);
+			goto out;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		job->percentile_list[i] = v[i];
+	job->nr_percentiles = n;
+out:
+	free(buf);
+	return ret;
+}
+
+static int opt_direct_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	(void)c;
+	job->buffered = !job->direct;
+	return 0;
+}
+
+static int opt_buffered_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	(void)c;
+	job->direct = !job->buffered;
+	return 0;
+}
+
+static int opt_nice_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->nice_set = !c->is_default;
+	return 0;
+}
+
+static int opt_randseed_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->randseed_set = !c->is_default;
+	return 0;
+}
+
+/* ---- the table ---- */
+
+static const char *const tb_types[] = { "complete", "issue", NULL };
+static const char *const rate_processes[] = { "linear", "poisson", NULL };
+
+#define INFO(n, a, t, d, h)	.info = { .name = n, .alias = a, .type = t, .def = d, .help = h }
+
+const struct ios_opt ios_job_options[] = {
+	/* ---- kb_base first: it changes how every size below is read ---- */
+	{ INFO("kb_base", NULL, "enum", "1024",
+	       "Unit prefixes: 1024 = k/m/g are powers of 1024 and kib/mib/gib powers of 1000 "
+	       "(fio's compatibility inversion), 1000 = the reverse"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_kb_base, .flags = IOS_OPTF_FIRST },
+
+	/* ---- identity ---- */
+	{ INFO("name", NULL, "str", NULL, "Name of this job (default: the section name)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_name },
+	{ INFO("description", NULL, "str", NULL, "Text job description"),
+	  .type = IOS_OPT_STR, .off = OFF(description) },
+
+	/* ---- files ---- */
+	{ INFO("filename", NULL, "str", NULL,
+	       "File(s) to use, ':'-separated ('\\:' for a colon); jobs naming the same file share it"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_filename, .flags = IOS_OPTF_LAST },
+	{ INFO("directory", NULL, "str", NULL, "Directory to put the files in"),
+	  .type = IOS_OPT_STR, .off = OFF(directory) },
+	{ INFO("nrfiles", "nr_files", "int", "1", "Split the job's size between this many files"),
+	  .type = IOS_OPT_INT, .off = OFF(nrfiles), .size = FSIZE(nrfiles), .min = 1, .max = UINT_MAX },
+	{ INFO("size", NULL, "size", NULL,
+	       "Total bytes of I/O per job (or 1..100% of the file); default: the file's size"),
+	  .type = IOS_OPT_SIZE, .off = OFF(size), .off2 = OFF(size_pct), .min = 1,
+	  .flags = IOS_OPTF_PCT },
+	{ INFO("filesize", NULL, "range", NULL,
+	       "Size of each file; a range lo-hi picks each file's size at random"),
+	  .type = IOS_OPT_SIZE, .off = OFF(filesize_lo), .off2 = OFF(filesize_hi), .min = 1,
+	  .flags = IOS_OPTF_RANGE },
+	{ INFO("offset", "fileoffset", "size", "0", "Start I/O at this offset (bytes or 0..100%)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(offset), .off2 = OFF(offset_pct), .min = 0,
+	  .flags = IOS_OPTF_PCT },
+	{ INFO("offset_increment", NULL, "size", "0",
+	       "Each numjobs clone starts this much (bytes or %) further"),
+	  .type = IOS_OPT_SIZE, .off = OFF(offset_increment), .off2 = OFF(offset_increment_pct),
+	  .min = 0, .flags = IOS_OPTF_PCT },
+	{ INFO("io_size", "io_limit", "size", NULL,
+	       "Total bytes of I/O to do, within the region set by size (or 1..100%)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(io_size), .off2 = OFF(io_size_pct), .min = 1,
+	  .flags = IOS_OPTF_PCT },
+	{ INFO("create_on_open", NULL, "bool", "0", "Create files when they are opened for I/O"),
+	  .type = IOS_OPT_BOOL, .off = OFF(create_on_open) },
+	{ INFO("invalidate", NULL, "bool", "1", "Drop the files' page cache before the job"),
+	  .type = IOS_OPT_BOOL, .off = OFF(invalidate) },
+	{ INFO("unlink", NULL, "bool", "0", "Unlink the files when the job is done"),
+	  .type = IOS_OPT_BOOL, .off = OFF(unlink) },
+	{ INFO("overwrite", NULL, "bool", "0", "Lay the file out before writing, so writes overwrite"),
+	  .type = IOS_OPT_BOOL, .off = OFF(overwrite) },
+
+	/* ---- pattern ---- */
+	{ INFO("rw", "readwrite", "enum", "read",
+	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw; ':N' = "
+	       "N I/Os per random offset, or an N-byte hole after each sequential I/O"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_rw },
+	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),
+	  .type = IOS_OPT_INT, .off = OFF(rwmixread), .size = FSIZE(rwmixread), .min = 0, .max = 100 },
+	{ INFO("rwmixwrite", NULL, "int", "50",
+	       "Percentage of a mixed workload that is writes (the later of rwmixread/rwmixwrite wins)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_rwmixwrite },
+	{ INFO("bs", "blocksize", "size list", "4096",
+	       "Block size; 'read,write,trim' values, a trailing comma stops the last one spreading"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_bs },
+	{ INFO("bsrange", "blocksize_range", "range list", NULL,
+	       "Block size range lo-hi, per direction (1k-4k,2k-8k)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_bsrange, .flags = IOS_OPTF_RANGE },
+	{ INFO("bssplit", NULL, "str", NULL,
+	       "Weighted block sizes size/percent:size/percent, per direction; a blank percent "
+	       "shares the rest"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_bssplit, .flags = IOS_OPTF_COLONS },
+	{ INFO("bs_unaligned", "blocksize_unaligned", "flag", NULL,
+	       "Block sizes from bsrange need not be multiples of the minimum"),
+	  .type = IOS_OPT_FLAG, .off = OFF(bs_unaligned) },
+	{ INFO("ba", "blockalign", "size list", NULL,
+	       "Align random offsets to this (default: the block size), per direction"),
+	  .type = IOS_OPT_SIZE, .off = OFF(blockalign), .min = 1, .flags = IOS_OPTF_PERDIR },
+	{ INFO("randrepeat", "rand_repeatable", "bool", "1",
+	       "Same random sequence on every run (iosched is always deterministic)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(randrepeat) },
+	{ INFO("randseed", NULL, "int", "0x89", "Seed of the job's random generators"),
+	  .type = IOS_OPT_SIZE, .off = OFF(randseed), .min = 0, .set = opt_randseed_hook },
+	{ INFO("norandommap", NULL, "flag", NULL, "Random offsets may repeat and skip blocks"),
+	  .type = IOS_OPT_FLAG, .off = OFF(norandommap) },
+	{ INFO("zero_buffers", NULL, "flag", NULL, "Fill buffers with zeroes (no effect on timing)"),
+	  .type = IOS_OPT_FLAG, .off = OFF(zero_buffers) },
+
+	/* ---- engine ---- */
+	{ INFO("ioengine", NULL, "enum", "psync",
+	       "I/O engine: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio, null"),
+	  .def_fio1 = "sync", .type = IOS_OPT_CUSTOM, .set = opt_ioengine },
+	{ INFO("direct", NULL, "bool", "0", "Use O_DIRECT (the inverse of buffered)"),
+	  .def_fio1 = "1", .type = IOS_OPT_BOOL, .off = OFF(direct), .set = opt_direct_hook },
+	{ INFO("buffered", NULL, "bool", "1", "Use buffered I/O (the inverse of direct)"),
+	  .def_fio1 = "0", .type = IOS_OPT_BOOL, .off = OFF(buffered), .set = opt_buffered_hook },
+	{ INFO("sync", NULL, "enum", "none", "Synchronous writes: none/0, sync/1 (O_SYNC), dsync"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_sync },
+	{ INFO("iodepth", NULL, "int", "1", "I/Os in flight per job (async engines)"),
+	  .type = IOS_OPT_INT, .off = OFF(iodepth), .size = FSIZE(iodepth), .min = 1, .max = 65536 },
+	{ INFO("iodepth_batch", "iodepth_batch_submit", "int", "1",
+	       "I/Os to submit at once (0 = iodepth)"),
+	  .type = IOS_OPT_INT, .off = OFF(iodepth_batch_submit), .size = FSIZE(iodepth_batch_submit),
+	  .min = 0, .max = 65536 },
+	{ INFO("iodepth_batch_complete_min", "iodepth_batch_complete", "int", "1",
+	       "Least number of completions to reap at once"),
+	  .type = IOS_OPT_INT, .off = OFF(iodepth_batch_complete_min),
+	  .size = FSIZE(iodepth_batch_complete_min), .min = 0, .max = 65536 },
+	{ INFO("iodepth_batch_complete_max", NULL, "int", NULL,
+	       "Most completions to reap at once (default: iodepth_batch_complete_min)"),
+	  .type = IOS_OPT_INT, .off = OFF(iodepth_batch_complete_max),
+	  .size = FSIZE(iodepth_batch_complete_max), .min = 0, .max = 65536 },
+	{ INFO("iodepth_low", NULL, "int", NULL,
+	       "Refill the queue when it drains to this depth (default: iodepth)"),
+	  .type = IOS_OPT_INT, .off = OFF(iodepth_low), .size = FSIZE(iodepth_low), .min = 0,
+	  .max = 65536 },
+	{ INFO("fsync", NULL, "int", "0", "fsync after every N writes (0 = never)"),
+	  .type = IOS_OPT_INT, .off = OFF(fsync_blocks), .size = FSIZE(fsync_blocks), .min = 0,
+	  .max = UINT_MAX },
+	{ INFO("fdatasync", NULL, "int", "0", "fdatasync after every N writes (0 = never)"),
+	  .type = IOS_OPT_INT, .off = OFF(fdatasync_blocks), .size = FSIZE(fdatasync_blocks),
+	  .min = 0, .max = UINT_MAX },
+	{ INFO("end_fsync", NULL, "bool", "0", "fsync the files when the job's writes are done"),
+	  .type = IOS_OPT_BOOL, .off = OFF(end_fsync) },
+	{ INFO("fsync_on_close", NULL, "bool", "0", "fsync each file when it is closed"),
+	  .type = IOS_OPT_BOOL, .off = OFF(fsync_on_close) },
+
+	/* ---- time ---- */
+	{ INFO("runtime", "timeout", "time", "0",
+	       "Stop after this long (seconds without a unit; timeout= is the fio 1.x name)"),
+	  .type = IOS_OPT_TIME, .off = OFF(runtime_ns), .unit_ns = IOS_NS_PER_S },
+	{ INFO("time_based", NULL, "flag", NULL, "Loop over the workload until runtime is up"),
+	  .type = IOS_OPT_FLAG, .off = OFF(time_based) },
+	{ INFO("startdelay", NULL, "time range", "0",
+	       "Wait this long before starting (seconds; lo-hi picks at random)"),
+	  .type = IOS_OPT_TIME, .off = OFF(startdelay_lo_ns), .off2 = OFF(startdelay_hi_ns),
+	  .unit_ns = IOS_NS_PER_S, .flags = IOS_OPTF_RANGE },
+	{ INFO("ramp_time", NULL, "time", "0", "Run this long before counting (seconds)"),
+	  .type = IOS_OPT_TIME, .off = OFF(ramp_time_ns), .unit_ns = IOS_NS_PER_S },
+	{ INFO("thinktime", NULL, "time", "0",
+	       "Idle this long after an I/O completes (microseconds without a unit)"),
+	  .type = IOS_OPT_TIME, .off = OFF(thinktime_ns), .unit_ns = IOS_NS_PER_US },
+	{ INFO("thinktime_spin", NULL, "time", "0",
+	       "Spend this part of thinktime busy (microseconds)"),
+	  .type = IOS_OPT_TIME, .off = OFF(thinktime_spin_ns), .unit_ns = IOS_NS_PER_US },
+	{ INFO("thinktime_blocks", NULL, "int", "1", "I/Os between thinktime pauses"),
+	  .type = IOS_OPT_INT, .off = OFF(thinktime_blocks), .size = FSIZE(thinktime_blocks),
+	  .min = 1, .max = UINT_MAX },
+	{ INFO("thinktime_blocks_type", NULL, "enum", "complete",
+	       "Count thinktime_blocks at completion or at issue"),
+	  .type = IOS_OPT_ENUM, .off = OFF(thinktime_blocks_issue), .choices = tb_types },
+	{ INFO("rate", NULL, "size list", NULL,
+	       "Bandwidth cap in bytes/s per direction (KiB/s under fio 1.x compat)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(rate), .min = 0,
+	  .flags = IOS_OPTF_PERDIR | IOS_OPTF_KIB1 },
+	{ INFO("rate_min", "ratemin", "size list", NULL,
+	       "Least bandwidth in bytes/s per direction (KiB/s under fio 1.x compat)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(rate_min), .min = 0,
+	  .flags = IOS_OPTF_PERDIR | IOS_OPTF_KIB1 },
+	{ INFO("rate_iops", NULL, "int list", NULL, "IOPS cap per direction"),
+	  .type = IOS_OPT_INT, .off = OFF(rate_iops), .size = sizeof(unsigned), .min = 0,
+	  .max = UINT_MAX, .flags = IOS_OPTF_PERDIR },
+	{ INFO("rate_iops_min", NULL, "int list", NULL, "Least IOPS per direction"),
+	  .type = IOS_OPT_INT, .off = OFF(rate_iops_min), .size = sizeof(unsigned), .min = 0,
+	  .max = UINT_MAX, .flags = IOS_OPTF_PERDIR },
+	{ INFO("rate_cycle", "ratecycle", "int", "1000",
+	       "Average rate and rate_min over this many milliseconds"),
+	  .type = IOS_OPT_MSEC, .off = OFF(rate_cycle_ns) },
+	{ INFO("rate_process", NULL, "enum", "linear", "Rated I/O arrives linearly or as Poisson"),
+	  .type = IOS_OPT_ENUM, .off = OFF(rate_process_poisson), .choices = rate_processes },
+	{ INFO("loops", NULL, "int", "1", "Run the workload this many times"),
+	  .type = IOS_OPT_INT, .off = OFF(loops), .size = FSIZE(loops), .min = 1, .max = UINT_MAX },
+	{ INFO("numjobs", NULL, "int", "1", "Clones of this job"),
+	  .type = IOS_OPT_INT, .off = OFF(numjobs), .size = FSIZE(numjobs), .min = 1, .max = 4096 },
+
+	/* ---- priority and groups ---- */
+	{ INFO("prio", NULL, "int", NULL, "I/O priority level 0..7 (0 highest); see ionice(1)"),
+	  .type = IOS_OPT_INT, .off = OFF(prio), .size = FSIZE(prio), .min = 0, .max = 7 },
+	{ INFO("prioclass", NULL, "int", NULL,
+	       "I/O priority class: 1 realtime, 2 best-effort, 3 idle (0 none)"),
+	  .type = IOS_OPT_INT, .off = OFF(prioclass), .size = FSIZE(prioclass), .min = 0, .max = 3 },
+	{ INFO("nice", NULL, "int", "0", "CPU nice value -20..19"),
+	  .type = IOS_OPT_INT, .off = OFF(nice), .size = FSIZE(nice), .min = -20, .max = 19,
+	  .set = opt_nice_hook },
+	{ INFO("cgroup", NULL, "str", NULL, "Put the job in this cgroup"),
+	  .type = IOS_OPT_STR, .off = OFF(cgroup) },
+	{ INFO("cgroup_weight", NULL, "int", NULL, "Weight of the job's cgroup, 100..1000"),
+	  .type = IOS_OPT_INT, .off = OFF(cgroup_weight), .size = FSIZE(cgroup_weight),
+	  .min = 100, .max = 1000 },
+	{ INFO("cgroup_nodelete", NULL, "bool", "0", "Keep the cgroup after the job"),
+	  .type = IOS_OPT_BOOL, .off = OFF(cgroup_nodelete) },
+
+	/* ---- synchronisation and reporting ---- */
+	{ INFO("stonewall", "wait_for_previous", "flag", NULL,
+	       "Wait for the jobs above to finish; starts a new reporting group"),
+	  .type = IOS_OPT_FLAG, .off = OFF(stonewall) },
+	{ INFO("new_group", NULL, "flag", NULL, "Start a new reporting group"),
+	  .type = IOS_OPT_FLAG, .off = OFF(new_group) },
+	{ INFO("group_reporting", NULL, "flag", NULL, "Report per group instead of per job"),
+	  .type = IOS_OPT_FLAG, .off = OFF(group_reporting) },
+	{ INFO("exitall", NULL, "flag", NULL, "When one job finishes, stop the others"),
+	  .type = IOS_OPT_FLAG, .off = OFF(exitall) },
+	{ INFO("bwavgtime", NULL, "int", "500", "Bandwidth sampling window in milliseconds"),
+	  .type = IOS_OPT_MSEC, .off = OFF(bwavgtime_ns) },
+	{ INFO("iopsavgtime", NULL, "int", "500", "IOPS sampling window in milliseconds"),
+	  .type = IOS_OPT_MSEC, .off = OFF(iopsavgtime_ns) },
+	{ INFO("percentile_list", NULL, "float list",
+	       "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
+	       "Completion latency percentiles to report, ':'-separated, at most 20"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_percentile_list },
+	{ INFO("clat_percentiles", NULL, "bool", "1", "Report completion latency percentiles"),
+	  .type = IOS_OPT_BOOL, .off = OFF(clat_percentiles) },
+	{ INFO("lat_percentiles", NULL, "bool", "0", "Report total latency percentiles"),
+	  .type = IOS_OPT_BOOL, .off = OFF(lat_percentiles) },
+	{ INFO("slat_percentiles", NULL, "bool", "0", "Report submission latency percentiles"),
+	  .type = IOS_OPT_BOOL, .off = OFF(slat_percentiles) },
+	{ INFO("write_bw_log", NULL, "str", NULL,
+	       "Write a bandwidth log PREFIX_bw.N.log (bare: the job name)"),
+	  .type = IOS_OPT_STR, .off = OFF(write_bw_log), .flags = IOS_OPTF_BARE },
+	{ INFO("write_lat_log", NULL, "str", NULL,
+	       "Write latency logs PREFIX_{slat,clat,lat}.N.log (bare: the job name)"),
+	  .type = IOS_OPT_STR, .off = OFF(write_lat_log), .flags = IOS_OPTF_BARE },
+	{ INFO("write_iops_log", NULL, "str", NULL,
+	       "Write an IOPS log PREFIX_iops.N.log (bare: the job name)"),
+	  .type = IOS_OPT_STR, .off = OFF(write_iops_log), .flags = IOS_OPTF_BARE },
+	{ INFO("log_avg_msec", NULL, "int", "0", "Average log entries over this many ms (0 = every I/O)"),
+	  .type = IOS_OPT_INT, .off = OFF(log_avg_msec), .size = FSIZE(log_avg_msec), .min = 0,
+	  .max = INT64_MAX / (int64_t)IOS_NS_PER_MS },
+	{ INFO("log_offset", NULL, "bool", "0", "Add the I/O offset to log lines"),
+	  .type = IOS_OPT_BOOL, .off = OFF(log_offset) },
+	{ INFO("log_prio", NULL, "bool", "0", "Log the full I/O priority"),
+	  .type = IOS_OPT_BOOL, .off = OFF(log_prio) },
+	{ INFO("per_job_logs", NULL, "bool", "1", "Put the job number in log file names"),
+	  .type = IOS_OPT_BOOL, .off = OFF(per_job_logs) },
+	{ INFO("read_iolog", NULL, "str", NULL, "Replay the I/O pattern of this log"),
+	  .type = IOS_OPT_STR, .off = OFF(read_iolog) },
+	{ INFO("write_iolog", NULL, "str", NULL, "Write the job's I/O pattern to this log"),
+	  .type = IOS_OPT_STR, .off = OFF(write_iolog) },
+	{ INFO("ioscheduler", NULL, "str", NULL, "Switch the device to this I/O scheduler"),
+	  .type = IOS_OPT_STR, .off = OFF(ioscheduler) },
+	{ INFO("thread", NULL, "flag", NULL,
+	       "Threads instead of processes (accepted; no effect in a simulator)"),
+	  .type = IOS_OPT_FLAG, .off = OFF(thread) },
+	{ .info = { .name = NULL } },
+};
+
+#undef INFO
+
+const struct ios_job_option_info *ios_job_option_at(size_t i)
+{
+	size_t n;
+
+	for (n = 0; ios_job_options[n].info.name; n++)
+		if (n == i)
+			return &ios_job_options[n].info;
+	return NULL;
+}
+
+/*
+ * fio 3.33 options (from `fio --cmdhelp=all` and its aliases, plus common
+ * engine options) that iosched does not model.
+ */
+const char *const ios_job_fio_only[] = {
+	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic",
+	"block_error_percentiles", "buffer_compress_chunk", "buffer_compress_percentage",
+	"buffer_pattern", "clocksource", "cmdprio", "cmdprio_bssplit", "cmdprio_class",
+	"cmdprio_percentage", "continue_on_error", "cpuchunks", "cpuload", "cpumask",
+	"cpus_allowed", "cpus_allowed_policy", "create_fsync", "create_only",
+	"create_serialize", "dedupe_global", "dedupe_mode", "dedupe_percentage",
+	"dedupe_working_set_percentage", "disable_bw", "disable_bw_measurement",
+	"disable_clat", "disable_lat", "disable_slat", "disk_util", "do_verify",
+	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall_on_error",
+	"experimental_verify", "fadvise_hint", "fallocate", "file_append",
+	"file_service_type", "filename_format", "fill_device", "fill_fs", "fixedbufs",
+	"flow", "flow_id", "flow_sleep", "force_async", "gid", "gtod_cpu", "gtod_reduce",
+	"hipri", "ignore_error", "ignore_zone_limits", "io_submit_mode", "iolog", "iomem",
+	"job_max_open_zones", "latency_percentile", "latency_run", "latency_target",
+	"latency_window", "lockfile", "lockmem", "log_alternate_epoch",
+	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus",
+	"log_entries", "log_hist_coarseness", "log_hist_msec", "log_max_value",
+	"log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem",
+	"merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
+	"nonvectored", "nowait", "numa_cpu_nodes", "numa_mem_policy", "number_ios",
+	"offset_align", "opendir", "openfiles", "percentage_random", "pre_read", "profile",
+	"random_distribution", "random_generator", "rate_ignore_thinktime",
+	"read_beyond_wp", "read_iolog_chunked", "refill_buffers", "registerfiles",
+	"replay_align", "replay_no_stall", "replay_redirect", "replay_scale",
+	"replay_skip", "replay_time_scale", "rw_sequencer", "rwmixcycle",
+	"scramble_buffers", "serialize_overlap", "significant_figures", "sqthread_poll",
+	"sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "stats", "steadystate",
+	"steadystate_duration", "steadystate_ramp_time", "sync_file_range",
+	"thinktime_iotime", "trim_backlog", "trim_backlog_batch", "trim_percentage",
+	"trim_verify_zero", "uid", "uncached", "unified_rw_reporting", "unique_filename",
+	"unit_base", "unlink_each_loop", "userspace_reap", "verify", "verify_async",
+	"verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
+	"verify_interval", "verify_offset", "verify_only", "verify_pattern",
+	"verify_state_load", "verify_state_save", "wait_for", "write_barrier",
+	"write_hint", "write_hist_log", "zone_reset_frequency", "zone_reset_threshold",
+	"zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
+	NULL,
+};
