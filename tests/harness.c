@@ -128,7 +128,7 @@ static const struct ios_queue_host_ops rig_host_ops = {
 	.set_timer = rig_set_timer,
 };
 
-struct t_rig *t_rig_new(const char *sched, unsigned depth, bool rotational, ...)
+struct t_rig *t_rig_new(const char *sched, unsigned depth, int rotational, ...)
 {
 	struct ios_queue_config cfg;
 	struct ios_err e = { 0 };
@@ -158,7 +158,7 @@ struct t_rig *t_rig_new(const char *sched, unsigned depth, bool rotational, ...)
 	}
 	cfg.settings = &r->settings;
 	cfg.depth = depth;
-	cfg.rotational = rotational;
+	cfg.rotational = rotational != 0;
 	cfg.capacity_sectors = 1ULL << 40;
 	cfg.host_ops = &rig_host_ops;
 	cfg.host = r;

@@ -116,7 +116,7 @@ struct t_rig {
  * rotational or not, and optional "name=value" settings ending in NULL.
  * Returns NULL and prints the error on failure.
  */
-struct t_rig *t_rig_new(const char *sched, unsigned depth, bool rotational, ...);
+struct t_rig *t_rig_new(const char *sched, unsigned depth, int rotational, ...);
 void t_rig_free(struct t_rig *r);
 /*
  * Submit a bio of @nr_sectors at @sector from @ioc at @now. Returns the
