@@ -472,6 +472,19 @@ static void jf_truncate(struct ios_jobfile *jf, size_t jobs, size_t globals, siz
 	}
 	while (jf->nr_paths > paths)
 		free(jf->paths[--jf->nr_paths]);
+	/* arrays that were empty before the call go back to NULL */
+	if (!jf->nr_jobs) {
+		free(jf->jobs);
+		jf->jobs = NULL;
+	}
+	if (!jf->nr_global_opts) {
+		free(jf->global_opts);
+		jf->global_opts = NULL;
+	}
+	if (!jf->nr_paths) {
+		free(jf->paths);
+		jf->paths = NULL;
+	}
 }
 
 int ios_job_parse_buf(const char *name, const char *buf, size_t len,

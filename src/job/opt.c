@@ -345,7 +345,7 @@ static int opt_typed(struct ios_job *job, struct ios_optctx *c)
 			ret = ios_val_size(&c->v, val, &u, &pct);
 			if (ret)
 				return ret;
-			if (strchr(val, '%') && pct < (unsigned)o->min)
+			if (strchr(val, '%') && (pct < (unsigned)o->min || pct > 100))
 				return ios_opt_err(c, -ERANGE, "percentage out of range, allowed "
 						   "%" PRId64 "..100%%", o->min);
 			opt_store_u64(job, o->off, u);
@@ -433,7 +433,8 @@ int ios_opt_apply(struct ios_job *job, struct ios_optctx *c)
 			const char *s = v;
 			bool numeric = o->type == IOS_OPT_INT || o->type == IOS_OPT_SIZE ||
 				       o->type == IOS_OPT_TIME || o->type == IOS_OPT_MSEC ||
-				       o->type == IOS_OPT_BOOL || o->type == IOS_OPT_FLAG;
+				       o->type == IOS_OPT_BOOL || o->type == IOS_OPT_FLAG ||
+				       (o->flags & IOS_OPTF_NUM);
 
 			while (isspace((unsigned char)*s))
 				s++;

@@ -86,6 +86,7 @@ enum ios_opt_type {
 #define IOS_OPTF_BARE	(1u << 6)	/* STR/CUSTOM: may be given without a value */
 #define IOS_OPTF_NEEDRANGE (1u << 7)	/* RANGE: a single value is an error (bsrange) */
 #define IOS_OPTF_COLONS	(1u << 8)	/* PERDIR: ':' and '-' belong to the value (bssplit) */
+#define IOS_OPTF_NUM	(1u << 9)	/* CUSTOM with a numeric value (blank after '=' ok) */
 
 struct ios_opt;
 

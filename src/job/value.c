@@ -169,7 +169,7 @@ static int val_dec(const char *s, const char **end, double *out)
 	}
 	if (*p == '.' && isdigit((unsigned char)p[1])) {
 		for (p++; isdigit((unsigned char)*p); p++) {
-			if (digits < 18) {
+			if (digits < 18 && frac < 18) {
 				mant = mant * 10 + (uint64_t)(*p - '0');
 				if (mant)
 					digits++;
@@ -635,10 +635,9 @@ int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, unsigned *pct
 			ret = val_err(c, -EINVAL, "a percentage is not allowed here");
 		} else if (end[1]) {
 			ret = val_err(c, -EINVAL, "unexpected '%s' after the percentage", end + 1);
-		} else if (v > 100) {
-			ret = val_err(c, -ERANGE, "percentage out of range, allowed 0..100%%");
 		} else {
-			*pct = (unsigned)v;
+			/* the caller checks the range: size allows 1..100%, offset 0..100% */
+			*pct = v > UINT_MAX ? UINT_MAX : (unsigned)v;
 			*out = 0;
 		}
 		goto out;
@@ -771,10 +770,16 @@ range:
 
 int ios_val_bool(struct ios_vctx *c, const char *s, int *out)
 {
+	const char *p = s;
+
 	if ((s[0] == '0' || s[0] == '1') && !s[1]) {
 		*out = s[0] - '0';
 		return 0;
 	}
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p != s && !*p)
+		return val_err(c, -ERANGE, "out of range, allowed 0..1");
 	return val_err(c, -EINVAL, "expected 0 or 1");
 }
 
