@@ -13,7 +13,7 @@ mkdir -p "$outdir"
 
 run_one() { # name, command...
 	name=$1; shift
-	log="$outdir/$name.log"
+	log="$outdir/$(echo "$name" | tr / _).log"
 	timeout "$TIMEOUT" "$@" >"$log" 2>&1
 	rc=$?
 	case $rc in

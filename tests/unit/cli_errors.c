@@ -26,7 +26,7 @@ static int write_file(const char *name, const char *text, char *path, size_t len
 /* run iosched with @args; stderr merged into the returned output */
 static char *run(const char *args, int *status)
 {
-	char cmd[2048];
+	char cmd[4096];
 
 	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
 	return t_run_cmd(cmd, status);
@@ -51,7 +51,7 @@ static int test_errors(void)
 	char good[512], badprio[512], nosize[512], args[2048];
 
 	T_ASSERT(mkdtemp(dir));
-	T_ASSERT_EQ(write_file("good.fio", "[r]\nrw=randread\ndirect=1\nsize=16m\nruntime=0.2\n",
+	T_ASSERT_EQ(write_file("good.fio", "[r]\nrw=randread\ndirect=1\nsize=16m\nruntime=200ms\n",
 			       good, sizeof(good)), 0);
 	T_ASSERT_EQ(write_file("badprio.fio", "[global]\ndirect=1\n\n[r]\nsize=1m\nprio=9\n",
 			       badprio, sizeof(badprio)), 0);
