@@ -296,7 +296,7 @@ static int opt_typed(struct ios_job *job, struct ios_optctx *c)
 	int ret = 0, b;
 	int64_t i;
 	uint64_t u, u2;
-	unsigned pct;
+	int pct;
 
 	switch (o->type) {
 	case IOS_OPT_STR:
@@ -345,11 +345,11 @@ static int opt_typed(struct ios_job *job, struct ios_optctx *c)
 			ret = ios_val_size(&c->v, val, &u, &pct);
 			if (ret)
 				return ret;
-			if (strchr(val, '%') && (pct < (unsigned)o->min || pct > 100))
+			if (pct >= 0 && (pct < o->min || pct > 100))
 				return ios_opt_err(c, -ERANGE, "percentage out of range, allowed "
 						   "%" PRId64 "..100%%", o->min);
 			opt_store_u64(job, o->off, u);
-			opt_store_int(job, o->off2, sizeof(unsigned), pct);
+			opt_store_int(job, o->off2, sizeof(unsigned), pct >= 0 ? pct : 0);
 			return 0;
 		}
 		ret = opt_size_value(c, val, &u);

@@ -43,8 +43,11 @@ struct ios_vctx {
 #define IOS_NS_PER_MS	1000000ULL
 #define IOS_NS_PER_S	1000000000ULL
 
-/* Size in bytes. @pct != NULL accepts "N%" and stores N there (*out = 0). */
-int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, unsigned *pct);
+/*
+ * Size in bytes. @pct != NULL accepts "N%": N is stored there and *out is 0;
+ * *pct is -1 when the value is not a percentage.
+ */
+int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, int *pct);
 /* Time in ns; a bare number is in @unit_ns (seconds for runtime, us for thinktime). */
 int ios_val_time(struct ios_vctx *c, const char *s, uint64_t unit_ns, uint64_t *out_ns);
 /* Integer in [min, max] with fio's int syntax (size suffixes, hex; sign if min < 0). */

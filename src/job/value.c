@@ -599,7 +599,7 @@ static int val_prep(struct ios_vctx *c, const char *s, char **expanded, uint64_t
 
 /* ---- the public parsers ---- */
 
-int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, unsigned *pct)
+int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, int *pct)
 {
 	char *x;
 	const char *end;
@@ -607,7 +607,7 @@ int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, unsigned *pct
 	int ret;
 
 	if (pct)
-		*pct = 0;
+		*pct = -1;
 	ret = val_prep(c, s, &x, &kw);
 	if (ret) {
 		free(x);
@@ -637,7 +637,7 @@ int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, unsigned *pct
 			ret = val_err(c, -EINVAL, "unexpected '%s' after the percentage", end + 1);
 		} else {
 			/* the caller checks the range: size allows 1..100%, offset 0..100% */
-			*pct = v > UINT_MAX ? UINT_MAX : (unsigned)v;
+			*pct = v > INT_MAX ? INT_MAX : (int)v;
 			*out = 0;
 		}
 		goto out;

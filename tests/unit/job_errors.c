@@ -61,7 +61,8 @@ static const struct err_case cases[] = {
 	{ "[j]\nrw=randtrim\n", -ENOTSUP, { "'rw=randtrim'", "trims are not modelled" } },
 	{ "[j]\nioengine=mmap\n", -ENOTSUP, { "'ioengine=mmap'", "not supported by iosched" } },
 	/* whole-job checks */
-	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE, { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },
+	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
+	  { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },
 	{ "[j]\niodepth_batch_complete_min=4\niodepth_batch_complete_max=2\n", -ERANGE,
 	  { "iodepth_batch_complete_max=2 is below" } },
 	{ "[j]\nthinktime=10\nthinktime_spin=20\n", -ERANGE, { "thinktime_spin is longer" } },

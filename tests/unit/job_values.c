@@ -270,6 +270,13 @@ static int test_keywords_and_arithmetic(void)
 	T_ASSERT_U64_EQ(j->offset, 4);
 	T_ASSERT_EQ(j->iodepth, 3);
 
+	/* '%' inside an expression is the remainder, not a percentage */
+	j = jt_job("[j]\nsize=(10%4)\noffset=((1+2)*3^2-4/2%3)\n");
+	T_ASSERT(j);
+	T_ASSERT_U64_EQ(j->size, 2);
+	T_ASSERT_EQ(j->size_pct, 0);
+	T_ASSERT_U64_EQ(j->offset, 25);
+
 	T_ASSERT(jt_fails("[j]\nsize=(1/0)\n", -EINVAL, "division by zero", NULL));
 	T_ASSERT(jt_fails("[j]\nsize=(1-2)\n", -ERANGE, "negative", NULL));
 	T_ASSERT(jt_fails("[j]\nsize=(1+\n", -EINVAL, "expression", NULL));
