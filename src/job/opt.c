@@ -96,6 +96,9 @@ static void *opt_ptr(struct ios_job *job, size_t off)
 	return (char *)job + off;
 }
 
+_Static_assert(sizeof(int) == sizeof(uint32_t) && sizeof(unsigned) == sizeof(uint32_t),
+	       "option fields are 32 or 64 bits");
+
 static void opt_store_int(struct ios_job *job, size_t off, unsigned size, int64_t v)
 {
 	void *p = opt_ptr(job, off);
@@ -105,9 +108,10 @@ static void opt_store_int(struct ios_job *job, size_t off, unsigned size, int64_
 
 		memcpy(p, &u, sizeof(u));
 	} else {
-		int i = (int)v;		/* int and unsigned share the representation */
+		/* int and unsigned fields: the low 32 bits, two's complement */
+		uint32_t u = (uint32_t)v;
 
-		memcpy(p, &i, sizeof(i));
+		memcpy(p, &u, sizeof(u));
 	}
 }
 
