@@ -31,8 +31,14 @@
 
 struct ios_rb_node {
 	struct ios_rb_node *parent;
-	struct ios_rb_node *left;
-	struct ios_rb_node *right;
+	union {
+		struct {
+			struct ios_rb_node *left;
+			struct ios_rb_node *right;
+		};
+		/* child[key >= node key]: lets a descent index instead of branch */
+		struct ios_rb_node *child[2];
+	};
 	int red;
 };
 

@@ -135,7 +135,14 @@ struct ios_queue;
  * - device: dev_node and dev_ns while the request is in the device.
  */
 struct ios_request {
+	/*
+	 * sector, rb_node and queuelist share the first cache line: a
+	 * sector-tree descent reads the first two at every level, and FIFO
+	 * unlinking touches the neighbours' queuelist.
+	 */
 	uint64_t sector;
+	struct ios_rb_node rb_node;	/* scheduler: sector order */
+	struct ios_list_head queuelist;	/* scheduler: FIFO or dispatch list */
 	uint32_t nr_sectors;
 	uint8_t dir;
 	uint32_t flags;
@@ -152,8 +159,6 @@ struct ios_request {
 	struct ios_bio *bio, *biotail;
 	uint32_t nr_bios;
 
-	struct ios_rb_node rb_node;	/* scheduler: sector order */
-	struct ios_list_head queuelist;	/* scheduler: FIFO or dispatch list */
 	void *sched_priv[2];
 
 	struct ios_list_head hash_node;	/* block layer: back-merge hash by end sector */

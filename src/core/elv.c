@@ -62,15 +62,22 @@ int ios_sched_register(const struct ios_sched_type *t)
 	return 0;
 }
 
-static bool rq_sector_less(const struct ios_rb_node *a, const struct ios_rb_node *b)
-{
-	return ios_rb_to_rq((struct ios_rb_node *)a)->sector <
-	       ios_rb_to_rq((struct ios_rb_node *)b)->sector;
-}
-
+/*
+ * Open-coded descent (no comparison callback): this is on every scheduler's
+ * insert path. Equal sectors go right, so they keep arrival order.
+ */
 void ios_elv_rb_add(struct ios_rb_root *root, struct ios_request *rq)
 {
-	ios_rb_add(&rq->rb_node, root, rq_sector_less);
+	struct ios_rb_node **link = &root->node, *parent = NULL;
+	uint64_t sector = rq->sector;
+
+	/* random sectors make a left/right branch unpredictable: index instead */
+	while (*link) {
+		parent = *link;
+		link = &parent->child[sector >= ios_rb_to_rq(parent)->sector];
+	}
+	ios_rb_link(&rq->rb_node, parent, link);
+	ios_rb_insert_color(&rq->rb_node, root);
 }
 
 void ios_elv_rb_del(struct ios_rb_root *root, struct ios_request *rq)
