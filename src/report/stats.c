@@ -152,8 +152,12 @@ unsigned ios_lat_percentiles(const struct ios_lat_stat *s, const double *pcts, u
 	if (!s->plat || !s->n || !nr)
 		return 0;
 	for (unsigned k = 0; k < nr; k++) {
-		/* fio compares in long double: sum >= p / 100 * n */
-		long double target = (long double)pcts[k] / 100.0L * (long double)s->n;
+		/*
+		 * sum >= p / 100 * n, in double as fio 3.33 computes it (later
+		 * fio casts to long double, which moves exact ties: 60% of 6000
+		 * samples is 3600 in double but a hair above in long double).
+		 */
+		double target = pcts[k] / 100.0 * (double)s->n;
 		uint64_t sum = 0;
 		unsigned i, last = 0;
 
@@ -161,7 +165,7 @@ unsigned ios_lat_percentiles(const struct ios_lat_stat *s, const double *pcts, u
 			if (s->plat[i])
 				last = i;
 			sum += s->plat[i];
-			if ((long double)sum >= target)
+			if ((double)sum >= target)
 				break;
 		}
 		/* p > 100, or a histogram that lags n: the largest bucket seen */
