@@ -52,46 +52,6 @@ void run_files_free(struct run_ctx *c)
 	c->files_tail = &c->files;
 }
 
-/* Split a filename= value on ':' with '\:' escapes; returns the count. */
-static unsigned split_names(const char *s, char ***out)
-{
-	unsigned n = 0, cap = 0;
-	char **v = NULL;
-	char *cur = malloc(strlen(s) + 1);
-	size_t len = 0;
-
-	if (!cur)
-		return 0;
-	for (const char *p = s;; p++) {
-		if (*p == '\\' && p[1] == ':') {
-			cur[len++] = ':';
-			p++;
-			continue;
-		}
-		if (*p == ':' || *p == '\0') {
-			cur[len] = '\0';
-			if (len) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 4;
-					char **nv = realloc(v, cap * sizeof(*v));
-					if (!nv)
-						break;
-					v = nv;
-				}
-				v[n++] = strdup(cur);
-			}
-			len = 0;
-			if (*p == '\0')
-				break;
-			continue;
-		}
-		cur[len++] = *p;
-	}
-	free(cur);
-	*out = v;
-	return n;
-}
-
 static char *join_dir(const char *dir, const char *name)
 {
 	char *s;
@@ -120,13 +80,16 @@ static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	unsigned n = 0;
 	char w[300];
 
-	if (j->filename && *j->filename) {
-		n = split_names(j->filename, &names);
-		if (!n) {
-			free(names);
-			return IOS_ERR(e, -EINVAL, "%s: filename='%s' names no file",
-				       job_where(j, w, sizeof(w)), j->filename);
-		}
+	if (j->nr_filenames) {
+		names = calloc(j->nr_filenames, sizeof(*names));
+		if (!names)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		for (unsigned i = 0; i < j->nr_filenames; i++)
+			names[i] = strdup(j->filenames[i]);
+		n = j->nr_filenames;
+	} else if (j->filename && *j->filename) {
+		return IOS_ERR(e, -EINVAL, "%s: filename='%s' names no file",
+			       job_where(j, w, sizeof(w)), j->filename);
 	} else {
 		unsigned nf = j->nrfiles ? j->nrfiles : 1;
 
@@ -166,10 +129,24 @@ static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	return 0;
 }
 
-/* The part of each file this task uses, before file sizes are known. */
-static uint64_t task_offset(const struct run_task *t)
+/*
+ * Where this task starts in a file of @fsize bytes (0: not known yet, then
+ * percentages count as 0): offset= plus the clone's offset_increment=, each
+ * in bytes or as a percentage of the file.
+ */
+static uint64_t task_offset(const struct run_task *t, uint64_t fsize)
 {
-	return t->job->offset + (uint64_t)t->clone * t->job->offset_increment;
+	const struct ios_job *j = t->job;
+	uint64_t off = j->offset_pct ? fsize / 100 * j->offset_pct : j->offset;
+	uint64_t inc = j->offset_increment_pct ? fsize / 100 * j->offset_increment_pct
+					       : j->offset_increment;
+
+	return off + (uint64_t)t->clone * inc;
+}
+
+static bool task_offset_relative(const struct run_task *t)
+{
+	return t->job->offset_pct || t->job->offset_increment_pct;
 }
 
 int run_layout_files(struct run_ctx *c, struct ios_err *e)
@@ -205,8 +182,11 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 					       "for its %u files", job_where(j, w, sizeof(w)),
 					       j->size, t->nr_files);
 			t->files[k].len = per;
-			if (per && !j->offset_pct && f->need < task_offset(t) + per)
-				f->need = task_offset(t) + per;
+			if (per && !task_offset_relative(t) && f->need < task_offset(t, 0) + per) {
+				f->need = task_offset(t, 0) + per;
+				f->need_job = j;
+				f->need_off = task_offset(t, 0);
+			}
 		}
 	}
 
@@ -217,9 +197,10 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 			f->size = cap_bytes;
 			if (f->need > cap_bytes)
 				return IOS_ERR(e, -ENOSPC,
-					       "%s: needs %" PRIu64 " bytes of %s, the device "
-					       "holds %" PRIu64, job_where(f->first_job, w, sizeof(w)),
-					       f->need, f->name, cap_bytes);
+					       "%s: offset=%" PRIu64 " plus size=%" PRIu64
+					       " reaches past the end of %s (%" PRIu64 " bytes)",
+					       job_where(f->need_job, w, sizeof(w)), f->need_off,
+					       f->need - f->need_off, f->name, cap_bytes);
 			continue;
 		}
 		f->size = f->need;
@@ -251,11 +232,8 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 
 		for (unsigned k = 0; k < t->nr_files; k++) {
 			struct run_task_file *tf = &t->files[k];
-			uint64_t off = j->offset_pct ? tf->f->size / 100 * j->offset_pct
-						     : task_offset(t);
+			uint64_t off = task_offset(t, tf->f->size);
 
-			if (j->offset_pct)
-				off += (uint64_t)t->clone * j->offset_increment;
 			if (j->filesize_lo)
 				tf->len = tf->f->size; /* whole file */
 			if (j->size_pct)

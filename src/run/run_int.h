@@ -25,6 +25,8 @@ struct run_file {
 	bool is_dev;			/* a /dev/ name: the whole device */
 	bool preexisting;		/* sized by lab.file_size */
 	const struct ios_job *first_job;	/* for messages */
+	const struct ios_job *need_job;		/* the job that needs the most */
+	uint64_t need_off;			/* its offset */
 	struct run_file *next;
 };
 

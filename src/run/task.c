@@ -196,7 +196,8 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (j->time_based) {
 		t->io_target = UINT64_MAX;
 	} else {
-		uint64_t base = j->io_size ? j->io_size : total;
+		uint64_t base = j->io_size_pct ? total / 100 * j->io_size_pct
+					       : (j->io_size ? j->io_size : total);
 		unsigned loops = j->loops ? j->loops : 1;
 
 		t->io_target = base > UINT64_MAX / loops ? UINT64_MAX : base * loops;
