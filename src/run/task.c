@@ -114,6 +114,15 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	task_ioprio(t);
 	t->ioc.nr_tasks = 1;
 
+	if (!j->direct && j->ioengine != IOS_ENGINE_NULL) {
+		char w[256];
+
+		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+		return IOS_ERR(e, -ENOTSUP,
+			       "%s: direct=0 (buffered I/O through the page cache) is not modelled "
+			       "yet: set direct=1 in the job (fio 3's default is direct=0), or run "
+			       "with --fio-compat=1 (fio 1.x defaulted to direct=1)", w);
+	}
 	switch (j->ioengine) {
 	case IOS_ENGINE_LIBAIO:
 	case IOS_ENGINE_IO_URING:

@@ -289,6 +289,9 @@ static int test_files_and_errors(void)
 	T_ASSERT(run_full("[ok]\nrw=read\ndirect=1\nsize=1m\n", NULL, NULL, "vm.dirty_ratio=20",
 			  NULL, &r, &e) < 0);
 	T_ASSERT(strstr(e.msg, "vm.dirty_ratio"));
+	ios_err_clear(&e);
+	T_ASSERT(run_full("[buffered]\nrw=read\nsize=1m\n", NULL, NULL, NULL, NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "buffered") && strstr(e.msg, "direct=1") && strstr(e.msg, "w.fio:1"));
 	return T_PASS;
 }
 
