@@ -25,6 +25,48 @@ static void print_table(const char *scope, const struct ios_tunable *tab, const 
 	}
 }
 
+/* One row per tunable of a device type, one value column per profile of that type. */
+static void print_device_type(const struct ios_dev_type *dt)
+{
+	const struct ios_dev_profile *dp;
+	struct ios_dev *devs[8];
+	const struct ios_tunable *t;
+	size_t n = 0;
+
+	for (size_t i = 0; (dp = ios_dev_profile_at(i)) != NULL && n < 8; i++) {
+		struct ios_err e = { 0 };
+
+		if (strcmp(dp->type, dt->name))
+			continue;
+		devs[n] = ios_dev_create(dp->name, NULL, 0, &e);
+		if (devs[n])
+			n++;
+	}
+	printf("\nDevice type '%s' (--set device.NAME=VALUE):\n", dt->name);
+	printf("    %-22s %-8s %-18s", "tunable", "unit", "range");
+	for (size_t k = 0; k < n; k++)
+		printf(" %-14s", devs[k]->profile);
+	printf(" %s\n", "");
+	ios_tunable_for_each(t, dt->tunables) {
+		char range[128];
+
+		if (t->flags & IOS_TUN_HIDDEN)
+			continue;
+		ios_tunable_range(t, range, sizeof(range));
+		printf("    device.%-15s %-8s %-18s", t->name, t->unit && *t->unit ? t->unit : "-",
+		       range);
+		for (size_t k = 0; k < n; k++) {
+			char v[64];
+
+			ios_tunable_show(t, devs[k], v, sizeof(v));
+			printf(" %-14s", v);
+		}
+		printf(" %s\n", t->help ? t->help : "");
+	}
+	for (size_t k = 0; k < n; k++)
+		ios_dev_destroy(devs[k]);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const struct ios_sched_type *st;
@@ -41,16 +83,10 @@ int cmd_list(int argc, char **argv)
 		print_table("", st->tunables, NULL);
 	}
 	printf("\nDevices (--device PROFILE; default %s):\n", IOS_DEV_DEFAULT_PROFILE);
-	for (size_t i = 0; (dp = ios_dev_profile_at(i)) != NULL; i++) {
+	for (size_t i = 0; (dp = ios_dev_profile_at(i)) != NULL; i++)
 		printf("  %-12s %-6s %s\n", dp->name, dp->type, dp->desc ? dp->desc : "");
-		for (const char *const *s = dp->settings; s && *s; s++)
-			printf("      %s\n", *s);
-	}
-	for (size_t i = 0; (dt = ios_dev_type_at(i)) != NULL; i++) {
-		printf("\nDevice type '%s' tunables (--set device.NAME=VALUE; profiles override the defaults):\n",
-		       dt->name);
-		print_table("device.", dt->tunables, NULL);
-	}
+	for (size_t i = 0; (dt = ios_dev_type_at(i)) != NULL; i++)
+		print_device_type(dt);
 	printf("\nQueue tunables (/sys/block/X/queue/):\n");
 	print_table("queue.", ios_queue_tunables_table, NULL);
 	printf("\nLab tunables (only in this lab):\n");
