@@ -34,6 +34,9 @@ static void tr_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 
 static const struct ios_trace_ops tr_ops = { .event = tr_event };
 
+static struct ios_jobfile *jfs[8];
+static int nr_jfs;
+
 static int run(const char *job, const char *sched, struct ios_settings *set,
 	       struct trace_log *log, struct ios_run_result *res)
 {
@@ -57,7 +60,8 @@ static int run(const char *job, const char *sched, struct ios_settings *set,
 		fprintf(stderr, "run: %s\n", e.msg);
 		return -1;
 	}
-	/* the jobfile must outlive the result's job pointers: leak it to the test's end */
+	/* the jobfile must outlive the result's job pointers: freed at the end */
+	jfs[nr_jfs++] = jf;
 	return 0;
 }
 
@@ -141,5 +145,11 @@ static int test_deadline_expiry_bound(void)
 
 int main(void)
 {
-	return T_RUN(test_noop_arrival_order_with_merges, test_deadline_expiry_bound);
+	int ret = T_RUN(test_noop_arrival_order_with_merges, test_deadline_expiry_bound);
+
+	for (int i = 0; i < nr_jfs; i++) {
+		ios_jobfile_free(jfs[i]);
+		free(jfs[i]);
+	}
+	return ret;
 }
