@@ -1,0 +1,104 @@
+/*
+ * Filesystem layouts: where a file's blocks and its metadata live on the
+ * device.
+ *
+ * The lab lays files out before a run (laying them out is not I/O of the
+ * run). A layout answers three questions for the page cache:
+ *  - which device block holds block N of a file, and how many blocks after
+ *    it are contiguous on disk (so one bio can cover them);
+ *  - which metadata block must be read before that mapping is known (an
+ *    ext3 indirect block), if any;
+ *  - which metadata blocks an open() reads (directory and inode blocks).
+ *
+ * Three layouts (lab.fs):
+ *  - ext3: 4 KiB blocks in 128 MiB block groups, each starting with its
+ *    bitmaps and inode table; a file gets 12 direct blocks, then an
+ *    indirect block ahead of every 1024 data blocks (and a double-indirect
+ *    block ahead of the second indirect, as ext3 allocates them); the files
+ *    of a directory are allocated from the directory's group onwards, and
+ *    directories are spread over the groups;
+ *  - extent: each file one contiguous extent (ext4 or XFS writing a file
+ *    at once); an open reads only the inode;
+ *  - raw: no filesystem: files are plain LBA ranges, nothing to read on
+ *    open (the foundation's behaviour).
+ * A name under /dev/ is the whole device whatever the layout.
+ */
+#ifndef IOSCHED_FS_H
+#define IOSCHED_FS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "err.h"
+
+#define IOS_FS_BLOCK_SIZE 4096u
+#define IOS_FS_BLOCK_SECTORS (IOS_FS_BLOCK_SIZE / 512u)
+#define IOS_FS_NO_BLOCK UINT64_MAX
+
+enum ios_fs_type {
+	IOS_FS_EXT3 = 0,
+	IOS_FS_EXTENT,
+	IOS_FS_RAW,
+};
+
+struct ios_fs;
+
+/* A file laid out on the device. */
+struct ios_fs_file {
+	const char *path;		/* as named by the job (directory joined) */
+	uint64_t size;			/* bytes */
+	bool is_dev;			/* /dev/...: identity mapping over the device */
+	uint64_t first_sector;		/* raw and extent: where the file starts */
+	uint64_t inode_block;		/* device block holding its inode, or IOS_FS_NO_BLOCK */
+	uint64_t dir_block;		/* device block of its directory entry, or IOS_FS_NO_BLOCK */
+	unsigned group;			/* ext3: block group of its first data block */
+	void *priv;			/* layout private mapping state */
+};
+
+/* Result of mapping one file block. */
+struct ios_fs_map {
+	uint64_t block;			/* device block (4 KiB units) holding the file block */
+	/*
+	 * File blocks from here (>= 1) that follow contiguously on disk and
+	 * need no metadata beyond meta[]: a caller may cover them with one
+	 * bio after reading meta[].
+	 */
+	uint64_t contig;
+	/*
+	 * Metadata blocks to read, in order, before the mapping is known:
+	 * ext3's double-indirect then indirect block (triple-indirect first for
+	 * files past 4 GiB). Empty for direct blocks, extent and raw layouts.
+	 */
+	uint64_t meta[3];
+	unsigned nr_meta;
+};
+
+/*
+ * Create a layout of @type on a device of @capacity_bytes. @align_bytes
+ * (a multiple of 4096) is where raw and extent files start (lab.file_align).
+ * -EINVAL with a message when the device is too small for even one block
+ * group's metadata.
+ */
+int ios_fs_create(enum ios_fs_type type, uint64_t capacity_bytes, uint64_t align_bytes,
+		  struct ios_fs **out, struct ios_err *e) IOS_MUST_CHECK;
+void ios_fs_destroy(struct ios_fs *fs);
+enum ios_fs_type ios_fs_type(const struct ios_fs *fs);
+const char *ios_fs_type_name(enum ios_fs_type type);
+
+/*
+ * Lay out a file of @size bytes named @path (the directory part, if any,
+ * decides the ext3 group). Files are laid out in call order, as if written
+ * one after the other. A /dev/ path maps the whole device and ignores
+ * @size. -ENOSPC with a message naming the file and the space needed and
+ * left when it does not fit. The returned file is owned by @fs.
+ */
+int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
+		    struct ios_fs_file **out, struct ios_err *e) IOS_MUST_CHECK;
+
+/* Map file block @fblock (4 KiB units) of @f; @fblock must be inside the file. */
+void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,
+		      struct ios_fs_map *out);
+
+/* Bytes of the device used by data and metadata so far. */
+uint64_t ios_fs_used_bytes(const struct ios_fs *fs);
+
+#endif
