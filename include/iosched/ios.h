@@ -22,5 +22,7 @@
 #include "job.h"
 #include "stats.h"
 #include "run.h"
+#include "fs.h"
+#include "vfs.h"
 
 #endif

@@ -1,0 +1,193 @@
+/*
+ * What sits above the block layer: the page cache, readahead, dirty pages
+ * and writeback, and the file operations that use them.
+ *
+ * One struct ios_vfs per simulated machine. Files (struct ios_inode) wrap a
+ * file laid out by the filesystem model (fs.h) and own their cached pages;
+ * every task that opens a file shares them. A task works through struct
+ * ios_vfs_op: open, read, write, fsync, fdatasync, and direct (O_DIRECT)
+ * read/write. An operation is a resumable step function: ios_vfs_step()
+ * does what can be done now (copying from cached pages, starting reads and
+ * readahead, dirtying pages) and either finishes or blocks on something (a
+ * page being read, a metadata block, dirty throttling, a free request slot).
+ * When the thing it blocked on is ready, the op's wake() callback runs and
+ * the owner calls ios_vfs_step() again; the op picks up where it stopped.
+ *
+ * Reads follow Linux 2.6.31's do_generic_file_read and on-demand readahead
+ * (mm/readahead.c), see readahead.c for the window sequence. Readahead
+ * reads are READ requests of the reading task, as the scheduler sees them.
+ * Writes dirty pages; a flusher task writes them back in its own context
+ * (async WRITE requests) when dirty memory passes vm.dirty_background_ratio
+ * or pages age past vm.dirty_expire_centisecs; writers wait at
+ * vm.dirty_ratio (a simplified balance_dirty_pages). fsync writes the
+ * file's dirty pages as sync writes, waits for them, then flushes the
+ * drive's cache. O_DIRECT bypasses the cache but still needs the block
+ * mapping, and so the filesystem's indirect blocks.
+ */
+#ifndef IOSCHED_VFS_H
+#define IOSCHED_VFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "block.h"
+#include "err.h"
+#include "fs.h"
+#include "request.h"
+#include "sim.h"
+#include "tunable.h"
+
+#define IOS_PAGE_SIZE 4096u
+#define IOS_PAGE_SHIFT 12
+
+/* vm.* tunables (/proc/sys/vm/), plus the machine's memory */
+struct ios_vm_tunables {
+	uint64_t memory;			/* bytes of RAM the page cache may use */
+	int dirty_ratio;			/* % of memory: writers throttle above */
+	int dirty_background_ratio;		/* %: the flusher starts above */
+	int dirty_expire_centisecs;		/* age at which dirty data is written back */
+	int dirty_writeback_centisecs;		/* flusher's periodic wake-up; 0 = never */
+};
+
+extern const struct ios_tunable ios_vm_tunables_table[];
+
+struct ios_vfs;
+struct ios_inode;
+struct ios_file;
+struct ios_vfs_op;
+
+enum ios_vfs_op_type {
+	IOS_VFS_OPEN,		/* read the directory and inode blocks if not cached */
+	IOS_VFS_READ,
+	IOS_VFS_WRITE,
+	IOS_VFS_FSYNC,
+	IOS_VFS_FDATASYNC,
+	IOS_VFS_DIRECT_READ,
+	IOS_VFS_DIRECT_WRITE,
+};
+
+/* ios_vfs_step() results */
+enum ios_vfs_status {
+	IOS_VFS_DONE = 0,	/* finished; op->error says how */
+	IOS_VFS_WAIT = 1,	/* blocked: wake() will be called, then step again */
+};
+
+typedef void (*ios_vfs_wake_fn)(struct ios_vfs_op *op, uint64_t now_ns);
+
+/* Per open file state (struct file): readahead window and flags. */
+struct ios_ra_state {
+	uint64_t start;		/* first page of the current window */
+	uint64_t size;		/* pages in it */
+	uint64_t async_size;	/* pages left when the next window is started */
+	uint64_t prev_pos;	/* byte after the last read (prev_pos) */
+	uint64_t ra_pages;	/* maximum window (queue.read_ahead_kb / 4) */
+};
+
+struct ios_file {
+	struct ios_inode *inode;
+	struct ios_ioc *ioc;		/* opener: requests are its I/O */
+	struct ios_ra_state ra;
+	unsigned flags;			/* IOS_O_* */
+};
+
+#define IOS_O_DIRECT	(1u << 0)
+#define IOS_O_SYNC	(1u << 1)	/* each write is written through and flushed */
+
+/*
+ * A file operation in progress. The owner fills type, file, off, len, wake
+ * and priv, then calls ios_vfs_step() until it returns IOS_VFS_DONE. The
+ * rest is the vfs's.
+ */
+struct ios_vfs_op {
+	enum ios_vfs_op_type type;
+	struct ios_file *file;
+	uint64_t off, len;
+	ios_vfs_wake_fn wake;
+	void *priv;
+
+	/* results */
+	int error;		/* 0 or -errno */
+	uint64_t cpu_ns;	/* CPU time the last step used (page copies) */
+	uint64_t done;		/* bytes transferred so far */
+
+	/* vfs private */
+	int state;
+	uint64_t cursor;	/* next byte / page to handle */
+	uint64_t ra_start, ra_size, ra_marker;	/* readahead window being submitted */
+	uint64_t ra_next;			/* next page of it to submit */
+	bool ra_pending;
+	unsigned pending;	/* I/Os of this op in flight */
+	struct ios_vfs_op *wait_next;	/* on a wait list */
+	bool waiting;
+	uint64_t seq;		/* fsync: pages dirtied before this op started */
+};
+
+struct ios_vfs_config {
+	struct ios_sim *sim;
+	struct ios_queue *q;
+	struct ios_fs *fs;
+	const struct ios_vm_tunables *vm;
+	uint64_t read_ahead_bytes;	/* queue.read_ahead_kb */
+	uint32_t flusher_pid;
+	int cache_flush;		/* fsync ends with a drive cache flush (barriers) */
+	uint64_t page_copy_ns;		/* CPU time to copy one page to or from user space */
+};
+
+struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err *e);
+/* No op may be in progress. */
+void ios_vfs_destroy(struct ios_vfs *vfs);
+
+/* The inode for a laid-out file (created on first call, shared after). */
+struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f);
+/* Initialise an open file (no I/O: run an IOS_VFS_OPEN op for the metadata reads). */
+void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
+		       struct ios_ioc *ioc, unsigned flags);
+/* Drop the clean, idle cached pages of @inode (fio's invalidate=1, POSIX_FADV_DONTNEED). */
+void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *inode);
+
+/* Advance @op at @now; see struct ios_vfs_op. */
+enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now);
+
+/* Counters for reports and tests. */
+struct ios_vfs_stats {
+	uint64_t cached_pages, dirty_pages, writeback_pages;
+	uint64_t max_dirty_pages;		/* high-water mark of dirty + writeback */
+	uint64_t read_hits, read_misses;	/* pages found / not found by reads */
+	uint64_t pages_read, pages_written;	/* through bios */
+	uint64_t meta_reads;			/* metadata blocks read */
+	uint64_t readahead_windows;
+	uint64_t evictions;
+	uint64_t throttled;			/* times a writer waited at dirty_ratio */
+	uint64_t flusher_bios;
+	uint64_t cache_flushes;
+};
+void ios_vfs_get_stats(const struct ios_vfs *vfs, struct ios_vfs_stats *out);
+
+/* The flusher's io context (its requests are async writes of this task). */
+struct ios_ioc *ios_vfs_flusher_ioc(struct ios_vfs *vfs);
+
+/* Readahead algorithm (readahead.c), exposed for tests: see there. */
+struct ios_ra_window {
+	uint64_t start, size, async_size;	/* pages to read; marker at start + size - async_size */
+	bool read;				/* false: nothing to read */
+};
+
+/* Page-cache queries the algorithm needs (about the file being read). */
+struct ios_ra_cache_ops {
+	/* First page index >= @from (and < @from + @max) not in the cache, or @from + @max. */
+	uint64_t (*next_hole)(void *priv, uint64_t from, uint64_t max);
+	/* Cached pages immediately before @index, counting back at most @max. */
+	uint64_t (*history)(void *priv, uint64_t index, uint64_t max);
+	void *priv;
+};
+
+/*
+ * Linux 2.6.31 ondemand_readahead(), context readahead included.
+ * @hit_marker: called on a page with the readahead mark (async readahead),
+ * else on a cache miss (sync readahead). @offset: page index being read;
+ * @req_pages: pages the read still wants. Updates @ra (except for a
+ * standalone random read) and returns the window to read.
+ */
+struct ios_ra_window ios_ra_ondemand(struct ios_ra_state *ra, const struct ios_ra_cache_ops *c,
+				     bool hit_marker, uint64_t offset, uint64_t req_pages);
+
+#endif

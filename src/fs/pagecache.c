@@ -1,0 +1,239 @@
+/*
+ * The page cache proper: pages of files, found by index, kept within the
+ * machine's memory by evicting the least recently used clean page.
+ *
+ * Every file (and the block device's metadata, as a pseudo-file indexed by
+ * device block) has a two-level table of page pointers, so lookups are two
+ * array reads and a file's table costs memory only where pages exist. Only
+ * clean, idle pages sit on the LRU list (dirty pages, pages under a read
+ * and pages under writeback cannot be dropped), so eviction takes the list's
+ * head in O(1). Dirty pages also sit in their file's tree ordered by index,
+ * which is how writeback finds runs of them to write in file order.
+ *
+ * Linux keeps two LRU lists (active and inactive); one list is enough for
+ * the workloads here, which either stream (use-once) or fit in memory.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "vfs_int.h"
+
+struct ios_inode *pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta)
+{
+	struct ios_inode *in = calloc(1, sizeof(*in));
+	uint64_t npages;
+
+	if (!in)
+		return NULL;
+	npages = (f->size + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
+	in->vfs = vfs;
+	in->f = f;
+	in->npages = npages;
+	in->nr_chunks = (npages + PC_CHUNK - 1) / PC_CHUNK;
+	in->chunks = calloc(in->nr_chunks ? in->nr_chunks : 1, sizeof(*in->chunks));
+	if (!in->chunks) {
+		free(in);
+		return NULL;
+	}
+	in->is_meta = is_meta;
+	in->dirty_tree = IOS_RB_ROOT;
+	ios_list_init(&in->dirty_link);
+	return in;
+}
+
+void pc_inode_free(struct ios_inode *in)
+{
+	for (uint64_t c = 0; c < in->nr_chunks; c++) {
+		if (!in->chunks[c])
+			continue;
+		for (unsigned i = 0; i < PC_CHUNK; i++)
+			free(in->chunks[c][i]);
+		free(in->chunks[c]);
+	}
+	free(in->chunks);
+	free(in);
+}
+
+struct pc_page *pc_lookup(struct ios_inode *in, uint64_t index)
+{
+	uint64_t c = index >> PC_CHUNK_SHIFT;
+
+	if (c >= in->nr_chunks || !in->chunks[c])
+		return NULL;
+	return in->chunks[c][index & (PC_CHUNK - 1)];
+}
+
+static bool pc_idle(const struct pc_page *p)
+{
+	return !(p->flags & (PG_LOCKED | PG_DIRTY | PG_WRITEBACK)) && !p->waiters;
+}
+
+void pc_lru_update(struct ios_vfs *vfs, struct pc_page *p)
+{
+	bool want = pc_idle(p);
+
+	if (want && !p->on_lru) {
+		ios_list_add_tail(&p->lru, &vfs->lru);
+		p->on_lru = true;
+	} else if (!want && p->on_lru) {
+		ios_list_del(&p->lru);
+		p->on_lru = false;
+	}
+}
+
+void pc_touch(struct ios_vfs *vfs, struct pc_page *p)
+{
+	if (p->on_lru)
+		ios_list_move_tail(&p->lru, &vfs->lru);
+	(void)vfs;
+}
+
+void pc_remove(struct ios_vfs *vfs, struct pc_page *p)
+{
+	struct ios_inode *in = p->inode;
+	uint64_t c = p->index >> PC_CHUNK_SHIFT;
+
+	IOS_BUG_ON(!pc_idle(p));
+	if (p->on_lru)
+		ios_list_del(&p->lru);
+	in->chunks[c][p->index & (PC_CHUNK - 1)] = NULL;
+	in->nrpages--;
+	vfs->nr_pages--;
+	/* recycle the struct through the waiters field, which is NULL when idle */
+	p->waiters = (struct ios_vfs_op *)vfs->free_pages;
+	vfs->free_pages = p;
+}
+
+struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t index)
+{
+	uint64_t c = index >> PC_CHUNK_SHIFT;
+	struct pc_page *p;
+
+	IOS_BUG_ON(c >= in->nr_chunks);
+	if (vfs->nr_pages >= vfs->capacity) {
+		if (ios_list_empty(&vfs->lru))
+			return NULL;
+		pc_remove(vfs, ios_list_first_entry(&vfs->lru, struct pc_page, lru));
+		vfs->st.evictions++;
+	}
+	if (!in->chunks[c]) {
+		in->chunks[c] = calloc(PC_CHUNK, sizeof(**in->chunks));
+		if (!in->chunks[c])
+			return NULL;
+	}
+	if (vfs->free_pages) {
+		p = vfs->free_pages;
+		vfs->free_pages = (struct pc_page *)p->waiters;
+	} else {
+		p = malloc(sizeof(*p));
+		if (!p)
+			return NULL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	p->inode = in;
+	ios_list_init(&p->lru);
+	ios_rb_clear(&p->dirty_node);
+	in->chunks[c][index & (PC_CHUNK - 1)] = p;
+	in->nrpages++;
+	vfs->nr_pages++;
+	return p;
+}
+
+static bool dirty_less(const struct ios_rb_node *a, const struct ios_rb_node *b)
+{
+	return ios_rb_entry(a, struct pc_page, dirty_node)->index <
+	       ios_rb_entry(b, struct pc_page, dirty_node)->index;
+}
+
+void pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
+{
+	struct ios_inode *in = p->inode;
+
+	if (p->flags & PG_DIRTY)
+		return;
+	p->flags |= PG_DIRTY;
+	ios_rb_add(&p->dirty_node, &in->dirty_tree, dirty_less);
+	if (ios_list_unlinked(&in->dirty_link)) {
+		/* clean -> dirty: the file's age for kupdate starts now */
+		in->dirtied_when = now;
+		ios_list_add_tail(&in->dirty_link, &vfs->dirty_inodes);
+		wb_inode_dirtied(vfs, now);
+	}
+	in->nr_dirty++;
+	vfs->nr_dirty++;
+	if (vfs->nr_dirty + vfs->nr_writeback > vfs->st.max_dirty_pages)
+		vfs->st.max_dirty_pages = vfs->nr_dirty + vfs->nr_writeback;
+	pc_lru_update(vfs, p);
+}
+
+void pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p)
+{
+	struct ios_inode *in = p->inode;
+
+	if (!(p->flags & PG_DIRTY))
+		return;
+	p->flags &= ~PG_DIRTY;
+	ios_rb_erase(&p->dirty_node, &in->dirty_tree);
+	in->nr_dirty--;
+	vfs->nr_dirty--;
+	if (!in->nr_dirty && !ios_list_unlinked(&in->dirty_link))
+		ios_list_del(&in->dirty_link);
+	pc_lru_update(vfs, p);
+}
+
+struct pc_page *pc_first_dirty_from(struct ios_inode *in, uint64_t index)
+{
+	struct ios_rb_node *n = in->dirty_tree.node, *best = NULL;
+
+	while (n) {
+		struct pc_page *p = ios_rb_entry(n, struct pc_page, dirty_node);
+
+		if (p->index >= index) {
+			best = n;
+			n = n->left;
+		} else {
+			n = n->right;
+		}
+	}
+	return best ? ios_rb_entry(best, struct pc_page, dirty_node) : NULL;
+}
+
+struct pc_page *pc_next_dirty(struct pc_page *p)
+{
+	struct ios_rb_node *n = ios_rb_next(&p->dirty_node);
+
+	return n ? ios_rb_entry(n, struct pc_page, dirty_node) : NULL;
+}
+
+/* ---- wait lists: singly linked through op->wait_next ---- */
+
+void pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
+{
+	IOS_BUG_ON(op->waiting);
+	op->waiting = true;
+	op->wait_next = *list;
+	*list = op;
+}
+
+void pc_wake_all(struct ios_vfs_op **list, uint64_t now)
+{
+	struct ios_vfs_op *op = *list, *rev = NULL;
+
+	*list = NULL;
+	/* wake in the order they started waiting */
+	while (op) {
+		struct ios_vfs_op *n = op->wait_next;
+
+		op->wait_next = rev;
+		rev = op;
+		op = n;
+	}
+	while (rev) {
+		struct ios_vfs_op *n = rev->wait_next;
+
+		rev->wait_next = NULL;
+		rev->waiting = false;
+		rev->wake(rev, now);
+		rev = n;
+	}
+}

@@ -1,0 +1,902 @@
+/*
+ * File operations over the page cache: open, buffered read and write,
+ * fsync, and O_DIRECT, as resumable step functions (see vfs.h).
+ *
+ * An operation blocks on exactly one thing at a time and records how far it
+ * got, so that stepping it again redoes nothing:
+ *  - a metadata block (directory, inode, indirect) being read: the op waits
+ *    on that page of the metadata cache, which is the block device's pages;
+ *  - a page being read (by itself or by anyone else: a second reader of a
+ *    page under I/O waits for that read instead of issuing its own);
+ *  - a request slot: a bio that found the request list full is parked by
+ *    the block layer, and the op resumes when it is queued;
+ *  - its own direct I/O or flush completing;
+ *  - the file's writeback draining (fsync), dirty throttling (writers), or a
+ *    free page of memory.
+ * Reads look up pages one by one as do_generic_file_read does: a miss starts
+ * sync readahead, a marked page starts async readahead, and a page not yet
+ * up to date is waited for. A readahead window is submitted run by run: the
+ * indirect blocks a run needs are read first (synchronously, by the reading
+ * task, as ext3's get_block does), then one bio per run of pages that are
+ * contiguous on disk.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vfs_int.h"
+
+/* op states */
+enum {
+	ST_START = 0,
+	ST_META,	/* open: directory done, inode next */
+	ST_COPY,	/* read/write: moving data */
+	ST_BALANCE,	/* write: dirty throttling */
+	ST_SYNC_WRITE,	/* fsync / O_SYNC: writing the dirty pages */
+	ST_SYNC_WAIT,	/* waiting for the file's writeback to drain */
+	ST_FLUSH,	/* submitting the cache flush */
+	ST_FLUSH_WAIT,
+	ST_DIRECT_META,
+	ST_DIRECT_SUBMIT,
+	ST_DIRECT_WAIT,
+	ST_DONE,
+};
+
+const struct ios_tunable ios_vm_tunables_table[] = {
+	{ "memory", IOS_TUN_SIZE, offsetof(struct ios_vm_tunables, memory), 16, 1048576, "1024",
+	  "MiB", "memory the page cache may use (the machine's RAM less what programs hold)", 0,
+	  NULL },
+	{ "dirty_ratio", IOS_TUN_INT, offsetof(struct ios_vm_tunables, dirty_ratio), 1, 100, "20",
+	  "%", "writers are throttled when dirty and writeback pages pass this share of memory",
+	  0, NULL },
+	{ "dirty_background_ratio", IOS_TUN_INT,
+	  offsetof(struct ios_vm_tunables, dirty_background_ratio), 0, 100, "10", "%",
+	  "the flusher starts writing back when dirty pages pass this share of memory", 0, NULL },
+	{ "dirty_expire_centisecs", IOS_TUN_INT,
+	  offsetof(struct ios_vm_tunables, dirty_expire_centisecs), 0, 8640000, "3000", "cs",
+	  "dirty data older than this is written back by the periodic flush", 0, NULL },
+	{ "dirty_writeback_centisecs", IOS_TUN_INT,
+	  offsetof(struct ios_vm_tunables, dirty_writeback_centisecs), 0, 8640000, "500", "cs",
+	  "period of the flusher's wake-up (0: only when dirty memory passes the background ratio)",
+	  0, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
+/* ---- bios ---- */
+
+struct vfs_bio *vb_get(struct ios_vfs *vfs)
+{
+	struct vfs_bio *vb = vfs->free_bios;
+
+	if (vb)
+		vfs->free_bios = vb->next_free;
+	else
+		vb = malloc(sizeof(*vb));
+	if (vb) {
+		memset(vb, 0, sizeof(*vb));
+		vb->vfs = vfs;
+	}
+	return vb;
+}
+
+static void vb_put(struct ios_vfs *vfs, struct vfs_bio *vb)
+{
+	vb->next_free = vfs->free_bios;
+	vfs->free_bios = vb;
+}
+
+static void op_wake(struct ios_vfs_op *op, uint64_t now)
+{
+	if (op->waiting) {
+		op->waiting = false;
+		op->wake(op, now);
+	}
+}
+
+static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
+{
+	struct vfs_bio *vb = ios_container_of(bio, struct vfs_bio, bio);
+	struct ios_vfs *vfs = vb->vfs;
+	struct ios_inode *in = vb->inode;
+
+	switch (vb->kind) {
+	case VB_READ:
+		for (uint32_t i = 0; i < vb->nr; i++) {
+			struct pc_page *p = pc_lookup(in, vb->first + i);
+
+			if (!p)
+				continue;
+			p->flags &= ~PG_LOCKED;
+			if (!error)
+				p->flags |= PG_UPTODATE;
+			pc_wake_all(&p->waiters, now);
+			pc_lru_update(vfs, p);
+		}
+		if (in->is_meta)
+			vfs->st.meta_reads += vb->nr;
+		else
+			vfs->st.pages_read += vb->nr;
+		break;
+	case VB_WRITE:
+		for (uint32_t i = 0; i < vb->nr; i++) {
+			struct pc_page *p = pc_lookup(in, vb->first + i);
+
+			if (!p || !(p->flags & PG_WRITEBACK))
+				continue;
+			p->flags &= ~PG_WRITEBACK;
+			in->nr_writeback--;
+			vfs->nr_writeback--;
+			pc_wake_all(&p->waiters, now);
+			pc_lru_update(vfs, p);
+		}
+		if (!in->nr_writeback)
+			pc_wake_all(&in->wb_waiters, now);
+		wb_balance_wake(vfs, now);
+		break;
+	case VB_DIRECT:
+	case VB_FLUSH:
+		if (error && !vb->op->error)
+			vb->op->error = error;
+		if (!--vb->op->pending)
+			op_wake(vb->op, now);
+		break;
+	}
+	if (vfs->mem_waiters && !ios_list_empty(&vfs->lru))
+		pc_wake_all(&vfs->mem_waiters, now);
+	vb_put(vfs, vb);
+}
+
+/* A parked bio got its request: the op that submitted it goes on. */
+static void vb_queued(struct ios_bio *bio, uint64_t now)
+{
+	struct vfs_bio *vb = ios_container_of(bio, struct vfs_bio, bio);
+	struct ios_vfs_op *op = bio->private;
+
+	(void)vb;
+	op_wake(op, now);
+}
+
+/*
+ * Submit @vb for @op. With @wait_queued, a bio that found no free request
+ * slot makes the op sleep until it is queued (IOS_VFS_WAIT). Without, the op
+ * is already waiting for something the bio completes (a page being read),
+ * which covers the time the bio spends parked.
+ */
+static int vb_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, struct vfs_bio *vb, uint64_t now,
+		     bool wait_queued)
+{
+	int ret;
+
+	vb->bio.end_io = vb_end_io;
+	vb->bio.queued = wait_queued ? vb_queued : NULL;
+	vb->bio.private = op;
+	vb->bio.submit_ns = now;
+	ret = ios_queue_submit_bio(vfs->q, &vb->bio, now);
+	if (ret == 1 && wait_queued) {
+		op->waiting = true;
+		return IOS_VFS_WAIT;
+	}
+	if (ret < 0) {
+		/* a layout bug: complete at once with the error */
+		if (!op->error)
+			op->error = ret;
+		vb->bio.end_io(&vb->bio, now, ret);
+	}
+	return 0;
+}
+
+static uint64_t dev_pages(const struct ios_vfs *vfs)
+{
+	return vfs->meta->npages;
+}
+
+/* A bio over device blocks [block, block + n) that stays inside the device. */
+static void vb_set_blocks(struct ios_vfs *vfs, struct vfs_bio *vb, uint64_t block, uint64_t n)
+{
+	uint64_t sector = block * IOS_FS_BLOCK_SECTORS;
+	uint64_t nr = n * IOS_FS_BLOCK_SECTORS, cap = vfs->q->capacity_sectors;
+
+	if (sector + nr > cap)
+		nr = cap > sector ? cap - sector : 0;
+	vb->bio.sector = sector;
+	vb->bio.nr_sectors = (uint32_t)nr;
+}
+
+static void op_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
+{
+	pc_wait(list, op);
+}
+
+/* ---- metadata ---- */
+
+/*
+ * Make sure metadata block @block is cached. 0 when it is; IOS_VFS_WAIT when
+ * @op must wait for it (this call started the read if nobody had).
+ */
+static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, uint64_t now)
+{
+	struct pc_page *p;
+	struct vfs_bio *vb;
+
+	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs))
+		return 0;
+	p = pc_lookup(vfs->meta, block);
+	if (p && (p->flags & PG_UPTODATE)) {
+		pc_touch(vfs, p);
+		return 0;
+	}
+	if (!p) {
+		p = pc_alloc(vfs, vfs->meta, block);
+		if (!p) {
+			op_wait(&vfs->mem_waiters, op);
+			return IOS_VFS_WAIT;
+		}
+		vb = vb_get(vfs);
+		if (!vb) {
+			pc_remove(vfs, p);
+			op->error = -ENOMEM;
+			return 0;
+		}
+		p->flags |= PG_LOCKED;
+		vb->inode = vfs->meta;
+		vb->first = block;
+		vb->nr = 1;
+		vb->kind = VB_READ;
+		vb_set_blocks(vfs, vb, block, 1);
+		vb->bio.dir = IOS_READ;
+		vb->bio.flags = IOS_REQ_META | IOS_REQ_SYNC;
+		vb->bio.ioc = op->file->ioc;
+		op_wait(&p->waiters, op);
+		pc_lru_update(vfs, p);
+		(void)vb_submit(vfs, op, vb, now, false);
+		return IOS_VFS_WAIT;
+	}
+	op_wait(&p->waiters, op);
+	pc_lru_update(vfs, p);
+	return IOS_VFS_WAIT;
+}
+
+/* Ensure every metadata block a mapping needs, in order. */
+static int ensure_map_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, const struct ios_fs_map *m,
+			   uint64_t now)
+{
+	for (unsigned k = 0; k < m->nr_meta; k++)
+		if (ensure_meta(vfs, op, m->meta[k], now))
+			return IOS_VFS_WAIT;
+	return 0;
+}
+
+/* ---- readahead submission ---- */
+
+static uint64_t ra_next_hole(void *priv, uint64_t from, uint64_t max)
+{
+	struct ios_inode *in = priv;
+
+	for (uint64_t i = from; i < from + max; i++)
+		if (i >= in->npages || !pc_lookup(in, i))
+			return i;
+	return from + max;
+}
+
+static uint64_t ra_history(void *priv, uint64_t index, uint64_t max)
+{
+	struct ios_inode *in = priv;
+	uint64_t n = 0;
+
+	while (n < max && n < index && pc_lookup(in, index - 1 - n))
+		n++;
+	return n;
+}
+
+static void ra_start(struct ios_vfs *vfs, struct ios_vfs_op *op, const struct ios_ra_window *w)
+{
+	struct ios_inode *in = op->file->inode;
+	uint64_t end = w->start + w->size;
+
+	if (end > in->npages)
+		end = in->npages;
+	op->ra_start = w->start;
+	op->ra_size = end > w->start ? end - w->start : 0;
+	op->ra_marker = w->async_size ? w->start + w->size - w->async_size : UINT64_MAX;
+	op->ra_next = w->start;
+	op->ra_pending = op->ra_size > 0;
+	vfs->st.readahead_windows++;
+}
+
+static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	struct ios_inode *in = op->file->inode;
+	uint64_t end = op->ra_start + op->ra_size, i;
+	struct ios_fs_map m;
+
+	/* first the metadata every missing page needs, as get_block reads it */
+	for (i = op->ra_next; i < end;) {
+		uint64_t step;
+
+		if (pc_lookup(in, i)) {
+			i++;
+			continue;
+		}
+		ios_fs_map_block(vfs->fs, in->f, i, &m);
+		if (ensure_map_meta(vfs, op, &m, now))
+			return IOS_VFS_WAIT;
+		step = m.contig < end - i ? m.contig : end - i;
+		i += step ? step : 1;
+	}
+	/* then one bio per run of missing pages contiguous on disk */
+	i = op->ra_next;
+	while (i < end) {
+		struct vfs_bio *vb;
+		uint64_t n = 0, run;
+
+		if (pc_lookup(in, i)) {
+			op->ra_next = ++i;
+			continue;
+		}
+		ios_fs_map_block(vfs->fs, in->f, i, &m);
+		run = m.contig < end - i ? m.contig : end - i;
+		if (run > vfs->max_bio_pages)
+			run = vfs->max_bio_pages;
+		if (!run)
+			run = 1;
+		while (n < run && !pc_lookup(in, i + n)) {
+			struct pc_page *p = pc_alloc(vfs, in, i + n);
+
+			if (!p)
+				break;
+			p->flags |= PG_LOCKED;
+			if (i + n == op->ra_marker)
+				p->flags |= PG_READAHEAD;
+			n++;
+		}
+		if (!n) {
+			op_wait(&vfs->mem_waiters, op);
+			return IOS_VFS_WAIT;
+		}
+		vb = vb_get(vfs);
+		if (!vb) {
+			op->error = -ENOMEM;
+			op->ra_pending = false;
+			return 0;
+		}
+		vb->inode = in;
+		vb->first = i;
+		vb->nr = (uint32_t)n;
+		vb->kind = VB_READ;
+		vb_set_blocks(vfs, vb, m.block, n);
+		vb->bio.dir = IOS_READ;
+		vb->bio.flags = 0;
+		vb->bio.ioc = op->file->ioc;
+		i += n;
+		op->ra_next = i;
+		if (vb_submit(vfs, op, vb, now, true))
+			return IOS_VFS_WAIT;
+	}
+	op->ra_pending = false;
+	return 0;
+}
+
+/* ---- buffered read ---- */
+
+static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	struct ios_file *file = op->file;
+	struct ios_inode *in = file->inode;
+	const struct ios_ra_cache_ops cops = { ra_next_hole, ra_history, in };
+	uint64_t end = op->off + op->len;
+
+	if (op->state == ST_START) {
+		op->cursor = op->off;
+		op->state = ST_COPY;
+	}
+	if (end > in->f->size)
+		end = in->f->size;
+	for (;;) {
+		uint64_t idx, last, n;
+		struct pc_page *p;
+
+		if (op->ra_pending && ra_submit(vfs, op, now))
+			return IOS_VFS_WAIT;
+		if (op->cursor >= end || op->error)
+			break;
+		idx = op->cursor >> IOS_PAGE_SHIFT;
+		last = (end - 1) >> IOS_PAGE_SHIFT;
+		p = pc_lookup(in, idx);
+		if (!p) {
+			struct ios_ra_window w;
+
+			vfs->st.read_misses++;
+			w = ios_ra_ondemand(&file->ra, &cops, false, idx, last - idx + 1);
+			if (!w.read) {
+				w.start = idx;
+				w.size = 1;
+				w.async_size = 0;
+			}
+			ra_start(vfs, op, &w);
+			continue;
+		}
+		if (p->flags & PG_READAHEAD) {
+			struct ios_ra_window w;
+
+			p->flags &= ~PG_READAHEAD;
+			w = ios_ra_ondemand(&file->ra, &cops, true, idx, last - idx + 1);
+			if (w.read) {
+				ra_start(vfs, op, &w);
+				continue;
+			}
+		}
+		if (!(p->flags & PG_UPTODATE)) {
+			if (!(p->flags & PG_LOCKED)) {
+				/* a failed read: give up with its error */
+				op->error = -EIO;
+				break;
+			}
+			op_wait(&p->waiters, op);
+			pc_lru_update(vfs, p);
+			return IOS_VFS_WAIT;
+		}
+		n = ((idx + 1) << IOS_PAGE_SHIFT) < end ? ((idx + 1) << IOS_PAGE_SHIFT) - op->cursor
+						      : end - op->cursor;
+		op->cpu_ns += vfs->page_copy_ns * n / IOS_PAGE_SIZE;
+		op->cursor += n;
+		op->done += n;
+		vfs->st.read_hits++;
+		pc_touch(vfs, p);
+	}
+	file->ra.prev_pos = op->cursor;
+	return IOS_VFS_DONE;
+}
+
+/* ---- writing dirty pages (fsync, O_SYNC, the flusher) ---- */
+
+int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
+		    struct ios_inode *in, uint64_t *from, uint64_t end, uint32_t flags,
+		    uint64_t *max_pages, uint64_t now)
+{
+	while (*max_pages) {
+		struct pc_page *p = pc_first_dirty_from(in, *from), *q;
+		struct ios_fs_map m;
+		struct vfs_bio *vb;
+		uint64_t idx, n, run;
+
+		if (!p || p->index >= end)
+			return 0;
+		idx = p->index;
+		if (p->flags & (PG_WRITEBACK | PG_LOCKED)) {
+			if (flags & IOS_REQ_SYNC) {
+				/* data integrity: the earlier write must finish first */
+				op_wait(&p->waiters, op);
+				pc_lru_update(vfs, p);
+				return IOS_VFS_WAIT;
+			}
+			*from = idx + 1; /* background writeback skips busy pages */
+			continue;
+		}
+		ios_fs_map_block(vfs->fs, in->f, idx, &m);
+		if (ensure_map_meta(vfs, op, &m, now))
+			return IOS_VFS_WAIT;
+		run = m.contig;
+		if (run > vfs->max_bio_pages)
+			run = vfs->max_bio_pages;
+		if (run > *max_pages)
+			run = *max_pages;
+		if (run > end - idx)
+			run = end - idx;
+		for (n = 0, q = p; n < run && q && q->index == idx + n &&
+				   !(q->flags & (PG_WRITEBACK | PG_LOCKED)); n++) {
+			struct pc_page *next = pc_next_dirty(q);
+
+			pc_clear_dirty(vfs, q);
+			q->flags |= PG_WRITEBACK;
+			in->nr_writeback++;
+			vfs->nr_writeback++;
+			pc_lru_update(vfs, q);
+			q = next;
+		}
+		vb = vb_get(vfs);
+		if (!vb) {
+			op->error = -ENOMEM;
+			return 0;
+		}
+		vb->inode = in;
+		vb->first = idx;
+		vb->nr = (uint32_t)n;
+		vb->kind = VB_WRITE;
+		vb_set_blocks(vfs, vb, m.block, n);
+		vb->bio.dir = IOS_WRITE;
+		vb->bio.flags = flags;
+		vb->bio.ioc = ioc;
+		vfs->st.pages_written += n;
+		*from = idx + n;
+		*max_pages -= n;
+		if (vb_submit(vfs, op, vb, now, true))
+			return IOS_VFS_WAIT;
+	}
+	return 0;
+}
+
+/* fsync, fdatasync and O_SYNC writes: pages [cursor, op->seq) written sync, then a flush */
+static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now,
+				   uint64_t first, uint64_t end)
+{
+	struct ios_inode *in = op->file->inode;
+
+	if (op->state == ST_START || op->state == ST_BALANCE) {
+		op->cursor = first;
+		op->seq = end;
+		op->state = ST_SYNC_WRITE;
+	}
+	if (op->state == ST_SYNC_WRITE) {
+		uint64_t unlimited = UINT64_MAX;
+
+		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq, IOS_REQ_SYNC,
+				    &unlimited, now))
+			return IOS_VFS_WAIT;
+		op->state = ST_SYNC_WAIT;
+	}
+	if (op->state == ST_SYNC_WAIT) {
+		if (in->nr_writeback) {
+			op_wait(&in->wb_waiters, op);
+			return IOS_VFS_WAIT;
+		}
+		op->state = ST_FLUSH;
+	}
+	if (op->state == ST_FLUSH) {
+		struct vfs_bio *vb;
+
+		if (!vfs->cache_flush)
+			return IOS_VFS_DONE;
+		vb = vb_get(vfs);
+		if (!vb) {
+			op->error = -ENOMEM;
+			return IOS_VFS_DONE;
+		}
+		vb->kind = VB_FLUSH;
+		vb->op = op;
+		vb->bio.dir = IOS_WRITE;
+		vb->bio.flags = IOS_REQ_PREFLUSH | IOS_REQ_SYNC;
+		vb->bio.ioc = op->file->ioc;
+		op->pending++;
+		vfs->st.cache_flushes++;
+		op->state = ST_FLUSH_WAIT;
+		if (vb_submit(vfs, op, vb, now, true))
+			return IOS_VFS_WAIT;
+	}
+	if (op->pending) {
+		op->waiting = true;
+		return IOS_VFS_WAIT;
+	}
+	return IOS_VFS_DONE;
+}
+
+/* ---- buffered write ---- */
+
+static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	struct ios_file *file = op->file;
+	struct ios_inode *in = file->inode;
+	uint64_t end = op->off + op->len;
+
+	if (op->state == ST_START) {
+		op->cursor = op->off;
+		op->state = ST_COPY;
+	}
+	if (end > in->f->size)
+		end = in->f->size;
+	while (op->state == ST_COPY && op->cursor < end && !op->error) {
+		uint64_t idx = op->cursor >> IOS_PAGE_SHIFT;
+		uint64_t pstart = idx << IOS_PAGE_SHIFT, pend = pstart + IOS_PAGE_SIZE, n;
+		struct pc_page *p = pc_lookup(in, idx);
+
+		if (pend > end)
+			pend = end;
+		if (!p) {
+			bool partial = op->cursor != pstart ||
+				       (pend - pstart < IOS_PAGE_SIZE && pend < in->f->size);
+
+			if (partial) {
+				/* read-modify-write of a page with data on disk */
+				struct ios_fs_map m;
+				struct vfs_bio *vb;
+
+				ios_fs_map_block(vfs->fs, in->f, idx, &m);
+				if (ensure_map_meta(vfs, op, &m, now))
+					return IOS_VFS_WAIT;
+				p = pc_alloc(vfs, in, idx);
+				if (!p) {
+					op_wait(&vfs->mem_waiters, op);
+					return IOS_VFS_WAIT;
+				}
+				vb = vb_get(vfs);
+				if (!vb) {
+					op->error = -ENOMEM;
+					break;
+				}
+				p->flags |= PG_LOCKED;
+				vb->inode = in;
+				vb->first = idx;
+				vb->nr = 1;
+				vb->kind = VB_READ;
+				vb_set_blocks(vfs, vb, m.block, 1);
+				vb->bio.dir = IOS_READ;
+				vb->bio.ioc = file->ioc;
+				op_wait(&p->waiters, op);
+				pc_lru_update(vfs, p);
+				(void)vb_submit(vfs, op, vb, now, false);
+				return IOS_VFS_WAIT;
+			}
+			p = pc_alloc(vfs, in, idx);
+			if (!p) {
+				op_wait(&vfs->mem_waiters, op);
+				return IOS_VFS_WAIT;
+			}
+			p->flags |= PG_UPTODATE; /* overwritten whole */
+		}
+		if (p->flags & PG_LOCKED) {
+			op_wait(&p->waiters, op);
+			pc_lru_update(vfs, p);
+			return IOS_VFS_WAIT;
+		}
+		n = pend - op->cursor;
+		op->cpu_ns += vfs->page_copy_ns * n / IOS_PAGE_SIZE;
+		p->flags |= PG_UPTODATE;
+		pc_set_dirty(vfs, p, now);
+		pc_touch(vfs, p);
+		op->cursor += n;
+		op->done += n;
+	}
+	if (op->state == ST_COPY)
+		op->state = ST_BALANCE;
+	if (op->state == ST_BALANCE) {
+		/* balance_dirty_pages, simplified: wait below the limit */
+		if (vfs->nr_dirty >= wb_background_thresh(vfs))
+			wb_kick(vfs, now);
+		if (vfs->nr_dirty + vfs->nr_writeback > wb_dirty_thresh(vfs)) {
+			vfs->st.throttled++;
+			op_wait(&vfs->throttled, op);
+			return IOS_VFS_WAIT;
+		}
+		if (!(file->flags & IOS_O_SYNC))
+			return IOS_VFS_DONE;
+	}
+	return do_sync(vfs, op, now, op->off >> IOS_PAGE_SHIFT,
+		       (op->off + op->len + IOS_PAGE_SIZE - 1) >> IOS_PAGE_SHIFT);
+}
+
+/* ---- direct I/O ---- */
+
+static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	struct ios_file *file = op->file;
+	struct ios_inode *in = file->inode;
+	bool wr = op->type == IOS_VFS_DIRECT_WRITE;
+	uint64_t end = op->off + op->len;
+	uint64_t max_bytes = vfs->q->tun.max_sectors_bytes;
+	struct ios_fs_map m;
+
+	if (end > in->f->size)
+		end = in->f->size;
+	if (op->state == ST_START) {
+		op->cursor = op->off;
+		op->state = ST_DIRECT_META;
+	}
+	if (op->state == ST_DIRECT_META) {
+		/* the block mapping first (dio's get_block), indirect blocks and all */
+		while (op->cursor < end) {
+			uint64_t blk = op->cursor / IOS_FS_BLOCK_SIZE;
+
+			ios_fs_map_block(vfs->fs, in->f, blk, &m);
+			if (ensure_map_meta(vfs, op, &m, now))
+				return IOS_VFS_WAIT;
+			op->cursor = (blk + (m.contig ? m.contig : 1)) * IOS_FS_BLOCK_SIZE;
+		}
+		op->cursor = op->off;
+		op->state = ST_DIRECT_SUBMIT;
+	}
+	while (op->state == ST_DIRECT_SUBMIT && op->cursor < end) {
+		uint64_t blk = op->cursor / IOS_FS_BLOCK_SIZE, inblk = op->cursor % IOS_FS_BLOCK_SIZE;
+		uint64_t bytes;
+		struct vfs_bio *vb;
+
+		ios_fs_map_block(vfs->fs, in->f, blk, &m);
+		bytes = (m.contig ? m.contig : 1) * IOS_FS_BLOCK_SIZE - inblk;
+		if (bytes > end - op->cursor)
+			bytes = end - op->cursor;
+		if (bytes > max_bytes)
+			bytes = max_bytes;
+		vb = vb_get(vfs);
+		if (!vb) {
+			op->error = -ENOMEM;
+			break;
+		}
+		vb->kind = VB_DIRECT;
+		vb->op = op;
+		vb->bio.sector = m.block * IOS_FS_BLOCK_SECTORS + inblk / IOS_SECTOR_SIZE;
+		vb->bio.nr_sectors = (uint32_t)((bytes + IOS_SECTOR_SIZE - 1) / IOS_SECTOR_SIZE);
+		vb->bio.dir = wr ? IOS_WRITE : IOS_READ;
+		/* O_DIRECT writes are sync requests (Linux 2.6.20+); O_SYNC adds FUA */
+		vb->bio.flags = wr ? IOS_REQ_SYNC | ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0) : 0;
+		vb->bio.ioc = file->ioc;
+		op->pending++;
+		op->cursor += bytes;
+		if (wr)
+			vfs->st.pages_written += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
+		else
+			vfs->st.pages_read += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
+		if (vb_submit(vfs, op, vb, now, true))
+			return IOS_VFS_WAIT;
+	}
+	op->state = ST_DIRECT_WAIT;
+	if (op->pending) {
+		op->waiting = true;
+		return IOS_VFS_WAIT;
+	}
+	op->done = end > op->off ? end - op->off : 0;
+	return IOS_VFS_DONE;
+}
+
+/* ---- open ---- */
+
+static enum ios_vfs_status do_open(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	const struct ios_fs_file *f = op->file->inode->f;
+
+	if (op->state == ST_START) {
+		if (ensure_meta(vfs, op, f->dir_block, now))
+			return IOS_VFS_WAIT;
+		op->state = ST_META;
+	}
+	if (ensure_meta(vfs, op, f->inode_block, now))
+		return IOS_VFS_WAIT;
+	return IOS_VFS_DONE;
+}
+
+enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
+{
+	enum ios_vfs_status st = IOS_VFS_DONE;
+
+	IOS_BUG_ON(op->waiting);
+	op->cpu_ns = 0;
+	if (op->state == ST_DONE)
+		return IOS_VFS_DONE;
+	switch (op->type) {
+	case IOS_VFS_OPEN:
+		st = do_open(vfs, op, now);
+		break;
+	case IOS_VFS_READ:
+		st = do_read(vfs, op, now);
+		break;
+	case IOS_VFS_WRITE:
+		st = do_write(vfs, op, now);
+		break;
+	case IOS_VFS_FSYNC:
+	case IOS_VFS_FDATASYNC:
+		st = do_sync(vfs, op, now, 0, op->file->inode->npages);
+		break;
+	case IOS_VFS_DIRECT_READ:
+	case IOS_VFS_DIRECT_WRITE:
+		st = do_direct(vfs, op, now);
+		break;
+	}
+	if (st == IOS_VFS_DONE)
+		op->state = ST_DONE;
+	return st;
+}
+
+/* ---- set-up ---- */
+
+struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f)
+{
+	struct ios_inode *in;
+
+	for (in = vfs->inodes; in; in = in->next)
+		if (in->f == f)
+			return in;
+	in = pc_inode_new(vfs, f, false);
+	if (!in)
+		return NULL;
+	in->next = vfs->inodes;
+	vfs->inodes = in;
+	return in;
+}
+
+void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
+		       struct ios_ioc *ioc, unsigned flags)
+{
+	memset(file, 0, sizeof(*file));
+	file->inode = inode;
+	file->ioc = ioc;
+	file->flags = flags;
+	file->ra.ra_pages = vfs->ra_pages;
+	file->ra.prev_pos = UINT64_MAX;
+}
+
+void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *in)
+{
+	for (uint64_t c = 0; c < in->nr_chunks; c++) {
+		if (!in->chunks[c])
+			continue;
+		for (unsigned i = 0; i < PC_CHUNK; i++) {
+			struct pc_page *p = in->chunks[c][i];
+
+			if (p && p->on_lru)
+				pc_remove(vfs, p);
+		}
+	}
+}
+
+struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err *e)
+{
+	struct ios_vfs *vfs = calloc(1, sizeof(*vfs));
+
+	if (!vfs) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	vfs->sim = cfg->sim;
+	vfs->q = cfg->q;
+	vfs->fs = cfg->fs;
+	vfs->vm = *cfg->vm;
+	vfs->ra_pages = cfg->read_ahead_bytes / IOS_PAGE_SIZE;
+	vfs->cache_flush = cfg->cache_flush;
+	vfs->page_copy_ns = cfg->page_copy_ns;
+	vfs->max_bio_pages = cfg->q->tun.max_sectors_bytes / IOS_PAGE_SIZE;
+	if (!vfs->max_bio_pages)
+		vfs->max_bio_pages = 1;
+	vfs->capacity = vfs->vm.memory / IOS_PAGE_SIZE;
+	ios_list_init(&vfs->lru);
+	ios_list_init(&vfs->dirty_inodes);
+	vfs->meta_file.path = "(metadata)";
+	vfs->meta_file.size = cfg->q->capacity_sectors * IOS_SECTOR_SIZE;
+	vfs->meta_file.is_dev = true;
+	vfs->meta_file.inode_block = IOS_FS_NO_BLOCK;
+	vfs->meta_file.dir_block = IOS_FS_NO_BLOCK;
+	vfs->meta = pc_inode_new(vfs, &vfs->meta_file, true);
+	if (!vfs->meta) {
+		free(vfs);
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	vfs->fl.ioc.pid = cfg->flusher_pid;
+	wb_init(vfs);
+	return vfs;
+}
+
+void ios_vfs_destroy(struct ios_vfs *vfs)
+{
+	struct ios_inode *in, *n;
+
+	if (!vfs)
+		return;
+	wb_destroy(vfs);
+	for (in = vfs->inodes; in; in = n) {
+		n = in->next;
+		pc_inode_free(in);
+	}
+	pc_inode_free(vfs->meta);
+	while (vfs->free_bios) {
+		struct vfs_bio *vb = vfs->free_bios;
+
+		vfs->free_bios = vb->next_free;
+		free(vb);
+	}
+	while (vfs->free_pages) {
+		struct pc_page *p = vfs->free_pages;
+
+		vfs->free_pages = (struct pc_page *)p->waiters;
+		free(p);
+	}
+	free(vfs);
+}
+
+void ios_vfs_get_stats(const struct ios_vfs *vfs, struct ios_vfs_stats *out)
+{
+	*out = vfs->st;
+	out->cached_pages = vfs->nr_pages;
+	out->dirty_pages = vfs->nr_dirty;
+	out->writeback_pages = vfs->nr_writeback;
+}
+
+struct ios_ioc *ios_vfs_flusher_ioc(struct ios_vfs *vfs)
+{
+	return &vfs->fl.ioc;
+}

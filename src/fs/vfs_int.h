@@ -1,0 +1,141 @@
+/*
+ * Private structures of the page cache and file operations (src/fs/).
+ */
+#ifndef IOSCHED_VFS_INT_H
+#define IOSCHED_VFS_INT_H
+
+#include "iosched/vfs.h"
+
+/* page flags */
+#define PG_UPTODATE	(1u << 0)
+#define PG_LOCKED	(1u << 1)	/* a read is in flight */
+#define PG_DIRTY	(1u << 2)
+#define PG_WRITEBACK	(1u << 3)
+#define PG_READAHEAD	(1u << 4)	/* the readahead mark */
+
+struct pc_page {
+	uint64_t index;
+	struct ios_inode *inode;
+	uint32_t flags;
+	bool on_lru;
+	struct ios_list_head lru;	/* vfs->lru while clean and idle */
+	struct ios_rb_node dirty_node;	/* inode->dirty_tree while dirty */
+	struct ios_vfs_op *waiters;	/* ops waiting for it to unlock / finish writeback */
+};
+
+#define PC_CHUNK_SHIFT 9
+#define PC_CHUNK (1u << PC_CHUNK_SHIFT)
+
+struct ios_inode {
+	struct ios_vfs *vfs;
+	struct ios_fs_file *f;
+	uint64_t npages;		/* pages covering the file */
+	struct pc_page ***chunks;	/* two-level page index */
+	uint64_t nr_chunks;
+	uint64_t nrpages;		/* cached */
+	bool is_meta;			/* the block device's metadata cache */
+
+	struct ios_rb_root dirty_tree;	/* dirty pages by index */
+	uint64_t nr_dirty, nr_writeback;
+	uint64_t dirtied_when;		/* when it went from clean to dirty */
+	struct ios_list_head dirty_link;	/* vfs->dirty_inodes, oldest first */
+	uint64_t writeback_index;	/* where the flusher goes on */
+	struct ios_vfs_op *wb_waiters;	/* fsync waiting for writeback to drain */
+	struct ios_inode *next;		/* vfs->inodes */
+};
+
+/* A bio of the page cache, with what it carries. */
+struct vfs_bio {
+	struct ios_bio bio;
+	struct ios_vfs *vfs;
+	struct ios_inode *inode;	/* NULL for flushes and direct I/O */
+	uint64_t first;			/* first page index */
+	uint32_t nr;			/* pages */
+	uint8_t kind;			/* VB_* */
+	struct ios_vfs_op *op;		/* direct I/O, sync writes, flushes: the waiting op */
+	struct vfs_bio *next_free;
+};
+
+enum { VB_READ, VB_WRITE, VB_DIRECT, VB_FLUSH };
+
+struct flusher {
+	struct ios_ioc ioc;
+	struct ios_file file;		/* what its op reads metadata with */
+	struct ios_timer timer;		/* periodic kupdate wake-up */
+	struct ios_vfs_op op;		/* what it waits with (a request slot, metadata) */
+	bool running;			/* a step is scheduled or waiting */
+	bool waiting;
+	uint64_t next_kupdate;
+	struct ios_inode *cur;		/* inode being written */
+	uint64_t chunk_left;		/* pages left in this inode's turn */
+};
+
+struct ios_vfs {
+	struct ios_sim *sim;
+	struct ios_queue *q;
+	struct ios_fs *fs;
+	struct ios_vm_tunables vm;
+	uint64_t ra_pages;
+	int cache_flush;
+	uint64_t page_copy_ns;
+	uint64_t max_bio_pages;
+
+	struct ios_inode *inodes;
+	struct ios_inode *meta;		/* block device metadata cache */
+	struct ios_fs_file meta_file;
+
+	uint64_t capacity;		/* pages */
+	uint64_t nr_pages;		/* cached pages */
+	uint64_t nr_dirty, nr_writeback;
+	struct ios_list_head lru;	/* clean idle pages, least recently used first */
+	struct ios_list_head dirty_inodes;
+	struct ios_vfs_op *throttled;	/* writers waiting at dirty_ratio */
+	struct ios_vfs_op *mem_waiters;	/* ops waiting for a page of memory */
+
+	struct vfs_bio *free_bios;
+	struct pc_page *free_pages;	/* recycled page structs (linked via waiters) */
+	struct flusher fl;
+	struct ios_vfs_stats st;
+};
+
+/* pagecache.c */
+struct pc_page *pc_lookup(struct ios_inode *inode, uint64_t index);
+/* Allocate page @index (not present). NULL: memory is full of busy pages. */
+struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *inode, uint64_t index);
+void pc_touch(struct ios_vfs *vfs, struct pc_page *p);
+/* Put @p on the LRU if it is clean and idle, else take it off. */
+void pc_lru_update(struct ios_vfs *vfs, struct pc_page *p);
+void pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now);
+void pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p);
+void pc_remove(struct ios_vfs *vfs, struct pc_page *p);
+void pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op);
+void pc_wake_all(struct ios_vfs_op **list, uint64_t now);
+struct pc_page *pc_first_dirty_from(struct ios_inode *inode, uint64_t index);
+struct pc_page *pc_next_dirty(struct pc_page *p);
+void pc_inode_free(struct ios_inode *inode);
+struct ios_inode *pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta);
+
+/* writeback.c */
+void wb_init(struct ios_vfs *vfs);
+void wb_kick(struct ios_vfs *vfs, uint64_t now);
+/* A file just became dirty: make sure the periodic flush will look at it. */
+void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now);
+/* Called when dirty/writeback counts drop: wakes throttled writers. */
+void wb_balance_wake(struct ios_vfs *vfs, uint64_t now);
+uint64_t wb_dirty_thresh(const struct ios_vfs *vfs);
+uint64_t wb_background_thresh(const struct ios_vfs *vfs);
+void wb_destroy(struct ios_vfs *vfs);
+
+/* vfs.c, shared with writeback.c */
+struct vfs_bio *vb_get(struct ios_vfs *vfs);
+/*
+ * Write dirty pages of @inode starting at page @from (and before @end) as
+ * bios of @flags, at most @max_pages pages; advances *from. Returns 0 when
+ * done (no dirty page left in range or @max_pages written), IOS_VFS_WAIT when
+ * @op must wait (metadata or a request slot).
+ */
+int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
+		    struct ios_inode *inode, uint64_t *from, uint64_t end, uint32_t flags,
+		    uint64_t *max_pages, uint64_t now);
+
+#endif
