@@ -1,0 +1,717 @@
+/*
+ * The ext3 layout: where Linux 2.6.32's ext3, on a filesystem made by
+ * mke2fs 1.41 with its default settings, puts a file's data, its indirect
+ * blocks, its inode and its directory.
+ *
+ * mke2fs (lib/ext2fs/initialize.c, "default" fs type of mke2fs.conf):
+ * 4 KiB blocks, 32768 blocks (128 MiB) per group, one inode per 16 KiB of
+ * device (inode_ratio 16384: 8192 inodes per full group), 256-byte inodes
+ * (512 inode-table blocks per group), sparse_super (a superblock backup in
+ * groups 0, 1 and the powers of 3, 5 and 7) and resize_inode (reserved GDT
+ * blocks after each group-descriptor copy, enough to grow to 1024 times
+ * the size or 2^32 blocks, at most 1024). A group with a backup starts with
+ * superblock, descriptors and reserved descriptors; every group then has
+ * its block bitmap, inode bitmap and inode table; the rest is data. A last
+ * group shorter than its metadata plus 50 blocks is dropped, as mke2fs
+ * drops it. mke2fs then makes the root directory (inode 2, one block),
+ * lost+found (inode 11, four blocks) and the resize inode's double-indirect
+ * block, in that order, at the start of group 0's data; inodes 1-11 are
+ * taken.
+ *
+ * The kernel (fs/ext3/ialloc.c, balloc.c, inode.c):
+ *  - a directory's inode group is chosen by find_group_orlov: under the
+ *    root, the group with the fewest directories among those with at least
+ *    the average free inodes and free blocks, scanning from a random start
+ *    (here: a hash of the directory's path, so that the result is
+ *    reproducible yet spread like the kernel's); deeper, the first group
+ *    from the parent's that is not crowded with directories nor short of
+ *    inodes or blocks (in practice the parent's group);
+ *  - a file's inode group is chosen by find_group_other: the directory's
+ *    group if it has a free inode and a free block, else a quadratic probe
+ *    from (group + directory inode), else the first group with a free inode;
+ *  - inodes are the first free ones of their group's bitmap;
+ *  - a file (or directory) block with no neighbour to follow goes to the
+ *    first free block of the inode's group (ext3_find_near without the
+ *    per-pid colour), later blocks right after the previous one, and a
+ *    full group hands over to the next group with free blocks (wrapping);
+ *  - ext3_alloc_branch allocates the missing indirect blocks of a branch
+ *    together with the data block, outermost first: data 0-11, IND, data
+ *    12-1035, DIND, IND, data 1036-2059, IND, data 2060-3083, ... and at
+ *    file block 1049612 TIND, DIND, IND.
+ *
+ * With no deletes, every group's used data blocks are a prefix of its data
+ * area, so a group is a frontier (next free block) and a file is a stream
+ * of (data + indirect) blocks cut into one run per group it crosses. The
+ * position of data block b in that stream is b plus the indirect blocks
+ * before it, a closed formula; a mapping is that formula plus a binary
+ * search over the runs.
+ *
+ * Left out: the journal (mke2fs puts 128 MiB of it in the filesystem), the
+ * per-pid colour of a first block, block reservation windows, the 5% root
+ * reserve (the lab's jobs run as root), directories growing past one block,
+ * and fragmentation from deletes. See docs/filesystems.md.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "layout_int.h"
+
+#define EXT3_BPG		32768u	/* blocks per group: one 4 KiB bitmap */
+#define EXT3_INODE_SIZE		256u
+#define EXT3_INODE_RATIO	16384u
+#define EXT3_INODES_PER_BLOCK	(IOS_FS_BLOCK_SIZE / EXT3_INODE_SIZE)
+#define EXT3_DESC_PER_BLOCK	(IOS_FS_BLOCK_SIZE / 32u)
+#define EXT3_ADDR_PER_BLOCK	(IOS_FS_BLOCK_SIZE / 4u)
+#define EXT3_MAX_FS_BLOCKS	0xffffffffull	/* 32-bit block numbers */
+#define EXT3_ROOT_INO		2u
+#define EXT3_FIRST_INO		11u		/* lost+found; 1-10 are reserved */
+#define EXT3_LPF_BLOCKS		4u		/* mke2fs makes lost+found 16 KiB */
+#define EXT3_SPARE_BLOCKS	50u		/* a last group needs this much data */
+
+/* First file block of the single-, double- and triple-indirect trees. */
+#define EXT3_IND_FIRST		12ull
+#define EXT3_DIND_FIRST		(EXT3_IND_FIRST + EXT3_ADDR_PER_BLOCK)
+#define EXT3_TIND_FIRST		(EXT3_DIND_FIRST + (uint64_t)EXT3_ADDR_PER_BLOCK * EXT3_ADDR_PER_BLOCK)
+
+/*
+ * ext3_max_size() for 4 KiB blocks: i_blocks counts 512-byte sectors in
+ * 32 bits, data and indirect blocks together, so a dense file stops at
+ * (2^32 - 1) / 8 blocks minus the most indirect blocks a file can have.
+ */
+#define EXT3_MAX_FILE_BLOCKS \
+	((0xffffffffull >> 3) - (1 + (1 + 1024) + (1 + 1024 + 1024 * 1024)))
+#define EXT3_MAX_FILE_BYTES	(EXT3_MAX_FILE_BLOCKS * IOS_FS_BLOCK_SIZE)
+
+struct ext3_group {
+	uint64_t data;			/* first block after the group's metadata */
+	uint64_t next;			/* first free block */
+	uint64_t end;			/* one past the group's last block */
+	uint32_t used_inodes;		/* inodes taken: a prefix of the bitmap */
+	uint32_t used_dirs;
+};
+
+struct ext3_dir {
+	uint32_t ino;
+	unsigned group;
+	uint64_t block;			/* its one data block */
+	struct ext3_dir *next;
+};
+
+struct ext3_geom {
+	uint64_t blocks;		/* after dropping a too-short last group */
+	unsigned ngroups;
+	unsigned gdt;			/* group-descriptor blocks */
+	unsigned rsv;			/* reserved GDT blocks (resize_inode) */
+	unsigned ipg;			/* inodes per group */
+	unsigned itb;			/* inode-table blocks per group */
+};
+
+struct lay_ext3 {
+	struct ext3_geom geo;
+	uint64_t free_blocks;
+	uint64_t free_inodes;
+	uint64_t ndirs;
+	struct ext3_group *g;
+	struct ext3_dir root;
+	struct ext3_dir *dirs;		/* every directory made, for freeing */
+};
+
+static uint64_t ext3_div_ceil(uint64_t a, uint64_t b)
+{
+	return a / b + !!(a % b);
+}
+
+/* sparse_super: backups in groups 0, 1 and the powers of 3, 5 and 7 */
+static bool ext3_is_power(uint64_t g, unsigned base)
+{
+	while (g > 1 && g % base == 0)
+		g /= base;
+	return g == 1;
+}
+
+static bool ext3_has_super(uint64_t g)
+{
+	if (g <= 1)
+		return true;
+	if (!(g & 1))
+		return false;
+	return ext3_is_power(g, 3) || ext3_is_power(g, 5) || ext3_is_power(g, 7);
+}
+
+/* resize_inode: descriptor room to grow 1024-fold (or to 2^32 blocks), at most one block of pointers */
+static unsigned ext3_reserved_gdt(uint64_t blocks, unsigned gdt)
+{
+	uint64_t max_blocks = EXT3_MAX_FS_BLOCKS;
+	uint64_t rsv;
+
+	if (blocks < max_blocks / 1024)
+		max_blocks = blocks * 1024;
+	rsv = ext3_div_ceil(ext3_div_ceil(max_blocks, EXT3_BPG), EXT3_DESC_PER_BLOCK) - gdt;
+	return rsv > EXT3_ADDR_PER_BLOCK ? EXT3_ADDR_PER_BLOCK : (unsigned)rsv;
+}
+
+/* ext2fs_initialize's sizing for @blocks 4 KiB blocks; false when mke2fs says "too small". */
+static bool ext3_geometry(uint64_t blocks, struct ext3_geom *geo)
+{
+	uint64_t inodes = blocks * (IOS_FS_BLOCK_SIZE / 1024) / (EXT3_INODE_RATIO / 1024);
+
+	if (inodes < EXT3_FIRST_INO + 1)
+		inodes = EXT3_FIRST_INO + 1;
+	for (;;) {
+		uint64_t ngroups = ext3_div_ceil(blocks, EXT3_BPG);
+		uint64_t ipg, itb, overhead, rem;
+		unsigned gdt, rsv;
+
+		if (!ngroups)
+			return false;
+		gdt = (unsigned)ext3_div_ceil(ngroups, EXT3_DESC_PER_BLOCK);
+		ipg = ext3_div_ceil(inodes, ngroups);
+		if (ipg > IOS_FS_BLOCK_SIZE * 8)
+			return false;	/* not reachable with inode_ratio 16384 */
+		/* fill the inode-table blocks, then keep a multiple of 8 */
+		itb = ext3_div_ceil(ipg * EXT3_INODE_SIZE, IOS_FS_BLOCK_SIZE);
+		ipg = itb * EXT3_INODES_PER_BLOCK & ~7ull;
+		itb = ext3_div_ceil(ipg * EXT3_INODE_SIZE, IOS_FS_BLOCK_SIZE);
+		rsv = ext3_reserved_gdt(blocks, gdt);
+		overhead = 2 + itb;
+		if (ext3_has_super(ngroups - 1))
+			overhead += 1 + gdt + rsv;
+		rem = blocks % EXT3_BPG;
+		if (ngroups == 1 && rem && rem < overhead)
+			return false;
+		if (rem && rem < overhead + EXT3_SPARE_BLOCKS) {
+			blocks -= rem;
+			continue;
+		}
+		*geo = (struct ext3_geom){ blocks, (unsigned)ngroups, gdt, rsv, (unsigned)ipg,
+					   (unsigned)itb };
+		return true;
+	}
+}
+
+static uint64_t ext3_group_free(const struct ext3_group *gr)
+{
+	return gr->end - gr->next;
+}
+
+static uint32_t ext3_group_free_inodes(const struct lay_ext3 *x, const struct ext3_group *gr)
+{
+	return x->geo.ipg - gr->used_inodes;
+}
+
+/*
+ * Take up to @max blocks from the first group at or after *@g (wrapping)
+ * that has a free block; *@g is left on that group. The caller has checked
+ * that a free block exists.
+ */
+static uint64_t ext3_take(struct lay_ext3 *x, unsigned *g, uint64_t max, uint64_t *len)
+{
+	for (unsigned i = 0; i <= x->geo.ngroups; i++) {
+		struct ext3_group *gr = &x->g[*g];
+		uint64_t n = ext3_group_free(gr), b = gr->next;
+
+		if (n) {
+			if (n > max)
+				n = max;
+			gr->next += n;
+			x->free_blocks -= n;
+			*len = n;
+			return b;
+		}
+		if (++*g == x->geo.ngroups)
+			*g = 0;
+	}
+	IOS_BUG_ON(1);
+	*len = 0;
+	return 0;
+}
+
+static uint32_t ext3_new_inode(struct lay_ext3 *x, unsigned g, bool dir)
+{
+	struct ext3_group *gr = &x->g[g];
+
+	IOS_BUG_ON(gr->used_inodes >= x->geo.ipg);
+	gr->used_inodes++;
+	x->free_inodes--;
+	if (dir) {
+		gr->used_dirs++;
+		x->ndirs++;
+	}
+	return g * x->geo.ipg + gr->used_inodes;
+}
+
+static uint64_t ext3_inode_block(const struct lay_ext3 *x, uint32_t ino)
+{
+	unsigned g = (ino - 1) / x->geo.ipg, idx = (ino - 1) % x->geo.ipg;
+
+	return x->g[g].data - x->geo.itb + idx / EXT3_INODES_PER_BLOCK;
+}
+
+int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
+{
+	uint64_t blocks = fs->capacity_bytes / IOS_FS_BLOCK_SIZE;
+	struct lay_ext3 *x;
+	struct ext3_geom geo;
+	unsigned g0 = 0;
+	uint64_t n;
+	char b1[64], b2[64];
+
+	if (blocks > EXT3_MAX_FS_BLOCKS)
+		return IOS_ERR(e, -EINVAL,
+			       "a device of %s is too large for ext3 with 4 KiB blocks: block "
+			       "numbers are 32 bits, so at most %s",
+			       lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
+			       lay_bytes(b2, sizeof(b2), EXT3_MAX_FS_BLOCKS * IOS_FS_BLOCK_SIZE));
+	if (!ext3_geometry(blocks, &geo)) {
+		uint64_t min = blocks + 1;
+
+		while (!ext3_geometry(min, &geo))
+			min++;
+		return IOS_ERR(e, -EINVAL,
+			       "a device of %s is too small for ext3: one block group needs its "
+			       "superblock, descriptors, bitmaps, inode table and %u data blocks, "
+			       "at least %s", lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
+			       EXT3_SPARE_BLOCKS,
+			       lay_bytes(b2, sizeof(b2), min * IOS_FS_BLOCK_SIZE));
+	}
+	x = calloc(1, sizeof(*x));
+	if (x)
+		x->g = calloc(geo.ngroups, sizeof(*x->g));
+	if (!x || !x->g) {
+		free(x);
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	x->geo = geo;
+	for (unsigned g = 0; g < geo.ngroups; g++) {
+		struct ext3_group *gr = &x->g[g];
+		uint64_t start = (uint64_t)g * EXT3_BPG;
+
+		gr->end = start + EXT3_BPG < geo.blocks ? start + EXT3_BPG : geo.blocks;
+		gr->data = start + 2 + geo.itb;
+		if (ext3_has_super(g))
+			gr->data += 1 + geo.gdt + geo.rsv;
+		IOS_BUG_ON(gr->data > gr->end);
+		gr->next = gr->data;
+		x->free_blocks += gr->end - gr->data;
+	}
+	x->free_inodes = (uint64_t)geo.ngroups * geo.ipg;
+
+	/* what mke2fs leaves behind: reserved inodes, /, lost+found, the resize inode */
+	for (unsigned i = 0; i < EXT3_FIRST_INO; i++)
+		ext3_new_inode(x, 0, i + 1 == EXT3_ROOT_INO || i + 1 == EXT3_FIRST_INO);
+	x->root.ino = EXT3_ROOT_INO;
+	x->root.group = 0;
+	x->root.block = ext3_take(x, &g0, 1, &n);
+	ext3_take(x, &g0, EXT3_LPF_BLOCKS, &n);
+	IOS_BUG_ON(n != EXT3_LPF_BLOCKS || g0 != 0);
+	ext3_take(x, &g0, 1, &n);
+	fs->ext3 = x;
+	return 0;
+}
+
+void lay_ext3_fini(struct ios_fs *fs)
+{
+	struct lay_ext3 *x = fs->ext3;
+	struct ext3_dir *d, *n;
+
+	if (!x)
+		return;
+	for (d = x->dirs; d; d = n) {
+		n = d->next;
+		free(d);
+	}
+	free(x->g);
+	free(x);
+	fs->ext3 = NULL;
+}
+
+uint64_t lay_ext3_used_bytes(const struct ios_fs *fs)
+{
+	const struct lay_ext3 *x = fs->ext3;
+
+	return (x->geo.blocks - x->free_blocks) * IOS_FS_BLOCK_SIZE;
+}
+
+/* ---- the indirect-block arithmetic ---- */
+
+/* Indirect blocks allocated before data block @b (those of its own branch included). */
+static uint64_t ext3_meta_before(uint64_t b)
+{
+	uint64_t k;
+
+	if (b < EXT3_IND_FIRST)
+		return 0;
+	if (b < EXT3_DIND_FIRST)
+		return 1;
+	if (b < EXT3_TIND_FIRST)
+		return 2 + (b - EXT3_DIND_FIRST) / EXT3_ADDR_PER_BLOCK + 1;
+	k = b - EXT3_TIND_FIRST;
+	/* IND, DIND and its 1024 INDs, TIND, then this tree's DINDs and INDs */
+	return 1 + 1 + EXT3_ADDR_PER_BLOCK + 1 + (k >> 20) + 1 + (k >> 10) + 1;
+}
+
+/* Position of data block @b in the file's allocation stream. */
+static uint64_t ext3_pos(uint64_t b)
+{
+	return b + ext3_meta_before(b);
+}
+
+static uint64_t ext3_meta_total(uint64_t nblocks)
+{
+	return nblocks ? ext3_meta_before(nblocks - 1) : 0;
+}
+
+/* Device block of stream position @pos; *left (may be NULL) gets the blocks to the run's end. */
+static uint64_t ext3_dev(const struct lay_file *lf, uint64_t pos, uint64_t *left)
+{
+	size_t lo = 0, hi = lf->nr_runs;
+	const struct lay_run *r;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lf->runs[mid].pos <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r = &lf->runs[lo];
+	IOS_BUG_ON(pos < r->pos || pos - r->pos >= r->len);
+	if (left)
+		*left = r->len - (pos - r->pos);
+	return r->block + (pos - r->pos);
+}
+
+void lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t b,
+		  struct ios_fs_map *out)
+{
+	uint64_t end, left, first;
+
+	(void)fs;
+	out->nr_meta = 0;
+	out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+	if (b < EXT3_IND_FIRST) {
+		end = EXT3_IND_FIRST;
+	} else if (b < EXT3_DIND_FIRST) {
+		end = EXT3_DIND_FIRST;
+		out->meta[out->nr_meta++] = ext3_dev(lf, EXT3_IND_FIRST, NULL);
+	} else if (b < EXT3_TIND_FIRST) {
+		first = b - (b - EXT3_DIND_FIRST) % EXT3_ADDR_PER_BLOCK;
+		end = first + EXT3_ADDR_PER_BLOCK;
+		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(EXT3_DIND_FIRST) - 2, NULL);
+		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first) - 1, NULL);
+	} else {
+		uint64_t k = b - EXT3_TIND_FIRST;
+		uint64_t first_d = EXT3_TIND_FIRST + (k >> 20 << 20);
+
+		first = EXT3_TIND_FIRST + (k >> 10 << 10);
+		end = first + EXT3_ADDR_PER_BLOCK;
+		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(EXT3_TIND_FIRST) - 3, NULL);
+		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first_d) - 2, NULL);
+		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first) - 1, NULL);
+	}
+	if (end > lf->nblocks)
+		end = lf->nblocks;
+	out->block = ext3_dev(lf, ext3_pos(b), &left);
+	out->contig = end - b < left ? end - b : left;
+}
+
+/* ---- inode placement ---- */
+
+/* Avalanche a path hash (MurmurHash3's finaliser): names differing in one character scatter. */
+static uint64_t ext3_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * find_group_orlov (fs/ext3/ialloc.c, 2.6.32) for a new directory under
+ * @parent. @start is where a top-level search begins (the kernel's random
+ * number). Returns a group with a free inode, or -1.
+ */
+static long ext3_orlov(const struct lay_ext3 *x, const struct ext3_dir *parent, uint64_t start_hash)
+{
+	unsigned n = x->geo.ngroups, ipg = x->geo.ipg;
+	uint64_t avefreei = x->free_inodes / n, avefreeb = x->free_blocks / n;
+	unsigned start;
+
+	if (parent == &x->root) {
+		uint32_t best_ndir = ipg;
+		long best = -1;
+
+		start = (unsigned)(ext3_mix(start_hash) % n);
+		for (unsigned i = 0; i < n; i++) {
+			unsigned g = (unsigned)(((uint64_t)start + i) % n);
+			const struct ext3_group *gr = &x->g[g];
+			uint32_t fi = ext3_group_free_inodes(x, gr);
+
+			if (!fi || gr->used_dirs >= best_ndir || fi < avefreei ||
+			    ext3_group_free(gr) < avefreeb)
+				continue;
+			best = g;
+			best_ndir = gr->used_dirs;
+		}
+		if (best >= 0)
+			return best;
+	} else {
+		uint64_t max_dirs = x->ndirs / n + ipg / 16;
+		/* signed, as the kernel's int: the minima may be negative */
+		int64_t min_inodes = (int64_t)avefreei - ipg / 4;
+		int64_t min_blocks = (int64_t)avefreeb - EXT3_BPG / 4;
+
+		start = parent->group;
+		for (unsigned i = 0; i < n; i++) {
+			unsigned g = (unsigned)(((uint64_t)start + i) % n);
+			const struct ext3_group *gr = &x->g[g];
+			uint32_t fi = ext3_group_free_inodes(x, gr);
+
+			if (!fi || gr->used_dirs >= max_dirs || (int64_t)fi < min_inodes ||
+			    (int64_t)ext3_group_free(gr) < min_blocks)
+				continue;
+			return g;
+		}
+	}
+	/* fallback: enough free inodes, then any free inode */
+	for (;;) {
+		for (unsigned i = 0; i < n; i++) {
+			unsigned g = (unsigned)(((uint64_t)start + i) % n);
+			uint32_t fi = ext3_group_free_inodes(x, &x->g[g]);
+
+			if (fi && fi >= avefreei)
+				return g;
+		}
+		if (!avefreei)
+			return -1;
+		avefreei = 0;
+	}
+}
+
+/* find_group_other (fs/ext3/ialloc.c) for a new file in @dir. */
+static long ext3_find_group_other(const struct lay_ext3 *x, const struct ext3_dir *dir)
+{
+	unsigned n = x->geo.ngroups;
+	uint64_t g = dir->group;
+	const struct ext3_group *gr = &x->g[g];
+
+	if (ext3_group_free_inodes(x, gr) && ext3_group_free(gr))
+		return (long)g;
+	/* spread files of different directories sharing a full group */
+	g = (g + dir->ino) % n;
+	for (uint64_t i = 1; i < n; i <<= 1) {
+		g += i;
+		if (g >= n)
+			g -= n;
+		gr = &x->g[g];
+		if (ext3_group_free_inodes(x, gr) && ext3_group_free(gr))
+			return (long)g;
+	}
+	g = dir->group;
+	for (unsigned i = 0; i < n; i++) {
+		if (++g >= n)
+			g = 0;
+		if (ext3_group_free_inodes(x, &x->g[g]))
+			return (long)g;
+	}
+	return -1;
+}
+
+/* Runs a stream of @total blocks from group @g will be cut into (dry run). */
+static size_t ext3_count_runs(const struct lay_ext3 *x, unsigned g, uint64_t total)
+{
+	size_t runs = 0;
+
+	while (total) {
+		uint64_t n = ext3_group_free(&x->g[g]);
+
+		if (n) {
+			runs++;
+			total -= n < total ? n : total;
+		}
+		if (++g == x->geo.ngroups)
+			g = 0;
+	}
+	return runs;
+}
+
+/* ---- paths ---- */
+
+/*
+ * Normalise @path into @buf: components joined by '/', no empty or "."
+ * components, ".." removing the previous one (never above the root).
+ * ends[i] is where component i ends. Returns the number of components.
+ */
+static unsigned ext3_split(const char *path, char *buf, size_t *ends)
+{
+	unsigned nc = 0;
+	size_t len = 0;
+
+	for (const char *p = path; *p;) {
+		const char *q = strchr(p, '/');
+		size_t cl = q ? (size_t)(q - p) : strlen(p);
+
+		if (cl == 2 && p[0] == '.' && p[1] == '.') {
+			if (nc) {
+				nc--;
+				len = nc ? ends[nc - 1] : 0;
+			}
+		} else if (cl && !(cl == 1 && p[0] == '.')) {
+			if (nc)
+				buf[len++] = '/';
+			memcpy(buf + len, p, cl);
+			len += cl;
+			ends[nc++] = len;
+		}
+		p += cl;
+		if (*p == '/')
+			p++;
+	}
+	buf[len] = '\0';
+	return nc;
+}
+
+static bool ext3_names_dir(const char *path)
+{
+	size_t len = strlen(path);
+	const char *last = strrchr(path, '/');
+
+	last = last ? last + 1 : path;
+	return path[len - 1] == '/' || !strcmp(last, ".") || !strcmp(last, "..");
+}
+
+static int ext3_mkdir(struct ios_fs *fs, struct ext3_dir *parent, const char *key, size_t len,
+		      struct ext3_dir **out, struct ios_err *e)
+{
+	struct lay_ext3 *x = fs->ext3;
+	struct ext3_dir *d = calloc(1, sizeof(*d));
+	unsigned g;
+	uint64_t n;
+	long grp;
+
+	if (!d)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (lay_names_add(&fs->names, key, len, LAY_DIR, d)) {
+		free(d);
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	grp = ext3_orlov(x, parent, lay_hash(key, len));
+	IOS_BUG_ON(grp < 0);	/* the caller checked the free inodes */
+	g = (unsigned)grp;
+	d->group = g;
+	d->ino = ext3_new_inode(x, g, true);
+	d->block = ext3_take(x, &g, 1, &n);
+	d->next = x->dirs;
+	x->dirs = d;
+	*out = d;
+	return 0;
+}
+
+int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e)
+{
+	struct lay_ext3 *x = fs->ext3;
+	size_t plen = strlen(path);
+	char *key = malloc(plen + 1);
+	size_t *ends = malloc((plen / 2 + 1) * sizeof(*ends));
+	struct ext3_dir *dir = &x->root;
+	unsigned nc, first_new, g;
+	uint64_t meta, need, pos;
+	enum lay_kind kind;
+	void *obj;
+	long grp;
+	int ret = 0;
+	char b1[64], b2[64];
+
+	if (!key || !ends) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	nc = ext3_split(path, key, ends);
+	if (!nc || ext3_names_dir(path)) {
+		ret = IOS_ERR(e, -EINVAL, "'%s' names a directory, not a file", path);
+		goto out;
+	}
+	/* existing directories along the path, then those to make */
+	first_new = nc - 1;
+	for (unsigned i = 0; i + 1 < nc; i++) {
+		kind = lay_names_find(&fs->names, key, ends[i], &obj);
+		if (kind == LAY_FILE) {
+			ret = IOS_ERR(e, -ENOTDIR, "'%s': '%.*s' is a file, not a directory",
+				      path, (int)ends[i], key);
+			goto out;
+		}
+		if (kind == LAY_NONE) {
+			first_new = i;
+			break;
+		}
+		dir = obj;
+	}
+	kind = first_new == nc - 1 ? lay_names_find(&fs->names, key, ends[nc - 1], NULL) : LAY_NONE;
+	if (kind != LAY_NONE) {
+		ret = kind == LAY_DIR
+		      ? IOS_ERR(e, -EISDIR, "'%s' is a directory, not a file", path)
+		      : IOS_ERR(e, -EEXIST, "file '%s' is already laid out", path);
+		goto out;
+	}
+	if (lf->pub.size > EXT3_MAX_FILE_BYTES) {
+		ret = IOS_ERR(e, -EFBIG,
+			      "file '%s' of %s is larger than ext3 with 4 KiB blocks allows, %s "
+			      "(i_blocks counts its 512-byte sectors in 32 bits)", path,
+			      lay_bytes(b1, sizeof(b1), lf->pub.size),
+			      lay_bytes(b2, sizeof(b2), EXT3_MAX_FILE_BYTES));
+		goto out;
+	}
+	meta = ext3_meta_total(lf->nblocks);
+	need = lf->nblocks + meta + (nc - 1 - first_new);
+	if (need > x->free_blocks) {
+		char why[96];
+
+		snprintf(why, sizeof(why), " with its %" PRIu64 " indirect blocks and %u new "
+			 "director%s", meta, nc - 1 - first_new, nc - 1 - first_new == 1 ? "y" : "ies");
+		ret = lay_nospace(fs, path, lf->pub.size, need * IOS_FS_BLOCK_SIZE, why,
+				  x->free_blocks * IOS_FS_BLOCK_SIZE, e);
+		goto out;
+	}
+	if (nc - first_new > x->free_inodes) {
+		ret = IOS_ERR(e, -ENOSPC,
+			      "file '%s' does not fit on the ext3 layout: it needs %u inodes, "
+			      "%" PRIu64 " of %" PRIu64 " are free", path, nc - first_new,
+			      x->free_inodes, (uint64_t)x->geo.ngroups * x->geo.ipg);
+		goto out;
+	}
+
+	for (unsigned i = first_new; i + 1 < nc; i++) {
+		ret = ext3_mkdir(fs, dir, key, ends[i], &dir, e);
+		if (ret)
+			goto out;
+	}
+
+	grp = ext3_find_group_other(x, dir);
+	IOS_BUG_ON(grp < 0);
+	g = (unsigned)grp;
+	lf->nr_runs = ext3_count_runs(x, g, lf->nblocks + meta);
+	lf->runs = malloc(lf->nr_runs * sizeof(*lf->runs));
+	if (!lf->runs || lay_names_add(&fs->names, key, ends[nc - 1], LAY_FILE, lf)) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	/* nothing can fail from here on */
+	lf->ino = ext3_new_inode(x, g, false);
+	lf->nr_runs = 0;
+	for (pos = 0; pos < lf->nblocks + meta;) {
+		uint64_t n, b = ext3_take(x, &g, lf->nblocks + meta - pos, &n);
+
+		lf->runs[lf->nr_runs++] = (struct lay_run){ pos, b, n };
+		pos += n;
+	}
+	lf->pub.inode_block = ext3_inode_block(x, lf->ino);
+	lf->pub.dir_block = dir->block;
+	lf->pub.group = (unsigned)(lf->runs[0].block / EXT3_BPG);
+	lf->pub.first_sector = lf->runs[0].block * IOS_FS_BLOCK_SECTORS;
+out:
+	free(key);
+	free(ends);
+	return ret;
+}

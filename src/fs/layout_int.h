@@ -1,0 +1,88 @@
+/*
+ * Private structures of the filesystem layouts (src/fs/layout*.c).
+ *
+ * layout.c owns the public entry points, the name table, /dev/ paths and
+ * the two simple layouts (raw and extent); layout_ext3.c owns the ext3
+ * model. A laid-out file is a struct lay_file whose first member is the
+ * public struct ios_fs_file (pub.priv points back at it). An ext3 file keeps
+ * no per-block table: its data and indirect blocks were allocated as one
+ * stream (the order ext3 writes them in), and the stream is stored as the
+ * few device runs it landed in, so a mapping is arithmetic plus a binary
+ * search over those runs.
+ */
+#ifndef IOSCHED_FS_LAYOUT_INT_H
+#define IOSCHED_FS_LAYOUT_INT_H
+
+#include <stddef.h>
+#include "iosched/fs.h"
+
+/* A piece of an allocation stream: stream positions [pos, pos + len) sit on device blocks [block, block + len). */
+struct lay_run {
+	uint64_t pos;
+	uint64_t block;
+	uint64_t len;
+};
+
+struct lay_file {
+	struct ios_fs_file pub;
+	uint64_t nblocks;		/* file blocks (the last may be partial) */
+	uint64_t start_block;		/* raw, extent, /dev/: device block of file block 0 */
+	uint32_t ino;			/* ext3 inode number, 0 elsewhere */
+	struct lay_run *runs;		/* ext3: the stream's runs, sorted by pos */
+	size_t nr_runs;
+	struct lay_file *next;		/* every file of the layout, in call order */
+};
+
+/* Path -> file or directory; open addressing, keys owned by the table. */
+enum lay_kind { LAY_NONE = 0, LAY_FILE, LAY_DIR };
+
+struct lay_name {
+	char *key;
+	size_t len;
+	uint64_t hash;
+	enum lay_kind kind;
+	void *obj;
+};
+
+struct lay_names {
+	struct lay_name *slots;
+	size_t cap;			/* power of two, or 0 */
+	size_t nr;
+};
+
+struct lay_ext3;
+
+struct ios_fs {
+	enum ios_fs_type type;
+	uint64_t capacity_bytes;
+	uint64_t align_bytes;
+	/* raw and extent */
+	uint64_t next_byte;		/* end of the last file laid out */
+	uint64_t used_bytes;
+	uint64_t nr_inodes;		/* extent: inodes handed out */
+	struct lay_names names;
+	struct lay_file *files, **files_tail;
+	struct lay_ext3 *ext3;
+};
+
+uint64_t lay_hash(const char *s, size_t len);
+/* Kind of @key (LAY_NONE if absent); *obj gets the object. */
+enum lay_kind lay_names_find(const struct lay_names *t, const char *key, size_t len, void **obj);
+int lay_names_add(struct lay_names *t, const char *key, size_t len, enum lay_kind kind, void *obj);
+
+/* Human-readable byte count for messages ("234179072 bytes (223.3 MiB)"). */
+const char *lay_bytes(char *buf, size_t len, uint64_t bytes);
+
+/* -ENOSPC naming @path, its @size, what it @need-s (@why says more), what is free, the capacity. */
+int lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, uint64_t need,
+		const char *why, uint64_t free_bytes, struct ios_err *e);
+
+/* layout_ext3.c */
+int lay_ext3_init(struct ios_fs *fs, struct ios_err *e);
+void lay_ext3_fini(struct ios_fs *fs);
+int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e);
+void lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
+		  struct ios_fs_map *out);
+uint64_t lay_ext3_used_bytes(const struct ios_fs *fs);
+
+#endif
