@@ -29,6 +29,9 @@ struct ios_lab_tunables {
 	uint64_t file_align;		/* alignment of files laid out on the device */
 	uint64_t max_sim_time_ns;	/* safety limit on simulated time */
 	int cross_queue_merge;		/* 1: no scheduler merge veto (Linux before 2.6.20) */
+	int fs;				/* enum ios_fs_type: ext3, extent, raw */
+	uint64_t page_copy_ns;		/* CPU time to copy a page to or from user space */
+	int barrier;			/* fsync flushes the drive's write cache */
 };
 
 extern const struct ios_tunable ios_lab_tunables_table[];

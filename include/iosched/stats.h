@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "err.h"
 #include "job.h"
+#include "vfs.h"
 
 #define IOS_PLAT_BITS 6
 #define IOS_PLAT_VAL (1u << IOS_PLAT_BITS)
@@ -146,6 +147,7 @@ struct ios_run_result {
 	uint64_t sim_end_ns;
 	uint64_t nr_events;
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
+	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
 };
 
 void ios_run_result_free(struct ios_run_result *r);

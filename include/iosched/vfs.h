@@ -144,6 +144,12 @@ void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_in
 /* Drop the clean, idle cached pages of @inode (fio's invalidate=1, POSIX_FADV_DONTNEED). */
 void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *inode);
 
+/*
+ * The run is over: the flusher starts no new writeback (what is in flight
+ * completes). Dirty pages stay dirty, as they would in memory.
+ */
+void ios_vfs_quiesce(struct ios_vfs *vfs);
+
 /* Advance @op at @now; see struct ios_vfs_op. */
 enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now);
 

@@ -142,6 +142,9 @@ struct hdd {
 	struct ios_list_head ext_free;
 	uint64_t dirty_sectors, epoch, lru_clock, bus_free;
 	unsigned outstanding;
+	/* where and when the head last finished transferring, for free-block reads */
+	uint64_t head_lba, head_t;
+	uint64_t mech_fill;			/* a media read's data starts here in the segment */
 	struct ios_dev_counters cnt;
 };
 
@@ -442,6 +445,8 @@ static void hdd_ra_stop(struct hdd *h, uint64_t t)
 	h->ra.must = 0;
 	if (h->ra.lba0 > 0)
 		hdd_set_head(h, h->ra.lba0 - 1);
+	h->head_lba = h->ra.lba0;
+	h->head_t = t;
 	h->cnt.busy_ns += t - h->mech_start;
 	h->mech = HDD_IDLE;
 }
@@ -686,6 +691,21 @@ static void hdd_start_cmd(struct hdd *h, struct ios_request *rq, uint64_t t)
 	h->ra.valid = false;
 	hdd_locate(h, rq->sector, &l);
 	pos = hdd_position_ns(h, h->cur_cyl, h->cur_head, &l, write);
+	/*
+	 * "Read any free blocks": a read that starts further along the track
+	 * the head has just finished on waits for the sectors in between to
+	 * pass under the head, and the drive keeps them (DiskSim's option of
+	 * that name; drives of both eras did). So a short hop forward, such as
+	 * a request that skips an indirect block, leaves no hole in the segment.
+	 */
+	h->mech_fill = rq->sector;
+	if (!write && h->nr_segs && h->head_t == t && h->head_lba <= rq->sector && !pos) {
+		struct hdd_loc hl;
+
+		hdd_locate(h, h->head_lba, &hl);
+		if (hl.cyl == l.cyl && hl.head == l.head)
+			h->mech_fill = h->head_lba;
+	}
 	hdd_count_seek(h, rq->sector);
 	end = hdd_walk(h, rq->sector, rq->nr_sectors, t + pos, false, HDD_TIME_MAX, &done);
 	IOS_BUG_ON(done != rq->nr_sectors);
@@ -744,7 +764,9 @@ static void hdd_finish_op(struct hdd *h, uint64_t t)
 		h->mech_rq = NULL;
 		h->mech = HDD_IDLE;
 		if (rq->dir == IOS_READ && h->nr_segs)
-			hdd_seg_fill(h, rq->sector, ios_rq_end(rq), t);
+			hdd_seg_fill(h, h->mech_fill, ios_rq_end(rq), t);
+		h->head_lba = ios_rq_end(rq);
+		h->head_t = t;
 		hdd_done_add(h, rq, rq->dev_ns);
 	} else {
 		struct hdd_extent *x = h->mech_ext;
@@ -974,6 +996,8 @@ static void hdd_reset(struct ios_dev *dev)
 	h->mech_ext = NULL;
 	h->mech_start = h->mech_end = h->mech_n = 0;
 	h->dirty_sectors = h->epoch = h->lru_clock = h->bus_free = 0;
+	h->head_lba = 0;
+	h->head_t = UINT64_MAX;
 	h->outstanding = 0;
 }
 

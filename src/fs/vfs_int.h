@@ -64,6 +64,7 @@ struct flusher {
 	struct ios_timer timer;		/* periodic kupdate wake-up */
 	struct ios_vfs_op op;		/* what it waits with (a request slot, metadata) */
 	bool running;			/* a step is scheduled or waiting */
+	bool stopped;			/* ios_vfs_quiesce() */
 	bool waiting;
 	uint64_t next_kupdate;
 	struct ios_inode *cur;		/* inode being written */

@@ -77,6 +77,10 @@ static void fl_step(struct ios_vfs *vfs, uint64_t now)
 	struct flusher *fl = &vfs->fl;
 	uint64_t period = (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
 
+	if (fl->stopped) {
+		fl->running = false;
+		return;
+	}
 	for (;;) {
 		struct ios_inode *in = fl->cur;
 		bool background = vfs->nr_dirty >= wb_background_thresh(vfs) && vfs->nr_dirty > 0;
@@ -130,7 +134,7 @@ void wb_kick(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
 
-	if (fl->running || fl->waiting)
+	if (fl->running || fl->waiting || fl->stopped)
 		return;
 	fl->running = true;
 	fl_schedule(vfs, now);
@@ -148,7 +152,7 @@ void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
 	uint64_t period = (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
 	uint64_t next = fl->next_kupdate;
 
-	if (!period || fl->running || fl->waiting || fl->timer.when != IOS_NO_WAKEUP)
+	if (!period || fl->running || fl->waiting || fl->stopped || fl->timer.when != IOS_NO_WAKEUP)
 		return;
 	while (next <= now)
 		next += period;
@@ -173,6 +177,12 @@ void wb_init(struct ios_vfs *vfs)
 	fl->op.priv = vfs;
 	fl->next_kupdate = 0;
 	fl->running = false;
+}
+
+void ios_vfs_quiesce(struct ios_vfs *vfs)
+{
+	vfs->fl.stopped = true;
+	ios_timer_cancel(&vfs->fl.timer);
 }
 
 void wb_destroy(struct ios_vfs *vfs)

@@ -152,8 +152,7 @@ static bool task_offset_relative(const struct run_task *t)
 int run_layout_files(struct run_ctx *c, struct ios_err *e)
 {
 	uint64_t cap_bytes = c->dev->nr_sectors << IOS_SECTOR_SHIFT;
-	uint64_t align = c->lab.file_align ? c->lab.file_align : 4096;
-	uint64_t next = 0;
+	uint64_t align = c->lab.file_align;
 	char w[300];
 	int ret;
 
@@ -190,39 +189,39 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 		}
 	}
 
-	/* pass 2: sizes and placement */
+	/* pass 2: sizes, then the filesystem lays the files out in order */
+	ret = ios_fs_create((enum ios_fs_type)c->lab.fs, cap_bytes, align, &c->fs, e);
+	if (ret)
+		return ret;
 	for (struct run_file *f = c->files; f; f = f->next) {
+		struct ios_err fe = { 0 };
+
 		if (f->is_dev) {
-			f->start_sector = 0;
-			f->size = cap_bytes;
 			if (f->need > cap_bytes)
 				return IOS_ERR(e, -ENOSPC,
 					       "%s: offset=%" PRIu64 " plus size=%" PRIu64
 					       " reaches past the end of %s (%" PRIu64 " bytes)",
 					       job_where(f->need_job, w, sizeof(w)), f->need_off,
 					       f->need - f->need_off, f->name, cap_bytes);
-			continue;
+		} else {
+			f->size = f->need;
+			if (c->lab.file_size > f->size) {
+				f->size = c->lab.file_size;
+				f->preexisting = true;
+			}
+			if (!f->size)
+				return IOS_ERR(e, -EINVAL,
+					       "%s: file '%s' does not exist and no size was given: set "
+					       "size= or filesize= in the job, or --set lab.file_size=SIZE "
+					       "to have files exist before the run",
+					       job_where(f->first_job, w, sizeof(w)), f->name);
 		}
-		f->size = f->need;
-		if (c->lab.file_size > f->size) {
-			f->size = c->lab.file_size;
-			f->preexisting = true;
-		}
-		if (!f->size)
-			return IOS_ERR(e, -EINVAL,
-				       "%s: file '%s' does not exist and no size was given: set "
-				       "size= or filesize= in the job, or --set lab.file_size=SIZE "
-				       "to have files exist before the run",
-				       job_where(f->first_job, w, sizeof(w)), f->name);
-		next = (next + align - 1) / align * align;
-		if (next + f->size > cap_bytes || next + f->size < next)
-			return IOS_ERR(e, -ENOSPC,
-				       "%s: file '%s' (%" PRIu64 " bytes) does not fit: the files "
-				       "need %" PRIu64 " bytes but device '%s' holds %" PRIu64,
-				       job_where(f->first_job, w, sizeof(w)), f->name, f->size,
-				       next + f->size, c->dev->profile, cap_bytes);
-		f->start_sector = next >> IOS_SECTOR_SHIFT;
-		next += f->size;
+		ret = ios_fs_add_file(c->fs, f->name, f->size, &f->fsf, &fe);
+		if (ret)
+			return IOS_ERR(e, ret, "%s: %s (device '%s', lab.fs=%s)",
+				       job_where(f->first_job, w, sizeof(w)), fe.msg, c->dev->profile,
+				       ios_fs_type_name((enum ios_fs_type)c->lab.fs));
+		f->size = f->fsf->size;
 	}
 
 	/* pass 3: each task's region in each file */

@@ -17,6 +17,9 @@
 #include <string.h>
 #include "run_int.h"
 
+/* in enum ios_fs_type order */
+static const char *const lab_fs_names[] = { "ext3", "extent", "raw", NULL };
+
 const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "file_size", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_size),
 	  0, INT64_MAX, "0", "B",
@@ -28,7 +31,15 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  0, 1000000000, "3000", "ns",
 	  "time from a device completion to the task running again", 0, NULL },
 	{ "file_align", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_align),
-	  512, 1073741824, "1048576", "B", "alignment of files laid out on the device", 0, NULL },
+	  4096, 1073741824, "1048576", "B",
+	  "where raw and extent files start: a multiple of 4096 bytes", 0, NULL },
+	{ "fs", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, fs), 0, 0, "ext3", "",
+	  "filesystem layout under the jobs' files (see docs/filesystems.md)", 0, lab_fs_names },
+	{ "page_copy_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, page_copy_ns),
+	  0, 1000000000, "1000", "ns",
+	  "CPU time to copy one 4 KiB page between the page cache and the program", 0, NULL },
+	{ "barrier", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, barrier), 0, 1, "1", "",
+	  "fsync and O_SYNC writes end with a flush of the drive's write cache", 0, NULL },
 	{ "max_sim_time", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, max_sim_time_ns),
 	  0, INT64_MAX / 1000000000, "86400", "s",
 	  "jobs stop issuing I/O at this simulated time (0: no limit)", 0, NULL },
@@ -152,7 +163,14 @@ void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
 			return;
 		}
 	}
-	ios_sim_stop(&c->sim);
+	/*
+	 * The jobs are done. Writeback already in flight completes (the
+	 * simulation runs on until the device is idle); no new writeback
+	 * starts: dirty pages left stay in memory, as after a real run.
+	 */
+	c->end_ns = now;
+	c->all_done = true;
+	ios_vfs_quiesce(c->vfs);
 }
 
 /* ---- set-up helpers ---- */
@@ -167,11 +185,6 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 
 		if (!dot || st->used)
 			continue;
-		if (!strncmp(st->name, "vm.", 3))
-			return IOS_ERR(e, -ENOENT,
-				       "%s%sunknown tunable '%s': the page cache and writeback "
-				       "(vm.*) are not modelled yet", st->origin,
-				       *st->origin ? ": " : "", st->name);
 		if (strncmp(st->name, "queue.", 6) && strncmp(st->name, "device.", 7) &&
 		    strncmp(st->name, "lab.", 4))
 			return IOS_ERR(e, -ENOENT,
@@ -226,6 +239,10 @@ static void ctx_free(struct run_ctx *c)
 		free(c->cgroups[i]);
 	}
 	free(c->cgroups);
+	if (c->vfs)
+		ios_vfs_destroy(c->vfs);
+	if (c->fs)
+		ios_fs_destroy(c->fs);
 	if (c->q)
 		ios_queue_destroy(c->q);
 	if (c->dev)
@@ -311,8 +328,17 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	ret = ios_tunable_defaults(ios_lab_tunables_table, &c->lab, e);
 	if (!ret)
 		ret = ios_settings_apply(set, "lab.", ios_lab_tunables_table, &c->lab, e);
+	if (!ret)
+		ret = ios_tunable_defaults(ios_vm_tunables_table, &c->vm, e);
+	if (!ret)
+		ret = ios_settings_apply(set, "vm.", ios_vm_tunables_table, &c->vm, e);
 	if (ret)
 		goto out;
+	if (c->lab.file_align % 4096) {
+		ret = IOS_ERR(e, -EINVAL, "lab.file_align=%" PRIu64 ": must be a multiple of 4096",
+			      c->lab.file_align);
+		goto out;
+	}
 
 	if (!ios_sched_find(schedname)) {
 		char names[256] = "";
@@ -400,6 +426,32 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	ret = run_layout_files(c, e);
 	if (ret)
 		goto out;
+	{
+		struct ios_vfs_config vc = {
+			.sim = &c->sim,
+			.q = c->q,
+			.fs = c->fs,
+			.vm = &c->vm,
+			.read_ahead_bytes = c->q->tun.read_ahead_bytes,
+			.flusher_pid = 100,
+			.cache_flush = c->lab.barrier,
+			.page_copy_ns = c->lab.page_copy_ns,
+		};
+
+		c->vfs = ios_vfs_create(&vc, e);
+		if (!c->vfs) {
+			ret = e && e->code ? e->code : -ENOMEM;
+			goto out;
+		}
+		ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
+		for (struct run_file *f = c->files; f; f = f->next) {
+			f->inode = ios_vfs_inode(c->vfs, f->fsf);
+			if (!f->inode) {
+				ret = IOS_ERR(e, -ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
 	idx = 0;
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
@@ -424,7 +476,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		IOS_ERR(e, ret, "simulation failed");
 		goto out;
 	}
-	if (c->running || c->phase_left[c->cur_phase]) {
+	if (!c->all_done || c->running || c->q->rq_in_driver || c->q->nr_sorted) {
 		ret = IOS_ERR(e, -EDEADLK, "simulation stalled at %" PRIu64
 			      " ns with %u jobs still running (an I/O never completed)",
 			      c->sim.now, c->running);
@@ -432,7 +484,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	}
 
 	/* results */
-	ios_queue_stats_update(c->q, c->sim.now);
+	ios_queue_stats_update(c->q, c->end_ns);
 	out->disks = calloc(1, sizeof(*out->disks));
 	if (!out->disks) {
 		ret = IOS_ERR(e, -ENOMEM, "out of memory");
@@ -451,7 +503,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			d->ticks_ms[k] = s->ticks_ns[k] / IOS_NSEC_PER_MSEC;
 		}
 		d->in_queue_ms = s->time_in_queue_ns / IOS_NSEC_PER_MSEC;
-		d->util = c->sim.now ? 100.0 * (double)s->io_ticks_ns / (double)c->sim.now : 0.0;
+		d->util = c->end_ns ? 100.0 * (double)s->io_ticks_ns / (double)c->end_ns : 0.0;
 		if (d->util > 100.0)
 			d->util = 100.0;
 	}
@@ -459,7 +511,8 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
 	snprintf(out->device, sizeof(out->device), "%s", profile);
 	out->seed = cfg->seed;
-	out->sim_end_ns = c->sim.now;
+	out->sim_end_ns = c->end_ns;
+	ios_vfs_get_stats(c->vfs, &out->vm_stats);
 	out->nr_events = c->sim.nr_events;
 	out->timestamp = 0;
 	/* cgroup paths point into the context: keep them in the result */

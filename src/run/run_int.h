@@ -19,7 +19,8 @@ struct run_task;
 /* A file on the simulated device. */
 struct run_file {
 	char *name;
-	uint64_t start_sector;		/* first sector on the device */
+	struct ios_fs_file *fsf;	/* its layout */
+	struct ios_inode *inode;	/* its page cache */
 	uint64_t size;			/* bytes */
 	uint64_t need;			/* bytes the jobs need (layout pass) */
 	bool is_dev;			/* a /dev/ name: the whole device */
@@ -38,25 +39,27 @@ struct run_perm {
 	uint64_t pos;			/* next index to map */
 };
 
-/* One I/O unit (fio's io_u). */
+/* One I/O unit (fio's io_u): a data transfer, or an fsync (sync_op). */
 struct run_io {
 	struct run_task *t;
-	struct run_file *f;
+	struct run_task_file *tf;
 	uint8_t dir;
+	bool sync_op;			/* fsync / fdatasync, accounted as fio's "sync" */
 	uint64_t offset;		/* within the file */
 	uint64_t len;
 	uint64_t start_ns;		/* prepared (fio start_time) */
 	uint64_t issue_ns;		/* submitted (fio issue_time) */
-	uint64_t done_ns;		/* last bio completed */
-	unsigned nr_bios, bios_pending;
+	uint64_t done_ns;		/* completed */
 	int error;
-	struct ios_bio *bios;
+	struct ios_vfs_op op;
+	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
 };
 
 /* Per file state of one task. */
 struct run_task_file {
 	struct run_file *f;
+	struct ios_file file;		/* the open file: readahead state, flags */
 	uint64_t off, len;		/* the region this task uses */
 	uint64_t pos[2];		/* next sequential offset per direction */
 	struct run_perm perm;		/* random blocks, fresh each pass */
@@ -92,9 +95,8 @@ struct run_task {
 	bool async;			/* slat reported separately */
 	bool null_engine;
 	unsigned batch_submit, batch_complete_min;
-	struct run_io *ios;		/* depth units */
-	struct ios_bio *bio_pool;
-	unsigned bios_per_io;
+	struct run_io *ios;		/* depth units, plus one for syncs */
+	struct run_io *sync_io;
 	struct run_io *free_ios;
 	struct run_io *done_head, *done_tail;
 	unsigned inflight, nr_done, wait_threshold;
@@ -110,6 +112,15 @@ struct run_task {
 	bool stop;
 	bool stats_on;
 
+	/* opening files, syncing */
+	unsigned open_idx;		/* next file to open */
+	bool opened;
+	struct ios_vfs_op open_op;
+	unsigned writes_since_sync;
+	struct run_task_file *last_written;
+	bool end_synced;
+	unsigned end_sync_idx;
+
 	/* bw / iops samples */
 	struct ios_timer sample_timer;
 	uint64_t sample_at_ns;
@@ -121,6 +132,9 @@ struct run_ctx {
 	struct ios_sim sim;
 	struct ios_dev *dev;
 	struct ios_queue *q;
+	struct ios_fs *fs;
+	struct ios_vfs *vfs;
+	struct ios_vm_tunables vm;
 	struct ios_lab_tunables lab;
 	struct ios_timer dev_timer;
 	struct ios_timer q_timer;
@@ -140,6 +154,8 @@ struct run_ctx {
 	struct ios_err *e;
 	uint64_t seed;
 	bool exitall;
+	bool all_done;			/* every job finished */
+	uint64_t end_ns;		/* when the last one did */
 };
 
 /* layout.c */

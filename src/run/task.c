@@ -105,7 +105,6 @@ static void task_ioprio(struct run_task *t)
 int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
-	uint64_t max_bs = 0, maxrq = c->q->tun.max_sectors_bytes;
 	uint64_t total = 0;
 
 	t->ctx = c;
@@ -114,15 +113,6 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	task_ioprio(t);
 	t->ioc.nr_tasks = 1;
 
-	if (!j->direct && j->ioengine != IOS_ENGINE_NULL) {
-		char w[256];
-
-		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
-		return IOS_ERR(e, -ENOTSUP,
-			       "%s: direct=0 (buffered I/O through the page cache) is not modelled "
-			       "yet: set direct=1 in the job (fio 3's default is direct=0), or run "
-			       "with --fio-compat=1 (fio 1.x defaulted to direct=1)", w);
-	}
 	switch (j->ioengine) {
 	case IOS_ENGINE_LIBAIO:
 	case IOS_ENGINE_IO_URING:
@@ -139,6 +129,12 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		t->depth = 1;
 		break;
 	}
+	/*
+	 * Buffered I/O through libaio or io_uring is not asynchronous in these
+	 * kernels: io_submit() does the copy (and waits for the reads) itself.
+	 */
+	if (t->async && !t->null_engine && !j->direct)
+		t->depth = 1;
 	t->batch_submit = j->iodepth_batch_submit ? j->iodepth_batch_submit : 1;
 	if (t->batch_submit > t->depth)
 		t->batch_submit = t->depth;
@@ -146,25 +142,17 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (t->batch_complete_min > t->depth)
 		t->batch_complete_min = t->depth;
 
-	for (int d = 0; d < 2; d++) {
-		uint64_t b = j->bs_max[d] > j->bs[d] ? j->bs_max[d] : j->bs[d];
-
-		for (unsigned k = 0; k < j->nr_bssplit[d]; k++)
-			if (j->bssplit[d][k].bs > b)
-				b = j->bssplit[d][k].bs;
-		if (b > max_bs)
-			max_bs = b;
-	}
-	if (!max_bs)
-		max_bs = 4096;
-	t->bios_per_io = (unsigned)((max_bs + maxrq - 1) / maxrq);
-	t->ios = calloc(t->depth, sizeof(*t->ios));
-	t->bio_pool = calloc((size_t)t->depth * t->bios_per_io, sizeof(*t->bio_pool));
-	if (!t->ios || !t->bio_pool)
+	/* depth units for data, one more for fsync and friends */
+	t->ios = calloc(t->depth + 1, sizeof(*t->ios));
+	if (!t->ios)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
-	for (unsigned i = 0; i < t->depth; i++) {
+	for (unsigned i = 0; i <= t->depth; i++) {
 		t->ios[i].t = t;
-		t->ios[i].bios = &t->bio_pool[(size_t)i * t->bios_per_io];
+		ios_timer_init(&t->ios[i].step_timer);
+		if (i == t->depth) {
+			t->sync_io = &t->ios[i];
+			continue;
+		}
 		t->ios[i].next = t->free_ios;
 		t->free_ios = &t->ios[i];
 	}
@@ -201,6 +189,8 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		}
 		run_perm_init(&tf->perm, tf->len / align, &t->rng);
 		total += tf->len;
+		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc,
+				  (j->direct ? IOS_O_DIRECT : 0) | (j->sync ? IOS_O_SYNC : 0));
 	}
 	if (j->time_based) {
 		t->io_target = UINT64_MAX;
@@ -219,10 +209,8 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 void run_task_free(struct run_task *t)
 {
 	free(t->ios);
-	free(t->bio_pool);
 	free(t->files);
 	t->ios = NULL;
-	t->bio_pool = NULL;
 	t->files = NULL;
 }
 
@@ -314,7 +302,8 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (tf->pos[dir] >= end)
 		tf->pos[dir] = tf->off;
 
-	io->f = tf->f;
+	io->tf = tf;
+	io->sync_op = false;
 	io->dir = (uint8_t)dir;
 	io->offset = off;
 	io->len = bs;
@@ -329,15 +318,11 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 
 static void task_arm(struct run_task *t, uint64_t when);
 
-static void io_bio_end(struct ios_bio *bio, uint64_t now, int error)
+/* The I/O is complete at @now: hand it to the task's completion list. */
+static void io_done(struct run_io *io, uint64_t now)
 {
-	struct run_io *io = bio->private;
 	struct run_task *t = io->t;
 
-	if (error && !io->error)
-		io->error = error;
-	if (--io->bios_pending)
-		return;
 	io->done_ns = now;
 	io->next = NULL;
 	if (t->done_tail)
@@ -347,66 +332,75 @@ static void io_bio_end(struct ios_bio *bio, uint64_t now, int error)
 	t->done_tail = io;
 	t->nr_done++;
 	if (t->state == TS_WAIT_IO && t->nr_done >= t->wait_threshold)
-		task_arm(t, now + t->ctx->lab.complete_ns);
+		task_arm(t, now);
 }
 
-/* The bios reach the request queue (after the submission CPU time). */
+static void ev_io_done(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	(void)data;
+	io_done(arg, sim->now);
+}
+
+static void io_step(struct run_io *io, uint64_t now)
+{
+	struct run_ctx *c = io->t->ctx;
+
+	if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
+		return;
+	if (io->op.error && !io->error)
+		io->error = io->op.error;
+	/* the last page copies took CPU time */
+	if (io->op.cpu_ns)
+		(void)ios_sim_at(&c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
+	else
+		io_done(io, now);
+}
+
+static void ev_io_step(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_io *io = arg;
+
+	if (!ios_timer_fire(&io->step_timer, data))
+		return;
+	io_step(io, sim->now);
+}
+
+/* What the op waited for is there: the task runs again after the wake-up latency. */
+static void io_op_wake(struct ios_vfs_op *op, uint64_t now)
+{
+	struct run_io *io = op->priv;
+
+	(void)ios_timer_arm(&io->t->ctx->sim, &io->step_timer, now + io->t->ctx->lab.complete_ns,
+			    ev_io_step, io);
+}
+
+/* The system call reaches the kernel (after the submission CPU time). */
 static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 {
 	struct run_io *io = arg;
 	struct run_task *t = io->t;
-	struct run_ctx *c = t->ctx;
 	const struct ios_job *j = t->job;
-	uint64_t maxrq = c->q->tun.max_sectors_bytes, done = 0;
-	uint64_t sector = io->f->start_sector + (io->offset >> IOS_SECTOR_SHIFT);
-	uint32_t flags = 0;
 
 	(void)data;
 	if (t->null_engine) {
-		io->bios_pending = 1;
-		io->nr_bios = 0;
-		{
-			struct ios_bio fake = { .private = io };
-
-			io_bio_end(&fake, sim->now, 0);
-		}
+		io_done(io, sim->now);
 		return;
 	}
-	if (io->dir == IOS_WRITE && j->direct)
-		flags |= IOS_REQ_SYNC;
-	if (io->dir == IOS_WRITE && j->sync)
-		flags |= IOS_REQ_SYNC | IOS_REQ_FUA;
-	io->nr_bios = 0;
-	while (done < io->len) {
-		uint64_t n = io->len - done < maxrq ? io->len - done : maxrq;
-
-		io->nr_bios++;
-		done += n;
+	memset(&io->op, 0, sizeof(io->op));
+	io->op.file = &io->tf->file;
+	io->op.wake = io_op_wake;
+	io->op.priv = io;
+	if (io->sync_op) {
+		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
+	} else {
+		io->op.off = io->offset;
+		io->op.len = io->len;
+		if (j->direct)
+			io->op.type = io->dir == IOS_WRITE ? IOS_VFS_DIRECT_WRITE : IOS_VFS_DIRECT_READ;
+		else
+			io->op.type = io->dir == IOS_WRITE ? IOS_VFS_WRITE : IOS_VFS_READ;
 	}
-	io->bios_pending = io->nr_bios;
-	done = 0;
-	for (unsigned i = 0; i < io->nr_bios; i++) {
-		struct ios_bio *bio = &io->bios[i];
-		uint64_t n = io->len - done < maxrq ? io->len - done : maxrq;
-		int ret;
-
-		memset(bio, 0, sizeof(*bio));
-		bio->sector = sector + (done >> IOS_SECTOR_SHIFT);
-		bio->nr_sectors = (uint32_t)((n + IOS_SECTOR_SIZE - 1) >> IOS_SECTOR_SHIFT);
-		bio->dir = io->dir;
-		bio->flags = flags;
-		bio->ioc = &t->ioc;
-		bio->submit_ns = sim->now;
-		bio->end_io = io_bio_end;
-		bio->private = io;
-		done += n;
-		ret = ios_queue_submit_bio(c->q, bio, sim->now);
-		if (ret < 0) {
-			/* a layout bug: the file extent left the device */
-			io->error = ret;
-			io_bio_end(bio, sim->now, ret);
-		}
-	}
+	io_step(io, sim->now);
 }
 
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
@@ -415,6 +409,15 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	struct ios_dir_result *d = &r->dir[io->dir];
 	uint64_t clat = now - io->issue_ns, lat = now - io->start_ns;
 
+	if (io->sync_op) {
+		if (io->error)
+			r->error = -io->error;
+		if (t->stats_on) {
+			r->sync_total_ios++;
+			ios_lat_add(&r->sync_lat, clat);
+		}
+		return;
+	}
 	t->bytes_done[io->dir] += io->len;
 	t->ios_done[io->dir]++;
 	if (io->error)
@@ -443,10 +446,14 @@ static unsigned reap(struct run_task *t, uint64_t now)
 		if (!t->done_head)
 			t->done_tail = NULL;
 		account_io(t, io, now);
-		io->next = t->free_ios;
-		t->free_ios = io;
 		t->inflight--;
 		t->nr_done--;
+		if (io == t->sync_io) {
+			io->next = NULL;
+			continue;
+		}
+		io->next = t->free_ios;
+		t->free_ios = io;
 		n++;
 	}
 	if (n && t->stats_on)
@@ -531,6 +538,65 @@ static void finish(struct run_task *t, uint64_t now)
 	run_task_finished(t->ctx, t, now);
 }
 
+static void task_open_wake(struct ios_vfs_op *op, uint64_t now)
+{
+	struct run_task *t = op->priv;
+
+	task_arm(t, now + t->ctx->lab.complete_ns);
+}
+
+/*
+ * Open the job's files one by one, as fio does before its I/O loop: the
+ * directory and inode reads of the layout, then fio's invalidate=1 drops
+ * what the cache holds of the file. Returns false while an open waits.
+ */
+static bool open_files(struct run_task *t, uint64_t now)
+{
+	struct run_ctx *c = t->ctx;
+
+	while (t->open_idx < t->nr_files) {
+		struct run_task_file *tf = &t->files[t->open_idx];
+		struct ios_vfs_op *op = &t->open_op;
+
+		if (op->type != IOS_VFS_OPEN || op->file != &tf->file) {
+			memset(op, 0, sizeof(*op));
+			op->type = IOS_VFS_OPEN;
+			op->file = &tf->file;
+			op->wake = task_open_wake;
+			op->priv = t;
+		}
+		if (ios_vfs_step(c->vfs, op, now) == IOS_VFS_WAIT) {
+			t->res->ctx++;
+			t->state = TS_WAIT_TIMER;
+			return false;
+		}
+		if (t->job->invalidate)
+			ios_vfs_invalidate(c->vfs, tf->f->inode);
+		t->open_idx++;
+	}
+	t->opened = true;
+	return true;
+}
+
+/* Issue the sync I/O unit (fsync or fdatasync of @tf) at @cursor. */
+static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasync,
+		       uint64_t cursor)
+{
+	struct run_io *io = t->sync_io;
+	struct run_ctx *c = t->ctx;
+
+	io->tf = tf;
+	io->sync_op = true;
+	io->dir = datasync ? 1 : 0;
+	io->offset = io->len = 0;
+	io->error = 0;
+	io->start_ns = cursor;
+	io->issue_ns = cursor;
+	t->inflight++;
+	(void)ios_sim_at(&c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
+	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
+}
+
 static void task_step(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
@@ -539,23 +605,52 @@ static void task_step(struct run_task *t, uint64_t now)
 	unsigned batch = 0;
 
 	t->state = TS_RUNNING;
+	if (!t->opened && !open_files(t, now))
+		return;
 	reap(t, now);
 	if (!t->stats_on && now >= t->ramp_end_ns)
 		t->stats_on = true;
 	if (!t->stop && now >= t->deadline_ns)
 		t->stop = true;
 	if (t->stop || target_reached(t)) {
-		if (!t->inflight) {
-			finish(t, now);
+		if (t->inflight) {
+			task_sleep_io(t, t->inflight, now);
 			return;
 		}
-		task_sleep_io(t, 1, now);
+		/* end_fsync / fsync_on_close: sync every file the job wrote to */
+		if ((j->end_fsync || j->fsync_on_close) && t->bytes_issued[IOS_WRITE] && !t->null_engine &&
+		    t->end_sync_idx < t->nr_files) {
+			issue_sync(t, &t->files[t->end_sync_idx++], false, now);
+			return;
+		}
+		finish(t, now);
 		return;
 	}
 
 	while (t->inflight < t->depth && !t->stop && !target_reached(t)) {
 		struct run_io *io;
 		uint64_t gate;
+
+		/* fsync=N / fdatasync=N: after N writes, drain and sync */
+		if (((j->fsync_blocks && t->writes_since_sync >= j->fsync_blocks) ||
+		     (j->fdatasync_blocks && t->writes_since_sync >= j->fdatasync_blocks)) &&
+		    !t->null_engine) {
+			if (batch) {
+				t->res->io_submit[ios_batch_bucket(batch)]++;
+				batch = 0;
+			}
+			t->writes_since_sync = 0;
+			if (t->inflight) {
+				/* fio queues the sync behind the writes: wait for them first */
+				t->writes_since_sync = j->fsync_blocks ? j->fsync_blocks
+								       : j->fdatasync_blocks;
+				task_sleep_io(t, t->inflight, cursor);
+				return;
+			}
+			issue_sync(t, t->last_written ? t->last_written : &t->files[0],
+				   !j->fsync_blocks, cursor);
+			return;
+		}
 
 		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
 			t->think_count = 0;
@@ -597,6 +692,10 @@ static void task_step(struct run_task *t, uint64_t now)
 		t->inflight++;
 		t->io_issued += io->len;
 		t->bytes_issued[io->dir] += io->len;
+		if (io->dir == IOS_WRITE) {
+			t->writes_since_sync++;
+			t->last_written = io->tf;
+		}
 		t->ios_issued[io->dir]++;
 		if (j->thinktime_blocks_issue || !t->async)
 			t->think_count++;
