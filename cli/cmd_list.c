@@ -89,6 +89,8 @@ int cmd_list(int argc, char **argv)
 		print_device_type(dt);
 	printf("\nQueue tunables (/sys/block/X/queue/):\n");
 	print_table("queue.", ios_queue_tunables_table, NULL);
+	printf("\nVM tunables (/proc/sys/vm/, and the machine's memory):\n");
+	print_table("vm.", ios_vm_tunables_table, NULL);
 	printf("\nLab tunables (only in this lab):\n");
 	print_table("lab.", ios_lab_tunables_table, NULL);
 	return CLI_EXIT_OK;
