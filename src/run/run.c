@@ -401,6 +401,25 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			ret = IOS_ERR(e, -ENOMEM, "out of memory");
 			goto out;
 		}
+		if (j->cgroup_weight) {
+			if (!cg->id) {
+				ret = IOS_ERR(e, -EINVAL,
+					      "%s:%d: job '%s': cgroup_weight=%u needs a cgroup= "
+					      "(the root group's weight is fixed)",
+					      j->file ? j->file : "?", j->line, j->name,
+					      j->cgroup_weight);
+				goto out;
+			}
+			if (cg->weight && cg->weight != j->cgroup_weight) {
+				ret = IOS_ERR(e, -EINVAL,
+					      "%s:%d: job '%s': cgroup_weight=%u for cgroup '%s', which "
+					      "an earlier job gave weight %u",
+					      j->file ? j->file : "?", j->line, j->name,
+					      j->cgroup_weight, cg->path, cg->weight);
+				goto out;
+			}
+			cg->weight = j->cgroup_weight;
+		}
 		if (i && j->stonewall)
 			phase++;
 		if (i && (j->stonewall || j->new_group))
