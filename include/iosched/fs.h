@@ -94,6 +94,14 @@ const char *ios_fs_type_name(enum ios_fs_type type);
 int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
 		    struct ios_fs_file **out, struct ios_err *e) IOS_MUST_CHECK;
 
+/*
+ * The pid of the process that writes the files laid out from now on. ext3
+ * puts a file's first block (pid % 16) sixteenths of a block group after
+ * the start of its inode's group (ext3_find_near's colour); 0 by default.
+ * The other layouts ignore it.
+ */
+void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid);
+
 /* Map file block @fblock (4 KiB units) of @f; @fblock must be inside the file. */
 void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,
 		      struct ios_fs_map *out);

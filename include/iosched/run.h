@@ -32,6 +32,7 @@ struct ios_lab_tunables {
 	int fs;				/* enum ios_fs_type: ext3, extent, raw */
 	uint64_t page_copy_ns;		/* CPU time to copy a page to or from user space */
 	int barrier;			/* fsync flushes the drive's write cache */
+	int creator_pid;		/* pid that wrote the first file; 0: from the seed */
 };
 
 extern const struct ios_tunable ios_lab_tunables_table[];

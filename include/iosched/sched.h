@@ -61,6 +61,13 @@ struct ios_sched_ops {
 	 * q->rotational and q->depth. Returns 0 or -errno.
 	 */
 	int (*init)(struct ios_queue *q);
+	/*
+	 * Optional. Called after the tunables table's defaults were applied
+	 * and before the user's settings: for defaults that depend on the
+	 * device (4.19 CFQ's slice_idle is 0 on non-rotational devices). May
+	 * read q->rotational and q->depth.
+	 */
+	void (*init_defaults)(struct ios_queue *q);
 	/* The queue is empty when this is called. Free what init allocated. */
 	void (*exit)(struct ios_queue *q);
 
@@ -142,6 +149,14 @@ struct ios_sched_ops {
 	 * a spurious dispatch() call.
 	 */
 	uint64_t (*next_wakeup)(struct ios_queue *q);
+	/*
+	 * Optional. The time next_wakeup() asked for has come: do the
+	 * time-driven state changes (an idle window ending expires a slice)
+	 * even when nothing can be dispatched right now. Called before the
+	 * dispatch loop. Without it, the scheduler handles its deadlines in
+	 * dispatch().
+	 */
+	void (*timer)(struct ios_queue *q, uint64_t now_ns);
 
 	/* --- per-process state --- */
 

@@ -542,6 +542,8 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 void ios_queue_timer(struct ios_queue *q, uint64_t now)
 {
 	q->timer_at = IOS_NO_WAKEUP;
+	if (q->sched->ops.timer)
+		q->sched->ops.timer(q, now);
 	ios_queue_run(q, now);
 }
 
@@ -666,6 +668,8 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 		if (ret)
 			goto fail;
 	}
+	if (st->ops.init_defaults)
+		st->ops.init_defaults(q);
 	if (cfg->settings) {
 		for (size_t i = 0; i < cfg->settings->n; i++) {
 			struct ios_setting *s = &cfg->settings->v[i];

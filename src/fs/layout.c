@@ -410,6 +410,12 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 	out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
 }
 
+void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid)
+{
+	if (fs->type == IOS_FS_EXT3)
+		lay_ext3_set_creator(fs, pid);
+}
+
 uint64_t ios_fs_used_bytes(const struct ios_fs *fs)
 {
 	if (fs->type == IOS_FS_EXT3)

@@ -30,24 +30,27 @@
  *    group if it has a free inode and a free block, else a quadratic probe
  *    from (group + directory inode), else the first group with a free inode;
  *  - inodes are the first free ones of their group's bitmap;
- *  - a file (or directory) block with no neighbour to follow goes to the
- *    first free block of the inode's group (ext3_find_near without the
- *    per-pid colour), later blocks right after the previous one, and a
- *    full group hands over to the next group with free blocks (wrapping);
+ *  - a file's first block goes to the first free block at or after the
+ *    start of its inode's group plus the creator's colour, (pid % 16)
+ *    sixteenths of a group (ext3_find_near), later blocks right after the
+ *    previous one, and a full group hands over to the next group with free
+ *    blocks (wrapping); the colour is why the first data read of a file is
+ *    a long way from its inode, and so looks seeky to CFQ;
  *  - ext3_alloc_branch allocates the missing indirect blocks of a branch
  *    together with the data block, outermost first: data 0-11, IND, data
  *    12-1035, DIND, IND, data 1036-2059, IND, data 2060-3083, ... and at
  *    file block 1049612 TIND, DIND, IND.
  *
- * With no deletes, every group's used data blocks are a prefix of its data
- * area, so a group is a frontier (next free block) and a file is a stream
- * of (data + indirect) blocks cut into one run per group it crosses. The
+ * A group's free space is a short list of extents (the colours leave holes
+ * before files) and a file is a stream of (data + indirect) blocks cut into
+ * runs where the free extents end. The
  * position of data block b in that stream is b plus the indirect blocks
  * before it, a closed formula; a mapping is that formula plus a binary
  * search over the runs.
  *
- * Left out: the journal (mke2fs puts 128 MiB of it in the filesystem), the
- * per-pid colour of a first block, block reservation windows, the 5% root
+ * Left out: the journal (mke2fs puts 128 MiB of it in the filesystem),
+ * directories' colour (their blocks go to the group's first free block),
+ * block reservation windows, the 5% root
  * reserve (the lab's jobs run as root), directories growing past one block,
  * and fragmentation from deletes. See docs/filesystems.md.
  */
@@ -81,10 +84,23 @@
 	((0xffffffffull >> 3) - (1 + (1 + 1024) + (1 + 1024 + 1024 * 1024)))
 #define EXT3_MAX_FILE_BYTES	(EXT3_MAX_FILE_BLOCKS * IOS_FS_BLOCK_SIZE)
 
+/*
+ * Free space of a group: a few sorted extents. A file's first block goes to
+ * the group's start plus the creator's colour, which leaves a hole before
+ * it for later files, so a group is not simply a prefix of used blocks.
+ */
+#define EXT3_MAX_FREE 64
+
+struct ext3_extent {
+	uint64_t s, e;			/* [s, e) */
+};
+
 struct ext3_group {
 	uint64_t data;			/* first block after the group's metadata */
-	uint64_t next;			/* first free block */
 	uint64_t end;			/* one past the group's last block */
+	uint64_t nfree_blocks;
+	unsigned nfree;
+	struct ext3_extent free[EXT3_MAX_FREE];
 	uint32_t used_inodes;		/* inodes taken: a prefix of the bitmap */
 	uint32_t used_dirs;
 };
@@ -107,6 +123,7 @@ struct ext3_geom {
 
 struct lay_ext3 {
 	struct ext3_geom geo;
+	uint32_t creator_pid;		/* of the process that writes the next file */
 	uint64_t free_blocks;
 	uint64_t free_inodes;
 	uint64_t ndirs;
@@ -190,7 +207,35 @@ static bool ext3_geometry(uint64_t blocks, struct ext3_geom *geo)
 
 static uint64_t ext3_group_free(const struct ext3_group *gr)
 {
-	return gr->end - gr->next;
+	return gr->nfree_blocks;
+}
+
+/* Remove [b, b + n) from extent @i of @gr (it lies inside it). */
+static void ext3_carve(struct ext3_group *gr, unsigned i, uint64_t b, uint64_t n)
+{
+	struct ext3_extent *x = &gr->free[i];
+
+	gr->nfree_blocks -= n;
+	if (b == x->s) {
+		x->s += n;
+	} else if (b + n == x->e) {
+		x->e = b;
+	} else {
+		/* split; with the array full, the head is left out of the free list */
+		if (gr->nfree < EXT3_MAX_FREE) {
+			memmove(&gr->free[i + 1], &gr->free[i], (gr->nfree - i) * sizeof(*x));
+			gr->nfree++;
+			gr->free[i].e = b;
+			gr->free[i + 1].s = b + n;
+			return;
+		}
+		gr->nfree_blocks -= b - x->s;
+		x->s = b + n;
+	}
+	if (x->s == x->e) {
+		memmove(&gr->free[i], &gr->free[i + 1], (gr->nfree - i - 1) * sizeof(*x));
+		gr->nfree--;
+	}
 }
 
 static uint32_t ext3_group_free_inodes(const struct lay_ext3 *x, const struct ext3_group *gr)
@@ -199,30 +244,52 @@ static uint32_t ext3_group_free_inodes(const struct lay_ext3 *x, const struct ex
 }
 
 /*
- * Take up to @max blocks from the first group at or after *@g (wrapping)
- * that has a free block; *@g is left on that group. The caller has checked
- * that a free block exists.
+ * Take up to @max blocks at the first free block at or after *@goal in
+ * group *@g, else from the start of the next groups with free blocks
+ * (wrapping): ext3_new_blocks with a goal, without reservation windows.
+ * *@g and *@goal are left after the blocks taken, so that a stream of calls
+ * lays a file out contiguously. With @commit false nothing changes (a dry
+ * run). The caller has checked that a free block exists.
  */
-static uint64_t ext3_take(struct lay_ext3 *x, unsigned *g, uint64_t max, uint64_t *len)
+static uint64_t ext3_take_goal(struct lay_ext3 *x, unsigned *g, uint64_t *goal, uint64_t max,
+			       uint64_t *len, bool commit)
 {
-	for (unsigned i = 0; i <= x->geo.ngroups; i++) {
+	for (unsigned k = 0; k <= x->geo.ngroups; k++) {
 		struct ext3_group *gr = &x->g[*g];
-		uint64_t n = ext3_group_free(gr), b = gr->next;
 
-		if (n) {
+		for (unsigned i = 0; i < gr->nfree; i++) {
+			struct ext3_extent *f = &gr->free[i];
+			uint64_t b, n;
+
+			if (f->e <= *goal)
+				continue;
+			b = f->s > *goal ? f->s : *goal;
+			n = f->e - b;
 			if (n > max)
 				n = max;
-			gr->next += n;
-			x->free_blocks -= n;
+			if (commit) {
+				ext3_carve(gr, i, b, n);
+				x->free_blocks -= n;
+			}
 			*len = n;
+			*goal = b + n;
 			return b;
 		}
 		if (++*g == x->geo.ngroups)
 			*g = 0;
+		*goal = x->g[*g].data;
 	}
 	IOS_BUG_ON(1);
 	*len = 0;
 	return 0;
+}
+
+/* The group's first free blocks (a directory, mke2fs's own blocks). */
+static uint64_t ext3_take(struct lay_ext3 *x, unsigned *g, uint64_t max, uint64_t *len)
+{
+	uint64_t goal = x->g[*g].data;
+
+	return ext3_take_goal(x, g, &goal, max, len, true);
 }
 
 static uint32_t ext3_new_inode(struct lay_ext3 *x, unsigned g, bool dir)
@@ -290,7 +357,9 @@ int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 		if (ext3_has_super(g))
 			gr->data += 1 + geo.gdt + geo.rsv;
 		IOS_BUG_ON(gr->data > gr->end);
-		gr->next = gr->data;
+		gr->nfree = 1;
+		gr->free[0] = (struct ext3_extent){ gr->data, gr->end };
+		gr->nfree_blocks = gr->end - gr->data;
 		x->free_blocks += gr->end - gr->data;
 	}
 	x->free_inodes = (uint64_t)geo.ngroups * geo.ipg;
@@ -322,6 +391,11 @@ void lay_ext3_fini(struct ios_fs *fs)
 	free(x->g);
 	free(x);
 	fs->ext3 = NULL;
+}
+
+void lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid)
+{
+	fs->ext3->creator_pid = pid;
 }
 
 uint64_t lay_ext3_used_bytes(const struct ios_fs *fs)
@@ -519,22 +593,33 @@ static long ext3_find_group_other(const struct lay_ext3 *x, const struct ext3_di
 	return -1;
 }
 
-/* Runs a stream of @total blocks from group @g will be cut into (dry run). */
-static size_t ext3_count_runs(const struct lay_ext3 *x, unsigned g, uint64_t total)
+/*
+ * Runs a stream of @total blocks from group @g and @goal will be cut into
+ * (a dry run of the allocation: ext3_take_goal without commit only walks
+ * the free lists, so repeated calls see the same state; a run ends where a
+ * free extent ends, and the next starts at or after it).
+ */
+static size_t ext3_count_runs(struct lay_ext3 *x, unsigned g, uint64_t goal, uint64_t total)
 {
 	size_t runs = 0;
 
 	while (total) {
-		uint64_t n = ext3_group_free(&x->g[g]);
+		uint64_t n;
 
-		if (n) {
-			runs++;
-			total -= n < total ? n : total;
-		}
-		if (++g == x->geo.ngroups)
-			g = 0;
+		(void)ext3_take_goal(x, &g, &goal, total, &n, false);
+		runs++;
+		total -= n;
 	}
 	return runs;
+}
+
+/* The first block a file's inode in group @g goes to: the group plus the colour. */
+static uint64_t ext3_first_goal(const struct lay_ext3 *x, unsigned g)
+{
+	uint64_t start = (uint64_t)g * EXT3_BPG;
+	uint64_t goal = start + (uint64_t)(x->creator_pid % 16) * (EXT3_BPG / 16);
+
+	return goal < x->g[g].data ? x->g[g].data : goal;
 }
 
 /* ---- paths ---- */
@@ -691,7 +776,7 @@ int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struc
 	grp = ext3_find_group_other(x, dir);
 	IOS_BUG_ON(grp < 0);
 	g = (unsigned)grp;
-	lf->nr_runs = ext3_count_runs(x, g, lf->nblocks + meta);
+	lf->nr_runs = ext3_count_runs(x, g, ext3_first_goal(x, g), lf->nblocks + meta);
 	lf->runs = malloc(lf->nr_runs * sizeof(*lf->runs));
 	if (!lf->runs || lay_names_add(&fs->names, key, ends[nc - 1], LAY_FILE, lf)) {
 		ret = IOS_ERR(e, -ENOMEM, "out of memory");
@@ -700,11 +785,15 @@ int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struc
 	/* nothing can fail from here on */
 	lf->ino = ext3_new_inode(x, g, false);
 	lf->nr_runs = 0;
-	for (pos = 0; pos < lf->nblocks + meta;) {
-		uint64_t n, b = ext3_take(x, &g, lf->nblocks + meta - pos, &n);
+	{
+		uint64_t goal = ext3_first_goal(x, g);
 
-		lf->runs[lf->nr_runs++] = (struct lay_run){ pos, b, n };
-		pos += n;
+		for (pos = 0; pos < lf->nblocks + meta;) {
+			uint64_t n, b = ext3_take_goal(x, &g, &goal, lf->nblocks + meta - pos, &n, true);
+
+			lf->runs[lf->nr_runs++] = (struct lay_run){ pos, b, n };
+			pos += n;
+		}
 	}
 	lf->pub.inode_block = ext3_inode_block(x, lf->ino);
 	lf->pub.dir_block = dir->block;

@@ -212,7 +212,8 @@ static void op_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
  * Make sure metadata block @block is cached. 0 when it is; IOS_VFS_WAIT when
  * @op must wait for it (this call started the read if nobody had).
  */
-static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, uint64_t now)
+static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
+		       uint64_t now)
 {
 	struct pc_page *p;
 	struct vfs_bio *vb;
@@ -243,7 +244,11 @@ static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t bloc
 		vb->kind = VB_READ;
 		vb_set_blocks(vfs, vb, block, 1);
 		vb->bio.dir = IOS_READ;
-		vb->bio.flags = IOS_REQ_META | IOS_REQ_SYNC;
+		/*
+		 * ext3 reads inodes and directories with READ_META; indirect
+		 * blocks come through sb_bread as plain reads (2.6.31)
+		 */
+		vb->bio.flags = is_meta ? IOS_REQ_META | IOS_REQ_SYNC : IOS_REQ_SYNC;
 		vb->bio.ioc = op->file->ioc;
 		op_wait(&p->waiters, op);
 		pc_lru_update(vfs, p);
@@ -260,7 +265,7 @@ static int ensure_map_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, const str
 			   uint64_t now)
 {
 	for (unsigned k = 0; k < m->nr_meta; k++)
-		if (ensure_meta(vfs, op, m->meta[k], now))
+		if (ensure_meta(vfs, op, m->meta[k], false, now))
 			return IOS_VFS_WAIT;
 	return 0;
 }
@@ -741,11 +746,11 @@ static enum ios_vfs_status do_open(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	const struct ios_fs_file *f = op->file->inode->f;
 
 	if (op->state == ST_START) {
-		if (ensure_meta(vfs, op, f->dir_block, now))
+		if (ensure_meta(vfs, op, f->dir_block, true, now))
 			return IOS_VFS_WAIT;
 		op->state = ST_META;
 	}
-	if (ensure_meta(vfs, op, f->inode_block, now))
+	if (ensure_meta(vfs, op, f->inode_block, true, now))
 		return IOS_VFS_WAIT;
 	return IOS_VFS_DONE;
 }

@@ -193,6 +193,23 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 	ret = ios_fs_create((enum ios_fs_type)c->lab.fs, cap_bytes, align, &c->fs, e);
 	if (ret)
 		return ret;
+	{
+		/*
+		 * The files were written before the run, one after the other, by
+		 * separate processes (a dd each, say): with lab.creator_pid their
+		 * pids are consecutive from it; by default they are drawn from the
+		 * seed, as a shell's pids are whatever other processes left them.
+		 */
+		uint32_t pid = (uint32_t)c->lab.creator_pid;
+		uint64_t i = 0;
+
+		for (struct run_file *f = c->files; f; f = f->next, i++) {
+			if (f->is_dev)
+				continue;
+			f->creator_pid = c->lab.creator_pid ? pid++
+				: 1000 + (uint32_t)(ios_mix64(c->seed * 0x100000001b3ULL + i) % 30000);
+		}
+	}
 	for (struct run_file *f = c->files; f; f = f->next) {
 		struct ios_err fe = { 0 };
 
@@ -216,6 +233,7 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 					       "to have files exist before the run",
 					       job_where(f->first_job, w, sizeof(w)), f->name);
 		}
+		ios_fs_set_creator(c->fs, f->creator_pid);
 		ret = ios_fs_add_file(c->fs, f->name, f->size, &f->fsf, &fe);
 		if (ret)
 			return IOS_ERR(e, ret, "%s: %s (device '%s', lab.fs=%s)",

@@ -40,6 +40,10 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "CPU time to copy one 4 KiB page between the page cache and the program", 0, NULL },
 	{ "barrier", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, barrier), 0, 1, "1", "",
 	  "fsync and O_SYNC writes end with a flush of the drive's write cache", 0, NULL },
+	{ "creator_pid", IOS_TUN_INT, offsetof(struct ios_lab_tunables, creator_pid), 0, 4194304,
+	  "0", "", "pid of the process that wrote the first file before the run (the next file "
+	  "pid+1, ...): ext3 starts a file (pid % 16)/16 of a group into its inode's group; "
+	  "0: chosen from the seed", 0, NULL },
 	{ "max_sim_time", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, max_sim_time_ns),
 	  0, INT64_MAX / 1000000000, "86400", "s",
 	  "jobs stop issuing I/O at this simulated time (0: no limit)", 0, NULL },

@@ -25,6 +25,7 @@ struct run_file {
 	uint64_t need;			/* bytes the jobs need (layout pass) */
 	bool is_dev;			/* a /dev/ name: the whole device */
 	bool preexisting;		/* sized by lab.file_size */
+	uint32_t creator_pid;		/* who wrote it before the run (ext3 colour) */
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
 	uint64_t need_off;			/* its offset */

@@ -1,0 +1,374 @@
+/*
+ * CFQ's groups (blkio cgroup scheduling, Linux 2.6.33+) and the choice of
+ * workload class and type inside a group.
+ *
+ * Busy groups sit on a service tree ordered by vdisktime, the disk time
+ * they have been charged scaled by the inverse of their weight. The
+ * leftmost group is served next. Inside it CFQ picks a class (RT before BE
+ * before IDLE) and, for that class, one of three workload types (ASYNC,
+ * SYNC_NOIDLE, SYNC) whose turn lasts a workload slice derived from the
+ * group's share of target_latency. Queues are then taken from the chosen
+ * tree. With only the root group this is the 2.6.33 single-device
+ * behaviour; 2.6.31 uses none of it (one tree per device, cfq.c).
+ *
+ * The group slice: 2.6.33 gives a group target_latency * weight /
+ * total weight of the busy groups; 4.19 uses the group's share of the
+ * device (vfraction) the same way. With flat groups (children of the root)
+ * the two agree; nested groups are the business of the cgroup work.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cfq_int.h"
+
+uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio)
+{
+	uint64_t base = cfqd->slice[sync ? 1 : 0];
+
+	/* base + base/5 * (4 - prio), as a signed sum */
+	return (uint64_t)((int64_t)base + (int64_t)(base / CFQ_SLICE_SCALE) * (4 - prio));
+}
+
+bool cfq_iops_mode(const struct cfq_data *cfqd)
+{
+	/* 4.x: no idling on queueing hardware means time cannot be measured */
+	return cfqd->ver == CFQ_V419 && !cfqd->slice_idle && cfqd->hw_tag;
+}
+
+/* ---- generic service tree with a count ---- */
+
+void cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
+		   bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *))
+{
+	ios_rb_add_cached(n, &st->rb, less);
+	st->count++;
+}
+
+void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n)
+{
+	ios_rb_erase_cached(n, &st->rb);
+	ios_rb_clear(n);
+	st->count--;
+}
+
+struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, enum cfq_wl_type t)
+{
+	if (c == CFQ_IDLE_WL)
+		return &cfqg->service_tree_idle;
+	return &cfqg->service_trees[c][t];
+}
+
+unsigned cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg)
+{
+	if (c == CFQ_IDLE_WL)
+		return cfqg->service_tree_idle.count;
+	return cfqg->service_trees[c][CFQ_ASYNC_WL].count +
+	       cfqg->service_trees[c][CFQ_SYNC_NOIDLE_WL].count +
+	       cfqg->service_trees[c][CFQ_SYNC_WL].count;
+}
+
+/* ---- groups ---- */
+
+static void cfqg_init_trees(struct cfq_group *g)
+{
+	for (int c = 0; c < 2; c++)
+		for (int t = 0; t < 3; t++)
+			g->service_trees[c][t].rb = IOS_RB_ROOT_CACHED;
+	g->service_tree_idle.rb = IOS_RB_ROOT_CACHED;
+	ios_rb_clear(&g->rb_node);
+}
+
+static struct cfq_group *cfqg_new(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+{
+	struct cfq_group *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	cfqg_init_trees(g);
+	g->cg = cg;
+	if (!cg)
+		g->weight = CFQ_WEIGHT_ROOT;	/* "preference to the root group" */
+	else
+		g->weight = cg->weight ? cg->weight : CFQ_WEIGHT_DEFAULT;
+	ios_list_add_tail(&g->all, &cfqd->all_groups);
+	return g;
+}
+
+int cfq_groups_init(struct cfq_data *cfqd)
+{
+	ios_list_init(&cfqd->all_groups);
+	cfqd->grp_service_tree.rb = IOS_RB_ROOT_CACHED;
+	cfqd->root_group = cfqg_new(cfqd, NULL);
+	return cfqd->root_group ? 0 : -ENOMEM;
+}
+
+void cfq_groups_exit(struct cfq_data *cfqd)
+{
+	while (!ios_list_empty(&cfqd->all_groups)) {
+		struct cfq_group *g = ios_list_first_entry(&cfqd->all_groups, struct cfq_group, all);
+
+		ios_list_del(&g->all);
+		free(g);
+	}
+}
+
+struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+{
+	struct ios_list_head *pos;
+
+	/* 2.6.31 has no groups: everyone is in the root */
+	if (!cg || !cg->id || cfqd->ver == CFQ_V2631)
+		return cfqd->root_group;
+	ios_list_for_each(pos, &cfqd->all_groups) {
+		struct cfq_group *g = ios_list_entry(pos, struct cfq_group, all);
+
+		if (g->cg == cg)
+			return g;
+	}
+	return cfqg_new(cfqd, cg) ? ios_list_last_entry(&cfqd->all_groups, struct cfq_group, all)
+				  : cfqd->root_group;
+}
+
+/*
+ * The kernel keys groups by vdisktime - min_vdisktime; every key shares the
+ * offset, so the order is that of vdisktime itself (compared wrap-safe).
+ */
+static bool cfqg_less(const struct ios_rb_node *a, const struct ios_rb_node *b)
+{
+	const struct cfq_group *ga = ios_rb_entry(a, struct cfq_group, rb_node);
+	const struct cfq_group *gb = ios_rb_entry(b, struct cfq_group, rb_node);
+
+	return (int64_t)(ga->vdisktime - gb->vdisktime) < 0;
+}
+
+static void grp_insert(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	cfq_rb_insert(&cfqd->grp_service_tree, &g->rb_node, cfqg_less);
+}
+
+static struct cfq_group *grp_first(struct cfq_data *cfqd)
+{
+	struct ios_rb_node *n = ios_rb_first_cached(&cfqd->grp_service_tree.rb);
+
+	return n ? ios_rb_entry(n, struct cfq_group, rb_node) : NULL;
+}
+
+static struct cfq_group *grp_last(struct cfq_data *cfqd)
+{
+	struct ios_rb_node *n = ios_rb_last(&cfqd->grp_service_tree.rb.rb);
+
+	return n ? ios_rb_entry(n, struct cfq_group, rb_node) : NULL;
+}
+
+static void update_min_vdisktime(struct cfq_data *cfqd)
+{
+	struct cfq_rb_root *st = &cfqd->grp_service_tree;
+	struct cfq_group *first = grp_first(cfqd);
+	uint64_t v = st->min_vdisktime;
+
+	if (cfqd->ver == CFQ_V2633) {
+		/* max(min, min(active, leftmost)) */
+		uint64_t cand = UINT64_MAX;
+
+		if (cfqd->serving_group && cfqd->serving_group->on_st)
+			cand = cfqd->serving_group->vdisktime;
+		if (first && (cand == UINT64_MAX || (int64_t)(first->vdisktime - cand) < 0))
+			cand = first->vdisktime;
+		if (cand != UINT64_MAX && (int64_t)(cand - v) > 0)
+			v = cand;
+	} else if (first && (int64_t)(first->vdisktime - v) > 0) {
+		v = first->vdisktime;
+	}
+	st->min_vdisktime = v;
+}
+
+/* A group gets its first busy queue: onto the group tree, behind the others. */
+void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	struct cfq_group *last;
+
+	g->nr_cfqq++;
+	if (cfqd->ver == CFQ_V2631 || g->on_st)
+		return;
+	/*
+	 * New groups start just behind the last one. The 200 ms delay is
+	 * added unscaled (a kernel quirk: charges are << CFQ_SERVICE_SHIFT).
+	 */
+	last = grp_last(cfqd);
+	if (last)
+		g->vdisktime = last->vdisktime + CFQ_IDLE_DELAY_NS;
+	else
+		g->vdisktime = cfqd->grp_service_tree.min_vdisktime;
+	g->on_st = true;
+	cfqd->grp_service_tree.total_weight += g->weight;
+	grp_insert(cfqd, g);
+}
+
+/* A group loses its last busy queue. */
+void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	IOS_BUG_ON(!g->nr_cfqq);
+	g->nr_cfqq--;
+	if (g->nr_cfqq || cfqd->ver == CFQ_V2631 || !g->on_st)
+		return;
+	cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+	g->on_st = false;
+	cfqd->grp_service_tree.total_weight -= g->weight;
+	g->saved_wl_slice = 0;
+}
+
+uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	uint64_t total = cfqd->grp_service_tree.total_weight;
+
+	if (!total || !g->on_st)
+		return cfqd->target_latency;
+	return cfqd->target_latency * g->weight / total;
+}
+
+/* Charge @g for the time @cfqq held the disk (group_served). */
+void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_queue *cfqq)
+{
+	uint64_t now = cfqd->now, used, charge;
+	unsigned nr_sync = g->nr_cfqq - cfq_group_busy_queues_wl(CFQ_IDLE_WL, g) -
+			   g->service_trees[CFQ_RT_WL][CFQ_ASYNC_WL].count -
+			   g->service_trees[CFQ_BE_WL][CFQ_ASYNC_WL].count;
+
+	if (cfqd->ver == CFQ_V2631)
+		return;
+	if (!cfqq->slice_start || cfqq->slice_start == now) {
+		/* never started: charge the seek time it cost anyway */
+		used = now - cfqq->dispatch_start;
+		if (used < CFQ_JIFFY_NS)
+			used = CFQ_JIFFY_NS;
+	} else {
+		used = now - cfqq->slice_start;
+		if (used > cfqq->allocated_slice)
+			used = cfqq->allocated_slice;
+	}
+	charge = used;
+	if (cfq_iops_mode(cfqd))
+		charge = cfqq->slice_dispatch;
+	else if (!cfqq_sync(cfqq) && !nr_sync)
+		charge = cfqq->allocated_slice;
+
+	g->stat_time_ns += used;
+	if (g->on_st) {
+		cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+		g->vdisktime += (charge << CFQ_SERVICE_SHIFT) * CFQ_WEIGHT_DEFAULT / g->weight;
+		grp_insert(cfqd, g);
+	}
+	/* remember the workload position for the group's next turn */
+	if (cfqd->workload_expires > now) {
+		g->saved_wl_slice = cfqd->workload_expires - now;
+		g->saved_wl_type = cfqd->serving_wl_type;
+		g->saved_wl_class = cfqd->serving_wl_class;
+	} else {
+		g->saved_wl_slice = 0;
+	}
+}
+
+/* ---- choosing the workload ---- */
+
+static unsigned group_avg_queues(struct cfq_group *g, bool rt)
+{
+	unsigned busy = cfq_group_busy_queues_wl(rt ? CFQ_RT_WL : CFQ_BE_WL, g);
+	unsigned avg = g->busy_queues_avg[rt];
+	unsigned min_q = busy < avg ? busy : avg, max_q = busy > avg ? busy : avg;
+
+	g->busy_queues_avg[rt] = (3 * max_q + min_q + CFQ_HIST_DIVISOR / 2) / CFQ_HIST_DIVISOR;
+	return g->busy_queues_avg[rt];
+}
+
+static enum cfq_wl_type choose_wl_type(struct cfq_group *g, enum cfq_wl_class c)
+{
+	enum cfq_wl_type best = CFQ_SYNC_NOIDLE_WL;
+	uint64_t lowest = 0;
+	bool found = false;
+
+	for (int t = 0; t <= CFQ_SYNC_WL; t++) {
+		struct ios_rb_node *n = ios_rb_first_cached(&cfq_st_for(g, c, t)->rb);
+		struct cfq_queue *q;
+
+		if (!n)
+			continue;
+		q = ios_rb_entry(n, struct cfq_queue, rb_node);
+		if (!found || (int64_t)(q->rb_key - lowest) < 0) {
+			lowest = q->rb_key;
+			best = t;
+			found = true;
+		}
+	}
+	return best;
+}
+
+static void choose_service_tree(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	enum cfq_wl_class prev_class = cfqd->serving_wl_class;
+	uint64_t now = cfqd->now, slice, grp_slice;
+	unsigned count;
+
+	if (cfq_group_busy_queues_wl(CFQ_RT_WL, g))
+		cfqd->serving_wl_class = CFQ_RT_WL;
+	else if (cfq_group_busy_queues_wl(CFQ_BE_WL, g))
+		cfqd->serving_wl_class = CFQ_BE_WL;
+	else {
+		cfqd->serving_wl_class = CFQ_IDLE_WL;
+		cfqd->workload_expires = now + CFQ_JIFFY_NS;
+		return;
+	}
+	if (cfqd->ver == CFQ_V419 && prev_class != cfqd->serving_wl_class)
+		goto new_workload;
+	/* the current type still has work and time: keep it */
+	if (cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count &&
+	    now <= cfqd->workload_expires)
+		return;
+new_workload:
+	cfqd->serving_wl_type = choose_wl_type(g, cfqd->serving_wl_class);
+	count = cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count;
+	grp_slice = cfq_group_slice(cfqd, g);
+	{
+		unsigned avg = group_avg_queues(g, cfqd->serving_wl_class == CFQ_RT_WL);
+		unsigned busy = cfq_group_busy_queues_wl(cfqd->serving_wl_class, g);
+		unsigned div = avg > busy ? avg : busy;
+
+		slice = div ? grp_slice * count / div : grp_slice;
+	}
+	if (cfqd->serving_wl_type == CFQ_ASYNC_WL) {
+		unsigned async = g->service_trees[CFQ_RT_WL][CFQ_ASYNC_WL].count +
+				 g->service_trees[CFQ_BE_WL][CFQ_ASYNC_WL].count;
+		uint64_t tmp = cfqd->busy_queues ? cfqd->target_latency * async / cfqd->busy_queues
+						 : slice;
+
+		if (tmp < slice)
+			slice = tmp;
+		/* async gets less than sync for the same share */
+		slice = slice * cfqd->slice[0] / cfqd->slice[1];
+	} else if (slice < 2 * cfqd->slice_idle) {
+		slice = 2 * cfqd->slice_idle;
+	}
+	if (slice < CFQ_MIN_TT_NS)
+		slice = CFQ_MIN_TT_NS;
+	cfqd->workload_expires = now + slice;
+	if (cfqd->ver == CFQ_V2633)
+		cfqd->noidle_tree_requires_idle = false;
+}
+
+/* Pick the next group and, in it, the workload to serve (cfq_choose_cfqg). */
+void cfq_choose_cfqg(struct cfq_data *cfqd)
+{
+	struct cfq_group *g;
+
+	update_min_vdisktime(cfqd);
+	g = grp_first(cfqd);
+	if (!g)
+		g = cfqd->root_group;
+	cfqd->serving_group = g;
+	if (g->saved_wl_slice) {
+		cfqd->workload_expires = cfqd->now + g->saved_wl_slice;
+		cfqd->serving_wl_type = g->saved_wl_type;
+		cfqd->serving_wl_class = g->saved_wl_class;
+	} else {
+		cfqd->workload_expires = cfqd->now ? cfqd->now - 1 : 0;
+	}
+	choose_service_tree(cfqd, g);
+}
