@@ -12,10 +12,12 @@
 
 extern const struct ios_sched_type ios_sched_noop;
 extern const struct ios_sched_type ios_sched_deadline;
+extern const struct ios_sched_type ios_sched_as;
 
 static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_noop,
 	&ios_sched_deadline,
+	&ios_sched_as,
 };
 
 #define IOS_MAX_EXTRA_SCHEDS 16
