@@ -169,7 +169,7 @@ struct as_data {
 	int queued[2];
 	int exit_prob_pct, exit_no_coop_pct;
 	uint64_t antic_waits;			/* anticipations started */
-	uint64_t antic_hits;			/* ended by a request of the process or a close one */
+	uint64_t antic_hits;			/* ended by an arriving request */
 	uint64_t antic_timeouts;
 	uint64_t batches[2];			/* batches started per class */
 	uint64_t fifo_expired[2];		/* dispatches taken from an expired FIFO head */
@@ -444,10 +444,8 @@ static void as_antic_waitreq(struct as_data *ad)
 /* A good candidate arrived: stop waiting (the block layer runs the queue next). */
 static void as_antic_stop(struct as_data *ad)
 {
-	if (as_antic_waiting(ad)) {
+	if (as_antic_waiting(ad))
 		ad->antic_status = AS_ANTIC_FINISHED;
-		ad->antic_hits++;
-	}
 }
 
 /*
@@ -713,8 +711,10 @@ static void as_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now_
 
 	/* keep the elevator's pick current, and see whether we were waiting for this */
 	ad->next_rq[cls] = as_choose_req(ad, rq, ad->next_rq[cls]);
-	if (as_antic_waiting(ad) && as_can_break_anticipation(ad, rq, now_ns))
+	if (as_antic_waiting(ad) && as_can_break_anticipation(ad, rq, now_ns)) {
 		as_antic_stop(ad);
+		ad->antic_hits++;
+	}
 }
 
 /*
@@ -751,12 +751,13 @@ static bool as_batch_expired(const struct as_data *ad, uint64_t now)
  */
 static void as_update_write_batch(struct as_data *ad, uint64_t now)
 {
-	int64_t batch = (int64_t)ad->batch_expire_ns[AS_ASYNC];
-	int64_t write_time = (int64_t)(now - ad->current_batch_expires_ns) + batch;
+	uint64_t batch = ad->batch_expire_ns[AS_ASYNC];
+	/* the write batch began at current_batch_expires - batch */
+	uint64_t end = as_add_sat(now, batch);
+	uint64_t write_time = end > ad->current_batch_expires_ns ?
+				      end - ad->current_batch_expires_ns : 0;
 	int wbc = ad->write_batch_count;
 
-	if (write_time < 0)
-		write_time = 0;
 	if (write_time > batch && !ad->write_batch_idled) {
 		wbc = write_time > 3 * batch ? wbc / 2 : wbc - 1;
 	} else if (write_time < batch && ad->current_write_count == 0) {
@@ -1099,7 +1100,8 @@ static const struct ios_tunable as_stats[] = {
 		"est_time: mean seek distance of new processes"),
 	AS_STAT("antic_waits", IOS_TUN_U64, antic_waits, "", "anticipations started"),
 	AS_STAT("antic_hits", IOS_TUN_U64, antic_hits, "",
-		"anticipations ended by a request of the process or a close one"),
+		"anticipations ended by an arriving request (the process's own, a close one, "
+		"or any once its history says waiting will not pay)"),
 	AS_STAT("antic_timeouts", IOS_TUN_U64, antic_timeouts, "", "anticipations that timed out"),
 	AS_STAT("sync_batches", IOS_TUN_U64, batches[AS_SYNC], "", "sync batches started"),
 	AS_STAT("async_batches", IOS_TUN_U64, batches[AS_ASYNC], "", "async batches started"),

@@ -249,6 +249,6 @@ static int test_requeue_and_force(void)
 int main(void)
 {
 	return T_RUN(test_registry_and_defaults, test_tunable_errors,
-		     test_merges_and_timer_through_block_layer, test_bio_merge_lookup, test_alias, test_sync_class_trees,
-		     test_requeue_and_force);
+		     test_merges_and_timer_through_block_layer, test_bio_merge_lookup, test_alias,
+		     test_sync_class_trees, test_requeue_and_force);
 }
