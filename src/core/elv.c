@@ -12,11 +12,13 @@
 
 extern const struct ios_sched_type ios_sched_noop;
 extern const struct ios_sched_type ios_sched_deadline;
+extern const struct ios_sched_type ios_sched_bfq;
 extern const struct ios_sched_type ios_sched_as;
 
 static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_noop,
 	&ios_sched_deadline,
+	&ios_sched_bfq,
 	&ios_sched_as,
 };
 

@@ -1,0 +1,2042 @@
+/*
+ * bfq: Budget Fair Queueing, as in Linux 4.19 (block/bfq-iosched.c, Paolo
+ * Valente, Arianna Avanzini, Fabio Checconi; CFQ's structure underneath).
+ *
+ * Each process gets a queue (its sync I/O; async I/O goes to a queue shared
+ * per group, class and level), and the queue in service keeps the device
+ * until it has used its budget (sectors), emptied, or held the device for
+ * timeout_sync. B-WF2Q+ (bfq_wf2q.c) picks the next queue so that every
+ * queue gets its weight's share of the sectors, with weight (8 - level) * 10
+ * from the ioprio level, and groups (bfq_cgroup.c) get theirs by weight at
+ * every level of the hierarchy. Classes are strict priorities.
+ *
+ * Budgets. A queue's next budget depends on why it expired: doubled after
+ * a budget timeout, quadrupled after exhausting it (it is sequential and
+ * greedy), cut after idling in vain, set to what it used when it emptied.
+ * The largest budget (max_budget = 0: automatic) is what the device serves
+ * in timeout_sync at the estimated peak rate; the peak rate is measured from
+ * dispatches over windows of at least 300 ms and 32 samples. A queue that
+ * moves its budget slowly (seeky) is charged for time instead of sectors
+ * (the service it would have got at the peak rate): time fairness for
+ * random I/O, sector fairness for everything else.
+ *
+ * Idling. When the in-service sync queue empties, the device may idle for
+ * slice_idle waiting for its next request. BFQ idles when it raises
+ * throughput (rotational disks, or sequential I/O-bound queues where there
+ * is no command queueing) or when service guarantees need it: a
+ * weight-raised queue, or weights that differ. With equal weights on a
+ * queueing device it does not idle; a queue that comes back soon after
+ * emptying gets its old timestamps back (and may preempt) instead. With
+ * strict_guarantees BFQ always idles and keeps one request in the device.
+ * Idling is a wake-up asked for through next_wakeup(); any hook called at or
+ * after the wake-up time first runs the idle-timer decisions as of that
+ * time, so the result does not depend on when dispatch() happens to run.
+ *
+ * Low latency (low_latency=1): a sync queue that becomes busy after 2 s
+ * without I/O is deemed interactive and its weight is raised 30x for a
+ * duration scaled to the device speed (or until it received 120000
+ * sectors); a queue whose I/O is isochronous and under 7000 sectors/s is
+ * deemed soft real-time (30x100 for 300 ms, renewed). Raised queues get
+ * small budgets, longer idling and may preempt. Queues created in a burst
+ * (8 within 180 ms of each other) are never raised.
+ *
+ * Merging. Requests merge only within the queue the bio belongs to (as
+ * CFQ's allow_merge since 2.6.20). Early queue merging: a new request
+ * close (4 MiB) to where the in-service queue or another queue is working
+ * makes the two processes share one queue, if both are sync, not seeky,
+ * and young (first I/O less than 100 ms ago); a shared queue that turns
+ * seeky is split again.
+ *
+ * Tunables, sysfs names and units: slice_idle (ms, 8) and slice_idle_us,
+ * timeout_sync (ms, 125), max_budget (sectors, 0 = auto), fifo_expire_sync
+ * (ms, 125), fifo_expire_async (ms, 250), back_seek_max (KiB, 16384),
+ * back_seek_penalty (2), strict_guarantees (0), low_latency (1). Out of
+ * range input is refused, never clamped. See docs/bfq.md for what is
+ * simplified (no blk-mq tag depths, no I/O injection: that came in 5.2).
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include "bfq_int.h"
+
+#define BFQ_MIN_TT_NS		(2 * IOS_NSEC_PER_MSEC)	/* think time below this: immediate */
+#define BFQ_HW_QUEUE_THRESHOLD	4
+#define BFQ_HW_QUEUE_SAMPLES	32
+#define BFQQ_SEEK_THR		800			/* sectors */
+#define BFQQ_SECT_THR_NONROT	64			/* sectors */
+#define BFQQ_CLOSE_THR		(8 * 1024)		/* sectors */
+#define BFQ_RATE_MIN_SAMPLES	32
+#define BFQ_RATE_MIN_INTERVAL_NS (300 * IOS_NSEC_PER_MSEC)
+#define BFQ_RATE_REF_INTERVAL_NS IOS_NSEC_PER_SEC
+#define BFQ_RATE_SHIFT		16	/* peak_rate: (sectors/us) << 16 */
+#define BFQ_STATS_MIN_BUDGETS	194
+#define BFQ_DEFAULT_MAX_BUDGET	(16 * 1024)
+#define BFQ_ASYNC_CHARGE_FACTOR	3
+#define BFQ_MERGE_TIME_LIMIT_NS	(100 * IOS_NSEC_PER_MSEC)	/* HZ/10 */
+#define BFQ_MAX_SERVICE_FROM_WR	120000
+#define BFQ_DEFAULT_SLICE_IDLE_NS (8 * IOS_NSEC_PER_MSEC)
+/* "a few jiffies" in the soft real-time filter: 4 jiffies at HZ=250 */
+#define BFQ_SOFTRT_SLACK_NS	(16 * IOS_NSEC_PER_MSEC)
+
+/* Reference peak rates, (sectors/us) << 16, and raising durations: [non-rotational]. */
+static const uint32_t bfq_ref_rate[2] = { 14000, 33000 };
+static const uint64_t bfq_ref_wr_duration_ns[2] = { 7000 * IOS_NSEC_PER_MSEC,
+						    2500 * IOS_NSEC_PER_MSEC };
+
+static struct bfq_data *bfq_data(struct ios_queue *q)
+{
+	return q->sched_data;
+}
+
+static bool bfqq_seeky(const struct bfq_queue *bfqq)
+{
+	return __builtin_popcount(bfqq->seek_history) > 19;
+}
+
+static bool bfq_rotational(const struct bfq_data *bfqd)
+{
+	return bfqd->queue->rotational;
+}
+
+static bool bfq_symmetric_scenario(const struct bfq_data *bfqd)
+{
+	return bfqd->queue_weights.distinct <= 1 && bfqd->group_weights.distinct <= 1;
+}
+
+/* Budgets are taken from the defaults until enough were assigned to trust stats. */
+static int bfq_max_budget(const struct bfq_data *bfqd)
+{
+	return bfqd->budgets_assigned < BFQ_STATS_MIN_BUDGETS ? BFQ_DEFAULT_MAX_BUDGET
+							       : bfqd->max_budget;
+}
+
+static int bfq_min_budget(const struct bfq_data *bfqd)
+{
+	return bfq_max_budget(bfqd) / 32;
+}
+
+/* Async requests cost more, so that writes cannot steal throughput from reads. */
+static int bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
+{
+	if (bfqq_flag(bfqq, BFQQF_sync) || bfqq->wr_coeff > 1)
+		return (int)rq->nr_sectors;
+	return (int)rq->nr_sectors * BFQ_ASYNC_CHARGE_FACTOR;
+}
+
+/* Interactive raising lasts (reference rate / peak rate) x reference duration, 3..25 s. */
+int64_t bfq_wr_duration(const struct bfq_data *bfqd)
+{
+	uint64_t dur = bfqd->rate_dur_prod / (bfqd->peak_rate ? bfqd->peak_rate : 1);
+
+	if (dur < 3000 * IOS_NSEC_PER_MSEC)
+		dur = 3000 * IOS_NSEC_PER_MSEC;
+	if (dur > 25000 * IOS_NSEC_PER_MSEC)
+		dur = 25000 * IOS_NSEC_PER_MSEC;
+	return (int64_t)dur;
+}
+
+static const char *const bfq_reason_name[BFQQE_NR] = {
+	"too_idle", "budget_timeout", "budget_exhausted", "no_more_requests", "preempted",
+};
+
+/* Trace messages (blktrace "m" lines), as Linux's bfq_log_bfqq; free when not tracing. */
+#define bfq_log_bfqq(bfqd, bfqq, fmt, ...)                                              \
+	do {                                                                             \
+		if (ios_queue_tracing((bfqd)->queue))                                    \
+			ios_queue_msg((bfqd)->queue, (uint64_t)(bfqd)->now_ns, "bfq%u%c " fmt, \
+				      (bfqq)->pid, bfqq_flag(bfqq, BFQQF_sync) ? 'S' : 'A', \
+				      __VA_ARGS__);                                      \
+	} while (0)
+
+static bool bfq_budget_timeout_passed(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	return bfqq->budget_timeout_ns <= bfqd->now_ns;
+}
+
+/* ---- request choice inside a queue ---- */
+
+/*
+ * Which of two requests to serve next from @last (the head position): sync
+ * before async, metadata first, then the shorter seek, where a backward
+ * seek of at most back_seek_max costs back_seek_penalty times its length
+ * and a longer one is taken only if both are that far behind.
+ */
+static struct ios_request *bfq_choose_req(const struct bfq_data *bfqd, struct ios_request *rq1,
+					  struct ios_request *rq2, uint64_t last)
+{
+	uint64_t s1, s2, d1 = 0, d2 = 0, back_max;
+	bool wrap1 = false, wrap2 = false;
+
+	if (!rq1 || rq1 == rq2)
+		return rq2;
+	if (!rq2)
+		return rq1;
+	if (ios_rq_is_sync(rq1) != ios_rq_is_sync(rq2))
+		return ios_rq_is_sync(rq1) ? rq1 : rq2;
+	if ((rq1->flags & IOS_REQ_META) != (rq2->flags & IOS_REQ_META))
+		return (rq1->flags & IOS_REQ_META) ? rq1 : rq2;
+
+	s1 = rq1->sector;
+	s2 = rq2->sector;
+	back_max = bfqd->back_max_bytes >> IOS_SECTOR_SHIFT;
+	if (s1 >= last)
+		d1 = s1 - last;
+	else if (s1 + back_max >= last)
+		d1 = (last - s1) * (uint64_t)bfqd->back_penalty;
+	else
+		wrap1 = true;
+	if (s2 >= last)
+		d2 = s2 - last;
+	else if (s2 + back_max >= last)
+		d2 = (last - s2) * (uint64_t)bfqd->back_penalty;
+	else
+		wrap2 = true;
+
+	if (!wrap1 && !wrap2) {
+		if (d1 != d2)
+			return d1 < d2 ? rq1 : rq2;
+		return s1 >= s2 ? rq1 : rq2;
+	}
+	if (wrap1 != wrap2)
+		return wrap2 ? rq1 : rq2;
+	/* both far behind: start with the one further back, one long seek only */
+	return s1 <= s2 ? rq1 : rq2;
+}
+
+/* Once per service slot, an expired FIFO head overrides the sector order. */
+static struct ios_request *bfq_check_fifo(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					  struct ios_request *last)
+{
+	struct ios_request *rq;
+
+	if (bfqq_flag(bfqq, BFQQF_fifo_expire))
+		return NULL;
+	bfqq_set(bfqq, BFQQF_fifo_expire);
+	rq = ios_list_first_entry(&bfqq->fifo, struct ios_request, queuelist);
+	if (rq == last || bfqd->now_ns < (int64_t)rq->fifo_time_ns)
+		return NULL;
+	return rq;
+}
+
+/* The request to serve after @last, which is about to leave the queue. */
+static struct ios_request *bfq_find_next_rq(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					    struct ios_request *last)
+{
+	struct ios_request *next, *prev;
+
+	next = bfq_check_fifo(bfqd, bfqq, last);
+	if (next)
+		return next;
+	prev = ios_elv_rb_former(last);
+	next = ios_elv_rb_latter(last);
+	if (!next) {
+		struct ios_rb_node *first = ios_rb_first(&bfqq->sort_list);
+
+		if (first && first != &last->rb_node)
+			next = ios_rb_to_rq(first);
+	}
+	return bfq_choose_req(bfqd, next, prev, last->sector);
+}
+
+/*
+ * The head request changed: make sure the budget can serve it in one
+ * round (not for the in-service queue, whose budget is fixed).
+ */
+static void bfq_updated_next_req(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+	int new_budget;
+
+	if (!bfqq->next_rq || bfqq == bfqd->in_service_queue)
+		return;
+	new_budget = bfqq->max_budget;
+	if (bfq_serv_to_charge(bfqq->next_rq, bfqq) > new_budget)
+		new_budget = bfq_serv_to_charge(bfqq->next_rq, bfqq);
+	if (entity->budget != new_budget) {
+		entity->budget = new_budget;
+		bfq_requeue_bfqq(bfqd, bfqq, false);
+	}
+}
+
+/* ---- early queue merge ---- */
+
+static struct bfq_queue *bfq_pos_of(struct ios_rb_node *n)
+{
+	return ios_container_of(n, struct bfq_queue, pos_node);
+}
+
+/* Exact match by next_rq sector, and the parent/link where it would go. */
+static struct bfq_queue *bfq_rq_pos_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+						struct ios_rb_node **ret_parent,
+						struct ios_rb_node ***rb_link)
+{
+	struct ios_rb_node **p = &root->node, *parent = NULL;
+
+	while (*p) {
+		struct bfq_queue *bfqq = bfq_pos_of(*p);
+		uint64_t s = bfqq->next_rq->sector;
+
+		parent = *p;
+		if (sector == s) {
+			*ret_parent = parent;
+			if (rb_link)
+				*rb_link = p;
+			return bfqq;
+		}
+		p = sector > s ? &(*p)->right : &(*p)->left;
+	}
+	*ret_parent = parent;
+	if (rb_link)
+		*rb_link = p;
+	return NULL;
+}
+
+/* Cooperating processes start together: only young queues may be merged. */
+static bool bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	return bfqq->service_from_backlogged > 0 &&
+	       bfqq->first_io_time_ns + (int64_t)BFQ_MERGE_TIME_LIMIT_NS < bfqd->now_ns;
+}
+
+void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_rb_node **p, *parent;
+
+	if (bfqq->pos_root) {
+		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
+		bfqq->pos_root = NULL;
+	}
+	if (bfq_too_late_for_merging(bfqd, bfqq) || bfq_class_idle(bfqq) || !bfqq->next_rq ||
+	    bfqq == &bfqd->oom_bfqq)
+		return;
+	bfqq->pos_root = &bfqq_group(bfqq)->rq_pos_tree;
+	if (!bfq_rq_pos_tree_lookup(bfqq->pos_root, bfqq->next_rq->sector, &parent, &p)) {
+		ios_rb_link(&bfqq->pos_node, parent, p);
+		ios_rb_insert_color(&bfqq->pos_node, bfqq->pos_root);
+	} else {
+		bfqq->pos_root = NULL;
+	}
+}
+
+static bool bfq_close_to(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= BFQQ_CLOSE_THR;
+}
+
+/* A queue of @bfqq's group whose next request is close to @sector. */
+static struct bfq_queue *bfqq_find_close(struct bfq_queue *bfqq, uint64_t sector)
+{
+	struct ios_rb_root *root = &bfqq_group(bfqq)->rq_pos_tree;
+	struct ios_rb_node *parent, *node;
+	struct bfq_queue *close;
+
+	if (ios_rb_empty(root))
+		return NULL;
+	close = bfq_rq_pos_tree_lookup(root, sector, &parent, NULL);
+	if (close)
+		return close;
+	/* the parent of the missing leaf holds the nearest sector on one side */
+	close = bfq_pos_of(parent);
+	if (bfq_close_to(close->next_rq->sector, sector))
+		return close;
+	node = close->next_rq->sector < sector ? ios_rb_next(parent) : ios_rb_prev(parent);
+	if (!node)
+		return NULL;
+	close = bfq_pos_of(node);
+	return bfq_close_to(close->next_rq->sector, sector) ? close : NULL;
+}
+
+/* References held by processes (not by requests or a service tree). */
+static int bfqq_process_refs(const struct bfq_queue *bfqq)
+{
+	return bfqq->ref - bfqq->allocated - (bfqq->entity.on_st ? 1 : 0);
+}
+
+/* Schedule @bfqq's process to be redirected to @new_bfqq (end of its merge chain). */
+static struct bfq_queue *bfq_setup_merge(struct bfq_queue *bfqq, struct bfq_queue *new_bfqq)
+{
+	struct bfq_queue *next;
+	int process_refs, new_process_refs;
+
+	/* without process references the chain may hold freed queues */
+	if (!bfqq_process_refs(new_bfqq))
+		return NULL;
+	while ((next = new_bfqq->new_bfqq)) {
+		if (next == bfqq)
+			return NULL;	/* no cycles */
+		new_bfqq = next;
+	}
+	process_refs = bfqq_process_refs(bfqq);
+	new_process_refs = bfqq_process_refs(new_bfqq);
+	if (process_refs == 0 || new_process_refs == 0)
+		return NULL;
+	bfqq->new_bfqq = new_bfqq;
+	new_bfqq->ref += process_refs;
+	return new_bfqq;
+}
+
+static bool bfq_may_be_close_cooperator(const struct bfq_data *bfqd, const struct bfq_queue *bfqq,
+					const struct bfq_queue *new_bfqq)
+{
+	if (bfq_too_late_for_merging(bfqd, new_bfqq))
+		return false;
+	if (bfq_class_idle(bfqq) || bfq_class_idle(new_bfqq) ||
+	    bfqq->ioprio_class != new_bfqq->ioprio_class)
+		return false;
+	/* a seeky queue will not become sequential by merging */
+	if (bfqq_seeky(bfqq) || bfqq_seeky(new_bfqq))
+		return false;
+	/* interleaved I/O is a reader pattern: never merge async queues */
+	return bfqq_flag(bfqq, BFQQF_sync) && bfqq_flag(new_bfqq, BFQQF_sync);
+}
+
+/*
+ * Early queue merge: is there a queue @bfqq should share, given I/O at
+ * @sector? First the in-service queue, if the I/O lands close to where it
+ * is working, then any queue of the same group with a close next request.
+ */
+static struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					      uint64_t sector)
+{
+	struct bfq_queue *in_service = bfqd->in_service_queue, *new_bfqq;
+
+	if (bfq_too_late_for_merging(bfqd, bfqq))
+		return NULL;
+	if (bfqq->new_bfqq)
+		return bfqq->new_bfqq;
+	if (bfqq == &bfqd->oom_bfqq || bfqd->busy_queues == 1)
+		return NULL;
+	if (in_service && in_service != bfqq && in_service != &bfqd->oom_bfqq &&
+	    bfq_close_to(sector, bfqd->in_serv_last_pos) &&
+	    bfqq->entity.parent == in_service->entity.parent &&
+	    bfq_may_be_close_cooperator(bfqd, bfqq, in_service)) {
+		new_bfqq = bfq_setup_merge(bfqq, in_service);
+		if (new_bfqq)
+			return new_bfqq;
+	}
+	new_bfqq = bfqq_find_close(bfqq, sector);
+	if (new_bfqq && new_bfqq != bfqq && new_bfqq != &bfqd->oom_bfqq &&
+	    bfq_may_be_close_cooperator(bfqd, bfqq, new_bfqq))
+		return bfq_setup_merge(bfqq, new_bfqq);
+	return NULL;
+}
+
+/* Keep what a queue learned about its process, to restore it on a split. */
+static void bfq_bfqq_save_state(struct bfq_queue *bfqq)
+{
+	struct bfq_io_cq *bic = bfqq->bic;
+	struct bfq_data *bfqd = bfqq->bfqd;
+
+	if (!bic)
+		return;
+	bic->saved_ttime_total = bfqq->ttime_total;
+	bic->saved_ttime_samples = bfqq->ttime_samples;
+	bic->saved_ttime_mean = bfqq->ttime_mean;
+	bic->saved_last_end_request_ns = bfqq->last_end_request_ns;
+	bic->saved_has_short_ttime = bfqq_flag(bfqq, BFQQF_has_short_ttime);
+	bic->saved_io_bound = bfqq_flag(bfqq, BFQQF_IO_bound);
+	bic->saved_in_large_burst = bfqq_flag(bfqq, BFQQF_in_large_burst);
+	bic->was_in_burst_list = !ios_list_unlinked(&bfqq->burst_node);
+	if (bfqq_flag(bfqq, BFQQF_just_created) && !bfqq_flag(bfqq, BFQQF_in_large_burst) &&
+	    bfqd->low_latency) {
+		/* merged before it could be raised: store the raising it deserved */
+		bic->saved_wr_coeff = bfqd->wr_coeff;
+		bic->saved_wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+		bic->saved_last_wr_start_finish_ns = bfqd->now_ns;
+	} else {
+		bic->saved_wr_coeff = bfqq->wr_coeff;
+		bic->saved_wr_start_at_switch_to_srt_ns = bfqq->wr_start_at_switch_to_srt_ns;
+		bic->saved_last_wr_start_finish_ns = bfqq->last_wr_start_finish_ns;
+		bic->saved_wr_cur_max_time_ns = bfqq->wr_cur_max_time_ns;
+	}
+}
+
+static void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	bfqq->wr_coeff = bfqd->wr_coeff;
+	bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+	bfqq->last_wr_start_finish_ns = bfqq->wr_start_at_switch_to_srt_ns;
+}
+
+static void bfq_bfqq_resume_state(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				  struct bfq_io_cq *bic, bool already_existing)
+{
+	unsigned old_wr_coeff = bfqq->wr_coeff;
+	bool busy = already_existing && bfqq_flag(bfqq, BFQQF_busy);
+
+	if (bic->saved_has_short_ttime)
+		bfqq_set(bfqq, BFQQF_has_short_ttime);
+	else
+		bfqq_clear(bfqq, BFQQF_has_short_ttime);
+	if (bic->saved_io_bound)
+		bfqq_set(bfqq, BFQQF_IO_bound);
+	else
+		bfqq_clear(bfqq, BFQQF_IO_bound);
+	bfqq->ttime_total = bic->saved_ttime_total;
+	bfqq->ttime_samples = bic->saved_ttime_samples;
+	bfqq->ttime_mean = bic->saved_ttime_mean;
+	bfqq->last_end_request_ns = bic->saved_last_end_request_ns;
+	bfqq->wr_coeff = bic->saved_wr_coeff ? bic->saved_wr_coeff : 1;
+	bfqq->wr_start_at_switch_to_srt_ns = bic->saved_wr_start_at_switch_to_srt_ns;
+	bfqq->last_wr_start_finish_ns = bic->saved_last_wr_start_finish_ns;
+	bfqq->wr_cur_max_time_ns = bic->saved_wr_cur_max_time_ns;
+
+	if (bfqq->wr_coeff > 1 &&
+	    (bfqq_flag(bfqq, BFQQF_in_large_burst) ||
+	     bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns)) {
+		if (bfqq->wr_cur_max_time_ns == bfqd->wr_rt_max_time_ns &&
+		    !bfqq_flag(bfqq, BFQQF_in_large_burst) &&
+		    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) >= bfqd->now_ns)
+			bfq_switch_back_to_interactive_wr(bfqd, bfqq);
+		else
+			bfqq->wr_coeff = 1;
+	}
+	bfqq->entity.prio_changed = true;
+	if (!busy)
+		return;
+	if (old_wr_coeff == 1 && bfqq->wr_coeff > 1)
+		bfqd->wr_busy_queues++;
+	else if (old_wr_coeff > 1 && bfqq->wr_coeff == 1)
+		bfqd->wr_busy_queues--;
+}
+
+/* @bic's process now sends its sync I/O to @new_bfqq, shared with another. */
+static void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
+			    struct bfq_queue *new_bfqq)
+{
+	bfq_bfqq_save_state(bfqq);
+	bfq_bfqq_save_state(new_bfqq);
+	if (bfqq_flag(bfqq, BFQQF_IO_bound))
+		bfqq_set(new_bfqq, BFQQF_IO_bound);
+	bfqq_clear(bfqq, BFQQF_IO_bound);
+
+	/* a raised queue hands its raising over */
+	if (new_bfqq->wr_coeff == 1 && bfqq->wr_coeff > 1) {
+		new_bfqq->wr_coeff = bfqq->wr_coeff;
+		new_bfqq->wr_cur_max_time_ns = bfqq->wr_cur_max_time_ns;
+		new_bfqq->last_wr_start_finish_ns = bfqq->last_wr_start_finish_ns;
+		new_bfqq->wr_start_at_switch_to_srt_ns = bfqq->wr_start_at_switch_to_srt_ns;
+		if (bfqq_flag(new_bfqq, BFQQF_busy))
+			bfqd->wr_busy_queues++;
+		new_bfqq->entity.prio_changed = true;
+	}
+	if (bfqq->wr_coeff > 1) {
+		bfqq->wr_coeff = 1;
+		bfqq->entity.prio_changed = true;
+		if (bfqq_flag(bfqq, BFQQF_busy))
+			bfqd->wr_busy_queues--;
+	}
+	bic->bfqq[1] = new_bfqq;
+	bfqq_set(new_bfqq, BFQQF_coop);
+	new_bfqq->bic = NULL;	/* shared: owned by no single process */
+	bfqq->bic = NULL;
+	bfqd->queue_merges++;
+	bfq_put_queue(bfqq);	/* the process reference moved to new_bfqq */
+}
+
+static void bfq_put_cooperator(struct bfq_queue *bfqq)
+{
+	struct bfq_queue *q = bfqq->new_bfqq, *next;
+
+	while (q) {
+		if (q == bfqq)
+			break;
+		next = q->new_bfqq;
+		bfq_put_queue(q);
+		q = next;
+	}
+}
+
+/* The process leaves a shared queue that went seeky; NULL: it needs a new one. */
+static struct bfq_queue *bfq_split_bfqq(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+					struct bfq_queue *bfqq)
+{
+	bfqd->queue_splits++;
+	if (bfqq_process_refs(bfqq) == 1) {
+		bfqq->pid = bic->ioc ? bic->ioc->pid : 0;
+		bfqq_clear(bfqq, BFQQF_coop | BFQQF_split_coop);
+		return bfqq;
+	}
+	bic->bfqq[1] = NULL;
+	bfq_put_cooperator(bfqq);
+	bfq_put_queue(bfqq);
+	return NULL;
+}
+
+/* ---- bursts of queue creations ---- */
+
+static void bfq_reset_burst_list(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_list_head *pos, *tmp;
+
+	ios_list_for_each_safe(pos, tmp, &bfqd->burst_list)
+		ios_list_del(pos);
+	ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+	bfqd->burst_size = 1;
+	bfqd->burst_parent_entity = bfqq->entity.parent;
+}
+
+static void bfq_add_to_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_list_head *pos, *tmp;
+
+	bfqd->burst_size++;
+	if (bfqd->burst_size == bfqd->large_burst_thresh) {
+		/* large: mark everyone in it; the list is no longer needed */
+		bfqd->large_burst = true;
+		ios_list_for_each_safe(pos, tmp, &bfqd->burst_list) {
+			bfqq_set(ios_list_entry(pos, struct bfq_queue, burst_node),
+				 BFQQF_in_large_burst);
+			ios_list_del(pos);
+		}
+		bfqq_set(bfqq, BFQQF_in_large_burst);
+	} else {
+		ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+	}
+}
+
+/*
+ * Queues created in quick succession (each within burst_interval of the
+ * last, same parent group) belong to one burst; from large_burst_thresh on
+ * the burst is large: a service or a parallel job, which wants throughput,
+ * not weight raising or idling.
+ */
+static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (!ios_list_unlinked(&bfqq->burst_node) || bfqq_flag(bfqq, BFQQF_in_large_burst) ||
+	    bfqq->split_time_ns + (int64_t)(10 * IOS_NSEC_PER_MSEC) >= bfqd->now_ns)
+		return;
+	if (bfqd->last_ins_in_burst_ns + bfqd->burst_interval_ns < bfqd->now_ns ||
+	    bfqq->entity.parent != bfqd->burst_parent_entity) {
+		bfqd->large_burst = false;
+		bfq_reset_burst_list(bfqd, bfqq);
+	} else if (bfqd->large_burst) {
+		bfqq_set(bfqq, BFQQF_in_large_burst);
+	} else {
+		bfq_add_to_burst(bfqd, bfqq);
+	}
+	bfqd->last_ins_in_burst_ns = bfqd->now_ns;
+}
+
+/* ---- becoming busy ---- */
+
+/*
+ * @bfqq becomes busy. If it expired only because it emptied and its process
+ * came back in time, it continues with what was left of its budget (and
+ * its timestamps are back-shifted on activation): the process is greedy
+ * and must not lose the gap. Returns whether it should try to preempt the
+ * in-service queue.
+ */
+static bool bfq_bfqq_update_budg_for_activation(struct bfq_queue *bfqq, bool arrived_in_time,
+						bool wr_or_deserves_wr)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+	int charge;
+
+	if (bfqq_flag(bfqq, BFQQF_non_blocking_wait_rq) && arrived_in_time) {
+		int left = bfq_budget_left(bfqq);
+
+		entity->budget = left < bfqq->max_budget ? left : bfqq->max_budget;
+		entity->service = 0;
+		return true;
+	}
+	entity->service = 0;
+	charge = bfq_serv_to_charge(bfqq->next_rq, bfqq);
+	entity->budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
+	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
+	return wr_or_deserves_wr;
+}
+
+static void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					     unsigned old_wr_coeff, bool wr_or_deserves_wr,
+					     bool interactive, bool in_burst, bool soft_rt)
+{
+	if (old_wr_coeff == 1 && wr_or_deserves_wr) {
+		if (interactive) {
+			bfqq->service_from_wr = 0;
+			bfqq->wr_coeff = bfqd->wr_coeff;
+			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+		} else {
+			/* no interactive raising to fall back to after this one */
+			bfqq->wr_start_at_switch_to_srt_ns = BFQ_T_NEVER;
+			bfqq->wr_coeff = bfqd->wr_coeff * BFQ_SOFTRT_WEIGHT_FACTOR;
+			bfqq->wr_cur_max_time_ns = bfqd->wr_rt_max_time_ns;
+		}
+		bfqd->wr_starts++;
+		/* small budgets keep a raised queue's latency low */
+		if (bfqq->entity.budget > 2 * bfq_min_budget(bfqd))
+			bfqq->entity.budget = 2 * bfq_min_budget(bfqd);
+	} else if (old_wr_coeff > 1) {
+		if (interactive) {
+			bfqq->wr_coeff = bfqd->wr_coeff;
+			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+		} else if (in_burst) {
+			bfqq->wr_coeff = 1;
+		} else if (soft_rt) {
+			/* still soft real-time: recharge the raising now */
+			if (bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns) {
+				bfqq->wr_start_at_switch_to_srt_ns = bfqq->last_wr_start_finish_ns;
+				bfqq->wr_cur_max_time_ns = bfqd->wr_rt_max_time_ns;
+				bfqq->wr_coeff = bfqd->wr_coeff * BFQ_SOFTRT_WEIGHT_FACTOR;
+			}
+			bfqq->last_wr_start_finish_ns = bfqd->now_ns;
+		}
+	}
+}
+
+static bool bfq_bfqq_idle_for_long_time(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	return bfqq->dispatched == 0 &&
+	       bfqq->budget_timeout_ns + bfqd->wr_min_idle_time_ns < bfqd->now_ns;
+}
+
+static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					     unsigned old_wr_coeff, bool *interactive)
+{
+	int64_t now = bfqd->now_ns;
+	bool idle_for_long_time = bfq_bfqq_idle_for_long_time(bfqd, bfqq);
+	bool arrived_in_time = now <= bfqq->last_end_request_ns + 3 * (int64_t)bfqd->slice_idle_ns;
+	bool in_burst = bfqq_flag(bfqq, BFQQF_in_large_burst);
+	bool soft_rt, wr_or_deserves_wr, wants_to_preempt;
+
+	/* raising needs a sync queue of one process, not in a large burst */
+	soft_rt = bfqd->wr_max_softrt_rate > 0 && !in_burst &&
+		  bfqq->soft_rt_next_start_ns < now && bfqq->dispatched == 0;
+	*interactive = !in_burst && idle_for_long_time;
+	wr_or_deserves_wr = bfqd->low_latency &&
+			    (bfqq->wr_coeff > 1 ||
+			     (bfqq_flag(bfqq, BFQQF_sync) && bfqq->bic && (*interactive || soft_rt)));
+	wants_to_preempt = bfq_bfqq_update_budg_for_activation(bfqq, arrived_in_time,
+							       wr_or_deserves_wr);
+
+	/* idle for much longer than an interactive queue: out of its burst */
+	if (!bfqq_flag(bfqq, BFQQF_just_created) && idle_for_long_time &&
+	    bfqq->budget_timeout_ns + (int64_t)(10000 * IOS_NSEC_PER_MSEC) < now) {
+		if (!ios_list_unlinked(&bfqq->burst_node))
+			ios_list_del(&bfqq->burst_node);
+		bfqq_clear(bfqq, BFQQF_in_large_burst);
+	}
+	bfqq_clear(bfqq, BFQQF_just_created);
+
+	if (!bfqq_flag(bfqq, BFQQF_IO_bound)) {
+		if (arrived_in_time) {
+			if (++bfqq->requests_within_timer >= bfqd->requests_within_timer)
+				bfqq_set(bfqq, BFQQF_IO_bound);
+		} else {
+			bfqq->requests_within_timer = 0;
+		}
+	}
+
+	if (bfqd->low_latency && bfqq->split_time_ns + bfqd->wr_min_idle_time_ns < now) {
+		bfq_update_bfqq_wr_on_rq_arrival(bfqd, bfqq, old_wr_coeff, wr_or_deserves_wr,
+						 *interactive, in_burst, soft_rt);
+		if (old_wr_coeff != bfqq->wr_coeff)
+			bfqq->entity.prio_changed = true;
+	}
+
+	bfqq->last_idle_bklogged_ns = now;
+	bfqq->service_from_backlogged = 0;
+	bfqq_clear(bfqq, BFQQF_softrt_update);
+	bfq_add_bfqq_busy(bfqd, bfqq);
+
+	/*
+	 * Preempt only for guarantees: a queue recovering a hole or raised
+	 * above the in-service one, and only if it may come next.
+	 */
+	if (bfqd->in_service_queue && wants_to_preempt &&
+	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff && bfq_next_queue_may_preempt(bfqd))
+		bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
+}
+
+/* ---- adding and removing requests ---- */
+
+static void bfq_add_request(struct bfq_data *bfqd, struct ios_request *rq)
+{
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+	struct ios_request *prev;
+	unsigned old_wr_coeff = bfqq->wr_coeff;
+	bool interactive = false;
+
+	bfqq->queued[ios_rq_is_sync(rq)]++;
+	bfqd->queued++;
+	ios_elv_rb_add(&bfqq->sort_list, rq);
+
+	prev = bfqq->next_rq;
+	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
+	if (prev != bfqq->next_rq)
+		bfq_pos_tree_add_move(bfqd, bfqq);
+
+	if (!bfqq_flag(bfqq, BFQQF_busy)) {
+		bfq_bfqq_handle_idle_busy_switch(bfqd, bfqq, old_wr_coeff, &interactive);
+	} else {
+		/* async queue with sparse writes: raise it (it is not a flood) */
+		if (bfqd->low_latency && old_wr_coeff == 1 && !ios_rq_is_sync(rq) &&
+		    bfqq->last_wr_start_finish_ns + bfqd->wr_min_inter_arr_async_ns < bfqd->now_ns) {
+			bfqq->wr_coeff = bfqd->wr_coeff;
+			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+			bfqd->wr_busy_queues++;
+			bfqd->wr_starts++;
+			bfqq->entity.prio_changed = true;
+		}
+		if (prev != bfqq->next_rq)
+			bfq_updated_next_req(bfqd, bfqq);
+	}
+	/*
+	 * Not raised: remember the arrival (used for async raising). Raising
+	 * just started or restarted: this is its start.
+	 */
+	if (bfqd->low_latency && (old_wr_coeff == 1 || bfqq->wr_coeff == 1 || interactive))
+		bfqq->last_wr_start_finish_ns = bfqd->now_ns;
+}
+
+static void bfq_remove_request(struct bfq_data *bfqd, struct ios_request *rq)
+{
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+
+	if (bfqq->next_rq == rq) {
+		bfqq->next_rq = bfq_find_next_rq(bfqd, bfqq, rq);
+		bfq_updated_next_req(bfqd, bfqq);
+	}
+	if (!ios_list_unlinked(&rq->queuelist))
+		ios_list_del(&rq->queuelist);
+	bfqq->queued[ios_rq_is_sync(rq)]--;
+	bfqd->queued--;
+	ios_elv_rb_del(&bfqq->sort_list, rq);
+
+	if (ios_rb_empty(&bfqq->sort_list)) {
+		bfqq->next_rq = NULL;
+		if (bfqq_flag(bfqq, BFQQF_busy) && bfqq != bfqd->in_service_queue) {
+			bfq_del_bfqq_busy(bfqd, bfqq, false);
+			/* emptied out of service: its budget bookkeeping is void */
+			bfqq->entity.budget = bfqq->entity.service = 0;
+		}
+		if (bfqq->pos_root) {
+			ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
+			bfqq->pos_root = NULL;
+		}
+	} else {
+		bfq_pos_tree_add_move(bfqd, bfqq);
+	}
+	if (rq->flags & IOS_REQ_META)
+		bfqq->meta_pending--;
+}
+
+/* ---- what a queue's process looks like ---- */
+
+static void bfq_update_io_thinktime(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	int64_t elapsed = bfqd->now_ns - bfqq->last_end_request_ns;
+	uint64_t cap = 2 * bfqd->slice_idle_ns, e;
+
+	e = elapsed < 0 || (uint64_t)elapsed > cap ? cap : (uint64_t)elapsed;
+	bfqq->ttime_samples = (7 * bfqq->ttime_samples + 256) / 8;
+	bfqq->ttime_total = (7 * bfqq->ttime_total + 256 * e) / 8;
+	bfqq->ttime_mean = (bfqq->ttime_total + 128) / bfqq->ttime_samples;
+}
+
+static void bfq_update_io_seektime(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				   const struct ios_request *rq)
+{
+	uint64_t last = bfqq->last_request_pos, sdist = 0;
+
+	if (last)
+		sdist = rq->sector > last ? rq->sector - last : last - rq->sector;
+	bfqq->seek_history <<= 1;
+	bfqq->seek_history |= sdist > BFQQ_SEEK_THR &&
+			      (bfq_rotational(bfqd) || rq->nr_sectors < BFQQ_SECT_THR_NONROT);
+}
+
+static void bfq_update_has_short_ttime(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				       const struct bfq_io_cq *bic)
+{
+	bool short_ttime = true;
+
+	if (!bfqq_flag(bfqq, BFQQF_sync) || bfq_class_idle(bfqq) || bfqd->slice_idle_ns == 0)
+		return;
+	/* just split: the statistics are not this process's yet */
+	if (bfqq->split_time_ns + bfqd->wr_min_idle_time_ns >= bfqd->now_ns)
+		return;
+	if ((bic && bic->ioc && bic->ioc->nr_tasks == 0) ||
+	    (bfqq->ttime_samples > 80 && bfqq->ttime_mean > bfqd->slice_idle_ns))
+		short_ttime = false;
+	if (short_ttime)
+		bfqq_set(bfqq, BFQQF_has_short_ttime);
+	else
+		bfqq_clear(bfqq, BFQQF_has_short_ttime);
+}
+
+static void bfq_rq_enqueued(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct ios_request *rq,
+			    const struct bfq_io_cq *bic)
+{
+	if (rq->flags & IOS_REQ_META)
+		bfqq->meta_pending++;
+	bfq_update_io_thinktime(bfqd, bfqq);
+	bfq_update_has_short_ttime(bfqd, bfqq, bic);
+	bfq_update_io_seektime(bfqd, bfqq, rq);
+	bfqq->last_request_pos = ios_rq_end(rq);
+
+	if (bfqq == bfqd->in_service_queue && bfqq_flag(bfqq, BFQQF_wait_request)) {
+		bool small_req = bfqq->queued[ios_rq_is_sync(rq)] == 1 && rq->nr_sectors < 32;
+		bool budget_timeout = bfq_budget_timeout_passed(bfqd, bfqq);
+
+		/*
+		 * A lone small request: keep the idle window in the hope more
+		 * merges into it before the queue is run.
+		 */
+		if (small_req && !budget_timeout)
+			return;
+		bfqq_clear(bfqq, BFQQF_wait_request);
+		if (budget_timeout)
+			bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
+	}
+}
+
+/* ---- peak rate estimation ---- */
+
+static void bfq_reset_rate_computation(struct bfq_data *bfqd, const struct ios_request *rq)
+{
+	if (rq) {
+		bfqd->last_dispatch_ns = bfqd->first_dispatch_ns = bfqd->now_ns;
+		bfqd->peak_rate_samples = 1;
+		bfqd->sequential_samples = 0;
+		bfqd->tot_sectors_dispatched = bfqd->last_rq_max_size = rq->nr_sectors;
+	} else {
+		bfqd->peak_rate_samples = 0;	/* start over at the next dispatch */
+	}
+}
+
+static void bfq_update_thr_responsiveness_params(struct bfq_data *bfqd)
+{
+	if (bfqd->user_max_budget == 0) {
+		uint64_t b = (uint64_t)bfqd->peak_rate * (bfqd->timeout_ns / IOS_NSEC_PER_USEC) >>
+			     BFQ_RATE_SHIFT;
+
+		bfqd->max_budget = b > INT_MAX ? INT_MAX : (b ? (int)b : 1);
+	}
+}
+
+/*
+ * Close the observation window: if it was long enough, sequential enough
+ * or faster than the current estimate, fold its rate into the peak rate
+ * with a weight growing with both, then retune max_budget.
+ */
+static void bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq)
+{
+	uint64_t rate, us;
+	uint32_t weight, divisor;
+
+	if (bfqd->peak_rate_samples < BFQ_RATE_MIN_SAMPLES ||
+	    bfqd->delta_from_first_ns < BFQ_RATE_MIN_INTERVAL_NS)
+		goto reset;
+	if (bfqd->last_completion_ns > bfqd->first_dispatch_ns &&
+	    (uint64_t)(bfqd->last_completion_ns - bfqd->first_dispatch_ns) > bfqd->delta_from_first_ns)
+		bfqd->delta_from_first_ns =
+			(uint64_t)(bfqd->last_completion_ns - bfqd->first_dispatch_ns);
+	us = bfqd->delta_from_first_ns / IOS_NSEC_PER_USEC;
+	rate = (bfqd->tot_sectors_dispatched << BFQ_RATE_SHIFT) / (us ? us : 1);
+	if ((bfqd->sequential_samples < (3 * bfqd->peak_rate_samples) >> 2 &&
+	     rate <= bfqd->peak_rate) ||
+	    rate > (20ULL << BFQ_RATE_SHIFT))
+		goto reset;
+	weight = 9 * bfqd->sequential_samples / bfqd->peak_rate_samples;
+	{
+		uint64_t w = (uint64_t)weight * bfqd->delta_from_first_ns / BFQ_RATE_REF_INTERVAL_NS;
+
+		weight = w < 8 ? (uint32_t)w : 8;
+	}
+	divisor = 10 - weight;
+	bfqd->peak_rate = (uint32_t)((uint64_t)bfqd->peak_rate * (divisor - 1) / divisor +
+				     rate / divisor);
+	if (!bfqd->peak_rate)
+		bfqd->peak_rate = 1;
+	bfqd->peak_rate_sps = ((uint64_t)bfqd->peak_rate * 1000000) >> BFQ_RATE_SHIFT;
+	bfq_update_thr_responsiveness_params(bfqd);
+reset:
+	bfq_reset_rate_computation(bfqd, rq);
+}
+
+/* Every dispatch is a sample: sectors over time from the window's first dispatch. */
+static void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq)
+{
+	int64_t now = bfqd->now_ns;
+	uint64_t sdist = 0;
+
+	if (bfqd->peak_rate_samples == 0) {
+		bfq_reset_rate_computation(bfqd, rq);
+		goto update_last;
+	}
+	/* the device sat idle for long: this window says nothing about its rate */
+	if (now - bfqd->last_dispatch_ns > (int64_t)(100 * IOS_NSEC_PER_MSEC) &&
+	    bfqd->rq_in_driver == 0)
+		goto update_rate_and_reset;
+
+	bfqd->peak_rate_samples++;
+	if (bfqd->last_position)
+		sdist = rq->sector > bfqd->last_position ? rq->sector - bfqd->last_position
+							 : bfqd->last_position - rq->sector;
+	if ((bfqd->rq_in_driver > 0 || now - bfqd->last_completion_ns < (int64_t)BFQ_MIN_TT_NS) &&
+	    sdist < BFQQ_SEEK_THR)
+		bfqd->sequential_samples++;
+	bfqd->tot_sectors_dispatched += rq->nr_sectors;
+	if (bfqd->peak_rate_samples % 32)
+		bfqd->last_rq_max_size = rq->nr_sectors > bfqd->last_rq_max_size
+						 ? rq->nr_sectors : bfqd->last_rq_max_size;
+	else
+		bfqd->last_rq_max_size = rq->nr_sectors;
+	bfqd->delta_from_first_ns = (uint64_t)(now - bfqd->first_dispatch_ns);
+	if (bfqd->delta_from_first_ns < BFQ_RATE_REF_INTERVAL_NS)
+		goto update_last;
+update_rate_and_reset:
+	bfq_update_rate_reset(bfqd, rq);
+update_last:
+	bfqd->last_position = ios_rq_end(rq);
+	if (rq->sched_priv[0] == bfqd->in_service_queue)
+		bfqd->in_serv_last_pos = bfqd->last_position;
+	bfqd->last_dispatch_ns = now;
+}
+
+/* ---- service slots ---- */
+
+/* The longest a queue may hold the device; raised queues get longer. */
+static void bfq_set_budget_timeout(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	unsigned coeff;
+
+	if (bfqq->wr_cur_max_time_ns == bfqd->wr_rt_max_time_ns)
+		coeff = 1;
+	else
+		coeff = bfqq->entity.weight / bfqq->entity.orig_weight;
+	bfqd->last_budget_start_ns = bfqd->now_ns;
+	bfqq->budget_timeout_ns = bfqd->now_ns + (int64_t)(bfqd->timeout_ns * coeff);
+}
+
+static void __bfq_set_in_service_queue(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	int64_t now = bfqd->now_ns;
+
+	if (bfqq) {
+		bfqq_clear(bfqq, BFQQF_fifo_expire);
+		bfqd->budgets_assigned = (bfqd->budgets_assigned * 7 + 256) / 8;
+		/*
+		 * A soft real-time queue kept waiting does not lose raising
+		 * time: its raising start moves forward by the wait.
+		 */
+		if (bfqq->last_wr_start_finish_ns < now && bfqq->wr_coeff > 1 &&
+		    bfqq->wr_cur_max_time_ns == bfqd->wr_rt_max_time_ns &&
+		    bfqq->budget_timeout_ns < now) {
+			if (bfqq->budget_timeout_ns > bfqq->last_wr_start_finish_ns)
+				bfqq->last_wr_start_finish_ns += now - bfqq->budget_timeout_ns;
+			else
+				bfqq->last_wr_start_finish_ns = now;
+		}
+		bfq_set_budget_timeout(bfqd, bfqq);
+		bfq_log_bfqq(bfqd, bfqq, "set_in_service budget %d wr %u weight %u",
+			     bfqq->entity.budget, bfqq->wr_coeff, bfqq->entity.weight);
+	}
+	bfqd->in_service_queue = bfqq;
+}
+
+static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
+{
+	struct bfq_queue *bfqq = bfq_get_next_queue(bfqd);
+
+	__bfq_set_in_service_queue(bfqd, bfqq);
+	return bfqq;
+}
+
+/*
+ * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
+ * seeky queue when nothing asymmetric needs protecting, and at least 20 ms
+ * for a raised queue.
+ */
+static void bfq_arm_slice_timer(struct bfq_data *bfqd)
+{
+	struct bfq_queue *bfqq = bfqd->in_service_queue;
+	uint64_t sl = bfqd->slice_idle_ns;
+
+	bfqq_set(bfqq, BFQQF_wait_request);
+	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && bfq_symmetric_scenario(bfqd)) {
+		if (sl > BFQ_MIN_TT_NS)
+			sl = BFQ_MIN_TT_NS;
+	} else if (bfqq->wr_coeff > 1 && sl < 20 * IOS_NSEC_PER_MSEC) {
+		sl = 20 * IOS_NSEC_PER_MSEC;
+	}
+	bfqd->last_idling_start_ns = bfqd->now_ns;
+	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
+	bfqd->idle_arms++;
+	bfq_log_bfqq(bfqd, bfqq, "arm idle %llu us", (unsigned long long)(sl / IOS_NSEC_PER_USEC));
+}
+
+/* ---- expiration ---- */
+
+void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	/* a shared queue whose processes no longer work close together splits */
+	if (bfqq_flag(bfqq, BFQQF_coop) && bfqq_seeky(bfqq))
+		bfqq_set(bfqq, BFQQF_split_coop);
+	if (ios_rb_empty(&bfqq->sort_list)) {
+		if (bfqq->dispatched == 0)
+			bfqq->budget_timeout_ns = bfqd->now_ns;	/* empty since now */
+		bfq_del_bfqq_busy(bfqd, bfqq, true);
+	} else {
+		bfq_requeue_bfqq(bfqd, bfqq, true);
+		bfq_pos_tree_add_move(bfqd, bfqq);
+	}
+	__bfq_bfqd_reset_in_service(bfqd);
+}
+
+/* The next budget, from why this one ended (sync, unraised queues). */
+static void __bfq_bfqq_recalc_budget(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				     enum bfq_expiration reason)
+{
+	int min_budget = bfq_min_budget(bfqd), budget;
+
+	budget = bfqq->wr_coeff == 1 ? bfqq->max_budget : 2 * min_budget;
+	if (bfqq_flag(bfqq, BFQQF_sync) && bfqq->wr_coeff == 1) {
+		switch (reason) {
+		case BFQQE_TOO_IDLE:
+			/*
+			 * Requests still in flight: the process may just be
+			 * waiting for them, so grow. Otherwise a smaller
+			 * budget would have done: shrink.
+			 */
+			if (bfqq->dispatched > 0) {
+				budget = 2 * budget < bfqd->max_budget ? 2 * budget : bfqd->max_budget;
+			} else if (budget > 5 * min_budget) {
+				budget -= 4 * min_budget;
+			} else {
+				budget = min_budget;
+			}
+			break;
+		case BFQQE_BUDGET_TIMEOUT:
+			budget = 2 * budget < bfqd->max_budget ? 2 * budget : bfqd->max_budget;
+			break;
+		case BFQQE_BUDGET_EXHAUSTED:
+			budget = 4 * budget < bfqd->max_budget ? 4 * budget : bfqd->max_budget;
+			break;
+		case BFQQE_NO_MORE_REQUESTS:
+			/* no idling: what it used is what it needs */
+			budget = bfqq->entity.service > min_budget ? bfqq->entity.service
+								    : min_budget;
+			break;
+		default:
+			return;
+		}
+	} else if (!bfqq_flag(bfqq, BFQQF_sync)) {
+		budget = bfqd->max_budget;	/* async: throughput only */
+	}
+	bfqq->max_budget = budget;
+	if (bfqd->budgets_assigned >= BFQ_STATS_MIN_BUDGETS && !bfqd->user_max_budget &&
+	    bfqq->max_budget > bfqd->max_budget)
+		bfqq->max_budget = bfqd->max_budget;
+	if (bfqq->next_rq) {
+		int charge = bfq_serv_to_charge(bfqq->next_rq, bfqq);
+
+		bfqq->entity.budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
+	}
+}
+
+/*
+ * Did the queue move its budget slowly? Over more than 20 ms, slow means
+ * under half of max_budget in the slot; shorter slots go by seekiness.
+ * @delta_ns gets the time to charge.
+ */
+static bool bfq_bfqq_is_slow(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
+			     uint64_t *delta_ns)
+{
+	bool slow = bfqq_seeky(bfqq);
+	int64_t end = compensate ? bfqd->last_idling_start_ns : bfqd->now_ns;
+	int64_t delta = end - bfqd->last_budget_start_ns;
+
+	if (!bfqq_flag(bfqq, BFQQF_sync))
+		return false;
+	if (delta < (int64_t)IOS_NSEC_PER_MSEC) {
+		/* too short to measure: charge at least a seek (or idling on flash) */
+		*delta_ns = bfq_rotational(bfqd) ? BFQ_DEFAULT_SLICE_IDLE_NS : BFQ_MIN_TT_NS;
+		return slow;
+	}
+	*delta_ns = (uint64_t)delta;
+	if (delta > (int64_t)(20 * IOS_NSEC_PER_MSEC))
+		slow = bfqq->entity.service < bfqd->max_budget / 2;
+	return slow;
+}
+
+/*
+ * When a soft real-time candidate may next issue I/O and still be under
+ * wr_max_softrt_rate: not before its service so far at that rate, and not
+ * before slice_idle plus a little from now (a greedy process comes back
+ * at once).
+ */
+static int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	int64_t a = bfqq->soft_rt_next_start_ns;
+	int64_t b = bfqq->last_idle_bklogged_ns +
+		    (int64_t)(IOS_NSEC_PER_SEC * bfqq->service_from_backlogged /
+			      bfqd->wr_max_softrt_rate);
+	int64_t c = bfqd->now_ns + (int64_t)bfqd->slice_idle_ns + (int64_t)BFQ_SOFTRT_SLACK_NS;
+
+	if (b > a)
+		a = b;
+	return c > a ? c : a;
+}
+
+void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
+		     enum bfq_expiration reason)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+	uint64_t delta = 0;
+	bool slow;
+	int ref;
+
+	slow = bfq_bfqq_is_slow(bfqd, bfqq, compensate, &delta);
+	/*
+	 * Slow queues, and those that timed out with a third of their budget
+	 * left, pay for time rather than sectors.
+	 */
+	if (bfqq->wr_coeff == 1 &&
+	    (slow || (reason == BFQQE_BUDGET_TIMEOUT &&
+		      bfq_budget_left(bfqq) >= entity->budget / 3)))
+		bfq_bfqq_charge_time(bfqd, bfqq, delta);
+	if (reason == BFQQE_TOO_IDLE && entity->service <= 2 * entity->budget / 10)
+		bfqq_clear(bfqq, BFQQF_IO_bound);
+	if (bfqd->low_latency && bfqq->wr_coeff == 1)
+		bfqq->last_wr_start_finish_ns = bfqd->now_ns;
+	if (bfqd->low_latency && bfqd->wr_max_softrt_rate > 0 && ios_rb_empty(&bfqq->sort_list)) {
+		/* isochronous only once everything it issued is back */
+		if (bfqq->dispatched == 0)
+			bfqq->soft_rt_next_start_ns = bfq_bfqq_softrt_next_start(bfqd, bfqq);
+		else
+			bfqq_set(bfqq, BFQQF_softrt_update);
+	}
+	bfqd->expirations[reason]++;
+	bfq_log_bfqq(bfqd, bfqq, "expire %s service %d budget %d slow %d charged_ms %llu",
+		     bfq_reason_name[reason], entity->service, entity->budget, slow,
+		     (unsigned long long)(delta / IOS_NSEC_PER_MSEC));
+	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
+	ref = bfqq->ref;
+	__bfq_bfqq_expire(bfqd, bfqq);
+	if (ref == 1)
+		return;		/* freed */
+	/*
+	 * Emptied without using up its budget: if the process comes back in
+	 * time it continues with the same budget and service.
+	 */
+	if (!bfqq_flag(bfqq, BFQQF_busy) && reason != BFQQE_BUDGET_TIMEOUT &&
+	    reason != BFQQE_BUDGET_EXHAUSTED)
+		bfqq_set(bfqq, BFQQF_non_blocking_wait_rq);
+	else
+		entity->service = 0;
+	for (entity = entity->parent; entity; entity = entity->parent)
+		entity->service = 0;
+}
+
+static bool bfq_may_expire_for_budg_timeout(const struct bfq_data *bfqd,
+					    const struct bfq_queue *bfqq)
+{
+	/* not while idling with most of the budget used: that would misalign timestamps */
+	return (!bfqq_flag(bfqq, BFQQF_wait_request) ||
+		bfq_budget_left(bfqq) >= bfqq->entity.budget / 3) &&
+	       bfq_budget_timeout_passed(bfqd, bfqq);
+}
+
+/*
+ * Should the device idle for @bfqq once it is empty? Yes if idling raises
+ * throughput (no command queueing on a disk, or a sequential I/O-bound
+ * queue on a disk or a non-queueing device) and no raised queue is busy;
+ * or if service guarantees need it: the queue is raised, or weights differ,
+ * and it was not created in a large burst.
+ */
+static bool bfq_better_to_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	bool rot = bfq_rotational(bfqd);
+	bool rot_without_queueing = rot && !bfqd->hw_tag;
+	bool seq_io_bound, boosts_thr, needed_for_guarantees, asymmetric;
+
+	if (bfqd->draining)
+		return false;
+	if (bfqd->strict_guarantees)
+		return true;
+	if (bfqd->slice_idle_ns == 0 || !bfqq_flag(bfqq, BFQQF_sync) || bfq_class_idle(bfqq))
+		return false;
+	seq_io_bound = !bfqq_seeky(bfqq) && bfqq_flag(bfqq, BFQQF_IO_bound) &&
+		       bfqq_flag(bfqq, BFQQF_has_short_ttime);
+	boosts_thr = rot_without_queueing || ((rot || !bfqd->hw_tag) && seq_io_bound);
+	asymmetric = bfqq->wr_coeff > 1 || !bfq_symmetric_scenario(bfqd);
+	needed_for_guarantees = asymmetric && !bfqq_flag(bfqq, BFQQF_in_large_burst);
+	return (boosts_thr && bfqd->wr_busy_queues == 0) || needed_for_guarantees;
+}
+
+static bool bfq_bfqq_must_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	return ios_rb_empty(&bfqq->sort_list) && bfq_better_to_idle(bfqd, bfqq);
+}
+
+/* Keep the in-service queue or expire it and pick the next; NULL: wait. */
+static struct bfq_queue *bfq_select_queue(struct bfq_data *bfqd)
+{
+	struct bfq_queue *bfqq = bfqd->in_service_queue;
+	enum bfq_expiration reason = BFQQE_BUDGET_TIMEOUT;
+
+	if (!bfqq)
+		goto new_queue;
+	if (bfq_may_expire_for_budg_timeout(bfqd, bfqq) && !bfq_bfqq_must_idle(bfqd, bfqq))
+		goto expire;
+check_queue:
+	if (bfqq->next_rq) {
+		if (bfq_serv_to_charge(bfqq->next_rq, bfqq) > bfq_budget_left(bfqq)) {
+			/* the next budget is made large enough for it */
+			reason = BFQQE_BUDGET_EXHAUSTED;
+			goto expire;
+		}
+		bfqq_clear(bfqq, BFQQF_wait_request);
+		return bfqq;
+	}
+	/* empty: keep it while idling, or while it may idle after completions */
+	if (!bfqd->draining && (bfqq_flag(bfqq, BFQQF_wait_request) ||
+				(bfqq->dispatched != 0 && bfq_better_to_idle(bfqd, bfqq))))
+		return NULL;
+	reason = BFQQE_NO_MORE_REQUESTS;
+expire:
+	bfq_bfqq_expire(bfqd, bfqq, false, reason);
+new_queue:
+	bfqq = bfq_set_in_service_queue(bfqd);
+	if (bfqq)
+		goto check_queue;
+	return NULL;
+}
+
+void bfq_bfqq_end_wr(struct bfq_queue *bfqq)
+{
+	if (bfqq->wr_coeff > 1 && bfqq_flag(bfqq, BFQQF_busy))
+		bfqq->bfqd->wr_busy_queues--;
+	bfqq->wr_coeff = 1;
+	bfqq->wr_cur_max_time_ns = 0;
+	bfqq->last_wr_start_finish_ns = bfqq->bfqd->now_ns;
+	bfqq->entity.prio_changed = true;
+}
+
+/* End raising that ran its time or its service; apply weight changes at once. */
+static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+
+	if (bfqq->wr_coeff > 1) {
+		if (bfqq_flag(bfqq, BFQQF_in_large_burst)) {
+			bfq_bfqq_end_wr(bfqq);
+		} else if (bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns) {
+			if (bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns ||
+			    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) < bfqd->now_ns) {
+				bfq_bfqq_end_wr(bfqq);
+			} else {
+				bfq_switch_back_to_interactive_wr(bfqd, bfqq);
+				entity->prio_changed = true;
+			}
+		}
+		if (bfqq->wr_coeff > 1 && bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns &&
+		    bfqq->service_from_wr > BFQ_MAX_SERVICE_FROM_WR)
+			bfq_bfqq_end_wr(bfqq);	/* a copy, not an application start */
+	}
+	if ((entity->weight > entity->orig_weight) != (bfqq->wr_coeff > 1))
+		__bfq_entity_update_weight_prio(bfq_entity_service_tree(entity), entity, false);
+}
+
+static struct ios_request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_request *rq = bfqq->next_rq;
+
+	bfq_bfqq_served(bfqq, bfq_serv_to_charge(rq, bfqq));
+	bfqq->dispatched++;
+	bfq_update_peak_rate(bfqd, rq);
+	bfq_remove_request(bfqd, rq);
+	bfq_update_wr_data(bfqd, bfqq);
+	/* the idle class gives way after every request when others wait */
+	if (bfqd->busy_queues > 1 && bfq_class_idle(bfqq))
+		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_EXHAUSTED);
+	return rq;
+}
+
+/* ---- idle timer ---- */
+
+/*
+ * The idle window ended at idle_end_ns. Run its decisions as of that time,
+ * whichever hook notices first.
+ */
+static void bfq_idle_timer_fire(struct bfq_data *bfqd)
+{
+	struct bfq_queue *bfqq = bfqd->in_service_queue;
+	int64_t now = bfqd->now_ns;
+	enum bfq_expiration reason;
+
+	if (!bfqq || !bfqq_flag(bfqq, BFQQF_wait_request) || now < bfqd->idle_end_ns)
+		return;
+	bfqd->now_ns = bfqd->idle_end_ns;
+	bfqq_clear(bfqq, BFQQF_wait_request);
+	if (bfq_budget_timeout_passed(bfqd, bfqq))
+		reason = BFQQE_BUDGET_TIMEOUT;
+	else if (bfqq->queued[0] == 0 && bfqq->queued[1] == 0)
+		reason = BFQQE_TOO_IDLE;
+	else
+		goto out;	/* a request came: dispatch will serve it */
+	bfq_bfqq_expire(bfqd, bfqq, true, reason);
+out:
+	bfqd->now_ns = now;
+}
+
+/*
+ * Every hook with a time starts here. Times are kept signed (see
+ * BFQ_T_NEVER); beyond 2^62 ns (146 years, a drain at "the end of time")
+ * they stop growing, so that adding a timeout cannot overflow.
+ */
+static void bfq_set_now(struct bfq_data *bfqd, uint64_t now_ns)
+{
+	bfqd->now_ns = now_ns > BFQ_T_MAX ? BFQ_T_MAX : (int64_t)now_ns;
+	bfq_idle_timer_fire(bfqd);
+}
+
+/* ---- the queue of a request ---- */
+
+void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (bfqq == bfqd->in_service_queue)
+		__bfq_bfqq_expire(bfqd, bfqq);
+	bfq_put_cooperator(bfqq);
+	bfq_put_queue(bfqq);	/* the process reference */
+}
+
+/* The process changed class or level: async queue swapped, sync queue reweighted. */
+static void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+{
+	struct bfq_queue *bfqq;
+	int class, level;
+
+	if (!bic->ioc)
+		return;
+	class = ios_ioc_class(bic->ioc);
+	level = ios_ioc_level(bic->ioc);
+	if (class == bic->ioprio_class && level == bic->ioprio_level)
+		return;
+	bic->ioprio_class = class;
+	bic->ioprio_level = level;
+	bfqq = bic->bfqq[0];
+	if (bfqq) {
+		bic->bfqq[0] = NULL;
+		bfq_put_queue(bfqq);
+		bic->bfqq[0] = bfq_get_queue(bfqd, bic, false);
+	}
+	bfqq = bic->bfqq[1];
+	if (bfqq && bfqq != &bfqd->oom_bfqq)
+		bfq_set_next_ioprio_data(bfqq, bic);
+}
+
+/* The process moved to another cgroup: its queues follow. */
+static void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+{
+	struct bfq_group *bfqg;
+	struct bfq_queue *bfqq;
+	unsigned id;
+
+	if (!bic->ioc || !bic->ioc->cgroup)
+		return;
+	id = bic->ioc->cgroup->id;
+	if (id == bic->cgroup_id)
+		return;
+	bic->cgroup_id = id;
+	bfqg = bfq_find_set_group(bfqd, bic->ioc->cgroup);
+	if (!bfqg)
+		return;
+	bfqq = bic->bfqq[0];
+	if (bfqq) {
+		bic->bfqq[0] = NULL;
+		bfq_put_queue(bfqq);
+	}
+	bfqq = bic->bfqq[1];
+	if (bfqq && bfqq != &bfqd->oom_bfqq && bfqq->entity.sched_data != &bfqg->sched_data)
+		bfq_bfqq_move(bfqd, bfqq, bfqg);
+}
+
+static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+						   bool split, bool is_sync, bool *new_queue)
+{
+	struct bfq_queue *bfqq = bic->bfqq[is_sync];
+
+	if (bfqq && bfqq != &bfqd->oom_bfqq)
+		return bfqq;
+	if (new_queue)
+		*new_queue = true;
+	if (bfqq)
+		bfq_put_queue(bfqq);
+	bfqq = bfq_get_queue(bfqd, bic, is_sync);
+	if (!bfqq) {
+		bfqq = &bfqd->oom_bfqq;
+		bfqq->ref++;
+	}
+	bic->bfqq[is_sync] = bfqq;
+	if (split && is_sync && bfqq != &bfqd->oom_bfqq) {
+		if ((bic->was_in_burst_list && bfqd->large_burst) || bic->saved_in_large_burst) {
+			bfqq_set(bfqq, BFQQF_in_large_burst);
+		} else {
+			bfqq_clear(bfqq, BFQQF_in_large_burst);
+			if (bic->was_in_burst_list && ios_list_unlinked(&bfqq->burst_node))
+				ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+		}
+		bfqq->split_time_ns = bfqd->now_ns;
+	}
+	return bfqq;
+}
+
+/*
+ * Attach @rq to its queue (creating context and queue on first use) and
+ * take a request reference. *@bicp gets the process context (NULL if none
+ * could be had: the request goes to the fallback queue).
+ */
+static struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
+				     struct bfq_io_cq **bicp)
+{
+	bool is_sync = ios_rq_is_sync(rq), new_queue = false, split = false, existing = false;
+	struct bfq_io_cq *bic;
+	struct bfq_queue *bfqq;
+
+	*bicp = NULL;
+	if (rq->sched_priv[0])
+		return rq->sched_priv[0];
+	bic = bfq_bic_get(bfqd, rq->ioc);
+	if (!bic) {
+		bfqq = &bfqd->oom_bfqq;
+		goto attach;
+	}
+	*bicp = bic;
+	bfq_check_ioprio_change(bfqd, bic);
+	bfq_check_cgroup_change(bfqd, bic);
+	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
+	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop)) {
+		if (bfqq_flag(bfqq, BFQQF_in_large_burst))
+			bic->saved_in_large_burst = true;
+		bfqq = bfq_split_bfqq(bfqd, bic, bfqq);
+		split = true;
+		if (!bfqq)
+			bfqq = bfq_get_bfqq_handle_split(bfqd, bic, true, is_sync, NULL);
+		else
+			existing = true;
+	}
+attach:
+	bfqq->allocated++;
+	bfqq->ref++;
+	rq->sched_priv[0] = bfqq;
+	if (bic && bfqq != &bfqd->oom_bfqq && bfqq_process_refs(bfqq) == 1) {
+		bfqq->bic = bic;
+		if (split)
+			bfq_bfqq_resume_state(bfqd, bfqq, bic, existing);
+	}
+	if (bfqq_flag(bfqq, BFQQF_just_created))
+		bfq_handle_burst(bfqd, bfqq);
+	return bfqq;
+}
+
+/* Drop @rq's reference to its queue (completed or merged away). */
+static void bfq_finish_rq(struct ios_request *rq)
+{
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+
+	rq->sched_priv[0] = NULL;
+	bfqq->allocated--;
+	bfq_put_queue(bfqq);
+}
+
+/* ---- hooks ---- */
+
+static void bfq_init_oom_queue(struct bfq_data *bfqd)
+{
+	struct bfq_queue *oom = &bfqd->oom_bfqq;
+
+	ios_rb_clear(&oom->entity.rb_node);
+	ios_rb_clear(&oom->pos_node);
+	oom->sort_list = IOS_RB_ROOT;
+	ios_list_init(&oom->fifo);
+	ios_list_init(&oom->burst_node);
+	ios_list_init(&oom->all_node);
+	oom->bfqd = bfqd;
+	oom->ref = 1;		/* never freed */
+	oom->wr_coeff = 1;
+	oom->seek_history = 1;
+	oom->budget_timeout_ns = BFQ_T_NEVER;
+	oom->split_time_ns = BFQ_T_NEVER;
+	oom->wr_start_at_switch_to_srt_ns = BFQ_T_NEVER;
+	oom->max_budget = 2 * BFQ_DEFAULT_MAX_BUDGET / 3;
+	bfqq_set(oom, BFQQF_IO_bound);
+	oom->new_ioprio = IOS_IOPRIO_NORM;
+	oom->new_ioprio_class = IOS_IOPRIO_CLASS_BE;
+	oom->entity.new_weight = bfq_ioprio_to_weight(IOS_IOPRIO_NORM);
+	oom->entity.prio_changed = true;
+	bfq_init_entity(&oom->entity, bfqd->root_group);
+}
+
+static int bfq_init(struct ios_queue *q)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	bool nonrot = !q->rotational;
+
+	bfqd->queue = q;
+	bfqd->now_ns = 0;
+	ios_list_init(&bfqd->bics);
+	ios_list_init(&bfqd->all_queues);
+	ios_list_init(&bfqd->dispatch);
+	ios_list_init(&bfqd->burst_list);
+	if (bfq_bic_map_init(&bfqd->bic_map))
+		return -ENOMEM;
+	bfqd->root_group = bfq_group_root_create(bfqd);
+	if (!bfqd->root_group) {
+		bfq_bic_map_free(&bfqd->bic_map);
+		return -ENOMEM;
+	}
+	bfqd->hw_tag = -1;
+	bfqd->max_budget = bfqd->user_max_budget ? bfqd->user_max_budget : BFQ_DEFAULT_MAX_BUDGET;
+	bfqd->requests_within_timer = 120;
+	bfqd->large_burst_thresh = 8;
+	bfqd->burst_interval_ns = 180 * IOS_NSEC_PER_MSEC;
+	bfqd->last_ins_in_burst_ns = BFQ_T_NEVER;
+	bfqd->wr_coeff = 30;
+	bfqd->wr_rt_max_time_ns = 300 * IOS_NSEC_PER_MSEC;
+	bfqd->wr_min_idle_time_ns = 2000 * IOS_NSEC_PER_MSEC;
+	bfqd->wr_min_inter_arr_async_ns = 500 * IOS_NSEC_PER_MSEC;
+	bfqd->wr_max_softrt_rate = 7000;
+	/* start optimistic: two thirds of the reference device's rate */
+	bfqd->rate_dur_prod = (uint64_t)bfq_ref_rate[nonrot] * bfq_ref_wr_duration_ns[nonrot];
+	bfqd->peak_rate = bfq_ref_rate[nonrot] * 2 / 3;
+	bfqd->peak_rate_sps = ((uint64_t)bfqd->peak_rate * 1000000) >> BFQ_RATE_SHIFT;
+	/* as Linux's strict_guarantees store: idling must be long enough to matter */
+	if (bfqd->strict_guarantees && bfqd->slice_idle_ns < 8 * IOS_NSEC_PER_MSEC)
+		bfqd->slice_idle_ns = 8 * IOS_NSEC_PER_MSEC;
+	bfq_init_oom_queue(bfqd);
+	return 0;
+}
+
+/* Everything is empty: free contexts, queues and groups without touching any ioc. */
+static void bfq_exit(struct ios_queue *q)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct ios_list_head *pos, *tmp;
+
+	IOS_BUG_ON(bfqd->queued != 0 || !ios_list_empty(&bfqd->dispatch));
+	ios_list_for_each_safe(pos, tmp, &bfqd->bics)
+		free(ios_list_entry(pos, struct bfq_io_cq, node));
+	ios_list_for_each_safe(pos, tmp, &bfqd->all_queues)
+		free(ios_list_entry(pos, struct bfq_queue, all_node));
+	ios_list_init(&bfqd->bics);
+	ios_list_init(&bfqd->all_queues);
+	bfq_groups_free(bfqd);
+	bfq_bic_map_free(&bfqd->bic_map);
+}
+
+static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns,
+		       unsigned flags)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_io_cq *bic;
+	struct bfq_queue *bfqq, *new_bfqq;
+
+	bfq_set_now(bfqd, now_ns);
+	bfqq = bfq_init_rq(bfqd, rq, &bic);
+	if (flags & (IOS_INSERT_FRONT | IOS_INSERT_REQUEUE)) {
+		ios_rb_clear(&rq->rb_node);
+		ios_list_add(&rq->queuelist, &bfqd->dispatch);
+		return;
+	}
+	/* early queue merge with a cooperating process */
+	new_bfqq = bic ? bfq_setup_cooperator(bfqd, bfqq, rq->sector) : NULL;
+	if (new_bfqq) {
+		if (bic->bfqq[1] != bfqq)
+			new_bfqq = bic->bfqq[1];
+		new_bfqq->allocated++;
+		new_bfqq->ref++;
+		if (bic->bfqq[1] == bfqq)
+			bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
+		bfqq_clear(bfqq, BFQQF_just_created);
+		rq->sched_priv[0] = new_bfqq;
+		bfqq->allocated--;
+		bfq_put_queue(bfqq);	/* the request's reference moved too */
+		bfqq = new_bfqq;
+	}
+	bfq_add_request(bfqd, rq);
+	rq->fifo_time_ns = now_ns + bfqd->fifo_expire_ns[ios_rq_is_sync(rq)];
+	ios_list_add_tail(&rq->queuelist, &bfqq->fifo);
+	bfq_rq_enqueued(bfqd, bfqq, rq, bic);
+}
+
+static struct ios_request *bfq_dispatch(struct ios_queue *q, uint64_t now_ns, unsigned flags)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct ios_request *rq;
+	struct bfq_queue *bfqq;
+
+	bfq_set_now(bfqd, now_ns);
+	if (!ios_list_empty(&bfqd->dispatch)) {
+		rq = ios_list_first_entry(&bfqd->dispatch, struct ios_request, queuelist);
+		ios_list_del(&rq->queuelist);
+		bfqq = rq->sched_priv[0];
+		bfqq->dispatched++;
+		bfqd->rq_in_driver++;
+		return rq;
+	}
+	if (bfqd->busy_queues == 0)
+		return NULL;
+	/* one request at a time: the device must not reorder what BFQ chose */
+	if (bfqd->strict_guarantees && bfqd->rq_in_driver > 0 && !(flags & IOS_DISPATCH_FORCE))
+		return NULL;
+	bfqd->draining = (flags & IOS_DISPATCH_FORCE) != 0;
+	bfqq = bfq_select_queue(bfqd);
+	rq = bfqq ? bfq_dispatch_rq_from_bfqq(bfqd, bfqq) : NULL;
+	bfqd->draining = false;
+	if (rq)
+		bfqd->rq_in_driver++;
+	return rq;
+}
+
+static bool bfq_has_work(struct ios_queue *q)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+
+	return bfqd->queued > 0 || !ios_list_empty(&bfqd->dispatch);
+}
+
+/* Learn whether the device queues commands: enough samples with enough outstanding. */
+static void bfq_update_hw_tag(struct bfq_data *bfqd)
+{
+	if (bfqd->rq_in_driver > bfqd->max_rq_in_driver)
+		bfqd->max_rq_in_driver = bfqd->rq_in_driver;
+	if (bfqd->hw_tag == 1)
+		return;
+	if (bfqd->rq_in_driver + bfqd->queued < BFQ_HW_QUEUE_THRESHOLD)
+		return;
+	if (bfqd->hw_tag_samples++ < BFQ_HW_QUEUE_SAMPLES)
+		return;
+	bfqd->hw_tag = bfqd->max_rq_in_driver > BFQ_HW_QUEUE_THRESHOLD;
+	bfqd->max_rq_in_driver = 0;
+	bfqd->hw_tag_samples = 0;
+}
+
+static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	int64_t now = bfqd->now_ns;
+	uint64_t delta_us;
+
+	bfq_update_hw_tag(bfqd);
+	bfqd->rq_in_driver--;
+	bfqq->dispatched--;
+	if (!bfqq->dispatched && !bfqq_flag(bfqq, BFQQF_busy)) {
+		bfqq->budget_timeout_ns = now;	/* empty and idle since now */
+		bfq_weights_tree_remove(bfqd, bfqq);
+	}
+	bfqq->last_end_request_ns = now;
+
+	/*
+	 * A completion so late that the largest recent request moved at
+	 * under 1M sectors/s: the window up to here cannot measure the peak
+	 * rate.
+	 */
+	delta_us = (uint64_t)(now - bfqd->last_completion_ns) / IOS_NSEC_PER_USEC;
+	if (delta_us > BFQ_MIN_TT_NS / IOS_NSEC_PER_USEC &&
+	    ((uint64_t)bfqd->last_rq_max_size << BFQ_RATE_SHIFT) / delta_us <
+		    (1ULL << (BFQ_RATE_SHIFT - 10)))
+		bfq_update_rate_reset(bfqd, NULL);
+	bfqd->last_completion_ns = now;
+
+	if (bfqq_flag(bfqq, BFQQF_softrt_update) && bfqq->dispatched == 0 &&
+	    ios_rb_empty(&bfqq->sort_list))
+		bfqq->soft_rt_next_start_ns = bfq_bfqq_softrt_next_start(bfqd, bfqq);
+
+	if (bfqd->in_service_queue != bfqq)
+		return;
+	if (bfq_bfqq_must_idle(bfqd, bfqq)) {
+		/* idle once the last request is back; never expire it meanwhile */
+		if (bfqq->dispatched == 0)
+			bfq_arm_slice_timer(bfqd);
+		return;
+	}
+	if (bfq_may_expire_for_budg_timeout(bfqd, bfqq))
+		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
+	else if (ios_rb_empty(&bfqq->sort_list) &&
+		 (bfqq->dispatched == 0 || !bfq_better_to_idle(bfqd, bfqq)))
+		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_NO_MORE_REQUESTS);
+}
+
+static void bfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+
+	if (!bfqq)
+		return;
+	bfq_set_now(bfqd, now_ns);
+	/* the request's reference keeps bfqq alive through this */
+	bfq_completed_request(bfqd, bfqq);
+	bfq_finish_rq(rq);
+}
+
+/* The device gave @rq back: undo its dispatch and serve it first. */
+static void bfq_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+
+	bfq_set_now(bfqd, now_ns);
+	if (bfqq) {
+		bfqq->dispatched--;
+		bfqd->rq_in_driver--;
+	}
+	ios_rb_clear(&rq->rb_node);
+	ios_list_add(&rq->queuelist, &bfqd->dispatch);
+	if (!bfqq) {
+		struct bfq_io_cq *bic;
+
+		bfq_init_rq(bfqd, rq, &bic);
+	}
+}
+
+static bool bfq_on_dispatch_list(const struct ios_request *rq)
+{
+	return ios_rb_unlinked(&rq->rb_node);
+}
+
+/*
+ * A bio may join only a request of the queue it would itself go to (sync
+ * never into async). This is also where cooperating processes are noticed
+ * first: their bios land close to each other.
+ */
+static bool bfq_allow_merge(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	bool is_sync = ios_bio_is_sync(bio);
+	struct bfq_queue *bfqq, *new_bfqq;
+	struct bfq_io_cq *bic;
+
+	if (is_sync && !ios_rq_is_sync(rq))
+		return false;
+	bic = bfq_bic_lookup(bfqd, bio->ioc);
+	bfqq = bic ? bic->bfqq[is_sync] : NULL;
+	if (!bfqq)
+		return false;
+	new_bfqq = bfq_setup_cooperator(bfqd, bfqq, bio->sector);
+	if (new_bfqq) {
+		bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
+		bfqq = new_bfqq;
+	}
+	return bfqq == rq->sched_priv[0];
+}
+
+static enum ios_merge bfq_bio_merge(struct ios_queue *q, const struct ios_bio *bio,
+				    struct ios_request **out)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, bio->ioc);
+	struct bfq_queue *bfqq = bic ? bic->bfqq[ios_bio_is_sync(bio)] : NULL;
+	struct ios_request *rq;
+
+	if (!bfqq || !bio->nr_sectors)
+		return IOS_NO_MERGE;
+	rq = ios_elv_rb_find(&bfqq->sort_list, bio->sector + bio->nr_sectors);
+	if (!rq)
+		return IOS_NO_MERGE;
+	*out = rq;
+	return IOS_FRONT_MERGE;
+}
+
+static void bfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum ios_merge type)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+	struct ios_request *prev, *former;
+
+	if (type != IOS_FRONT_MERGE || !bfqq || bfq_on_dispatch_list(rq))
+		return;
+	former = ios_elv_rb_former(rq);
+	if (former && rq->sector < former->sector) {
+		ios_elv_rb_del(&bfqq->sort_list, rq);
+		ios_elv_rb_add(&bfqq->sort_list, rq);
+	}
+	prev = bfqq->next_rq;
+	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
+	if (prev != bfqq->next_rq)
+		bfq_updated_next_req(bfqd, bfqq);
+	/* the head's sector moved: keep the position tree ordered */
+	if (bfqq->next_rq == rq)
+		bfq_pos_tree_add_move(bfqd, bfqq);
+}
+
+static void bfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
+				struct ios_request *next)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_queue *bfqq = rq->sched_priv[0], *next_bfqq = next->sched_priv[0];
+
+	if (bfq_on_dispatch_list(next)) {
+		ios_list_del(&next->queuelist);
+		if (next_bfqq)
+			bfq_finish_rq(next);
+		return;
+	}
+	/* the survivor inherits an older FIFO position */
+	if (bfqq == next_bfqq && !bfq_on_dispatch_list(rq) &&
+	    next->fifo_time_ns < rq->fifo_time_ns) {
+		ios_list_del(&rq->queuelist);
+		ios_list_add(&rq->queuelist, &next->queuelist);
+		rq->fifo_time_ns = next->fifo_time_ns;
+	}
+	if (bfqq && bfqq->next_rq == next)
+		bfqq->next_rq = rq;
+	bfq_remove_request(bfqd, next);
+	bfq_finish_rq(next);
+}
+
+static struct ios_request *bfq_former(struct ios_queue *q, struct ios_request *rq)
+{
+	(void)q;
+	return bfq_on_dispatch_list(rq) ? NULL : ios_elv_rb_former(rq);
+}
+
+static struct ios_request *bfq_latter(struct ios_queue *q, struct ios_request *rq)
+{
+	(void)q;
+	return bfq_on_dispatch_list(rq) ? NULL : ios_elv_rb_latter(rq);
+}
+
+static uint64_t bfq_next_wakeup(struct ios_queue *q)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_queue *bfqq = bfqd->in_service_queue;
+
+	if (bfqq && bfqq_flag(bfqq, BFQQF_wait_request))
+		return (uint64_t)bfqd->idle_end_ns;
+	return IOS_NO_WAKEUP;
+}
+
+static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
+
+	if (bic)
+		bfq_bic_release(bfqd, bic);
+}
+
+static void bfq_ioprio_changed(struct ios_queue *q, struct ios_ioc *ioc)
+{
+	struct bfq_data *bfqd = bfq_data(q);
+	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
+
+	if (!bic)
+		return;
+	bfq_check_ioprio_change(bfqd, bic);
+	bfq_check_cgroup_change(bfqd, bic);
+}
+
+/* ---- tables ---- */
+
+static const struct ios_tunable bfq_tunables[] = {
+	{ .name = "slice_idle", .type = IOS_TUN_TIME,
+	  .offset = offsetof(struct bfq_data, slice_idle_ns),
+	  .min = 0, .max = 3600000, .def = "8", .unit = "ms",
+	  .help = "how long the device may idle for the in-service sync queue's next request" },
+	{ .name = "slice_idle_us", .type = IOS_TUN_TIME,
+	  .offset = offsetof(struct bfq_data, slice_idle_ns),
+	  .min = 0, .max = 3600000000LL, .def = "8000", .unit = "us",
+	  .help = "slice_idle in microseconds (the same setting)" },
+	{ .name = "timeout_sync", .type = IOS_TUN_TIME,
+	  .offset = offsetof(struct bfq_data, timeout_ns),
+	  .min = 1, .max = 3600000, .def = "125", .unit = "ms",
+	  .help = "budget timeout: the longest a queue keeps the device once selected" },
+	{ .name = "max_budget", .type = IOS_TUN_INT,
+	  .offset = offsetof(struct bfq_data, user_max_budget),
+	  .min = 0, .max = INT_MAX, .def = "0", .unit = "sectors",
+	  .help = "largest budget; 0: what the estimated peak rate serves in timeout_sync" },
+	{ .name = "fifo_expire_sync", .type = IOS_TUN_TIME,
+	  .offset = offsetof(struct bfq_data, fifo_expire_ns[1]),
+	  .min = 1, .max = 3600000, .def = "125", .unit = "ms",
+	  .help = "age after which a sync request is served out of sector order (once per slot)" },
+	{ .name = "fifo_expire_async", .type = IOS_TUN_TIME,
+	  .offset = offsetof(struct bfq_data, fifo_expire_ns[0]),
+	  .min = 1, .max = 3600000, .def = "250", .unit = "ms",
+	  .help = "age after which an async request is served out of sector order (once per slot)" },
+	{ .name = "back_seek_max", .type = IOS_TUN_SIZE,
+	  .offset = offsetof(struct bfq_data, back_max_bytes),
+	  .min = 0, .max = INT_MAX, .def = "16384", .unit = "KiB",
+	  .help = "farthest backward seek still preferred to a forward one" },
+	{ .name = "back_seek_penalty", .type = IOS_TUN_INT,
+	  .offset = offsetof(struct bfq_data, back_penalty),
+	  .min = 1, .max = INT_MAX, .def = "2", .unit = "",
+	  .help = "a backward seek costs this many times a forward seek as long" },
+	{ .name = "strict_guarantees", .type = IOS_TUN_BOOL,
+	  .offset = offsetof(struct bfq_data, strict_guarantees),
+	  .min = 0, .max = 1, .def = "0", .unit = "",
+	  .help = "always idle, one request in the device at a time (raises slice_idle to 8 ms)" },
+	{ .name = "low_latency", .type = IOS_TUN_BOOL,
+	  .offset = offsetof(struct bfq_data, low_latency),
+	  .min = 0, .max = 1, .def = "1", .unit = "",
+	  .help = "weight raising for interactive and soft real-time queues" },
+	{ .name = NULL },
+};
+
+#define BFQ_STAT_INT(n, field, h)                                                \
+	{ .name = n, .type = IOS_TUN_INT, .offset = offsetof(struct bfq_data, field), \
+	  .min = INT_MIN, .max = INT_MAX, .unit = "", .flags = IOS_TUN_RO, .help = h }
+#define BFQ_STAT_U64(n, field, h)                                                \
+	{ .name = n, .type = IOS_TUN_U64, .offset = offsetof(struct bfq_data, field), \
+	  .min = 0, .max = INT64_MAX, .unit = "", .flags = IOS_TUN_RO, .help = h }
+
+static const struct ios_tunable bfq_stats[] = {
+	BFQ_STAT_INT("busy_queues", busy_queues, "queues with requests (or in service)"),
+	BFQ_STAT_INT("wr_busy_queues", wr_busy_queues, "busy queues being weight-raised"),
+	BFQ_STAT_INT("queued", queued, "requests queued in the scheduler"),
+	BFQ_STAT_INT("max_budget", max_budget, "current largest budget, sectors"),
+	BFQ_STAT_INT("budgets_assigned", budgets_assigned,
+		     "filtered count of service slots (194+: max_budget is trusted)"),
+	BFQ_STAT_INT("hw_tag", hw_tag, "device queues commands: 1, 0, -1 not known yet"),
+	BFQ_STAT_U64("peak_rate", peak_rate_sps, "estimated peak rate, sectors/s"),
+	BFQ_STAT_U64("expired_too_idle", expirations[BFQQE_TOO_IDLE],
+		     "slots ended by an idle window without a request"),
+	BFQ_STAT_U64("expired_budget_timeout", expirations[BFQQE_BUDGET_TIMEOUT],
+		     "slots ended by timeout_sync"),
+	BFQ_STAT_U64("expired_budget_exhausted", expirations[BFQQE_BUDGET_EXHAUSTED],
+		     "slots ended by a used-up budget"),
+	BFQ_STAT_U64("expired_no_more_requests", expirations[BFQQE_NO_MORE_REQUESTS],
+		     "slots ended by an empty queue not worth idling for"),
+	BFQ_STAT_U64("expired_preempted", expirations[BFQQE_PREEMPTED],
+		     "slots ended by a weight-raised queue"),
+	BFQ_STAT_U64("idle_windows", idle_arms, "idle windows opened"),
+	BFQ_STAT_U64("queue_merges", queue_merges, "processes moved to a shared queue (EQM)"),
+	BFQ_STAT_U64("queue_splits", queue_splits, "processes split off a shared queue"),
+	BFQ_STAT_U64("wr_starts", wr_starts, "weight-raising periods started"),
+	BFQ_STAT_U64("queues_created", nr_queues_created, "process and async queues created"),
+	{ .name = NULL },
+};
+
+#undef BFQ_STAT_INT
+#undef BFQ_STAT_U64
+
+const struct ios_sched_type ios_sched_bfq = {
+	.name = "bfq",
+	.alias = NULL,
+	.desc = "budget fair queueing: B-WF2Q+ over per-process sector budgets, groups, "
+		"low-latency weight raising (Linux 4.19 BFQ)",
+	.ops = {
+		.init = bfq_init,
+		.exit = bfq_exit,
+		.insert = bfq_insert,
+		.dispatch = bfq_dispatch,
+		.has_work = bfq_has_work,
+		.completed = bfq_completed,
+		.requeue = bfq_requeue,
+		.allow_merge = bfq_allow_merge,
+		.bio_merge = bfq_bio_merge,
+		.request_merged = bfq_request_merged,
+		.requests_merged = bfq_requests_merged,
+		.former = bfq_former,
+		.latter = bfq_latter,
+		.next_wakeup = bfq_next_wakeup,
+		.exit_icq = bfq_exit_icq,
+		.ioprio_changed = bfq_ioprio_changed,
+	},
+	.tunables = bfq_tunables,
+	.stats = bfq_stats,
+	.priv_size = sizeof(struct bfq_data),
+	.features = IOS_SCHED_IDLES,
+};

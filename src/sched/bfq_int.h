@@ -1,0 +1,375 @@
+/*
+ * BFQ internals shared by bfq.c (requests, budgets, idling, weight raising,
+ * queue merging, the hooks), bfq_wf2q.c (the B-WF2Q+ engine) and
+ * bfq_cgroup.c (per-process contexts, queue lifetime, groups).
+ *
+ * The shapes follow Linux 4.19's block/bfq-iosched.h: every process queue
+ * (struct bfq_queue) and every group (struct bfq_group) is scheduled through
+ * an embedded struct bfq_entity. Entities sit in the service trees of their
+ * parent's struct bfq_sched_data: one tree pair (active, idle) per ioprio
+ * class. The root group's sched_data is where the device's choice starts;
+ * a group entity is in service while one of its descendants is.
+ *
+ * Times are signed nanoseconds here: Linux compares jiffies to "the
+ * farthest past" (bfq_smallest_from_now) to mean "never", which needs a
+ * value far below the simulated clock's zero. BFQ_T_NEVER is that value.
+ */
+#ifndef IOSCHED_SCHED_BFQ_INT_H
+#define IOSCHED_SCHED_BFQ_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "iosched/block.h"
+#include "iosched/sched.h"
+
+#define BFQ_T_NEVER			(-(INT64_C(1) << 61))
+#define BFQ_T_MAX			(INT64_C(1) << 62)
+
+#define BFQ_IOPRIO_CLASSES		3	/* RT, BE, IDLE: index = class - 1 */
+#define BFQ_MIN_WEIGHT			1
+#define BFQ_MAX_WEIGHT			1000
+#define BFQ_WEIGHT_CONVERSION_COEFF	10	/* weight = (8 - level) * 10 */
+#define BFQ_DEFAULT_GRP_WEIGHT		100	/* io.bfq.weight default */
+#define BFQ_SOFTRT_WEIGHT_FACTOR	100	/* soft real-time raising: wr_coeff * 100 */
+#define BFQ_SERVICE_SHIFT		22	/* virtual time = service << 22 / weight */
+#define BFQ_CL_IDLE_TIMEOUT_NS		(200 * IOS_NSEC_PER_MSEC)	/* HZ/5 */
+
+/* Why the in-service queue stopped being served (enum bfqq_expiration). */
+enum bfq_expiration {
+	BFQQE_TOO_IDLE = 0,		/* idled for slice_idle without a new request */
+	BFQQE_BUDGET_TIMEOUT,		/* held the device for timeout_sync */
+	BFQQE_BUDGET_EXHAUSTED,		/* next request does not fit the budget left */
+	BFQQE_NO_MORE_REQUESTS,		/* emptied and idling was not worth it */
+	BFQQE_PREEMPTED,		/* a weight-raised queue took the device */
+	BFQQE_NR,
+};
+
+/* bfq_queue flags */
+enum {
+	BFQQF_just_created	= 1u << 0,
+	BFQQF_busy		= 1u << 1,	/* on a service tree or in service with requests */
+	BFQQF_wait_request	= 1u << 2,	/* the device idles for this queue */
+	BFQQF_non_blocking_wait_rq = 1u << 3,	/* expired empty: may recover its budget */
+	BFQQF_fifo_expire	= 1u << 4,	/* FIFO checked once this service slot */
+	BFQQF_has_short_ttime	= 1u << 5,
+	BFQQF_sync		= 1u << 6,
+	BFQQF_IO_bound		= 1u << 7,
+	BFQQF_in_large_burst	= 1u << 8,
+	BFQQF_coop		= 1u << 9,	/* shared by merged processes */
+	BFQQF_split_coop	= 1u << 10,	/* shared queue went seeky: split on next request */
+	BFQQF_softrt_update	= 1u << 11,
+};
+
+struct bfq_service_tree {
+	struct ios_rb_root active;	/* by finish time, augmented with min_start */
+	struct ios_rb_root idle;	/* by finish time: idle entities not yet forgotten */
+	struct bfq_entity *first_idle, *last_idle;
+	uint64_t vtime;			/* the tree's system virtual time */
+	uint64_t wsum;			/* weights of the entities on this tree */
+};
+
+struct bfq_sched_data {
+	struct bfq_entity *in_service_entity;
+	struct bfq_entity *next_in_service;	/* cached choice, kept in sync */
+	struct bfq_service_tree service_tree[BFQ_IOPRIO_CLASSES];
+	int64_t class_idle_last_service_ns;	/* idle class gets a turn every 200 ms */
+};
+
+struct bfq_entity {
+	struct ios_rb_node rb_node;
+	struct ios_rb_root *tree;	/* active or idle tree holding it, or NULL */
+	uint64_t finish, start, min_start;	/* virtual timestamps */
+	int service, budget;		/* sectors */
+	unsigned weight;		/* orig_weight * wr_coeff */
+	unsigned orig_weight, new_weight;
+	bool on_st;			/* counted in its tree's wsum (active, idle or in service) */
+	bool prio_changed;		/* apply new_weight / class at the next update */
+	unsigned counted_weight;	/* weight held in a weight counter, 0 = none */
+	struct bfq_entity *parent;	/* group entity above, NULL below the root */
+	struct bfq_sched_data *sched_data;	/* where this entity is scheduled */
+	struct bfq_sched_data *my_sched_data;	/* groups only: their children */
+};
+
+struct bfq_data;
+struct bfq_io_cq;
+struct bfq_group;
+
+struct bfq_queue {
+	struct bfq_entity entity;
+	int ref;			/* process, request, service-tree and group references */
+	int allocated;			/* requests pointing at this queue */
+	unsigned flags;
+	struct bfq_data *bfqd;
+	struct bfq_io_cq *bic;		/* owning process while not shared */
+	uint32_t pid;
+
+	struct ios_rb_root sort_list;	/* queued requests by sector */
+	struct ios_request *next_rq;
+	int queued[2];			/* [sync] */
+	int dispatched;			/* in the driver */
+	struct ios_list_head fifo;	/* queued requests by arrival */
+	int meta_pending;
+
+	/* early queue merge */
+	struct ios_rb_node pos_node;	/* in the group's tree by next_rq's sector */
+	struct ios_rb_root *pos_root;
+	struct bfq_queue *new_bfqq;	/* scheduled merge target */
+
+	/* process behaviour */
+	uint32_t seek_history;		/* one bit per request: seeky */
+	uint64_t last_request_pos;
+	int64_t last_end_request_ns;
+	uint64_t ttime_total, ttime_samples, ttime_mean;
+	int requests_within_timer;
+
+	/* budgets */
+	int max_budget;
+	int64_t budget_timeout_ns;	/* also: when it went empty with nothing in flight */
+
+	/* ioprio */
+	int ioprio, ioprio_class;
+	int new_ioprio, new_ioprio_class;
+
+	/* weight raising (low_latency) */
+	unsigned wr_coeff;
+	int64_t last_wr_start_finish_ns;
+	int64_t wr_cur_max_time_ns;
+	int64_t soft_rt_next_start_ns;
+	int64_t last_idle_bklogged_ns;
+	int64_t wr_start_at_switch_to_srt_ns;
+	int64_t split_time_ns;
+	int64_t first_io_time_ns;
+	uint64_t service_from_backlogged;
+	uint64_t service_from_wr;
+
+	struct ios_list_head burst_node;	/* on bfqd->burst_list, or self-linked */
+	struct ios_list_head all_node;		/* on bfqd->all_queues */
+};
+
+/* Per-process context for one queue (the kernel's bfq_io_cq). */
+struct bfq_io_cq {
+	struct ios_ioc *ioc;
+	struct bfq_queue *bfqq[2];	/* [is_sync] */
+	int ioprio_class, ioprio_level;	/* as last seen, to notice changes */
+	unsigned cgroup_id;
+	bool cgroup_seen;
+	/* state kept across a queue merge, restored on split */
+	bool saved_has_short_ttime, saved_io_bound, saved_in_large_burst, was_in_burst_list;
+	uint64_t saved_ttime_total, saved_ttime_samples, saved_ttime_mean;
+	int64_t saved_last_end_request_ns;
+	unsigned saved_wr_coeff;
+	int64_t saved_last_wr_start_finish_ns, saved_wr_start_at_switch_to_srt_ns;
+	int64_t saved_wr_cur_max_time_ns;
+	struct ios_list_head node;	/* bfqd->bics, creation order */
+};
+
+struct bfq_group {
+	struct bfq_entity entity;	/* unused for the root group */
+	struct bfq_sched_data sched_data;
+	struct bfq_entity *my_entity;	/* &entity, NULL for the root */
+	struct bfq_data *bfqd;
+	unsigned id;			/* ios_cgroup id */
+	int active_entities;		/* children on an active tree or in service */
+	struct ios_rb_root rq_pos_tree;	/* queues by next_rq sector, for EQM */
+	struct bfq_queue *async_bfqq[2][IOS_IOPRIO_LEVELS];	/* [RT, BE][level] */
+	struct bfq_queue *async_idle_bfqq;
+};
+
+/* Counts of active entities per weight: "are weights differentiated?" */
+struct bfq_weight_counts {
+	uint32_t n[BFQ_MAX_WEIGHT + 1];
+	unsigned distinct;
+};
+
+/* Open-addressed map from io context to bic (see bfq_cgroup.c). */
+struct bfq_bic_map {
+	struct bfq_io_cq **slot;
+	size_t mask, used;
+};
+
+struct bfq_data {
+	/* --- tunables (sysfs names; written before init) --- */
+	uint64_t fifo_expire_ns[2];	/* [0] async, [1] sync */
+	uint64_t back_max_bytes;	/* back_seek_max */
+	int back_penalty;		/* back_seek_penalty */
+	uint64_t slice_idle_ns;		/* slice_idle and slice_idle_us */
+	int user_max_budget;		/* max_budget: 0 = auto */
+	uint64_t timeout_ns;		/* timeout_sync */
+	int strict_guarantees;
+	int low_latency;
+
+	/* --- state --- */
+	struct ios_queue *queue;
+	int64_t now_ns;			/* time of the hook being run */
+	struct bfq_group *root_group;
+	struct bfq_group **groups;	/* by cgroup id, NULL where unused */
+	unsigned nr_groups;
+	struct bfq_bic_map bic_map;
+	struct ios_list_head bics;
+	struct ios_list_head all_queues;
+	struct ios_list_head dispatch;	/* front insertions, served first */
+
+	struct bfq_queue *in_service_queue;
+	struct bfq_queue oom_bfqq;	/* fallback when a queue cannot be allocated */
+	bool draining;			/* dispatch(FORCE) in progress: never idle */
+	int busy_queues;
+	int wr_busy_queues;
+	int queued;
+	int rq_in_driver;
+
+	struct bfq_weight_counts queue_weights, group_weights;
+
+	/* idling */
+	int64_t idle_end_ns;		/* valid while the in-service queue waits */
+	int64_t last_idling_start_ns;
+	int64_t last_budget_start_ns;
+
+	/* hardware queueing detection */
+	int hw_tag;			/* -1 unknown (treated as queueing), 0, 1 */
+	int max_rq_in_driver;
+	int hw_tag_samples;
+
+	/* peak rate estimation and budget auto-tuning */
+	uint32_t peak_rate;		/* (sectors/us) << BFQ_RATE_SHIFT */
+	uint64_t rate_dur_prod;		/* ref_rate * ref_wr_duration_ns */
+	uint32_t peak_rate_samples, sequential_samples;
+	uint64_t tot_sectors_dispatched;
+	uint32_t last_rq_max_size;
+	int64_t first_dispatch_ns, last_dispatch_ns, last_completion_ns;
+	uint64_t delta_from_first_ns;
+	uint64_t last_position, in_serv_last_pos;
+	int max_budget;			/* current automatic (or user) maximum */
+	int budgets_assigned;
+
+	/* weight raising parameters (Linux sets these in bfq_init_queue) */
+	unsigned wr_coeff;
+	int64_t wr_rt_max_time_ns, wr_min_idle_time_ns, wr_min_inter_arr_async_ns;
+	uint32_t wr_max_softrt_rate;	/* sectors/s */
+	int requests_within_timer;
+
+	/* bursts of queue creations */
+	struct ios_list_head burst_list;
+	int burst_size;
+	bool large_burst;
+	int large_burst_thresh;
+	int64_t burst_interval_ns;
+	int64_t last_ins_in_burst_ns;
+	struct bfq_entity *burst_parent_entity;
+
+	/* --- read-only statistics (--dump-state) --- */
+	uint64_t expirations[BFQQE_NR];
+	uint64_t idle_arms;
+	uint64_t queue_merges, queue_splits;
+	uint64_t wr_starts;
+	uint64_t nr_queues_created;
+	uint64_t peak_rate_sps;		/* peak_rate shown in sectors per second */
+};
+
+/* ---- helpers used everywhere ---- */
+
+static inline struct bfq_queue *bfq_entity_to_bfqq(const struct bfq_entity *e)
+{
+	return e->my_sched_data ? NULL : ios_container_of(e, struct bfq_queue, entity);
+}
+
+static inline struct bfq_group *bfq_sd_to_group(struct bfq_sched_data *sd)
+{
+	return ios_container_of(sd, struct bfq_group, sched_data);
+}
+
+static inline struct bfq_group *bfqq_group(const struct bfq_queue *bfqq)
+{
+	return bfq_sd_to_group(bfqq->entity.sched_data);
+}
+
+static inline bool bfq_gt(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b) > 0;
+}
+
+static inline bool bfqq_flag(const struct bfq_queue *bfqq, unsigned f)
+{
+	return (bfqq->flags & f) != 0;
+}
+
+static inline void bfqq_set(struct bfq_queue *bfqq, unsigned f)
+{
+	bfqq->flags |= f;
+}
+
+static inline void bfqq_clear(struct bfq_queue *bfqq, unsigned f)
+{
+	bfqq->flags &= ~f;
+}
+
+static inline bool bfq_class_idle(const struct bfq_queue *bfqq)
+{
+	return bfqq->ioprio_class == IOS_IOPRIO_CLASS_IDLE;
+}
+
+static inline int bfq_budget_left(const struct bfq_queue *bfqq)
+{
+	return bfqq->entity.budget - bfqq->entity.service;
+}
+
+static inline unsigned bfq_ioprio_to_weight(int level)
+{
+	return (unsigned)(IOS_IOPRIO_LEVELS - level) * BFQ_WEIGHT_CONVERSION_COEFF;
+}
+
+/* ---- bfq_wf2q.c: the B-WF2Q+ engine ---- */
+
+void bfq_init_service_tree(struct bfq_service_tree *st);
+void bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns);
+void bfq_bfqq_served(struct bfq_queue *bfqq, int served);
+void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns);
+struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd);
+bool bfq_next_queue_may_preempt(struct bfq_data *bfqd);
+bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd);
+void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
+void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
+			 bool expiration);
+void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
+void bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+struct bfq_service_tree *bfq_entity_service_tree(struct bfq_entity *entity);
+struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
+							  struct bfq_entity *entity,
+							  bool update_class_too);
+void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
+		     struct bfq_weight_counts *wc);
+void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
+			struct bfq_weight_counts *wc);
+void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_forget_all_idle(struct bfq_sched_data *sd);
+void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity);
+/* Debug: check the min_start augmentation of every active tree under @sd. */
+bool bfq_check_active_tree(const struct ios_rb_root *root);
+
+/* ---- bfq_cgroup.c: contexts, queue lifetime, groups ---- */
+
+int bfq_bic_map_init(struct bfq_bic_map *m);
+void bfq_bic_map_free(struct bfq_bic_map *m);
+struct bfq_io_cq *bfq_bic_lookup(struct bfq_data *bfqd, const struct ios_ioc *ioc);
+struct bfq_io_cq *bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc);
+void bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+struct bfq_group *bfq_group_root_create(struct bfq_data *bfqd);
+struct bfq_group *bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgroup *cg);
+void bfq_groups_free(struct bfq_data *bfqd);
+void bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg);
+void bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_group *bfqg);
+struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync);
+void bfq_put_queue(struct bfq_queue *bfqq);
+void bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic);
+
+/* ---- bfq.c ---- */
+
+void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
+		     enum bfq_expiration reason);
+void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_bfqq_end_wr(struct bfq_queue *bfqq);
+void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+int64_t bfq_wr_duration(const struct bfq_data *bfqd);
+
+#endif

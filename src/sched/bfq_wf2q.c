@@ -1,0 +1,872 @@
+/*
+ * B-WF2Q+: the budget-aware worst-case fair weighted fair queueing engine
+ * under BFQ (Linux 4.19 block/bfq-wf2q.c; Valente and Checconi, after
+ * Bennett and Zhang's WF2Q+ and Stoica's EEVDF tree).
+ *
+ * Every schedulable thing is an entity: a process queue or a group. An
+ * entity that wants service carries two virtual timestamps, start S and
+ * finish F = S + budget / weight (budget in sectors, scaled by
+ * 2^BFQ_SERVICE_SHIFT so that integer division keeps precision). Each
+ * service tree has a virtual time V that advances by served / wsum for
+ * every sector served below it, wsum being the weights of the entities the
+ * tree knows about. An entity is eligible when S <= V; the engine serves the
+ * eligible entity with the smallest F. Serving by finish time gives each
+ * entity its weight's share of sectors; eligibility keeps an entity that got
+ * ahead of its share from being served again before the others catch up,
+ * which is what bounds the lag against the ideal fluid schedule whatever the
+ * budgets are.
+ *
+ * The active tree is ordered by F and each node also holds the smallest S
+ * of its subtree (min_start), so "the eligible entity with the smallest F"
+ * is one descent: go left whenever the left subtree holds an eligible
+ * entity. When no entity is eligible, V jumps to the smallest S.
+ *
+ * An entity that empties keeps its timestamps on the idle tree while its F
+ * is still ahead of V: if it comes back before V passes F, it restarts from
+ * F and so cannot gain service by leaving and returning. One idle entity is
+ * forgotten per service event, which keeps every operation O(log N).
+ *
+ * Groups are entities too (hierarchical WF2Q+): a group's budget is its
+ * next child's, its timestamps advance with the service of any descendant,
+ * and choosing the device's next queue walks from the root choosing
+ * next_in_service at each level. Classes are strict priorities: RT before
+ * BE before IDLE, except that the IDLE class is served once every 200 ms so
+ * it cannot starve.
+ *
+ * Queue weight counters (how many busy queues, groups, per weight) also live
+ * here: BFQ idles for service guarantees only when weights differ.
+ */
+#include "bfq_int.h"
+
+static struct bfq_entity *bfq_entity_of(struct ios_rb_node *n)
+{
+	return n ? ios_container_of(n, struct bfq_entity, rb_node) : NULL;
+}
+
+static struct bfq_data *bfq_sd_bfqd(struct bfq_sched_data *sd)
+{
+	return bfq_sd_to_group(sd)->bfqd;
+}
+
+static unsigned bfq_class_idx(const struct bfq_entity *entity)
+{
+	const struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
+
+	/* groups are best effort */
+	return bfqq ? (unsigned)bfqq->ioprio_class - 1 : IOS_IOPRIO_CLASS_BE - 1;
+}
+
+struct bfq_service_tree *bfq_entity_service_tree(struct bfq_entity *entity)
+{
+	return entity->sched_data->service_tree + bfq_class_idx(entity);
+}
+
+void bfq_init_service_tree(struct bfq_service_tree *st)
+{
+	st->active = IOS_RB_ROOT;
+	st->idle = IOS_RB_ROOT;
+	st->first_idle = st->last_idle = NULL;
+	st->vtime = 0;
+	st->wsum = 0;
+}
+
+void bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns)
+{
+	sd->in_service_entity = NULL;
+	sd->next_in_service = NULL;
+	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++)
+		bfq_init_service_tree(&sd->service_tree[i]);
+	sd->class_idle_last_service_ns = now_ns;
+}
+
+/* Service in the virtual-time domain of a tree or entity of weight @weight. */
+static uint64_t bfq_delta(uint64_t service, uint64_t weight)
+{
+	return weight ? (service << BFQ_SERVICE_SHIFT) / weight : 0;
+}
+
+static void bfq_calc_finish(struct bfq_entity *entity, int service)
+{
+	entity->finish = entity->start + bfq_delta(service > 0 ? (uint64_t)service : 0,
+						   entity->weight);
+}
+
+/* ---- weight counters ---- */
+
+void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
+		     struct bfq_weight_counts *wc)
+{
+	unsigned w = entity->weight;
+
+	(void)bfqd;
+	if (entity->counted_weight)
+		return;
+	if (w > BFQ_MAX_WEIGHT)
+		w = BFQ_MAX_WEIGHT;	/* only unraised weights are counted: cannot happen */
+	if (w < BFQ_MIN_WEIGHT)
+		w = BFQ_MIN_WEIGHT;
+	if (wc->n[w]++ == 0)
+		wc->distinct++;
+	entity->counted_weight = w;
+}
+
+void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
+			struct bfq_weight_counts *wc)
+{
+	unsigned w = entity->counted_weight;
+
+	(void)bfqd;
+	if (!w)
+		return;
+	IOS_BUG_ON(wc->n[w] == 0);
+	if (--wc->n[w] == 0)
+		wc->distinct--;
+	entity->counted_weight = 0;
+}
+
+/*
+ * @bfqq has no request queued and none in flight: its weight stops
+ * counting, and so do its groups' weights unless something else below them
+ * is still active.
+ */
+void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct bfq_entity *entity;
+
+	bfq_weights_remove(bfqd, &bfqq->entity, &bfqd->queue_weights);
+	for (entity = bfqq->entity.parent; entity; entity = entity->parent) {
+		struct bfq_sched_data *sd = entity->my_sched_data;
+
+		if (sd->next_in_service || sd->in_service_entity)
+			break;
+		bfq_weights_remove(bfqd, entity, &bfqd->group_weights);
+	}
+}
+
+/* ---- the augmented active tree ---- */
+
+static void bfq_update_min(struct bfq_entity *entity, struct ios_rb_node *child)
+{
+	struct bfq_entity *c = bfq_entity_of(child);
+
+	if (c && bfq_gt(entity->min_start, c->min_start))
+		entity->min_start = c->min_start;
+}
+
+static void bfq_update_active_node(struct ios_rb_node *node)
+{
+	struct bfq_entity *entity = bfq_entity_of(node);
+
+	entity->min_start = entity->start;
+	bfq_update_min(entity, node->right);
+	bfq_update_min(entity, node->left);
+}
+
+/*
+ * Recompute min_start from @node, the deepest node an insertion or removal
+ * changed, up to the root. Rebalancing rotates only nodes on that path and
+ * their direct children, so refreshing each path node's sibling on the way
+ * up is enough.
+ */
+static void bfq_update_active_tree(struct ios_rb_node *node)
+{
+	for (;;) {
+		struct ios_rb_node *parent;
+
+		bfq_update_active_node(node);
+		parent = node->parent;
+		if (!parent)
+			return;
+		if (node == parent->left && parent->right)
+			bfq_update_active_node(parent->right);
+		else if (node == parent->right && parent->left)
+			bfq_update_active_node(parent->left);
+		node = parent;
+	}
+}
+
+/* Insert by finish time; equal finish times keep arrival order. */
+static void bfq_insert(struct ios_rb_root *root, struct bfq_entity *entity)
+{
+	struct ios_rb_node **link = &root->node, *parent = NULL;
+
+	while (*link) {
+		parent = *link;
+		link = bfq_gt(bfq_entity_of(parent)->finish, entity->finish) ? &parent->left
+									      : &parent->right;
+	}
+	ios_rb_link(&entity->rb_node, parent, link);
+	ios_rb_insert_color(&entity->rb_node, root);
+	entity->tree = root;
+}
+
+static void bfq_extract(struct ios_rb_root *root, struct bfq_entity *entity)
+{
+	entity->tree = NULL;
+	ios_rb_erase(&entity->rb_node, root);
+}
+
+static void bfq_group_count_active(struct bfq_entity *entity, int delta)
+{
+	struct bfq_group *bfqg = bfq_sd_to_group(entity->sched_data);
+
+	if (bfqg->my_entity)
+		bfqg->active_entities += delta;
+}
+
+static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	struct ios_rb_node *node = &entity->rb_node;
+
+	bfq_insert(&st->active, entity);
+	if (node->left)
+		node = node->left;
+	else if (node->right)
+		node = node->right;
+	bfq_update_active_tree(node);
+	bfq_group_count_active(entity, 1);
+}
+
+/* The deepest node that removing @node (successor splicing) can change. */
+static struct ios_rb_node *bfq_find_deepest(struct ios_rb_node *node)
+{
+	struct ios_rb_node *deepest;
+
+	if (!node->right && !node->left)
+		return node->parent;
+	if (!node->right)
+		return node->left;
+	if (!node->left)
+		return node->right;
+	deepest = ios_rb_next(node);
+	if (deepest->right)
+		return deepest->right;
+	if (deepest->parent != node)
+		return deepest->parent;
+	return deepest;
+}
+
+static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	struct ios_rb_node *node = bfq_find_deepest(&entity->rb_node);
+
+	bfq_extract(&st->active, entity);
+	if (node)
+		bfq_update_active_tree(node);
+	bfq_group_count_active(entity, -1);
+}
+
+static bool bfq_check_subtree(const struct ios_rb_node *n, uint64_t *min_start)
+{
+	const struct bfq_entity *e = bfq_entity_of((struct ios_rb_node *)n);
+	uint64_t m = e->start, sub;
+
+	if (n->left) {
+		if (!bfq_check_subtree(n->left, &sub))
+			return false;
+		if (bfq_gt(bfq_entity_of(n->left)->finish, e->finish))
+			return false;
+		if (bfq_gt(m, sub))
+			m = sub;
+	}
+	if (n->right) {
+		if (!bfq_check_subtree(n->right, &sub))
+			return false;
+		if (bfq_gt(e->finish, bfq_entity_of(n->right)->finish))
+			return false;
+		if (bfq_gt(m, sub))
+			m = sub;
+	}
+	*min_start = m;
+	return e->min_start == m;
+}
+
+bool bfq_check_active_tree(const struct ios_rb_root *root)
+{
+	uint64_t m;
+
+	return !root->node || bfq_check_subtree(root->node, &m);
+}
+
+/* ---- the idle tree ---- */
+
+static void bfq_idle_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	if (!st->first_idle || bfq_gt(st->first_idle->finish, entity->finish))
+		st->first_idle = entity;
+	if (!st->last_idle || bfq_gt(entity->finish, st->last_idle->finish))
+		st->last_idle = entity;
+	bfq_insert(&st->idle, entity);
+}
+
+static void bfq_idle_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	if (entity == st->first_idle)
+		st->first_idle = bfq_entity_of(ios_rb_next(&entity->rb_node));
+	if (entity == st->last_idle)
+		st->last_idle = bfq_entity_of(ios_rb_prev(&entity->rb_node));
+	bfq_extract(&st->idle, entity);
+}
+
+/*
+ * @entity leaves the tree's accounting altogether. A queue's service-tree
+ * reference goes with it, unless it is in service: resetting the
+ * in-service queue drops that reference later.
+ */
+static void bfq_forget_entity(struct bfq_service_tree *st, struct bfq_entity *entity,
+			      bool is_in_service)
+{
+	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
+
+	entity->on_st = false;
+	st->wsum -= entity->weight;
+	if (bfqq && !is_in_service)
+		bfq_put_queue(bfqq);
+}
+
+void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	bfq_idle_extract(st, entity);
+	bfq_forget_entity(st, entity, entity == entity->sched_data->in_service_entity);
+}
+
+/*
+ * Forget idle entities whose finish time virtual time has passed: they can
+ * no longer be treated as if they had never left. One per call keeps the
+ * cost logarithmic; when nothing is active the whole idle tree is
+ * forgotten at once by moving V past its last finish time.
+ */
+static void bfq_forget_idle(struct bfq_service_tree *st)
+{
+	struct bfq_entity *first_idle = st->first_idle;
+	struct bfq_entity *last_idle = st->last_idle;
+
+	if (ios_rb_empty(&st->active) && last_idle && !bfq_gt(last_idle->finish, st->vtime))
+		st->vtime = last_idle->finish;
+	if (first_idle && !bfq_gt(first_idle->finish, st->vtime))
+		bfq_put_idle_entity(st, first_idle);
+}
+
+void bfq_forget_all_idle(struct bfq_sched_data *sd)
+{
+	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++) {
+		struct bfq_service_tree *st = &sd->service_tree[i];
+
+		while (st->first_idle)
+			bfq_put_idle_entity(st, st->first_idle);
+	}
+}
+
+/* ---- weights and classes ---- */
+
+/*
+ * Apply a pending weight or class change. Called when the entity is on no
+ * tree (update_class_too) or when only its weight may change (then it stays
+ * on its class's tree). Returns the tree the entity now belongs to.
+ */
+struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
+							  struct bfq_entity *entity,
+							  bool update_class_too)
+{
+	struct bfq_service_tree *new_st = old_st;
+	struct bfq_queue *bfqq;
+	unsigned prev_weight, new_weight;
+	struct bfq_data *bfqd;
+
+	if (!entity->prio_changed)
+		return old_st;
+	bfqq = bfq_entity_to_bfqq(entity);
+	bfqd = bfq_sd_bfqd(entity->sched_data);
+
+	old_st->wsum -= entity->weight;
+	if (entity->new_weight != entity->orig_weight) {
+		unsigned w = entity->new_weight;
+
+		if (w < BFQ_MIN_WEIGHT)
+			w = BFQ_MIN_WEIGHT;
+		if (w > BFQ_MAX_WEIGHT)
+			w = BFQ_MAX_WEIGHT;
+		entity->new_weight = entity->orig_weight = w;
+	}
+	if (bfqq && update_class_too)
+		bfqq->ioprio_class = bfqq->new_ioprio_class;
+	if (bfqq && update_class_too)
+		bfqq->ioprio = bfqq->new_ioprio;
+	if (!bfqq || bfqq->ioprio_class == bfqq->new_ioprio_class)
+		entity->prio_changed = false;
+
+	new_st = bfq_entity_service_tree(entity);
+	prev_weight = entity->weight;
+	new_weight = entity->orig_weight * (bfqq ? bfqq->wr_coeff : 1);
+	if (prev_weight != new_weight && bfqq)
+		bfq_weights_remove(bfqd, entity, &bfqd->queue_weights);
+	entity->weight = new_weight;
+	if (prev_weight != new_weight && bfqq && bfqq->wr_coeff == 1)
+		bfq_weights_add(bfqd, entity, &bfqd->queue_weights);
+	new_st->wsum += entity->weight;
+	if (new_st != old_st)
+		entity->start = new_st->vtime;
+	return new_st;
+}
+
+/* ---- service accounting ---- */
+
+void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+
+	if (!bfqq->service_from_backlogged)
+		bfqq->first_io_time_ns = bfqq->bfqd->now_ns;
+	if (bfqq->wr_coeff > 1)
+		bfqq->service_from_wr += (uint64_t)served;
+	bfqq->service_from_backlogged += (uint64_t)served;
+	for (; entity; entity = entity->parent) {
+		struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+
+		entity->service += served;
+		st->vtime += bfq_delta((uint64_t)served, st->wsum);
+		bfq_forget_idle(st);
+	}
+}
+
+/*
+ * Charge a slow queue for the time it held the device rather than for the
+ * sectors it moved: the service it would have received at the peak rate in
+ * that time (max_budget per timeout_sync). This gives seeky processes time
+ * fairness instead of sector fairness, so they cannot drag the throughput
+ * of everyone down.
+ */
+void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns)
+{
+	struct bfq_entity *entity = &bfqq->entity;
+	uint64_t timeout = bfqd->timeout_ns ? bfqd->timeout_ns : 1;
+	uint64_t bounded = time_ns < timeout ? time_ns : timeout;
+	int serv_for_time = (int)((uint64_t)bfqd->max_budget * bounded / timeout);
+	int tot = serv_for_time > entity->service ? serv_for_time : entity->service;
+
+	if (tot > entity->budget)
+		entity->budget = tot;
+	if (tot > entity->service)
+		bfq_bfqq_served(bfqq, tot - entity->service);
+}
+
+/* ---- activation, requeueing, deactivation ---- */
+
+static void bfq_get_entity(struct bfq_entity *entity)
+{
+	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
+
+	if (bfqq)
+		bfqq->ref++;
+}
+
+static void bfq_update_fin_time_enqueue(struct bfq_entity *entity, struct bfq_service_tree *st,
+					bool backshifted)
+{
+	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
+
+	st = __bfq_entity_update_weight_prio(st, entity, true);
+	bfq_calc_finish(entity, entity->budget);
+	/*
+	 * A queue that keeps coming back with back-shifted timestamps could
+	 * drift far below V and then monopolise the device; push it up to V
+	 * (a weight-raised one only a little, to keep its advantage).
+	 */
+	if (backshifted && bfq_gt(st->vtime, entity->finish)) {
+		uint64_t delta = st->vtime - entity->finish;
+
+		if (bfqq)
+			delta /= bfqq->wr_coeff;
+		entity->start += delta;
+		entity->finish += delta;
+	}
+	bfq_active_insert(st, entity);
+}
+
+/* A true activation: the entity was idle (on the idle tree or nowhere). */
+static void __bfq_activate_entity(struct bfq_entity *entity, bool non_blocking_wait_rq)
+{
+	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+	bool backshifted = false;
+	uint64_t min_vstart;
+
+	/*
+	 * A queue that expired only because it emptied, and whose process
+	 * came back in time, restarts from where it left off (its old finish
+	 * time) instead of from V: it recovers the service hole.
+	 */
+	if (non_blocking_wait_rq && bfq_gt(st->vtime, entity->finish)) {
+		backshifted = true;
+		min_vstart = entity->finish;
+	} else {
+		min_vstart = st->vtime;
+	}
+
+	if (entity->tree == &st->idle) {
+		bfq_idle_extract(st, entity);
+		entity->start = bfq_gt(min_vstart, entity->finish) ? min_vstart : entity->finish;
+	} else {
+		entity->start = min_vstart;
+		st->wsum += entity->weight;
+		bfq_get_entity(entity);
+		entity->on_st = true;
+	}
+	if (!bfq_entity_to_bfqq(entity)) {
+		struct bfq_data *bfqd = bfq_sd_bfqd(entity->sched_data);
+
+		bfq_weights_add(bfqd, entity, &bfqd->group_weights);
+	}
+	bfq_update_fin_time_enqueue(entity, st, backshifted);
+}
+
+/*
+ * The in-service entity is put back (its start moves past the service it
+ * got), or an active one is repositioned because its budget changed.
+ */
+static void __bfq_requeue_entity(struct bfq_entity *entity)
+{
+	struct bfq_sched_data *sd = entity->sched_data;
+	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+
+	if (entity == sd->in_service_entity) {
+		bfq_calc_finish(entity, entity->service);
+		entity->start = entity->finish;
+		if (entity->tree)
+			bfq_active_extract(st, entity);
+	} else {
+		bfq_active_extract(st, entity);
+	}
+	bfq_update_fin_time_enqueue(entity, st, false);
+}
+
+static void __bfq_activate_requeue_entity(struct bfq_entity *entity, struct bfq_sched_data *sd,
+					  bool non_blocking_wait_rq)
+{
+	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+
+	if (sd->in_service_entity == entity || entity->tree == &st->active)
+		__bfq_requeue_entity(entity);
+	else
+		__bfq_activate_entity(entity, non_blocking_wait_rq);
+}
+
+static bool bfq_update_next_in_service(struct bfq_sched_data *sd, struct bfq_entity *new_entity,
+				       bool expiration);
+
+static void bfq_activate_requeue_entity(struct bfq_entity *entity, bool non_blocking_wait_rq,
+					bool requeue, bool expiration)
+{
+	for (; entity; entity = entity->parent) {
+		struct bfq_sched_data *sd = entity->sched_data;
+
+		__bfq_activate_requeue_entity(entity, sd, non_blocking_wait_rq);
+		if (!bfq_update_next_in_service(sd, entity, expiration) && !requeue)
+			break;
+	}
+}
+
+/*
+ * Take @entity off its active tree (or out of service). It goes to the idle
+ * tree if allowed and its finish time is still ahead of V, else it is
+ * forgotten. Returns false if it was not on any tree.
+ */
+static bool __bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idle_tree)
+{
+	struct bfq_sched_data *sd = entity->sched_data;
+	struct bfq_service_tree *st;
+	bool is_in_service;
+
+	if (!entity->on_st)
+		return false;
+	st = bfq_entity_service_tree(entity);
+	is_in_service = entity == sd->in_service_entity;
+	bfq_calc_finish(entity, entity->service);
+	if (is_in_service)
+		sd->in_service_entity = NULL;
+	else
+		entity->service = 0;	/* nobody else will reset it */
+
+	if (entity->tree == &st->active)
+		bfq_active_extract(st, entity);
+	else if (!is_in_service && entity->tree == &st->idle)
+		bfq_idle_extract(st, entity);
+
+	if (!ins_into_idle_tree || !bfq_gt(entity->finish, st->vtime))
+		bfq_forget_entity(st, entity, is_in_service);
+	else
+		bfq_idle_insert(st, entity);
+	return true;
+}
+
+static void bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idle_tree,
+				  bool expiration)
+{
+	struct bfq_entity *parent = NULL;
+
+	for (; entity; entity = parent) {
+		struct bfq_sched_data *sd = entity->sched_data;
+
+		parent = entity->parent;
+		if (!__bfq_deactivate_entity(entity, ins_into_idle_tree))
+			return;
+		if (sd->next_in_service == entity)
+			bfq_update_next_in_service(sd, NULL, expiration);
+		if (sd->next_in_service || sd->in_service_entity)
+			break;	/* the parent still has something to serve */
+		/* the parent emptied too: deactivate it, keeping its timestamps */
+		ins_into_idle_tree = true;
+	}
+	/* requeue or reposition what is above, since next_in_service changed */
+	for (entity = parent; entity; entity = entity->parent) {
+		struct bfq_sched_data *sd = entity->sched_data;
+
+		__bfq_requeue_entity(entity);
+		if (!bfq_update_next_in_service(sd, entity, expiration) && !expiration)
+			break;
+	}
+}
+
+/* ---- choosing ---- */
+
+static uint64_t bfq_calc_vtime_jump(struct bfq_service_tree *st)
+{
+	struct bfq_entity *root = bfq_entity_of(st->active.node);
+
+	return bfq_gt(root->min_start, st->vtime) ? root->min_start : st->vtime;
+}
+
+static void bfq_update_vtime(struct bfq_service_tree *st, uint64_t new_value)
+{
+	if (bfq_gt(new_value, st->vtime)) {
+		st->vtime = new_value;
+		bfq_forget_idle(st);
+	}
+}
+
+/*
+ * The eligible entity (start <= @vtime) with the smallest finish time: from
+ * the root, go left whenever the left subtree holds an eligible entity;
+ * go right only while nothing eligible has been found.
+ */
+static struct bfq_entity *bfq_first_active_entity(struct bfq_service_tree *st, uint64_t vtime)
+{
+	struct ios_rb_node *node = st->active.node;
+	struct bfq_entity *first = NULL;
+
+	while (node) {
+		struct bfq_entity *entry = bfq_entity_of(node);
+
+		if (!bfq_gt(entry->start, vtime))
+			first = entry;
+		if (node->left && !bfq_gt(bfq_entity_of(node->left)->min_start, vtime)) {
+			node = node->left;
+			continue;
+		}
+		if (first)
+			break;
+		node = node->right;
+	}
+	return first;
+}
+
+static struct bfq_entity *__bfq_lookup_next_entity(struct bfq_service_tree *st, bool in_service)
+{
+	uint64_t new_vtime;
+
+	if (ios_rb_empty(&st->active))
+		return NULL;
+	new_vtime = bfq_calc_vtime_jump(st);
+	/* with an entity in service something is eligible already: do not jump */
+	if (!in_service)
+		bfq_update_vtime(st, new_vtime);
+	return bfq_first_active_entity(st, new_vtime);
+}
+
+static struct bfq_entity *bfq_lookup_next_entity(struct bfq_sched_data *sd, bool expiration)
+{
+	struct bfq_service_tree *st = sd->service_tree;
+	struct bfq_service_tree *idle_st = st + (BFQ_IOPRIO_CLASSES - 1);
+	int64_t now = bfq_sd_bfqd(sd)->now_ns;
+	struct bfq_entity *entity = NULL;
+	int class_idx = 0;
+
+	/* the idle class gets a turn at least every BFQ_CL_IDLE_TIMEOUT */
+	if (now > sd->class_idle_last_service_ns + (int64_t)BFQ_CL_IDLE_TIMEOUT_NS) {
+		if (!ios_rb_empty(&idle_st->active))
+			class_idx = BFQ_IOPRIO_CLASSES - 1;
+		sd->class_idle_last_service_ns = now;
+	}
+	for (; class_idx < BFQ_IOPRIO_CLASSES; class_idx++) {
+		/* on expiration the in-service entity is already requeued */
+		entity = __bfq_lookup_next_entity(st + class_idx,
+						  sd->in_service_entity && !expiration);
+		if (entity)
+			break;
+	}
+	return entity;
+}
+
+/* A group's budget follows its next child's; true if it shrank. */
+static bool bfq_update_parent_budget(struct bfq_entity *next_in_service)
+{
+	struct bfq_group *bfqg = bfq_sd_to_group(next_in_service->sched_data);
+	struct bfq_entity *group_entity = bfqg->my_entity;
+	bool ret = false;
+
+	if (group_entity) {
+		if (group_entity->budget > next_in_service->budget)
+			ret = true;
+		group_entity->budget = next_in_service->budget;
+	}
+	return ret;
+}
+
+/*
+ * Refresh sd->next_in_service after @new_entity was activated, requeued or
+ * repositioned (NULL: after a removal, look it up). When @new_entity is not
+ * the current candidate, comparing the two is enough. Returns true when the
+ * change may make the parent a better candidate at its own level.
+ */
+static bool bfq_update_next_in_service(struct bfq_sched_data *sd, struct bfq_entity *new_entity,
+				       bool expiration)
+{
+	struct bfq_entity *next_in_service = sd->next_in_service;
+	bool parent_sched_may_change = false;
+	bool change_without_lookup = false;
+
+	if (new_entity && new_entity != sd->next_in_service) {
+		change_without_lookup = true;
+		if (next_in_service) {
+			unsigned idx = bfq_class_idx(new_entity);
+			struct bfq_service_tree *st = sd->service_tree + idx;
+
+			change_without_lookup = idx == bfq_class_idx(next_in_service) &&
+						!bfq_gt(new_entity->start, st->vtime) &&
+						bfq_gt(next_in_service->finish, new_entity->finish);
+		}
+		if (change_without_lookup)
+			next_in_service = new_entity;
+	}
+	if (!change_without_lookup)
+		next_in_service = bfq_lookup_next_entity(sd, expiration);
+	if (next_in_service) {
+		bool budget_change = bfq_update_parent_budget(next_in_service);
+
+		parent_sched_may_change = !sd->next_in_service || budget_change;
+	}
+	sd->next_in_service = next_in_service;
+	return parent_sched_may_change;
+}
+
+/*
+ * Whether @entity stops being a candidate when set in service: a queue
+ * always does; a group only if it has no other active child.
+ */
+static bool bfq_no_longer_next_in_service(struct bfq_entity *entity)
+{
+	if (bfq_entity_to_bfqq(entity))
+		return true;
+	return ios_container_of(entity, struct bfq_group, entity)->active_entities == 1;
+}
+
+bool bfq_next_queue_may_preempt(struct bfq_data *bfqd)
+{
+	struct bfq_sched_data *sd = &bfqd->root_group->sched_data;
+
+	return sd->next_in_service != sd->in_service_entity;
+}
+
+/* Walk down from the root setting next_in_service in service at each level. */
+struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd)
+{
+	struct bfq_entity *entity = NULL;
+	struct bfq_sched_data *sd;
+	struct bfq_queue *bfqq;
+
+	if (bfqd->busy_queues == 0)
+		return NULL;
+	for (sd = &bfqd->root_group->sched_data; sd; sd = entity->my_sched_data) {
+		entity = sd->next_in_service;
+		IOS_BUG_ON(!entity);
+		if (!entity)
+			return NULL;
+		sd->in_service_entity = entity;
+		if (bfq_no_longer_next_in_service(entity))
+			bfq_active_extract(bfq_entity_service_tree(entity), entity);
+	}
+	bfqq = bfq_entity_to_bfqq(entity);
+	/* now that the leaf is known, the candidates above can be refreshed */
+	for (; entity; entity = entity->parent)
+		if (!bfq_update_next_in_service(entity->sched_data, NULL, false))
+			break;
+	return bfqq;
+}
+
+/*
+ * The in-service queue has been requeued or deactivated: clear the
+ * in-service marks along its path. Returns true if the queue was freed
+ * (its service reference was the last one).
+ */
+bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd)
+{
+	struct bfq_queue *bfqq = bfqd->in_service_queue;
+	struct bfq_entity *entity;
+
+	bfqq_clear(bfqq, BFQQF_wait_request);
+	bfqd->in_service_queue = NULL;
+	for (entity = &bfqq->entity; entity; entity = entity->parent)
+		entity->sched_data->in_service_entity = NULL;
+	if (!bfqq->entity.on_st) {
+		int ref = bfqq->ref;
+
+		bfq_put_queue(bfqq);
+		if (ref == 1)
+			return true;
+	}
+	return false;
+}
+
+void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
+			 bool expiration)
+{
+	(void)bfqd;
+	bfq_deactivate_entity(&bfqq->entity, ins_into_idle_tree, expiration);
+}
+
+void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	(void)bfqd;
+	bfq_activate_requeue_entity(&bfqq->entity,
+				    bfqq_flag(bfqq, BFQQF_non_blocking_wait_rq), false, false);
+	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
+}
+
+void bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
+{
+	bfq_activate_requeue_entity(&bfqq->entity, false, bfqq == bfqd->in_service_queue,
+				    expiration);
+}
+
+/* @bfqq has no request queued any more. */
+void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
+{
+	bfqq_clear(bfqq, BFQQF_busy);
+	bfqd->busy_queues--;
+	if (bfqq->wr_coeff > 1)
+		bfqd->wr_busy_queues--;
+	bfq_deactivate_bfqq(bfqd, bfqq, true, expiration);
+	if (!bfqq->dispatched)
+		bfq_weights_tree_remove(bfqd, bfqq);
+}
+
+/* @bfqq, empty until now, got a request. */
+void bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	bfq_activate_bfqq(bfqd, bfqq);
+	bfqq_set(bfqq, BFQQF_busy);
+	bfqd->busy_queues++;
+	if (!bfqq->dispatched && bfqq->wr_coeff == 1)
+		bfq_weights_add(bfqd, &bfqq->entity, &bfqd->queue_weights);
+	if (bfqq->wr_coeff > 1)
+		bfqd->wr_busy_queues++;
+}
