@@ -116,6 +116,7 @@ struct hdd {
 	uint64_t read_ahead_max_bytes;
 	int write_cache, queue_depth, ncq_policy;
 	uint64_t ncq_age_ns;
+	uint64_t destage_delay_ns;
 
 	/* derived geometry */
 	struct hdd_zone *zone;
@@ -142,6 +143,7 @@ struct hdd {
 	struct ios_list_head ext_free;
 	uint64_t dirty_sectors, epoch, lru_clock, bus_free;
 	unsigned outstanding;
+	uint64_t last_host_t;			/* the host's last command or completion */
 	/* where and when the head last finished transferring, for free-block reads */
 	uint64_t head_lba, head_t;
 	uint64_t mech_fill;			/* a media read's data starts here in the segment */
@@ -570,6 +572,15 @@ static void hdd_absorb(struct hdd *h, struct ios_request *rq, uint64_t ready, ui
 {
 	uint64_t bs = hdd_max(hdd_max(ready, t), h->bus_free);
 
+	/*
+	 * Drive manuals: read-ahead goes on "until the segment is full or a
+	 * new command is received". A write is a new command even when the
+	 * cache takes it, so the read-ahead stops (a later read of the stream
+	 * then waits for the platter to come round again).
+	 */
+	if (hdd_ra_streaming(h))
+		hdd_ra_stop(h, t);
+
 	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors);
 	h->cnt.cache_write_absorbed++;
 	hdd_done_add(h, rq, h->bus_free);
@@ -767,6 +778,7 @@ static void hdd_finish_op(struct hdd *h, uint64_t t)
 			hdd_seg_fill(h, h->mech_fill, ios_rq_end(rq), t);
 		h->head_lba = ios_rq_end(rq);
 		h->head_t = t;
+		h->last_host_t = hdd_max(h->last_host_t, rq->dev_ns);
 		hdd_done_add(h, rq, rq->dev_ns);
 	} else {
 		struct hdd_extent *x = h->mech_ext;
@@ -780,6 +792,12 @@ static void hdd_finish_op(struct hdd *h, uint64_t t)
 			ios_list_move_tail(&x->node, &h->ext_free);
 		hdd_service_waiters(h, t);
 	}
+}
+
+/* Background destaging may start at @t. */
+static bool hdd_destage_due(const struct hdd *h, uint64_t t)
+{
+	return !ios_list_empty(&h->dirty) && t >= h->last_host_t + h->destage_delay_ns;
 }
 
 /* The mechanism is idle at @t: give it its next job, if any is due. */
@@ -796,14 +814,22 @@ static void hdd_pick(struct hdd *h, uint64_t t)
 		hdd_start_cmd(h, rq, t);
 		return;
 	}
-	if (hdd_ra_resumable(h)) {
-		hdd_ra_start(h, t);
+	/*
+	 * Idle: once the host has left the drive alone for destage_delay,
+	 * cached writes go to the media before any more speculative
+	 * read-ahead; before that the drive reads ahead. A drive that
+	 * destaged in every gap between two commands would let a write
+	 * stream ruin every read stream; one that never destaged while reads
+	 * kept coming would let writes hide behind the cache until it fills.
+	 * While a command is in its overhead the head is kept for it, though
+	 * read-ahead may go on under it.
+	 */
+	if (ios_list_empty(&h->queue) && hdd_destage_due(h, t)) {
+		hdd_start_destage(h, t);
 		return;
 	}
-	if (!ios_list_empty(&h->queue))
-		return; /* a command is in its overhead: keep the head for it */
-	if (!ios_list_empty(&h->dirty))
-		hdd_start_destage(h, t);
+	if (hdd_ra_resumable(h))
+		hdd_ra_start(h, t);
 }
 
 /* When the mechanism next changes state on its own (must mirror hdd_pick). */
@@ -822,6 +848,8 @@ static uint64_t hdd_next_internal(const struct hdd *h)
 			want = h->now;
 		else if (queued)
 			want = hdd_min_ready(h);
+		else if (!ios_list_empty(&h->dirty))
+			want = hdd_max(h->now, h->last_host_t + h->destage_delay_ns);
 		if (want != HDD_TIME_MAX)
 			return hdd_min(h->ra.end_t, hdd_max(want, h->ra.must_t));
 		return h->ra.end_t;
@@ -836,8 +864,10 @@ static uint64_t hdd_next_internal(const struct hdd *h)
 				return h->now;
 			return mr;
 		}
-		if (hdd_ra_resumable(h) || !ios_list_empty(&h->dirty))
+		if (hdd_ra_resumable(h) || hdd_destage_due(h, h->now))
 			return h->now;
+		if (!ios_list_empty(&h->dirty))
+			return h->last_host_t + h->destage_delay_ns;
 		return IOS_NO_WAKEUP;
 	}
 	return IOS_NO_WAKEUP;
@@ -998,6 +1028,7 @@ static void hdd_reset(struct ios_dev *dev)
 	h->dirty_sectors = h->epoch = h->lru_clock = h->bus_free = 0;
 	h->head_lba = 0;
 	h->head_t = UINT64_MAX;
+	h->last_host_t = 0;
 	h->outstanding = 0;
 }
 
@@ -1211,6 +1242,7 @@ static int hdd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	if (h->outstanding >= (unsigned)h->queue_depth)
 		return -EBUSY;
 	hdd_advance(h, now);
+	h->last_host_t = now;
 	if (flush && !hdd_flush_done(h, h->epoch)) {
 		rq->dev_ns = h->epoch++;
 		ios_list_add_tail(&rq->dev_node, &h->flush_wait);
@@ -1342,6 +1374,9 @@ static const struct ios_tunable hdd_tunables[] = {
 	  "order of queued commands: fcfs, or satf (shortest seek + rotation)", 0, hdd_ncq_choices },
 	{ "ncq_age_limit_ms", IOS_TUN_TIME, HDD_OFF(ncq_age_ns), 0, 60000, "500", "ms",
 	  "satf: a command older than this is served first; 0 = no aging", 0, NULL },
+	{ "destage_delay_ms", IOS_TUN_TIME, HDD_OFF(destage_delay_ns), 0, 60000, "5", "ms",
+	  "cached writes go to the media once the host has left the drive alone this long "
+	  "(or at once when the cache is full or flushed)", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 #undef HDD_OFF
