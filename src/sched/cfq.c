@@ -265,12 +265,26 @@ static struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_qu
 	return cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq));
 }
 
-static uint64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+/*
+ * (N - 1) * (slice(sync, 0) - slice(this queue)). 2.6.31 counts the busy
+ * queues of the device, this one included (it is made busy first). 2.6.33+
+ * count the group's busy queues, and the kernel adds a new queue to its
+ * group only after keying it: a queue just becoming busy does not count
+ * itself, so the first one of a group gets -delta (spec §4).
+ */
+static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
-	unsigned n = cfqd->ver == CFQ_V2631 ? cfqd->busy_queues : cfqq->cfqg->nr_cfqq;
+	int64_t n;
 
-	return (uint64_t)(n ? n - 1 : 0) *
-	       (cfq_prio_slice(cfqd, true, 0) - cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio));
+	if (cfqd->ver == CFQ_V2631) {
+		n = cfqd->busy_queues;
+	} else {
+		n = cfqq->cfqg->nr_cfqq;
+		if (ios_rb_unlinked(&cfqq->rb_node))
+			n--;
+	}
+	return (n - 1) * (int64_t)(cfq_prio_slice(cfqd, true, 0) -
+				   cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio));
 }
 
 static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front)
@@ -287,7 +301,7 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 		else
 			key += now;
 	} else if (!add_front) {
-		key = cfq_slice_offset(cfqd, cfqq) + now;
+		key = (uint64_t)((int64_t)now + cfq_slice_offset(cfqd, cfqq));
 		/* 2.6.31 adds the residual (a sign slip fixed by 2.6.33) */
 		if (cfqd->ver == CFQ_V2631)
 			key = (uint64_t)((int64_t)key + cfqq->slice_resid);
