@@ -269,16 +269,6 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 
 /* ---- choosing the workload ---- */
 
-static unsigned group_avg_queues(struct cfq_group *g, bool rt)
-{
-	unsigned busy = cfq_group_busy_queues_wl(rt ? CFQ_RT_WL : CFQ_BE_WL, g);
-	unsigned avg = g->busy_queues_avg[rt];
-	unsigned min_q = busy < avg ? busy : avg, max_q = busy > avg ? busy : avg;
-
-	g->busy_queues_avg[rt] = (3 * max_q + min_q + CFQ_HIST_DIVISOR / 2) / CFQ_HIST_DIVISOR;
-	return g->busy_queues_avg[rt];
-}
-
 static enum cfq_wl_type choose_wl_type(struct cfq_group *g, enum cfq_wl_class c)
 {
 	enum cfq_wl_type best = CFQ_SYNC_NOIDLE_WL;
@@ -327,7 +317,8 @@ new_workload:
 	count = cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count;
 	grp_slice = cfq_group_slice(cfqd, g);
 	{
-		unsigned avg = group_avg_queues(g, cfqd->serving_wl_class == CFQ_RT_WL);
+		/* the average as the last queue slice left it: only slices update it */
+		unsigned avg = g->busy_queues_avg[cfqd->serving_wl_class == CFQ_RT_WL];
 		unsigned busy = cfq_group_busy_queues_wl(cfqd->serving_wl_class, g);
 		unsigned div = avg > busy ? avg : busy;
 
