@@ -1,7 +1,8 @@
 /*
  * BFQ: who owns what. Per-process contexts (bics), the life of process
- * queues, and groups (Linux 4.19 block/bfq-cgroup.c and the queue
- * allocation half of bfq-iosched.c).
+ * queues, which queue a request belongs to (including queues shared by
+ * cooperating processes, and bursts of queue creations), and groups (Linux
+ * 4.19 block/bfq-cgroup.c and the queue-ownership half of bfq-iosched.c).
  *
  * Contexts. A task's per-queue state would normally hang off
  * ioc->icq[q->id]. Here it is found through a map from io context to bic
@@ -30,6 +31,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bfq_int.h"
+
+#define BFQQ_CLOSE_THR		(8 * 1024)		/* sectors: "close" for queue merging */
+#define BFQ_MERGE_TIME_LIMIT_NS	(100 * IOS_NSEC_PER_MSEC)	/* HZ/10: only young queues merge */
+
+/*
+ * Sharing. Early queue merge redirects a process to another process's
+ * queue when its I/O lands within 4 MiB of where that queue is working and
+ * both are young, sync, of one class and not seeky; the shared queue keeps
+ * one weight. What each queue had learned (think time, I/O-boundness,
+ * raising) is saved in the bic and restored when a shared queue that went
+ * seeky is split again at the process's next request.
+ *
+ * Bursts. Queues created within 180 ms of each other under one parent form
+ * a burst; from the eighth on it is large and its queues are neither
+ * weight-raised nor idled for: many processes started together (a service,
+ * a parallel job) want throughput.
+ */
 
 /* ---- context map ---- */
 
@@ -392,4 +410,513 @@ void bfq_put_queue(struct bfq_queue *bfqq)
 	}
 	ios_list_del(&bfqq->all_node);
 	free(bfqq);
+}
+
+/* ---- early queue merge ---- */
+
+static struct bfq_queue *bfq_pos_of(struct ios_rb_node *n)
+{
+	return ios_container_of(n, struct bfq_queue, pos_node);
+}
+
+/* Exact match by next_rq sector, and the parent/link where it would go. */
+static struct bfq_queue *bfq_rq_pos_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+						struct ios_rb_node **ret_parent,
+						struct ios_rb_node ***rb_link)
+{
+	struct ios_rb_node **p = &root->node, *parent = NULL;
+
+	while (*p) {
+		struct bfq_queue *bfqq = bfq_pos_of(*p);
+		uint64_t s = bfqq->next_rq->sector;
+
+		parent = *p;
+		if (sector == s) {
+			*ret_parent = parent;
+			if (rb_link)
+				*rb_link = p;
+			return bfqq;
+		}
+		p = sector > s ? &(*p)->right : &(*p)->left;
+	}
+	*ret_parent = parent;
+	if (rb_link)
+		*rb_link = p;
+	return NULL;
+}
+
+/* Cooperating processes start together: only young queues may be merged. */
+bool bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	return bfqq->service_from_backlogged > 0 &&
+	       bfqq->first_io_time_ns + (int64_t)BFQ_MERGE_TIME_LIMIT_NS < bfqd->now_ns;
+}
+
+void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_rb_node **p, *parent;
+
+	if (bfqq->pos_root) {
+		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
+		bfqq->pos_root = NULL;
+	}
+	if (bfq_too_late_for_merging(bfqd, bfqq) || bfq_class_idle(bfqq) || !bfqq->next_rq ||
+	    bfqq == &bfqd->oom_bfqq)
+		return;
+	bfqq->pos_root = &bfqq_group(bfqq)->rq_pos_tree;
+	if (!bfq_rq_pos_tree_lookup(bfqq->pos_root, bfqq->next_rq->sector, &parent, &p)) {
+		ios_rb_link(&bfqq->pos_node, parent, p);
+		ios_rb_insert_color(&bfqq->pos_node, bfqq->pos_root);
+	} else {
+		bfqq->pos_root = NULL;
+	}
+}
+
+static bool bfq_close_to(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) <= BFQQ_CLOSE_THR;
+}
+
+/* A queue of @bfqq's group whose next request is close to @sector. */
+static struct bfq_queue *bfqq_find_close(struct bfq_queue *bfqq, uint64_t sector)
+{
+	struct ios_rb_root *root = &bfqq_group(bfqq)->rq_pos_tree;
+	struct ios_rb_node *parent, *node;
+	struct bfq_queue *close;
+
+	if (ios_rb_empty(root))
+		return NULL;
+	close = bfq_rq_pos_tree_lookup(root, sector, &parent, NULL);
+	if (close)
+		return close;
+	/* the parent of the missing leaf holds the nearest sector on one side */
+	close = bfq_pos_of(parent);
+	if (bfq_close_to(close->next_rq->sector, sector))
+		return close;
+	node = close->next_rq->sector < sector ? ios_rb_next(parent) : ios_rb_prev(parent);
+	if (!node)
+		return NULL;
+	close = bfq_pos_of(node);
+	return bfq_close_to(close->next_rq->sector, sector) ? close : NULL;
+}
+
+/* References held by processes (not by requests or a service tree). */
+static int bfqq_process_refs(const struct bfq_queue *bfqq)
+{
+	return bfqq->ref - bfqq->allocated - (bfqq->entity.on_st ? 1 : 0);
+}
+
+/* Schedule @bfqq's process to be redirected to @new_bfqq (end of its merge chain). */
+static struct bfq_queue *bfq_setup_merge(struct bfq_queue *bfqq, struct bfq_queue *new_bfqq)
+{
+	struct bfq_queue *next;
+	int process_refs, new_process_refs;
+
+	/* without process references the chain may hold freed queues */
+	if (!bfqq_process_refs(new_bfqq))
+		return NULL;
+	while ((next = new_bfqq->new_bfqq)) {
+		if (next == bfqq)
+			return NULL;	/* no cycles */
+		new_bfqq = next;
+	}
+	process_refs = bfqq_process_refs(bfqq);
+	new_process_refs = bfqq_process_refs(new_bfqq);
+	if (process_refs == 0 || new_process_refs == 0)
+		return NULL;
+	bfqq->new_bfqq = new_bfqq;
+	new_bfqq->ref += process_refs;
+	return new_bfqq;
+}
+
+static bool bfq_may_be_close_cooperator(const struct bfq_data *bfqd, const struct bfq_queue *bfqq,
+					const struct bfq_queue *new_bfqq)
+{
+	if (bfq_too_late_for_merging(bfqd, new_bfqq))
+		return false;
+	if (bfq_class_idle(bfqq) || bfq_class_idle(new_bfqq) ||
+	    bfqq->ioprio_class != new_bfqq->ioprio_class)
+		return false;
+	/* a seeky queue will not become sequential by merging */
+	if (bfqq_seeky(bfqq) || bfqq_seeky(new_bfqq))
+		return false;
+	/* interleaved I/O is a reader pattern: never merge async queues */
+	return bfqq_flag(bfqq, BFQQF_sync) && bfqq_flag(new_bfqq, BFQQF_sync);
+}
+
+/*
+ * Early queue merge: is there a queue @bfqq should share, given I/O at
+ * @sector? First the in-service queue, if the I/O lands close to where it
+ * is working, then any queue of the same group with a close next request.
+ */
+struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					      uint64_t sector)
+{
+	struct bfq_queue *in_service = bfqd->in_service_queue, *new_bfqq;
+
+	if (bfq_too_late_for_merging(bfqd, bfqq))
+		return NULL;
+	if (bfqq->new_bfqq)
+		return bfqq->new_bfqq;
+	if (bfqq == &bfqd->oom_bfqq || bfqd->busy_queues == 1)
+		return NULL;
+	if (in_service && in_service != bfqq && in_service != &bfqd->oom_bfqq &&
+	    bfq_close_to(sector, bfqd->in_serv_last_pos) &&
+	    bfqq->entity.parent == in_service->entity.parent &&
+	    bfq_may_be_close_cooperator(bfqd, bfqq, in_service)) {
+		new_bfqq = bfq_setup_merge(bfqq, in_service);
+		if (new_bfqq)
+			return new_bfqq;
+	}
+	new_bfqq = bfqq_find_close(bfqq, sector);
+	if (new_bfqq && new_bfqq != bfqq && new_bfqq != &bfqd->oom_bfqq &&
+	    bfq_may_be_close_cooperator(bfqd, bfqq, new_bfqq))
+		return bfq_setup_merge(bfqq, new_bfqq);
+	return NULL;
+}
+
+/* Keep what a queue learned about its process, to restore it on a split. */
+static void bfq_bfqq_save_state(struct bfq_queue *bfqq)
+{
+	struct bfq_io_cq *bic = bfqq->bic;
+	struct bfq_data *bfqd = bfqq->bfqd;
+
+	if (!bic)
+		return;
+	bic->saved_ttime_total = bfqq->ttime_total;
+	bic->saved_ttime_samples = bfqq->ttime_samples;
+	bic->saved_ttime_mean = bfqq->ttime_mean;
+	bic->saved_last_end_request_ns = bfqq->last_end_request_ns;
+	bic->saved_has_short_ttime = bfqq_flag(bfqq, BFQQF_has_short_ttime);
+	bic->saved_io_bound = bfqq_flag(bfqq, BFQQF_IO_bound);
+	bic->saved_in_large_burst = bfqq_flag(bfqq, BFQQF_in_large_burst);
+	bic->was_in_burst_list = !ios_list_unlinked(&bfqq->burst_node);
+	if (bfqq_flag(bfqq, BFQQF_just_created) && !bfqq_flag(bfqq, BFQQF_in_large_burst) &&
+	    bfqd->low_latency) {
+		/* merged before it could be raised: store the raising it deserved */
+		bic->saved_wr_coeff = bfqd->wr_coeff;
+		bic->saved_wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+		bic->saved_last_wr_start_finish_ns = bfqd->now_ns;
+	} else {
+		bic->saved_wr_coeff = bfqq->wr_coeff;
+		bic->saved_wr_start_at_switch_to_srt_ns = bfqq->wr_start_at_switch_to_srt_ns;
+		bic->saved_last_wr_start_finish_ns = bfqq->last_wr_start_finish_ns;
+		bic->saved_wr_cur_max_time_ns = bfqq->wr_cur_max_time_ns;
+	}
+}
+
+void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	bfqq->wr_coeff = bfqd->wr_coeff;
+	bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+	bfqq->last_wr_start_finish_ns = bfqq->wr_start_at_switch_to_srt_ns;
+}
+
+static void bfq_bfqq_resume_state(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				  struct bfq_io_cq *bic, bool already_existing)
+{
+	unsigned old_wr_coeff = bfqq->wr_coeff;
+	bool busy = already_existing && bfqq_flag(bfqq, BFQQF_busy);
+
+	if (bic->saved_has_short_ttime)
+		bfqq_set(bfqq, BFQQF_has_short_ttime);
+	else
+		bfqq_clear(bfqq, BFQQF_has_short_ttime);
+	if (bic->saved_io_bound)
+		bfqq_set(bfqq, BFQQF_IO_bound);
+	else
+		bfqq_clear(bfqq, BFQQF_IO_bound);
+	bfqq->ttime_total = bic->saved_ttime_total;
+	bfqq->ttime_samples = bic->saved_ttime_samples;
+	bfqq->ttime_mean = bic->saved_ttime_mean;
+	bfqq->last_end_request_ns = bic->saved_last_end_request_ns;
+	bfqq->wr_coeff = bic->saved_wr_coeff ? bic->saved_wr_coeff : 1;
+	bfqq->wr_start_at_switch_to_srt_ns = bic->saved_wr_start_at_switch_to_srt_ns;
+	bfqq->last_wr_start_finish_ns = bic->saved_last_wr_start_finish_ns;
+	bfqq->wr_cur_max_time_ns = bic->saved_wr_cur_max_time_ns;
+
+	if (bfqq->wr_coeff > 1 &&
+	    (bfqq_flag(bfqq, BFQQF_in_large_burst) ||
+	     bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns)) {
+		if (bfqq->wr_cur_max_time_ns == bfqd->wr_rt_max_time_ns &&
+		    !bfqq_flag(bfqq, BFQQF_in_large_burst) &&
+		    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) >= bfqd->now_ns)
+			bfq_switch_back_to_interactive_wr(bfqd, bfqq);
+		else
+			bfqq->wr_coeff = 1;
+	}
+	bfqq->entity.prio_changed = true;
+	if (!busy)
+		return;
+	if (old_wr_coeff == 1 && bfqq->wr_coeff > 1)
+		bfqd->wr_busy_queues++;
+	else if (old_wr_coeff > 1 && bfqq->wr_coeff == 1)
+		bfqd->wr_busy_queues--;
+}
+
+/* @bic's process now sends its sync I/O to @new_bfqq, shared with another. */
+void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
+			    struct bfq_queue *new_bfqq)
+{
+	bfq_bfqq_save_state(bfqq);
+	bfq_bfqq_save_state(new_bfqq);
+	if (bfqq_flag(bfqq, BFQQF_IO_bound))
+		bfqq_set(new_bfqq, BFQQF_IO_bound);
+	bfqq_clear(bfqq, BFQQF_IO_bound);
+
+	/* a raised queue hands its raising over */
+	if (new_bfqq->wr_coeff == 1 && bfqq->wr_coeff > 1) {
+		new_bfqq->wr_coeff = bfqq->wr_coeff;
+		new_bfqq->wr_cur_max_time_ns = bfqq->wr_cur_max_time_ns;
+		new_bfqq->last_wr_start_finish_ns = bfqq->last_wr_start_finish_ns;
+		new_bfqq->wr_start_at_switch_to_srt_ns = bfqq->wr_start_at_switch_to_srt_ns;
+		if (bfqq_flag(new_bfqq, BFQQF_busy))
+			bfqd->wr_busy_queues++;
+		new_bfqq->entity.prio_changed = true;
+	}
+	if (bfqq->wr_coeff > 1) {
+		bfqq->wr_coeff = 1;
+		bfqq->entity.prio_changed = true;
+		if (bfqq_flag(bfqq, BFQQF_busy))
+			bfqd->wr_busy_queues--;
+	}
+	bic->bfqq[1] = new_bfqq;
+	bfqq_set(new_bfqq, BFQQF_coop);
+	new_bfqq->bic = NULL;	/* shared: owned by no single process */
+	bfqq->bic = NULL;
+	bfqd->queue_merges++;
+	bfq_put_queue(bfqq);	/* the process reference moved to new_bfqq */
+}
+
+static void bfq_put_cooperator(struct bfq_queue *bfqq)
+{
+	struct bfq_queue *q = bfqq->new_bfqq, *next;
+
+	while (q) {
+		if (q == bfqq)
+			break;
+		next = q->new_bfqq;
+		bfq_put_queue(q);
+		q = next;
+	}
+}
+
+/* The process leaves a shared queue that went seeky; NULL: it needs a new one. */
+static struct bfq_queue *bfq_split_bfqq(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+					struct bfq_queue *bfqq)
+{
+	bfqd->queue_splits++;
+	if (bfqq_process_refs(bfqq) == 1) {
+		bfqq->pid = bic->ioc ? bic->ioc->pid : 0;
+		bfqq_clear(bfqq, BFQQF_coop | BFQQF_split_coop);
+		return bfqq;
+	}
+	bic->bfqq[1] = NULL;
+	bfq_put_cooperator(bfqq);
+	bfq_put_queue(bfqq);
+	return NULL;
+}
+
+/* ---- bursts of queue creations ---- */
+
+static void bfq_reset_burst_list(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_list_head *pos, *tmp;
+
+	ios_list_for_each_safe(pos, tmp, &bfqd->burst_list)
+		ios_list_del(pos);
+	ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+	bfqd->burst_size = 1;
+	bfqd->burst_parent_entity = bfqq->entity.parent;
+}
+
+static void bfq_add_to_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	struct ios_list_head *pos, *tmp;
+
+	bfqd->burst_size++;
+	if (bfqd->burst_size == bfqd->large_burst_thresh) {
+		/* large: mark everyone in it; the list is no longer needed */
+		bfqd->large_burst = true;
+		ios_list_for_each_safe(pos, tmp, &bfqd->burst_list) {
+			bfqq_set(ios_list_entry(pos, struct bfq_queue, burst_node),
+				 BFQQF_in_large_burst);
+			ios_list_del(pos);
+		}
+		bfqq_set(bfqq, BFQQF_in_large_burst);
+	} else {
+		ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+	}
+}
+
+/*
+ * Queues created in quick succession (each within burst_interval of the
+ * last, same parent group) belong to one burst; from large_burst_thresh on
+ * the burst is large: a service or a parallel job, which wants throughput,
+ * not weight raising or idling.
+ */
+static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (!ios_list_unlinked(&bfqq->burst_node) || bfqq_flag(bfqq, BFQQF_in_large_burst) ||
+	    bfqq->split_time_ns + (int64_t)(10 * IOS_NSEC_PER_MSEC) >= bfqd->now_ns)
+		return;
+	if (bfqd->last_ins_in_burst_ns + bfqd->burst_interval_ns < bfqd->now_ns ||
+	    bfqq->entity.parent != bfqd->burst_parent_entity) {
+		bfqd->large_burst = false;
+		bfq_reset_burst_list(bfqd, bfqq);
+	} else if (bfqd->large_burst) {
+		bfqq_set(bfqq, BFQQF_in_large_burst);
+	} else {
+		bfq_add_to_burst(bfqd, bfqq);
+	}
+	bfqd->last_ins_in_burst_ns = bfqd->now_ns;
+}
+
+/* ---- the queue of a request ---- */
+
+void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (bfqq == bfqd->in_service_queue)
+		__bfq_bfqq_expire(bfqd, bfqq);
+	bfq_put_cooperator(bfqq);
+	bfq_put_queue(bfqq);	/* the process reference */
+}
+
+/* The process changed class or level: async queue swapped, sync queue reweighted. */
+void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+{
+	struct bfq_queue *bfqq;
+	int class, level;
+
+	if (!bic->ioc)
+		return;
+	class = ios_ioc_class(bic->ioc);
+	level = ios_ioc_level(bic->ioc);
+	if (class == bic->ioprio_class && level == bic->ioprio_level)
+		return;
+	bic->ioprio_class = class;
+	bic->ioprio_level = level;
+	bfqq = bic->bfqq[0];
+	if (bfqq) {
+		bic->bfqq[0] = NULL;
+		bfq_put_queue(bfqq);
+		bic->bfqq[0] = bfq_get_queue(bfqd, bic, false);
+	}
+	bfqq = bic->bfqq[1];
+	if (bfqq && bfqq != &bfqd->oom_bfqq)
+		bfq_set_next_ioprio_data(bfqq, bic);
+}
+
+/* The process moved to another cgroup: its queues follow. */
+void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+{
+	struct bfq_group *bfqg;
+	struct bfq_queue *bfqq;
+	unsigned id;
+
+	if (!bic->ioc || !bic->ioc->cgroup)
+		return;
+	id = bic->ioc->cgroup->id;
+	if (id == bic->cgroup_id)
+		return;
+	bic->cgroup_id = id;
+	bfqg = bfq_find_set_group(bfqd, bic->ioc->cgroup);
+	if (!bfqg)
+		return;
+	bfqq = bic->bfqq[0];
+	if (bfqq) {
+		bic->bfqq[0] = NULL;
+		bfq_put_queue(bfqq);
+	}
+	bfqq = bic->bfqq[1];
+	if (bfqq && bfqq != &bfqd->oom_bfqq && bfqq->entity.sched_data != &bfqg->sched_data)
+		bfq_bfqq_move(bfqd, bfqq, bfqg);
+}
+
+static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+						   bool split, bool is_sync, bool *new_queue)
+{
+	struct bfq_queue *bfqq = bic->bfqq[is_sync];
+
+	if (bfqq && bfqq != &bfqd->oom_bfqq)
+		return bfqq;
+	if (new_queue)
+		*new_queue = true;
+	if (bfqq)
+		bfq_put_queue(bfqq);
+	bfqq = bfq_get_queue(bfqd, bic, is_sync);
+	if (!bfqq) {
+		bfqq = &bfqd->oom_bfqq;
+		bfqq->ref++;
+	}
+	bic->bfqq[is_sync] = bfqq;
+	if (split && is_sync && bfqq != &bfqd->oom_bfqq) {
+		if ((bic->was_in_burst_list && bfqd->large_burst) || bic->saved_in_large_burst) {
+			bfqq_set(bfqq, BFQQF_in_large_burst);
+		} else {
+			bfqq_clear(bfqq, BFQQF_in_large_burst);
+			if (bic->was_in_burst_list && ios_list_unlinked(&bfqq->burst_node))
+				ios_list_add(&bfqq->burst_node, &bfqd->burst_list);
+		}
+		bfqq->split_time_ns = bfqd->now_ns;
+	}
+	return bfqq;
+}
+
+/*
+ * Attach @rq to its queue (creating context and queue on first use) and
+ * take a request reference. *@bicp gets the process context (NULL if none
+ * could be had: the request goes to the fallback queue).
+ */
+struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
+				     struct bfq_io_cq **bicp)
+{
+	bool is_sync = ios_rq_is_sync(rq), new_queue = false, split = false, existing = false;
+	struct bfq_io_cq *bic;
+	struct bfq_queue *bfqq;
+
+	*bicp = NULL;
+	if (rq->sched_priv[0])
+		return rq->sched_priv[0];
+	bic = bfq_bic_get(bfqd, rq->ioc);
+	if (!bic) {
+		bfqq = &bfqd->oom_bfqq;
+		goto attach;
+	}
+	*bicp = bic;
+	bfq_check_ioprio_change(bfqd, bic);
+	bfq_check_cgroup_change(bfqd, bic);
+	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
+	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop)) {
+		if (bfqq_flag(bfqq, BFQQF_in_large_burst))
+			bic->saved_in_large_burst = true;
+		bfqq = bfq_split_bfqq(bfqd, bic, bfqq);
+		split = true;
+		if (!bfqq)
+			bfqq = bfq_get_bfqq_handle_split(bfqd, bic, true, is_sync, NULL);
+		else
+			existing = true;
+	}
+attach:
+	bfqq->allocated++;
+	bfqq->ref++;
+	rq->sched_priv[0] = bfqq;
+	if (bic && bfqq != &bfqd->oom_bfqq && bfqq_process_refs(bfqq) == 1) {
+		bfqq->bic = bic;
+		if (split)
+			bfq_bfqq_resume_state(bfqd, bfqq, bic, existing);
+	}
+	if (bfqq_flag(bfqq, BFQQF_just_created))
+		bfq_handle_burst(bfqd, bfqq);
+	return bfqq;
+}
+
+/* Drop @rq's reference to its queue (completed or merged away). */
+void bfq_finish_rq(struct ios_request *rq)
+{
+	struct bfq_queue *bfqq = rq->sched_priv[0];
+
+	rq->sched_priv[0] = NULL;
+	bfqq->allocated--;
+	bfq_put_queue(bfqq);
 }

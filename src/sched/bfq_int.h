@@ -307,6 +307,12 @@ static inline bool bfq_class_idle(const struct bfq_queue *bfqq)
 	return bfqq->ioprio_class == IOS_IOPRIO_CLASS_IDLE;
 }
 
+/* More than 19 of the last 32 requests were far from their predecessor. */
+static inline bool bfqq_seeky(const struct bfq_queue *bfqq)
+{
+	return __builtin_popcount(bfqq->seek_history) > 19;
+}
+
 static inline int bfq_budget_left(const struct bfq_queue *bfqq)
 {
 	return bfqq->entity.budget - bfqq->entity.service;
@@ -346,7 +352,7 @@ void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity)
 /* Debug: check the min_start augmentation of every active tree under @sd. */
 bool bfq_check_active_tree(const struct ios_rb_root *root);
 
-/* ---- bfq_cgroup.c: contexts, queue lifetime, groups ---- */
+/* ---- bfq_cgroup.c: contexts, queues (lifetime, merging, splitting), groups ---- */
 
 int bfq_bic_map_init(struct bfq_bic_map *m);
 void bfq_bic_map_free(struct bfq_bic_map *m);
@@ -361,15 +367,27 @@ void bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_gro
 struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync);
 void bfq_put_queue(struct bfq_queue *bfqq);
 void bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic);
+void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
+			      struct bfq_io_cq **bicp);
+void bfq_finish_rq(struct ios_request *rq);
+/* early queue merge */
+bool bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				       uint64_t sector);
+void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
+		     struct bfq_queue *new_bfqq);
 
 /* ---- bfq.c ---- */
 
 void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 		     enum bfq_expiration reason);
 void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void bfq_bfqq_end_wr(struct bfq_queue *bfqq);
-void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 int64_t bfq_wr_duration(const struct bfq_data *bfqd);
+void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 
 #endif
