@@ -1304,6 +1304,12 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
+	/*
+	 * 2.6.33+ (Corrado Zoccolo's next_rq fix) go on from the request
+	 * dispatched, also when the FIFO picked it instead of next_rq.
+	 */
+	if (cfqd->ver != CFQ_V2631)
+		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
 	cfq_remove_request(cfqd, rq);
 	cfqq->dispatched++;
 	cfqq->cfqg->dispatched++;
