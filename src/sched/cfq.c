@@ -1812,7 +1812,12 @@ static int cfq_init(struct ios_queue *q)
 	cfqd->idle_timer = IOS_NO_WAKEUP;
 	/* 2.6.31 assumes queueing hardware until shown otherwise; later: unknown */
 	cfqd->hw_tag = cfqd->ver == CFQ_V2631 ? 1 : -1;
-	cfqd->last_delayed_sync = 0;
+	/*
+	 * A second before the start (the kernel's jiffies - HZ at init): a
+	 * fresh device lets async requests in at depth 10, not 1 (spec §6).
+	 * The subtraction in may_dispatch wraps back to now + 1 s.
+	 */
+	cfqd->last_delayed_sync = (uint64_t)0 - IOS_NSEC_PER_SEC;
 	if (!cfqd->slice[1] || !cfqd->slice[0])
 		return -EINVAL;
 	return 0;
