@@ -258,7 +258,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 		grp_insert(cfqd, g);
 	}
 	/* remember the workload position for the group's next turn */
-	if (cfqd->workload_expires > now) {
+	if ((int64_t)(cfqd->workload_expires - now) > 0) {
 		g->saved_wl_slice = cfqd->workload_expires - now;
 		g->saved_wl_type = cfqd->serving_wl_type;
 		g->saved_wl_class = cfqd->serving_wl_class;
@@ -310,7 +310,7 @@ static void choose_service_tree(struct cfq_data *cfqd, struct cfq_group *g)
 		goto new_workload;
 	/* the current type still has work and time: keep it */
 	if (cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count &&
-	    now <= cfqd->workload_expires)
+	    (int64_t)(now - cfqd->workload_expires) <= 0)
 		return;
 new_workload:
 	cfqd->serving_wl_type = choose_wl_type(g, cfqd->serving_wl_class);
@@ -359,7 +359,8 @@ void cfq_choose_cfqg(struct cfq_data *cfqd)
 		cfqd->serving_wl_type = g->saved_wl_type;
 		cfqd->serving_wl_class = g->saved_wl_class;
 	} else {
-		cfqd->workload_expires = cfqd->now ? cfqd->now - 1 : 0;
+		/* already over, also at time 0: workload_expires is compared wrap-safe */
+		cfqd->workload_expires = cfqd->now - 1;
 	}
 	choose_service_tree(cfqd, g);
 }
