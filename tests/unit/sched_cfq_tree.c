@@ -222,9 +222,38 @@ static int test_workload_slice_uses_average(void)
 	return T_PASS;
 }
 
+/*
+ * A new group turn starts with the workload slice expired ("jiffies - 1"),
+ * also at time 0: the type with the lowest key is chosen, here the async
+ * queue (the first of the group, keyed -140 ms) over the reader (0 ms).
+ */
+static int test_first_workload_choice(void)
+{
+	static const char *const prof[] = { "cfq-2.6.33", "cfq-4.19" };
+
+	for (size_t p = 0; p < 2; p++) {
+		for (uint64_t t0 = 0; t0 <= 10 * MS; t0 += 10 * MS) {
+			struct t_sq *s = t_sq_new(prof[p], 1, 1, NULL);
+			struct ios_request *rq;
+
+			T_ASSERT(s);
+			cq_ioc(1, IOS_IOPRIO_CLASS_BE, 4);
+			cq_ioc(2, IOS_IOPRIO_CLASS_BE, 4);
+			cq_awrite(s, 2, 1000, t0);
+			cq_read(s, 1, 90000000, t0);
+			rq = t_sq_dispatch(s, t0);
+			T_ASSERT_MSG(rq && rq->ioc->pid == 2, "%s at %" PRIu64 " ms: pid %u first",
+				     prof[p], t0 / MS, rq ? rq->ioc->pid : 0);
+			T_ASSERT_EQ(cq_data(s)->serving_wl_type, CFQ_ASYNC_WL);
+			cq_free(s);
+		}
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_class_order, test_fifo_among_equal_keys, test_offset_2631,
 		     test_offset_group_2633_419, test_offset_at_resort, test_idle_class_key_2631,
-		     test_workload_slice_uses_average);
+		     test_workload_slice_uses_average, test_first_workload_choice);
 }
