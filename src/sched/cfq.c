@@ -1455,9 +1455,17 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 {
 	struct cfq_data *cfqd = cfq_data(q);
 	bool sync = ios_rq_is_sync(rq);
-	struct cfq_io_cq *cic = cfq_cic(cfqd, rq->ioc, true);
+	struct cfq_io_cq *cic;
 	struct cfq_queue *cfqq;
 
+	/*
+	 * The block layer stamps the allocation time before calling us. A new
+	 * context starts its think time now (the kernel's last_end_request =
+	 * jiffies at allocation), not at whatever hook ran last.
+	 */
+	if ((int64_t)(rq->alloc_ns - cfqd->now) > 0)
+		cfqd->now = rq->alloc_ns;
+	cic = cfq_cic(cfqd, rq->ioc, true);
 	if (!cic)
 		return -ENOMEM;
 	for (;;) {
