@@ -32,6 +32,11 @@ static inline struct ios_request *cq_ins(struct t_sq *s, struct ios_ioc *ioc, ui
 	struct ios_request *rq;
 
 	s->ioc = ioc;
+	/*
+	 * The block layer stamps alloc_ns before set_request; t_sq_rq cannot,
+	 * so tell CFQ the time the way that stamp would.
+	 */
+	cq_data(s)->now = now;
 	rq = t_sq_rq(s, sector, nr, dir, flags);
 	rq->alloc_ns = rq->insert_ns = now;
 	s->q.nr_sorted++;
