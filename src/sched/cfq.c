@@ -309,7 +309,13 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 			key = (uint64_t)((int64_t)key - cfqq->slice_resid);
 		cfqq->slice_resid = 0;
 	} else if (cfqd->ver == CFQ_V2631) {
-		key = 0;
+		/*
+		 * The kernel uses key 0, below every jiffies-based key, so the
+		 * queue is first in its class. Our clock starts at 0, where 0
+		 * would tie with queues keyed at time 0 (or lose to overrun
+		 * ones): "0 in jiffies" is a key far before now.
+		 */
+		key = now - (1ULL << 62);
 	} else {
 		struct cfq_queue *first = cfq_rb_first(st);
 
