@@ -192,9 +192,9 @@ static bool cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
 
 		parent = *p;
 		q = ios_rb_entry(parent, struct cfq_queue, p_node);
-		if (sector > q->next_rq->sector) {
+		if (sector > q->p_key) {
 			p = &parent->right;
-		} else if (sector < q->next_rq->sector) {
+		} else if (sector < q->p_key) {
 			p = &parent->left;
 		} else {
 			*found = q;
@@ -219,7 +219,8 @@ static void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfq_class_idle(cfqq) || !cfqq->next_rq)
 		return;
 	cfqq->p_root = &cfqd->prio_trees[cfqq->org_ioprio];
-	cfq_prio_tree_lookup(cfqq->p_root, cfqq->next_rq->sector, &parent, &p, &dup);
+	cfqq->p_key = cfqq->next_rq->sector;
+	cfq_prio_tree_lookup(cfqq->p_root, cfqq->p_key, &parent, &p, &dup);
 	if (!dup) {
 		ios_rb_link(&cfqq->p_node, parent, p);
 		ios_rb_insert_color(&cfqq->p_node, cfqq->p_root);
@@ -1010,6 +1011,9 @@ static uint64_t cfq_close_radius(const struct cfq_data *cfqd, const struct cfq_q
 			return 8 * 1024;
 		return cic->seek_mean;
 	case CFQ_V2633:
+		/* cfq_rq_close: 4 MiB until the samples are valid, capped at 4 MiB */
+		if (!sample_valid(cur->seek_samples))
+			return 8 * 1024;
 		return cur->seek_mean < 8 * 1024 ? cur->seek_mean : 8 * 1024;
 	default:
 		return CFQQ_CLOSE_THR;
@@ -1340,23 +1344,46 @@ static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cf
 	return rq;
 }
 
+/* The first busy queue in service order, ignoring idling (forced dispatch). */
+static struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd)
+{
+	struct ios_list_head *pos;
+
+	if (cfqd->ver == CFQ_V2631)
+		return cfq_rb_first(&cfqd->service_tree);
+	ios_list_for_each(pos, &cfqd->all_groups) {
+		struct cfq_group *g = ios_list_entry(pos, struct cfq_group, all);
+		struct cfq_queue *q;
+
+		for (int c = CFQ_RT_WL; c >= CFQ_BE_WL; c--)
+			for (int t = CFQ_SYNC_WL; t >= CFQ_ASYNC_WL; t--)
+				if ((q = cfq_rb_first(&g->service_trees[c][t])) != NULL)
+					return q;
+		if ((q = cfq_rb_first(&g->service_tree_idle)) != NULL)
+			return q;
+	}
+	return NULL;
+}
+
 /* Drain: every queued request, queue by queue (elevator switch, flush). */
 static struct ios_request *cfq_forced_dispatch(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq;
-	struct ios_list_head *pos;
 
 	cfq_slice_expired(cfqd, false);
-	ios_list_for_each(pos, &cfqd->all_queues) {
-		cfqq = ios_list_entry(pos, struct cfq_queue, all);
+	for (;;) {
+		cfqq = cfq_first_busy(cfqd);
+		if (!cfqq)
+			return NULL;
 		if (!ios_rb_empty(&cfqq->sort_list)) {
 			struct ios_request *rq = cfqq->next_rq;
 
 			cfq_dispatch_insert(cfqd, rq);
 			return rq;
 		}
+		/* an empty queue left on a tree (2.6.33+): off it goes */
+		cfq_del_cfqq_rr(cfqd, cfqq);
 	}
-	return NULL;
 }
 
 static void cfq_idle_slice_timer(struct cfq_data *cfqd);
