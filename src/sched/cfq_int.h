@@ -83,18 +83,21 @@ struct cfq_group;
 struct cfq_io_cq;
 
 struct cfq_queue {
+	/*
+	 * The tree nodes first, each next to its key: a descent reads a node
+	 * and its key at every level, so they share a cache line.
+	 */
+	struct ios_rb_node rb_node;	/* service tree */
+	uint64_t rb_key;
+	struct ios_rb_node p_node;	/* prio tree (close cooperators) */
+	uint64_t p_key;			/* next_rq's sector when inserted */
+	struct cfq_rb_root *service_tree;
+	struct ios_rb_root *p_root;
+
 	struct cfq_data *cfqd;
 	int ref;
 	unsigned flags;
 	uint32_t pid;			/* process that created it (0 for async queues) */
-
-	/* service tree */
-	struct ios_rb_node rb_node;
-	uint64_t rb_key;
-	struct cfq_rb_root *service_tree;
-	/* prio tree (close cooperators), keyed by next_rq's sector */
-	struct ios_rb_node p_node;
-	struct ios_rb_root *p_root;
 
 	/* requests */
 	struct ios_rb_root sort_list;
