@@ -474,9 +474,13 @@ static void bfq_update_io_seektime(struct bfq_data *bfqd, struct bfq_queue *bfqq
 
 	if (last)
 		sdist = rq->sector > last ? rq->sector - last : last - rq->sector;
-	bfqq->seek_history <<= 1;
-	bfqq->seek_history |= sdist > BFQQ_SEEK_THR &&
-			      (bfq_rotational(bfqd) || rq->nr_sectors < BFQQ_SECT_THR_NONROT);
+	bool seeky = sdist > BFQQ_SEEK_THR &&
+		     (bfq_rotational(bfqd) || rq->nr_sectors < BFQQ_SECT_THR_NONROT);
+
+	/* the bit shifted out leaves the count, the new one enters it */
+	bfqq->seek_count -= bfqq->seek_history >> 31;
+	bfqq->seek_history = (bfqq->seek_history << 1) | seeky;
+	bfqq->seek_count += seeky;
 }
 
 static void bfq_update_has_short_ttime(struct bfq_data *bfqd, struct bfq_queue *bfqq,
@@ -1042,6 +1046,7 @@ static void bfq_init_oom_queue(struct bfq_data *bfqd)
 	oom->ref = 1;		/* never freed */
 	oom->wr_coeff = 1;
 	oom->seek_history = 1;
+	oom->seek_count = 1;
 	oom->budget_timeout_ns = BFQ_T_NEVER;
 	oom->split_time_ns = BFQ_T_NEVER;
 	oom->wr_start_at_switch_to_srt_ns = BFQ_T_NEVER;

@@ -339,6 +339,7 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	bfqq->split_time_ns = BFQ_T_NEVER;
 	bfqq->soft_rt_next_start_ns = now;
 	bfqq->seek_history = 1;		/* the first request is almost surely seeky */
+	bfqq->seek_count = 1;
 }
 
 static struct bfq_queue **bfq_async_queue_prio(struct bfq_group *bfqg, int class, int level)
@@ -428,7 +429,7 @@ static struct bfq_queue *bfq_rq_pos_tree_lookup(struct ios_rb_root *root, uint64
 
 	while (*p) {
 		struct bfq_queue *bfqq = bfq_pos_of(*p);
-		uint64_t s = bfqq->next_rq->sector;
+		uint64_t s = bfqq->pos_sector;
 
 		parent = *p;
 		if (sector == s) {
@@ -464,7 +465,8 @@ void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	    bfqq == &bfqd->oom_bfqq)
 		return;
 	bfqq->pos_root = &bfqq_group(bfqq)->rq_pos_tree;
-	if (!bfq_rq_pos_tree_lookup(bfqq->pos_root, bfqq->next_rq->sector, &parent, &p)) {
+	bfqq->pos_sector = bfqq->next_rq->sector;
+	if (!bfq_rq_pos_tree_lookup(bfqq->pos_root, bfqq->pos_sector, &parent, &p)) {
 		ios_rb_link(&bfqq->pos_node, parent, p);
 		ios_rb_insert_color(&bfqq->pos_node, bfqq->pos_root);
 	} else {
@@ -477,27 +479,44 @@ static bool bfq_close_to(uint64_t a, uint64_t b)
 	return (a > b ? a - b : b - a) <= BFQQ_CLOSE_THR;
 }
 
-/* A queue of @bfqq's group whose next request is close to @sector. */
+/*
+ * A queue of @bfqq's group whose next request is close to @sector: an
+ * exact match, else the node where the search ended (the nearest sector on
+ * one side), else its in-order neighbour on the other side. That
+ * neighbour is the last node the descent turned away from on that side,
+ * so it is remembered on the way down instead of walked to afterwards.
+ */
 static struct bfq_queue *bfqq_find_close(struct bfq_queue *bfqq, uint64_t sector)
 {
-	struct ios_rb_root *root = &bfqq_group(bfqq)->rq_pos_tree;
-	struct ios_rb_node *parent, *node;
+	struct ios_rb_node *n = bfqq_group(bfqq)->rq_pos_tree.node, *parent = NULL;
+	struct ios_rb_node *succ = NULL, *pred = NULL, *other;
 	struct bfq_queue *close;
 
-	if (ios_rb_empty(root))
+	while (n) {
+		uint64_t s = bfq_pos_of(n)->pos_sector;
+
+		if (sector == s)
+			return bfq_pos_of(n);
+		parent = n;
+		if (sector > s) {
+			pred = n;
+			n = n->right;
+		} else {
+			succ = n;
+			n = n->left;
+		}
+	}
+	if (!parent)
 		return NULL;
-	close = bfq_rq_pos_tree_lookup(root, sector, &parent, NULL);
-	if (close)
-		return close;
-	/* the parent of the missing leaf holds the nearest sector on one side */
 	close = bfq_pos_of(parent);
-	if (bfq_close_to(close->next_rq->sector, sector))
+	if (bfq_close_to(close->pos_sector, sector))
 		return close;
-	node = close->next_rq->sector < sector ? ios_rb_next(parent) : ios_rb_prev(parent);
-	if (!node)
+	/* parent below the sector: look above it, and the other way round */
+	other = close->pos_sector < sector ? succ : pred;
+	if (!other)
 		return NULL;
-	close = bfq_pos_of(node);
-	return bfq_close_to(close->next_rq->sector, sector) ? close : NULL;
+	close = bfq_pos_of(other);
+	return bfq_close_to(close->pos_sector, sector) ? close : NULL;
 }
 
 /* References held by processes (not by requests or a service tree). */
@@ -559,6 +578,9 @@ struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *
 	if (bfqq->new_bfqq)
 		return bfqq->new_bfqq;
 	if (bfqq == &bfqd->oom_bfqq || bfqd->busy_queues == 1)
+		return NULL;
+	/* what bfq_may_be_close_cooperator needs of bfqq itself: no search without it */
+	if (bfq_class_idle(bfqq) || bfqq_seeky(bfqq) || !bfqq_flag(bfqq, BFQQF_sync))
 		return NULL;
 	if (in_service && in_service != bfqq && in_service != &bfqd->oom_bfqq &&
 	    bfq_close_to(sector, bfqd->in_serv_last_pos) &&

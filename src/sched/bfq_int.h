@@ -112,11 +112,13 @@ struct bfq_queue {
 
 	/* early queue merge */
 	struct ios_rb_node pos_node;	/* in the group's tree by next_rq's sector */
+	uint64_t pos_sector;		/* that sector (kept with the node: one cache line) */
 	struct ios_rb_root *pos_root;
 	struct bfq_queue *new_bfqq;	/* scheduled merge target */
 
 	/* process behaviour */
 	uint32_t seek_history;		/* one bit per request: seeky */
+	unsigned seek_count;		/* bits set in seek_history */
 	uint64_t last_request_pos;
 	int64_t last_end_request_ns;
 	uint64_t ttime_total, ttime_samples, ttime_mean;
@@ -310,7 +312,7 @@ static inline bool bfq_class_idle(const struct bfq_queue *bfqq)
 /* More than 19 of the last 32 requests were far from their predecessor. */
 static inline bool bfqq_seeky(const struct bfq_queue *bfqq)
 {
-	return __builtin_popcount(bfqq->seek_history) > 19;
+	return bfqq->seek_count > 19;
 }
 
 static inline int bfq_budget_left(const struct bfq_queue *bfqq)

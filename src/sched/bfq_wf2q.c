@@ -143,48 +143,6 @@ void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	}
 }
 
-/* ---- the augmented active tree ---- */
-
-static void bfq_update_min(struct bfq_entity *entity, struct ios_rb_node *child)
-{
-	struct bfq_entity *c = bfq_entity_of(child);
-
-	if (c && bfq_gt(entity->min_start, c->min_start))
-		entity->min_start = c->min_start;
-}
-
-static void bfq_update_active_node(struct ios_rb_node *node)
-{
-	struct bfq_entity *entity = bfq_entity_of(node);
-
-	entity->min_start = entity->start;
-	bfq_update_min(entity, node->right);
-	bfq_update_min(entity, node->left);
-}
-
-/*
- * Recompute min_start from @node, the deepest node an insertion or removal
- * changed, up to the root. Rebalancing rotates only nodes on that path and
- * their direct children, so refreshing each path node's sibling on the way
- * up is enough.
- */
-static void bfq_update_active_tree(struct ios_rb_node *node)
-{
-	for (;;) {
-		struct ios_rb_node *parent;
-
-		bfq_update_active_node(node);
-		parent = node->parent;
-		if (!parent)
-			return;
-		if (node == parent->left && parent->right)
-			bfq_update_active_node(parent->right);
-		else if (node == parent->right && parent->left)
-			bfq_update_active_node(parent->left);
-		node = parent;
-	}
-}
-
 /* Insert by finish time; equal finish times keep arrival order. */
 static void bfq_insert(struct ios_rb_root *root, struct bfq_entity *entity)
 {
@@ -214,45 +172,262 @@ static void bfq_group_count_active(struct bfq_entity *entity, int delta)
 		bfqg->active_entities += delta;
 }
 
-static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
-{
-	struct ios_rb_node *node = &entity->rb_node;
+/* ---- the augmented active tree ---- */
 
-	bfq_insert(&st->active, entity);
-	if (node->left)
-		node = node->left;
-	else if (node->right)
-		node = node->right;
-	bfq_update_active_tree(node);
-	bfq_group_count_active(entity, 1);
+/*
+ * The active trees are red-black trees of entities by finish time where
+ * every node also holds min_start, the smallest start time in its subtree.
+ * They have their own insert and erase here (the same CLRS algorithms and
+ * node layout as lib/rbtree.c, so ios_rb_next() and friends still walk
+ * them) because the augmentation must be repaired inside the rotations:
+ * a rotation moves two nodes, whose min_start are fixed on the spot, and
+ * an insertion or removal changes min_start only along one path, which is
+ * walked up only as far as a value actually changes. That keeps an update
+ * at a few node visits instead of two per tree level.
+ */
+
+static uint64_t bfq_calc_min_start(const struct ios_rb_node *n)
+{
+	const struct bfq_entity *e = bfq_entity_of((struct ios_rb_node *)n);
+	uint64_t m = e->start;
+
+	if (n->left && bfq_gt(m, bfq_entity_of(n->left)->min_start))
+		m = bfq_entity_of(n->left)->min_start;
+	if (n->right && bfq_gt(m, bfq_entity_of(n->right)->min_start))
+		m = bfq_entity_of(n->right)->min_start;
+	return m;
 }
 
-/* The deepest node that removing @node (successor splicing) can change. */
-static struct ios_rb_node *bfq_find_deepest(struct ios_rb_node *node)
+/* Recompute min_start from @n up to @stop (exclusive), until nothing changes. */
+static void bfq_aug_propagate(struct ios_rb_node *n, struct ios_rb_node *stop)
 {
-	struct ios_rb_node *deepest;
+	for (; n != stop; n = n->parent) {
+		uint64_t m = bfq_calc_min_start(n);
 
-	if (!node->right && !node->left)
-		return node->parent;
-	if (!node->right)
-		return node->left;
-	if (!node->left)
-		return node->right;
-	deepest = ios_rb_next(node);
-	if (deepest->right)
-		return deepest->right;
-	if (deepest->parent != node)
-		return deepest->parent;
-	return deepest;
+		if (bfq_entity_of(n)->min_start == m)
+			break;
+		bfq_entity_of(n)->min_start = m;
+	}
+}
+
+static void bfq_aug_replace_child(struct ios_rb_root *root, struct ios_rb_node *parent,
+				  struct ios_rb_node *old, struct ios_rb_node *new)
+{
+	if (!parent)
+		root->node = new;
+	else if (parent->left == old)
+		parent->left = new;
+	else
+		parent->right = new;
+}
+
+/* @y takes @x's place: its subtree is @x's old one, so it takes x's min_start. */
+static void bfq_aug_rotate_left(struct ios_rb_root *root, struct ios_rb_node *x)
+{
+	struct ios_rb_node *y = x->right;
+
+	x->right = y->left;
+	if (y->left)
+		y->left->parent = x;
+	y->parent = x->parent;
+	bfq_aug_replace_child(root, x->parent, x, y);
+	y->left = x;
+	x->parent = y;
+	bfq_entity_of(y)->min_start = bfq_entity_of(x)->min_start;
+	bfq_entity_of(x)->min_start = bfq_calc_min_start(x);
+}
+
+static void bfq_aug_rotate_right(struct ios_rb_root *root, struct ios_rb_node *x)
+{
+	struct ios_rb_node *y = x->left;
+
+	x->left = y->right;
+	if (y->right)
+		y->right->parent = x;
+	y->parent = x->parent;
+	bfq_aug_replace_child(root, x->parent, x, y);
+	y->right = x;
+	x->parent = y;
+	bfq_entity_of(y)->min_start = bfq_entity_of(x)->min_start;
+	bfq_entity_of(x)->min_start = bfq_calc_min_start(x);
+}
+
+static bool bfq_aug_red(const struct ios_rb_node *n)
+{
+	return n && n->red;
+}
+
+static void bfq_aug_insert_fixup(struct ios_rb_root *root, struct ios_rb_node *n)
+{
+	struct ios_rb_node *p, *g, *u;
+
+	while ((p = n->parent) && p->red) {
+		g = p->parent;
+		if (p == g->left) {
+			u = g->right;
+			if (bfq_aug_red(u)) {
+				p->red = u->red = 0;
+				g->red = 1;
+				n = g;
+				continue;
+			}
+			if (n == p->right) {
+				bfq_aug_rotate_left(root, p);
+				n = p;
+				p = n->parent;
+			}
+			p->red = 0;
+			g->red = 1;
+			bfq_aug_rotate_right(root, g);
+		} else {
+			u = g->left;
+			if (bfq_aug_red(u)) {
+				p->red = u->red = 0;
+				g->red = 1;
+				n = g;
+				continue;
+			}
+			if (n == p->left) {
+				bfq_aug_rotate_right(root, p);
+				n = p;
+				p = n->parent;
+			}
+			p->red = 0;
+			g->red = 1;
+			bfq_aug_rotate_left(root, g);
+		}
+	}
+	root->node->red = 0;
+}
+
+static void bfq_aug_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
+				struct ios_rb_node *parent)
+{
+	struct ios_rb_node *w;
+
+	while (x != root->node && !bfq_aug_red(x)) {
+		if (x == parent->left) {
+			w = parent->right;
+			if (bfq_aug_red(w)) {
+				w->red = 0;
+				parent->red = 1;
+				bfq_aug_rotate_left(root, parent);
+				w = parent->right;
+			}
+			if (!bfq_aug_red(w->left) && !bfq_aug_red(w->right)) {
+				w->red = 1;
+				x = parent;
+				parent = x->parent;
+			} else {
+				if (!bfq_aug_red(w->right)) {
+					w->left->red = 0;
+					w->red = 1;
+					bfq_aug_rotate_right(root, w);
+					w = parent->right;
+				}
+				w->red = parent->red;
+				parent->red = 0;
+				if (w->right)
+					w->right->red = 0;
+				bfq_aug_rotate_left(root, parent);
+				x = root->node;
+				break;
+			}
+		} else {
+			w = parent->left;
+			if (bfq_aug_red(w)) {
+				w->red = 0;
+				parent->red = 1;
+				bfq_aug_rotate_right(root, parent);
+				w = parent->left;
+			}
+			if (!bfq_aug_red(w->left) && !bfq_aug_red(w->right)) {
+				w->red = 1;
+				x = parent;
+				parent = x->parent;
+			} else {
+				if (!bfq_aug_red(w->left)) {
+					w->right->red = 0;
+					w->red = 1;
+					bfq_aug_rotate_left(root, w);
+					w = parent->left;
+				}
+				w->red = parent->red;
+				parent->red = 0;
+				if (w->left)
+					w->left->red = 0;
+				bfq_aug_rotate_right(root, parent);
+				x = root->node;
+				break;
+			}
+		}
+	}
+	if (x)
+		x->red = 0;
+}
+
+static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
+{
+	struct ios_rb_node **link = &st->active.node, *parent = NULL, *n;
+
+	while (*link) {
+		parent = *link;
+		link = bfq_gt(bfq_entity_of(parent)->finish, entity->finish) ? &parent->left
+									      : &parent->right;
+	}
+	ios_rb_link(&entity->rb_node, parent, link);
+	entity->tree = &st->active;
+	/* the new start lowers min_start along its path, as far as it is lower */
+	entity->min_start = entity->start;
+	for (n = parent; n && bfq_gt(bfq_entity_of(n)->min_start, entity->start); n = n->parent)
+		bfq_entity_of(n)->min_start = entity->start;
+	bfq_aug_insert_fixup(&st->active, &entity->rb_node);
+	bfq_group_count_active(entity, 1);
 }
 
 static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
-	struct ios_rb_node *node = bfq_find_deepest(&entity->rb_node);
+	struct ios_rb_root *root = &st->active;
+	struct ios_rb_node *z = &entity->rb_node, *y, *x, *xparent, *from;
+	int y_red;
 
-	bfq_extract(&st->active, entity);
-	if (node)
-		bfq_update_active_tree(node);
+	if (!z->left || !z->right) {
+		y = z;
+	} else {
+		y = z->right;
+		while (y->left)
+			y = y->left;
+	}
+	x = y->left ? y->left : y->right;
+	xparent = y->parent;
+	if (x)
+		x->parent = y->parent;
+	bfq_aug_replace_child(root, y->parent, y, x);
+	y_red = y->red;
+	if (y != z) {
+		/* splice the successor into z's place; its subtree is z's old one */
+		if (xparent == z)
+			xparent = y;
+		y->left = z->left;
+		y->right = z->right;
+		y->parent = z->parent;
+		y->red = z->red;
+		if (y->left)
+			y->left->parent = y;
+		if (y->right)
+			y->right->parent = y;
+		bfq_aug_replace_child(root, z->parent, z, y);
+		bfq_entity_of(y)->min_start = entity->min_start;
+		bfq_aug_propagate(xparent, y);
+		from = y;
+	} else {
+		from = xparent;
+	}
+	bfq_aug_propagate(from, NULL);
+	if (!y_red)
+		bfq_aug_erase_fixup(root, x, xparent);
+	ios_rb_clear(z);
+	entity->tree = NULL;
 	bfq_group_count_active(entity, -1);
 }
 

@@ -155,6 +155,8 @@ static int test_seeky_queue_idles_briefly(void)
 		T_ASSERT(r->timer_at != IOS_NO_WAKEUP);
 	}
 	T_ASSERT(__builtin_popcount(bfqq_of(r->q, a, true)->seek_history) > 19);
+	T_ASSERT_EQ(bfqq_of(r->q, a, true)->seek_count,
+		    __builtin_popcount(bfqq_of(r->q, a, true)->seek_history));
 	T_ASSERT_U64_EQ(r->timer_at, now + 2 * MS);
 	t_fire_timer(r, r->timer_at);
 	t_rig_free(r);

@@ -7,8 +7,9 @@
  * and the two queues inside the first group share its part equally. The
  * RT class is served strictly before best effort; the idle class waits
  * while others are busy but gets a request through every 200 ms. After
- * every dispatch each active tree's min_start augmentation is checked
- * against a full recomputation.
+ * every dispatch each active tree's min_start augmentation and finish-time
+ * order are checked against a full recomputation, also with 300 processes
+ * of random levels and groups coming and going at random.
  */
 #include "sched_bfq_util.h"
 
@@ -204,8 +205,67 @@ static int test_idle_class_gets_a_turn(void)
 	return T_PASS;
 }
 
+/*
+ * Processes of random weights in three groups issue, get served and go
+ * idle at random: every insertion and removal in the active trees (with
+ * their rotations) must keep min_start right, checked after each hook.
+ */
+static int test_random_churn_keeps_trees(void)
+{
+	static struct ios_cgroup g[3] = {
+		{ .path = (char *)"x", .id = 1, .weight = 300 },
+		{ .path = (char *)"y", .id = 2, .weight = 700 },
+		{ .path = (char *)"x/z", .id = 3, .weight = 50 },
+	};
+	struct t_sq *s = t_sq_new("bfq", 4, 0, "slice_idle=0", NULL);
+	struct ios_ioc *ioc[300];
+	struct ios_request *inflight[4];
+	struct ios_rand rnd;
+	uint64_t now = 0, served = 0;
+	int nin = 0;
+
+	T_ASSERT(s);
+	g[0].parent = g[1].parent = &t_root_cgroup;
+	g[2].parent = &g[0];
+	ios_rand_seed(&rnd, 7, 0);
+	for (int i = 0; i < 300; i++) {
+		ioc[i] = bfq_test_ioc(1000 + (uint32_t)i, IOS_IOPRIO_CLASS_BE, i % 8);
+		ioc[i]->cgroup = i % 4 == 3 ? &t_root_cgroup : &g[i % 4];
+	}
+	for (int step = 0; step < 60000; step++) {
+		uint64_t r = ios_rand_u64(&rnd);
+
+		now += 50 * US;
+		if ((r & 3) != 0 && s->q.nr_sorted < 2000) {
+			struct ios_ioc *who = ioc[(r >> 8) % 300];
+
+			bfq_ins(s, who, (r >> 20) & ((1ULL << 36) - 1), 8 + ((r >> 2) & 63), IOS_READ,
+				0, now);
+		} else if (nin < 4) {
+			struct ios_request *rq = t_sq_dispatch(s, now);
+
+			if (rq)
+				inflight[nin++] = rq;
+		}
+		if (nin && ((r >> 60) & 1)) {
+			t_sq_complete(s, inflight[0], now);
+			memmove(inflight, inflight + 1, (size_t)--nin * sizeof(*inflight));
+			served++;
+		}
+		T_ASSERT_MSG(bfq_trees_ok(&s->q), "augmentation broken at step %d", step);
+	}
+	T_ASSERT(served > 10000);
+	while (nin)
+		t_sq_complete(s, inflight[--nin], now);
+	t_sq_free(s);
+	for (int i = 0; i < 300; i++)
+		ioc[i]->cgroup = &t_root_cgroup;
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_weights_one_to_two, test_weights_three_flows, test_groups,
-		     test_rt_class_first, test_idle_class_gets_a_turn);
+		     test_rt_class_first, test_idle_class_gets_a_turn,
+		     test_random_churn_keeps_trees);
 }
