@@ -1330,12 +1330,12 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 	cfqd->last_position = ios_rq_end(rq);
 }
 
-static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+/* @rq: 4.19's FIFO pick, made before the limits were checked (or NULL) */
+static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+						struct ios_request *rq)
 {
-	struct ios_request *rq = cfq_check_fifo(cfqd, cfqq);
-
-	if (rq && cfqd->ver == CFQ_V419)
-		cfqq_mark(cfqq, CFQ_QF_MUST_DISPATCH);
+	if (!rq && cfqd->ver != CFQ_V419)
+		rq = cfq_check_fifo(cfqd, cfqq);
 	if (!rq)
 		rq = cfqq->next_rq;
 	cfq_dispatch_insert(cfqd, rq);
@@ -1392,7 +1392,7 @@ static struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsig
 {
 	struct cfq_data *cfqd = cfq_data(q);
 	struct cfq_queue *cfqq;
-	struct ios_request *rq;
+	struct ios_request *rq, *fifo_rq = NULL;
 
 	cfqd->now = now;
 	if (cfq_timer_pending(cfqd) && now >= cfqd->idle_timer)
@@ -1404,9 +1404,20 @@ static struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsig
 	cfqq = cfq_select_queue(cfqd);
 	if (!cfqq)
 		return NULL;
-	if (ios_rb_empty(&cfqq->sort_list) || !cfq_may_dispatch(cfqd, cfqq))
+	if (ios_rb_empty(&cfqq->sort_list))
 		return NULL;
-	rq = cfq_dispatch_request(cfqd, cfqq);
+	/*
+	 * 4.19 looks at the FIFO before the limits: an expired request sets
+	 * must_dispatch, which lets it past may_dispatch's checks.
+	 */
+	if (cfqd->ver == CFQ_V419) {
+		fifo_rq = cfq_check_fifo(cfqd, cfqq);
+		if (fifo_rq)
+			cfqq_mark(cfqq, CFQ_QF_MUST_DISPATCH);
+	}
+	if (!cfq_may_dispatch(cfqd, cfqq))
+		return NULL;
+	rq = cfq_dispatch_request(cfqd, cfqq, fifo_rq);
 	cfqq->slice_dispatch++;
 	cfqq_clear(cfqq, CFQ_QF_MUST_DISPATCH);
 	/* an async queue over its request budget, or any idle-class queue, yields */
