@@ -253,9 +253,43 @@ static int test_async_ramp_up(void)
 	return T_PASS;
 }
 
+/*
+ * 4.19 looks at the FIFO before the limits: an expired request sets
+ * must_dispatch and goes even past them (here: async with a sync request
+ * in flight). 2.6.33 checks the limits first.
+ */
+static int test_expired_fifo_bypasses_limits_419(void)
+{
+	static const char *const prof[] = { "cfq-2.6.33", "cfq-4.19" };
+
+	for (size_t p = 0; p < 2; p++) {
+		struct t_sq *s = t_sq_new(prof[p], 64, 1, "slice_idle=0", NULL);
+		struct ios_request *r, *w;
+
+		T_ASSERT(s);
+		cq_ioc(1, IOS_IOPRIO_CLASS_RT, 4);
+		cq_ioc(2, IOS_IOPRIO_CLASS_BE, 4);
+		for (int k = 0; k < 4; k++)
+			cq_awrite(s, 2, 1000 + 8 * (uint64_t)k, 0);
+		/* at 300 ms the writes are past fifo_expire_async; an RT read goes first */
+		r = cq_read(s, 1, 90000000, 300 * MS);
+		T_ASSERT(t_sq_dispatch(s, 300 * MS) == r);
+		w = t_sq_dispatch(s, 300 * MS);
+		if (p == 0) {
+			T_ASSERT_MSG(w == NULL, "2.6.33: async went with sync in flight");
+		} else {
+			T_ASSERT_MSG(w && w->ioc->pid == 2, "4.19: expired write held back");
+			/* only the expired one: the next waits for the read */
+			T_ASSERT(t_sq_dispatch(s, 300 * MS) == NULL);
+		}
+		cq_free(s);
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_quantum_2631_2633, test_quantum_419_soft_limit, test_promote_sync_419,
 		     test_async_waits_for_sync, test_idle_class_one_at_a_time,
-		     test_slice_async_rq_cap, test_async_ramp_up);
+		     test_slice_async_rq_cap, test_async_ramp_up, test_expired_fifo_bypasses_limits_419);
 }
