@@ -497,12 +497,16 @@ void t_sq_free(struct t_sq *s)
 	while (s->type->ops.has_work(&s->q) &&
 	       (rq = t_sq_dispatch_flags(s, now, IOS_DISPATCH_FORCE)) != NULL)
 		t_sq_complete(s, rq, now);
-	s->type->ops.exit(&s->q);
-	for (size_t i = 0; i < s->nr_rqs; i++) {
+	/*
+	 * Requests go back before the scheduler exits: put_request drops
+	 * references to per-process state (CFQ's queues) that exit frees.
+	 */
+	for (size_t i = 0; i < s->nr_rqs; i++)
 		if (s->type->ops.put_request)
 			s->type->ops.put_request(&s->q, s->rqs[i]);
+	s->type->ops.exit(&s->q);
+	for (size_t i = 0; i < s->nr_rqs; i++)
 		free(s->rqs[i]);
-	}
 	free(s->rqs);
 	free(s->q.sched_data);
 	free(s);
