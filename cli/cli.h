@@ -21,5 +21,36 @@ void cli_usage(FILE *f);
 /* "--name=value" or "--name value": returns the value or NULL; advances *i */
 const char *cli_optval(int argc, char **argv, int *i, const char *name);
 void cli_error(const struct ios_err *e);
+/* A non-negative integer (decimal, 0x hex, 0 octal): 0, or -1 when malformed. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * Options shared by the commands that run jobs (runopts.c): job files,
+ * --scheduler, --device, --set, --seed, --output-format, --output,
+ * --fio-compat. A command parses its own options first and passes every
+ * other argument to cli_run_opts_parse().
+ */
+struct cli_run_opts {
+	struct ios_run_config cfg;	/* scheduler, device, seed; settings after _load */
+	struct ios_settings settings;	/* --set, in order */
+	struct ios_job_parse_opts po;	/* --fio-compat */
+	const char *fmt;		/* "normal" or "json" */
+	const char *outfile;		/* NULL: stdout */
+	const char **jobs;		/* job file names, in order */
+	int nr_jobs;
+};
+
+int cli_run_opts_init(struct cli_run_opts *o, int argc);
+void cli_run_opts_free(struct cli_run_opts *o);
+/*
+ * argv[*i] is a job file or a shared option (its value may take argv[*i+1]:
+ * *i advances). Returns 1 when taken, 0 when not a shared option, -1 after
+ * printing an error about its value.
+ */
+int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i);
+/* Parse every job file into @jf (errors printed); points cfg.settings at settings. */
+int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
+/* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
+int cli_write_output(const char *outfile, const struct ios_buf *out);
 
 #endif
