@@ -37,6 +37,25 @@ struct ios_lab_tunables {
 
 extern const struct ios_tunable ios_lab_tunables_table[];
 
+/*
+ * How far a run has come, for a progress display. fraction is the mean over
+ * the jobs of how far each is towards what bounds it (runtime= or its
+ * bytes, whichever is nearer: a finished job counts 1, one not yet started
+ * 0); when a job with exitall would end the run sooner, its own fraction.
+ */
+struct ios_run_progress {
+	uint64_t sim_ns;		/* simulated time */
+	uint64_t nr_events;		/* events run so far */
+	double fraction;		/* 0..1 */
+};
+
+/*
+ * Called from inside the simulation every progress_every events. It must
+ * not touch the run; it is the caller's place to check a wall clock (the
+ * library never does) and to draw something.
+ */
+typedef void (*ios_run_progress_fn)(void *arg, const struct ios_run_progress *p);
+
 struct ios_run_config {
 	const char *scheduler;		/* NULL: the default */
 	const char *device;		/* profile, NULL: IOS_DEV_DEFAULT_PROFILE */
@@ -44,7 +63,12 @@ struct ios_run_config {
 	uint64_t seed;
 	const struct ios_trace_ops *trace_ops;	/* optional trace sink */
 	void *trace;
+	ios_run_progress_fn progress;	/* optional; NULL: none */
+	void *progress_arg;
+	uint64_t progress_every;	/* events between calls; 0: IOS_RUN_PROGRESS_EVERY */
 };
+
+#define IOS_RUN_PROGRESS_EVERY 16384
 
 #define IOS_DEFAULT_SCHEDULER "deadline"
 

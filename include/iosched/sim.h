@@ -45,16 +45,31 @@ static inline uint64_t ios_evq_peek_time(const struct ios_evq *q)
 	return q->n ? q->heap[0].time : IOS_NO_WAKEUP;
 }
 
+/*
+ * An observer the loop calls after every tick_every-th event, for progress
+ * displays. It may only read the simulation (it runs between two events
+ * and must leave everything as it found it), so runs with and without one
+ * are identical. The loop itself never looks at a wall clock; whoever
+ * installs the observer decides whether to.
+ */
+typedef void (*ios_sim_tick_fn)(struct ios_sim *sim, void *arg);
+
 struct ios_sim {
 	uint64_t now;
 	struct ios_evq evq;
 	uint64_t nr_events;		/* events run so far */
 	bool stop;
 	int error;			/* first error an event handler reported */
+	ios_sim_tick_fn tick;		/* optional observer; NULL: none */
+	void *tick_arg;
+	uint64_t tick_every;		/* events between calls (> 0 with tick) */
+	uint64_t next_tick;		/* nr_events at the next call */
 };
 
 int ios_sim_init(struct ios_sim *s) IOS_MUST_CHECK;
 void ios_sim_destroy(struct ios_sim *s);
+/* Install (or with @fn NULL remove) the observer, called every @every events. */
+void ios_sim_set_tick(struct ios_sim *s, ios_sim_tick_fn fn, void *arg, uint64_t every);
 /* Schedule @fn(@arg, @data) at @when (>= now). -ENOMEM on failure (sim->error set). */
 int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uint64_t data);
 static inline int ios_sim_after(struct ios_sim *s, uint64_t delay, ios_event_fn fn, void *arg,

@@ -177,6 +177,53 @@ void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
 	ios_vfs_quiesce(c->vfs);
 }
 
+/* ---- progress (read-only observer of the simulation) ---- */
+
+static double task_progress(const struct run_task *t, uint64_t now)
+{
+	double f = 0.0;
+
+	if (t->state == TS_DONE)
+		return 1.0;
+	if (t->state == TS_NEW)
+		return 0.0;
+	/* whichever bound is nearer: runtime= (or lab.max_sim_time) or bytes */
+	if (t->deadline_ns != UINT64_MAX && t->deadline_ns > t->start_ns && now > t->start_ns)
+		f = (double)(now - t->start_ns) / (double)(t->deadline_ns - t->start_ns);
+	if (t->io_target != UINT64_MAX && t->io_target) {
+		double b = (double)(t->bytes_done[0] + t->bytes_done[1]) / (double)t->io_target;
+
+		if (b > f)
+			f = b;
+	}
+	return f > 1.0 ? 1.0 : f;
+}
+
+struct run_progress_arg {
+	struct run_ctx *c;
+	const struct ios_run_config *cfg;
+};
+
+static void run_progress_tick(struct ios_sim *sim, void *arg)
+{
+	const struct run_progress_arg *pa = arg;
+	const struct run_ctx *c = pa->c;
+	struct ios_run_progress p = { sim->now, sim->nr_events, 0.0 };
+	double sum = 0.0, exitall = 0.0;
+
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		double f = task_progress(&c->tasks[i], sim->now);
+
+		sum += f;
+		if (c->tasks[i].job->exitall && f > exitall)
+			exitall = f;
+	}
+	p.fraction = c->nr_tasks ? sum / c->nr_tasks : 0.0;
+	if (exitall > p.fraction)
+		p.fraction = exitall;
+	pa->cfg->progress(pa->cfg->progress_arg, &p);
+}
+
 /* ---- set-up helpers ---- */
 
 static int check_settings(const struct ios_settings *s, struct ios_err *e)
@@ -298,6 +345,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 {
 	struct ios_settings *set = NULL;
 	struct ios_queue_config qc;
+	struct run_progress_arg pa;
 	struct run_ctx *c;
 	const char *schedname = cfg->scheduler ? cfg->scheduler : IOS_DEFAULT_SCHEDULER;
 	const char *profile = cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE;
@@ -494,6 +542,12 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	}
 
 	start_phase(c, 0, 0);
+	if (cfg->progress) {
+		pa.c = c;
+		pa.cfg = cfg;
+		ios_sim_set_tick(&c->sim, run_progress_tick, &pa,
+				 cfg->progress_every ? cfg->progress_every : IOS_RUN_PROGRESS_EVERY);
+	}
 	ret = ios_sim_run(&c->sim, IOS_NO_WAKEUP);
 	if (ret) {
 		IOS_ERR(e, ret, "simulation failed");

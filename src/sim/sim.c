@@ -11,7 +11,20 @@ int ios_sim_init(struct ios_sim *s)
 	s->nr_events = 0;
 	s->stop = false;
 	s->error = 0;
+	s->tick = NULL;
+	s->tick_arg = NULL;
+	s->tick_every = 0;
+	s->next_tick = UINT64_MAX;
 	return ios_evq_init(&s->evq, 1024);
+}
+
+void ios_sim_set_tick(struct ios_sim *s, ios_sim_tick_fn fn, void *arg, uint64_t every)
+{
+	s->tick = fn;
+	s->tick_arg = arg;
+	s->tick_every = fn ? (every ? every : 1) : 0;
+	/* without an observer next_tick is never reached: one compare per event */
+	s->next_tick = fn ? s->nr_events + s->tick_every : UINT64_MAX;
 }
 
 void ios_sim_destroy(struct ios_sim *s)
@@ -46,6 +59,10 @@ int ios_sim_run(struct ios_sim *s, uint64_t until)
 		s->now = ev.time;
 		s->nr_events++;
 		ev.fn(s, ev.arg, ev.data);
+		if (s->nr_events >= s->next_tick) {
+			s->next_tick = s->nr_events + s->tick_every;
+			s->tick(s, s->tick_arg);
+		}
 	}
 	return s->error;
 }
