@@ -17,7 +17,8 @@
  * dispatch + complete + put_request), best of 5. Targets: at most 200 ns
  * per request at 10k queues, at most 2x growth from 100 to 100k queues.
  *
- * usage: cfq_cost [steps]
+ * usage: cfq_cost [steps [scheduler [queues]]]  (the last two narrow the table,
+ * e.g. to profile one case under perf)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,13 +150,20 @@ int main(int argc, char **argv)
 	static const char *const scheds[] = { "cfq", "cfq-2.6.33", "cfq-4.19" };
 	static const size_t sizes[] = { 1, 100, 10000, 100000 };
 	long steps = argc > 1 ? atol(argv[1]) : 300000;
+	const char *only_sched = argc > 2 ? argv[2] : NULL;
+	size_t only_n = argc > 3 ? (size_t)atol(argv[3]) : 0;
 
 	printf("CFQ cost per request (set_request + insert + dispatch + complete), N busy queues, "
 	       "slice_idle=0, best of 5, %ld steps\n", steps);
 	printf("%-12s %8s %12s\n", "scheduler", "queues", "ns/request");
 	for (size_t s = 0; s < sizeof(scheds) / sizeof(scheds[0]); s++) {
+		if (only_sched && strcmp(only_sched, scheds[s]))
+			continue;
 		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 			double best = 0;
+
+			if (only_n && only_n != sizes[z])
+				continue;
 
 			for (int rep = 0; rep < 5; rep++) {
 				struct bench b;

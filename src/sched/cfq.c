@@ -180,53 +180,35 @@ static struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_qu
 
 /* ---- prio trees: busy queues by the sector of their next request ---- */
 
-static bool cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
-				 struct ios_rb_node **ret_parent, struct ios_rb_node ***ret_link,
-				 struct cfq_queue **found)
+/*
+ * A B+tree per priority level instead of the kernel's rbtree: the keys are
+ * random sectors, and with 10k+ busy queues the rbtree descent missed the
+ * cache at nearly every level (see include/iosched/btree.h). Same contents,
+ * same rule: a queue whose key is already taken is simply not inserted.
+ */
+static void cfq_prio_tree_del(struct cfq_queue *cfqq)
 {
-	struct ios_rb_node **p = &root->node, *parent = NULL;
+	if (cfqq->p_root) {
+		void *was = ios_btree_remove(cfqq->p_root, cfqq->p_key);
 
-	*found = NULL;
-	while (*p) {
-		struct cfq_queue *q;
-
-		parent = *p;
-		q = ios_rb_entry(parent, struct cfq_queue, p_node);
-		if (sector > q->p_key) {
-			p = &parent->right;
-		} else if (sector < q->p_key) {
-			p = &parent->left;
-		} else {
-			*found = q;
-			break;
-		}
+		IOS_BUG_ON(was != cfqq);
+		(void)was;
+		cfqq->p_root = NULL;
 	}
-	*ret_parent = parent;
-	if (ret_link)
-		*ret_link = p;
-	return *found != NULL;
 }
 
 static void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
-	struct ios_rb_node *parent, **p;
-	struct cfq_queue *dup;
-
-	if (cfqq->p_root) {
-		ios_rb_erase(&cfqq->p_node, cfqq->p_root);
-		cfqq->p_root = NULL;
-	}
+	cfq_prio_tree_del(cfqq);
 	if (cfq_class_idle(cfqq) || !cfqq->next_rq)
 		return;
-	cfqq->p_root = &cfqd->prio_trees[cfqq->org_ioprio];
 	cfqq->p_key = cfqq->next_rq->sector;
-	cfq_prio_tree_lookup(cfqq->p_root, cfqq->p_key, &parent, &p, &dup);
-	if (!dup) {
-		ios_rb_link(&cfqq->p_node, parent, p);
-		ios_rb_insert_color(&cfqq->p_node, cfqq->p_root);
-	} else {
-		cfqq->p_root = NULL; /* duplicates are simply not inserted */
-	}
+	/*
+	 * -EEXIST: a duplicate, not inserted (as in the kernel). -ENOMEM: not
+	 * inserted either; the queue is then only missed as a cooperator.
+	 */
+	if (ios_btree_insert(&cfqd->prio_trees[cfqq->org_ioprio], cfqq->p_key, cfqq) == 0)
+		cfqq->p_root = &cfqd->prio_trees[cfqq->org_ioprio];
 }
 
 /* ---- service trees ---- */
@@ -364,10 +346,7 @@ static void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		cfq_rb_erase(cfqq->service_tree, &cfqq->rb_node);
 		cfqq->service_tree = NULL;
 	}
-	if (cfqq->p_root) {
-		ios_rb_erase(&cfqq->p_node, cfqq->p_root);
-		cfqq->p_root = NULL;
-	}
+	cfq_prio_tree_del(cfqq);
 	cfq_group_idle(cfqd, cfqq->cfqg);
 	cfqd->busy_queues--;
 	if (cfqq_sync(cfqq))
@@ -406,9 +385,8 @@ static void cfq_del_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 			/* 2.6.31: off the tree the moment its last request goes */
 			if (cfqq_has(cfqq, CFQ_QF_ON_RR))
 				cfq_del_cfqq_rr(cfqd, cfqq);
-		} else if (cfqq->p_root) {
-			ios_rb_erase(&cfqq->p_node, cfqq->p_root);
-			cfqq->p_root = NULL;
+		} else {
+			cfq_prio_tree_del(cfqq);
 		}
 	}
 }
@@ -487,7 +465,6 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd, bool sync, struc
 		return NULL;
 	cfqq->cfqd = cfqd;
 	ios_rb_clear(&cfqq->rb_node);
-	ios_rb_clear(&cfqq->p_node);
 	cfqq->sort_list = IOS_RB_ROOT;
 	ios_list_init(&cfqq->fifo);
 	cfqq_mark(cfqq, CFQ_QF_PRIO_CHANGED);
@@ -1026,25 +1003,35 @@ static bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cu
 	return cfq_dist_from_last(cfqd, rq) <= cfq_close_radius(cfqd, cur);
 }
 
+/*
+ * The queue whose next request is nearest the head, if close enough: the
+ * one exactly there, else the nearer of the two neighbours, else the other.
+ * (The kernel tries the last node of its rbtree descent first, which is
+ * one of the two neighbours by the shape of the tree; nearer-first is the
+ * same set of candidates in a deterministic order.)
+ */
 static struct cfq_queue *cfqq_close(struct cfq_data *cfqd, struct cfq_queue *cur)
 {
-	struct ios_rb_root *root = &cfqd->prio_trees[cur->org_ioprio];
-	struct ios_rb_node *parent, *node;
-	struct cfq_queue *q;
+	const struct ios_btree *t = &cfqd->prio_trees[cur->org_ioprio];
 	uint64_t sector = cfqd->last_position;
+	struct ios_bt_entry pred, exact, succ, *first, *second;
 
-	if (ios_rb_empty(root))
+	if (ios_btree_empty(t))
 		return NULL;
-	if (cfq_prio_tree_lookup(root, sector, &parent, NULL, &q))
-		return q;
-	q = ios_rb_entry(parent, struct cfq_queue, p_node);
-	if (cfq_rq_close(cfqd, cur, q->next_rq))
-		return q;
-	node = q->next_rq->sector < sector ? ios_rb_next(parent) : ios_rb_prev(parent);
-	if (!node)
-		return NULL;
-	q = ios_rb_entry(node, struct cfq_queue, p_node);
-	return cfq_rq_close(cfqd, cur, q->next_rq) ? q : NULL;
+	ios_btree_around(t, sector, &pred, &exact, &succ);
+	if (exact.val)
+		return exact.val;
+	first = &pred;
+	second = &succ;
+	if (!pred.val || (succ.val && succ.key - sector < sector - pred.key)) {
+		first = &succ;
+		second = &pred;
+	}
+	if (first->val && cfq_rq_close(cfqd, cur, ((struct cfq_queue *)first->val)->next_rq))
+		return first->val;
+	if (second->val && cfq_rq_close(cfqd, cur, ((struct cfq_queue *)second->val)->next_rq))
+		return second->val;
+	return NULL;
 }
 
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
@@ -1855,7 +1842,7 @@ static int cfq_init(struct ios_queue *q)
 	ios_list_init(&cfqd->all_cics);
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
 	for (int i = 0; i < 8; i++)
-		cfqd->prio_trees[i] = IOS_RB_ROOT;
+		ios_btree_init(&cfqd->prio_trees[i]);
 	if (cfq_groups_init(cfqd))
 		return -ENOMEM;
 	cfqd->serving_group = cfqd->root_group;
@@ -1892,6 +1879,8 @@ static void cfq_exit(struct ios_queue *q)
 		free(cfqq);
 	}
 	cfq_groups_exit(cfqd);
+	for (int i = 0; i < 8; i++)
+		ios_btree_destroy(&cfqd->prio_trees[i]);
 }
 
 #define CFQ_OPS                                         \
