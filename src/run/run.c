@@ -279,6 +279,14 @@ static struct ios_cgroup *cgroup_get(struct run_ctx *c, const char *path)
 
 static void ctx_free(struct run_ctx *c)
 {
+	/*
+	 * The queue goes first: a scheduler's exit may still look at the io
+	 * contexts it holds state for (the tasks' and the flusher's), which
+	 * live in c->tasks and c->vfs.
+	 */
+	if (c->q)
+		ios_queue_destroy(c->q);
+	c->q = NULL;
 	if (c->tasks)
 		for (unsigned i = 0; i < c->nr_tasks; i++)
 			run_task_free(&c->tasks[i]);
@@ -294,8 +302,6 @@ static void ctx_free(struct run_ctx *c)
 		ios_vfs_destroy(c->vfs);
 	if (c->fs)
 		ios_fs_destroy(c->fs);
-	if (c->q)
-		ios_queue_destroy(c->q);
 	if (c->dev)
 		ios_dev_destroy(c->dev);
 	ios_sim_destroy(&c->sim);
