@@ -146,6 +146,8 @@ struct ios_job {
 	int exitall;
 	uint64_t bwavgtime_ns;
 	uint64_t iopsavgtime_ns;
+	int bwavgtime_set;		/* given in the job file (fio: then a windowed */
+	int iopsavgtime_set;		/* bw/iops log keeps it instead of log_avg_msec) */
 	double percentile_list[64];
 	unsigned nr_percentiles;	/* 0 = fio's default list */
 	int clat_percentiles;

@@ -423,6 +423,18 @@ static int opt_randseed_hook(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+static int opt_bwavgtime_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->bwavgtime_set = !c->is_default;
+	return 0;
+}
+
+static int opt_iopsavgtime_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->iopsavgtime_set = !c->is_default;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const char *const tb_types[] = { "complete", "issue", NULL };
@@ -630,9 +642,9 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("exitall", NULL, "flag", NULL, "When one job finishes, stop the others"),
 	  .type = IOS_OPT_FLAG, .off = OFF(exitall) },
 	{ INFO("bwavgtime", NULL, "int", "500", "Bandwidth sampling window in milliseconds"),
-	  .type = IOS_OPT_MSEC, .off = OFF(bwavgtime_ns) },
+	  .type = IOS_OPT_MSEC, .off = OFF(bwavgtime_ns), .set = opt_bwavgtime_hook },
 	{ INFO("iopsavgtime", NULL, "int", "500", "IOPS sampling window in milliseconds"),
-	  .type = IOS_OPT_MSEC, .off = OFF(iopsavgtime_ns) },
+	  .type = IOS_OPT_MSEC, .off = OFF(iopsavgtime_ns), .set = opt_iopsavgtime_hook },
 	{ INFO("percentile_list", NULL, "float list",
 	       "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99",
 	       "Completion latency percentiles to report, ':'-separated, at most 20"),
@@ -654,7 +666,7 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_STR, .off = OFF(write_iops_log), .flags = IOS_OPTF_BARE },
 	{ INFO("log_avg_msec", NULL, "int", "0", "Average log entries over this many ms (0 = every I/O)"),
 	  .type = IOS_OPT_INT, .off = OFF(log_avg_msec), .size = FSIZE(log_avg_msec), .min = 0,
-	  .max = INT64_MAX / (int64_t)IOS_NS_PER_MS },
+	  .max = UINT_MAX /* fio keeps it in an unsigned int */ },
 	{ INFO("log_offset", NULL, "bool", "0", "Add the I/O offset to log lines"),
 	  .type = IOS_OPT_BOOL, .off = OFF(log_offset) },
 	{ INFO("log_prio", NULL, "bool", "0", "Log the full I/O priority"),
