@@ -298,6 +298,7 @@ static void ctx_free(struct run_ctx *c)
 		free(c->cgroups[i]);
 	}
 	free(c->cgroups);
+	ios_fiolog_set_free(c->logs);
 	if (c->vfs)
 		ios_vfs_destroy(c->vfs);
 	if (c->fs)
@@ -529,6 +530,15 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			}
 		}
 	}
+	for (size_t i = 0; i < jf->nr_jobs && !c->logs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+
+		if ((j->write_bw_log || j->write_lat_log || j->write_iops_log) &&
+		    !(c->logs = ios_fiolog_set_new())) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
 	idx = 0;
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
@@ -565,6 +575,12 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			      c->sim.now, c->running);
 		goto out;
 	}
+
+	/* the logs' last lines go out now; a write error fails the run */
+	ret = ios_fiolog_set_close(c->logs, e);
+	c->logs = NULL;
+	if (ret)
+		goto out;
 
 	/* results */
 	ios_queue_stats_update(c->q, c->end_ns);

@@ -12,6 +12,7 @@
 #define IOSCHED_RUN_INT_H
 
 #include "iosched/ios.h"
+#include "iosched/fiolog.h"
 
 struct run_ctx;
 struct run_task;
@@ -122,11 +123,21 @@ struct run_task {
 	bool end_synced;
 	unsigned end_sync_idx;
 
-	/* bw / iops samples */
+	/*
+	 * bw / iops samples: one timer serves both windows (bwavgtime and
+	 * iopsavgtime, or log_avg_msec for a windowed log), firing at the
+	 * earlier end. A per-I/O bw or iops log makes that statistic per I/O
+	 * too, as in fio, and its window is not sampled.
+	 */
 	struct ios_timer sample_timer;
-	uint64_t sample_at_ns;
+	uint64_t bw_win_ns, iops_win_ns;	/* 0: sampled per I/O instead */
+	uint64_t bw_at_ns, iops_at_ns;		/* start of the current windows */
 	uint64_t sample_bytes[2], sample_ios[2];
 	bool dir_used[2];
+
+	/* fio's bw / lat / iops logs (write_*_log) */
+	struct ios_fiolog_job log;
+	bool logging;
 };
 
 struct run_ctx {
@@ -149,6 +160,8 @@ struct run_ctx {
 	struct run_file *files, **files_tail;
 	struct ios_cgroup **cgroups;
 	unsigned nr_cgroups;
+
+	struct ios_fiolog_set *logs;	/* NULL: no job writes a log */
 
 	struct ios_run_result *res;
 	const struct ios_jobfile *jf;

@@ -102,6 +102,34 @@ static void task_ioprio(struct run_task *t)
 	}
 }
 
+/*
+ * The bw / iops sampling windows and the job's logs. fio: a bw log with
+ * log_avg_msec samples bandwidth every log_avg_msec unless bwavgtime was
+ * given (then every bwavgtime), and a per-I/O bw log turns the bandwidth
+ * statistic itself into one sample per I/O; the same for iops.
+ */
+static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	uint64_t avg = j->log_avg_msec * IOS_NSEC_PER_MSEC;
+	int ret;
+
+	t->bw_win_ns = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	t->iops_win_ns = j->iopsavgtime_ns ? j->iopsavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	if (!c->logs)
+		return 0;
+	ret = ios_fiolog_job_open(c->logs, j, t->index + 1, &t->log, e);
+	if (ret)
+		return ret;
+	t->logging = ios_fiolog_has(&t->log, IOS_FIOLOG_BW) || ios_fiolog_has(&t->log, IOS_FIOLOG_IOPS) ||
+		     ios_fiolog_has(&t->log, IOS_FIOLOG_LAT);
+	if (ios_fiolog_has(&t->log, IOS_FIOLOG_BW))
+		t->bw_win_ns = !avg ? 0 : (j->bwavgtime_set ? t->bw_win_ns : avg);
+	if (ios_fiolog_has(&t->log, IOS_FIOLOG_IOPS))
+		t->iops_win_ns = !avg ? 0 : (j->iopsavgtime_set ? t->iops_win_ns : avg);
+	return 0;
+}
+
 int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
@@ -203,7 +231,7 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	}
 	t->dir_used[IOS_READ] = ios_rw_has_read(j->rw);
 	t->dir_used[IOS_WRITE] = ios_rw_has_write(j->rw);
-	return 0;
+	return task_setup_samples(c, t, e);
 }
 
 void run_task_free(struct run_task *t)
@@ -433,6 +461,14 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	ios_job_mark_latency(r, clat);
 	t->sample_bytes[io->dir] += io->len;
 	t->sample_ios[io->dir]++;
+	if (!t->bw_win_ns)
+		/* fio's per-I/O rate: bytes * 10^6 / clat_ns, an integer */
+		ios_sample_add(&d->bw, clat ? (double)(io->len * 1000000 / clat) : 0.0);
+	if (!t->iops_win_ns)
+		ios_sample_add(&d->iops, 1.0);
+	if (t->logging)
+		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->dir, io->len, io->offset, t->async,
+			      io->issue_ns - io->start_ns, clat, lat);
 }
 
 static unsigned reap(struct run_task *t, uint64_t now)
@@ -520,6 +556,8 @@ static uint64_t rate_gate(const struct run_task *t, int dir)
 	return when;
 }
 
+static void finish_logs(struct run_task *t, uint64_t now);
+
 static void finish(struct run_task *t, uint64_t now)
 {
 	struct ios_job_result *r = t->res;
@@ -528,6 +566,7 @@ static void finish(struct run_task *t, uint64_t now)
 	t->state = TS_DONE;
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
+	finish_logs(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
 	for (int d = 0; d < 2; d++)
@@ -732,38 +771,103 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
 	task_step(t, sim->now);
 }
 
-/* ---- bandwidth / iops samples every bwavgtime ---- */
+/* ---- bandwidth / iops samples every bwavgtime / iopsavgtime ---- */
 
-static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
+/* Integer rate over @span_ns as fio logs it: @n per second, divided by @div. */
+static uint64_t sample_rate(uint64_t n, uint64_t span_ns, uint64_t div)
 {
-	struct run_task *t = arg;
-	const struct ios_job *j = t->job;
-	uint64_t win = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
-	uint64_t span;
+	return (uint64_t)((__uint128_t)n * IOS_NSEC_PER_SEC / span_ns / div);
+}
 
-	if (!ios_timer_fire(&t->sample_timer, data) || t->state == TS_DONE)
-		return;
-	span = sim->now - t->sample_at_ns;
+/* The bandwidth window [bw_at_ns, now) is over: one sample per direction. */
+static void sample_bw(struct run_task *t, uint64_t now, bool log_only)
+{
+	uint64_t span = now - t->bw_at_ns;
+
 	if (t->stats_on && span) {
 		for (int d = 0; d < 2; d++) {
 			if (!t->dir_used[d])
 				continue;
-			ios_sample_add(&t->res->dir[d].bw,
-				       (double)t->sample_bytes[d] * 1e9 / 1024.0 / (double)span);
-			ios_sample_add(&t->res->dir[d].iops,
-				       (double)t->sample_ios[d] * 1e9 / (double)span);
+			if (!log_only)
+				ios_sample_add(&t->res->dir[d].bw,
+					       (double)t->sample_bytes[d] * 1e9 / 1024.0 / (double)span);
+			/* fio writes no log line for a window without I/O */
+			if (t->logging && t->sample_bytes[d])
+				ios_fiolog_rate(&t->log, IOS_FIOLOG_BW, now - t->ramp_end_ns, d,
+						sample_rate(t->sample_bytes[d], span, 1024));
 		}
 	}
 	t->sample_bytes[0] = t->sample_bytes[1] = 0;
+	t->bw_at_ns = now;
+}
+
+static void sample_iops(struct run_task *t, uint64_t now, bool log_only)
+{
+	uint64_t span = now - t->iops_at_ns;
+
+	if (t->stats_on && span) {
+		for (int d = 0; d < 2; d++) {
+			if (!t->dir_used[d])
+				continue;
+			if (!log_only)
+				ios_sample_add(&t->res->dir[d].iops,
+					       (double)t->sample_ios[d] * 1e9 / (double)span);
+			if (t->logging && t->sample_ios[d])
+				ios_fiolog_rate(&t->log, IOS_FIOLOG_IOPS, now - t->ramp_end_ns, d,
+						sample_rate(t->sample_ios[d], span, 1));
+		}
+	}
 	t->sample_ios[0] = t->sample_ios[1] = 0;
-	t->sample_at_ns = sim->now;
-	(void)ios_timer_arm(sim, &t->sample_timer, sim->now + win, ev_sample, t);
+	t->iops_at_ns = now;
+}
+
+static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data);
+
+/* Arm the sample timer for the earlier window end (none when both are per I/O). */
+static void sample_arm(struct run_task *t)
+{
+	uint64_t when = UINT64_MAX;
+
+	if (t->bw_win_ns)
+		when = t->bw_at_ns + t->bw_win_ns;
+	if (t->iops_win_ns && t->iops_at_ns + t->iops_win_ns < when)
+		when = t->iops_at_ns + t->iops_win_ns;
+	if (when != UINT64_MAX)
+		(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, when, ev_sample, t);
+}
+
+static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_task *t = arg;
+
+	if (!ios_timer_fire(&t->sample_timer, data) || t->state == TS_DONE)
+		return;
+	if (t->bw_win_ns && sim->now >= t->bw_at_ns + t->bw_win_ns)
+		sample_bw(t, sim->now, false);
+	if (t->iops_win_ns && sim->now >= t->iops_at_ns + t->iops_win_ns)
+		sample_iops(t, sim->now, false);
+	sample_arm(t);
+}
+
+/*
+ * The job ended: a windowed log gets its last, partial window when that is
+ * at least a millisecond long (a log's time resolution; a shorter one would
+ * be a rate over a sliver of time). The statistics keep fio's whole windows.
+ */
+static void finish_logs(struct run_task *t, uint64_t now)
+{
+	if (!t->logging || now < t->ramp_end_ns)
+		return;
+	if (t->bw_win_ns && now - t->bw_at_ns >= IOS_NSEC_PER_MSEC)
+		sample_bw(t, now, true);
+	if (t->iops_win_ns && now - t->iops_at_ns >= IOS_NSEC_PER_MSEC)
+		sample_iops(t, now, true);
+	ios_fiolog_job_end(&t->log, now - t->ramp_end_ns);
 }
 
 void run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
-	uint64_t win = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
 
 	t->state = TS_RUNNING;
 	t->start_ns = now;
@@ -775,8 +879,8 @@ void run_task_start(struct run_task *t, uint64_t now)
 		t->deadline_ns = UINT64_MAX;
 	if (t->ctx->lab.max_sim_time_ns && t->deadline_ns > t->ctx->lab.max_sim_time_ns)
 		t->deadline_ns = t->ctx->lab.max_sim_time_ns;
-	t->sample_at_ns = t->ramp_end_ns;
-	(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, t->ramp_end_ns + win, ev_sample, t);
+	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
+	sample_arm(t);
 	task_step(t, now);
 }
 
