@@ -60,7 +60,10 @@ struct ios_trace_ops {
 	/* bio-level events (Q, M, F, G, S) carry @bio; request-level (I, D, C, R) carry @rq */
 	void (*event)(void *priv, struct ios_queue *q, enum ios_trace_action a,
 		      const struct ios_request *rq, const struct ios_bio *bio, uint64_t now_ns);
-	/* scheduler messages (CFQ's "cfq1234 insert_request") */
+	/*
+	 * scheduler messages (CFQ's "cfq1234 insert_request"); @now_ns is never
+	 * earlier than the latest time the queue was called with
+	 */
 	void (*message)(void *priv, struct ios_queue *q, uint64_t now_ns, const char *msg);
 };
 
@@ -133,6 +136,7 @@ struct ios_queue {
 	struct ios_bio *wait_head[2], *wait_tail[2];	/* bios waiting for a slot */
 	uint64_t next_rq_id;
 	uint64_t timer_at;			/* armed host timer or IOS_NO_WAKEUP */
+	uint64_t clock_ns;			/* latest time of a queue call */
 	bool in_run;
 
 	struct ios_disk_stats stats;

@@ -76,6 +76,13 @@ void ios_queue_stats_update(struct ios_queue *q, uint64_t now)
 
 /* ---- tracing ---- */
 
+/* The latest time any queue call carried (for scheduler messages). */
+static inline void q_clock(struct ios_queue *q, uint64_t now)
+{
+	if (now > q->clock_ns)
+		q->clock_ns = now;
+}
+
 static inline void q_trace(struct ios_queue *q, enum ios_trace_action a,
 			   const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
 {
@@ -90,6 +97,13 @@ void ios_queue_msg(struct ios_queue *q, uint64_t now, const char *fmt, ...)
 
 	if (!q->trace_ops || !q->trace_ops->message)
 		return;
+	/*
+	 * A scheduler may log with a cached clock older than the queue call
+	 * it runs in (CFQ's exit_icq has no time and uses its last one); the
+	 * trace must not go back in time, so stamp at least the queue's clock.
+	 */
+	if (now < q->clock_ns)
+		now = q->clock_ns;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -454,6 +468,7 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	bool sync = ios_bio_is_sync(bio);
 	int ret;
 
+	q_clock(q, now);
 	if (bio->sector + bio->nr_sectors > q->capacity_sectors ||
 	    (!bio->nr_sectors && !(bio->flags & IOS_REQ_PREFLUSH)))
 		return -EINVAL;
@@ -508,6 +523,7 @@ static void update_timer(struct ios_queue *q, uint64_t now)
 
 void ios_queue_run(struct ios_queue *q, uint64_t now)
 {
+	q_clock(q, now);
 	if (q->in_run)
 		return;
 	q->in_run = true;
@@ -541,6 +557,7 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 
 void ios_queue_timer(struct ios_queue *q, uint64_t now)
 {
+	q_clock(q, now);
 	q->timer_at = IOS_NO_WAKEUP;
 	if (q->sched->ops.timer)
 		q->sched->ops.timer(q, now);
@@ -553,6 +570,7 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	bool sync = ios_rq_is_sync(rq);
 
 	IOS_BUG_ON(q->rq_in_driver == 0);
+	q_clock(q, now);
 	rq->complete_ns = now;
 	rq->error = error;
 	q->rq_in_driver--;
