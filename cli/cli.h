@@ -53,4 +53,15 @@ int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
 /* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
 int cli_write_output(const char *outfile, const struct ios_buf *out);
 
+/*
+ * --trace NAME (tracefile.c): with @name set, create NAME.blktrace.0 and
+ * point @cfg's trace sink at it (-1 after printing an error); NULL does
+ * nothing. cli_trace_close() closes it after the run: it returns the run's
+ * @ret, or the trace's write error (in @e, @res freed) when the run was ok.
+ */
+struct ios_blktrace;
+int cli_trace_open(const char *name, struct ios_run_config *cfg, struct ios_blktrace **bt);
+int cli_trace_close(struct ios_blktrace *bt, int ret, struct ios_run_result *res,
+		    struct ios_err *e);
+
 #endif

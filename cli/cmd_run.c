@@ -12,6 +12,8 @@ int cmd_run(int argc, char **argv)
 	struct ios_run_result res = { 0 };
 	struct ios_err e = { 0 };
 	struct ios_buf out;
+	struct ios_blktrace *bt = NULL;
+	const char *trace = NULL, *v;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
@@ -23,6 +25,10 @@ int cmd_run(int argc, char **argv)
 			cli_usage(stdout);
 			rc = CLI_EXIT_OK;
 			goto out;
+		}
+		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
+			trace = v;
+			continue;
 		}
 		ret = cli_run_opts_parse(&o, argc, argv, &i);
 		if (ret < 0) {
@@ -43,7 +49,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (cli_run_opts_load(&o, &jf))
 		goto out;
+	if (cli_trace_open(trace, &o.cfg, &bt))
+		goto out;
 	ret = ios_run(&jf, &o.cfg, &res, &e);
+	ret = cli_trace_close(bt, ret, &res, &e);
 	if (ret) {
 		cli_error(&e);
 		goto out;

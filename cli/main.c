@@ -20,6 +20,8 @@ void cli_usage(FILE *f)
 "  --seed N                 random seed (default 1); same seed, same output\n"
 "  --output-format FMT      normal (default) or json\n"
 "  --output FILE            write the report to FILE instead of stdout\n"
+"  --trace NAME             write a blktrace of the run to NAME.blktrace.0\n"
+"                           (read it with blkparse -i NAME, btt; docs/blktrace.md)\n"
 "  --fio-compat VERSION     3 (default) or 1: fio 1.x defaults (direct=1,\n"
 "                           ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
 "                           was written against\n",
