@@ -137,6 +137,7 @@ struct hdd {
 	struct hdd_ra ra;
 	struct ios_list_head queue;		/* media commands; dev_ns = ready time */
 	struct ios_list_head space_wait;	/* writes waiting for cache room; dev_ns = ready */
+	bool wc_catch_up;			/* the cache filled: destage down to half */
 	struct ios_list_head flush_wait;	/* flushes; dev_ns = flush epoch */
 	struct ios_list_head done;		/* finished; dev_ns = completion time */
 	struct ios_list_head dirty;		/* extents in creation order */
@@ -600,6 +601,7 @@ static int hdd_route_write(struct hdd *h, struct ios_request *rq, uint64_t ready
 			hdd_absorb(h, rq, ready, t);
 		} else {
 			ios_list_add_tail(&rq->dev_node, &h->space_wait);
+			h->wc_catch_up = true;
 		}
 		return 0;
 	}
@@ -700,6 +702,9 @@ static void hdd_start_cmd(struct hdd *h, struct ios_request *rq, uint64_t t)
 
 	ios_list_del(&rq->dev_node);
 	h->ra.valid = false;
+	/* the host reads again: what is left dirty waits for an idle drive */
+	if (!write)
+		h->wc_catch_up = false;
 	hdd_locate(h, rq->sector, &l);
 	pos = hdd_position_ns(h, h->cur_cyl, h->cur_head, &l, write);
 	/*
@@ -790,14 +795,27 @@ static void hdd_finish_op(struct hdd *h, uint64_t t)
 		h->dirty_sectors -= h->mech_n;
 		if (!x->n)
 			ios_list_move_tail(&x->node, &h->ext_free);
+		if (h->dirty_sectors <= h->wc_cap / 2)
+			h->wc_catch_up = false;
 		hdd_service_waiters(h, t);
 	}
 }
 
-/* Background destaging may start at @t. */
+/*
+ * Background destaging may start at @t: the host has left the drive alone
+ * for destage_delay, or the cache filled up since it was last half empty.
+ * The second is the usual high/low-water policy of write-back caches: a
+ * drive that destaged only the room each waiting write needs would stop
+ * between writes, while the host sends the next one, and lose most of a
+ * revolution before every chunk; sequential writes would go at half the
+ * media rate. Catching up to half a cache keeps the head streaming, until
+ * the host reads again: reads then come first, and the rest waits for the
+ * drive to be idle, as before the cache filled.
+ */
 static bool hdd_destage_due(const struct hdd *h, uint64_t t)
 {
-	return !ios_list_empty(&h->dirty) && t >= h->last_host_t + h->destage_delay_ns;
+	return !ios_list_empty(&h->dirty) &&
+	       (h->wc_catch_up || t >= h->last_host_t + h->destage_delay_ns);
 }
 
 /* The mechanism is idle at @t: give it its next job, if any is due. */
@@ -849,7 +867,8 @@ static uint64_t hdd_next_internal(const struct hdd *h)
 		else if (queued)
 			want = hdd_min_ready(h);
 		else if (!ios_list_empty(&h->dirty))
-			want = hdd_max(h->now, h->last_host_t + h->destage_delay_ns);
+			want = h->wc_catch_up ? h->now
+					      : hdd_max(h->now, h->last_host_t + h->destage_delay_ns);
 		if (want != HDD_TIME_MAX)
 			return hdd_min(h->ra.end_t, hdd_max(want, h->ra.must_t));
 		return h->ra.end_t;

@@ -10,9 +10,9 @@
  *  A2: eight O_DIRECT readers at BE level 4 on hdd-2009: every |%diff|
  *      from the equal share is at most 10 %.
  *  B1: a sync O_DIRECT 64 KiB reader and writer on hdd-2004: reader/writer
- *      bandwidth within 0.67-1.5, and at least 90 % of the best aggregate an
- *      equal split can have on this disk (the scenario's "70 % of AS" is
- *      printed: the disk model caps an equal split near 72 % of AS).
+ *      bandwidth within 0.67-1.5, an aggregate of at least 70 % of AS's
+ *      (the scenario's criterion) and at least 85 % of the best aggregate
+ *      an equal split can have on this disk.
  *  C1: two cgroups of eight 4 KiB O_DIRECT mixed readers/writers each,
  *      weights 1000 and 500, hdd-2004 with its write cache off, 20 s: with
  *      low_latency=0 the I/O split is within 15 % of 2:1, sequential or
@@ -241,10 +241,9 @@ static double b1_alone(const char *job)
  * The equal split is checked against the scenario's 0.67-1.5. The
  * aggregate is checked against what an equal split of sectors can give at
  * best on this disk, the harmonic mean of the two streams' rates alone:
- * BFQ must lose less than 10 % of it to switching between them. AS, which
- * serves the reader only, is printed for the scenario's "70 % of as": the
- * hdd-2004 model writes sequential 64 KiB O_DIRECT at about half its read
- * rate, which caps any equal split near 72 % of AS.
+ * BFQ must lose less than 15 % of it to switching between them. The
+ * scenario's own criterion is an aggregate of at least 70 % of what AS
+ * gives, serving the reader only.
  */
 static int test_b1_reader_writer(void)
 {
@@ -267,7 +266,8 @@ static int test_b1_reader_writer(void)
 	       rd / 1024, wr / 1024, ratio, 100 * agg / ideal, alone_r / 1e6, alone_w / 1e6,
 	       100 * agg / as_agg);
 	T_ASSERT(ratio >= 0.67 && ratio <= 1.5);
-	T_ASSERT(agg >= 0.90 * ideal);
+	T_ASSERT(agg >= 0.85 * ideal);
+	T_ASSERT(agg >= 0.70 * as_agg);
 	ios_run_result_free(&r);
 	ios_run_result_free(&as);
 	return T_PASS;
