@@ -30,6 +30,12 @@ for t in "$BUILD"/tests/*; do
 	run_one "unit/$(basename "$t")" "$t"
 done
 
+# shell tests: tests/sh/NAME.sh (same exit codes as the unit programs)
+for t in tests/sh/*.sh; do
+	[ -f "$t" ] || continue
+	run_one "sh/$(basename "$t" .sh)" sh "$t"
+done
+
 # golden jobs: tests/jobs/NNNN-name.job with NNNN-name.json (and optional
 # NNNN-name.args holding extra command-line arguments)
 for j in tests/jobs/*.job; do

@@ -70,7 +70,7 @@ struct ios_run_config {
 
 #define IOS_RUN_PROGRESS_EVERY 16384
 
-#define IOS_DEFAULT_SCHEDULER "deadline"
+#define IOS_DEFAULT_SCHEDULER "cfq"
 
 /*
  * Run the jobs of @jf. On success fills @out (free with

@@ -41,9 +41,9 @@ static int run_json(uint64_t seed, const char *sched, struct ios_buf *json, stru
 
 static int test_same_seed_same_bytes(void)
 {
-	const char *scheds[] = { "noop", "deadline" };
+	const char *scheds[] = { "noop", "deadline", "anticipatory", "cfq", "cfq-2.6.33", "cfq-4.19", "bfq" };
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
 		struct ios_buf j1, j2, t1, t2;
 
 		ios_buf_init(&j1);
