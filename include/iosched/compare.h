@@ -1,0 +1,222 @@
+/*
+ * Comparing schedulers: the numbers the seed threads argued with, computed
+ * from finished runs, and the side-by-side report of `iosched compare`.
+ *
+ * Three layers, each usable alone (the seed reproduction report reuses the
+ * first two):
+ *
+ *  1. Metrics on plain vectors: Jain's fairness index, the min/max ratio,
+ *     the finish-time spread, and the "ideal" shares a scheduler's weights
+ *     promise each job (Jeff Moyer's `class prio ideal xferred %diff`).
+ *  2. struct ios_cmp_run: one run's per-job and summary metrics, taken
+ *     from a struct ios_run_result (which can then be freed).
+ *  3. Columns (`cfq:fairness=1`: a scheduler with its own tunables), checked
+ *     before anything runs, and the text and JSON writers of the table.
+ *
+ * Nothing here runs a simulation or reads a clock; the command line runs
+ * the columns (in parallel) and hands the results back in column order, so
+ * the report depends only on the inputs.
+ */
+#ifndef IOSCHED_COMPARE_H
+#define IOSCHED_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "sched.h"
+#include "stats.h"
+#include "tunable.h"
+
+/* ---- 1. metrics on vectors ---- */
+
+/*
+ * Jain's fairness index (sum x)^2 / (n * sum x^2): 1 when every x is equal,
+ * 1/n when one element has everything. NaN when n is 0 or every x is 0.
+ */
+double ios_metric_jain(const double *x, size_t n);
+/* min(x) / max(x); NaN when n is 0 or max(x) is 0. */
+double ios_metric_min_max(const double *x, size_t n);
+/* (max - min) / max of finish times; 0 when n is 0 or max is 0. */
+double ios_metric_spread(const uint64_t *t, size_t n);
+
+/*
+ * Where a scheduler's promise of shares comes from. Classes (RT, BE, IDLE)
+ * are strict wherever they exist: a higher class with jobs takes the whole
+ * share of its level (a lower class is served only when it is idle).
+ */
+enum ios_share_model {
+	/* no notion of priority (noop, deadline, anticipatory): equal shares */
+	IOS_SHARE_EQUAL = 0,
+	/*
+	 * CFQ 2.6.31: one round of queues; a queue's share is its sync slice,
+	 * base + base/5 * (4 - level) with base = slice_sync (Jeff Moyer's
+	 * "total priority" is the sum of these in ms)
+	 */
+	IOS_SHARE_CFQ,
+	/*
+	 * CFQ 2.6.33 and 4.19: groups first, by weight (the root group 1000,
+	 * a cgroup its cgroup_weight or 500), then queues inside a group by
+	 * their sync slice as IOS_SHARE_CFQ
+	 */
+	IOS_SHARE_CFQ_GROUPS,
+	/*
+	 * BFQ: a queue's weight is (8 - level) * 10; a cgroup is one BE entity
+	 * of weight cgroup_weight (or 100) beside the root group's queues,
+	 * and divides its share among its own queues the same way
+	 */
+	IOS_SHARE_BFQ,
+};
+
+struct ios_share_params {
+	enum ios_share_model model;
+	uint64_t slice_ns;		/* CFQ models: slice_sync in effect */
+};
+
+/* What the share model needs to know of a job. */
+struct ios_share_job {
+	int ioprio_class;		/* enum ios_ioprio_class, effective (1..3) */
+	int ioprio_level;		/* 0..7 */
+	const char *cgroup;		/* NULL or "": the root group */
+	unsigned cgroup_weight;		/* 0: the scheduler's default */
+};
+
+/* The weight of one job's queue in @p's model (1 for IOS_SHARE_EQUAL). */
+double ios_share_job_weight(const struct ios_share_params *p, int ioprio_class,
+			    int ioprio_level);
+/*
+ * A cgroup's weight among its siblings in @p's model: for CFQ groups the
+ * root group's too (1000); 0 where the model has no groups (and for BFQ's
+ * root, whose queues compete with the cgroups one by one).
+ * @cgroup_weight 0: the default.
+ */
+double ios_share_group_weight(const struct ios_share_params *p, const char *cgroup,
+			      unsigned cgroup_weight);
+/*
+ * The ideal fraction of the total each of @n jobs should get under @p
+ * (they sum to 1, jobs of a class a higher one shuts out get 0). Returns 0,
+ * or -ENOMEM.
+ */
+int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job *jobs,
+		    size_t n, double *frac) IOS_MUST_CHECK;
+/*
+ * The model a scheduler type follows, with slice_sync read from @tunables
+ * (the scheduler's private area with defaults and settings applied; NULL:
+ * the table's default).
+ */
+void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
+			 struct ios_share_params *p);
+/* One line saying where the ideal came from, e.g. for the report. */
+void ios_share_describe(const struct ios_share_params *p, char *buf, size_t len);
+/*
+ * Jeff Moyer's %diff as his table prints it: xferred * 100 / ideal - 100
+ * in integer arithmetic (124404 against 110908 gives 12, 98356 gives -12).
+ */
+long long ios_share_moyer_diff(uint64_t xferred, uint64_t ideal);
+
+/* ---- 2. one run's metrics ---- */
+
+struct ios_cmp_job {
+	char *name;
+	int ioprio_class, ioprio_level;
+	char *cgroup;			/* NULL: the root group */
+	unsigned cgroup_weight;
+	uint64_t bytes;			/* read + write + trim */
+	uint64_t start_ns, finish_ns;	/* simulated, from the run's start */
+	uint64_t runtime_ns;		/* longest per-direction runtime */
+	double bw_kib;			/* bytes / runtime, KiB/s */
+	uint64_t clat_max_ns;		/* valid with has_lat */
+	uint64_t clat_p99_ns;		/* valid with has_p99 */
+	bool has_lat, has_p99;
+	double weight;			/* the job's queue weight in the share model */
+	double group_weight;		/* its cgroup's (ios_share_group_weight) */
+	double share;			/* ideal fraction of the total */
+};
+
+struct ios_cmp_run {
+	char *label;			/* the column as the user wrote it */
+	char scheduler[64];		/* the scheduler's primary name */
+	char device[64];
+	uint64_t seed;
+	uint64_t sim_end_ns;
+	struct ios_share_params share;
+	struct ios_cmp_job *jobs;
+	size_t nr_jobs;
+	/* summary over all jobs */
+	uint64_t total_bytes;
+	uint64_t first_start_ns, last_finish_ns;
+	double agg_kib;			/* total_bytes / (last finish - first start), KiB/s */
+	double jain_bw;			/* Jain's index over the jobs' bw_kib */
+	double min_max_bw;		/* slowest job's bw_kib / fastest's */
+	double finish_spread;		/* (max - min) / max finish_ns */
+	uint64_t clat_max_ns, clat_p99_ns;
+	bool has_lat, has_p99;
+};
+
+/*
+ * Fill @cr from a finished run (@r may be freed afterwards). @label NULL:
+ * the scheduler's name. Returns 0 or -ENOMEM (then @cr holds nothing).
+ */
+int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
+			    const struct ios_share_params *sp,
+			    const struct ios_run_result *r) IOS_MUST_CHECK;
+/* Recompute the summary and the shares from cr->jobs (after editing them). */
+int ios_cmp_run_summarise(struct ios_cmp_run *cr) IOS_MUST_CHECK;
+void ios_cmp_run_free(struct ios_cmp_run *cr);
+/* Do the jobs differ in ioprio class, level or cgroup? */
+bool ios_cmp_jobs_differ(const struct ios_cmp_run *cr);
+
+/* One row of Jeff Moyer's table, in KiB as his numbers are. */
+struct ios_share_row {
+	uint64_t ideal_kib;		/* floor(total_kib * share) */
+	uint64_t xferred_kib;		/* the job's bytes / 1024 */
+	long long diff_pct;		/* ios_share_moyer_diff(); valid with has_diff */
+	bool has_diff;			/* false when the ideal is 0 */
+	double exact_diff_pct;		/* 100 * (xferred - ideal) / ideal, unrounded */
+};
+
+/*
+ * The table of @cr: @rows gets cr->nr_jobs rows; *total_kib the sum of
+ * xferred ("total data transferred"), *total_priority the sum of the jobs'
+ * weights ("total priority"; in ms of slice for the CFQ models).
+ */
+void ios_cmp_share_rows(const struct ios_cmp_run *cr, struct ios_share_row *rows,
+			uint64_t *total_kib, double *total_priority);
+
+/* ---- 3. columns and the report ---- */
+
+struct ios_cmp_column {
+	char *label;			/* "cfq:fairness=1" */
+	const struct ios_sched_type *sched;
+	struct ios_settings settings;	/* for this column's run: --set ones, then its own */
+	struct ios_share_params share;	/* with this column's slice_sync */
+};
+
+/*
+ * Parse a --schedulers list ("noop,deadline,cfq:fairness=1:slice_idle=0";
+ * NULL: every registered scheduler by its primary name) and check every
+ * column before anything runs: the scheduler exists, each NAME=VALUE of its
+ * suffix is one of its tunables (or a queue./device./vm./lab. one) and in
+ * range, and the same for @global (the --set settings). A bare --set NAME
+ * goes to the columns whose scheduler has that tunable; one that no column
+ * has is an error. @device is the --device profile (NULL: the default).
+ * Errors name the column, the scheduler, the tunable and its range.
+ */
+int ios_cmp_columns_parse(const char *list, const struct ios_settings *global,
+			  const char *device, struct ios_cmp_column **cols, size_t *nr,
+			  struct ios_err *e) IOS_MUST_CHECK;
+void ios_cmp_columns_free(struct ios_cmp_column *cols, size_t nr);
+
+struct ios_cmp_report {
+	const char *const *jobfiles;	/* as given on the command line */
+	size_t nr_jobfiles;
+	const struct ios_cmp_run *runs;	/* one per column, in column order */
+	size_t nr_runs;
+	bool shares;			/* share tables even when no job differs */
+};
+
+/* The table as text, and the same data as JSON. 0 or -ENOMEM. */
+int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out) IOS_MUST_CHECK;
+int ios_cmp_report_json(const struct ios_cmp_report *rep, struct ios_buf *out) IOS_MUST_CHECK;
+
+#endif

@@ -1,0 +1,530 @@
+/*
+ * Fairness metrics and the schedulers' share models (compare.h, parts 1
+ * and 2).
+ *
+ * The seed threads judged schedulers by a handful of numbers: per-process
+ * bandwidth and finish time (the four dd readers), completion latency
+ * (Jens's reader/writer table), and how far each process's transfer is
+ * from the share its priority promises (Jeff Moyer's `class prio ideal
+ * xferred %diff`). This file computes them from a finished run so that
+ * `iosched compare` and the seed reproduction report print the same values.
+ *
+ * The "ideal" needs a model of what each scheduler promises. The weights
+ * mirror the schedulers as this simulator implements them (the constants
+ * below must equal those in src/sched/cfq_int.h and bfq_int.h; a unit test
+ * checks that), and classes are strict because all three priority-aware
+ * schedulers serve RT before BE before IDLE. The model describes continuous
+ * competition: jobs that stop at different times (size-bounded ones) leave
+ * their share to the others, which the report points out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/compare.h"
+
+/* CFQ: slice scaling and group weights (cfq_int.h: CFQ_SLICE_SCALE, CFQ_WEIGHT_*) */
+#define MX_CFQ_SLICE_SCALE	5
+#define MX_CFQ_WEIGHT_ROOT	1000
+#define MX_CFQ_WEIGHT_DEFAULT	500
+/* BFQ: weight = (8 - level) * 10, groups 100 (bfq_int.h) */
+#define MX_BFQ_COEFF		10
+#define MX_BFQ_GRP_WEIGHT	100
+
+extern const struct ios_sched_type ios_sched_cfq;
+extern const struct ios_sched_type ios_sched_cfq_rc7;
+extern const struct ios_sched_type ios_sched_cfq_2633;
+extern const struct ios_sched_type ios_sched_cfq_419;
+extern const struct ios_sched_type ios_sched_bfq;
+
+/* ---- metrics on vectors ---- */
+
+double ios_metric_jain(const double *x, size_t n)
+{
+	double sum = 0.0, sq = 0.0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	if (!n || sq <= 0.0)
+		return NAN;
+	return sum * sum / ((double)n * sq);
+}
+
+double ios_metric_min_max(const double *x, size_t n)
+{
+	double lo, hi;
+
+	if (!n)
+		return NAN;
+	lo = hi = x[0];
+	for (size_t i = 1; i < n; i++) {
+		if (x[i] < lo)
+			lo = x[i];
+		if (x[i] > hi)
+			hi = x[i];
+	}
+	return hi > 0.0 ? lo / hi : NAN;
+}
+
+double ios_metric_spread(const uint64_t *t, size_t n)
+{
+	uint64_t lo, hi;
+
+	if (!n)
+		return 0.0;
+	lo = hi = t[0];
+	for (size_t i = 1; i < n; i++) {
+		if (t[i] < lo)
+			lo = t[i];
+		if (t[i] > hi)
+			hi = t[i];
+	}
+	return hi ? (double)(hi - lo) / (double)hi : 0.0;
+}
+
+/* ---- share models ---- */
+
+static int mx_class(int c)
+{
+	/* anything unknown counts as best effort, as the kernel's default */
+	return c == IOS_IOPRIO_CLASS_RT || c == IOS_IOPRIO_CLASS_IDLE ? c : IOS_IOPRIO_CLASS_BE;
+}
+
+double ios_share_job_weight(const struct ios_share_params *p, int ioprio_class,
+			    int ioprio_level)
+{
+	int level = ioprio_level < 0 ? 0 : ioprio_level > 7 ? 7 : ioprio_level;
+
+	(void)ioprio_class;	/* classes are strict, not weights */
+	switch (p->model) {
+	case IOS_SHARE_CFQ:
+	case IOS_SHARE_CFQ_GROUPS: {
+		/* cfq_prio_slice(): integer base/5 as the kernel divides, in ms */
+		int64_t base = (int64_t)p->slice_ns;
+		int64_t slice = base + base / MX_CFQ_SLICE_SCALE * (4 - level);
+
+		return (double)slice / 1e6;
+	}
+	case IOS_SHARE_BFQ:
+		return (double)((8 - level) * MX_BFQ_COEFF);
+	case IOS_SHARE_EQUAL:
+		break;
+	}
+	return 1.0;
+}
+
+static bool mx_root(const char *cg)
+{
+	return !cg || !*cg || !strcmp(cg, "/");
+}
+
+static bool mx_same_group(const char *a, const char *b)
+{
+	if (mx_root(a) || mx_root(b))
+		return mx_root(a) && mx_root(b);
+	while (*a == '/')
+		a++;
+	while (*b == '/')
+		b++;
+	return !strcmp(a, b);
+}
+
+/*
+ * Share @total among the entities @idx[0..n) (indices into @w/@cls) with
+ * strict classes: only the best class present gets anything, by weight.
+ */
+static void mx_split(const size_t *idx, size_t n, const double *w, const int *cls, double total,
+		     double *out)
+{
+	int best = IOS_IOPRIO_CLASS_IDLE + 1;
+	double sum = 0.0;
+
+	for (size_t k = 0; k < n; k++)
+		if (cls[idx[k]] < best)
+			best = cls[idx[k]];
+	for (size_t k = 0; k < n; k++)
+		if (cls[idx[k]] == best)
+			sum += w[idx[k]];
+	for (size_t k = 0; k < n; k++)
+		out[idx[k]] = cls[idx[k]] == best && sum > 0.0 ? total * w[idx[k]] / sum : 0.0;
+}
+
+int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job *jobs,
+		    size_t n, double *frac)
+{
+	/* entities: jobs 0..n-1, then groups n..2n-1 (at most one per job) */
+	double *w = calloc(2 * n + 1, sizeof(*w)), *val = calloc(2 * n + 1, sizeof(*val));
+	int *cls = calloc(2 * n + 1, sizeof(*cls));
+	size_t *idx = calloc(2 * n + 1, sizeof(*idx)), *grp = calloc(n + 1, sizeof(*grp));
+	size_t nr_groups = 0, m;
+	int ret = -ENOMEM;
+
+	if (!w || !val || !cls || !idx || !grp)
+		goto out;
+	ret = 0;
+	if (!n)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		cls[i] = p->model == IOS_SHARE_EQUAL ? IOS_IOPRIO_CLASS_BE
+						     : mx_class(jobs[i].ioprio_class);
+		w[i] = ios_share_job_weight(p, jobs[i].ioprio_class, jobs[i].ioprio_level);
+	}
+	if (p->model != IOS_SHARE_CFQ_GROUPS && p->model != IOS_SHARE_BFQ) {
+		/* one flat round: no groups */
+		for (size_t i = 0; i < n; i++)
+			idx[i] = i;
+		mx_split(idx, n, w, cls, 1.0, frac);
+		goto out;
+	}
+	/* group of each job: CFQ counts the root as a group, BFQ does not */
+	for (size_t i = 0; i < n; i++) {
+		size_t g;
+
+		grp[i] = SIZE_MAX;
+		if (p->model == IOS_SHARE_BFQ && mx_root(jobs[i].cgroup))
+			continue;
+		for (g = 0; g < nr_groups; g++)
+			if (mx_same_group(jobs[idx[g]].cgroup, jobs[i].cgroup))
+				break;
+		if (g == nr_groups) {
+			unsigned cw = 0;
+
+			/* the runner gives the group the weight any of its jobs sets */
+			for (size_t k = 0; k < n && !cw; k++)
+				if (mx_same_group(jobs[k].cgroup, jobs[i].cgroup))
+					cw = jobs[k].cgroup_weight;
+			idx[nr_groups++] = i;	/* the group's first job */
+			w[n + g] = ios_share_group_weight(p, jobs[i].cgroup, cw);
+			/* a group is a BE entity beside its siblings */
+			cls[n + g] = IOS_IOPRIO_CLASS_BE;
+		}
+		grp[i] = g;
+	}
+	/* top level: the groups, and for BFQ the root group's own queues */
+	m = 0;
+	for (size_t g = 0; g < nr_groups; g++)
+		idx[m++] = n + g;
+	for (size_t i = 0; i < n; i++)
+		if (grp[i] == SIZE_MAX)
+			idx[m++] = i;
+	mx_split(idx, m, w, cls, 1.0, val);
+	for (size_t i = 0; i < n; i++)
+		if (grp[i] == SIZE_MAX)
+			frac[i] = val[i];
+	/* inside each group */
+	for (size_t g = 0; g < nr_groups; g++) {
+		m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (grp[i] == g)
+				idx[m++] = i;
+		mx_split(idx, m, w, cls, val[n + g], val);
+		for (size_t k = 0; k < m; k++)
+			frac[idx[k]] = val[idx[k]];
+	}
+out:
+	free(w);
+	free(val);
+	free(cls);
+	free(idx);
+	free(grp);
+	return ret;
+}
+
+double ios_share_group_weight(const struct ios_share_params *p, const char *cgroup,
+			      unsigned cgroup_weight)
+{
+	switch (p->model) {
+	case IOS_SHARE_CFQ_GROUPS:
+		return mx_root(cgroup) ? MX_CFQ_WEIGHT_ROOT
+				       : cgroup_weight ? cgroup_weight : MX_CFQ_WEIGHT_DEFAULT;
+	case IOS_SHARE_BFQ:
+		return mx_root(cgroup) ? 0.0 : cgroup_weight ? cgroup_weight : MX_BFQ_GRP_WEIGHT;
+	default:
+		return 0.0;
+	}
+}
+
+void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
+			 struct ios_share_params *p)
+{
+	const struct ios_tunable *t;
+
+	memset(p, 0, sizeof(*p));
+	if (st == &ios_sched_cfq || st == &ios_sched_cfq_rc7)
+		p->model = IOS_SHARE_CFQ;
+	else if (st == &ios_sched_cfq_2633 || st == &ios_sched_cfq_419)
+		p->model = IOS_SHARE_CFQ_GROUPS;
+	else if (st == &ios_sched_bfq)
+		p->model = IOS_SHARE_BFQ;
+	else
+		p->model = IOS_SHARE_EQUAL;
+	if (p->model != IOS_SHARE_CFQ && p->model != IOS_SHARE_CFQ_GROUPS)
+		return;
+	p->slice_ns = 100 * 1000000ULL;		/* HZ/10, when all else fails */
+	t = ios_tunable_find(st->tunables, "slice_sync");
+	if (!t)
+		return;
+	if (tunables) {
+		p->slice_ns = ios_tunable_get_u64(t, tunables);
+	} else if (t->def) {
+		uint64_t v;
+		struct ios_err e = { 0 };
+
+		if (!ios_tunable_parse(t, t->def, &v, "default", "", &e))
+			p->slice_ns = v;
+	}
+}
+
+void ios_share_describe(const struct ios_share_params *p, char *buf, size_t len)
+{
+	switch (p->model) {
+	case IOS_SHARE_CFQ:
+		snprintf(buf, len, "CFQ slice length per level, base + base/5*(4-prio) with "
+			 "slice_sync %.6g ms; classes strict (RT, BE, IDLE); no groups",
+			 (double)p->slice_ns / 1e6);
+		return;
+	case IOS_SHARE_CFQ_GROUPS:
+		snprintf(buf, len, "CFQ group weight share (root 1000, cgroups cgroup_weight "
+			 "or 500), then slice length per level, base + base/5*(4-prio) with "
+			 "slice_sync %.6g ms; classes strict within a group",
+			 (double)p->slice_ns / 1e6);
+		return;
+	case IOS_SHARE_BFQ:
+		snprintf(buf, len, "BFQ ioprio weight (8-prio)*10; a cgroup is one BE entity "
+			 "of weight cgroup_weight or 100 beside the root's queues; classes strict");
+		return;
+	case IOS_SHARE_EQUAL:
+		break;
+	}
+	snprintf(buf, len, "equal shares (the scheduler has no priorities or groups)");
+}
+
+long long ios_share_moyer_diff(uint64_t xferred, uint64_t ideal)
+{
+	if (!ideal)
+		return 0;
+	/* his numbers are consistent only with truncating integer division */
+	return (long long)(xferred * 100 / ideal) - 100;
+}
+
+/* ---- one run's metrics ---- */
+
+static char *mx_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void ios_cmp_run_free(struct ios_cmp_run *cr)
+{
+	for (size_t i = 0; cr->jobs && i < cr->nr_jobs; i++) {
+		free(cr->jobs[i].name);
+		free(cr->jobs[i].cgroup);
+	}
+	free(cr->jobs);
+	free(cr->label);
+	memset(cr, 0, sizeof(*cr));
+}
+
+/* p99 of the clat histograms in @s[0..n): false if one with samples has none */
+static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *p99, int *err)
+{
+	static const double pct[1] = { 99.0 };
+	struct ios_lat_stat all;
+	bool ok = true, any = false;
+
+	ios_lat_init(&all);
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i]->n)
+			continue;
+		any = true;
+		if (!s[i]->plat)
+			ok = false;
+	}
+	if (!ok || !any)
+		return false;
+	if (ios_lat_enable_hist(&all)) {
+		*err = -ENOMEM;
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		ios_lat_merge(&all, s[i]);
+	ok = ios_lat_percentiles(&all, pct, 1, p99) == 1;
+	ios_lat_free(&all);
+	return ok;
+}
+
+int ios_cmp_run_summarise(struct ios_cmp_run *cr)
+{
+	size_t n = cr->nr_jobs;
+	double *bw = calloc(n + 1, sizeof(*bw)), *frac = calloc(n + 1, sizeof(*frac));
+	uint64_t *fin = calloc(n + 1, sizeof(*fin));
+	struct ios_share_job *sj = calloc(n + 1, sizeof(*sj));
+	int ret = -ENOMEM;
+
+	if (!bw || !frac || !fin || !sj)
+		goto out;
+	cr->total_bytes = 0;
+	cr->first_start_ns = n ? UINT64_MAX : 0;
+	cr->last_finish_ns = 0;
+	cr->has_lat = false;
+	cr->clat_max_ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ios_cmp_job *j = &cr->jobs[i];
+
+		bw[i] = j->bw_kib;
+		fin[i] = j->finish_ns;
+		cr->total_bytes += j->bytes;
+		if (j->start_ns < cr->first_start_ns)
+			cr->first_start_ns = j->start_ns;
+		if (j->finish_ns > cr->last_finish_ns)
+			cr->last_finish_ns = j->finish_ns;
+		if (j->has_lat) {
+			if (!cr->has_lat || j->clat_max_ns > cr->clat_max_ns)
+				cr->clat_max_ns = j->clat_max_ns;
+			cr->has_lat = true;
+		}
+		sj[i].ioprio_class = j->ioprio_class;
+		sj[i].ioprio_level = j->ioprio_level;
+		sj[i].cgroup = j->cgroup;
+		sj[i].cgroup_weight = j->cgroup_weight;
+	}
+	cr->agg_kib = cr->last_finish_ns > cr->first_start_ns
+		? (double)cr->total_bytes / 1024.0 /
+		  ((double)(cr->last_finish_ns - cr->first_start_ns) / 1e9)
+		: 0.0;
+	cr->jain_bw = ios_metric_jain(bw, n);
+	cr->min_max_bw = ios_metric_min_max(bw, n);
+	cr->finish_spread = ios_metric_spread(fin, n);
+	ret = ios_share_ideal(&cr->share, sj, n, frac);
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct ios_cmp_job *j = &cr->jobs[i];
+		unsigned cw = 0;
+
+		j->share = frac[i];
+		j->weight = ios_share_job_weight(&cr->share, j->ioprio_class, j->ioprio_level);
+		/* the runner gives a group the weight any of its jobs sets */
+		for (size_t k = 0; k < n && !cw; k++)
+			if (mx_same_group(cr->jobs[k].cgroup, j->cgroup))
+				cw = cr->jobs[k].cgroup_weight;
+		j->group_weight = ios_share_group_weight(&cr->share, j->cgroup, cw);
+	}
+out:
+	free(bw);
+	free(frac);
+	free(fin);
+	free(sj);
+	return ret;
+}
+
+int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
+			    const struct ios_share_params *sp, const struct ios_run_result *r)
+{
+	const struct ios_lat_stat **all = NULL;
+	size_t nr_all = 0;
+	int err = 0;
+
+	memset(cr, 0, sizeof(*cr));
+	cr->label = mx_strdup(label ? label : r->scheduler);
+	cr->jobs = calloc(r->nr_jobs + 1, sizeof(*cr->jobs));
+	all = calloc(r->nr_jobs * IOS_DDIR_NR + 1, sizeof(*all));
+	if (!cr->label || !cr->jobs || !all)
+		goto nomem;
+	snprintf(cr->scheduler, sizeof(cr->scheduler), "%s", r->scheduler);
+	snprintf(cr->device, sizeof(cr->device), "%s", r->device);
+	cr->seed = r->seed;
+	cr->sim_end_ns = r->sim_end_ns;
+	cr->share = *sp;
+	cr->nr_jobs = r->nr_jobs;
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_job_result *jr = &r->jobs[i];
+		struct ios_cmp_job *j = &cr->jobs[i];
+		const struct ios_lat_stat *mine[IOS_DDIR_NR];
+		const char *cg = jr->cgroup;
+
+		/* "/a" and "a" are the same cgroup (the runner strips the slashes) */
+		while (cg && *cg == '/')
+			cg++;
+		j->name = mx_strdup(jr->name ? jr->name : "");
+		j->cgroup = cg && *cg ? mx_strdup(cg) : NULL;
+		if (!j->name || (cg && *cg && !j->cgroup))
+			goto nomem;
+		j->ioprio_class = jr->ioprio_class;
+		j->ioprio_level = jr->ioprio_level;
+		j->cgroup_weight = jr->cgroup_weight;
+		j->start_ns = jr->start_ns;
+		j->finish_ns = jr->finish_ns;
+		for (int d = 0; d < IOS_DDIR_NR; d++) {
+			const struct ios_dir_result *dr = &jr->dir[d];
+
+			j->bytes += dr->io_bytes;
+			if (dr->runtime_ns > j->runtime_ns)
+				j->runtime_ns = dr->runtime_ns;
+			if (dr->clat.n && (!j->has_lat || dr->clat.max > j->clat_max_ns))
+				j->clat_max_ns = dr->clat.max;
+			if (dr->clat.n)
+				j->has_lat = true;
+			mine[d] = &dr->clat;
+			all[nr_all++] = &dr->clat;
+		}
+		j->bw_kib = j->runtime_ns ? (double)j->bytes / 1024.0 / ((double)j->runtime_ns / 1e9)
+					  : 0.0;
+		j->has_p99 = mx_p99(mine, IOS_DDIR_NR, &j->clat_p99_ns, &err);
+		if (err)
+			goto nomem;
+	}
+	cr->has_p99 = mx_p99(all, nr_all, &cr->clat_p99_ns, &err);
+	if (err || ios_cmp_run_summarise(cr))
+		goto nomem;
+	free(all);
+	return 0;
+nomem:
+	free(all);
+	ios_cmp_run_free(cr);
+	return -ENOMEM;
+}
+
+bool ios_cmp_jobs_differ(const struct ios_cmp_run *cr)
+{
+	for (size_t i = 1; i < cr->nr_jobs; i++) {
+		const struct ios_cmp_job *a = &cr->jobs[0], *b = &cr->jobs[i];
+
+		if (mx_class(a->ioprio_class) != mx_class(b->ioprio_class) ||
+		    a->ioprio_level != b->ioprio_level || !mx_same_group(a->cgroup, b->cgroup))
+			return true;
+	}
+	return false;
+}
+
+void ios_cmp_share_rows(const struct ios_cmp_run *cr, struct ios_share_row *rows,
+			uint64_t *total_kib, double *total_priority)
+{
+	uint64_t total = 0;
+	double prio = 0.0;
+
+	for (size_t i = 0; i < cr->nr_jobs; i++) {
+		total += cr->jobs[i].bytes / 1024;
+		prio += cr->jobs[i].weight;
+	}
+	for (size_t i = 0; i < cr->nr_jobs; i++) {
+		struct ios_share_row *row = &rows[i];
+		/* a hair above so that exact quotients (887264 / 8) do not round down */
+		double ideal = (double)total * cr->jobs[i].share;
+
+		row->xferred_kib = cr->jobs[i].bytes / 1024;
+		row->ideal_kib = (uint64_t)floor(ideal * (1.0 + 1e-12));
+		row->has_diff = row->ideal_kib > 0;
+		row->diff_pct = ios_share_moyer_diff(row->xferred_kib, row->ideal_kib);
+		row->exact_diff_pct = ideal > 0.0 ? 100.0 * ((double)row->xferred_kib - ideal) / ideal
+						  : 0.0;
+	}
+	*total_kib = total;
+	*total_priority = prio;
+}
