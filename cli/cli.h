@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include "iosched/ios.h"
 
 #define CLI_EXIT_OK 0
@@ -63,5 +64,27 @@ struct ios_blktrace;
 int cli_trace_open(const char *name, struct ios_run_config *cfg, struct ios_blktrace **bt);
 int cli_trace_close(struct ios_blktrace *bt, int ret, struct ios_run_result *res,
 		    struct ios_err *e);
+
+/*
+ * The progress line (progress.c): drawn on stderr only when it is a
+ * terminal, only after the first wall-clock second, redrawn in place.
+ */
+struct cli_progress {
+	bool tty;			/* stderr is a terminal */
+	struct timespec t0;		/* CLOCK_MONOTONIC at init */
+	double next_draw;		/* elapsed seconds */
+	size_t shown;			/* columns on screen now */
+};
+
+void cli_progress_init(struct cli_progress *p);
+double cli_progress_elapsed(const struct cli_progress *p);
+/* Time to draw? (a terminal, past the first second, not drawn lately) */
+bool cli_progress_due(struct cli_progress *p, double *elapsed);
+unsigned cli_progress_width(void);
+void cli_progress_show(struct cli_progress *p, const char *line);
+/* Blank the line (if one is shown). */
+void cli_progress_clear(struct cli_progress *p);
+/* An ios_run_config.progress callback for one run; @arg is a struct cli_progress. */
+void cli_progress_run_cb(void *arg, const struct ios_run_progress *pr);
 
 #endif

@@ -14,6 +14,7 @@ int cmd_run(int argc, char **argv)
 	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
 	const char *trace = NULL, *v;
+	struct cli_progress prog;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
@@ -51,7 +52,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if (cli_trace_open(trace, &o.cfg, &bt))
 		goto out;
+	cli_progress_init(&prog);
+	if (prog.tty) {
+		o.cfg.progress = cli_progress_run_cb;
+		o.cfg.progress_arg = &prog;
+	}
 	ret = ios_run(&jf, &o.cfg, &res, &e);
+	cli_progress_clear(&prog);
 	ret = cli_trace_close(bt, ret, &res, &e);
 	if (ret) {
 		cli_error(&e);
