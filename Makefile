@@ -20,7 +20,7 @@ ifeq ($(WERROR),1)
 CFLAGS_BASE += -Werror
 endif
 ALL_CFLAGS = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
-LDLIBS  += -lm
+LDLIBS  += -lm -pthread
 
 ifeq ($(V),1)
 Q =

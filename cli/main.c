@@ -8,6 +8,9 @@ void cli_usage(FILE *f)
 {
 	fprintf(f,
 "usage: iosched run JOB.fio... [options]   run fio job files on a simulated disk\n"
+"       iosched compare JOB.fio... [--schedulers LIST] [--jobs N] [run options]\n"
+"                                           the same jobs under several schedulers,\n"
+"                                           one table (iosched compare --help)\n"
 "       iosched list                        schedulers, devices and every tunable\n"
 "       iosched --help | --version\n"
 "\n"
@@ -66,6 +69,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
 	fprintf(stderr, "iosched: unknown command '%s'\n", argv[1]);
