@@ -278,6 +278,21 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_run_opts_load(&o, &jf))
 		goto out;
+	for (size_t i = 0; i < jf.nr_jobs; i++) {
+		const struct ios_job *j = &jf.jobs[i];
+		const char *opt = j->write_bw_log ? "write_bw_log" : j->write_lat_log ? "write_lat_log"
+				: j->write_iops_log ? "write_iops_log" : NULL;
+
+		/* every column would write its logs over the same files, at once */
+		if (opt) {
+			fprintf(stderr, "iosched: compare: %s:%d: job '%s' sets %s; the columns "
+				"would write their logs over the same files: get logs with "
+				"'iosched run --scheduler S' per scheduler\n", j->file ? j->file : "?",
+				j->line, j->name ? j->name : "", opt);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+	}
 
 	pool.jf = &jf;
 	pool.base = &o.cfg;

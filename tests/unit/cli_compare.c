@@ -251,6 +251,15 @@ static int test_bad_columns(void)
 	EXPECT(a, 2, "use --schedulers");
 	snprintf(a, sizeof(a), "compare --schedulers noop");
 	EXPECT(a, 2, "no job file given");
+	/* fio logs: every column would write the same files */
+	{
+		char logjob[600];
+
+		T_ASSERT_EQ(write_file("log.fio", "[r]\nrw=read\nsize=1m\nwrite_bw_log=x\n", logjob,
+				       sizeof(logjob)), 0);
+		snprintf(a, sizeof(a), "compare %s --schedulers noop,cfq", logjob);
+		EXPECT(a, 2, "job 'r' sets write_bw_log");
+	}
 	/* good columns, missing file: now the file is the error */
 	snprintf(a, sizeof(a), "compare %s --schedulers noop", nojob);
 	EXPECT(a, 1, "nonexistent");
