@@ -148,6 +148,12 @@ struct ios_run_result {
 	uint64_t nr_events;
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
+	/* the scheduler's own counters at the end (its stats table), in table order */
+	struct ios_sched_stat {
+		char name[32];
+		int64_t value;
+	} sched_stats[16];
+	size_t nr_sched_stats;
 };
 
 void ios_run_result_free(struct ios_run_result *r);

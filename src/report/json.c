@@ -351,6 +351,23 @@ int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 	js_u64(&w, "seed", r->seed);
 	js_u64(&w, "sim_end_ns", r->sim_end_ns);
 	js_u64(&w, "nr_events", r->nr_events);
+	js_open(&w, "scheduler_stats", '{');
+	for (size_t i = 0; i < r->nr_sched_stats; i++)
+		js_int(&w, r->sched_stats[i].name, (long long)r->sched_stats[i].value);
+	js_close(&w, '}');
+	js_open(&w, "vm_stats", '{');
+	js_u64(&w, "read_hits", r->vm_stats.read_hits);
+	js_u64(&w, "read_misses", r->vm_stats.read_misses);
+	js_u64(&w, "pages_read", r->vm_stats.pages_read);
+	js_u64(&w, "pages_written", r->vm_stats.pages_written);
+	js_u64(&w, "meta_reads", r->vm_stats.meta_reads);
+	js_u64(&w, "readahead_windows", r->vm_stats.readahead_windows);
+	js_u64(&w, "evictions", r->vm_stats.evictions);
+	js_u64(&w, "max_dirty_pages", r->vm_stats.max_dirty_pages);
+	js_u64(&w, "throttled", r->vm_stats.throttled);
+	js_u64(&w, "flusher_bios", r->vm_stats.flusher_bios);
+	js_u64(&w, "cache_flushes", r->vm_stats.cache_flushes);
+	js_close(&w, '}');
 	js_close(&w, '}');
 	js_close(&w, '}');
 	ios_buf_puts(out, "\n");

@@ -329,6 +329,14 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 				       (unsigned long long)dk->in_queue_ms, dk->util);
 		}
 	}
+	/* not in fio: what the scheduler counted (its stats table) */
+	if (r->nr_sched_stats) {
+		ios_buf_printf(out, "\nScheduler stats (%s):\n ", r->scheduler);
+		for (size_t i = 0; i < r->nr_sched_stats; i++)
+			ios_buf_printf(out, " %s=%lld%s", r->sched_stats[i].name,
+				       (long long)r->sched_stats[i].value,
+				       i + 1 < r->nr_sched_stats ? "," : "\n");
+	}
 	free(groups);
 	return out->oom ? -ENOMEM : 0;
 }

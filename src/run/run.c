@@ -612,6 +612,19 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	out->seed = cfg->seed;
 	out->sim_end_ns = c->end_ns;
 	ios_vfs_get_stats(c->vfs, &out->vm_stats);
+	if (c->q->sched->stats) {
+		const struct ios_tunable *t = c->q->sched->stats;
+		size_t n = 0;
+
+		for (; t->name && n < sizeof(out->sched_stats) / sizeof(out->sched_stats[0]); t++, n++) {
+			snprintf(out->sched_stats[n].name, sizeof(out->sched_stats[n].name), "%s",
+				 t->name);
+			out->sched_stats[n].value = t->type == IOS_TUN_U64
+				? (int64_t)ios_tunable_get_u64(t, c->q->sched_data)
+				: ios_tunable_get_int(t, c->q->sched_data);
+		}
+		out->nr_sched_stats = n;
+	}
 	out->nr_events = c->sim.nr_events;
 	out->timestamp = 0;
 	/* cgroup paths point into the context: keep them in the result */
