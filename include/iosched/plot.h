@@ -1,0 +1,72 @@
+/*
+ * Per-job time series and the SVG plot drawn from them.
+ *
+ * A series set holds, for every job clone of a run, the bytes its completed
+ * I/O moved in each bucket of simulated time (counted when fio would count
+ * them: at completion, after ramp_time; reads and writes together). All jobs
+ * share one bucket width, which starts at 1 ms and grows tenfold whenever
+ * the run outlasts IOS_SERIES_MAX_BUCKETS buckets (the counts fold into the
+ * wider buckets), so memory stays bounded by IOS_SERIES_MAX_BUCKETS per job
+ * however long the run, and the resolution adapts to its length.
+ *
+ * ios_plot_svg() draws one or more runs (iosched run: one; iosched compare:
+ * one per scheduler, on the same scales): per-job bandwidth over time in
+ * windows, and the cumulative bytes per job, which shows at a glance who
+ * got the disk. It writes SVG 1.1 text into an ios_buf; nothing else is
+ * needed to draw or view it. Same series, same bytes.
+ */
+#ifndef IOSCHED_PLOT_H
+#define IOSCHED_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "stats.h"
+
+#define IOS_SERIES_MAX_BUCKETS 5000
+
+struct ios_series_job {
+	char *label;		/* the job name, "name.K" for the clones of numjobs=N */
+	uint64_t *bytes;	/* bytes completed per bucket; missing tail = 0 */
+	size_t len, cap;
+	uint64_t total;		/* sum of bytes[] */
+};
+
+struct ios_series {
+	uint64_t bucket_ns;	/* 1 ms, 10 ms, 100 ms, ... */
+	uint64_t end_ns;	/* simulated end of the run (set by the runner) */
+	size_t nr_jobs;
+	struct ios_series_job *jobs;
+};
+
+/* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */
+int ios_series_init(struct ios_series *s, size_t nr_jobs) IOS_MUST_CHECK;
+int ios_series_set_label(struct ios_series *s, size_t job, const char *label) IOS_MUST_CHECK;
+/* @bytes completed by @job at @t_ns; -ENOMEM (the series stay valid). */
+int ios_series_add(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes) IOS_MUST_CHECK;
+void ios_series_free(struct ios_series *s);
+
+/* One run to draw. */
+struct ios_plot_run {
+	const char *label;		/* row title with several runs ("cfq"); may be NULL */
+	const struct ios_series *series;
+};
+
+struct ios_plot {
+	const char *title;		/* first line, e.g. the job file */
+	const char *subtitle;		/* second line, e.g. scheduler, device, seed; may be NULL */
+	const struct ios_plot_run *runs;
+	size_t nr_runs;
+};
+
+/*
+ * Draw @p as an SVG document into @out: a title, then per run a bandwidth
+ * panel (windows of 1, 2 or 5 x 10^k ms, the smallest giving at most 200
+ * windows over the longest run) and a cumulative-bytes panel, with axes,
+ * tick labels, units and a legend of job names (with their totals) in
+ * distinct colours. Several runs share their time and value scales.
+ * Returns 0, -EINVAL (no run, or a run without series) or -ENOMEM.
+ */
+int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out) IOS_MUST_CHECK;
+
+#endif
