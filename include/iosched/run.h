@@ -66,6 +66,7 @@ struct ios_run_config {
 	ios_run_progress_fn progress;	/* optional; NULL: none */
 	void *progress_arg;
 	uint64_t progress_every;	/* events between calls; 0: IOS_RUN_PROGRESS_EVERY */
+	bool record_series;		/* fill out->series (per-job bytes over time, for plots) */
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

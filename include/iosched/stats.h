@@ -135,6 +135,8 @@ struct ios_disk_result {
 	double util;			/* percent */
 };
 
+struct ios_series;	/* plot.h */
+
 struct ios_run_result {
 	struct ios_job_result *jobs;
 	size_t nr_jobs;
@@ -154,6 +156,7 @@ struct ios_run_result {
 		int64_t value;
 	} sched_stats[16];
 	size_t nr_sched_stats;
+	struct ios_series *series;	/* per-job bytes over time; NULL unless record_series */
 };
 
 void ios_run_result_free(struct ios_run_result *r);

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/stats.h"
+#include "iosched/plot.h"
 #include "report/report_int.h"
 
 const double ios_default_percentiles[] = {
@@ -311,6 +312,9 @@ void ios_run_result_free(struct ios_run_result *r)
 		ios_job_result_free(&r->jobs[i]);
 	free(r->jobs);
 	free(r->disks);
+	ios_series_free(r->series);
+	free(r->series);
+	r->series = NULL;
 	r->jobs = NULL;
 	r->nr_jobs = 0;
 	r->disks = NULL;

@@ -277,6 +277,26 @@ static struct ios_cgroup *cgroup_get(struct run_ctx *c, const char *path)
 	return cg;
 }
 
+/* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
+static int series_setup(struct run_ctx *c, struct ios_err *e)
+{
+	c->series = calloc(1, sizeof(*c->series));
+	if (!c->series || ios_series_init(c->series, c->nr_tasks))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct ios_job *j = c->tasks[i].job;
+		char label[256];
+
+		if (j->numjobs > 1)
+			snprintf(label, sizeof(label), "%s.%u", j->name ? j->name : "", c->tasks[i].clone);
+		else
+			snprintf(label, sizeof(label), "%s", j->name ? j->name : "");
+		if (ios_series_set_label(c->series, i, label))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 static void ctx_free(struct run_ctx *c)
 {
 	/*
@@ -299,6 +319,8 @@ static void ctx_free(struct run_ctx *c)
 	}
 	free(c->cgroups);
 	ios_fiolog_set_free(c->logs);
+	ios_series_free(c->series);
+	free(c->series);
 	if (c->vfs)
 		ios_vfs_destroy(c->vfs);
 	if (c->fs)
@@ -539,6 +561,8 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			goto out;
 		}
 	}
+	if (cfg->record_series && (ret = series_setup(c, e)))
+		goto out;
 	idx = 0;
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
@@ -581,6 +605,15 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	c->logs = NULL;
 	if (ret)
 		goto out;
+	if (c->series_err) {
+		ret = IOS_ERR(e, c->series_err, "out of memory recording the plot series");
+		goto out;
+	}
+	if (c->series) {
+		c->series->end_ns = c->end_ns;
+		out->series = c->series;
+		c->series = NULL;
+	}
 
 	/* results */
 	ios_queue_stats_update(c->q, c->end_ns);

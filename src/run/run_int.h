@@ -13,6 +13,7 @@
 
 #include "iosched/ios.h"
 #include "iosched/fiolog.h"
+#include "iosched/plot.h"
 
 struct run_ctx;
 struct run_task;
@@ -162,6 +163,8 @@ struct run_ctx {
 	unsigned nr_cgroups;
 
 	struct ios_fiolog_set *logs;	/* NULL: no job writes a log */
+	struct ios_series *series;	/* NULL: not recorded */
+	int series_err;			/* -ENOMEM while recording */
 
 	struct ios_run_result *res;
 	const struct ios_jobfile *jf;

@@ -469,6 +469,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (t->logging)
 		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->dir, io->len, io->offset, t->async,
 			      io->issue_ns - io->start_ns, clat, lat);
+	if (t->ctx->series && !t->ctx->series_err)
+		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
 }
 
 static unsigned reap(struct run_task *t, uint64_t now)
