@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "iosched/plot.h"
 
 int cmd_run(int argc, char **argv)
 {
@@ -13,7 +14,7 @@ int cmd_run(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
-	const char *trace = NULL, *v;
+	const char *trace = NULL, *plot = NULL, *v;
 	struct cli_progress prog;
 	int rc = CLI_EXIT_FAIL, ret;
 
@@ -29,6 +30,16 @@ int cmd_run(int argc, char **argv)
 		}
 		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
 			trace = v;
+			continue;
+		}
+		if ((v = cli_optval(argc, argv, &i, "--plot"))) {
+			if (!*v) {
+				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
+				rc = CLI_EXIT_USAGE;
+				goto out;
+			}
+			plot = v;
+			o.cfg.record_series = true;
 			continue;
 		}
 		ret = cli_run_opts_parse(&o, argc, argv, &i);
@@ -71,6 +82,16 @@ int cmd_run(int argc, char **argv)
 	else if (!cli_write_output(o.outfile, &out))
 		rc = CLI_EXIT_OK;
 	ios_buf_free(&out);
+	if (rc == CLI_EXIT_OK && plot) {
+		char title[1024], sub[1024];
+		struct ios_plot_run pr = { NULL, res.series };
+		struct ios_plot p = { title, sub, &pr, 1 };
+
+		cli_plot_title(&o, title, sizeof(title));
+		cli_plot_subtitle(&o, &res, true, sub, sizeof(sub));
+		if (cli_write_plot(plot, &p))
+			rc = CLI_EXIT_FAIL;
+	}
 	ios_run_result_free(&res);
 out:
 	ios_jobfile_free(&jf);

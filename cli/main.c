@@ -27,7 +27,9 @@ void cli_usage(FILE *f)
 "                           (read it with blkparse -i NAME, btt; docs/blktrace.md)\n"
 "  --fio-compat VERSION     3 (default) or 1: fio 1.x defaults (direct=1,\n"
 "                           ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
-"                           was written against\n",
+"                           was written against\n"
+"  --plot FILE.svg          also draw bandwidth and cumulative data per job over\n"
+"                           time (see docs/logs-and-plots.md)\n",
 		IOS_DEFAULT_SCHEDULER, IOS_DEV_DEFAULT_PROFILE);
 }
 

@@ -1,0 +1,70 @@
+/*
+ * --plot FILE.svg for the commands that run jobs: the title lines and the
+ * file; the drawing is the library's (ios_plot_svg).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include "cli.h"
+#include "iosched/plot.h"
+
+/* "job.fio other.fio" */
+void cli_plot_title(const struct cli_run_opts *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < o->nr_jobs && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", o->jobs[i]);
+}
+
+/* ", --set a=b, --set c=d": what else shaped the run */
+static void cli_plot_settings(const struct cli_run_opts *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->settings.n && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, ", --set %s=%s", o->settings.v[i].name,
+				      o->settings.v[i].value);
+}
+
+void cli_plot_subtitle(const struct cli_run_opts *o, const struct ios_run_result *r,
+		       bool with_sched, char *buf, size_t len)
+{
+	char set[512];
+
+	cli_plot_settings(o, set, sizeof(set));
+	if (with_sched)
+		snprintf(buf, len, "scheduler %s, device %s, seed %" PRIu64 "%s", r->scheduler,
+			 r->device, r->seed, set);
+	else
+		snprintf(buf, len, "device %s, seed %" PRIu64 "%s", r->device, r->seed, set);
+}
+
+int cli_write_plot(const char *path, const struct ios_plot *p)
+{
+	struct ios_buf b;
+	FILE *f;
+	int ret;
+
+	ios_buf_init(&b);
+	ret = ios_plot_svg(p, &b);
+	if (ret) {
+		fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(-ret));
+		ios_buf_free(&b);
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (f) {
+		bool ok = fwrite(b.s, 1, b.len, f) == b.len;
+
+		if (!fclose(f) && ok) {
+			ios_buf_free(&b);
+			return 0;
+		}
+	}
+	fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(errno));
+	ios_buf_free(&b);
+	return -1;
+}
