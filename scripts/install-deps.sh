@@ -12,6 +12,9 @@ have clang || need="$need clang"
 have fio || need="$need fio"
 have blkparse || need="$need blktrace"
 have timeout || need="$need coreutils"
+# rendering and checking the --plot SVGs in the tests
+have rsvg-convert || need="$need librsvg2-bin"
+have xmllint || need="$need libxml2-utils"
 # libFuzzer and the sanitizer runtimes for clang
 if have dpkg-query; then
 	pkg_ok libclang-rt-14-dev || pkg_ok libclang-rt-dev || need="$need libclang-rt-14-dev"
