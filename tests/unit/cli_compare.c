@@ -345,6 +345,17 @@ static int test_progress(void)
 
 int main(void)
 {
-	return T_RUN(test_workers_identical, test_same_as_run, test_default_columns,
-		     test_bad_columns, test_progress);
+	int ret = T_RUN(test_workers_identical, test_same_as_run, test_default_columns,
+			test_bad_columns, test_progress);
+	static const char *const files[] = { "two.fio", "long.fio", "log.fio", "stderr" };
+	char path[600];
+
+	if (job[0]) {
+		for (size_t i = 0; i < IOS_ARRAY_SIZE(files); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			unlink(path);
+		}
+		rmdir(dir);
+	}
+	return ret;
 }
