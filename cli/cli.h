@@ -88,11 +88,14 @@ void cli_progress_clear(struct cli_progress *p);
 /* An ios_run_config.progress callback for one run; @arg is a struct cli_progress. */
 void cli_progress_run_cb(void *arg, const struct ios_run_progress *pr);
 
-/* --plot (plotfile.c): title "job files", subtitle "scheduler S, device D, seed N, --set ..." */
+/*
+ * --plot (plotfile.c): title "job files", subtitle "scheduler S, device D,
+ * seed N, --set ..." (no scheduler when @sched is NULL: compare's rows name them)
+ */
 struct ios_plot;
 void cli_plot_title(const struct cli_run_opts *o, char *buf, size_t len);
-void cli_plot_subtitle(const struct cli_run_opts *o, const struct ios_run_result *r,
-		       bool with_sched, char *buf, size_t len);
+void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const char *device,
+		       uint64_t seed, char *buf, size_t len);
 /* Draw @p into @path; -1 after printing an error. */
 int cli_write_plot(const char *path, const struct ios_plot *p);
 

@@ -18,12 +18,14 @@
 #include <unistd.h>
 #include "cli.h"
 #include "iosched/compare.h"
+#include "iosched/plot.h"
 #include "iosched/progress.h"
 
 #define CMP_MAX_WORKERS 256
 
 struct cmp_slot {
 	struct ios_cmp_run run;		/* the result, once done */
+	struct ios_series *series;	/* kept from the result for --plot */
 	struct ios_err err;
 	int ret;
 	bool running, done;
@@ -79,6 +81,9 @@ static void cmp_run_one(struct cmp_pool *pool, size_t idx)
 		ret = ios_cmp_run_from_result(&slot->run, col->label, &col->share, &res);
 		if (ret)
 			IOS_ERR(&slot->err, ret, "out of memory");
+		/* the plot needs the series after the result is gone */
+		slot->series = res.series;
+		res.series = NULL;
 		ios_run_result_free(&res);
 	}
 	pthread_mutex_lock(&pool->lock);
@@ -192,8 +197,34 @@ static void cmp_usage(FILE *f)
 "                      depend on it\n"
 "  --shares            the share table even when every job has the same class,\n"
 "                      level and cgroup\n"
+"  --plot FILE.svg     also draw each column's bandwidth and cumulative data per\n"
+"                      job over time, one row per column, on the same scales\n"
 "  --scheduler is not allowed (use --schedulers); the other options of 'run' are:\n"
 "  --device, --set, --seed, --output-format normal|json, --output, --fio-compat.\n");
+}
+
+/* --plot: one row per column, in column order, labelled as the user wrote the column. */
+static int cmp_plot(const char *path, const struct cli_run_opts *o,
+		    const struct ios_cmp_column *cols, const struct cmp_slot *slots, size_t nr)
+{
+	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
+	char title[1024], sub[1024];
+	struct ios_plot p = { title, sub, pr, nr };
+	int ret;
+
+	if (!pr) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	for (size_t c = 0; c < nr; c++) {
+		pr[c].label = cols[c].label;
+		pr[c].series = slots[c].series;
+	}
+	cli_plot_title(o, title, sizeof(title));
+	cli_plot_subtitle(o, NULL, slots[0].run.device, slots[0].run.seed, sub, sizeof(sub));
+	ret = cli_write_plot(path, &p);
+	free(pr);
+	return ret;
 }
 
 static int cmp_parse_jobs(const char *v, long *out)
@@ -219,7 +250,7 @@ int cmd_compare(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_buf out;
 	pthread_t *th = NULL;
-	const char *list = NULL;
+	const char *list = NULL, *plot = NULL;
 	size_t nr_cols = 0, nr_th = 0;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
@@ -246,6 +277,14 @@ int cmd_compare(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--shares")) {
 			shares = true;
+		} else if ((v = cli_optval(argc, argv, &i, "--plot"))) {
+			if (!*v) {
+				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
+				rc = CLI_EXIT_USAGE;
+				goto out;
+			}
+			plot = v;
+			o.cfg.record_series = true;
 		} else if (cli_optval(argc, argv, &i, "--scheduler")) {
 			fprintf(stderr, "iosched: compare: --scheduler: use --schedulers LIST\n");
 			rc = CLI_EXIT_USAGE;
@@ -355,10 +394,15 @@ int cmd_compare(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 		ios_buf_free(&out);
 	}
+	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, pool.slots, nr_cols))
+		rc = CLI_EXIT_FAIL;
 out:
 	if (pool.slots)
-		for (size_t c = 0; c < nr_cols; c++)
+		for (size_t c = 0; c < nr_cols; c++) {
 			ios_cmp_run_free(&pool.slots[c].run);
+			ios_series_free(pool.slots[c].series);
+			free(pool.slots[c].series);
+		}
 	free(pool.slots);
 	free(runs);
 	free(th);

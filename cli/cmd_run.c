@@ -88,7 +88,7 @@ int cmd_run(int argc, char **argv)
 		struct ios_plot p = { title, sub, &pr, 1 };
 
 		cli_plot_title(&o, title, sizeof(title));
-		cli_plot_subtitle(&o, &res, true, sub, sizeof(sub));
+		cli_plot_subtitle(&o, res.scheduler, res.device, res.seed, sub, sizeof(sub));
 		if (cli_write_plot(plot, &p))
 			rc = CLI_EXIT_FAIL;
 	}

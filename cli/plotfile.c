@@ -29,17 +29,17 @@ static void cli_plot_settings(const struct cli_run_opts *o, char *buf, size_t le
 				      o->settings.v[i].value);
 }
 
-void cli_plot_subtitle(const struct cli_run_opts *o, const struct ios_run_result *r,
-		       bool with_sched, char *buf, size_t len)
+void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const char *device,
+		       uint64_t seed, char *buf, size_t len)
 {
 	char set[512];
 
 	cli_plot_settings(o, set, sizeof(set));
-	if (with_sched)
-		snprintf(buf, len, "scheduler %s, device %s, seed %" PRIu64 "%s", r->scheduler,
-			 r->device, r->seed, set);
+	if (sched)
+		snprintf(buf, len, "scheduler %s, device %s, seed %" PRIu64 "%s", sched, device, seed,
+			 set);
 	else
-		snprintf(buf, len, "device %s, seed %" PRIu64 "%s", r->device, r->seed, set);
+		snprintf(buf, len, "device %s, seed %" PRIu64 "%s", device, seed, set);
 }
 
 int cli_write_plot(const char *path, const struct ios_plot *p)

@@ -4,9 +4,10 @@
  * and rsvg-convert renders it to a PNG of the document's size whose content
  * is far from blank (its compressed size is several times that of a blank
  * page of the same size, rendered the same way). A job name full of markup
- * and bytes that are not UTF-8 does not break the document. Bad --plot
- * arguments give a clear error and a non-zero exit. Skips (77) only when
- * rsvg-convert is absent.
+ * and bytes that are not UTF-8 does not break the document. `iosched
+ * compare --plot` draws one row per column, renders the same way, and is
+ * the same bytes with one worker or two. Bad --plot arguments give a clear
+ * error and a non-zero exit. Skips (77) only when rsvg-convert is absent.
  */
 #include <limits.h>
 #include <string.h>
@@ -119,6 +120,58 @@ static int test_render(void)
 	return T_PASS;
 }
 
+/* Check @svg in the work directory with xmllint and rsvg-convert; its PNG is @w x @h. */
+static int check_svg(const char *svg, unsigned want_w, unsigned want_h)
+{
+	char path[512], *out;
+	unsigned w, h;
+	size_t size;
+	int st;
+
+	if (have("xmllint")) {
+		out = sh(&st, "cd '%s' && xmllint --noout '%s' 2>&1", dir, svg);
+		T_ASSERT_MSG(st == 0 && !*out, "xmllint %s: exit %d: %s", svg, st, out);
+		free(out);
+	}
+	out = sh(&st, "cd '%s' && rsvg-convert -f png -o out.png '%s' 2>&1", dir, svg);
+	T_ASSERT_MSG(st == 0, "rsvg-convert %s: exit %d: %s", svg, st, out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/out.png", dir);
+	T_ASSERT_EQ(png_info(path, &w, &h, &size), 0);
+	T_ASSERT_EQ(w, want_w);
+	T_ASSERT_EQ(h, want_h);
+	T_ASSERT(size > 20000);
+	return T_PASS;
+}
+
+static int test_compare(void)
+{
+	char path[512], *out, *a, *b;
+	size_t la, lb;
+	int st;
+
+	out = sh(&st, "cd '%s' && '%s' compare job.fio --schedulers noop,deadline:fifo_batch=4 "
+		 "-j1 --plot c1.svg 2>&1 >/dev/null", dir, bin);
+	T_ASSERT_MSG(st == 0, "compare --plot: exit %d: %s", st, out);
+	free(out);
+	out = sh(&st, "cd '%s' && '%s' compare job.fio --schedulers noop,deadline:fifo_batch=4 "
+		 "-j2 --plot c2.svg 2>&1 >/dev/null", dir, bin);
+	T_ASSERT_MSG(st == 0, "compare --plot: exit %d: %s", st, out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/c1.svg", dir);
+	a = t_read_file(path, &la);
+	snprintf(path, sizeof(path), "%s/c2.svg", dir);
+	b = t_read_file(path, &lb);
+	T_ASSERT(a && b);
+	T_ASSERT(la == lb && !memcmp(a, b, la));
+	/* a row per column, named as written; two rows of 300 px under the title */
+	T_ASSERT(strstr(a, ">noop</text>") && strstr(a, ">deadline:fifo_batch=4</text>"));
+	T_ASSERT(strstr(a, "width=\"1320\" height=\"685\""));
+	free(a);
+	free(b);
+	return check_svg("c1.svg", 1320, 685);
+}
+
 static int test_bad_arguments(void)
 {
 	char *out;
@@ -130,6 +183,9 @@ static int test_bad_arguments(void)
 	out = sh(&st, "cd '%s' && '%s' run job.fio --plot=nodir/p.svg 2>&1 >/dev/null", dir, bin);
 	T_ASSERT_MSG(st == 1 && strstr(out, "--plot=nodir/p.svg: No such file or directory"),
 		     "exit %d: %s", st, out);
+	free(out);
+	out = sh(&st, "cd '%s' && '%s' compare job.fio --schedulers noop --plot= 2>&1", dir, bin);
+	T_ASSERT_MSG(st == 2 && strstr(out, "--plot: needs a file name"), "exit %d: %s", st, out);
 	free(out);
 	return T_PASS;
 }
@@ -146,7 +202,7 @@ int main(void)
 		perror(t_iosched_bin());
 		return T_FAIL;
 	}
-	ret = T_RUN(test_render, test_bad_arguments);
+	ret = T_RUN(test_render, test_compare, test_bad_arguments);
 	if (ret == T_PASS) {
 		char cmd[256];
 
