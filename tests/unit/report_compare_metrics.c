@@ -207,7 +207,7 @@ static int fake_run(struct ios_cmp_run *cr, const char *sched, const uint64_t *k
 	struct ios_job_result jobs[16];
 	struct ios_run_result r;
 	struct ios_share_params p;
-	char names[16][8];
+	char names[16][24];	/* room for any size_t: -Wformat-truncation at -O1 */
 
 	memset(&r, 0, sizeof(r));
 	for (size_t i = 0; i < n; i++) {
