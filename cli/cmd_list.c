@@ -75,8 +75,9 @@ int cmd_list(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	printf("%-34s %-12s %-8s %-22s %s\n", "", "default", "unit", "range", "");
-	printf("Schedulers (--scheduler NAME; tunables: --set NAME=VALUE):\n");
+	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
+	       IOS_DEFAULT_SCHEDULER);
+	printf("    %-30s %-12s %-8s %-22s %s\n", "tunable", "default", "unit", "range", "");
 	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
 		printf("  %s%s%s%s  %s\n", st->name, st->alias ? " (alias " : "",
 		       st->alias ? st->alias : "", st->alias ? ")" : "", st->desc ? st->desc : "");
