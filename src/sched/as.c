@@ -53,7 +53,7 @@
  * rq_is_sync(): reads and writes flagged sync (O_DIRECT, fsync, O_SYNC) go
  * together, which is what "sync" selects. Until Linux 2.6.20 an O_DIRECT
  * write was a plain write and AS batched it with write-back, which is the
- * kernel Jens Axboe measured in December 2004 (seed 003): the default "dir"
+ * kernel Jens Axboe measured in December 2004 (seed 001): the default "dir"
  * classifies by data direction, so every write is async.
  *
  * Time is in nanoseconds (the kernel counted jiffies; HZ=1000 is assumed

@@ -1,6 +1,6 @@
 /*
  * Description: the anticipatory scheduler through the whole simulator
- * (tasks, ext3 layout, page cache, block layer, hdd-2004), on seed 003's
+ * (tasks, ext3 layout, page cache, block layer, hdd-2004), on seed 001's
  * two cases (scenarios.md B1 and B2).
  *
  * B1, Jens Axboe's test: a sync 64 KiB O_DIRECT reader and writer, files in
@@ -13,7 +13,7 @@
  * instead: each gets at least 30 % of the aggregate.
  *
  * B2, Andrew Morton's test: a buffered dd writer looping and cat reading a
- * 1 GiB file (examples/seeds/003-buffered-writer-cat.fio), run until cat is
+ * 1 GiB file (examples/seeds/b2-buffered-writer-cat.fio), run until cat is
  * done. Reads get at least 50 % of the disk's busy time and of the bytes
  * moved, and writes at least 10 % of both: "things seem OK".
  */
@@ -171,9 +171,9 @@ static int test_b1_sync_class_shares(void)
 static int test_b2_buffered_writer_and_cat(void)
 {
 	static const char *const paths[] = {
-		"examples/seeds/003-buffered-writer-cat.fio",
-		"../examples/seeds/003-buffered-writer-cat.fio",
-		"../../examples/seeds/003-buffered-writer-cat.fio",
+		"examples/seeds/b2-buffered-writer-cat.fio",
+		"../examples/seeds/b2-buffered-writer-cat.fio",
+		"../../examples/seeds/b2-buffered-writer-cat.fio",
 	};
 	static struct disk_log log;
 	struct ios_run_result res;
@@ -184,11 +184,11 @@ static int test_b2_buffered_writer_and_cat(void)
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(paths) && !job; i++)
 		job = t_read_file(paths[i], &len);
 	if (!job) {
-		fprintf(stderr, "examples/seeds/003-buffered-writer-cat.fio not found\n");
+		fprintf(stderr, "examples/seeds/b2-buffered-writer-cat.fio not found\n");
 		return T_FAIL;
 	}
 	memset(&log, 0, sizeof(log));
-	T_ASSERT_EQ(run("003-buffered-writer-cat.fio", job, len, "as", NULL, &log, &res), 0);
+	T_ASSERT_EQ(run("b2-buffered-writer-cat.fio", job, len, "as", NULL, &log, &res), 0);
 	free(job);
 	T_ASSERT(res.nr_disks == 1);
 	busy_r = (double)log.busy_ns[IOS_READ];

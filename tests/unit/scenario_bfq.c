@@ -107,7 +107,7 @@ static uint64_t job_bytes(const struct ios_job_result *j)
 
 /* ---- A1 ---- */
 
-static const char *const seed000 = "examples/seeds/000-four-dd-readers.fio";
+static const char *const seed000 = "examples/seeds/a1-four-dd-readers.fio";
 
 static int a1_run(const char *const *kv, uint64_t seed, double *spread, uint64_t *makespan)
 {
@@ -322,7 +322,7 @@ static int test_c1_group_weights(void)
 static int test_d1_shared_file(void)
 {
 	size_t len;
-	char *text = t_read_file("examples/seeds/004-cfq-bug.fio", &len), *p;
+	char *text = t_read_file("examples/seeds/d1-eleven-readers.fio", &len), *p;
 	static const char *const kv[] = { "lab.file_size=1g", NULL };
 	struct ios_run_result r;
 	double others[9], median, s4, s5;

@@ -83,7 +83,7 @@ static int a1_spread(const char *fairness, uint64_t seed, double *spread, uint64
 	struct ios_run_result r;
 	uint64_t lo = UINT64_MAX, hi = 0;
 
-	if (run_file("examples/seeds/000-four-dd-readers.fio", IOS_JOB_COMPAT_FIO3, "cfq-2.6.31-rc7",
+	if (run_file("examples/seeds/a1-four-dd-readers.fio", IOS_JOB_COMPAT_FIO3, "cfq-2.6.31-rc7",
 		     NULL, seed, kv, &r))
 		return -1;
 	for (size_t i = 0; i < r.nr_jobs; i++) {
