@@ -99,13 +99,14 @@ check-asan:
 FUZZ_SECONDS ?= 30
 fuzz-smoke: fuzz
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_jobfile $(FUZZ_SECONDS)
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_trace $(FUZZ_SECONDS) tests/fuzz/corpus-trace
 
 bench: all
 	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh bench/run-bench.sh
 
 FUZZ_CC ?= clang
-fuzz: $(BUILD)/fuzz/fuzz_jobfile
-$(BUILD)/fuzz/fuzz_jobfile: tests/fuzz/fuzz_jobfile.c $(LIB_SRCS)
+fuzz: $(BUILD)/fuzz/fuzz_jobfile $(BUILD)/fuzz/fuzz_trace
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(call msg,FUZZ,$<)
 	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \

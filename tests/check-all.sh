@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check: the normal build's tests, the same tests under AddressSanitizer
-# and UBSan, and a bounded fuzz run of the job-file parser. Prints one total
-# "N passed, N failed" line at the end and fails if anything failed.
+# and UBSan, and bounded fuzz runs of the job-file parser and the trace
+# readers. Prints one total "N passed, N failed" line at the end and fails if
+# anything failed.
 MAKE=${MAKE:-make}
 total_p=0; total_f=0; total_s=0; status=0
 tally() { # log file
@@ -32,6 +33,9 @@ fi
 echo "== fuzz smoke =="
 if $MAKE -s fuzz; then
 	sh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_jobfile "${FUZZ_SECONDS:-30}" | tee "$log" || status=1
+	tally "$log"
+	sh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_trace "${FUZZ_SECONDS:-30}" tests/fuzz/corpus-trace \
+		| tee "$log" || status=1
 	tally "$log"
 else
 	echo "fuzz build failed"; total_f=$((total_f + 1)); status=1
