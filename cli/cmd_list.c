@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "cli.h"
+#include "iosched/replay.h"
 
 static void print_table(const char *scope, const struct ios_tunable *tab, const void *base)
 {
@@ -94,5 +95,7 @@ int cmd_list(int argc, char **argv)
 	print_table("vm.", ios_vm_tunables_table, NULL);
 	printf("\nLab tunables (only in this lab):\n");
 	print_table("lab.", ios_lab_tunables_table, NULL);
+	printf("\nReplay tunables (iosched replay only):\n");
+	print_table("replay.", ios_replay_tunables_table, NULL);
 	return CLI_EXIT_OK;
 }

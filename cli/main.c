@@ -11,6 +11,8 @@ void cli_usage(FILE *f)
 "       iosched compare JOB.fio... [--schedulers LIST] [--jobs N] [run options]\n"
 "                                           the same jobs under several schedulers,\n"
 "                                           one table (iosched compare --help)\n"
+"       iosched replay TRACE [options]      replay a blktrace, blkparse output or fio\n"
+"                                           iolog (run options, --trace; docs/blktrace.md)\n"
 "       iosched list                        schedulers, devices and every tunable\n"
 "       iosched --help | --version\n"
 "\n"
@@ -19,7 +21,8 @@ void cli_usage(FILE *f)
 "  --device PROFILE         simulated device (default %s)\n"
 "  --set NAME=VALUE         set a tunable; repeatable. Scheduler tunables are bare\n"
 "                           (read_expire=250), queue ones queue.NAME, device ones\n"
-"                           device.NAME, VM ones vm.NAME, lab-only knobs lab.NAME\n"
+"                           device.NAME, VM ones vm.NAME, lab-only knobs lab.NAME,\n"
+"                           replay ones (iosched replay) replay.NAME\n"
 "  --seed N                 random seed (default 1); same seed, same output\n"
 "  --output-format FMT      normal (default) or json\n"
 "  --output FILE            write the report to FILE instead of stdout\n"
@@ -73,6 +76,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
 	fprintf(stderr, "iosched: unknown command '%s'\n", argv[1]);

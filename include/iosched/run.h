@@ -56,6 +56,8 @@ struct ios_run_progress {
  */
 typedef void (*ios_run_progress_fn)(void *arg, const struct ios_run_progress *p);
 
+struct ios_replay;
+
 struct ios_run_config {
 	const char *scheduler;		/* NULL: the default */
 	const char *device;		/* profile, NULL: IOS_DEV_DEFAULT_PROFILE */
@@ -67,6 +69,11 @@ struct ios_run_config {
 	void *progress_arg;
 	uint64_t progress_every;	/* events between calls; 0: IOS_RUN_PROGRESS_EVERY */
 	bool record_series;		/* fill out->series (per-job bytes over time, for plots) */
+	/*
+	 * A trace to replay (replay.h; ios_replay_run sets it with the
+	 * replay's jobs as @jf); NULL for job files.
+	 */
+	struct ios_replay *replay;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

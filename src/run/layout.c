@@ -161,6 +161,8 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 		struct run_task *t = &c->tasks[i];
 		const struct ios_job *j = t->job;
 
+		if (t->replay)
+			continue;	/* no files: straight to the disk */
 		ret = task_files(c, t, e);
 		if (ret)
 			return ret;

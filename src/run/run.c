@@ -144,7 +144,9 @@ static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
 
 		if (t->phase != phase)
 			continue;
-		if (j->startdelay_hi_ns > j->startdelay_lo_ns)
+		if (t->replay)
+			delay = run_replay_start_delay(t);	/* the process appears at its first I/O */
+		else if (j->startdelay_hi_ns > j->startdelay_lo_ns)
 			delay += ios_rand_below(&t->rng, j->startdelay_hi_ns - j->startdelay_lo_ns + 1);
 		(void)ios_sim_at(&c->sim, now + delay, ev_start, t, 0);
 	}
@@ -236,8 +238,12 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 
 		if (!dot || st->used)
 			continue;
+		if (!strncmp(st->name, "replay.", 7) &&
+		    ios_tunable_find(ios_replay_tunables_table, st->name + 7))
+			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' only",
+				       st->origin, *st->origin ? ": " : "", st->name);
 		if (strncmp(st->name, "queue.", 6) && strncmp(st->name, "device.", 7) &&
-		    strncmp(st->name, "lab.", 4))
+		    strncmp(st->name, "lab.", 4) && strncmp(st->name, "replay.", 7))
 			return IOS_ERR(e, -ENOENT,
 				       "%s%sunknown tunable '%s': names are bare (scheduler), "
 				       "queue.NAME, device.NAME, vm.NAME or lab.NAME",
@@ -413,6 +419,13 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		ret = ios_tunable_defaults(ios_vm_tunables_table, &c->vm, e);
 	if (!ret)
 		ret = ios_settings_apply(set, "vm.", ios_vm_tunables_table, &c->vm, e);
+	if (!ret && cfg->replay) {
+		c->replay = cfg->replay;
+		ret = ios_tunable_defaults(ios_replay_tunables_table, &c->replay_tun, e);
+		if (!ret)
+			ret = ios_settings_apply(set, "replay.", ios_replay_tunables_table,
+						 &c->replay_tun, e);
+	}
 	if (ret)
 		goto out;
 	if (c->lab.file_align % 4096) {
@@ -517,6 +530,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			t->ioc.pid = 1000 + idx;
 			snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", j->name ? j->name : "fio");
 			t->ioc.cgroup = cg;
+			t->replay = c->replay != NULL;
 			ios_rand_seed(&t->rng, rseed, ((uint64_t)i << 20) | k);
 			c->phase_left[phase]++;
 		}
@@ -591,6 +605,12 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	ret = ios_sim_run(&c->sim, IOS_NO_WAKEUP);
 	if (ret) {
 		IOS_ERR(e, ret, "simulation failed");
+		goto out;
+	}
+	if (c->replay_err.code) {
+		ret = c->replay_err.code;
+		if (e)
+			*e = c->replay_err;
 		goto out;
 	}
 	if (!c->all_done || c->running || c->q->rq_in_driver || c->q->nr_sorted) {

@@ -14,6 +14,7 @@
 #include "iosched/ios.h"
 #include "iosched/fiolog.h"
 #include "iosched/plot.h"
+#include "iosched/replay.h"
 
 struct run_ctx;
 struct run_task;
@@ -139,6 +140,10 @@ struct run_task {
 	/* fio's bw / lat / iops logs (write_*_log) */
 	struct ios_fiolog_job log;
 	bool logging;
+
+	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
+	bool replay;
+	struct run_replay *rp;
 };
 
 struct run_ctx {
@@ -166,6 +171,10 @@ struct run_ctx {
 	struct ios_series *series;	/* NULL: not recorded */
 	int series_err;			/* -ENOMEM while recording */
 
+	struct ios_replay *replay;	/* the trace replayed, or NULL */
+	struct ios_replay_tunables replay_tun;
+	struct ios_err replay_err;	/* a trace that could not be read during the run */
+
 	struct ios_run_result *res;
 	const struct ios_jobfile *jf;
 	struct ios_err *e;
@@ -184,6 +193,17 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 void run_task_free(struct run_task *t);
 void run_task_start(struct run_task *t, uint64_t now);
 void run_task_stop_now(struct run_task *t, uint64_t now);
+
+/* accounting and ending shared with replay tasks (task.c) */
+void run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
+void run_task_finish(struct run_task *t, uint64_t now);
+
+/* replay_task.c */
+int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+uint64_t run_replay_start_delay(const struct run_task *t);
+void run_replay_start(struct run_task *t, uint64_t now);
+void run_replay_stop(struct run_task *t, uint64_t now);
+void run_replay_free(struct run_task *t);
 
 /* run.c */
 void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);

@@ -140,6 +140,11 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	ios_timer_init(&t->sample_timer);
 	task_ioprio(t);
 	t->ioc.nr_tasks = 1;
+	if (t->replay) {
+		int ret = run_replay_setup(c, t, e);
+
+		return ret ? ret : task_setup_samples(c, t, e);
+	}
 
 	switch (j->ioengine) {
 	case IOS_ENGINE_LIBAIO:
@@ -236,6 +241,7 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 
 void run_task_free(struct run_task *t)
 {
+	run_replay_free(t);
 	free(t->ios);
 	free(t->files);
 	t->ios = NULL;
@@ -579,6 +585,16 @@ static void finish(struct run_task *t, uint64_t now)
 	run_task_finished(t->ctx, t, now);
 }
 
+void run_task_account(struct run_task *t, struct run_io *io, uint64_t now)
+{
+	account_io(t, io, now);
+}
+
+void run_task_finish(struct run_task *t, uint64_t now)
+{
+	finish(t, now);
+}
+
 static void task_open_wake(struct ios_vfs_op *op, uint64_t now)
 {
 	struct run_task *t = op->priv;
@@ -883,12 +899,19 @@ void run_task_start(struct run_task *t, uint64_t now)
 		t->deadline_ns = t->ctx->lab.max_sim_time_ns;
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	sample_arm(t);
-	task_step(t, now);
+	if (t->replay)
+		run_replay_start(t, now);
+	else
+		task_step(t, now);
 }
 
 /* Stop issuing (exitall); in-flight I/O still completes. */
 void run_task_stop_now(struct run_task *t, uint64_t now)
 {
+	if (t->replay) {
+		run_replay_stop(t, now);
+		return;
+	}
 	if (t->state == TS_DONE || t->state == TS_NEW)
 		return;
 	t->stop = true;

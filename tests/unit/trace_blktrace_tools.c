@@ -6,8 +6,9 @@
  * exactly our events plus messages, and writes nothing to stderr but its
  * "Input file ... added" line. blkparse -d makes the binary dump btt reads;
  * btt then prints its Q2C and D2C tables with one sample per queued bio and
- * its merge table with our Q and D counts. Skips (77) only when blkparse or
- * btt is not installed.
+ * its merge table with our Q and D counts. iosched replay reads blkparse's
+ * text output and its binary dump back, and queues the same bios again.
+ * Skips (77) only when blkparse or btt is not installed.
  */
 #include <string.h>
 #include <unistd.h>
@@ -203,6 +204,57 @@ static int test_blkparse_btt(void)
 	return T_PASS;
 }
 
+/* The Q lines of blkparse's output for trace @name, as sorted "pid rwbs sector + n". */
+static char *q_lines(const char *name)
+{
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && blkparse -i %s 2>/dev/null | "
+		 "awk '$1 == \"8,0\" && $6 == \"Q\" { print $5, $7, $8, $9, $10 }' | sort", dir,
+		 name);
+	return t_run_cmd(cmd, &st);
+}
+
+/*
+ * Replay what the real tools made of our trace: blkparse's text output and
+ * its binary dump (-d, what fio's read_iolog takes). Under the same
+ * scheduler, device and settings, the replays queue the same bios.
+ */
+static int test_replay_tool_output(void)
+{
+	static const char *const inputs[] = { "mix.txt", "mix.bin" };
+	char cmd[2048], *want, *got, *out;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && blkparse -i mix >mix.txt 2>/dev/null", dir);
+	out = t_run_cmd(cmd, &st);
+	T_ASSERT(out && st == 0);
+	free(out);
+	want = q_lines("mix");
+	T_ASSERT(want && strlen(want) > 1000);
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(inputs); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "cd %s && %s replay %s --trace re%zu --scheduler cfq --device hdd-2004 "
+			 "--set queue.nr_requests=4 >/dev/null 2>replay.err", dir, t_iosched_bin(),
+			 inputs[i], i);
+		out = t_run_cmd(cmd, &st);
+		T_ASSERT_MSG(out && st == 0, "%s: exit %d", cmd, st);
+		free(out);
+		{
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "re%zu", i);
+			got = q_lines(nm);
+		}
+		T_ASSERT(got);
+		T_ASSERT_MSG(!strcmp(want, got), "replaying %s queued other bios", inputs[i]);
+		free(got);
+	}
+	free(want);
+	return T_PASS;
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -214,7 +266,7 @@ int main(void)
 	}
 	if (!mkdtemp(dir))
 		return T_FAIL;
-	ret = T_RUN(test_blkparse_btt);
+	ret = T_RUN(test_blkparse_btt, test_replay_tool_output);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);

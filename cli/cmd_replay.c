@@ -1,0 +1,80 @@
+/*
+ * iosched replay TRACE: replay a recorded trace under this run's scheduler
+ * and device, and print the report (one job per process of the trace).
+ * Takes the options of run (cli_run_opts) and --trace; replay.* tunables
+ * come in through --set.
+ */
+#include <string.h>
+#include "cli.h"
+#include "iosched/replay.h"
+
+int cmd_replay(int argc, char **argv)
+{
+	struct cli_run_opts o;
+	struct ios_replay *r = NULL;
+	struct ios_run_result res = { 0 };
+	struct ios_err e = { 0 };
+	struct ios_blktrace *bt = NULL;
+	struct ios_buf out;
+	const char *trace = NULL, *v;
+	int rc = CLI_EXIT_FAIL, ret;
+
+	if (cli_run_opts_init(&o, argc))
+		return CLI_EXIT_FAIL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			cli_usage(stdout);
+			rc = CLI_EXIT_OK;
+			goto out;
+		}
+		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
+			trace = v;
+			continue;
+		}
+		ret = cli_run_opts_parse(&o, argc, argv, &i);
+		if (ret < 0) {
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+		if (!ret) {
+			fprintf(stderr, "iosched: replay: unknown option '%s' (see iosched --help)\n",
+				a);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (o.nr_jobs != 1) {
+		fprintf(stderr, "iosched: replay: %s\n", o.nr_jobs ? "one trace at a time"
+								 : "no trace given");
+		cli_usage(stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (ios_replay_open(o.jobs[0], &r, &e)) {
+		cli_error(&e);
+		goto out;
+	}
+	o.cfg.settings = &o.settings;
+	if (cli_trace_open(trace, &o.cfg, &bt))
+		goto out;
+	ret = ios_replay_run(r, &o.cfg, &res, &e);
+	ret = cli_trace_close(bt, ret, &res, &e);
+	if (ret) {
+		cli_error(&e);
+		goto out;
+	}
+	ios_buf_init(&out);
+	ret = !strcmp(o.fmt, "json") ? ios_report_json(&res, &out) : ios_report_normal(&res, &out);
+	if (ret)
+		fprintf(stderr, "iosched: out of memory writing the report\n");
+	else if (!cli_write_output(o.outfile, &out))
+		rc = CLI_EXIT_OK;
+	ios_buf_free(&out);
+	ios_run_result_free(&res);
+out:
+	ios_replay_close(r);
+	cli_run_opts_free(&o);
+	return rc;
+}
