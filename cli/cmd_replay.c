@@ -16,6 +16,7 @@ int cmd_replay(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_blktrace *bt = NULL;
 	struct ios_buf out;
+	struct cli_progress prog;
 	const char *trace = NULL, *v;
 	int rc = CLI_EXIT_FAIL, ret;
 
@@ -59,7 +60,13 @@ int cmd_replay(int argc, char **argv)
 	o.cfg.settings = &o.settings;
 	if (cli_trace_open(trace, &o.cfg, &bt))
 		goto out;
+	cli_progress_init(&prog);
+	if (prog.tty) {
+		o.cfg.progress = cli_progress_run_cb;
+		o.cfg.progress_arg = &prog;
+	}
 	ret = ios_replay_run(r, &o.cfg, &res, &e);
+	cli_progress_clear(&prog);
 	ret = cli_trace_close(bt, ret, &res, &e);
 	if (ret) {
 		cli_error(&e);
