@@ -718,8 +718,16 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		vb->bio.sector = m.block * IOS_FS_BLOCK_SECTORS + inblk / IOS_SECTOR_SIZE;
 		vb->bio.nr_sectors = (uint32_t)((bytes + IOS_SECTOR_SIZE - 1) / IOS_SECTOR_SIZE);
 		vb->bio.dir = wr ? IOS_WRITE : IOS_READ;
-		/* O_DIRECT writes are sync requests (Linux 2.6.20+); O_SYNC adds FUA */
-		vb->bio.flags = wr ? IOS_REQ_SYNC | ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0) : 0;
+		/*
+		 * O_DIRECT writes are sync requests (Linux 2.6.20+); O_SYNC adds
+		 * FUA. They also say more I/O follows (4.10+'s REQ_IDLE, the
+		 * 2.6.3x WRITE_ODIRECT without BIO_RW_NOIDLE): CFQ 4.19 keeps
+		 * idling for such a writer, and stops only for fsync-style
+		 * sync writes, which carry neither flag.
+		 */
+		vb->bio.flags = wr ? IOS_REQ_SYNC | IOS_REQ_IDLE |
+					     ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0)
+				   : 0;
 		vb->bio.ioc = file->ioc;
 		op->pending++;
 		op->cursor += bytes;
