@@ -75,6 +75,9 @@ int cmd_run(int argc, char **argv)
 		cli_error(&e);
 		goto out;
 	}
+	/* options the run could not honour (a cgroup under noop, ...): say so, then go on */
+	for (size_t i = 0; i < res.nr_warnings; i++)
+		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
 	ios_buf_init(&out);
 	ret = !strcmp(o.fmt, "json") ? ios_report_json(&res, &out) : ios_report_normal(&res, &out);
 	if (ret)

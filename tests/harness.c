@@ -73,7 +73,8 @@ int t_run_fns(const char *prog, const t_test_fn *fns, size_t n, const char *name
 	return ret;
 }
 
-struct ios_cgroup t_root_cgroup = { .path = (char *)"", .id = 0, .weight = 0, .parent = NULL };
+struct ios_cgroup t_root_cgroup = { .path = (char *)"", .id = 0, .weight = 0, .ioprio = -1,
+				     .parent = NULL };
 
 #define T_MAX_IOCS 1024
 static struct ios_ioc t_iocs[T_MAX_IOCS];

@@ -136,8 +136,11 @@ struct ios_job {
 	int nice;			/* -20..19 */
 	int nice_set;
 	char *cgroup;			/* NULL = root */
-	unsigned cgroup_weight;		/* 0 = unset */
+	unsigned cgroup_weight;		/* 0 = unset; the scheduler's range is checked at run time */
 	int cgroup_nodelete;
+	/* where cgroup= and cgroup_weight= were set, for the runner's messages */
+	const char *cgroup_file, *cgroup_weight_file;
+	int cgroup_line, cgroup_weight_line;
 
 	/* --- synchronisation and reporting --- */
 	int stonewall;

@@ -55,12 +55,23 @@ enum ios_ioprio_class {
 #define IOS_IOPRIO_LEVELS 8
 #define IOS_IOPRIO_NORM 4
 
-/* A control group as the workload names it (fio cgroup=, cgroup_weight=). */
+/*
+ * A control group as the workload names it (fio cgroup=, cgroup_weight=).
+ * Nested paths ("a/b") have their parents created implicitly; a parent
+ * always has a smaller id than its children.
+ */
 struct ios_cgroup {
 	char *path;			/* "a/b", "" for the root */
 	unsigned id;			/* 0 = root; dense, in order of first use */
 	unsigned weight;		/* 0 = the scheduler's default */
+	int ioprio;			/* lab.group_policy 2008 designs: 0..7; -1 = their default */
 	struct ios_cgroup *parent;	/* NULL for the root */
+	/*
+	 * Kept by the block layer: requests of the group's tasks completed,
+	 * by direction, and their sectors (what blkio.io_serviced and
+	 * blkio.sectors count when the scheduler keeps no books of its own).
+	 */
+	uint64_t ios[IOS_DIR_COUNT], sectors[IOS_DIR_COUNT];
 };
 
 #define IOS_MAX_QUEUES 4

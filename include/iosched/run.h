@@ -33,6 +33,7 @@ struct ios_lab_tunables {
 	uint64_t page_copy_ns;		/* CPU time to copy a page to or from user space */
 	int barrier;			/* fsync flushes the drive's write cache */
 	int creator_pid;		/* pid that wrote the first file; 0: from the seed */
+	int group_policy;		/* enum ios_group_policy */
 };
 
 extern const struct ios_tunable ios_lab_tunables_table[];

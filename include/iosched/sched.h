@@ -52,6 +52,51 @@ enum ios_mqueue {
 /* features */
 #define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
 
+/*
+ * lab.group_policy: whose design divides the disk between cgroups. BLKIO is
+ * the kernel's own (blkio.weight for CFQ 2.6.33+, io.bfq.weight for BFQ).
+ * The two 2008 proposals were never merged; the lab rebuilds them on the
+ * CFQ of their time (docs/cfq-groups.md).
+ */
+enum ios_group_policy {
+	IOS_GROUP_POLICY_BLKIO = 0,
+	IOS_GROUP_POLICY_TARASOV2008,	/* two-level CFQ: groups round-robin, slice by priority */
+	IOS_GROUP_POLICY_UCHIDA2008,	/* 2-layer CFQ: one CFQ per group under a CFQ of groups */
+	IOS_GROUP_POLICY_NR,
+};
+
+struct ios_sched_type;
+
+/*
+ * What a scheduler does with cgroups; NULL in the descriptor: nothing (fio's
+ * cgroup options then have no effect, as the kernel would ignore them).
+ */
+struct ios_sched_cgroups {
+	bool groups;			/* it divides the disk between cgroups */
+	/* cgroup_weight=: the range and default; all 0: weights are not used */
+	unsigned weight_min, weight_max, weight_default;
+	const char *weight_file;	/* the cgroup file it stands for: "blkio.weight" */
+	bool nested;			/* "a/b" divides a's share among a's children */
+	/* --set cgroup.PATH.ioprio=N (the 2008 designs): levels 0..N-1; 0: not used */
+	unsigned ioprio_levels;
+	int ioprio_default;
+	/*
+	 * Other lab.group_policy values: the descriptor that implements each
+	 * (the runner uses it in this one's place); NULL where unsupported.
+	 */
+	const struct ios_sched_type *policy[IOS_GROUP_POLICY_NR];
+};
+
+/* One cgroup's accounting, as the scheduler charged it (blkio.* files). */
+struct ios_group_stats {
+	uint64_t time_ns;		/* blkio.time: disk time charged to the group */
+	uint64_t sectors;		/* blkio.sectors: dispatched */
+	uint64_t ios[2];		/* blkio.io_serviced: dispatched reads, writes */
+	unsigned weight;		/* the weight in effect (0: none) */
+	int ioprio;			/* 2008 designs: the group's priority (-1: none) */
+	uint64_t slice_ns;		/* 2008 designs: the group's time slice (0: none) */
+};
+
 struct ios_sched_ops {
 	/* --- set-up and tear-down (required) --- */
 
@@ -164,6 +209,19 @@ struct ios_sched_ops {
 	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc);
 	/* Optional. @ioc changed class, level or group. */
 	void (*ioprio_changed)(struct ios_queue *q, struct ios_ioc *ioc);
+
+	/* --- groups --- */
+
+	/*
+	 * Optional. Fill @st with what the scheduler charged to cgroup @cg
+	 * (after the run, or at any time: no side effects). Returns 0, or
+	 * -ENOENT when the scheduler never saw the group. Schedulers without
+	 * groups leave it NULL; the block layer still counts each group's
+	 * completed requests (struct ios_cgroup), but disk time is only the
+	 * scheduler's to tell.
+	 */
+	int (*group_stats)(struct ios_queue *q, const struct ios_cgroup *cg,
+			   struct ios_group_stats *st);
 };
 
 struct ios_sched_type {
@@ -175,6 +233,7 @@ struct ios_sched_type {
 	const struct ios_tunable *stats;	/* read-only state for --dump-state; may be NULL */
 	size_t priv_size;
 	unsigned features;
+	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */
 };
 
 /* Registry: the built-ins are listed explicitly in core/elv.c. */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "err.h"
 #include "job.h"
+#include "sched.h"
 #include "vfs.h"
 
 #define IOS_PLAT_BITS 6
@@ -136,10 +137,31 @@ struct ios_disk_result {
 };
 
 struct ios_series;	/* plot.h */
+/*
+ * One cgroup of the workload (fio cgroup=): what its tasks did and what the
+ * scheduler charged to it. Filled only when the workload names a cgroup.
+ */
+struct ios_cgroup_result {
+	char *path;			/* "" for the root group */
+	unsigned weight_set;		/* cgroup_weight= as given, 0 = unset */
+	int ioprio_set;			/* cgroup.PATH.ioprio= as given, -1 = unset */
+	unsigned nr_jobs;		/* tasks (job clones) in the group */
+	uint64_t ios[IOS_DDIR_NR];	/* I/Os its jobs completed (fio's total_ios) */
+	uint64_t io_bytes[IOS_DDIR_NR];
+	uint64_t blk_ios[2], blk_sectors[2];	/* requests completed, block layer's count */
+	bool has_sched;			/* the scheduler keeps groups: @sched is valid */
+	struct ios_group_stats sched;	/* blkio.time, .sectors, .io_serviced, weight */
+};
 
 struct ios_run_result {
 	struct ios_job_result *jobs;
 	size_t nr_jobs;
+	struct ios_cgroup_result *cgroups;	/* NULL unless the workload names cgroups */
+	size_t nr_cgroups;
+	char group_policy[32];		/* lab.group_policy in effect ("blkio") */
+	/* things the run ignored that the user asked for, one line each (cli prints them) */
+	char **warnings;
+	size_t nr_warnings;
 	struct ios_disk_result *disks;
 	size_t nr_disks;
 	const struct ios_jobfile *jobfile;

@@ -26,7 +26,9 @@
  *
  * Disk statistics follow /proc/diskstats: a request counts as in flight from
  * allocation to completion, ticks are allocation-to-completion times, and
- * merges count bios merged into queued requests.
+ * merges count bios merged into queued requests. Completed requests and
+ * their sectors are also counted per cgroup (struct ios_cgroup), for
+ * schedulers that keep no group statistics of their own.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -582,6 +584,11 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 		q->stats.ios[rq->dir]++;
 		q->stats.sectors[rq->dir] += rq->nr_sectors;
 		q->stats.ticks_ns[rq->dir] += now - rq->alloc_ns;
+		/* per cgroup, by the task that caused the request (blkio's view) */
+		if (rq->ioc && rq->ioc->cgroup) {
+			rq->ioc->cgroup->ios[rq->dir]++;
+			rq->ioc->cgroup->sectors[rq->dir] += rq->nr_sectors;
+		}
 	}
 	q_trace(q, IOS_TA_COMPLETE, rq, NULL, now);
 

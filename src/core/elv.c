@@ -66,6 +66,11 @@ int ios_sched_register(const struct ios_sched_type *t)
 	if (!t->name || !*t->name || !o->init || !o->exit || !o->insert || !o->dispatch ||
 	    !o->has_work || !o->completed)
 		return -EINVAL;
+	/* a weight range must hold its default, and 0 means "no weights" */
+	if (t->cgroups && t->cgroups->weight_max &&
+	    (!t->cgroups->weight_min || t->cgroups->weight_min > t->cgroups->weight_default ||
+	     t->cgroups->weight_default > t->cgroups->weight_max))
+		return -EINVAL;
 	if (ios_sched_find(t->name) || (t->alias && ios_sched_find(t->alias)))
 		return -EEXIST;
 	if (nr_extra_scheds == IOS_MAX_EXTRA_SCHEDS)

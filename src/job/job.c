@@ -279,6 +279,8 @@ static int jp_apply(struct jp_state *st, const struct ios_ini_section *s, struct
 			c.compat = st->po->compat;
 			c.global = s->global;
 			c.section = s->name;
+			c.file = kv->file;
+			c.line = kv->line;
 			ret = ios_opt_apply(job, &c);
 			if (!ret && c.value && kv_push(rec, nrec, o->info.name, c.value))
 				ret = IOS_ERR(e, -ENOMEM, "%s: out of memory", where);

@@ -103,6 +103,8 @@ struct ios_optctx {
 	bool is_default;	/* applying the row's default, not user input */
 	bool global;		/* applying to a [global] section */
 	const char *section;	/* section name */
+	const char *file;	/* where the option was written (NULL for defaults) */
+	int line;
 };
 
 typedef int (*ios_opt_set_fn)(struct ios_job *job, struct ios_optctx *c);

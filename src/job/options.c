@@ -417,6 +417,29 @@ static int opt_nice_hook(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/*
+ * Remember where the cgroup options were written: whether a weight fits
+ * depends on the scheduler, which only the runner knows, and its message
+ * should still point at the line.
+ */
+static int opt_cgroup_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!c->is_default) {
+		job->cgroup_file = c->file;
+		job->cgroup_line = c->line;
+	}
+	return 0;
+}
+
+static int opt_cgroup_weight_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!c->is_default) {
+		job->cgroup_weight_file = c->file;
+		job->cgroup_weight_line = c->line;
+	}
+	return 0;
+}
+
 static int opt_randseed_hook(struct ios_job *job, struct ios_optctx *c)
 {
 	job->randseed_set = !c->is_default;
@@ -623,11 +646,17 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("nice", NULL, "int", "0", "CPU nice value -20..19"),
 	  .type = IOS_OPT_INT, .off = OFF(nice), .size = FSIZE(nice), .min = -20, .max = 19,
 	  .set = opt_nice_hook },
-	{ INFO("cgroup", NULL, "str", NULL, "Put the job in this cgroup"),
-	  .type = IOS_OPT_STR, .off = OFF(cgroup) },
-	{ INFO("cgroup_weight", NULL, "int", NULL, "Weight of the job's cgroup, 100..1000"),
+	{ INFO("cgroup", NULL, "str", NULL, "Put the job in this cgroup (a/b: nested)"),
+	  .type = IOS_OPT_STR, .off = OFF(cgroup), .set = opt_cgroup_hook },
+	/*
+	 * fio takes 100..1000 (blkio.weight of 2.6.33). The range that counts
+	 * is the scheduler's (4.19 blkio 10..1000, BFQ 1..1000), checked by the
+	 * runner: here only the widest.
+	 */
+	{ INFO("cgroup_weight", NULL, "int", NULL,
+	       "Weight of the job's cgroup, 1..1000 (the scheduler's own range applies)"),
 	  .type = IOS_OPT_INT, .off = OFF(cgroup_weight), .size = FSIZE(cgroup_weight),
-	  .min = 100, .max = 1000 },
+	  .min = 1, .max = 1000, .set = opt_cgroup_weight_hook },
 	{ INFO("cgroup_nodelete", NULL, "bool", "0", "Keep the cgroup after the job"),
 	  .type = IOS_OPT_BOOL, .off = OFF(cgroup_nodelete) },
 

@@ -295,6 +295,51 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	js_close(w, '}');
 }
 
+/*
+ * The workload's cgroups (not fio's: under "iosched"). blkio holds what the
+ * scheduler charged (the cgroup files' names), or only the block layer's
+ * request counts when the scheduler has no groups.
+ */
+static void js_cgroups(struct js *w, const struct ios_run_result *r)
+{
+	js_str(w, "group_policy", r->group_policy);
+	js_open(w, "cgroups", '[');
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+		const struct ios_group_stats *s = &cg->sched;
+
+		js_open(w, NULL, '{');
+		js_str(w, "path", *cg->path ? cg->path : "/");
+		js_u64(w, "jobs", cg->nr_jobs);
+		if (cg->has_sched && s->weight)
+			js_u64(w, "weight", s->weight);
+		if (cg->has_sched && s->ioprio >= 0) {
+			js_int(w, "ioprio", s->ioprio);
+			js_float(w, "slice_ms", (double)s->slice_ns / 1e6);
+		}
+		js_u64(w, "total_ios", cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] +
+				       cg->ios[IOS_DDIR_TRIM]);
+		js_u64(w, "read_ios", cg->ios[IOS_DDIR_READ]);
+		js_u64(w, "write_ios", cg->ios[IOS_DDIR_WRITE]);
+		js_u64(w, "read_bytes", cg->io_bytes[IOS_DDIR_READ]);
+		js_u64(w, "write_bytes", cg->io_bytes[IOS_DDIR_WRITE]);
+		js_open(w, "blkio", '{');
+		if (cg->has_sched) {
+			js_u64(w, "time_ms", s->time_ns / IOS_NSEC_PER_MSEC);
+			js_u64(w, "sectors", s->sectors);
+			js_u64(w, "io_serviced_read", s->ios[0]);
+			js_u64(w, "io_serviced_write", s->ios[1]);
+		} else {
+			js_u64(w, "sectors", cg->blk_sectors[0] + cg->blk_sectors[1]);
+			js_u64(w, "io_serviced_read", cg->blk_ios[0]);
+			js_u64(w, "io_serviced_write", cg->blk_ios[1]);
+		}
+		js_close(w, '}');
+		js_close(w, '}');
+	}
+	js_close(w, ']');
+}
+
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 {
 	struct js w = { .b = out };
@@ -368,6 +413,8 @@ int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 	js_u64(&w, "flusher_bios", r->vm_stats.flusher_bios);
 	js_u64(&w, "cache_flushes", r->vm_stats.cache_flushes);
 	js_close(&w, '}');
+	if (r->nr_cgroups)
+		js_cgroups(&w, r);
 	js_close(&w, '}');
 	js_close(&w, '}');
 	ios_buf_puts(out, "\n");

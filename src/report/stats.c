@@ -313,6 +313,12 @@ void ios_run_result_free(struct ios_run_result *r)
 		ios_job_result_free(&r->jobs[i]);
 	free(r->jobs);
 	free(r->disks);
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		free(r->cgroups[i].path);
+	free(r->cgroups);
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
 	ios_series_free(r->series);
 	free(r->series);
 	r->series = NULL;
@@ -320,6 +326,10 @@ void ios_run_result_free(struct ios_run_result *r)
 	r->nr_jobs = 0;
 	r->disks = NULL;
 	r->nr_disks = 0;
+	r->cgroups = NULL;
+	r->nr_cgroups = 0;
+	r->warnings = NULL;
+	r->nr_warnings = 0;
 }
 
 /* ---- group_reporting ---- */

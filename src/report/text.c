@@ -298,6 +298,69 @@ static void tx_group(struct ios_buf *b, int gid, const struct ios_rep_group *g)
 	}
 }
 
+/*
+ * Not fio's: the workload's cgroups, one line each and a total, the way
+ * seed 003's table counts them (I/Os completed by each group's processes),
+ * beside what the scheduler charged: blkio.time and its share, then the
+ * requests and sectors serviced. Weights under blkio; priority and slice
+ * under the 2008 designs.
+ */
+static void tx_cgroups(struct ios_buf *b, const struct ios_run_result *r)
+{
+	uint64_t tot_ios = 0, tot_time = 0;
+	unsigned tot_jobs = 0;
+	bool prio = false;
+
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+
+		tot_ios += cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] + cg->ios[IOS_DDIR_TRIM];
+		tot_jobs += cg->nr_jobs;
+		if (cg->has_sched) {
+			tot_time += cg->sched.time_ns;
+			prio |= cg->sched.ioprio >= 0;
+		}
+	}
+	ios_buf_printf(b, "\nCgroups (%s, lab.group_policy=%s):\n", r->scheduler, r->group_policy);
+	ios_buf_printf(b, "  %-16s %-11s %5s %10s %6s %10s %10s %11s %6s %10s %12s\n", "cgroup",
+		       prio ? "prio/slice" : "weight", "jobs", "I/Os", "I/O%", "reads", "writes",
+		       "disk time", "time%", "requests", "sectors");
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+		const struct ios_group_stats *st = &cg->sched;
+		uint64_t ios = cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] +
+			       cg->ios[IOS_DDIR_TRIM];
+		uint64_t rq = cg->has_sched ? st->ios[0] + st->ios[1] : cg->blk_ios[0] + cg->blk_ios[1];
+		uint64_t sec = cg->has_sched ? st->sectors : cg->blk_sectors[0] + cg->blk_sectors[1];
+		char wt[32], tm[32], tp[16];
+
+		if (cg->has_sched && st->ioprio >= 0)
+			snprintf(wt, sizeof(wt), "%d/%llums", st->ioprio,
+				 (unsigned long long)(st->slice_ns / IOS_NSEC_PER_MSEC));
+		else if (cg->has_sched && st->weight)
+			snprintf(wt, sizeof(wt), "%u", st->weight);
+		else
+			snprintf(wt, sizeof(wt), "-");
+		if (cg->has_sched) {
+			snprintf(tm, sizeof(tm), "%llu ms",
+				 (unsigned long long)(st->time_ns / IOS_NSEC_PER_MSEC));
+			snprintf(tp, sizeof(tp), "%.1f%%",
+				 tot_time ? 100.0 * (double)st->time_ns / (double)tot_time : 0.0);
+		} else {
+			snprintf(tm, sizeof(tm), "-");
+			snprintf(tp, sizeof(tp), "-");
+		}
+		ios_buf_printf(b, "  %-16s %-11s %5u %10llu %5.1f%% %10llu %10llu %11s %6s %10llu %12llu\n",
+			       *cg->path ? cg->path : "/", wt, cg->nr_jobs, (unsigned long long)ios,
+			       tot_ios ? 100.0 * (double)ios / (double)tot_ios : 0.0,
+			       (unsigned long long)cg->ios[IOS_DDIR_READ],
+			       (unsigned long long)cg->ios[IOS_DDIR_WRITE], tm, tp,
+			       (unsigned long long)rq, (unsigned long long)sec);
+	}
+	ios_buf_printf(b, "  %-16s %-11s %5u %10llu\n", "total", "", tot_jobs,
+		       (unsigned long long)tot_ios);
+}
+
 int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 {
 	struct ios_rep_group *groups;
@@ -337,6 +400,8 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 				       (long long)r->sched_stats[i].value,
 				       i + 1 < r->nr_sched_stats ? "," : "\n");
 	}
+	if (r->nr_cgroups)
+		tx_cgroups(out, r);
 	free(groups);
 	return out->oom ? -ENOMEM : 0;
 }

@@ -19,6 +19,8 @@
 
 /* in enum ios_fs_type order */
 static const char *const lab_fs_names[] = { "ext3", "extent", "raw", NULL };
+/* in enum ios_group_policy order */
+static const char *const lab_group_policies[] = { "blkio", "tarasov2008", "uchida2008", NULL };
 
 const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "file_size", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_size),
@@ -51,6 +53,11 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  0, 1, "0", "",
 	  "1: bios merge into any adjacent request, ignoring the scheduler's veto "
 	  "(the block layer before Linux 2.6.20)", 0, NULL },
+	{ "group_policy", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, group_policy), 0, 0,
+	  "blkio", "",
+	  "how cgroups share the disk: blkio (the kernel's own), or the 2008 LKML designs "
+	  "tarasov2008 / uchida2008, rebuilt on --scheduler cfq (docs/cfq-groups.md)",
+	  0, lab_group_policies },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -236,8 +243,8 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 		const struct ios_setting *st = &s->v[i];
 		const char *dot = strchr(st->name, '.');
 
-		if (!dot || st->used)
-			continue;
+		if (!dot || st->used || !strncmp(st->name, "cgroup.", 7))
+			continue;	/* cgroup.*: applied once the groups are known */
 		if (!strncmp(st->name, "replay.", 7) &&
 		    ios_tunable_find(ios_replay_tunables_table, st->name + 7))
 			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' only",
@@ -246,41 +253,12 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 		    strncmp(st->name, "lab.", 4) && strncmp(st->name, "replay.", 7))
 			return IOS_ERR(e, -ENOENT,
 				       "%s%sunknown tunable '%s': names are bare (scheduler), "
-				       "queue.NAME, device.NAME, vm.NAME or lab.NAME",
+				       "queue.NAME, device.NAME, vm.NAME, lab.NAME or cgroup.PATH.ioprio",
 				       st->origin, *st->origin ? ": " : "", st->name);
 		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s' (see 'iosched list')",
 			       st->origin, *st->origin ? ": " : "", st->name);
 	}
 	return 0;
-}
-
-static struct ios_cgroup *cgroup_get(struct run_ctx *c, const char *path)
-{
-	struct ios_cgroup **v, *cg;
-
-	if (!path)
-		path = "";
-	while (*path == '/')
-		path++;
-	for (unsigned i = 0; i < c->nr_cgroups; i++)
-		if (!strcmp(c->cgroups[i]->path, path))
-			return c->cgroups[i];
-	v = realloc(c->cgroups, (c->nr_cgroups + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	c->cgroups = v;
-	cg = calloc(1, sizeof(*cg));
-	if (!cg)
-		return NULL;
-	cg->path = strdup(path);
-	if (!cg->path) {
-		free(cg);
-		return NULL;
-	}
-	cg->id = c->nr_cgroups;
-	cg->parent = c->nr_cgroups ? c->cgroups[0] : NULL;
-	c->cgroups[c->nr_cgroups++] = cg;
-	return cg;
 }
 
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
@@ -319,11 +297,7 @@ static void ctx_free(struct run_ctx *c)
 	free(c->tasks);
 	free(c->phase_left);
 	run_files_free(c);
-	for (unsigned i = 0; i < c->nr_cgroups; i++) {
-		free(c->cgroups[i]->path);
-		free(c->cgroups[i]);
-	}
-	free(c->cgroups);
+	run_cgroups_free(c);
 	ios_fiolog_set_free(c->logs);
 	ios_series_free(c->series);
 	free(c->series);
@@ -456,6 +430,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	qc.id = 0;
 	qc.disk_name = c->dev->name[0] ? c->dev->name : "sda";
 	qc.sched = ios_sched_find(schedname);
+	ret = run_cgroups_sched(c, &qc.sched, out, e);
+	if (ret)
+		goto out;
 	qc.settings = set;
 	qc.depth = c->dev->type->ops.queue_depth(c->dev);
 	qc.rotational = (ios_dev_caps(c->dev) & IOS_DEV_ROTATIONAL) != 0;
@@ -480,7 +457,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
 	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
 	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));
-	if (!c->tasks || !c->phase_left || !out->jobs || !cgroup_get(c, "")) {
+	if (!c->tasks || !c->phase_left || !out->jobs || !run_cgroup_get(c, "")) {
 		ret = IOS_ERR(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -489,27 +466,29 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
 		unsigned n = j->numjobs ? j->numjobs : 1;
-		struct ios_cgroup *cg = cgroup_get(c, j->cgroup);
+		struct ios_cgroup *cg = run_cgroup_get(c, j->cgroup);
 
 		if (!cg) {
 			ret = IOS_ERR(e, -ENOMEM, "out of memory");
 			goto out;
 		}
 		if (j->cgroup_weight) {
+			const char *wf = j->cgroup_weight_file ? j->cgroup_weight_file
+							       : j->file ? j->file : "?";
+			int wl = j->cgroup_weight_file ? j->cgroup_weight_line : j->line;
+
 			if (!cg->id) {
 				ret = IOS_ERR(e, -EINVAL,
 					      "%s:%d: job '%s': cgroup_weight=%u needs a cgroup= "
 					      "(the root group's weight is fixed)",
-					      j->file ? j->file : "?", j->line, j->name,
-					      j->cgroup_weight);
+					      wf, wl, j->name, j->cgroup_weight);
 				goto out;
 			}
 			if (cg->weight && cg->weight != j->cgroup_weight) {
 				ret = IOS_ERR(e, -EINVAL,
 					      "%s:%d: job '%s': cgroup_weight=%u for cgroup '%s', which "
 					      "an earlier job gave weight %u",
-					      j->file ? j->file : "?", j->line, j->name,
-					      j->cgroup_weight, cg->path, cg->weight);
+					      wf, wl, j->name, j->cgroup_weight, cg->path, cg->weight);
 				goto out;
 			}
 			cg->weight = j->cgroup_weight;
@@ -536,6 +515,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		}
 	}
 	c->nr_phases = phase + 1;
+	ret = run_cgroups_check(c, c->q->sched, set, out, e);
+	if (ret)
+		goto out;
 
 	ret = run_layout_files(c, e);
 	if (ret)
@@ -680,6 +662,10 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	}
 	out->nr_events = c->sim.nr_events;
 	out->timestamp = 0;
+	if (run_cgroups_result(c, out)) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
 	/* cgroup paths point into the context: keep them in the result */
 	for (size_t i = 0; i < out->nr_jobs; i++)
 		out->jobs[i].cgroup = NULL;

@@ -208,6 +208,17 @@ void run_replay_free(struct run_task *t);
 /* run.c */
 void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
 
+/* cgroup.c */
+struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path);
+void run_cgroups_free(struct run_ctx *c);
+const char *run_group_policy_name(int gp);
+int run_warn(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
+int run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
+		      struct ios_run_result *out, struct ios_err *e);
+int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
+		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e);
+int run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
+
 /* perm */
 void run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
 uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng);

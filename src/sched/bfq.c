@@ -1501,6 +1501,16 @@ static const struct ios_tunable bfq_stats[] = {
 #undef BFQ_STAT_INT
 #undef BFQ_STAT_U64
 
+/* io.bfq.weight: 1..1000, default 100; groups nest (bfq_cgroup.c) */
+static const struct ios_sched_cgroups bfq_cgroups = {
+	.groups = true,
+	.weight_min = BFQ_MIN_WEIGHT,
+	.weight_max = BFQ_MAX_WEIGHT,
+	.weight_default = BFQ_DEFAULT_GRP_WEIGHT,
+	.weight_file = "io.bfq.weight",
+	.nested = true,
+};
+
 const struct ios_sched_type ios_sched_bfq = {
 	.name = "bfq",
 	.alias = NULL,
@@ -1528,4 +1538,5 @@ const struct ios_sched_type ios_sched_bfq = {
 	.stats = bfq_stats,
 	.priv_size = sizeof(struct bfq_data),
 	.features = IOS_SCHED_IDLES,
+	.cgroups = &bfq_cgroups,
 };

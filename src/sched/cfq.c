@@ -1906,6 +1906,25 @@ static void cfq_exit(struct ios_queue *q)
 		.exit_icq = cfq_exit_icq,               \
 	}
 
+/* blkio.weight: 100..1000 in 2.6.33, flat; 10..1000 in 4.19 (legacy hierarchy), nested */
+static const struct ios_sched_cgroups cfq_2633_cgroups = {
+	.groups = true,
+	.weight_min = 100,
+	.weight_max = 1000,
+	.weight_default = CFQ_WEIGHT_DEFAULT,
+	.weight_file = "blkio.weight",
+	.nested = false,
+};
+
+static const struct ios_sched_cgroups cfq_419_cgroups = {
+	.groups = true,
+	.weight_min = 10,
+	.weight_max = 1000,
+	.weight_default = CFQ_WEIGHT_DEFAULT,
+	.weight_file = "blkio.weight",
+	.nested = true,
+};
+
 const struct ios_sched_type ios_sched_cfq = {
 	.name = "cfq",
 	.alias = "cfq-2.6.31",
@@ -1939,6 +1958,7 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 	.stats = cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
+	.cgroups = &cfq_2633_cgroups,
 };
 
 const struct ios_sched_type ios_sched_cfq_419 = {
@@ -1950,6 +1970,7 @@ const struct ios_sched_type ios_sched_cfq_419 = {
 	.stats = cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
+	.cgroups = &cfq_419_cgroups,
 };
 
 #undef CFQ_OPS

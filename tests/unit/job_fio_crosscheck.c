@@ -112,7 +112,7 @@ static const char *const both_refuse[] = {
 	"[j]\nBS=4k\n",
 	"[j]\nprio=8\n",
 	"[j]\nrwmixread=101\n",
-	"[j]\ncgroup_weight=99\n",
+	"[j]\ncgroup_weight=1001\n",
 	"[j]\niodepth=0\n",
 	"[j]\ndirect=2\n",
 	"[j]\nbsrange=4k\n",
@@ -184,6 +184,22 @@ static int test_fio_quirks_we_refuse(void)
 	return T_PASS;
 }
 
+/*
+ * fio refuses cgroup_weight below 100 (2.6.33's blkio range); we take 1..1000
+ * and let the run check the chosen scheduler's own range (cfq-4.19 10..1000,
+ * BFQ 1..1000), as docs/jobfiles.md says.
+ */
+static int test_fio_refuses_scheduler_decides(void)
+{
+	uint64_t outs[4];
+
+	T_ASSERT_MSG(fio_outs("[j]\ncgroup_weight=99\n", outs, 4) < 0, "fio accepted weight 99");
+	T_ASSERT(jt_parse("[j]\ncgroup_weight=99\n") == 0);
+	T_ASSERT(jt_parse("[j]\ncgroup_weight=0\n") == -ERANGE);
+	jt_cleanup();
+	return T_PASS;
+}
+
 int main(void)
 {
 	int status, ret;
@@ -197,7 +213,8 @@ int main(void)
 	snprintf(cc_dir, sizeof(cc_dir), "/tmp/iosched-fiocc-XXXXXX");
 	if (!mkdtemp(cc_dir))
 		return T_FAIL;
-	ret = T_RUN(test_values_match_fio, test_refusals_match_fio, test_fio_quirks_we_refuse);
+	ret = T_RUN(test_values_match_fio, test_refusals_match_fio, test_fio_quirks_we_refuse,
+		    test_fio_refuses_scheduler_decides);
 	{
 		char cmd[128];
 

@@ -1,0 +1,333 @@
+/*
+ * The workload's cgroups: what fio's cgroup= and cgroup_weight= ask for,
+ * checked against what the chosen scheduler does with groups.
+ *
+ * A job names its group by path; "a/b" is b inside a, and a is created
+ * when first needed, as mkdir -p would. Whether the path, the weight and
+ * the lab's per-group priority (--set cgroup.PATH.ioprio=N, for the 2008
+ * designs) mean anything depends on the scheduler, which says so in its
+ * descriptor (struct ios_sched_cgroups):
+ *
+ *  - a scheduler without groups (noop, deadline, as, cfq 2.6.31) runs the
+ *    jobs as if the options were not there, as the kernel would: each
+ *    ignored option gets one warning line in the result;
+ *  - a weight outside the scheduler's range is an error naming the job
+ *    file, the line, the option, the scheduler and the range (blkio.weight
+ *    is 100..1000 in 2.6.33, 10..1000 in 4.19; io.bfq.weight 1..1000);
+ *  - a nested path under flat groups (2.6.33's blkio) is an error: the
+ *    share it would get is not what a hierarchy would give;
+ *  - lab.group_policy other than blkio swaps in the descriptor that builds
+ *    the chosen design (only cfq, the 2.6.31 profile, has them).
+ *
+ * After the run the groups' results are collected: what their jobs did
+ * (fio's I/O counts, the metric of the 2008 comparison), what the block
+ * layer saw complete, and what the scheduler charged (blkio.time etc.)
+ * through its group_stats hook.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run_int.h"
+
+static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
+
+const char *run_group_policy_name(int gp)
+{
+	return gp >= 0 && gp < IOS_GROUP_POLICY_NR ? gp_names[gp] : "?";
+}
+
+int run_warn(struct ios_run_result *out, const char *fmt, ...)
+{
+	char buf[512], **v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* the same complaint once is enough (numjobs clones share their job) */
+	for (size_t i = 0; i < out->nr_warnings; i++)
+		if (!strcmp(out->warnings[i], buf))
+			return 0;
+	v = realloc(out->warnings, (out->nr_warnings + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	out->warnings = v;
+	v[out->nr_warnings] = strdup(buf);
+	if (!v[out->nr_warnings])
+		return -ENOMEM;
+	out->nr_warnings++;
+	return 0;
+}
+
+/* ---- the tree ---- */
+
+static struct ios_cgroup *cg_find(struct run_ctx *c, const char *path, size_t len)
+{
+	for (unsigned i = 0; i < c->nr_cgroups; i++)
+		if (strlen(c->cgroups[i]->path) == len && !memcmp(c->cgroups[i]->path, path, len))
+			return c->cgroups[i];
+	return NULL;
+}
+
+static struct ios_cgroup *cg_new(struct run_ctx *c, const char *path, size_t len,
+				 struct ios_cgroup *parent)
+{
+	struct ios_cgroup **v, *cg;
+
+	v = realloc(c->cgroups, (c->nr_cgroups + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	c->cgroups = v;
+	cg = calloc(1, sizeof(*cg));
+	if (!cg)
+		return NULL;
+	cg->path = strndup(path, len);
+	if (!cg->path) {
+		free(cg);
+		return NULL;
+	}
+	cg->id = c->nr_cgroups;
+	cg->ioprio = -1;
+	cg->parent = parent;
+	c->cgroups[c->nr_cgroups++] = cg;
+	return cg;
+}
+
+/*
+ * The group at @path, created with its missing ancestors (parents get
+ * smaller ids than their children). Slashes at the ends and doubled ones
+ * are ignored ("/a//b/" is "a/b"), as in a cgroup file system. NULL or ""
+ * is the root.
+ */
+struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path)
+{
+	char norm[4096];
+	size_t n = 0;
+	struct ios_cgroup *cg;
+
+	for (const char *p = path ? path : ""; *p && n < sizeof(norm) - 1; p++) {
+		if (*p == '/' && (!n || norm[n - 1] == '/'))
+			continue;
+		norm[n++] = *p;
+	}
+	if (n && norm[n - 1] == '/')
+		n--;
+	cg = c->nr_cgroups ? c->cgroups[0] : cg_new(c, "", 0, NULL);
+	/* walk down: each prefix ending before a '/' (and the whole path) is a level */
+	for (size_t k = 1; cg && k <= n; k++) {
+		struct ios_cgroup *child;
+
+		if (k < n && norm[k] != '/')
+			continue;
+		child = cg_find(c, norm, k);
+		cg = child ? child : cg_new(c, norm, k, cg);
+	}
+	return cg;
+}
+
+void run_cgroups_free(struct run_ctx *c)
+{
+	for (unsigned i = 0; i < c->nr_cgroups; i++) {
+		free(c->cgroups[i]->path);
+		free(c->cgroups[i]);
+	}
+	free(c->cgroups);
+	c->cgroups = NULL;
+	c->nr_cgroups = 0;
+}
+
+/* ---- the scheduler's side ---- */
+
+/*
+ * The descriptor to run under lab.group_policy: the chosen one, or the one
+ * it names for that policy. Policies a scheduler cannot run: an error when
+ * it divides the disk between groups its own way (the two would fight),
+ * else a warning that the setting changes nothing.
+ */
+int run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
+		      struct ios_run_result *out, struct ios_err *e)
+{
+	const struct ios_sched_cgroups *cgi = (*st)->cgroups;
+	int gp = c->lab.group_policy;
+
+	snprintf(out->group_policy, sizeof(out->group_policy), "%s", run_group_policy_name(gp));
+	if (gp == IOS_GROUP_POLICY_BLKIO)
+		return 0;
+	if (cgi && cgi->policy[gp]) {
+		*st = cgi->policy[gp];
+		return 0;
+	}
+	if (cgi && cgi->groups)
+		return IOS_ERR(e, -EINVAL, "lab.group_policy=%s: %s has group scheduling of its own "
+			       "(%s); the 2008 designs are built on the 2.6.31 profile: use "
+			       "--scheduler cfq", run_group_policy_name(gp), (*st)->name,
+			       cgi->weight_file ? cgi->weight_file : "blkio");
+	if (run_warn(out, "lab.group_policy=%s has no effect: %s has no group scheduling "
+		     "(the 2008 designs are built on --scheduler cfq)", run_group_policy_name(gp),
+		     (*st)->name))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Does a task run in @cg itself (not in a child)? */
+static bool cg_has_tasks(const struct run_ctx *c, const struct ios_cgroup *cg)
+{
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		if (c->tasks[i].ioc.cgroup == cg)
+			return true;
+	return false;
+}
+
+/* --set cgroup.PATH.ioprio=N: the per-group priority of the 2008 designs */
+static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
+		       struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
+{
+	const struct ios_sched_cgroups *cgi = st->cgroups;
+
+	for (size_t i = 0; set && i < set->n; i++) {
+		struct ios_setting *s = &set->v[i];
+		const char *attr, *path = s->name + 7;
+		struct ios_cgroup *cg;
+		char *end;
+		long v;
+
+		if (strncmp(s->name, "cgroup.", 7))
+			continue;
+		s->used = true;
+		attr = strrchr(path, '.');
+		if (!attr || attr == path || strcmp(attr, ".ioprio"))
+			return IOS_ERR(e, -ENOENT, "%s%sunknown setting '%s': the lab's cgroup "
+				       "setting is cgroup.PATH.ioprio", s->origin,
+				       *s->origin ? ": " : "", s->name);
+		cg = cg_find(c, path, (size_t)(attr - path));
+		if (!cg || !cg->id)
+			return IOS_ERR(e, -ENOENT, "%s%s%s: no job is in cgroup '%.*s'", s->origin,
+				       *s->origin ? ": " : "", s->name, (int)(attr - path), path);
+		v = strtol(s->value, &end, 10);
+		if (!*s->value || *end || v < 0 || v > 7)
+			return IOS_ERR(e, -ERANGE, "%s%s%s=%s: out of range, allowed 0..7", s->origin,
+				       *s->origin ? ": " : "", s->name, s->value);
+		if (!cgi || !cgi->groups) {
+			if (run_warn(out, "%s has no effect: %s has no group scheduling", s->name,
+				     st->name))
+				return IOS_ERR(e, -ENOMEM, "out of memory");
+		} else if (!cgi->ioprio_levels) {
+			return IOS_ERR(e, -EINVAL, "%s%s%s: %s's groups have weights, not priorities "
+				       "(cgroup_weight=; priorities are lab.group_policy="
+				       "tarasov2008 or uchida2008 on --scheduler cfq)", s->origin,
+				       *s->origin ? ": " : "", s->name, st->name);
+		}
+		cg->ioprio = (int)v;
+	}
+	return 0;
+}
+
+/*
+ * Check the jobs' group options against @st (the descriptor that will run)
+ * and apply the cgroup.* settings. Errors point at the option's line.
+ */
+int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
+		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
+{
+	const struct ios_sched_cgroups *cgi = st->cgroups;
+	bool groups = cgi && cgi->groups;
+	const char *pol = run_group_policy_name(c->lab.group_policy);
+
+	for (size_t i = 0; i < c->jf->nr_jobs; i++) {
+		const struct ios_job *j = &c->jf->jobs[i];
+		const char *wf = j->cgroup_weight_file ? j->cgroup_weight_file
+						       : j->file ? j->file : "?";
+		int wl = j->cgroup_weight_file ? j->cgroup_weight_line : j->line;
+		const char *cf = j->cgroup_file ? j->cgroup_file : j->file ? j->file : "?";
+		int cl = j->cgroup_file ? j->cgroup_line : j->line;
+		int ret = 0;
+
+		if (j->cgroup && *j->cgroup && !groups)
+			ret = run_warn(out, "%s:%d: job '%s': cgroup=%s has no effect: %s has no "
+				       "group scheduling (the kernel would ignore it too)", cf, cl,
+				       j->name, j->cgroup, st->name);
+		if (!ret && j->cgroup_weight && !groups)
+			ret = run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect: %s has "
+				       "no group scheduling", wf, wl, j->name, j->cgroup_weight,
+				       st->name);
+		if (!ret && j->cgroup_weight && groups && !cgi->weight_max)
+			ret = run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect under "
+				       "lab.group_policy=%s: its groups have priorities "
+				       "(--set cgroup.PATH.ioprio=0..%u)", wf, wl, j->name,
+				       j->cgroup_weight, pol,
+				       cgi->ioprio_levels ? cgi->ioprio_levels - 1 : 7);
+		if (ret)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		if (j->cgroup_weight && groups && cgi->weight_max &&
+		    (j->cgroup_weight < cgi->weight_min || j->cgroup_weight > cgi->weight_max))
+			return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': option 'cgroup_weight=%u': out "
+				       "of range for %s, whose %s takes %u..%u", wf, wl, j->name,
+				       j->cgroup_weight, st->name,
+				       cgi->weight_file ? cgi->weight_file : "group weight",
+				       cgi->weight_min, cgi->weight_max);
+		if (j->cgroup && strchr(j->cgroup, '/') && groups && !cgi->nested) {
+			const struct ios_cgroup *cg = NULL;
+
+			/* "/a" and "a/" are flat: only a real parent counts */
+			for (unsigned k = 0; k < c->nr_tasks && !cg; k++)
+				if (c->tasks[k].job == j)
+					cg = c->tasks[k].ioc.cgroup;
+			if (cg && cg->parent && cg->parent->id)
+				return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': cgroup=%s: %s's groups "
+					       "are flat (every group a child of the root), so a "
+					       "nested group would not get its parent's share; use "
+					       "a flat name, or a scheduler with hierarchical "
+					       "groups (cfq-4.19, bfq)", cf, cl, j->name, j->cgroup,
+					       st->name);
+		}
+	}
+	return cg_settings(c, st, set, out, e);
+}
+
+/* ---- results ---- */
+
+int run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
+{
+	const struct ios_sched_ops *ops = &c->q->sched->ops;
+	size_t n = 0;
+
+	if (c->nr_cgroups <= 1)
+		return 0;	/* the workload named no group */
+	out->cgroups = calloc(c->nr_cgroups, sizeof(*out->cgroups));
+	if (!out->cgroups)
+		return -ENOMEM;
+	for (unsigned i = 0; i < c->nr_cgroups; i++) {
+		const struct ios_cgroup *cg = c->cgroups[i];
+		struct ios_cgroup_result *r = &out->cgroups[n];
+
+		/* the root only when something ran or was written back in it */
+		if (!cg->id && !cg_has_tasks(c, cg) && !cg->ios[0] && !cg->ios[1])
+			continue;
+		r->path = strdup(cg->path);
+		if (!r->path)
+			return -ENOMEM;
+		n++;
+		out->nr_cgroups = n;
+		r->weight_set = cg->weight;
+		r->ioprio_set = cg->ioprio;
+		for (unsigned t = 0; t < c->nr_tasks; t++) {
+			const struct ios_job_result *jr = c->tasks[t].res;
+
+			if (c->tasks[t].ioc.cgroup != cg)
+				continue;
+			r->nr_jobs++;
+			for (int d = 0; d < IOS_DDIR_NR; d++) {
+				r->ios[d] += jr->dir[d].total_ios;
+				r->io_bytes[d] += jr->dir[d].io_bytes;
+			}
+		}
+		for (int d = 0; d < 2; d++) {
+			r->blk_ios[d] = cg->ios[d];
+			r->blk_sectors[d] = cg->sectors[d];
+		}
+		r->sched.ioprio = -1;
+		if (ops->group_stats && !ops->group_stats(c->q, cg, &r->sched))
+			r->has_sched = true;
+	}
+	return 0;
+}
