@@ -255,15 +255,16 @@ static struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_qu
  * group only after keying it: a queue just becoming busy does not count
  * itself, so the first one of a group gets -delta (spec §4).
  */
-static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool moved)
 {
 	int64_t n;
 
 	if (cfqd->ver == CFQ_V2631) {
 		n = cfqd->busy_queues;
 	} else {
+		/* a queue that just changed groups is not counted in its new one yet either */
 		n = cfqq->cfqg->nr_cfqq;
-		if (ios_rb_unlinked(&cfqq->rb_node))
+		if (ios_rb_unlinked(&cfqq->rb_node) || moved)
 			n--;
 	}
 	return (n - 1) * (int64_t)(cfq_prio_slice(cfqd, true, 0) -
@@ -272,6 +273,8 @@ static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front)
 {
+	/* 2.6.33 group_isolation=0: seeky queues of other groups live in the root (§10) */
+	bool moved = cfq_isolation_move(cfqd, cfqq);
 	struct cfq_rb_root *st = cfqq_target_tree(cfqd, cfqq);
 	uint64_t now = cfqd->now, key;
 
@@ -284,7 +287,7 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 		else
 			key += now;
 	} else if (!add_front) {
-		key = (uint64_t)((int64_t)now + cfq_slice_offset(cfqd, cfqq));
+		key = (uint64_t)((int64_t)now + cfq_slice_offset(cfqd, cfqq, moved));
 		/* 2.6.31 adds the residual (a sign slip fixed by 2.6.33) */
 		if (cfqd->ver == CFQ_V2631)
 			key = (uint64_t)((int64_t)key + cfqq->slice_resid);
@@ -1100,7 +1103,11 @@ static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
 	if (ios_rq_is_sync(rq) && !cfqq_sync(cq) &&
 	    !(cfqd->ver == CFQ_V419 && cfqq_has(cq, CFQ_QF_MUST_DISPATCH)))
 		return true;
-	if (nq->cfqg != cq->cfqg)
+	/*
+	 * Never across groups: that would take time from one to give it to
+	 * another. 4.19 lets a queue of the active group's ancestors in.
+	 */
+	if (cfqd->ver == CFQ_V419 ? !cfqg_is_descendant(cq->cfqg, nq->cfqg) : nq->cfqg != cq->cfqg)
 		return false;
 	if (cfq_slice_used(cfqd, cq))
 		return true;
@@ -1312,6 +1319,9 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 	cfqq->cfqg->dispatched++;
 	cfqd->rq_in_flight[cfqq_sync(cfqq)]++;
 	cfqq->nr_sectors += rq->nr_sectors;
+	/* blkio.sectors and io_serviced count at dispatch, for the queue's group */
+	cfqq->cfqg->stat_sectors += rq->nr_sectors;
+	cfqq->cfqg->stat_ios[rq->dir]++;
 	/* the driver takes it now (cfq_activate_request) */
 	cfqd->rq_in_driver++;
 	cfqd->last_position = ios_rq_end(rq);
@@ -1627,8 +1637,6 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 	cfqq->dispatched--;
 	cfqq->cfqg->dispatched--;
 	cfqd->rq_in_flight[cfqq_sync(cfqq)]--;
-	cfqq->cfqg->stat_sectors += rq->nr_sectors;
-	cfqq->cfqg->stat_ios++;
 
 	if (sync) {
 		struct cfq_io_cq *cic = rq_cic(rq);
@@ -1802,6 +1810,29 @@ static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
 		cfq_exit_cic(cfqd, cic);
 }
 
+/* ---- groups ---- */
+
+static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
+			   struct ios_group_stats *st)
+{
+	struct cfq_data *cfqd = cfq_data(q);
+	struct cfq_group *g;
+
+	if (cfqd->ver == CFQ_V2631)
+		return -ENOENT;
+	g = cfq_find_group(cfqd, cg);
+	if (!g)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->time_ns = g->stat_time_ns;
+	st->sectors = g->stat_sectors;
+	st->ios[0] = g->stat_ios[0];
+	st->ios[1] = g->stat_ios[1];
+	st->weight = g->weight;
+	st->ioprio = -1;
+	return 0;
+}
+
 /* ---- set-up ---- */
 
 extern const struct ios_sched_type ios_sched_cfq;
@@ -1904,6 +1935,7 @@ static void cfq_exit(struct ios_queue *q)
 		.next_wakeup = cfq_next_wakeup,         \
 		.timer = cfq_timer,                     \
 		.exit_icq = cfq_exit_icq,               \
+		.group_stats = cfq_group_stats,         \
 	}
 
 /* blkio.weight: 100..1000 in 2.6.33, flat; 10..1000 in 4.19 (legacy hierarchy), nested */

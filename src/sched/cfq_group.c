@@ -11,10 +11,26 @@
  * tree. With only the root group this is the 2.6.33 single-device
  * behaviour; 2.6.31 uses none of it (one tree per device, cfq.c).
  *
- * The group slice: 2.6.33 gives a group target_latency * weight /
- * total weight of the busy groups; 4.19 uses the group's share of the
- * device (vfraction) the same way. With flat groups (children of the root)
- * the two agree; nested groups are the business of the cgroup work.
+ * Charging (spec §10): when a queue's slice ends, its group is charged the
+ * time the queue held the disk (from its first completion, at most its
+ * allocated slice; at least a jiffy of seek time if it never completed),
+ * or the requests it dispatched in 4.19's IOPS mode (no idling on a
+ * queueing device: time cannot be told apart), or its whole slice for an
+ * async queue of a group with no sync queues. The charge is scaled by
+ * 500/weight (2.6.33) or by 4096/vfraction (4.19), so a group of twice the
+ * weight moves half as fast and is chosen twice as often.
+ *
+ * The group slice: 2.6.33 gives a group target_latency * weight / total
+ * weight of the busy groups; 4.19 the same fraction of target_latency as
+ * its share of the device, vfraction, which 4.19 computes through the
+ * hierarchy (cfq_group_service_tree_add): the group's tasks get
+ * leaf_weight / children_weight of the group, the group weight /
+ * children_weight of its parent, and so on up. 2.6.33 is flat: a nested
+ * cgroup is refused by the runner, and here counts as a child of the root.
+ *
+ * 2.6.33's group_isolation=0 serves the seeky (SYNC_NOIDLE) queues of
+ * other groups in the root group, and sends them home once they are
+ * sequential again: throughput over isolation for random I/O.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +93,8 @@ static void cfqg_init_trees(struct cfq_group *g)
 	ios_rb_clear(&g->rb_node);
 }
 
-static struct cfq_group *cfqg_new(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+static struct cfq_group *cfqg_new(struct cfq_data *cfqd, const struct ios_cgroup *cg,
+				  struct cfq_group *parent)
 {
 	struct cfq_group *g = calloc(1, sizeof(*g));
 
@@ -85,10 +102,16 @@ static struct cfq_group *cfqg_new(struct cfq_data *cfqd, const struct ios_cgroup
 		return NULL;
 	cfqg_init_trees(g);
 	g->cg = cg;
-	if (!cg)
-		g->weight = CFQ_WEIGHT_ROOT;	/* "preference to the root group" */
-	else
+	g->parent = parent;
+	if (!cg) {
+		/* "preference to the root group": twice the default, also for its own tasks */
+		g->weight = CFQ_WEIGHT_ROOT;
+		g->leaf_weight = CFQ_WEIGHT_ROOT;
+	} else {
 		g->weight = cg->weight ? cg->weight : CFQ_WEIGHT_DEFAULT;
+		/* blkio.leaf_weight: no fio option sets it, so the default */
+		g->leaf_weight = CFQ_WEIGHT_DEFAULT;
+	}
 	ios_list_add_tail(&g->all, &cfqd->all_groups);
 	return g;
 }
@@ -97,7 +120,7 @@ int cfq_groups_init(struct cfq_data *cfqd)
 {
 	ios_list_init(&cfqd->all_groups);
 	cfqd->grp_service_tree.rb = IOS_RB_ROOT_CACHED;
-	cfqd->root_group = cfqg_new(cfqd, NULL);
+	cfqd->root_group = cfqg_new(cfqd, NULL, NULL);
 	return cfqd->root_group ? 0 : -ENOMEM;
 }
 
@@ -111,12 +134,12 @@ void cfq_groups_exit(struct cfq_data *cfqd)
 	}
 }
 
-struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+/* The group of @cg if CFQ has made one (no creation); the root for the root. */
+struct cfq_group *cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
 {
 	struct ios_list_head *pos;
 
-	/* 2.6.31 has no groups: everyone is in the root */
-	if (!cg || !cg->id || cfqd->ver == CFQ_V2631)
+	if (!cg || !cg->id)
 		return cfqd->root_group;
 	ios_list_for_each(pos, &cfqd->all_groups) {
 		struct cfq_group *g = ios_list_entry(pos, struct cfq_group, all);
@@ -124,8 +147,33 @@ struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgrou
 		if (g->cg == cg)
 			return g;
 	}
-	return cfqg_new(cfqd, cg) ? ios_list_last_entry(&cfqd->all_groups, struct cfq_group, all)
-				  : cfqd->root_group;
+	return NULL;
+}
+
+struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+{
+	struct cfq_group *g, *parent = cfqd->root_group;
+
+	/* 2.6.31 has no groups: everyone is in the root */
+	if (!cg || !cg->id || cfqd->ver == CFQ_V2631)
+		return cfqd->root_group;
+	g = cfq_find_group(cfqd, cg);
+	if (g)
+		return g;
+	/* 4.19 builds the path down from the root; 2.6.33's groups are all the root's */
+	if (cfqd->ver == CFQ_V419 && cg->parent && cg->parent->id)
+		parent = cfq_lookup_group(cfqd, cg->parent);
+	g = cfqg_new(cfqd, cg, parent);
+	/* out of memory: the root serves, as the kernel falls back to it */
+	return g ? g : cfqd->root_group;
+}
+
+bool cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor)
+{
+	for (; cfqg; cfqg = cfqg->parent)
+		if (cfqg == ancestor)
+			return true;
+	return false;
 }
 
 /*
@@ -181,6 +229,61 @@ static void update_min_vdisktime(struct cfq_data *cfqd)
 	st->min_vdisktime = v;
 }
 
+/*
+ * Onto the group tree (cfq_group_service_tree_add). 2.6.33 adds the weight
+ * to the tree's total. 4.19 activates the group and, if it was not active,
+ * its ancestors up to the first active one, and computes its vfraction
+ * all the way to the root.
+ */
+static void grp_st_add(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	grp_insert(cfqd, g);
+	g->on_st = true;
+	if (cfqd->ver == CFQ_V419) {
+		uint64_t vfr = 1u << CFQ_SERVICE_SHIFT;
+		bool propagate = !g->nr_active++;
+		struct cfq_group *pos = g;
+
+		g->children_weight += g->leaf_weight;
+		vfr = vfr * g->leaf_weight / g->children_weight;
+		for (; pos->parent; pos = pos->parent) {
+			if (propagate) {
+				propagate = !pos->parent->nr_active++;
+				pos->parent->children_weight += pos->weight;
+			}
+			vfr = vfr * pos->weight / pos->parent->children_weight;
+		}
+		g->vfraction = vfr ? (unsigned)vfr : 1;
+	} else {
+		cfqd->grp_service_tree.total_weight += g->weight;
+	}
+}
+
+/* Off the group tree, undoing grp_st_add (cfq_group_service_tree_del). */
+static void grp_st_del(struct cfq_data *cfqd, struct cfq_group *g)
+{
+	if (cfqd->ver == CFQ_V419) {
+		struct cfq_group *pos = g;
+		bool propagate = !--g->nr_active;
+
+		g->children_weight -= g->leaf_weight;
+		while (propagate) {
+			struct cfq_group *parent = pos->parent;
+
+			pos->vfraction = 0;
+			if (!parent)
+				break;
+			propagate = !--parent->nr_active;
+			parent->children_weight -= pos->weight;
+			pos = parent;
+		}
+	} else {
+		cfqd->grp_service_tree.total_weight -= g->weight;
+	}
+	cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+	g->on_st = false;
+}
+
 /* A group gets its first busy queue: onto the group tree, behind the others. */
 void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
 {
@@ -190,17 +293,18 @@ void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
 	if (cfqd->ver == CFQ_V2631 || g->on_st)
 		return;
 	/*
-	 * New groups start just behind the last one. The 200 ms delay is
-	 * added unscaled (a kernel quirk: charges are << CFQ_SERVICE_SHIFT).
+	 * New groups start just behind the last one. The delay is added
+	 * unscaled (a kernel quirk: charges are << CFQ_SERVICE_SHIFT), so it
+	 * is worth 1/4096 of a charged slice of the same length; in 4.19's
+	 * IOPS mode it is a raw 200 in request units.
 	 */
 	last = grp_last(cfqd);
 	if (last)
-		g->vdisktime = last->vdisktime + CFQ_IDLE_DELAY_NS;
+		g->vdisktime = last->vdisktime +
+			       (cfq_iops_mode(cfqd) ? CFQ_IOPS_GROUP_DELAY : CFQ_IDLE_DELAY_NS);
 	else
 		g->vdisktime = cfqd->grp_service_tree.min_vdisktime;
-	g->on_st = true;
-	cfqd->grp_service_tree.total_weight += g->weight;
-	grp_insert(cfqd, g);
+	grp_st_add(cfqd, g);
 }
 
 /* A group loses its last busy queue. */
@@ -210,9 +314,7 @@ void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
 	g->nr_cfqq--;
 	if (g->nr_cfqq || cfqd->ver == CFQ_V2631 || !g->on_st)
 		return;
-	cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
-	g->on_st = false;
-	cfqd->grp_service_tree.total_weight -= g->weight;
+	grp_st_del(cfqd, g);
 	g->saved_wl_slice = 0;
 }
 
@@ -220,7 +322,11 @@ uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	uint64_t total = cfqd->grp_service_tree.total_weight;
 
-	if (!total || !g->on_st)
+	if (!g->on_st)
+		return cfqd->target_latency;
+	if (cfqd->ver == CFQ_V419)
+		return cfqd->target_latency * g->vfraction >> CFQ_SERVICE_SHIFT;
+	if (!total)
 		return cfqd->target_latency;
 	return cfqd->target_latency * g->weight / total;
 }
@@ -251,11 +357,25 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 	else if (!cfqq_sync(cfqq) && !nr_sync)
 		charge = cfqq->allocated_slice;
 
+	/* blkio.time is the time used, whatever the charge */
 	g->stat_time_ns += used;
 	if (g->on_st) {
-		cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
-		g->vdisktime += (charge << CFQ_SERVICE_SHIFT) * CFQ_WEIGHT_DEFAULT / g->weight;
-		grp_insert(cfqd, g);
+		if (cfqd->ver == CFQ_V419) {
+			/*
+			 * vfraction is valid only on the tree: keep it, leave,
+			 * move on, come back (which recomputes it, since the
+			 * other groups may have come or gone meanwhile).
+			 */
+			unsigned vfr = g->vfraction;
+
+			grp_st_del(cfqd, g);
+			g->vdisktime += (charge << (2 * CFQ_SERVICE_SHIFT)) / vfr;
+			grp_st_add(cfqd, g);
+		} else {
+			cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+			g->vdisktime += (charge << CFQ_SERVICE_SHIFT) * CFQ_WEIGHT_DEFAULT / g->weight;
+			grp_insert(cfqd, g);
+		}
 	}
 	/* remember the workload position for the group's next turn */
 	if ((int64_t)(cfqd->workload_expires - now) > 0) {
@@ -265,6 +385,43 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 	} else {
 		g->saved_wl_slice = 0;
 	}
+}
+
+/*
+ * 2.6.33 with group_isolation=0 (cfq_service_tree_add): a SYNC_NOIDLE queue
+ * of a group other than the root is served in the root group; once it is a
+ * SYNC queue again it goes back to its own. The queue is busy (on_rr), so
+ * it leaves one group's busy count for the other's. Returns whether it
+ * moved.
+ */
+bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_group *to;
+
+	if (cfqd->ver != CFQ_V2633 || cfqd->group_isolation)
+		return false;
+	if (cfqq_type(cfqq) == CFQ_SYNC_NOIDLE_WL && cfqq->cfqg != cfqd->root_group) {
+		cfqq->orig_cfqg = cfqq->cfqg;
+		to = cfqd->root_group;
+	} else if (cfqq_type(cfqq) == CFQ_SYNC_WL && cfqq->orig_cfqg) {
+		to = cfqq->orig_cfqg;
+		cfqq->orig_cfqg = NULL;
+	} else {
+		return false;
+	}
+	/* its requests in flight complete in the group it is in then */
+	cfqq->cfqg->dispatched -= cfqq->dispatched;
+	to->dispatched += cfqq->dispatched;
+	if (cfqq_has(cfqq, CFQ_QF_ON_RR)) {
+		cfq_group_idle(cfqd, cfqq->cfqg);
+		cfqq->cfqg = to;
+		cfq_group_busy(cfqd, to);
+	} else {
+		cfqq->cfqg = to;
+	}
+	ios_queue_msg(cfqd->q, cfqd->now, "cfq%u moved to %s group", cfqq->pid,
+		      to == cfqd->root_group ? "the root" : "its own");
+	return true;
 }
 
 /* ---- choosing the workload ---- */

@@ -44,8 +44,9 @@ enum cfq_wl_type { CFQ_ASYNC_WL = 0, CFQ_SYNC_NOIDLE_WL = 1, CFQ_SYNC_WL = 2 };
 #define CFQQ_SEEK_THR		(8 * 100)	/* 2.6.34+ */
 #define CFQQ_CLOSE_THR		(8 * 1024)
 #define CFQQ_SECT_THR_NONROT	(2 * 32)
-#define CFQ_WEIGHT_DEFAULT	500
-#define CFQ_WEIGHT_ROOT		1000
+#define CFQ_WEIGHT_DEFAULT	500	/* blkio.weight's default (legacy hierarchy) */
+#define CFQ_WEIGHT_ROOT		1000	/* the root's weight and leaf_weight: twice the default */
+#define CFQ_IOPS_GROUP_DELAY	200	/* 4.x IOPS mode: HZ/5, a raw count in request units */
 
 /* queue flags */
 enum {
@@ -127,6 +128,7 @@ struct cfq_queue {
 	uint64_t nr_sectors;
 
 	struct cfq_group *cfqg;
+	struct cfq_group *orig_cfqg;	/* 2.6.33 group_isolation=0: home of a queue moved to the root */
 	struct cfq_queue *new_cfqq;	/* merge target */
 	struct ios_list_head all;	/* cfqd->all_queues */
 };
@@ -147,6 +149,17 @@ struct cfq_group {
 	uint64_t vdisktime;
 	unsigned weight;
 	bool on_st;
+	/*
+	 * 4.19's hierarchy: a group's share of the device (vfraction, in
+	 * 1/4096) is its tasks' leaf_weight share of the group, times the
+	 * group's weight share among its active siblings, and so on up to the
+	 * root. 2.6.33 is flat: every group is a child of the root.
+	 */
+	struct cfq_group *parent;		/* NULL for the root */
+	unsigned leaf_weight;
+	unsigned children_weight;		/* active children + own leaf_weight when busy */
+	unsigned nr_active;			/* active children + 1 when its own queues are busy */
+	unsigned vfraction;			/* set on activation; 0 while off the tree */
 	unsigned nr_cfqq;			/* busy queues */
 	unsigned busy_queues_avg[2];		/* [BE, RT] */
 	struct cfq_rb_root service_trees[2][3];	/* [class BE/RT][type] */
@@ -160,8 +173,11 @@ struct cfq_group {
 	/* async queues (4.19: per group; before: only the root's are used) */
 	struct cfq_queue *async_cfqq[2][8];	/* [RT/BE][level] */
 	struct cfq_queue *async_idle_cfqq;
-	/* statistics as blkio reports them */
-	uint64_t stat_time_ns, stat_sectors, stat_ios;
+	/*
+	 * statistics as blkio reports them: time is the slice time charged
+	 * (blkio.time), sectors and ios are counted at dispatch
+	 */
+	uint64_t stat_time_ns, stat_sectors, stat_ios[2];
 	struct ios_list_head all;
 };
 
@@ -297,6 +313,9 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, struct cfq_
 uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
 unsigned cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg);
 void cfq_choose_cfqg(struct cfq_data *cfqd);
+bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+bool cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor);
+struct cfq_group *cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg);
 void cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
 		   bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *));
 void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
