@@ -68,6 +68,36 @@ static void print_device_type(const struct ios_dev_type *dt)
 		ios_dev_destroy(devs[k]);
 }
 
+/* What a scheduler does with cgroups, and the lab.group_policy designs built on it. */
+static void print_cgroups(const struct ios_sched_type *st)
+{
+	const struct ios_sched_cgroups *cg = st->cgroups;
+	const struct ios_tunable *gpt = ios_tunable_find(ios_lab_tunables_table, "group_policy");
+
+	if (cg && cg->groups && cg->weight_max)
+		printf("    cgroups: %s %u..%u (default %u)%s\n", cg->weight_file ? cg->weight_file
+									   : "weight",
+		       cg->weight_min, cg->weight_max, cg->weight_default,
+		       cg->nested ? ", nested groups" : ", flat groups");
+	for (int gp = 0; cg && gp < IOS_GROUP_POLICY_NR; gp++) {
+		const struct ios_sched_type *v = cg->policy[gp];
+		const struct ios_tunable *t;
+
+		if (!v)
+			continue;
+		printf("    with --set lab.group_policy=%s: %s\n", gpt ? gpt->choices[gp] : v->name,
+		       v->desc ? v->desc : "");
+		/* its own tunables, beyond the ones listed above */
+		ios_tunable_for_each(t, v->tunables) {
+			if (!(t->flags & IOS_TUN_HIDDEN) && !ios_tunable_find(st->tunables, t->name)) {
+				const struct ios_tunable one[2] = { *t, { 0 } };
+
+				print_table("", one, NULL);
+			}
+		}
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const struct ios_sched_type *st;
@@ -83,6 +113,7 @@ int cmd_list(int argc, char **argv)
 		printf("  %s%s%s%s  %s\n", st->name, st->alias ? " (alias " : "",
 		       st->alias ? st->alias : "", st->alias ? ")" : "", st->desc ? st->desc : "");
 		print_table("", st->tunables, NULL);
+		print_cgroups(st);
 	}
 	printf("\nDevices (--device PROFILE; default %s):\n", IOS_DEV_DEFAULT_PROFILE);
 	for (size_t i = 0; (dp = ios_dev_profile_at(i)) != NULL; i++)

@@ -145,10 +145,11 @@ static int cc_check_column(struct ios_cmp_column *c, const char *device, struct 
 	for (size_t i = 0; i < set.n; i++) {
 		const struct ios_setting *s = &set.v[i];
 
-		if (!s->used && strchr(s->name, '.')) {
+		/* cgroup.PATH.*: the run checks them against the workload's groups */
+		if (!s->used && strchr(s->name, '.') && strncmp(s->name, "cgroup.", 7)) {
 			ret = IOS_ERR(e, -ENOENT, "%s: unknown tunable '%s': names are bare "
-				      "(scheduler), queue.NAME, device.NAME, vm.NAME or lab.NAME "
-				      "(see 'iosched list')", s->origin, s->name);
+				      "(scheduler), queue.NAME, device.NAME, vm.NAME, lab.NAME or "
+				      "cgroup.PATH.ioprio (see 'iosched list')", s->origin, s->name);
 			goto out;
 		}
 	}

@@ -952,6 +952,16 @@ static void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 		__cfq_slice_expired(cfqd, cfqd->active_queue, timed_out);
 }
 
+/*
+ * The lab's two-level design (Tarasov 2008, cfq_lab2008.c): the group
+ * whose queue is active lost its turn, so the queue loses the disk too.
+ */
+void cfq_expire_active(struct cfq_data *cfqd, uint64_t now)
+{
+	cfqd->now = now;
+	cfq_slice_expired(cfqd, false);
+}
+
 static struct cfq_queue *cfq_get_next_queue(struct cfq_data *cfqd)
 {
 	if (!cfqd->rq_queued)
@@ -1839,6 +1849,8 @@ extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_rc7;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
+extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
+extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 
 static enum cfq_ver cfq_version_of(const struct ios_queue *q)
 {
@@ -1938,7 +1950,19 @@ static void cfq_exit(struct ios_queue *q)
 		.group_stats = cfq_group_stats,         \
 	}
 
-/* blkio.weight: 100..1000 in 2.6.33, flat; 10..1000 in 4.19 (legacy hierarchy), nested */
+/*
+ * blkio.weight: 100..1000 in 2.6.33, flat; 10..1000 in 4.19 (legacy
+ * hierarchy), nested. 2.6.31 has no groups of its own, but the lab's
+ * 2008 designs are built on it (cfq_lab2008.c).
+ */
+static const struct ios_sched_cgroups cfq_2631_cgroups = {
+	.groups = false,
+	.policy = {
+		[IOS_GROUP_POLICY_TARASOV2008] = &ios_sched_cfq_tarasov2008,
+		[IOS_GROUP_POLICY_UCHIDA2008] = &ios_sched_cfq_uchida2008,
+	},
+};
+
 static const struct ios_sched_cgroups cfq_2633_cgroups = {
 	.groups = true,
 	.weight_min = 100,
@@ -1966,6 +1990,7 @@ const struct ios_sched_type ios_sched_cfq = {
 	.stats = cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
+	.cgroups = &cfq_2631_cgroups,
 };
 
 /* the kernel the fairness thread ran: 2.6.31 before Jeff Moyer's first-seek fix */

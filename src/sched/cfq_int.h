@@ -198,6 +198,7 @@ struct cfq_data {
 	int group_isolation;
 	uint64_t target_latency;
 	int fairness;			/* seed 000's patch, 2.6.31 only */
+	uint64_t cgrp_slice;		/* lab.group_policy=tarasov2008: base of a group's slice */
 	bool first_seek_from_zero;	/* 2.6.31-rc7: no first-request fix */
 
 	/* groups (2.6.33+; 2.6.31 uses root_group's trees only as storage) */
@@ -322,7 +323,17 @@ void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
 uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio);
 bool cfq_iops_mode(const struct cfq_data *cfqd);
 
+/* cfq.c, for the 2008 designs' top layer (cfq_lab2008.c) */
+void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
+extern const struct ios_sched_type ios_sched_cfq;
+
+/* cfq_lab2008.c: the two 2008 designs, reached through cfq's lab.group_policy */
+extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
+extern const struct ios_sched_type ios_sched_cfq_uchida2008;
+
 /* cfq_profiles.c */
+extern const struct ios_tunable cfq_tarasov2008_tunables[];
+extern const struct ios_tunable cfq_uchida2008_tunables[];
 extern const struct ios_tunable cfq_2631_tunables[];
 extern const struct ios_tunable cfq_2633_tunables[];
 extern const struct ios_tunable cfq_419_tunables[];

@@ -47,6 +47,32 @@ const struct ios_tunable cfq_2631_tunables[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
+/*
+ * The 2008 designs (lab.group_policy, cfq_lab2008.c) run one 2.6.31 CFQ per
+ * group: the same tunables, handed to every group's CFQ. Tarasov's patch
+ * added iosched/cgrp_slice (Florian Westphal set it to 10 in the seed); its
+ * default here is OpenVZ's, HZ/2.
+ */
+#define CFQ_FAIRNESS_TUNABLE                                                                    \
+	{ "fairness", IOS_TUN_BOOL, CFQ_OFF(fairness), 0, 1, "0", "",                           \
+	  "1: seeky queues keep their idle window on command-queueing disks "                  \
+	  "(Vivek Goyal's 2009 patch, seed 000)", 0, NULL }
+
+const struct ios_tunable cfq_tarasov2008_tunables[] = {
+	CFQ_COMMON_TUNABLES("4"),
+	CFQ_FAIRNESS_TUNABLE,
+	{ "cgrp_slice", IOS_TUN_TIME, CFQ_OFF(cgrp_slice), 1, CFQ_TIME_MAX, "500", "ms",
+	  "a cgroup's time slice is cgrp_slice * (1 + ioprio/7) (Tarasov 2008; default: "
+	  "OpenVZ's HZ/2)", 0, NULL },
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
+const struct ios_tunable cfq_uchida2008_tunables[] = {
+	CFQ_COMMON_TUNABLES("4"),
+	CFQ_FAIRNESS_TUNABLE,
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
 const struct ios_tunable cfq_2633_tunables[] = {
 	CFQ_COMMON_TUNABLES("4"),
 	{ "low_latency", IOS_TUN_BOOL, CFQ_OFF(low_latency), 0, 1, "1", "",
