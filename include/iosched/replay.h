@@ -12,7 +12,9 @@
  * - fio iologs, versions 2 and 3 (fio's write_iolog / read_iolog).
  *
  * Every process that queued I/O (a pid with Q events; the whole iolog)
- * becomes one task and one job of the report, named by its comm. What is
+ * becomes one task and one job of the report, named by its comm. A job
+ * file's read_iolog=FILE makes that job replay the whole trace instead of
+ * its I/O pattern, as fio does. What is
  * replayed is the Q event: a bio entering the queue, with its direction,
  * sector, size, and its sync, meta, FUA, preflush and readahead flags.
  * How tasks wait and when they issue is described at ios_replay_run and in
@@ -108,9 +110,11 @@ const struct ios_replay_stream *ios_replay_stream(const struct ios_replay *r, si
 const char *ios_replay_name(const struct ios_replay *r);
 
 /*
- * Read stream @i's I/Os in order. next() returns 1 with @rec filled, 0 at
- * the end, or -errno (the file changed since it was checked, an I/O error).
+ * Read stream @i's I/Os in order (IOS_REPLAY_ALL: every stream's, merged in
+ * trace order). next() returns 1 with @rec filled, 0 at the end, or -errno
+ * (the file changed since it was checked, an I/O error).
  */
+#define IOS_REPLAY_ALL ((size_t)-1)
 int ios_replay_cursor_open(struct ios_replay *r, size_t i, struct ios_replay_cursor **out,
 			   struct ios_err *e) IOS_MUST_CHECK;
 int ios_replay_cursor_next(struct ios_replay_cursor *c, struct ios_replay_rec *rec,

@@ -26,6 +26,12 @@
  * the kernel's direct-I/O path builds them; a preflush with data becomes a
  * cache flush followed by the write.
  *
+ * iosched replay makes one such task per traced process, starting at its
+ * first I/O; a job with read_iolog=FILE is one task for the whole trace
+ * (every process's I/O, in trace order, as fio replays it), starting when
+ * the job starts and keeping the job's name and pid, with recorded times
+ * counted from the trace's first I/O.
+ *
  * What is measured: an I/O's latency runs from its bio entering the queue
  * (the recorded Q) to its completion, blktrace's Q2C; there is no
  * submission latency. Cache flushes count as fio's "sync" operations.
@@ -46,7 +52,9 @@ struct rp_io {
 };
 
 struct run_replay {
+	struct ios_replay *own;		/* a job's read_iolog, opened for this task */
 	struct ios_replay_cursor *cur;
+	uint64_t base_ns, first_ns;	/* due = base + scaled(recorded - first) */
 	struct ios_replay_rec rec;	/* the next I/O */
 	bool have_rec, eof;
 	struct rp_io *free_units, *all_units;
@@ -269,7 +277,10 @@ static uint64_t rp_scale(const struct run_task *t, uint64_t ns)
 
 static uint64_t rp_due(const struct run_task *t, const struct ios_replay_rec *rec)
 {
-	return rp_scale(t, rec->time_ns);
+	const struct run_replay *rp = t->rp;
+	uint64_t rel = rec->time_ns > rp->first_ns ? rec->time_ns - rp->first_ns : 0;
+
+	return rp->base_ns + rp_scale(t, rel);
 }
 
 uint64_t run_replay_start_delay(const struct run_task *t)
@@ -366,43 +377,95 @@ static void rp_step(struct run_task *t, uint64_t now)
 	}
 }
 
+/* What a task replays: one stream, or (a job's read_iolog) all of them. */
+static void rp_summary(const struct ios_replay *r, size_t idx, struct ios_replay_stream *sum)
+{
+	if (idx != IOS_REPLAY_ALL) {
+		*sum = *ios_replay_stream(r, idx);
+		return;
+	}
+	memset(sum, 0, sizeof(*sum));
+	sum->first_ns = UINT64_MAX;
+	for (size_t i = 0; i < ios_replay_nr_streams(r); i++) {
+		const struct ios_replay_stream *s = ios_replay_stream(r, i);
+
+		for (int d = 0; d < 2; d++) {
+			sum->ios[d] += s->ios[d];
+			sum->bytes[d] += s->bytes[d];
+		}
+		sum->nr_ios += s->nr_ios;
+		if (s->first_ns < sum->first_ns)
+			sum->first_ns = s->first_ns;
+		if (s->max_end > sum->max_end) {
+			sum->max_end = s->max_end;
+			sum->max_end_file = s->max_end_file;
+			sum->max_end_where = s->max_end_where;
+			sum->pid = s->pid;
+			snprintf(sum->comm, sizeof(sum->comm), "%s", s->comm);
+		}
+	}
+}
+
 int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
-	const struct ios_replay_stream *s = ios_replay_stream(c->replay, t->index);
+	const struct ios_job *j = t->job;
+	struct ios_replay *r = c->replay;
+	struct ios_replay_stream s;
 	struct run_replay *rp;
+	size_t idx = t->index;
 	int ret;
 
-	if (!s)
-		return IOS_ERR(e, -EINVAL, "replay: no stream for task %u", t->index);
-	if (s->max_end > c->dev->nr_sectors)
-		return IOS_ERR(e, -ERANGE, "%s: %s %" PRIu64 ": process %" PRIu32 " (%s) reaches "
-			       "sector %" PRIu64 ", past the end of the simulated disk (%" PRIu64
-			       " sectors, device %s); choose a larger --device or device.capacity",
-			       s->max_end_file ? s->max_end_file : ios_replay_name(c->replay),
-			       ios_replay_info(c->replay)->format == IOS_REPLAY_BLKTRACE ? "record"
-											: "line",
-			       s->max_end_where, s->pid, s->comm, s->max_end, c->dev->nr_sectors,
-			       c->dev->profile);
 	rp = calloc(1, sizeof(*rp));
 	if (!rp)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	t->rp = rp;
-	ret = ios_replay_cursor_open(c->replay, t->index, &rp->cur, e);
+	if (!r) {
+		/* read_iolog= in a job: the whole trace, in place of the job's pattern */
+		struct ios_err fe = { 0 };
+
+		ret = ios_replay_open(j->read_iolog, &rp->own, &fe);
+		if (ret)
+			return IOS_ERR(e, ret, "%s:%d: job '%s': read_iolog=%s: %s",
+				       j->file ? j->file : "?", j->line, j->name, j->read_iolog,
+				       fe.msg);
+		r = rp->own;
+		idx = IOS_REPLAY_ALL;
+	} else if (idx >= ios_replay_nr_streams(r)) {
+		return IOS_ERR(e, -EINVAL, "replay: no stream for task %u", t->index);
+	}
+	rp_summary(r, idx, &s);
+	if (s.max_end > c->dev->nr_sectors)
+		return IOS_ERR(e, -ERANGE, "%s: %s %" PRIu64 ": process %" PRIu32 " (%s) reaches "
+			       "sector %" PRIu64 ", past the end of the simulated disk (%" PRIu64
+			       " sectors, device %s); choose a larger --device or device.capacity",
+			       s.max_end_file ? s.max_end_file : ios_replay_name(r),
+			       ios_replay_info(r)->format == IOS_REPLAY_BLKTRACE ? "record" : "line",
+			       s.max_end_where, s.pid, s.comm, s.max_end, c->dev->nr_sectors,
+			       c->dev->profile);
+	ret = ios_replay_cursor_open(r, idx, &rp->cur, e);
 	if (ret)
 		return ret;
-	t->ioc.pid = s->pid;
-	snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", s->comm);
+	if (idx != IOS_REPLAY_ALL) {
+		/* the process itself: its pid and name */
+		t->ioc.pid = s.pid;
+		snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", s.comm);
+	} else {
+		/* a job replays from its start, first I/O first (fio's read_iolog) */
+		rp->first_ns = s.first_ns;
+	}
 	t->depth = (unsigned)c->replay_tun.iodepth;
-	t->io_target = s->bytes[IOS_READ] + s->bytes[IOS_WRITE];
+	t->io_target = s.bytes[IOS_READ] + s.bytes[IOS_WRITE];
 	if (!t->io_target)
 		t->io_target = UINT64_MAX;	/* flushes only: progress by time */
-	t->dir_used[IOS_READ] = s->ios[IOS_READ] != 0;
-	t->dir_used[IOS_WRITE] = s->ios[IOS_WRITE] != 0;
+	t->dir_used[IOS_READ] = s.ios[IOS_READ] != 0;
+	t->dir_used[IOS_WRITE] = s.ios[IOS_WRITE] != 0;
 	return 0;
 }
 
 void run_replay_start(struct run_task *t, uint64_t now)
 {
+	if (!t->ctx->replay)
+		t->rp->base_ns = now;
 	rp_step(t, now);
 }
 
@@ -422,6 +485,7 @@ void run_replay_free(struct run_task *t)
 	if (!rp)
 		return;
 	ios_replay_cursor_close(rp->cur);
+	ios_replay_close(rp->own);
 	while (rp->all_units) {
 		struct rp_io *u = rp->all_units;
 

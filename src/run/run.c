@@ -151,7 +151,7 @@ static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
 
 		if (t->phase != phase)
 			continue;
-		if (t->replay)
+		if (c->replay)
 			delay = run_replay_start_delay(t);	/* the process appears at its first I/O */
 		else if (j->startdelay_hi_ns > j->startdelay_lo_ns)
 			delay += ios_rand_below(&t->rng, j->startdelay_hi_ns - j->startdelay_lo_ns + 1);
@@ -247,7 +247,8 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 			continue;	/* cgroup.*: applied once the groups are known */
 		if (!strncmp(st->name, "replay.", 7) &&
 		    ios_tunable_find(ios_replay_tunables_table, st->name + 7))
-			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' only",
+			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' and to jobs "
+				       "with read_iolog= only",
 				       st->origin, *st->origin ? ": " : "", st->name);
 		if (strncmp(st->name, "queue.", 6) && strncmp(st->name, "device.", 7) &&
 		    strncmp(st->name, "lab.", 4) && strncmp(st->name, "replay.", 7))
@@ -349,6 +350,15 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 	return 0;
 }
 
+/* Does a job replay a trace (read_iolog=) instead of its pattern? */
+static bool jobs_read_iolog(const struct ios_jobfile *jf)
+{
+	for (size_t i = 0; i < jf->nr_jobs; i++)
+		if (jf->jobs[i].read_iolog && *jf->jobs[i].read_iolog)
+			return true;
+	return false;
+}
+
 int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	    struct ios_run_result *out, struct ios_err *e)
 {
@@ -393,7 +403,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		ret = ios_tunable_defaults(ios_vm_tunables_table, &c->vm, e);
 	if (!ret)
 		ret = ios_settings_apply(set, "vm.", ios_vm_tunables_table, &c->vm, e);
-	if (!ret && cfg->replay) {
+	if (!ret && (cfg->replay || jobs_read_iolog(jf))) {
 		c->replay = cfg->replay;
 		ret = ios_tunable_defaults(ios_replay_tunables_table, &c->replay_tun, e);
 		if (!ret)
@@ -509,7 +519,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			t->ioc.pid = 1000 + idx;
 			snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", j->name ? j->name : "fio");
 			t->ioc.cgroup = cg;
-			t->replay = c->replay != NULL;
+			t->replay = c->replay || (j->read_iolog && *j->read_iolog);
 			ios_rand_seed(&t->rng, rseed, ((uint64_t)i << 20) | k);
 			c->phase_left[phase]++;
 		}

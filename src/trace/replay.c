@@ -665,7 +665,8 @@ struct ios_replay_cursor {
 	struct ios_replay *r;
 	struct tr_iter it;
 	uint32_t pid;
-	bool all;		/* iologs: one stream, every I/O */
+	bool all;		/* every stream's I/O (an iolog has one stream anyway) */
+	bool iolog;		/* offsets in files, placed on the disk here */
 };
 
 int ios_replay_cursor_open(struct ios_replay *r, size_t i, struct ios_replay_cursor **out,
@@ -675,14 +676,15 @@ int ios_replay_cursor_open(struct ios_replay *r, size_t i, struct ios_replay_cur
 	int ret;
 
 	*out = NULL;
-	if (i >= r->nr_streams)
+	if (i >= r->nr_streams && i != IOS_REPLAY_ALL)
 		return IOS_ERR(e, -EINVAL, "%s: no stream %zu", r->path, i);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	c->r = r;
-	c->pid = r->streams[i].pid;
-	c->all = r->format == IOS_REPLAY_IOLOG2 || r->format == IOS_REPLAY_IOLOG3;
+	c->iolog = r->format == IOS_REPLAY_IOLOG2 || r->format == IOS_REPLAY_IOLOG3;
+	c->all = c->iolog || i == IOS_REPLAY_ALL;
+	c->pid = c->all ? 0 : r->streams[i].pid;
 	ret = iter_init(&c->it, r, false, e);
 	if (ret) {
 		free(c);
@@ -704,7 +706,7 @@ int ios_replay_cursor_next(struct ios_replay_cursor *c, struct ios_replay_rec *r
 			continue;
 		*rec = item.rec;
 		rec->time_ns = item.time >= r->origin ? item.time - r->origin : 0;
-		if (c->all) {
+		if (c->iolog) {
 			const struct tr_iofile *f = &r->iofiles[item.iofile];
 			uint64_t end = (item.rec.sector + item.len + IOS_SECTOR_SIZE - 1) >>
 				       IOS_SECTOR_SHIFT;

@@ -9,7 +9,8 @@
  * into bios, a preflush with data becomes a flush then the write, and a
  * bio that finds no free request sleeps its process (S events) without
  * losing I/O. A trace past the end of the disk is refused naming the record,
- * and one that shrinks after its check fails the run with a message.
+ * and one that shrinks after its check fails the run with a message. A job
+ * with read_iolog= replays a whole trace or iolog from its own start.
  * A run traced with the blktrace writer and replayed under the same
  * scheduler and device queues the same bios, and replays are deterministic.
  */
@@ -352,6 +353,83 @@ static int test_file_changes(void)
 	return T_PASS;
 }
 
+/*
+ * read_iolog= in a job file: the job replays the whole trace (every process,
+ * in trace order) from its own start, first I/O first, under its own name;
+ * the other jobs run as usual.
+ */
+static int test_job_read_iolog(void)
+{
+	static struct tb b;
+	static const char iolog[] =
+		"fio version 3 iolog\n"
+		"100 /dev/sdb add\n"
+		"100 /dev/sdb open\n"
+		"500 /dev/sdb read 4096 4096\n"
+		"800 /dev/sdb write 1048576 8192\n"
+		"900 /dev/sdb close\n";
+	char trace[300], log[300], job[1200];
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_run_result res;
+	struct ios_err e = { 0 };
+	const struct ev *q;
+	FILE *f;
+
+	tb_comm(&b, 61, "one");
+	tb_comm(&b, 62, "two");
+	tb_q(&b, 3000000, 61, 800000, 4096, W);
+	tb_q(&b, 4000000, 62, 900000, 4096, W);
+	tb_q(&b, 5000000, 61, 800008, 4096, W);
+	snprintf(trace, sizeof(trace), "%s/job.blktrace.0", dir);
+	f = fopen(trace, "wb");
+	T_ASSERT(f && fwrite(b.buf, 1, b.len, f) == b.len && !fclose(f));
+	snprintf(log, sizeof(log), "%s/job.iolog", dir);
+	f = fopen(log, "w");
+	T_ASSERT(f && fputs(iolog, f) >= 0 && !fclose(f));
+	snprintf(job, sizeof(job),
+		 "[fromlog]\nread_iolog=%s\n"
+		 "[fromtrace]\nread_iolog=%s/job\nstartdelay=20ms\n"
+		 "[pattern]\nrw=read\nsize=64k\ndirect=1\nfilename=/dev/sda\n", log, dir);
+	ios_job_parse_opts_init(&po);
+	T_ASSERT_MSG(!ios_job_parse_buf("j.fio", job, strlen(job), &po, &jf, &e), "%s", e.msg);
+	cfg.scheduler = "noop";
+	cfg.device = "ssd";
+	cfg.trace_ops = &tr_ops;
+	cfg.trace = &lg;
+	lg.n = 0;
+	T_ASSERT_MSG(!ios_run(&jf, &cfg, &res, &e), "%s", e.msg);
+	T_ASSERT_EQ(res.nr_jobs, 3u);
+	T_ASSERT(!strcmp(res.jobs[0].name, "fromlog") && res.jobs[0].pid == 1000);
+	T_ASSERT_U64_EQ(res.jobs[0].dir[IOS_READ].io_bytes, 4096);
+	T_ASSERT_U64_EQ(res.jobs[0].dir[IOS_WRITE].io_bytes, 8192);
+	/* /dev/ offsets are disk offsets; the first I/O at the job's start */
+	q = nth(&lg, IOS_TA_QUEUE, 1000, 0);
+	T_ASSERT(q && q->t == 0 && q->sector == 8 && q->dir == IOS_READ);
+	q = nth(&lg, IOS_TA_QUEUE, 1000, 1);
+	T_ASSERT(q && q->sector == 2048 && q->flags == IOS_REQ_SYNC);
+	/* both processes of the trace, as job 2, from its start at 20 ms */
+	T_ASSERT(!strcmp(res.jobs[1].name, "fromtrace") && res.jobs[1].pid == 1001);
+	T_ASSERT_U64_EQ(res.jobs[1].dir[IOS_WRITE].total_ios, 3);
+	T_ASSERT_U64_EQ(nth(&lg, IOS_TA_QUEUE, 1001, 0)->t, 20000000);
+	T_ASSERT_U64_EQ(nth(&lg, IOS_TA_QUEUE, 1001, 1)->t, 21000000);
+	T_ASSERT_U64_EQ(nth(&lg, IOS_TA_QUEUE, 1001, 1)->sector, 900000);
+	T_ASSERT_U64_EQ(nth(&lg, IOS_TA_QUEUE, 1001, 2)->t, 22000000);
+	/* the job with a pattern is a job as ever */
+	T_ASSERT_U64_EQ(res.jobs[2].dir[IOS_READ].io_bytes, 65536);
+	ios_run_result_free(&res);
+	ios_jobfile_free(&jf);
+
+	snprintf(job, sizeof(job), "[gone]\nread_iolog=%s/missing.log\n", dir);
+	T_ASSERT(!ios_job_parse_buf("k.fio", job, strlen(job), &po, &jf, &e));
+	T_ASSERT(ios_run(&jf, &cfg, &res, &e) < 0);
+	T_ASSERT_MSG(strstr(e.msg, "k.fio:1: job 'gone': read_iolog=") &&
+		     strstr(e.msg, "missing.log: no such file"), "%s", e.msg);
+	ios_jobfile_free(&jf);
+	return T_PASS;
+}
+
 /* Our own trace of a run, replayed under the same scheduler and device. */
 static int test_roundtrip(void)
 {
@@ -481,7 +559,7 @@ int main(void)
 		return T_FAIL;
 	ret = T_RUN(test_async_at_recorded_times, test_sync_blocks, test_time_scale,
 		    test_split_and_flush, test_sleep_for_requests, test_past_the_disk,
-		    test_file_changes, test_roundtrip, test_deterministic);
+		    test_file_changes, test_job_read_iolog, test_roundtrip, test_deterministic);
 	ios_replay_close(last);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
