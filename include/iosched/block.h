@@ -162,7 +162,7 @@ void ios_queue_timer(struct ios_queue *q, uint64_t now_ns);
 /* Dispatch while the device has free tags. */
 void ios_queue_run(struct ios_queue *q, uint64_t now_ns);
 /* The task behind @ioc exited: scheduler state for it may go. */
-void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc);
+void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_ns);
 /* Scheduler trace message (blk_add_trace_msg). Cheap when tracing is off. */
 void ios_queue_msg(struct ios_queue *q, uint64_t now_ns, const char *fmt, ...) IOS_PRINTF(3, 4);
 /* Bring disk stats up to @now_ns (io_ticks, time_in_queue). */

@@ -205,8 +205,8 @@ struct ios_sched_ops {
 
 	/* --- per-process state --- */
 
-	/* Optional. @ioc has exited or its request queue is going away. */
-	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc);
+	/* Optional. @ioc has exited, at @now_ns (a running slice ends then). */
+	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_ns);
 	/* Optional. @ioc changed class, level or group. */
 	void (*ioprio_changed)(struct ios_queue *q, struct ios_ioc *ioc);
 

@@ -101,8 +101,8 @@ void ios_queue_msg(struct ios_queue *q, uint64_t now, const char *fmt, ...)
 		return;
 	/*
 	 * A scheduler may log with a cached clock older than the queue call
-	 * it runs in (CFQ's exit_icq has no time and uses its last one); the
-	 * trace must not go back in time, so stamp at least the queue's clock.
+	 * it runs in; the trace must not go back in time, so stamp at least
+	 * the queue's clock.
 	 */
 	if (now < q->clock_ns)
 		now = q->clock_ns;
@@ -608,10 +608,12 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	ios_queue_run(q, now);
 }
 
-void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc)
+void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_ns)
 {
+	if (now_ns > q->clock_ns)
+		q->clock_ns = now_ns;
 	if (q->sched->ops.exit_icq)
-		q->sched->ops.exit_icq(q, ioc);
+		q->sched->ops.exit_icq(q, ioc, now_ns);
 }
 
 /* ---- set-up ---- */

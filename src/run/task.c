@@ -581,7 +581,7 @@ static void finish(struct run_task *t, uint64_t now)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
 	t->ioc.nr_tasks = 0;
-	ios_queue_ioc_exit(t->ctx->q, &t->ioc);
+	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	run_task_finished(t->ctx, t, now);
 }
 

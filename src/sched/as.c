@@ -1031,8 +1031,9 @@ static uint64_t as_next_wakeup(struct ios_queue *q)
 	return as_antic_deadline(ad);
 }
 
-static void as_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
+static void as_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
+	(void)now;
 	struct as_io_context *aic = as_aic_find(as_data(q), ioc);
 
 	/* kept: queued requests and the anticipation may still refer to it */

@@ -1398,8 +1398,9 @@ static uint64_t bfq_next_wakeup(struct ios_queue *q)
 	return IOS_NO_WAKEUP;
 }
 
-static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
+static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
+	(void)now;
 	struct bfq_data *bfqd = bfq_data(q);
 	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
 

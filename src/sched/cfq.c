@@ -1811,11 +1811,13 @@ static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 	free(cic);
 }
 
-static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
+static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
 	struct cfq_data *cfqd = cfq_data(q);
 	struct cfq_io_cq *cic = cfq_cic(cfqd, ioc, false);
 
+	/* an active queue's slice ends now: its resid is measured from here */
+	cfqd->now = now;
 	if (cic)
 		cfq_exit_cic(cfqd, cic);
 }

@@ -533,12 +533,12 @@ static void lab_timer(struct ios_queue *q, uint64_t now)
 	lab_run_timers(lab, now);
 }
 
-static void lab_exit_icq(struct ios_queue *q, struct ios_ioc *ioc)
+static void lab_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
 	struct lab_group *g = lab_find(lab_of(q), ioc->cgroup);
 
 	if (g)
-		inner_ops()->exit_icq(&g->q, ioc);
+		inner_ops()->exit_icq(&g->q, ioc, now);
 }
 
 static int lab_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,

@@ -367,7 +367,7 @@ static unsigned exited_rounds(unsigned rounds, int64_t *no_coop_pct)
 		}
 		/* it exits; a far request arrives */
 		p->nr_tasks = 0;
-		s->type->ops.exit_icq(&s->q, p);
+		s->type->ops.exit_icq(&s->q, p, now);
 		b = ins(s, t_ioc(2), FAR + r * 64, IOS_READ, now);
 		got = t_sq_dispatch(s, now);
 		if (!got) {
