@@ -4,79 +4,49 @@
  *
  * The job files are parsed once; every column (a scheduler with its own
  * tunables) is checked before anything runs (ios_cmp_columns_parse). Then
- * worker threads take columns in order, each doing whole runs: the
+ * worker threads (pool.c) take columns in order, each doing whole runs: the
  * simulator keeps no global state, so runs in parallel share only the
  * parsed jobs, read-only. A finished run is reduced to its compare metrics
  * (struct ios_cmp_run) in the worker and its full result freed. The report
  * is written after the last run from the results in column order, so it is
- * the same bytes whatever the number of workers. The main thread only
- * waits and, on a terminal, draws the progress line.
+ * the same bytes whatever the number of workers.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
 #include "iosched/compare.h"
 #include "iosched/plot.h"
-#include "iosched/progress.h"
 
-#define CMP_MAX_WORKERS 256
-
+/* One column's outcome, written by the worker that ran it (cli_pool_run). */
 struct cmp_slot {
 	struct ios_cmp_run run;		/* the result, once done */
 	struct ios_series *series;	/* kept from the result for --plot */
 	struct ios_err err;
 	int ret;
-	bool running, done;
-	uint64_t sim_ns;		/* progress while running */
-	double fraction;
 };
 
-struct cmp_pool {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+struct cmp_ctx {
 	const struct ios_jobfile *jf;
 	const struct ios_run_config *base;
 	const struct ios_cmp_column *cols;
 	struct cmp_slot *slots;
-	size_t nr, next, finished;
-	size_t fail_min;		/* lowest failed column; nr while none */
-	bool progress;			/* collect progress (stderr is a terminal) */
 };
 
-struct cmp_cb {
-	struct cmp_pool *pool;
-	size_t idx;
-};
-
-static void cmp_progress_cb(void *arg, const struct ios_run_progress *pr)
+static int cmp_run_one(void *arg, size_t idx, ios_run_progress_fn prog, void *prog_arg)
 {
-	struct cmp_cb *cb = arg;
-	struct cmp_pool *pool = cb->pool;
-
-	pthread_mutex_lock(&pool->lock);
-	pool->slots[cb->idx].sim_ns = pr->sim_ns;
-	pool->slots[cb->idx].fraction = pr->fraction;
-	pthread_mutex_unlock(&pool->lock);
-}
-
-static void cmp_run_one(struct cmp_pool *pool, size_t idx)
-{
-	const struct ios_cmp_column *col = &pool->cols[idx];
-	struct cmp_slot *slot = &pool->slots[idx];
-	struct ios_run_config cfg = *pool->base;
+	struct cmp_ctx *ctx = arg;
+	const struct ios_cmp_column *col = &ctx->cols[idx];
+	struct cmp_slot *slot = &ctx->slots[idx];
+	struct ios_run_config cfg = *ctx->base;
 	struct ios_run_result res = { 0 };
-	struct cmp_cb cb = { pool, idx };
 	int ret;
 
 	cfg.scheduler = col->sched->name;
 	cfg.settings = &col->settings;
-	if (pool->progress) {
-		cfg.progress = cmp_progress_cb;
-		cfg.progress_arg = &cb;
-	}
-	ret = ios_run(pool->jf, &cfg, &res, &slot->err);
+	cfg.progress = prog;
+	cfg.progress_arg = prog_arg;
+	ret = ios_run(ctx->jf, &cfg, &res, &slot->err);
 	if (!ret) {
 		ret = ios_cmp_run_from_result(&slot->run, col->label, &col->share, &res);
 		if (ret)
@@ -86,90 +56,13 @@ static void cmp_run_one(struct cmp_pool *pool, size_t idx)
 		res.series = NULL;
 		ios_run_result_free(&res);
 	}
-	pthread_mutex_lock(&pool->lock);
 	slot->ret = ret;
-	slot->running = false;
-	slot->done = true;
-	if (ret && idx < pool->fail_min)
-		pool->fail_min = idx;
-	pool->finished++;
-	pthread_cond_broadcast(&pool->cond);
-	pthread_mutex_unlock(&pool->lock);
+	return ret;
 }
 
-static void *cmp_worker(void *arg)
+static const char *cmp_label(void *arg, size_t idx)
 {
-	struct cmp_pool *pool = arg;
-
-	for (;;) {
-		size_t idx;
-
-		pthread_mutex_lock(&pool->lock);
-		/*
-		 * Columns go out in order. After a failure the columns past it
-		 * are skipped, but every column before it was already handed
-		 * out and runs on: the error reported is always the first
-		 * column's that fails, whatever the number of workers.
-		 */
-		while (pool->next < pool->nr && pool->next > pool->fail_min) {
-			pool->slots[pool->next++].done = true;
-			pool->finished++;
-		}
-		if (pool->next >= pool->nr) {
-			pthread_cond_broadcast(&pool->cond);
-			pthread_mutex_unlock(&pool->lock);
-			return NULL;
-		}
-		idx = pool->next++;
-		pool->slots[idx].running = true;
-		pthread_mutex_unlock(&pool->lock);
-		cmp_run_one(pool, idx);
-	}
-}
-
-/* Wait for every column; on a terminal, draw the progress line meanwhile. */
-static void cmp_wait(struct cmp_pool *pool, struct cli_progress *prog)
-{
-	struct ios_progress_item items[8];
-
-	pthread_mutex_lock(&pool->lock);
-	while (pool->finished < pool->nr) {
-		struct timespec ts;
-		double el;
-
-		if (!prog->tty) {
-			pthread_cond_wait(&pool->cond, &pool->lock);
-			continue;
-		}
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&pool->cond, &pool->lock, &ts);
-		if (pool->finished < pool->nr && cli_progress_due(prog, &el)) {
-			char line[512];
-			size_t n = 0, done = 0;
-
-			for (size_t i = 0; i < pool->nr; i++) {
-				const struct cmp_slot *s = &pool->slots[i];
-
-				if (s->done)
-					done++;
-				else if (s->running && n < IOS_ARRAY_SIZE(items))
-					items[n++] = (struct ios_progress_item){
-						pool->cols[i].label, s->sim_ns, s->fraction };
-			}
-			ios_progress_format(line, sizeof(line), cli_progress_width(), items, n,
-					    (unsigned)done, (unsigned)pool->nr, el);
-			pthread_mutex_unlock(&pool->lock);
-			cli_progress_show(prog, line);
-			pthread_mutex_lock(&pool->lock);
-		}
-	}
-	pthread_mutex_unlock(&pool->lock);
-	cli_progress_clear(prog);
+	return ((struct cmp_ctx *)arg)->cols[idx].label;
 }
 
 static void cmp_usage(FILE *f)
@@ -227,36 +120,22 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o,
 	return ret;
 }
 
-static int cmp_parse_jobs(const char *v, long *out)
-{
-	uint64_t n;
-
-	if (cli_parse_u64(v, &n) || n < 1 || n > CMP_MAX_WORKERS) {
-		fprintf(stderr, "iosched: compare: --jobs=%s: allowed 1..%d\n", v, CMP_MAX_WORKERS);
-		return -1;
-	}
-	*out = (long)n;
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_run_opts o;
 	struct ios_jobfile jf = { 0 };
 	struct ios_cmp_column *cols = NULL;
 	struct ios_cmp_run *runs = NULL;
-	struct cmp_pool pool;
-	struct cli_progress prog;
+	struct cmp_ctx ctx = { 0 };
+	struct cli_pool_cfg pcfg = { 0 };
 	struct ios_err e = { 0 };
 	struct ios_buf out;
-	pthread_t *th = NULL;
 	const char *list = NULL, *plot = NULL;
-	size_t nr_cols = 0, nr_th = 0;
+	size_t nr_cols = 0, failed;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
 	int rc = CLI_EXIT_FAIL, ret;
 
-	memset(&pool, 0, sizeof(pool));
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
 	for (int i = 1; i < argc; i++) {
@@ -271,7 +150,7 @@ int cmd_compare(int argc, char **argv)
 			list = v;
 		} else if ((v = cli_optval(argc, argv, &i, "--jobs")) ||
 			   (!strncmp(a, "-j", 2) && (v = a[2] ? a + 2 : cli_optval(argc, argv, &i, "-j")))) {
-			if (cmp_parse_jobs(v, &workers)) {
+			if (cli_parse_workers("compare", v, &workers)) {
 				rc = CLI_EXIT_USAGE;
 				goto out;
 			}
@@ -333,49 +212,25 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 
-	pool.jf = &jf;
-	pool.base = &o.cfg;
-	pool.cols = cols;
-	pool.nr = nr_cols;
-	pool.fail_min = nr_cols;
-	pool.slots = calloc(nr_cols, sizeof(*pool.slots));
+	ctx.jf = &jf;
+	ctx.base = &o.cfg;
+	ctx.cols = cols;
+	ctx.slots = calloc(nr_cols, sizeof(*ctx.slots));
 	runs = calloc(nr_cols, sizeof(*runs));
-	if (workers < 1)
-		workers = 1;
-	nr_th = (size_t)workers < nr_cols ? (size_t)workers : nr_cols;
-	th = calloc(nr_th, sizeof(*th));
-	if (!pool.slots || !runs || !th) {
+	pcfg = (struct cli_pool_cfg){ nr_cols, workers, cmp_run_one, cmp_label, &ctx };
+	if (!ctx.slots || !runs || cli_pool_run(&pcfg, &failed)) {
 		fprintf(stderr, "iosched: out of memory\n");
 		goto out;
 	}
-	cli_progress_init(&prog);
-	pool.progress = prog.tty;
-	pthread_mutex_init(&pool.lock, NULL);
-	pthread_cond_init(&pool.cond, NULL);
-	for (size_t t = 0; t < nr_th; t++) {
-		if (pthread_create(&th[t], NULL, cmp_worker, &pool)) {
-			/* fewer workers than asked: the ones running do all the work */
-			nr_th = t;
-			break;
-		}
-	}
-	if (!nr_th)
-		cmp_worker(&pool);
-	cmp_wait(&pool, &prog);
-	for (size_t t = 0; t < nr_th; t++)
-		pthread_join(th[t], NULL);
-	pthread_cond_destroy(&pool.cond);
-	pthread_mutex_destroy(&pool.lock);
+	if (failed < nr_cols) {
+		struct cmp_slot *s = &ctx.slots[failed];
 
-	if (pool.fail_min < nr_cols) {
-		struct cmp_slot *s = &pool.slots[pool.fail_min];
-
-		fprintf(stderr, "iosched: compare: %s: %s\n", cols[pool.fail_min].label,
+		fprintf(stderr, "iosched: compare: %s: %s\n", cols[failed].label,
 			s->err.msg[0] ? s->err.msg : strerror(-s->ret));
 		goto out;
 	}
 	for (size_t c = 0; c < nr_cols; c++)
-		runs[c] = pool.slots[c].run;
+		runs[c] = ctx.slots[c].run;
 	{
 		struct ios_cmp_report rep = {
 			.jobfiles = o.jobs,
@@ -394,18 +249,17 @@ int cmd_compare(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 		ios_buf_free(&out);
 	}
-	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, pool.slots, nr_cols))
+	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, ctx.slots, nr_cols))
 		rc = CLI_EXIT_FAIL;
 out:
-	if (pool.slots)
+	if (ctx.slots)
 		for (size_t c = 0; c < nr_cols; c++) {
-			ios_cmp_run_free(&pool.slots[c].run);
-			ios_series_free(pool.slots[c].series);
-			free(pool.slots[c].series);
+			ios_cmp_run_free(&ctx.slots[c].run);
+			ios_series_free(ctx.slots[c].series);
+			free(ctx.slots[c].series);
 		}
-	free(pool.slots);
+	free(ctx.slots);
 	free(runs);
-	free(th);
 	ios_cmp_columns_free(cols, nr_cols);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);
