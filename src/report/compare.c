@@ -20,6 +20,7 @@
 #include <string.h>
 #include "iosched/ios.h"
 #include "iosched/compare.h"
+#include "jsonw.h"
 
 /* ---- columns ---- */
 
@@ -561,104 +562,15 @@ int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out)
 
 /* ---- JSON ---- */
 
-struct cc_js {
-	struct ios_buf *b;
-	int depth;
-	bool first[16];
-};
-
-static void cc_js_str_raw(struct ios_buf *b, const char *s)
+static void cc_js_opt_u64(struct ios_jw *w, const char *key, bool has, uint64_t v)
 {
-	ios_buf_puts(b, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			ios_buf_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			ios_buf_printf(b, "\\u%04x", c);
-		else
-			ios_buf_printf(b, "%c", c);
-	}
-	ios_buf_puts(b, "\"");
-}
-
-static void cc_js_key(struct cc_js *w, const char *key)
-{
-	if (!w->first[w->depth])
-		ios_buf_puts(w->b, ",");
-	if (w->depth)
-		ios_buf_puts(w->b, "\n");
-	w->first[w->depth] = false;
-	for (int i = 0; i < w->depth; i++)
-		ios_buf_puts(w->b, "  ");
-	if (key) {
-		cc_js_str_raw(w->b, key);
-		ios_buf_puts(w->b, ": ");
-	}
-}
-
-static void cc_js_open(struct cc_js *w, const char *key, char c)
-{
-	cc_js_key(w, key);
-	ios_buf_printf(w->b, "%c", c);
-	w->first[++w->depth] = true;
-}
-
-static void cc_js_close(struct cc_js *w, char c)
-{
-	bool empty = w->first[w->depth];
-
-	w->depth--;
-	if (!empty) {
-		ios_buf_puts(w->b, "\n");
-		for (int i = 0; i < w->depth; i++)
-			ios_buf_puts(w->b, "  ");
-	}
-	ios_buf_printf(w->b, "%c", c);
-}
-
-static void cc_js_str(struct cc_js *w, const char *key, const char *v)
-{
-	cc_js_key(w, key);
-	if (v)
-		cc_js_str_raw(w->b, v);
+	if (has)
+		ios_jw_u64(w, key, v);
 	else
-		ios_buf_puts(w->b, "null");
+		ios_jw_null(w, key);
 }
 
-static void cc_js_u64(struct cc_js *w, const char *key, uint64_t v)
-{
-	cc_js_key(w, key);
-	ios_buf_printf(w->b, "%" PRIu64, v);
-}
-
-static void cc_js_int(struct cc_js *w, const char *key, long long v)
-{
-	cc_js_key(w, key);
-	ios_buf_printf(w->b, "%lld", v);
-}
-
-static void cc_js_dbl(struct cc_js *w, const char *key, double v)
-{
-	cc_js_key(w, key);
-	if (isfinite(v))
-		ios_buf_printf(w->b, "%.6f", v);
-	else
-		ios_buf_puts(w->b, "null");
-}
-
-static void cc_js_opt_u64(struct cc_js *w, const char *key, bool has, uint64_t v)
-{
-	if (has) {
-		cc_js_u64(w, key, v);
-	} else {
-		cc_js_key(w, key);
-		ios_buf_puts(w->b, "null");
-	}
-}
-
-static int cc_js_run(struct cc_js *w, const struct ios_cmp_run *r, bool shares)
+static int cc_js_run(struct ios_jw *w, const struct ios_cmp_run *r, bool shares)
 {
 	struct ios_share_row *rows = calloc(r->nr_jobs + 1, sizeof(*rows));
 	uint64_t total;
@@ -668,101 +580,101 @@ static int cc_js_run(struct cc_js *w, const struct ios_cmp_run *r, bool shares)
 	if (!rows)
 		return -ENOMEM;
 	ios_cmp_share_rows(r, rows, &total, &prio);
-	cc_js_open(w, NULL, '{');
-	cc_js_str(w, "label", r->label);
-	cc_js_str(w, "scheduler", r->scheduler);
-	cc_js_u64(w, "sim_end_ns", r->sim_end_ns);
-	cc_js_open(w, "jobs", '[');
+	ios_jw_open(w, NULL, '{');
+	ios_jw_str(w, "label", r->label);
+	ios_jw_str(w, "scheduler", r->scheduler);
+	ios_jw_u64(w, "sim_end_ns", r->sim_end_ns);
+	ios_jw_open(w, "jobs", '[');
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct ios_cmp_job *j = &r->jobs[i];
 
-		cc_js_open(w, NULL, '{');
-		cc_js_str(w, "name", j->name);
-		cc_js_str(w, "class", cc_class_name(j->ioprio_class));
-		cc_js_int(w, "prio", j->ioprio_level);
-		cc_js_str(w, "cgroup", j->cgroup);
-		cc_js_u64(w, "cgroup_weight", j->cgroup_weight);
-		cc_js_u64(w, "bytes", j->bytes);
-		cc_js_u64(w, "runtime_ns", j->runtime_ns);
-		cc_js_dbl(w, "bw_kib", j->bw_kib);
-		cc_js_u64(w, "start_ns", j->start_ns);
-		cc_js_u64(w, "finish_ns", j->finish_ns);
+		ios_jw_open(w, NULL, '{');
+		ios_jw_str(w, "name", j->name);
+		ios_jw_str(w, "class", cc_class_name(j->ioprio_class));
+		ios_jw_int(w, "prio", j->ioprio_level);
+		ios_jw_str(w, "cgroup", j->cgroup);
+		ios_jw_u64(w, "cgroup_weight", j->cgroup_weight);
+		ios_jw_u64(w, "bytes", j->bytes);
+		ios_jw_u64(w, "runtime_ns", j->runtime_ns);
+		ios_jw_dbl(w, "bw_kib", j->bw_kib);
+		ios_jw_u64(w, "start_ns", j->start_ns);
+		ios_jw_u64(w, "finish_ns", j->finish_ns);
 		cc_js_opt_u64(w, "clat_max_ns", j->has_lat, j->clat_max_ns);
 		cc_js_opt_u64(w, "clat_p99_ns", j->has_p99, j->clat_p99_ns);
-		cc_js_dbl(w, "weight", j->weight);
-		cc_js_dbl(w, "group_weight", j->group_weight);
-		cc_js_dbl(w, "ideal_share", j->share);
-		cc_js_close(w, '}');
+		ios_jw_dbl(w, "weight", j->weight);
+		ios_jw_dbl(w, "group_weight", j->group_weight);
+		ios_jw_dbl(w, "ideal_share", j->share);
+		ios_jw_close(w, '}');
 	}
-	cc_js_close(w, ']');
-	cc_js_open(w, "all_jobs", '{');
-	cc_js_u64(w, "bytes", r->total_bytes);
-	cc_js_dbl(w, "aggregate_kib", r->agg_kib);
-	cc_js_u64(w, "makespan_ns", r->last_finish_ns - r->first_start_ns);
+	ios_jw_close(w, ']');
+	ios_jw_open(w, "all_jobs", '{');
+	ios_jw_u64(w, "bytes", r->total_bytes);
+	ios_jw_dbl(w, "aggregate_kib", r->agg_kib);
+	ios_jw_u64(w, "makespan_ns", r->last_finish_ns - r->first_start_ns);
 	cc_js_opt_u64(w, "clat_max_ns", r->has_lat, r->clat_max_ns);
 	cc_js_opt_u64(w, "clat_p99_ns", r->has_p99, r->clat_p99_ns);
-	cc_js_dbl(w, "jain_index_bw", r->jain_bw);
-	cc_js_dbl(w, "min_max_bw", r->min_max_bw);
-	cc_js_dbl(w, "finish_spread", r->finish_spread);
-	cc_js_close(w, '}');
+	ios_jw_dbl(w, "jain_index_bw", r->jain_bw);
+	ios_jw_dbl(w, "min_max_bw", r->min_max_bw);
+	ios_jw_dbl(w, "finish_spread", r->finish_spread);
+	ios_jw_close(w, '}');
 	if (shares) {
 		ios_share_describe(&r->share, model, sizeof(model));
-		cc_js_open(w, "shares", '{');
-		cc_js_str(w, "model", model);
-		cc_js_dbl(w, "total_priority", prio);
-		cc_js_u64(w, "total_kib", total);
-		cc_js_open(w, "rows", '[');
+		ios_jw_open(w, "shares", '{');
+		ios_jw_str(w, "model", model);
+		ios_jw_dbl(w, "total_priority", prio);
+		ios_jw_u64(w, "total_kib", total);
+		ios_jw_open(w, "rows", '[');
 		for (size_t i = 0; i < r->nr_jobs; i++) {
-			cc_js_open(w, NULL, '{');
-			cc_js_str(w, "job", r->jobs[i].name);
-			cc_js_str(w, "class", cc_class_name(r->jobs[i].ioprio_class));
-			cc_js_int(w, "prio", r->jobs[i].ioprio_level);
-			cc_js_u64(w, "ideal_kib", rows[i].ideal_kib);
-			cc_js_u64(w, "xferred_kib", rows[i].xferred_kib);
+			ios_jw_open(w, NULL, '{');
+			ios_jw_str(w, "job", r->jobs[i].name);
+			ios_jw_str(w, "class", cc_class_name(r->jobs[i].ioprio_class));
+			ios_jw_int(w, "prio", r->jobs[i].ioprio_level);
+			ios_jw_u64(w, "ideal_kib", rows[i].ideal_kib);
+			ios_jw_u64(w, "xferred_kib", rows[i].xferred_kib);
 			if (rows[i].has_diff) {
-				cc_js_int(w, "diff_pct", rows[i].diff_pct);
-				cc_js_dbl(w, "diff_pct_exact", rows[i].exact_diff_pct);
+				ios_jw_int(w, "diff_pct", rows[i].diff_pct);
+				ios_jw_dbl(w, "diff_pct_exact", rows[i].exact_diff_pct);
 			} else {
-				cc_js_str(w, "diff_pct", NULL);
-				cc_js_str(w, "diff_pct_exact", NULL);
+				ios_jw_str(w, "diff_pct", NULL);
+				ios_jw_str(w, "diff_pct_exact", NULL);
 			}
-			cc_js_close(w, '}');
+			ios_jw_close(w, '}');
 		}
-		cc_js_close(w, ']');
-		cc_js_close(w, '}');
+		ios_jw_close(w, ']');
+		ios_jw_close(w, '}');
 	}
-	cc_js_close(w, '}');
+	ios_jw_close(w, '}');
 	free(rows);
 	return 0;
 }
 
 int ios_cmp_report_json(const struct ios_cmp_report *rep, struct ios_buf *out)
 {
-	struct cc_js w = { .b = out, .depth = 0 };
+	struct ios_jw w;
 	bool shares = rep->shares;
 
 	for (size_t c = 0; c < rep->nr_runs; c++)
 		shares = shares || ios_cmp_jobs_differ(&rep->runs[c]);
-	w.first[0] = true;
-	cc_js_open(&w, NULL, '{');
-	cc_js_open(&w, "iosched_compare", '{');
-	cc_js_str(&w, "version", IOS_VERSION_STRING);
-	cc_js_open(&w, "jobfiles", '[');
+	ios_jw_init(&w, out);
+	ios_jw_open(&w, NULL, '{');
+	ios_jw_open(&w, "iosched_compare", '{');
+	ios_jw_str(&w, "version", IOS_VERSION_STRING);
+	ios_jw_open(&w, "jobfiles", '[');
 	for (size_t i = 0; i < rep->nr_jobfiles; i++)
-		cc_js_str(&w, NULL, rep->jobfiles[i]);
-	cc_js_close(&w, ']');
-	cc_js_str(&w, "device", rep->nr_runs ? rep->runs[0].device : NULL);
-	cc_js_u64(&w, "seed", rep->nr_runs ? rep->runs[0].seed : 0);
-	cc_js_str(&w, "bandwidth_unit", "KiB/s");
-	cc_js_str(&w, "jain_index_over", "per-job bandwidth (bytes / I/O runtime)");
-	cc_js_str(&w, "finish_spread_def", "(max - min) / max of the jobs' finish times");
-	cc_js_open(&w, "runs", '[');
+		ios_jw_str(&w, NULL, rep->jobfiles[i]);
+	ios_jw_close(&w, ']');
+	ios_jw_str(&w, "device", rep->nr_runs ? rep->runs[0].device : NULL);
+	ios_jw_u64(&w, "seed", rep->nr_runs ? rep->runs[0].seed : 0);
+	ios_jw_str(&w, "bandwidth_unit", "KiB/s");
+	ios_jw_str(&w, "jain_index_over", "per-job bandwidth (bytes / I/O runtime)");
+	ios_jw_str(&w, "finish_spread_def", "(max - min) / max of the jobs' finish times");
+	ios_jw_open(&w, "runs", '[');
 	for (size_t c = 0; c < rep->nr_runs; c++)
 		if (cc_js_run(&w, &rep->runs[c], shares))
 			return -ENOMEM;
-	cc_js_close(&w, ']');
-	cc_js_close(&w, '}');
-	cc_js_close(&w, '}');
+	ios_jw_close(&w, ']');
+	ios_jw_close(&w, '}');
+	ios_jw_close(&w, '}');
 	ios_buf_puts(out, "\n");
 	return out->oom ? -ENOMEM : 0;
 }
