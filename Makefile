@@ -7,6 +7,8 @@
 #   make check-quick the tests of the normal build only
 #   make check-asan  the tests under AddressSanitizer and UBSan (build-asan/)
 #   make bench       build and run the benchmarks in bench/
+#   make seeds       run the seed experiments under every scheduler and write
+#                    docs/REPRODUCTION.md and docs/repro/*.svg (iosched repro)
 #   make clean
 
 -include config.mk
@@ -47,7 +49,7 @@ else
 BIN_OUT    := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz clean
+.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz seeds clean
 all: lib cli tests benches
 
 lib: $(LIB)
@@ -100,6 +102,9 @@ FUZZ_SECONDS ?= 30
 fuzz-smoke: fuzz
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_jobfile $(FUZZ_SECONDS)
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_trace $(FUZZ_SECONDS) tests/fuzz/corpus-trace
+
+seeds: cli
+	./$(BIN_OUT) repro
 
 bench: all
 	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh bench/run-bench.sh

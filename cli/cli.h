@@ -19,6 +19,7 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
 void cli_usage(FILE *f);
 
 /* "--name=value" or "--name value": returns the value or NULL; advances *i */

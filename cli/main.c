@@ -13,6 +13,8 @@ void cli_usage(FILE *f)
 "                                           one table (iosched compare --help)\n"
 "       iosched replay TRACE [options]      replay a blktrace, blkparse output or fio\n"
 "                                           iolog (run options, --trace; docs/blktrace.md)\n"
+"       iosched repro [EXPERIMENT...]       the seed experiments under every scheduler:\n"
+"                                           docs/REPRODUCTION.md (iosched repro --help)\n"
 "       iosched list                        schedulers, devices and every tunable\n"
 "       iosched --help | --version\n"
 "\n"
@@ -78,6 +80,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "repro"))
+		return cmd_repro(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
 	fprintf(stderr, "iosched: unknown command '%s'\n", argv[1]);

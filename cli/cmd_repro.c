@@ -1,0 +1,537 @@
+/*
+ * iosched repro: the seed reproduction report (`make seeds`).
+ *
+ * Every experiment of the library's table (ios_repro_experiments[]) is
+ * prepared before anything runs: its job file parsed with the options of
+ * the .args file beside it (the same options the smoke tests and the
+ * README use, so there is one place that says how a seed job runs), and its
+ * columns checked as `iosched compare` checks them. Then every run of every
+ * experiment (column x seed, plus the first job alone where an experiment
+ * needs that rate) is one task for the worker threads of pool.c; the report
+ * is written after the last one, from the results in table order, so its
+ * bytes do not depend on the number of workers.
+ *
+ * Output: DIR/REPRODUCTION.md and DIR/repro/NAME.svg (DIR: docs), and the
+ * PASS/MISS list on stdout; or, with --output-format json, the data as JSON
+ * on stdout and no files.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "iosched/repro.h"
+
+#define REPRO_DEFAULT_DIR "docs"
+
+/* One experiment, prepared. */
+struct rp_exp {
+	const struct ios_repro_exp *x;
+	struct cli_run_opts o;		/* from the .args file: device, --set, --fio-compat */
+	char *args;			/* the .args file's text, on one line */
+	char *argv_text;		/* its tokens, which o's options point into */
+	struct ios_jobfile jf;
+	struct ios_cmp_column *cols;
+	size_t nr_cols;
+	unsigned nr_seeds;
+	struct ios_repro_result *res;	/* [col * nr_seeds + seed - 1] */
+	struct ios_repro_result *alone;	/* [seed - 1] */
+};
+
+/* One run: an experiment, a column (or the first job alone), a seed. */
+struct rp_task {
+	struct rp_exp *e;
+	size_t col;			/* the column; with alone, the alone column */
+	bool alone;
+	unsigned seed_idx;
+	struct ios_repro_result *out;
+	struct ios_err err;
+	char label[160];
+};
+
+struct rp_ctx {
+	struct rp_task *tasks;
+	size_t nr;
+};
+
+static int rp_run_task(void *arg, size_t idx, ios_run_progress_fn prog, void *prog_arg)
+{
+	struct rp_task *t = &((struct rp_ctx *)arg)->tasks[idx];
+	struct ios_run_config cfg = t->e->o.cfg;
+
+	cfg.seed = t->seed_idx + 1;
+	/* the plot shows seed 1 of each column */
+	cfg.record_series = !t->alone && t->seed_idx == 0;
+	return ios_repro_run(&t->e->jf, &cfg, &t->e->cols[t->col], t->alone, prog, prog_arg,
+			     t->out, &t->err);
+}
+
+static const char *rp_task_label(void *arg, size_t idx)
+{
+	return ((struct rp_ctx *)arg)->tasks[idx].label;
+}
+
+static void rp_usage(FILE *f)
+{
+	fprintf(f,
+"usage: iosched repro [EXPERIMENT...] [--output-dir DIR] [--jobs N] [--quick]\n"
+"                     [--output-format normal|json] [--output FILE]\n"
+"\n"
+"Runs the seed experiments of scenarios.md (job files in examples/seeds/, with the\n"
+"options of their .args files) under the schedulers each has expectations for, and\n"
+"writes DIR/REPRODUCTION.md (the thread's numbers beside ours, the pass criteria with\n"
+"PASS or MISS) and one plot per experiment, DIR/repro/NAME.svg. Prints the PASS/MISS\n"
+"list. Run it from the top of the source tree.\n"
+"\n"
+"  EXPERIMENT          any of:");
+	for (size_t i = 0; i < ios_repro_nr_experiments; i++)
+		fprintf(f, " %s", ios_repro_experiments[i].name);
+	fprintf(f, " (default: all)\n"
+"  --output-dir DIR    where the report goes (default %s); the Markdown links as if\n"
+"                      DIR were docs/, wherever it is written\n"
+"  --jobs N, -j N      runs at a time (default: online CPUs); the output does not\n"
+"                      depend on it\n"
+"  --quick             one seed per experiment instead of the table's (a quick look,\n"
+"                      not the report to commit)\n"
+"  --output-format FMT normal (default) or json: the data as JSON on stdout (or\n"
+"                      --output FILE), and no files written\n"
+"  --output FILE       the PASS/MISS list (or the JSON) into FILE instead of stdout\n",
+		REPRO_DEFAULT_DIR);
+}
+
+/* "examples/seeds/x.fio" -> "examples/seeds/x.args" (malloc'd) */
+static char *rp_args_path(const char *jobfile)
+{
+	size_t n = strlen(jobfile);
+	char *p = malloc(n + 8);
+
+	if (!p)
+		return NULL;
+	memcpy(p, jobfile, n + 1);
+	if (n > 4 && !strcmp(p + n - 4, ".fio"))
+		p[n - 4] = '\0';
+	strcat(p, ".args");
+	return p;
+}
+
+static char *rp_read_text(const char *path, int *err)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int c;
+
+	*err = 0;
+	if (!f) {
+		*err = errno;
+		return NULL;
+	}
+	while ((c = fgetc(f)) != EOF) {
+		if (len + 2 > cap) {
+			char *nb = realloc(buf, cap ? 2 * cap : 256);
+
+			if (!nb) {
+				*err = ENOMEM;
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+			cap = cap ? 2 * cap : 256;
+		}
+		buf[len++] = (char)c;
+	}
+	fclose(f);
+	if (!buf) {
+		buf = calloc(1, 1);
+		if (!buf)
+			*err = ENOMEM;
+	} else {
+		buf[len] = '\0';
+	}
+	return buf;
+}
+
+/*
+ * The .args file beside the job file: whitespace-separated options, only
+ * --device, --set and --fio-compat (the schedulers and seeds are the
+ * experiment's). Parsed by the same code as the command line.
+ */
+static int rp_load_args(struct rp_exp *e)
+{
+	char *path = rp_args_path(e->x->jobfile), *text, *tok[64], *save = NULL, *p;
+	int n = 0, err, ret = -1;
+
+	if (!path) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	text = rp_read_text(path, &err);
+	if (!text && err == ENOENT) {
+		/* no .args: the job file runs with the defaults */
+		free(path);
+		e->args = strdup("");
+		return e->args ? 0 : -1;
+	}
+	if (!text) {
+		fprintf(stderr, "iosched: repro: %s: %s\n", path, strerror(err));
+		free(path);
+		return -1;
+	}
+	for (p = strtok_r(text, " \t\r\n", &save); p; p = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == (int)IOS_ARRAY_SIZE(tok)) {
+			fprintf(stderr, "iosched: repro: %s: too many options\n", path);
+			goto out;
+		}
+		tok[n++] = p;
+	}
+	/* the report quotes the options on one line */
+	{
+		size_t len = 1;
+
+		for (int i = 0; i < n; i++)
+			len += strlen(tok[i]) + 1;
+		e->args = calloc(1, len);
+		if (!e->args)
+			goto out;
+		for (int i = 0; i < n; i++) {
+			if (i)
+				strcat(e->args, " ");
+			strcat(e->args, tok[i]);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		static const char *const allowed[] = { "--device", "--set", "--fio-compat" };
+		bool ok = false;
+
+		for (size_t k = 0; k < IOS_ARRAY_SIZE(allowed) && !ok; k++) {
+			size_t l = strlen(allowed[k]);
+
+			ok = !strncmp(tok[i], allowed[k], l) && (tok[i][l] == '\0' || tok[i][l] == '=');
+		}
+		if (!ok) {
+			fprintf(stderr, "iosched: repro: %s: '%s': only --device, --set and "
+				"--fio-compat belong in a seed job's .args\n", path, tok[i]);
+			goto out;
+		}
+		if (cli_run_opts_parse(&e->o, n, tok, &i) != 1) {
+			fprintf(stderr, "iosched: repro: in %s\n", path);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	/* the parsed options keep pointers into the tokens */
+	e->argv_text = text;
+	free(path);
+	return ret;
+}
+
+/* Parse the job file and check the columns: nothing runs before all of this. */
+static int rp_prepare(struct rp_exp *e, bool quick)
+{
+	struct ios_err err = { 0 };
+	char *list;
+	size_t len = 1;
+
+	if (cli_run_opts_init(&e->o, 1))
+		return -1;
+	if (rp_load_args(e))
+		return -1;
+	if (access(e->x->jobfile, R_OK)) {
+		fprintf(stderr, "iosched: repro: %s: %s (run iosched repro from the top of the "
+			"source tree)\n", e->x->jobfile, strerror(errno));
+		return -1;
+	}
+	e->o.jobs[e->o.nr_jobs++] = e->x->jobfile;
+	if (cli_run_opts_load(&e->o, &e->jf))
+		return -1;
+	for (size_t c = 0; e->x->columns[c]; c++)
+		len += strlen(e->x->columns[c]) + 1;
+	list = calloc(1, len);
+	if (!list)
+		return -1;
+	for (size_t c = 0; e->x->columns[c]; c++) {
+		if (c)
+			strcat(list, ",");
+		strcat(list, e->x->columns[c]);
+	}
+	if (ios_cmp_columns_parse(list, &e->o.settings, e->o.cfg.device, &e->cols, &e->nr_cols,
+				  &err)) {
+		fprintf(stderr, "iosched: repro: %s: ", e->x->name);
+		cli_error(&err);
+		free(list);
+		return -1;
+	}
+	free(list);
+	e->nr_seeds = quick ? 1 : e->x->nr_seeds;
+	if (!e->nr_seeds || e->nr_seeds > IOS_REPRO_MAX_SEEDS) {
+		fprintf(stderr, "iosched: repro: %s: %u seeds (allowed 1..%d)\n", e->x->name,
+			e->nr_seeds, IOS_REPRO_MAX_SEEDS);
+		return -1;
+	}
+	e->res = calloc(e->nr_cols * e->nr_seeds, sizeof(*e->res));
+	e->alone = e->x->alone ? calloc(e->nr_seeds, sizeof(*e->alone)) : NULL;
+	if (!e->res || (e->x->alone && !e->alone)) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void rp_exp_free(struct rp_exp *e)
+{
+	for (size_t i = 0; e->res && i < e->nr_cols * e->nr_seeds; i++)
+		ios_repro_result_free(&e->res[i]);
+	for (unsigned s = 0; e->alone && s < e->nr_seeds; s++)
+		ios_repro_result_free(&e->alone[s]);
+	free(e->res);
+	free(e->alone);
+	ios_cmp_columns_free(e->cols, e->nr_cols);
+	ios_jobfile_free(&e->jf);
+	cli_run_opts_free(&e->o);
+	free(e->args);
+	free(e->argv_text);
+}
+
+static int rp_mkdir(const char *path)
+{
+	if (!mkdir(path, 0777) || errno == EEXIST)
+		return 0;
+	fprintf(stderr, "iosched: repro: %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+static int rp_write_file(const char *dir, const char *name, const struct ios_buf *b)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *path = malloc(len);
+	FILE *f;
+	int ret = -1;
+
+	if (!path)
+		return -1;
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		bool ok = fwrite(b->s, 1, b->len, f) == b->len;
+
+		if (!fclose(f) && ok)
+			ret = 0;
+	}
+	if (ret)
+		fprintf(stderr, "iosched: repro: %s: %s\n", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
+/* REPRODUCTION.md and repro/NAME.svg under @dir */
+static int rp_write_report(const char *dir, const struct ios_repro_data *d, size_t n, bool quick)
+{
+	size_t len = strlen(dir) + 8;
+	char *sub = malloc(len);
+	struct ios_buf b;
+	int ret = -1;
+
+	if (!sub)
+		return -1;
+	snprintf(sub, len, "%s/repro", dir);
+	if (rp_mkdir(dir) || rp_mkdir(sub))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		char name[128];
+
+		ios_buf_init(&b);
+		ios_repro_plot_name(d[i].exp, name, sizeof(name));
+		if (ios_repro_plot(&d[i], &b)) {
+			fprintf(stderr, "iosched: repro: %s: drawing the plot failed\n",
+				d[i].exp->name);
+			ios_buf_free(&b);
+			goto out;
+		}
+		if (rp_write_file(dir, name, &b)) {
+			ios_buf_free(&b);
+			goto out;
+		}
+		ios_buf_free(&b);
+	}
+	ios_buf_init(&b);
+	if (ios_repro_report_md(d, n, quick, &b)) {
+		fprintf(stderr, "iosched: repro: out of memory writing the report\n");
+		ios_buf_free(&b);
+		goto out;
+	}
+	ret = rp_write_file(dir, "REPRODUCTION.md", &b);
+	ios_buf_free(&b);
+out:
+	free(sub);
+	return ret;
+}
+
+int cmd_repro(int argc, char **argv)
+{
+	const char *dir = REPRO_DEFAULT_DIR, *fmt = "normal", *outfile = NULL;
+	long workers = sysconf(_SC_NPROCESSORS_ONLN);
+	bool quick = false, want[64] = { false }, any = false;
+	struct rp_exp *exps = NULL;
+	struct ios_repro_data *data = NULL;
+	struct rp_ctx ctx = { 0 };
+	size_t nr = 0, failed;
+	int rc = CLI_EXIT_USAGE;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			rp_usage(stdout);
+			return CLI_EXIT_OK;
+		}
+		if ((v = cli_optval(argc, argv, &i, "--output-dir"))) {
+			if (!*v) {
+				fprintf(stderr, "iosched: repro: --output-dir: needs a directory\n");
+				return CLI_EXIT_USAGE;
+			}
+			dir = v;
+		} else if ((v = cli_optval(argc, argv, &i, "--jobs")) ||
+			   (!strncmp(a, "-j", 2) && (v = a[2] ? a + 2 : cli_optval(argc, argv, &i, "-j")))) {
+			if (cli_parse_workers("repro", v, &workers))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--quick")) {
+			quick = true;
+		} else if ((v = cli_optval(argc, argv, &i, "--output-format"))) {
+			if (strcmp(v, "normal") && strcmp(v, "json")) {
+				fprintf(stderr, "iosched: --output-format=%s: allowed normal, json\n", v);
+				return CLI_EXIT_USAGE;
+			}
+			fmt = v;
+		} else if ((v = cli_optval(argc, argv, &i, "--output"))) {
+			if (!*v) {
+				fprintf(stderr, "iosched: repro: --output: needs a file name\n");
+				return CLI_EXIT_USAGE;
+			}
+			outfile = v;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "iosched: repro: unknown option '%s' (see iosched repro "
+				"--help)\n", a);
+			return CLI_EXIT_USAGE;
+		} else {
+			const struct ios_repro_exp *x = ios_repro_find(a);
+
+			if (!x) {
+				fprintf(stderr, "iosched: repro: unknown experiment '%s' (known:", a);
+				for (size_t k = 0; k < ios_repro_nr_experiments; k++)
+					fprintf(stderr, " %s", ios_repro_experiments[k].name);
+				fprintf(stderr, ")\n");
+				return CLI_EXIT_USAGE;
+			}
+			want[x - ios_repro_experiments] = true;
+			any = true;
+		}
+	}
+	if (ios_repro_nr_experiments > IOS_ARRAY_SIZE(want))
+		return CLI_EXIT_FAIL;
+	rc = CLI_EXIT_FAIL;
+	/* in the table's order, whatever the order asked in */
+	exps = calloc(ios_repro_nr_experiments, sizeof(*exps));
+	data = calloc(ios_repro_nr_experiments, sizeof(*data));
+	if (!exps || !data)
+		goto out;
+	for (size_t k = 0; k < ios_repro_nr_experiments; k++) {
+		if (any && !want[k])
+			continue;
+		exps[nr].x = &ios_repro_experiments[k];
+		nr++;
+		if (rp_prepare(&exps[nr - 1], quick))
+			goto out;
+	}
+	for (size_t k = 0; k < nr; k++)
+		ctx.nr += exps[k].nr_seeds * (exps[k].nr_cols + (exps[k].x->alone ? 1 : 0));
+	ctx.tasks = calloc(ctx.nr, sizeof(*ctx.tasks));
+	if (!ctx.tasks) {
+		fprintf(stderr, "iosched: out of memory\n");
+		goto out;
+	}
+	ctx.nr = 0;
+	for (size_t k = 0; k < nr; k++) {
+		struct rp_exp *e = &exps[k];
+
+		for (size_t c = 0; c < e->nr_cols; c++) {
+			for (unsigned s = 0; s < e->nr_seeds; s++) {
+				struct rp_task *t = &ctx.tasks[ctx.nr++];
+
+				*t = (struct rp_task){ .e = e, .col = c, .seed_idx = s,
+						       .out = &e->res[c * e->nr_seeds + s] };
+				snprintf(t->label, sizeof(t->label), "%s %s s%u", e->x->name,
+					 e->cols[c].label, s + 1);
+			}
+		}
+		for (unsigned s = 0; e->x->alone && s < e->nr_seeds; s++) {
+			struct rp_task *t = &ctx.tasks[ctx.nr++];
+			size_t c = 0;
+
+			while (c < e->nr_cols && strcmp(e->cols[c].label, e->x->alone_column))
+				c++;
+			if (c == e->nr_cols) {
+				fprintf(stderr, "iosched: repro: %s: no column '%s' to run the first "
+					"job alone under\n", e->x->name, e->x->alone_column);
+				goto out;
+			}
+			*t = (struct rp_task){ .e = e, .col = c, .alone = true, .seed_idx = s,
+					       .out = &e->alone[s] };
+			snprintf(t->label, sizeof(t->label), "%s alone s%u", e->x->name, s + 1);
+		}
+	}
+	{
+		struct cli_pool_cfg pcfg = { ctx.nr, workers, rp_run_task, rp_task_label, &ctx };
+
+		if (cli_pool_run(&pcfg, &failed)) {
+			fprintf(stderr, "iosched: out of memory\n");
+			goto out;
+		}
+	}
+	if (failed < ctx.nr) {
+		const struct rp_task *t = &ctx.tasks[failed];
+
+		fprintf(stderr, "iosched: repro: %s (%s): %s\n", t->label, t->e->x->jobfile,
+			t->err.msg[0] ? t->err.msg : strerror(-t->err.code));
+		goto out;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		struct rp_exp *e = &exps[k];
+
+		data[k] = (struct ios_repro_data){
+			.exp = e->x, .args = e->args,
+			.device = e->o.cfg.device ? e->o.cfg.device : IOS_DEV_DEFAULT_PROFILE,
+			.cols = e->cols, .nr_cols = e->nr_cols, .nr_seeds = e->nr_seeds,
+			.res = e->res, .alone = e->alone,
+		};
+	}
+	{
+		struct ios_buf b;
+		int ret;
+
+		ios_buf_init(&b);
+		if (!strcmp(fmt, "json")) {
+			ret = ios_repro_report_json(data, nr, quick, &b);
+		} else {
+			ret = rp_write_report(dir, data, nr, quick) ? -EIO
+			      : ios_repro_report_text(data, nr, &b);
+		}
+		if (ret == -EIO)
+			;	/* the message is out */
+		else if (ret)
+			fprintf(stderr, "iosched: repro: the report: %s\n", strerror(-ret));
+		else if (!cli_write_output(outfile, &b))
+			rc = CLI_EXIT_OK;
+		ios_buf_free(&b);
+	}
+out:
+	for (size_t k = 0; exps && k < nr; k++)
+		rp_exp_free(&exps[k]);
+	free(exps);
+	free(data);
+	free(ctx.tasks);
+	return rc;
+}

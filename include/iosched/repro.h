@@ -1,0 +1,205 @@
+/*
+ * The seed reproduction report (`iosched repro`, `make seeds`): each
+ * experiment of scenarios.md run under the schedulers it has expectations
+ * for, its numbers beside the ones its thread posted, and its pass
+ * criteria evaluated per scheduler.
+ *
+ * The experiments are a table (ios_repro_experiments[], repro_table.c):
+ * the job file, the columns (iosched compare's syntax, "cfq:fairness=1"),
+ * how many seeds, the thread's numbers as it posted them, and the criteria
+ * as checks of one measure of one column against bounds. Everything else
+ * is generic code over that table:
+ *
+ *  - ios_repro_run() does one run of an experiment (a column and a seed)
+ *    and keeps what the report needs (struct ios_repro_result);
+ *  - ios_repro_evaluate() computes every check's measure per seed, takes
+ *    the median over the seeds (scenarios.md §5), and the same measure on
+ *    the thread's numbers where they allow it;
+ *  - the writers turn the results into Markdown, JSON, a short text
+ *    summary and one SVG plot per experiment.
+ *
+ * The only numbers typed into the source are the thread's; everything
+ * derived from them (spreads, ratios, Moyer's ideal and %diff) is computed
+ * by the same code as ours. Nothing reads a clock, so the same runs give
+ * the same bytes.
+ */
+#ifndef IOSCHED_REPRO_H
+#define IOSCHED_REPRO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "compare.h"
+#include "err.h"
+#include "plot.h"
+#include "run.h"
+#include "stats.h"
+
+/* What an experiment's thread measured, which decides its table. */
+enum ios_repro_kind {
+	IOS_REPRO_FINISH,	/* A1: each job's finish time, their spread */
+	IOS_REPRO_SHARES,	/* A2: Jeff Moyer's class prio ideal xferred %diff */
+	IOS_REPRO_RW,		/* B1: per-job KiB/s and worst completion latency */
+	IOS_REPRO_CAT,		/* B2: cat's time, the disk's read and write rates and time */
+	IOS_REPRO_SHARERS,	/* D1: two jobs sharing a file against the others' median */
+};
+
+/*
+ * The scalars criteria are about, each computed from one seed's run of a
+ * column (and, for the relative ones, the same seed's run of a reference
+ * column, or of the first job alone). "first job" and "second job" are in
+ * job-file order (B1: reader, writer).
+ */
+enum ios_repro_measure {
+	IOS_RM_SPREAD,		/* (max - min) / max of the jobs' finish times */
+	IOS_RM_MAKESPAN_REL,	/* last finish / the reference column's */
+	IOS_RM_AGG_ALONE,	/* aggregate rate / the first job's rate alone */
+	IOS_RM_WORST_DIFF,	/* largest |xferred - ideal| / ideal (Moyer's table) */
+	IOS_RM_BW_SUM_REL,	/* the jobs' bandwidths summed / the reference's */
+	IOS_RM_RW_RATIO,	/* first job's bandwidth / second's */
+	IOS_RM_WR_REL,		/* second job's bandwidth / first's */
+	IOS_RM_LAT_RATIO,	/* second job's worst latency / first's */
+	IOS_RM_MAX_LAT,		/* the worst latency of any job, ns */
+	IOS_RM_BW_DEV,		/* largest |bandwidth / the reference's - 1| over the jobs */
+	IOS_RM_READ_TIME,	/* reads' share of the device's busy time */
+	IOS_RM_WRITE_TIME,	/* writes' share */
+	IOS_RM_SHARER_MIN,	/* the lower sharer's bandwidth / the others' median */
+	IOS_RM_SHARER_MAX,	/* the higher sharer's */
+	IOS_RM_OTHERS_SPREAD,	/* (max - min) / max of the others' bandwidths */
+	IOS_RM_COUNT
+};
+
+/* The criterion "lo <= measure <= hi" of one column (NAN: no bound). */
+struct ios_repro_check {
+	const char *column;		/* the column's label, as in the experiment */
+	enum ios_repro_measure m;
+	const char *ref;		/* the reference column, for the relative measures */
+	double lo, hi;
+	bool hi_strict;			/* "< hi" rather than "<= hi" */
+	const char *row;		/* the row of scenarios.md it comes from */
+	const char *why_miss;		/* shown beside a MISS: where the docs explain it */
+};
+
+/*
+ * One of the thread's runs as it was posted. Arrays have nr_jobs entries
+ * in the order of `jobs` (NULL: the order of the experiment's job file, or
+ * no order at all for A1's finish times); NULL arrays were not posted.
+ */
+struct ios_repro_thread_run {
+	const char *label;		/* "thread: fairness=0" */
+	const char *column;		/* the column of ours it stands beside */
+	const char *source;		/* who posted it, where */
+	size_t nr_jobs;
+	const char *const *jobs;
+	const double *finish_s;
+	const double *xferred_kib;	/* A2: KiB moved (Jeff's unit is not given) */
+	const double *bw_kib;		/* KiB/s */
+	const double *max_lat_ms;
+	/* B2: the disk's rates per second while cat ran (vmstat bi, bo) */
+	const double *vm_read_kib, *vm_write_kib;
+	size_t nr_vm;
+};
+
+struct ios_repro_exp {
+	const char *name;		/* "a1": what `iosched repro a1` selects */
+	const char *title;
+	const char *jobfile;		/* from the top of the source tree */
+	const char *thread;		/* the thread: who, what, when (Markdown) */
+	const char *argued;		/* what it argued and how it ended (Markdown) */
+	const char *setup;		/* how the job file models it (Markdown) */
+	const char *learned;		/* what we learned: facts and where they come from */
+	enum ios_repro_kind kind;
+	const char *const *columns;	/* NULL-terminated, compare's syntax */
+	unsigned nr_seeds;		/* seeds 1..nr_seeds (at most IOS_REPRO_MAX_SEEDS) */
+	bool alone;			/* also run the first job alone, per seed */
+	const char *alone_column;	/* ...under this column */
+	const char *const *sharers;	/* D1: the two jobs that share a file */
+	const char *timed_job;		/* B2: the job whose time the thread took (cat) */
+	const struct ios_repro_thread_run *thread_runs;
+	size_t nr_thread_runs;
+	const struct ios_repro_check *checks;
+	size_t nr_checks;
+};
+
+extern const struct ios_repro_exp ios_repro_experiments[];
+extern const size_t ios_repro_nr_experiments;
+
+/* The experiment named @name (case-insensitive), or NULL. */
+const struct ios_repro_exp *ios_repro_find(const char *name);
+
+/* What one run leaves for the report. */
+struct ios_repro_result {
+	struct ios_cmp_run run;		/* per-job and summary metrics */
+	uint64_t *job_ios;		/* per job: reads + writes completed */
+	uint64_t busy_ns[2];		/* the device's busy time on reads, writes */
+	uint64_t disk_bytes[2];		/* bytes the device read, wrote */
+	struct ios_series *series;	/* kept when the run recorded them */
+	struct ios_sched_stat stats[16];	/* the scheduler's counters at the end */
+	size_t nr_stats;
+};
+
+/*
+ * One run of @jf (the experiment's parsed job file) with @base's device,
+ * seed and record_series, under @col's scheduler and settings. @alone: only
+ * the job file's first job. @prog/@prog_arg go to the run's progress
+ * callback (may be NULL). 0, or -errno with @e set.
+ */
+int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *base,
+		  const struct ios_cmp_column *col, bool alone, ios_run_progress_fn prog,
+		  void *prog_arg, struct ios_repro_result *out, struct ios_err *e) IOS_MUST_CHECK;
+void ios_repro_result_free(struct ios_repro_result *r);
+
+/* One experiment's inputs and results, as the report needs them. */
+struct ios_repro_data {
+	const struct ios_repro_exp *exp;
+	const char *args;		/* the options the job file ran with ("" none) */
+	const char *device;		/* the device profile the runs used */
+	const struct ios_cmp_column *cols;	/* exp->columns, parsed, in order */
+	size_t nr_cols;
+	unsigned nr_seeds;		/* seeds 1..nr_seeds were run */
+	const struct ios_repro_result *res;	/* [col * nr_seeds + seed - 1] */
+	const struct ios_repro_result *alone;	/* [seed - 1], when exp->alone */
+};
+
+#define IOS_REPRO_MAX_SEEDS 16
+
+struct ios_repro_verdict {
+	double value;			/* ours: the median over the seeds; NAN: none */
+	double per_seed[IOS_REPRO_MAX_SEEDS];	/* ours, seed by seed; NAN: none */
+	double thread;			/* the median over the thread's runs; NAN: none */
+	bool pass, thread_pass;
+};
+
+/*
+ * Evaluate every check of d->exp into @v (d->exp->nr_checks entries).
+ * -EINVAL when a check names a column that is not in the experiment.
+ */
+int ios_repro_evaluate(const struct ios_repro_data *d, struct ios_repro_verdict *v) IOS_MUST_CHECK;
+
+/*
+ * "finish spread >= 25 %": a check's criterion in words, with its bounds;
+ * @utf8: the signs as the Markdown shows them (≥, ≤, ×).
+ */
+void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, size_t len);
+/* A measure's value as the report prints it ("44.4 %", "0.003", "108 ms"). */
+void ios_repro_format(enum ios_repro_measure m, double v, char *buf, size_t len);
+/* The same, with more decimals where the value would print as a bound it is not. */
+void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, size_t len);
+
+/*
+ * The report. @quick says the runs were cut down (--quick) and is stated at
+ * the top. The Markdown is written for docs/REPRODUCTION.md: its links are
+ * relative to docs/ whatever directory it is written to.
+ */
+int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
+			struct ios_buf *out) IOS_MUST_CHECK;
+int ios_repro_report_json(const struct ios_repro_data *d, size_t n, bool quick,
+			  struct ios_buf *out) IOS_MUST_CHECK;
+/* One line per check: "a1  cfq-2.6.31-rc7  finish spread >= 25 %  PASS  53.6 %". */
+int ios_repro_report_text(const struct ios_repro_data *d, size_t n, struct ios_buf *out) IOS_MUST_CHECK;
+/* "repro/a1.svg": where the experiment's plot goes, relative to the report. */
+void ios_repro_plot_name(const struct ios_repro_exp *x, char *buf, size_t len);
+/* The experiment's plot: one row per column, seed 1. -EINVAL without series. */
+int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out) IOS_MUST_CHECK;
+
+#endif
