@@ -1017,6 +1017,24 @@ static bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cu
 }
 
 /*
+ * Is a prio-tree neighbour's next request close to the head? The kernel
+ * reads the candidate's next_rq. A queue's tree key is its next_rq's sector
+ * except for the active queue, whose next_rq moves on at dispatch while its
+ * place in the tree stays (the tree is only re-sorted when a request is
+ * added, or at expiry): so the key answers for every queue but @cur, and
+ * spares two cache misses (queue and request) per candidate.
+ */
+static bool cfq_entry_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+			    const struct ios_bt_entry *e)
+{
+	const struct cfq_queue *q = e->val;
+	uint64_t pos = cfqd->last_position, sector = q == cur ? q->next_rq->sector : e->key;
+	uint64_t dist = sector >= pos ? sector - pos : pos - sector;
+
+	return dist <= cfq_close_radius(cfqd, cur);
+}
+
+/*
  * The queue whose next request is nearest the head, if close enough: the
  * one exactly there, else the nearer of the two neighbours, else the other.
  * (The kernel tries the last node of its rbtree descent first, which is
@@ -1040,9 +1058,9 @@ static struct cfq_queue *cfqq_close(struct cfq_data *cfqd, struct cfq_queue *cur
 		first = &succ;
 		second = &pred;
 	}
-	if (first->val && cfq_rq_close(cfqd, cur, ((struct cfq_queue *)first->val)->next_rq))
+	if (first->val && cfq_entry_close(cfqd, cur, first))
 		return first->val;
-	if (second->val && cfq_rq_close(cfqd, cur, ((struct cfq_queue *)second->val)->next_rq))
+	if (second->val && cfq_entry_close(cfqd, cur, second))
 		return second->val;
 	return NULL;
 }
