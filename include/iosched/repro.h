@@ -42,6 +42,7 @@ enum ios_repro_kind {
 	IOS_REPRO_RW,		/* B1: per-job KiB/s and worst completion latency */
 	IOS_REPRO_CAT,		/* B2: cat's time, the disk's read and write rates and time */
 	IOS_REPRO_SHARERS,	/* D1: two jobs sharing a file against the others' median */
+	IOS_REPRO_CGROUP,	/* C1: I/Os completed per cgroup */
 };
 
 /*
@@ -66,16 +67,22 @@ enum ios_repro_measure {
 	IOS_RM_SHARER_MIN,	/* the lower sharer's bandwidth / the others' median */
 	IOS_RM_SHARER_MAX,	/* the higher sharer's */
 	IOS_RM_OTHERS_SPREAD,	/* (max - min) / max of the others' bandwidths */
+	IOS_RM_GROUP_RATIO,	/* I/Os of the first cgroup / the second's */
+	IOS_RM_GROUP_TIME_RATIO,	/* disk time the scheduler charged them, the same */
 	IOS_RM_COUNT
 };
 
-/* The criterion "lo <= measure <= hi" of one column (NAN: no bound). */
+/*
+ * The criterion "lo <= measure <= hi" of one column (NAN: no bound), or,
+ * with tol > 0, "within tol of expect" (lo and hi are then unused).
+ */
 struct ios_repro_check {
 	const char *column;		/* the column's label, as in the experiment */
 	enum ios_repro_measure m;
 	const char *ref;		/* the reference column, for the relative measures */
 	double lo, hi;
 	bool hi_strict;			/* "< hi" rather than "<= hi" */
+	double expect, tol;		/* relative: pass within expect * (1 -+ tol) */
 	const char *row;		/* the row of scenarios.md it comes from */
 	const char *why_miss;		/* shown beside a MISS: where the docs explain it */
 };
@@ -98,6 +105,8 @@ struct ios_repro_thread_run {
 	/* B2: the disk's rates per second while cat ran (vmstat bi, bo) */
 	const double *vm_read_kib, *vm_write_kib;
 	size_t nr_vm;
+	/* C1: I/Os per cgroup, in the order of the experiment's cgroups */
+	const double *group_ios;
 };
 
 struct ios_repro_exp {
@@ -115,6 +124,7 @@ struct ios_repro_exp {
 	const char *alone_column;	/* ...under this column */
 	const char *const *sharers;	/* D1: the two jobs that share a file */
 	const char *timed_job;		/* B2: the job whose time the thread took (cat) */
+	const char *const *cgroups;	/* C1: the two cgroups compared, first / second */
 	const struct ios_repro_thread_run *thread_runs;
 	size_t nr_thread_runs;
 	const struct ios_repro_check *checks;
@@ -136,6 +146,15 @@ struct ios_repro_result {
 	struct ios_series *series;	/* kept when the run recorded them */
 	struct ios_sched_stat stats[16];	/* the scheduler's counters at the end */
 	size_t nr_stats;
+	struct ios_repro_group {
+		char path[64];
+		uint64_t ios;		/* reads + writes its jobs completed */
+		uint64_t time_ns;	/* the disk time the scheduler charged it */
+		bool has_time;		/* the scheduler keeps groups */
+	} groups[8];			/* the run's cgroups, in its order */
+	size_t nr_groups;
+	char **warnings;		/* what the run ignored (ios_run_result.warnings) */
+	size_t nr_warnings;
 };
 
 /*
@@ -169,6 +188,9 @@ struct ios_repro_verdict {
 	double thread;			/* the median over the thread's runs; NAN: none */
 	bool pass, thread_pass;
 };
+
+/* A check's bounds: its own lo and hi, or expect -+ tol (NAN: no bound). */
+void ios_repro_bounds(const struct ios_repro_check *c, double *lo, double *hi);
 
 /*
  * Evaluate every check of d->exp into @v (d->exp->nr_checks entries).

@@ -66,6 +66,9 @@ void ios_repro_result_free(struct ios_repro_result *r)
 {
 	ios_cmp_run_free(&r->run);
 	free(r->job_ios);
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
 	ios_series_free(r->series);
 	free(r->series);
 	memset(r, 0, sizeof(*r));
@@ -116,6 +119,29 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	out->nr_stats = res.nr_sched_stats < IOS_ARRAY_SIZE(out->stats) ? res.nr_sched_stats
 									: IOS_ARRAY_SIZE(out->stats);
 	memcpy(out->stats, res.sched_stats, out->nr_stats * sizeof(out->stats[0]));
+	for (size_t i = 0; i < res.nr_cgroups && out->nr_groups < IOS_ARRAY_SIZE(out->groups); i++) {
+		const struct ios_cgroup_result *cg = &res.cgroups[i];
+		struct ios_repro_group *g = &out->groups[out->nr_groups++];
+
+		snprintf(g->path, sizeof(g->path), "%s", cg->path ? cg->path : "");
+		g->ios = cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] + cg->ios[IOS_DDIR_TRIM];
+		g->has_time = cg->has_sched;
+		g->time_ns = cg->has_sched ? cg->sched.time_ns : 0;
+	}
+	if (res.nr_warnings) {
+		out->warnings = calloc(res.nr_warnings, sizeof(*out->warnings));
+		for (size_t i = 0; out->warnings && i < res.nr_warnings; i++) {
+			out->warnings[i] = strdup(res.warnings[i]);
+			if (!out->warnings[i])
+				break;
+			out->nr_warnings++;
+		}
+		if (out->nr_warnings != res.nr_warnings) {
+			ios_run_result_free(&res);
+			ios_repro_result_free(out);
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
+	}
 	out->series = res.series;
 	res.series = NULL;
 	ios_run_result_free(&res);
@@ -155,7 +181,8 @@ enum {
 	RP_HAS_BW = 1 << 2,
 	RP_HAS_LAT = 1 << 3,
 	RP_HAS_BUSY = 1 << 4,
-	RP_HAS_ALL = 0x1f,
+	RP_HAS_GROUPS = 1 << 5,
+	RP_HAS_ALL = 0x3f,
 };
 
 struct rp_run {
@@ -270,7 +297,28 @@ static const struct rp_measure_info rp_measures[IOS_RM_COUNT] = {
 	[IOS_RM_SHARER_MIN] = { "each sharer / the others' median", NULL, RP_HAS_BW, RP_RATIO },
 	[IOS_RM_SHARER_MAX] = { "each sharer / the others' median", NULL, RP_HAS_BW, RP_RATIO },
 	[IOS_RM_OTHERS_SPREAD] = { "the others' bandwidth spread", NULL, RP_HAS_BW, RP_PCT },
+	[IOS_RM_GROUP_RATIO] = { "I/Os, first cgroup / second", NULL, RP_HAS_GROUPS, RP_TIMES },
+	[IOS_RM_GROUP_TIME_RATIO] = { "disk time, first cgroup / second", NULL, RP_HAS_GROUPS,
+				      RP_TIMES },
 };
+
+/*
+ * The I/Os (@time: the disk time charged) of the cgroup named @path in @r;
+ * -1 when it has none such, or no time where the scheduler keeps no groups.
+ */
+static double rp_group_ios(const struct ios_repro_result *r, const char *path, bool time)
+{
+	for (size_t i = 0; path && i < r->nr_groups; i++) {
+		const struct ios_repro_group *g = &r->groups[i];
+
+		if (strcmp(g->path, path))
+			continue;
+		if (time)
+			return g->has_time ? (double)g->time_ns : -1.0;
+		return (double)g->ios;
+	}
+	return -1.0;
+}
 
 /* One seed's value of @m for @run (@ref, @alone: that seed's, or NULL). */
 static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m,
@@ -345,6 +393,13 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 	case IOS_RM_OTHERS_SPREAD:
 		rp_sharers(x, run, &lo, &hi, &spread, &median);
 		return m == IOS_RM_SHARER_MIN ? lo : m == IOS_RM_SHARER_MAX ? hi : spread;
+	case IOS_RM_GROUP_RATIO:
+	case IOS_RM_GROUP_TIME_RATIO:
+		if (!x->cgroups || !x->cgroups[0] || !x->cgroups[1])
+			return NAN;
+		a = rp_group_ios(run->r, x->cgroups[0], m == IOS_RM_GROUP_TIME_RATIO);
+		b = rp_group_ios(run->r, x->cgroups[1], m == IOS_RM_GROUP_TIME_RATIO);
+		return a >= 0.0 && b > 0.0 ? a / b : NAN;
 	case IOS_RM_COUNT:
 		break;
 	}
@@ -360,7 +415,7 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
  * job; Moyer's ideal is then computed for Jeff's rows as for ours.
  */
 int ios_repro_thread_result(const struct ios_repro_thread_run *t, const struct ios_cmp_run *like,
-			    struct ios_repro_result *out, unsigned *has)
+			    const char *const *x_groups, struct ios_repro_result *out, unsigned *has)
 {
 	struct ios_cmp_run *cr = &out->run;
 
@@ -397,8 +452,17 @@ int ios_repro_thread_result(const struct ios_repro_thread_run *t, const struct i
 	}
 	if (ios_cmp_run_summarise(cr))
 		goto nomem;
+	/* the cgroups the experiment compares, named as ours are */
+	for (size_t i = 0; t->group_ios && x_groups && x_groups[i] && i < IOS_ARRAY_SIZE(out->groups);
+	     i++) {
+		struct ios_repro_group *g = &out->groups[out->nr_groups++];
+
+		snprintf(g->path, sizeof(g->path), "%s", x_groups[i]);
+		g->ios = (uint64_t)llround(t->group_ios[i]);
+	}
 	*has = (t->finish_s ? RP_HAS_FINISH : 0) | (t->xferred_kib ? RP_HAS_BYTES : 0) |
-	       (t->bw_kib ? RP_HAS_BW : 0) | (t->max_lat_ms ? RP_HAS_LAT : 0);
+	       (t->bw_kib ? RP_HAS_BW : 0) | (t->max_lat_ms ? RP_HAS_LAT : 0) |
+	       (t->group_ios ? RP_HAS_GROUPS : 0);
 	return 0;
 nomem:
 	ios_cmp_run_free(cr);
@@ -415,13 +479,27 @@ long ios_repro_column(const struct ios_repro_data *d, const char *label)
 	return -1;
 }
 
+void ios_repro_bounds(const struct ios_repro_check *c, double *lo, double *hi)
+{
+	if (c->tol > 0.0) {
+		*lo = c->expect * (1.0 - c->tol);
+		*hi = c->expect * (1.0 + c->tol);
+	} else {
+		*lo = c->lo;
+		*hi = c->hi;
+	}
+}
+
 static bool rp_within(const struct ios_repro_check *c, double v)
 {
+	double lo, hi;
+
+	ios_repro_bounds(c, &lo, &hi);
 	if (!isfinite(v))
 		return false;
-	if (isfinite(c->lo) && v < c->lo)
+	if (isfinite(lo) && v < lo)
 		return false;
-	if (isfinite(c->hi) && (c->hi_strict ? v >= c->hi : v > c->hi))
+	if (isfinite(hi) && (c->hi_strict ? v >= hi : v > hi))
 		return false;
 	return true;
 }
@@ -452,14 +530,16 @@ static int rp_thread_value(const struct ios_repro_data *d, const struct ios_repr
 
 		if (c->ref && !rt)
 			break;
-		ret = ios_repro_thread_result(mine[i], &d->res[(size_t)col * d->nr_seeds].run, &tr, &a.has);
+		ret = ios_repro_thread_result(mine[i], &d->res[(size_t)col * d->nr_seeds].run,
+					      x->cgroups, &tr, &a.has);
 		if (ret)
 			break;
 		a.r = &tr;
 		if (rt) {
 			long rc = ios_repro_column(d, c->ref);
 
-			ret = ios_repro_thread_result(rt, &d->res[(size_t)rc * d->nr_seeds].run, &rr, &b.has);
+			ret = ios_repro_thread_result(rt, &d->res[(size_t)rc * d->nr_seeds].run,
+						      x->cgroups, &rr, &b.has);
 			if (ret) {
 				ios_repro_result_free(&tr);
 				break;
@@ -547,16 +627,19 @@ void ios_repro_format(enum ios_repro_measure m, double v, char *buf, size_t len)
  */
 void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, size_t len)
 {
+	double blo, bhi;
+
+	ios_repro_bounds(c, &blo, &bhi);
 	for (int extra = 0; extra <= 4; extra++) {
 		char lo[32], hi[32];
 		bool tie = false;
 
 		rp_format(c->m, v, extra, buf, len);
-		rp_format(c->m, c->lo, extra, lo, sizeof(lo));
-		rp_format(c->m, c->hi, extra, hi, sizeof(hi));
-		if (isfinite(c->lo) && v != c->lo && !strcmp(buf, lo))
+		rp_format(c->m, blo, extra, lo, sizeof(lo));
+		rp_format(c->m, bhi, extra, hi, sizeof(hi));
+		if (isfinite(blo) && v != blo && !strcmp(buf, lo))
 			tie = true;
-		if (isfinite(c->hi) && v != c->hi && !strcmp(buf, hi))
+		if (isfinite(bhi) && v != bhi && !strcmp(buf, hi))
 			tie = true;
 		if (!tie)
 			return;
@@ -578,6 +661,13 @@ void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, 
 		snprintf(name, sizeof(name), mi->ref_name, c->ref ? c->ref : "?");
 	} else {
 		snprintf(name, sizeof(name), "%s", mi->name);
+	}
+	if (c->tol > 0.0) {
+		char ex[32];
+
+		ios_repro_format(c->m, c->expect, ex, sizeof(ex));
+		snprintf(buf, len, "%s within %.0f %% of %s", name, 100.0 * c->tol, ex);
+		return;
 	}
 	ios_repro_format(c->m, c->lo, lo, sizeof(lo));
 	ios_repro_format(c->m, c->hi, hi, sizeof(hi));

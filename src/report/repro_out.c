@@ -120,6 +120,24 @@ static void ro_sources(struct ios_buf *out, const struct ios_repro_exp *x)
 	ios_buf_puts(out, ".\n");
 }
 
+/* what the runs ignored (seed 1; the other seeds run the same options) */
+static void ro_warnings(struct ios_buf *out, const struct ios_repro_data *d)
+{
+	bool any = false;
+
+	for (size_t c = 0; c < d->nr_cols; c++) {
+		const struct ios_repro_result *r = ro_res(d, c, 0);
+
+		for (size_t i = 0; i < r->nr_warnings; i++) {
+			if (!any)
+				ios_buf_puts(out, "\nWarnings of the runs (options that had no "
+					     "effect):\n\n");
+			any = true;
+			ios_buf_printf(out, "- `%s`: %s\n", d->cols[c].label, r->warnings[i]);
+		}
+	}
+}
+
 /* ---- per kind: the thread's numbers beside ours ---- */
 
 /* A1: finish times earliest first, spread, makespan; the spreads over the seeds */
@@ -185,7 +203,7 @@ static int ro_table_finish(struct ios_buf *out, const struct ios_repro_data *d)
 			struct ios_repro_result tr;
 			unsigned has;
 
-			if (ios_repro_thread_result(t, cr, &tr, &has))
+			if (ios_repro_thread_result(t, cr, x->cgroups, &tr, &has))
 				return -ENOMEM;
 			ro_finish_row(out, &tr.run, t->label, true);
 			ios_buf_puts(out, " | - | - | - |\n");
@@ -221,7 +239,7 @@ static int ro_moyer_pair(struct ios_buf *out, const struct ios_repro_thread_run 
 		"%diff",
 	};
 
-	if (ios_repro_thread_result(t, ours, &tr, &has))
+	if (ios_repro_thread_result(t, ours, NULL, &tr, &has))
 		return -ENOMEM;
 	ta = calloc(tr.run.nr_jobs + 1, sizeof(*ta));
 	oa = calloc(ours->nr_jobs + 1, sizeof(*oa));
@@ -288,7 +306,7 @@ static int ro_table_shares(struct ios_buf *out, const struct ios_repro_data *d)
 			struct ios_repro_result tr;
 			unsigned has;
 
-			if (ios_repro_thread_result(t, cr, &tr, &has))
+			if (ios_repro_thread_result(t, cr, x->cgroups, &tr, &has))
 				return -ENOMEM;
 			ro_row_label(out, t->label, true);
 			ios_buf_printf(out, " | %" PRIu64 " | - | %.1f %% | - | - |\n",
@@ -367,7 +385,7 @@ static int ro_table_rw(struct ios_buf *out, const struct ios_repro_data *d)
 				struct ios_repro_result tr;
 				unsigned has;
 
-				if (ios_repro_thread_result(t, cr, &tr, &has)) {
+				if (ios_repro_thread_result(t, cr, x->cgroups, &tr, &has)) {
 					ret = -ENOMEM;
 					break;
 				}
@@ -523,7 +541,7 @@ static int ro_table_sharers(struct ios_buf *out, const struct ios_repro_data *d)
 			struct ios_repro_result tr;
 			unsigned has;
 
-			if (ios_repro_thread_result(t, cr, &tr, &has))
+			if (ios_repro_thread_result(t, cr, x->cgroups, &tr, &has))
 				return -ENOMEM;
 			ro_sharers_row(out, x, &tr.run, NULL, t->label, true);
 			ios_repro_result_free(&tr);
@@ -534,6 +552,64 @@ static int ro_table_sharers(struct ios_buf *out, const struct ios_repro_data *d)
 		       "queues into one (CFQ 2.6.33+'s cfqq merging, BFQ's early queue merging), "
 		       "from its statistics; '-' where it keeps no such count.\n",
 		       x->sharers[0], x->sharers[1]);
+	return 0;
+}
+
+/* C1: I/Os per cgroup and the disk time the scheduler charged each */
+static void ro_cgroup_row(struct ios_buf *out, const struct ios_repro_exp *x,
+			  const struct ios_repro_result *r, const char *label, bool thread)
+{
+	const struct ios_repro_group *g[2] = { NULL, NULL };
+
+	for (size_t i = 0; i < r->nr_groups; i++)
+		for (int k = 0; k < 2; k++)
+			if (!strcmp(r->groups[i].path, x->cgroups[k]))
+				g[k] = &r->groups[i];
+	ro_row_label(out, label, thread);
+	if (!g[0] || !g[1]) {
+		ios_buf_puts(out, " | - | - | - | - | - |\n");
+		return;
+	}
+	ios_buf_printf(out, " | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | ", g[0]->ios, g[1]->ios,
+		       g[0]->ios + g[1]->ios);
+	if (g[1]->ios)
+		ios_buf_printf(out, "%.2f", (double)g[0]->ios / (double)g[1]->ios);
+	else
+		ios_buf_puts(out, "-");
+	if (g[0]->has_time && g[1]->has_time && g[1]->time_ns)
+		ios_buf_printf(out, " | %.2f |\n", (double)g[0]->time_ns / (double)g[1]->time_ns);
+	else
+		ios_buf_puts(out, " | - |\n");
+}
+
+static int ro_table_cgroup(struct ios_buf *out, const struct ios_repro_data *d)
+{
+	const struct ios_repro_exp *x = d->exp;
+	char h[4][96];
+	const char *hdr[] = { "run", h[0], h[1], "I/Os in all", h[2], h[3] };
+
+	snprintf(h[0], sizeof(h[0]), "%s I/Os", x->cgroups[0]);
+	snprintf(h[1], sizeof(h[1]), "%s I/Os", x->cgroups[1]);
+	snprintf(h[2], sizeof(h[2]), "I/Os %s / %s", x->cgroups[0], x->cgroups[1]);
+	snprintf(h[3], sizeof(h[3]), "disk time %s / %s", x->cgroups[0], x->cgroups[1]);
+	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	for (size_t c = 0; c < d->nr_cols; c++) {
+		const struct ios_repro_result *r = ro_res(d, c, 0);
+
+		ro_cgroup_row(out, x, r, d->cols[c].label, false);
+		RO_FOR_THREAD(t, x, d->cols[c].label) {
+			struct ios_repro_result tr;
+			unsigned has;
+
+			if (ios_repro_thread_result(t, &r->run, x->cgroups, &tr, &has))
+				return -ENOMEM;
+			ro_cgroup_row(out, x, &tr, t->label, true);
+			ios_repro_result_free(&tr);
+		}
+	}
+	ios_buf_puts(out, "\nOurs: seed 1; I/Os are the reads and writes the cgroup's processes "
+		     "completed in the run, disk time what the scheduler charged each group "
+		     "(blkio.time; '-' where the scheduler keeps no groups).\n");
 	return 0;
 }
 
@@ -550,6 +626,8 @@ static int ro_table(struct ios_buf *out, const struct ios_repro_data *d)
 		return ro_table_cat(out, d);
 	case IOS_REPRO_SHARERS:
 		return ro_table_sharers(out, d);
+	case IOS_REPRO_CGROUP:
+		return ro_table_cgroup(out, d);
 	}
 	return -EINVAL;
 }
@@ -679,6 +757,7 @@ static int ro_md_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 	if (ret)
 		return ret;
 	ro_sources(out, x);
+	ro_warnings(out, d);
 	ios_buf_puts(out, "\n### Criteria\n\n");
 	ro_criteria_md(out, d, v);
 	ios_buf_printf(out, "\n### What we learned\n\n%s\n\n", x->learned);
@@ -827,6 +906,22 @@ static void ro_js_run(struct ios_jw *w, const struct ios_repro_result *r, uint64
 		ios_jw_close(w, '}');
 	}
 	ios_jw_close(w, ']');
+	if (r->nr_groups) {
+		ios_jw_open(w, "cgroups", '[');
+		for (size_t i = 0; i < r->nr_groups; i++) {
+			const struct ios_repro_group *g = &r->groups[i];
+
+			ios_jw_open(w, NULL, '{');
+			ios_jw_str(w, "path", g->path);
+			ios_jw_u64(w, "ios", g->ios);
+			if (g->has_time)
+				ios_jw_u64(w, "disk_time_ns", g->time_ns);
+			else
+				ios_jw_null(w, "disk_time_ns");
+			ios_jw_close(w, '}');
+		}
+		ios_jw_close(w, ']');
+	}
 	ios_jw_close(w, '}');
 }
 
@@ -897,6 +992,8 @@ static void ro_js_experiment(struct ios_jw *w, const struct ios_repro_data *d,
 		ro_js_array(w, "max_lat_ms", t->max_lat_ms, t->nr_jobs);
 		ro_js_array(w, "vmstat_bi_kib", t->vm_read_kib, t->nr_vm);
 		ro_js_array(w, "vmstat_bo_kib", t->vm_write_kib, t->nr_vm);
+		if (x->cgroups)
+			ro_js_array(w, "cgroup_ios", t->group_ios, 2);
 		ios_jw_close(w, '}');
 	}
 	ios_jw_close(w, ']');
@@ -904,6 +1001,7 @@ static void ro_js_experiment(struct ios_jw *w, const struct ios_repro_data *d,
 	for (size_t k = 0; k < x->nr_checks; k++) {
 		const struct ios_repro_check *c = &x->checks[k];
 		char crit[256];
+		double lo, hi;
 
 		ios_repro_criterion(c, false, crit, sizeof(crit));
 		ios_jw_open(w, NULL, '{');
@@ -911,8 +1009,9 @@ static void ro_js_experiment(struct ios_jw *w, const struct ios_repro_data *d,
 		ios_jw_str(w, "scenario_row", c->row);
 		ios_jw_str(w, "criterion", crit);
 		ios_jw_str(w, "reference", c->ref);
-		ios_jw_dbl(w, "lo", c->lo);
-		ios_jw_dbl(w, "hi", c->hi);
+		ios_repro_bounds(c, &lo, &hi);
+		ios_jw_dbl(w, "lo", lo);
+		ios_jw_dbl(w, "hi", hi);
 		ios_jw_dbl(w, "value", v[k].value);
 		ro_js_array(w, "per_seed", v[k].per_seed, d->nr_seeds);
 		ios_jw_bool(w, "pass", v[k].pass);

@@ -128,7 +128,7 @@ static int test_thread_numbers(void)
 	T_ASSERT_EQ(fake_run(&like, "cfq", 8), 0);
 	T_ASSERT_EQ(ios_cmp_run_summarise(&like.run), 0);
 	for (int k = 0; k < 2; k++) {
-		T_ASSERT_EQ(ios_repro_thread_result(&a2->thread_runs[k], &like.run, &tr, &has), 0);
+		T_ASSERT_EQ(ios_repro_thread_result(&a2->thread_runs[k], &like.run, NULL, &tr, &has), 0);
 		ios_cmp_share_rows(&tr.run, rows, &total, &prio);
 		/* "total priority: 800" */
 		T_ASSERT_NEAR(prio, 800, 1e-9);
@@ -142,7 +142,7 @@ static int test_thread_numbers(void)
 	ios_repro_result_free(&like);
 	/* Vivek's first runs: 44.4 % and 5.7 % */
 	T_ASSERT_EQ(fake_run(&like, "cfq", 4), 0);
-	T_ASSERT_EQ(ios_repro_thread_result(&a1->thread_runs[0], &like.run, &tr, &has), 0);
+	T_ASSERT_EQ(ios_repro_thread_result(&a1->thread_runs[0], &like.run, NULL, &tr, &has), 0);
 	T_ASSERT_NEAR(tr.run.finish_spread, (10.8469 - 6.0338) / 10.8469, 1e-9);
 	ios_repro_result_free(&tr);
 	ios_repro_result_free(&like);
