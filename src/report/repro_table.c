@@ -343,16 +343,18 @@ static const char c1_why_elevator[] =
 	"file the split flips (deadline 1.29, AS 1.41, s0 then above); noop, which keeps no "
 	"order, stays at 1.0 either way.";
 static const char c1_why_cfq[] =
-	"Position, not groups: with the two regions swapped in the job file the split flips "
-	"(0.84, s0 then above), so CFQ's per-process fairness favours processes lower on the "
-	"disk here; the per-process counts fall in steps along the disk. The mechanism is "
-	"not analysed yet.";
+	"docs/cfq-groups.md: a round cut short. The 120 backlogged queues keep their full "
+	"100 ms slices in one fixed round-robin order (a round takes 12.9 s), and the 60 s "
+	"end partway through the fifth round: the queues before that point get 6 slices, "
+	"those after it 5. A run ending on a round boundary (runtime=52) gives 1.02, 25 ms "
+	"slices 1.05; Linux 2.6.31 would do the same.";
 static const char c1_why_bfq[] =
-	"With low_latency=1 a few queues of each group (the first created) keep a raised "
-	"weight through the run and take most of their group's share; the others' I/O "
-	"counts fall to a few dozen, and the groups' split follows the raised queues' "
-	"positions. Not analysed yet; the `bfq:low_latency=0` column, which Linux's "
-	"documentation recommends when weights are measured, passes.";
+	"docs/bfq.md: BFQ's burst detection restarts when the parent group changes, so seven "
+	"queues that start beside a group boundary escape the large burst and are raised as "
+	"interactive; the slot in which a raising ends is charged as a full-budget timeout to "
+	"s1, which then waits 17-21 s, and s1's still-raised queues go first each time it "
+	"returns. Checked against Linux 4.19's functions; the `bfq:low_latency=0` column, "
+	"which Linux's documentation recommends when weights are measured, passes.";
 
 #define RP_FLAT(col, row_, why) \
 	{ .column = col, .m = IOS_RM_GROUP_RATIO, .lo = 0.9, .hi = 1.1, .row = row_, \
@@ -580,9 +582,10 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "4.19 still divides the time by weight, but the lighter group's I/O count collapses, "
 "not towards 1:1 as scenarios.md expected: its turns are short, most likely too short "
 "to pay back the seek into its region.\n"
-"- Where a scheduler has no groups, the split is not 1:1 either, because the two "
-"groups sit in different places on the disk: moving s0's regions above s1's in the "
-"job file flips deadline's, AS's and CFQ's favour (the criteria below).",
+"- Where a scheduler has no groups, the split is not 1:1 either: deadline and AS "
+"favour the group higher on the disk (moving s0's regions above s1's flips it), and "
+"CFQ 2.6.31's 60 s end partway through a round of 100 ms slices (the criteria "
+"below).",
 		.kind = IOS_REPRO_CGROUP,
 		.columns = c1_columns,
 		.nr_seeds = 1,
