@@ -251,9 +251,14 @@ static const char d1_why_bfq[] =
 	"and serves both processes: each gets about half a share. Nobody starves.";
 
 static const char d1_why_cfqq_merge[] =
-	"This profile joins the two sharers' queues into one (the queue merges column), which "
-	"then serves two processes; scenarios.md expected that to leave each sharer at least "
-	"0.8 of the others' median. The docs do not analyse this case yet.";
+	"docs/cfq.md, D1 under queue merging: the merged queue has one queue's slices for two "
+	"processes (at most 0.5 each). It gets only 0.82 of a single reader's turns, because "
+	"it still holds the other sharer's request when its slice ends, and cfq_slice_offset "
+	"then counts it among the busy queues, which keys it 80 ms later than a reader that "
+	"emptied. In 2.6.33 the two streams also stay about 1,000 sectors apart, about one "
+	"512 KiB drive read segment, and a slice does 0.6 of a reader's I/O (0.25 each). 4.19 "
+	"splits the seeky merged queue until the streams line up (0.40). Linux would do the "
+	"same.";
 
 #define RP_SHARE(col, lo_, row_, why) \
 	{ .column = col, .m = IOS_RM_SHARER_MIN, .lo = lo_, .hi = NAN, .row = row_, \
