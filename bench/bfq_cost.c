@@ -21,12 +21,17 @@
  * large burst and are not raised), and low_latency=0. The fake clock
  * advances 1 us per step. The figure is wall time per step (insert +
  * dispatch + complete), best of 5 repetitions: printed, never asserted.
- * Target: at most 400 ns per request with 10k busy queues. The last column
- * is the memory of the queues, contexts and requests: past the caches every
- * tree level costs a miss.
+ * Target: at most 400 ns per request with 10k busy queues. The column
+ * "sizeof KiB" is the memory of the queues, contexts and requests by sizeof
+ * (past the caches every tree level costs a miss); "B/queue heap" is what
+ * the heap grew by, as glibc's mallinfo2() counts bytes in use, while the N
+ * processes got their first request (bfq_queue, bic, the bic hash map,
+ * allocator headers), divided by N. The last line gives the struct sizes
+ * and the slope of that growth from 100 to 100k queues.
  *
  * usage: bfq_cost [steps [busy-queues]]
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +59,14 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* heap bytes in use (glibc: arena chunks plus mmapped ones) */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
 static void bench_insert(struct bench_q *b, struct ios_request *rq, struct ios_ioc *ioc)
 {
 	uint64_t r = ios_rand_u64(&b->rnd);
@@ -77,9 +90,12 @@ static void bench_insert(struct bench_q *b, struct ios_request *rq, struct ios_i
 	b->t->ops.insert(&b->q, rq, b->now, 0);
 }
 
-static int bench_setup(struct bench_q *b, size_t n, const char *const *settings)
+/* @heap_growth: the heap bytes BFQ allocated while the n processes got their first request */
+static int bench_setup(struct bench_q *b, size_t n, const char *const *settings,
+		       size_t *heap_growth)
 {
 	struct ios_err e = { 0 };
+	size_t h0;
 
 	memset(b, 0, sizeof(*b));
 	b->t = ios_sched_find("bfq");
@@ -120,8 +136,10 @@ static int bench_setup(struct bench_q *b, size_t n, const char *const *settings)
 		b->pos[i] = (uint64_t)i << 21;	/* 1 GiB regions */
 	}
 	ios_rand_seed(&b->rnd, 42, 0);
+	h0 = heap_in_use();
 	for (size_t i = 0; i < n; i++)
 		bench_insert(b, &b->pool[i], &b->iocs[i]);
+	*heap_growth = heap_in_use() - h0;
 	return 0;
 }
 
@@ -174,6 +192,7 @@ int main(int argc, char **argv)
 	} cfgs[] = { { "default", dflt }, { "low_latency=0", nolat } };
 	long steps = argc > 1 ? atol(argv[1]) : 1000000;
 	long only = argc > 2 ? atol(argv[2]) : 0;
+	size_t grow_lo = 0, grow_hi = 0;
 
 	if (steps <= 0 || only < 0) {
 		fprintf(stderr, "usage: bfq_cost [steps [busy-queues]]\n");
@@ -181,18 +200,19 @@ int main(int argc, char **argv)
 	}
 	printf("bfq cost: insert + dispatch + complete per request, every request a service slot\n");
 	printf("(slice_idle=0, best of 5, %ld steps)\n", steps);
-	printf("%-14s %12s %12s %12s %16s\n", "config", "busy queues", "ns/request", "slots/s (M)",
-	       "memory KiB");
+	printf("%-14s %12s %12s %12s %12s %13s\n", "config", "busy queues", "ns/request",
+	       "slots/s (M)", "sizeof KiB", "B/queue heap");
 	for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
 		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
 			double best = 0;
+			size_t grow = 0;
 
 			if (only && sizes[z] != (size_t)only)
 				continue;
 			for (int rep = 0; rep < 5; rep++) {
 				struct bench_q b;
 				double ns;
-				int ret = bench_setup(&b, sizes[z], cfgs[c].settings);
+				int ret = bench_setup(&b, sizes[z], cfgs[c].settings, &grow);
 
 				if (ret) {
 					fprintf(stderr, "bfq: set-up failed (%d)\n", ret);
@@ -208,12 +228,23 @@ int main(int argc, char **argv)
 				if (rep == 0 || ns < best)
 					best = ns;
 			}
-			printf("%-14s %12zu %12.1f %12.2f %16zu\n", cfgs[c].name, sizes[z], best,
+			printf("%-14s %12zu %12.1f %12.2f %12zu %13.1f\n", cfgs[c].name, sizes[z], best,
 			       1e3 / best,
 			       sizes[z] * (sizeof(struct bfq_queue) + sizeof(struct bfq_io_cq) +
 					   sizeof(struct ios_ioc) + sizeof(struct ios_request)) /
-				       1024);
+				       1024, (double)grow / (double)sizes[z]);
+			if (sizes[z] == 100)
+				grow_lo = grow;
+			if (sizes[z] == 100000)
+				grow_hi = grow;
 		}
 	}
+	printf("sizeof: bfq_queue %zu, bfq_io_cq (bic) %zu, the task's ios_ioc %zu, ios_request %zu",
+	       sizeof(struct bfq_queue), sizeof(struct bfq_io_cq), sizeof(struct ios_ioc),
+	       sizeof(struct ios_request));
+	if (grow_lo && grow_hi)
+		printf("; heap per queue from 100 to 100k queues (last config): %.1f bytes",
+		       ((double)grow_hi - (double)grow_lo) / (100000.0 - 100.0));
+	printf("\n");
 	return 0;
 }

@@ -17,14 +17,30 @@
  * dispatch + complete + put_request), best of 5. Targets: at most 200 ns
  * per request at 10k queues, at most 2x growth from 100 to 100k queues.
  *
+ * Then memory, per profile. Per queue: sizeof the structures CFQ allocates
+ * for a process (its cfq_queue and its cic, struct cfq_io_cq), and what the
+ * heap actually grew by while N processes got their first request (the
+ * cic, the queue, prio-tree nodes, allocator headers and rounding), as
+ * glibc's mallinfo2() counts bytes in use, divided by N, at 100 and 100k
+ * queues, and the slope between them (fixed costs cancel). The io context
+ * itself (struct ios_ioc) is the task's, embedded in it by the runner, and
+ * is shown apart. Per request: what the heap grows by while one process
+ * queues 100k more requests (CFQ keeps its per-request state in the
+ * request's own fields, so this should be 0), and the block layer's
+ * request: sizeof(struct ios_request) and the heap bytes of 100k
+ * malloc(sizeof(struct ios_request)), which is how src/block/block.c
+ * allocates one.
+ *
  * usage: cfq_cost [steps [scheduler [queues]]]  (the last two narrow the table,
  * e.g. to profile one case under perf)
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "iosched/ios.h"
+#include "sched/cfq_int.h"
 
 struct bench {
 	struct ios_queue q;
@@ -43,6 +59,14 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* heap bytes in use (glibc: arena chunks plus mmapped ones) */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
 }
 
 static int new_request(struct bench *b, size_t i)
@@ -66,10 +90,12 @@ static int new_request(struct bench *b, size_t i)
 	return 0;
 }
 
-static int setup(struct bench *b, const char *sched, size_t n)
+/* @heap_growth: NULL, or the heap bytes the scheduler allocated for the n queues */
+static int setup(struct bench *b, const char *sched, size_t n, size_t *heap_growth)
 {
 	struct ios_err e = { 0 };
 	struct ios_settings set = { 0 };
+	size_t h0;
 
 	memset(b, 0, sizeof(*b));
 	b->t = ios_sched_find(sched);
@@ -103,9 +129,12 @@ static int setup(struct bench *b, const char *sched, size_t n)
 		b->iocs[i].nr_tasks = 1;
 	}
 	ios_rand_seed(&b->rnd, 7, 0);
+	h0 = heap_in_use();
 	for (size_t i = 0; i < n; i++)
 		if (new_request(b, i))
 			return -1;
+	if (heap_growth)
+		*heap_growth = heap_in_use() - h0;
 	return 0;
 }
 
@@ -145,6 +174,97 @@ static void teardown(struct bench *b)
 	free(b->rqs);
 }
 
+/*
+ * Heap bytes per request CFQ itself allocates: one process (its queue made
+ * by the first request) queues @k more requests, none dispatched.
+ */
+static int sched_bytes_per_request(const char *sched, size_t k, double *out)
+{
+	struct bench b;
+	struct ios_request *more = calloc(k, sizeof(*more));
+	size_t h0, h1;
+
+	if (!more || setup(&b, sched, 1, NULL))
+		return -1;
+	h0 = heap_in_use();
+	for (size_t i = 0; i < k; i++) {
+		struct ios_request *rq = &more[i];
+
+		memset(rq, 0, sizeof(*rq));
+		rq->sector = ios_rand_below(&b.rnd, 1ULL << 31) & ~7ULL;
+		rq->nr_sectors = 8;
+		rq->dir = IOS_READ;
+		rq->ioc = &b.iocs[0];
+		rq->q = &b.q;
+		rq->alloc_ns = b.now;
+		rq->elv_sorted = 1;
+		ios_list_init(&rq->queuelist);
+		ios_rb_clear(&rq->rb_node);
+		if (b.t->ops.set_request(&b.q, rq))
+			return -1;
+		b.q.nr_sorted++;
+		b.t->ops.insert(&b.q, rq, b.now, 0);
+	}
+	h1 = heap_in_use();
+	*out = ((double)h1 - (double)h0) / (double)k;
+	teardown(&b);
+	free(more);
+	return 0;
+}
+
+/* Heap bytes of one block-layer request, allocated as src/block/block.c does. */
+static double block_bytes_per_request(size_t k)
+{
+	void **v = calloc(k, sizeof(*v));
+	size_t h0, h1;
+
+	if (!v)
+		return -1;
+	h0 = heap_in_use();
+	for (size_t i = 0; i < k; i++)
+		v[i] = malloc(sizeof(struct ios_request));
+	h1 = heap_in_use();
+	for (size_t i = 0; i < k; i++)
+		free(v[i]);
+	free(v);
+	return ((double)h1 - (double)h0) / (double)k;
+}
+
+static int print_memory(const char *const *scheds, size_t nr)
+{
+	const size_t lo = 100, hi = 100000, k = 100000;
+	double blk = block_bytes_per_request(k);
+
+	printf("\nCFQ memory per queue (one sync queue per process) and per request; heap bytes "
+	       "are glibc mallinfo2() deltas\n");
+	printf("struct sizes: cfq_queue %zu, cfq_io_cq (cic) %zu, cfqq + cic %zu; the task's "
+	       "ios_ioc %zu (not the scheduler's)\n", sizeof(struct cfq_queue),
+	       sizeof(struct cfq_io_cq), sizeof(struct cfq_queue) + sizeof(struct cfq_io_cq),
+	       sizeof(struct ios_ioc));
+	printf("block layer request: sizeof(struct ios_request) %zu, heap %.1f bytes each "
+	       "(%zu mallocs)\n", sizeof(struct ios_request), blk, k);
+	printf("%-12s %14s %14s %16s %16s\n", "scheduler", "B/queue @100", "B/queue @100k",
+	       "B/queue slope", "sched B/request");
+	for (size_t s = 0; s < nr; s++) {
+		struct bench b;
+		size_t g_lo, g_hi;
+		double per_rq;
+
+		if (setup(&b, scheds[s], lo, &g_lo))
+			return -1;
+		teardown(&b);
+		if (setup(&b, scheds[s], hi, &g_hi))
+			return -1;
+		teardown(&b);
+		if (sched_bytes_per_request(scheds[s], k, &per_rq))
+			return -1;
+		printf("%-12s %14.1f %14.1f %16.1f %16.2f\n", scheds[s], (double)g_lo / (double)lo,
+		       (double)g_hi / (double)hi, ((double)g_hi - (double)g_lo) / (double)(hi - lo),
+		       per_rq);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const scheds[] = { "cfq", "cfq-2.6.33", "cfq-4.19" };
@@ -169,7 +289,7 @@ int main(int argc, char **argv)
 				struct bench b;
 				double t0, t1;
 
-				if (setup(&b, scheds[s], sizes[z])) {
+				if (setup(&b, scheds[s], sizes[z], NULL)) {
 					fprintf(stderr, "%s: set-up failed\n", scheds[s]);
 					return 1;
 				}
@@ -190,6 +310,10 @@ int main(int argc, char **argv)
 			}
 			printf("%-12s %8zu %12.1f\n", scheds[s], sizes[z], best);
 		}
+	}
+	if (!only_sched && !only_n && print_memory(scheds, sizeof(scheds) / sizeof(scheds[0]))) {
+		fprintf(stderr, "memory: set-up failed\n");
+		return 1;
 	}
 	return 0;
 }

@@ -108,5 +108,10 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 
 /* Bytes of the device used by data and metadata so far. */
 uint64_t ios_fs_used_bytes(const struct ios_fs *fs);
+/*
+ * Inodes still free: how many more files (and ext3 directories) can be
+ * made whatever their size; UINT64_MAX for raw, which has no inodes.
+ */
+uint64_t ios_fs_free_inodes(const struct ios_fs *fs);
 
 #endif

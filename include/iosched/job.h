@@ -59,6 +59,16 @@ struct ios_bssplit {
 };
 #define IOS_MAX_BSSPLIT 64
 
+/*
+ * Where an option was written, for messages the runner gives long after
+ * parsing (a file that does not fit): file NULL = not set by the job file.
+ */
+struct ios_optsrc {
+	const char *file;		/* owned by the jobfile */
+	int line;
+	char text[64];			/* "size=2t" as written, cut to fit */
+};
+
 struct ios_job {
 	char *name;
 	const char *file;		/* job file path (owned by the jobfile) */
@@ -80,6 +90,8 @@ struct ios_job {
 	int invalidate;
 	int unlink;
 	int overwrite;
+	/* where size=, filesize=, nrfiles= and offset= were set (layout errors) */
+	struct ios_optsrc size_src, filesize_src, nrfiles_src, offset_src;
 
 	/* --- pattern --- */
 	enum ios_rw rw;

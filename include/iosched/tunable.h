@@ -112,5 +112,13 @@ int ios_settings_copy(struct ios_settings *dst, const struct ios_settings *src) 
  */
 int ios_settings_apply(struct ios_settings *s, const char *prefix,
 		       const struct ios_tunable *tab, void *base, struct ios_err *e) IOS_MUST_CHECK;
+/*
+ * The same for the table of a chosen profile (a scheduler such as "cfq-4.19",
+ * a device profile such as "hdd"): range errors and unknown names also say
+ * "for @owner", since the same name has other ranges in other profiles.
+ */
+int ios_settings_apply_for(struct ios_settings *s, const char *prefix,
+			   const struct ios_tunable *tab, void *base, const char *owner,
+			   struct ios_err *e) IOS_MUST_CHECK;
 
 #endif

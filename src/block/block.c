@@ -711,7 +711,8 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 			}
 		}
 		if (st->tunables) {
-			ret = ios_settings_apply(cfg->settings, "", st->tunables, q->sched_data, e);
+			ret = ios_settings_apply_for(cfg->settings, "", st->tunables, q->sched_data,
+						     st->name, e);
 			if (ret)
 				goto fail;
 		}

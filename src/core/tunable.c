@@ -115,15 +115,17 @@ void ios_tunable_range(const struct ios_tunable *t, char *buf, size_t len)
 	}
 }
 
+/* @owner: the profile whose table this is ("cfq-4.19", "hdd"), or NULL */
 static int range_err(const struct ios_tunable *t, const char *value, const char *origin,
-		     const char *scope, struct ios_err *e)
+		     const char *scope, const char *owner, struct ios_err *e)
 {
 	char r[256];
 
 	ios_tunable_range(t, r, sizeof(r));
-	return IOS_ERR(e, -ERANGE, "%s%s%s%s=%s: out of range, allowed %s%s%s",
+	return IOS_ERR(e, -ERANGE, "%s%s%s%s=%s: out of range%s%s, allowed %s%s%s",
 		       origin ? origin : "", origin ? ": " : "", scope ? scope : "", t->name,
-		       value, r, t->unit && *t->unit ? " " : "", t->unit ? t->unit : "");
+		       value, owner ? " for " : "", owner ? owner : "", r,
+		       t->unit && *t->unit ? " " : "", t->unit ? t->unit : "");
 }
 
 static int syntax_err(const struct ios_tunable *t, const char *value, const char *origin,
@@ -219,8 +221,8 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	return 0;
 }
 
-int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *out,
-		      const char *origin, const char *scope, struct ios_err *e)
+static int tun_parse(const struct ios_tunable *t, const char *value, uint64_t *out,
+		     const char *origin, const char *scope, const char *owner, struct ios_err *e)
 {
 	uint64_t v;
 	int ret;
@@ -252,18 +254,18 @@ int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *
 			return syntax_err(t, value, origin, scope, "an integer", e);
 		}
 		if (errno || ll < t->min || ll > t->max || ll < INT_MIN || ll > INT_MAX)
-			return range_err(t, value, origin, scope, e);
+			return range_err(t, value, origin, scope, owner, e);
 		*out = (uint64_t)(int64_t)ll;
 		return 0;
 	}
 	case IOS_TUN_U64:
 		if (value[0] == '-')
-			return range_err(t, value, origin, scope, e);
+			return range_err(t, value, origin, scope, owner, e);
 		ret = parse_scaled(value, NULL, 1, false, &v);
 		break;
 	case IOS_TUN_TIME:
 		if (value[0] == '-')
-			return range_err(t, value, origin, scope, e);
+			return range_err(t, value, origin, scope, owner, e);
 		ret = parse_scaled(value, time_units, tun_mult(t), true, &v);
 		if (ret == -EINVAL)
 			return syntax_err(t, value, origin, scope,
@@ -271,7 +273,7 @@ int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *
 		break;
 	case IOS_TUN_SIZE:
 		if (value[0] == '-')
-			return range_err(t, value, origin, scope, e);
+			return range_err(t, value, origin, scope, owner, e);
 		ret = parse_scaled(value, size_units, tun_mult(t), false, &v);
 		if (ret == -EINVAL)
 			return syntax_err(t, value, origin, scope,
@@ -283,17 +285,23 @@ int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *
 	if (ret == -EINVAL)
 		return syntax_err(t, value, origin, scope, "a non-negative integer", e);
 	if (ret)
-		return range_err(t, value, origin, scope, e);
+		return range_err(t, value, origin, scope, owner, e);
 	{
 		uint64_t m = tun_mult(t);
 		uint64_t lo = t->min > 0 ? sat_mul((uint64_t)t->min, m) : 0;
 		uint64_t hi = t->max == INT64_MAX ? UINT64_MAX : sat_mul((uint64_t)t->max, m);
 
 		if (v < lo || v > hi)
-			return range_err(t, value, origin, scope, e);
+			return range_err(t, value, origin, scope, owner, e);
 	}
 	*out = v;
 	return 0;
+}
+
+int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *out,
+		      const char *origin, const char *scope, struct ios_err *e)
+{
+	return tun_parse(t, value, out, origin, scope, NULL, e);
 }
 
 static void tun_store(const struct ios_tunable *t, void *base, uint64_t v)
@@ -342,8 +350,8 @@ uint64_t ios_tunable_get_u64(const struct ios_tunable *t, const void *base)
 	return (uint64_t)ios_tunable_get_int(t, base);
 }
 
-int ios_tunable_set(const struct ios_tunable *t, void *base, const char *value,
-		    const char *origin, const char *scope, struct ios_err *e)
+static int tun_set(const struct ios_tunable *t, void *base, const char *value,
+		   const char *origin, const char *scope, const char *owner, struct ios_err *e)
 {
 	uint64_t v;
 	int ret;
@@ -351,23 +359,37 @@ int ios_tunable_set(const struct ios_tunable *t, void *base, const char *value,
 	if (t->flags & IOS_TUN_RO)
 		return IOS_ERR(e, -EPERM, "%s%s%s%s: read-only", origin ? origin : "",
 			       origin ? ": " : "", scope ? scope : "", t->name);
-	ret = ios_tunable_parse(t, value, &v, origin, scope, e);
+	ret = tun_parse(t, value, &v, origin, scope, owner, e);
 	if (ret)
 		return ret;
 	tun_store(t, base, v);
 	return 0;
 }
 
-int ios_tunable_set_by_name(const struct ios_tunable *tab, void *base, const char *name,
-			    const char *value, const char *origin, const char *scope,
-			    struct ios_err *e)
+int ios_tunable_set(const struct ios_tunable *t, void *base, const char *value,
+		    const char *origin, const char *scope, struct ios_err *e)
+{
+	return tun_set(t, base, value, origin, scope, NULL, e);
+}
+
+static int tun_set_by_name(const struct ios_tunable *tab, void *base, const char *name,
+			   const char *value, const char *origin, const char *scope,
+			   const char *owner, struct ios_err *e)
 {
 	const struct ios_tunable *t = ios_tunable_find(tab, name);
 
 	if (!t || (t->flags & IOS_TUN_HIDDEN))
-		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s%s' (see 'iosched list')",
-			       origin ? origin : "", origin ? ": " : "", scope ? scope : "", name);
-	return ios_tunable_set(t, base, value, origin, scope, e);
+		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s%s'%s%s (see 'iosched list')",
+			       origin ? origin : "", origin ? ": " : "", scope ? scope : "", name,
+			       owner ? " for " : "", owner ? owner : "");
+	return tun_set(t, base, value, origin, scope, owner, e);
+}
+
+int ios_tunable_set_by_name(const struct ios_tunable *tab, void *base, const char *name,
+			    const char *value, const char *origin, const char *scope,
+			    struct ios_err *e)
+{
+	return tun_set_by_name(tab, base, name, value, origin, scope, NULL, e);
 }
 
 int ios_tunable_defaults(const struct ios_tunable *tab, void *base, struct ios_err *e)
@@ -538,6 +560,13 @@ int ios_settings_copy(struct ios_settings *dst, const struct ios_settings *src)
 int ios_settings_apply(struct ios_settings *s, const char *prefix,
 		       const struct ios_tunable *tab, void *base, struct ios_err *e)
 {
+	return ios_settings_apply_for(s, prefix, tab, base, NULL, e);
+}
+
+int ios_settings_apply_for(struct ios_settings *s, const char *prefix,
+			   const struct ios_tunable *tab, void *base, const char *owner,
+			   struct ios_err *e)
+{
 	size_t plen = strlen(prefix);
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -556,7 +585,7 @@ int ios_settings_apply(struct ios_settings *s, const char *prefix,
 		}
 		if (!plen && !ios_tunable_find(tab, name))
 			continue; /* bare names may belong to another table */
-		ret = ios_tunable_set_by_name(tab, base, name, st->value, st->origin, prefix, e);
+		ret = tun_set_by_name(tab, base, name, st->value, st->origin, prefix, owner, e);
 		if (ret)
 			return ret;
 		st->used = true;

@@ -245,7 +245,7 @@ struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, ui
 	if (!ret)
 		ret = dev_apply_profile(dev, p, e);
 	if (!ret && set)
-		ret = ios_settings_apply(set, "device.", t->tunables, dev, e);
+		ret = ios_settings_apply_for(set, "device.", t->tunables, dev, p->name, e);
 	if (!ret)
 		ret = t->ops.init(dev, e);
 	if (ret) {

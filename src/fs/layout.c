@@ -422,3 +422,15 @@ uint64_t ios_fs_used_bytes(const struct ios_fs *fs)
 		return lay_ext3_used_bytes(fs);
 	return fs->used_bytes;
 }
+
+uint64_t ios_fs_free_inodes(const struct ios_fs *fs)
+{
+	switch (fs->type) {
+	case IOS_FS_EXT3:
+		return lay_ext3_free_inodes(fs);
+	case IOS_FS_EXTENT:
+		return LAY_EXTENT_MAX_INODES - fs->nr_inodes;
+	default:
+		return UINT64_MAX;
+	}
+}

@@ -405,6 +405,11 @@ uint64_t lay_ext3_used_bytes(const struct ios_fs *fs)
 	return (x->geo.blocks - x->free_blocks) * IOS_FS_BLOCK_SIZE;
 }
 
+uint64_t lay_ext3_free_inodes(const struct ios_fs *fs)
+{
+	return fs->ext3->free_inodes;
+}
+
 /* ---- the indirect-block arithmetic ---- */
 
 /* Indirect blocks allocated before data block @b (those of its own branch included). */

@@ -84,6 +84,7 @@ int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struc
 void lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
 		  struct ios_fs_map *out);
 uint64_t lay_ext3_used_bytes(const struct ios_fs *fs);
+uint64_t lay_ext3_free_inodes(const struct ios_fs *fs);
 void lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid);
 
 #endif

@@ -440,6 +440,36 @@ static int opt_cgroup_weight_hook(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/*
+ * Remember where the options that size the job's files were written: the
+ * layout happens at run time, and a file that does not fit on the device
+ * should be blamed on the line that asked for it.
+ */
+static int opt_src_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	struct ios_optsrc *src;
+
+	if (c->o->off == OFF(size))
+		src = &job->size_src;
+	else if (c->o->off == OFF(filesize_lo))
+		src = &job->filesize_src;
+	else if (c->o->off == OFF(nrfiles))
+		src = &job->nrfiles_src;
+	else if (c->o->off == OFF(offset))
+		src = &job->offset_src;
+	else
+		return 0;
+	if (c->is_default) {
+		memset(src, 0, sizeof(*src));
+		return 0;
+	}
+	src->file = c->file;
+	src->line = c->line;
+	snprintf(src->text, sizeof(src->text), "%s%s%s", c->key, c->value ? "=" : "",
+		 c->value ? c->value : "");
+	return 0;
+}
+
 static int opt_randseed_hook(struct ios_job *job, struct ios_optctx *c)
 {
 	job->randseed_set = !c->is_default;
@@ -485,18 +515,19 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("directory", NULL, "str", NULL, "Directory to put the files in"),
 	  .type = IOS_OPT_STR, .off = OFF(directory) },
 	{ INFO("nrfiles", "nr_files", "int", "1", "Split the job's size between this many files"),
-	  .type = IOS_OPT_INT, .off = OFF(nrfiles), .size = FSIZE(nrfiles), .min = 1, .max = UINT_MAX },
+	  .type = IOS_OPT_INT, .off = OFF(nrfiles), .size = FSIZE(nrfiles), .min = 1, .max = UINT_MAX,
+	  .set = opt_src_hook },
 	{ INFO("size", NULL, "size", NULL,
 	       "Total bytes of I/O per job (or 1..100% of the file); default: the file's size"),
 	  .type = IOS_OPT_SIZE, .off = OFF(size), .off2 = OFF(size_pct), .min = 1,
-	  .flags = IOS_OPTF_PCT },
+	  .flags = IOS_OPTF_PCT, .set = opt_src_hook },
 	{ INFO("filesize", NULL, "range", NULL,
 	       "Size of each file; a range lo-hi picks each file's size at random"),
 	  .type = IOS_OPT_SIZE, .off = OFF(filesize_lo), .off2 = OFF(filesize_hi), .min = 1,
-	  .flags = IOS_OPTF_RANGE },
+	  .flags = IOS_OPTF_RANGE, .set = opt_src_hook },
 	{ INFO("offset", "fileoffset", "size", "0", "Start I/O at this offset (bytes or 0..100%)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(offset), .off2 = OFF(offset_pct), .min = 0,
-	  .flags = IOS_OPTF_PCT },
+	  .flags = IOS_OPTF_PCT, .set = opt_src_hook },
 	{ INFO("offset_increment", NULL, "size", "0",
 	       "Each numjobs clone starts this much (bytes or %) further"),
 	  .type = IOS_OPT_SIZE, .off = OFF(offset_increment), .off2 = OFF(offset_increment_pct),

@@ -137,7 +137,7 @@ static int cc_check_column(struct ios_cmp_column *c, const char *device, struct 
 	if (st->tunables) {
 		ret = ios_tunable_defaults(st->tunables, priv, e);
 		if (!ret)
-			ret = ios_settings_apply(&set, "", st->tunables, priv, e);
+			ret = ios_settings_apply_for(&set, "", st->tunables, priv, st->name, e);
 		if (ret)
 			goto out;
 	}

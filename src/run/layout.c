@@ -72,6 +72,50 @@ static const char *job_where(const struct ios_job *j, char *buf, size_t len)
 	return buf;
 }
 
+const char *run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
+			      size_t len)
+{
+	if (!src || !src->file)
+		return job_where(j, buf, len);
+	snprintf(buf, len, "%s:%d: job '%s': %s", src->file, src->line, j->name, src->text);
+	return buf;
+}
+
+/*
+ * Which option to blame when file @f could not be laid out: nrfiles= when
+ * the inodes ran out (@by_count), else what sized the file: filesize=, or
+ * size= (with nrfiles= and offset= when they share in it), or the
+ * lab.file_size that made it pre-exist. The line cited is that option's.
+ */
+static const char *file_blame(const struct run_file *f, const struct run_ctx *c, bool by_count,
+			      char *buf, size_t len)
+{
+	const struct ios_job *j = f->need_job ? f->need_job : f->first_job;
+	char w[300];
+
+	if (by_count) {
+		if (f->first_job->nrfiles_src.file)
+			return run_job_where_opt(f->first_job, &f->first_job->nrfiles_src, buf, len);
+		return job_where(f->first_job, buf, len);
+	}
+	if (f->preexisting) {
+		snprintf(buf, len, "%s: lab.file_size=%" PRIu64, job_where(f->first_job, w, sizeof(w)),
+			 c->lab.file_size);
+		return buf;
+	}
+	if (j->filesize_lo)
+		return run_job_where_opt(j, &j->filesize_src, buf, len);
+	run_job_where_opt(j, &j->size_src, w, sizeof(w));
+	if (j->nrfiles > 1 && j->nrfiles_src.file && j->size_src.file)
+		snprintf(buf, len, "%s with %s (%" PRIu64 " bytes a file)%s%s", w,
+			 j->nrfiles_src.text, j->size / j->nrfiles, f->need_off ? " after " : "",
+			 f->need_off ? j->offset_src.text : "");
+	else
+		snprintf(buf, len, "%s%s%s", w, f->need_off && j->offset_src.file ? " after " : "",
+			 f->need_off && j->offset_src.file ? j->offset_src.text : "");
+	return buf;
+}
+
 /* Resolve a task's file names into run_files (created on first use). */
 static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
@@ -180,7 +224,10 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 			if (j->size && per == 0)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: size=%" PRIu64 " is smaller than one byte per file "
-					       "for its %u files", job_where(j, w, sizeof(w)),
+					       "for its %u files",
+					       run_job_where_opt(j, j->nrfiles_src.file && j->nrfiles > 1
+								 ? &j->nrfiles_src : &j->size_src,
+								 w, sizeof(w)),
 					       j->size, t->nr_files);
 			t->files[k].len = per;
 			if (per && !task_offset_relative(t) && f->need < task_offset(t, 0) + per) {
@@ -220,7 +267,11 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 				return IOS_ERR(e, -ENOSPC,
 					       "%s: offset=%" PRIu64 " plus size=%" PRIu64
 					       " reaches past the end of %s (%" PRIu64 " bytes)",
-					       job_where(f->need_job, w, sizeof(w)), f->need_off,
+					       run_job_where_opt(f->need_job,
+								 f->need_job->filesize_lo
+									 ? &f->need_job->filesize_src
+									 : &f->need_job->size_src,
+								 w, sizeof(w)), f->need_off,
 					       f->need - f->need_off, f->name, cap_bytes);
 		} else {
 			f->size = f->need;
@@ -237,10 +288,20 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 		}
 		ios_fs_set_creator(c->fs, f->creator_pid);
 		ret = ios_fs_add_file(c->fs, f->name, f->size, &f->fsf, &fe);
-		if (ret)
-			return IOS_ERR(e, ret, "%s: %s (device '%s', lab.fs=%s)",
-				       job_where(f->first_job, w, sizeof(w)), fe.msg, c->dev->profile,
+		if (ret) {
+			/* a file and, on ext3, its new directories need an inode each */
+			uint64_t inodes = 1;
+			char blame[512];
+
+			for (const char *s = f->name + 1; *s; s++)
+				inodes += *s == '/' && s[-1] != '/';
+			return IOS_ERR(e, ret, "%s: %s (device '%s' holds %" PRIu64 " bytes, lab.fs=%s)",
+				       file_blame(f, c, ret == -ENOSPC &&
+						  ios_fs_free_inodes(c->fs) < inodes, blame,
+						  sizeof(blame)),
+				       fe.msg, c->dev->profile, cap_bytes,
 				       ios_fs_type_name((enum ios_fs_type)c->lab.fs));
+		}
 		f->size = f->fsf->size;
 	}
 
@@ -260,7 +321,8 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 			if (off >= tf->f->size)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: offset=%" PRIu64 " is beyond the end of '%s' "
-					       "(%" PRIu64 " bytes)", job_where(j, w, sizeof(w)), off,
+					       "(%" PRIu64 " bytes)",
+					       run_job_where_opt(j, &j->offset_src, w, sizeof(w)), off,
 					       tf->f->name, tf->f->size);
 			if (!tf->len || off + tf->len > tf->f->size)
 				tf->len = tf->f->size - off;

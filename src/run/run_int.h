@@ -186,6 +186,13 @@ struct run_ctx {
 
 /* layout.c */
 int run_layout_files(struct run_ctx *c, struct ios_err *e);
+/*
+ * The start of a message about @j caused by one of its options:
+ * "job.fio:3: job 'name': size=2t" at the line of @src when the job file set
+ * it, else "job.fio:1: job 'name'" at the job's [section] line.
+ */
+const char *run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
+			      size_t len);
 void run_files_free(struct run_ctx *c);
 
 /* task.c */

@@ -211,10 +211,14 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		tf->align = align;
 		tf->pos[0] = tf->pos[1] = tf->off;
 		if (tf->len < align) {
-			char w[256];
+			/* blame the option that made the region small, at its line */
+			const struct ios_optsrc *src =
+				j->nrfiles > 1 && j->nrfiles_src.file ? &j->nrfiles_src
+				: j->filesize_lo ? &j->filesize_src
+				: j->size_src.file ? &j->size_src : &j->offset_src;
+			char w[300];
 
-			snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line,
-				 j->name);
+			run_job_where_opt(j, src, w, sizeof(w));
 			return IOS_ERR(e, -EINVAL,
 				       "%s: the region of '%s' it may use (%" PRIu64
 				       " bytes) is smaller than one block (%" PRIu64 ")",

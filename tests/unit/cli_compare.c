@@ -224,9 +224,13 @@ static int test_bad_columns(void)
 	EXPECT(a, 2, "--schedulers cfq:nosuch=1: scheduler 'cfq' has no tunable 'nosuch' "
 		     "(its tunables: quantum,");
 	snprintf(a, sizeof(a), "compare %s --schedulers cfq,cfq:fairness=1:slice_idle=-1", nojob);
-	EXPECT(a, 2, "scheduler 'cfq': slice_idle=-1: out of range, allowed 0..3600000 ms");
+	EXPECT(a, 2, "scheduler 'cfq': slice_idle=-1: out of range for cfq, allowed 0..3600000 ms");
+	snprintf(a, sizeof(a), "compare %s --schedulers cfq-4.19:quantum=0", nojob);
+	EXPECT(a, 2, "--schedulers cfq-4.19:quantum=0: scheduler 'cfq-4.19': quantum=0: out of "
+		     "range for cfq-4.19, allowed 1..2147483647");
 	snprintf(a, sizeof(a), "compare %s --schedulers deadline:read_expire=-1", nojob);
-	EXPECT(a, 2, "scheduler 'deadline': read_expire=-1: out of range, allowed 0..3600000 ms");
+	EXPECT(a, 2, "scheduler 'deadline': read_expire=-1: out of range for deadline, "
+		     "allowed 0..3600000 ms");
 	snprintf(a, sizeof(a), "compare %s --schedulers cfq:fairness=2", nojob);
 	EXPECT(a, 2, "fairness=2: expected 0 or 1 (allowed 0|1)");
 	snprintf(a, sizeof(a), "compare %s --schedulers noop:fairness=1", nojob);
@@ -234,7 +238,7 @@ static int test_bad_columns(void)
 	snprintf(a, sizeof(a), "compare %s --schedulers cfq-2.6.33:target_latency=5", nojob);
 	EXPECT(a, 2, "target_latency: read-only");
 	snprintf(a, sizeof(a), "compare %s --schedulers noop:device.rpm=0", nojob);
-	EXPECT(a, 2, "device.rpm=0: out of range, allowed 1000..30000 rpm");
+	EXPECT(a, 2, "device.rpm=0: out of range for hdd-2009, allowed 1000..30000 rpm");
 	snprintf(a, sizeof(a), "compare %s --schedulers noop:foo.bar=1", nojob);
 	EXPECT(a, 2, "unknown tunable 'foo.bar'");
 	snprintf(a, sizeof(a), "compare %s --schedulers cfq,", nojob);

@@ -66,6 +66,15 @@ static int test_errors(void)
 	EXPECT(args, 1, "read_expire=abc");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
 	EXPECT(args, 1, "fifo_batch");
+	/* a tunable out of its range names the tunable, the profile and the range */
+	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19 --set quantum=0", good);
+	EXPECT(args, 1, "--set: quantum=0: out of range for cfq-4.19, allowed 1..2147483647");
+	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33 --set slice_idle=3600001", good);
+	EXPECT(args, 1, "slice_idle=3600001: out of range for cfq-2.6.33, allowed 0..3600000 ms");
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
+	EXPECT(args, 1, "fifo_batch=-1: out of range for deadline, allowed 0..");
+	snprintf(args, sizeof(args), "run %s --device ssd --set device.nosuch=1", good);
+	EXPECT(args, 1, "unknown tunable 'device.nosuch' for ssd");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set slice_idle=0", good);
 	EXPECT(args, 1, "no tunable 'slice_idle'");
 	snprintf(args, sizeof(args), "run %s --set queue.nr_requests=1", good);
@@ -73,7 +82,7 @@ static int test_errors(void)
 	snprintf(args, sizeof(args), "run %s --set queue.nosuch=1", good);
 	EXPECT(args, 1, "queue.nosuch");
 	snprintf(args, sizeof(args), "run %s --set device.rpm=0", good);
-	EXPECT(args, 1, "device.rpm");
+	EXPECT(args, 1, "device.rpm=0: out of range for hdd-2009, allowed 1000..30000 rpm");
 	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
 	EXPECT(args, 1, "foo.bar");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
@@ -91,7 +100,16 @@ static int test_errors(void)
 	snprintf(args, sizeof(args), "run %s/missing.fio", dir);
 	EXPECT(args, 1, "missing.fio");
 	snprintf(args, sizeof(args), "run %s", badprio);
-	EXPECT(args, 1, "badprio.fio:6");
+	EXPECT(args, 1, "badprio.fio:6: option 'prio=9': out of range, allowed 0..7");
+	/* ionice class and level out of range: file, line, option and range */
+	T_ASSERT_EQ(write_file("badprio8.fio", "[r]\nsize=1m\nprioclass=2\nprio=8\n",
+			       badprio, sizeof(badprio)), 0);
+	snprintf(args, sizeof(args), "run %s", badprio);
+	EXPECT(args, 1, "badprio8.fio:4: option 'prio=8': out of range, allowed 0..7");
+	T_ASSERT_EQ(write_file("badclass.fio", "[global]\nprioclass=4\n[r]\nsize=1m\n",
+			       badprio, sizeof(badprio)), 0);
+	snprintf(args, sizeof(args), "run %s", badprio);
+	EXPECT(args, 1, "badclass.fio:2: option 'prioclass=4': out of range, allowed 0..3");
 	snprintf(args, sizeof(args), "run %s", nosize);
 	EXPECT(args, 1, "lab.file_size");
 	snprintf(args, sizeof(args), "run %s --set lab.file_size=64m --set lab.max_sim_time=1", nosize);

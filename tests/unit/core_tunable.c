@@ -4,7 +4,8 @@
  * SIZE in bytes, rejects out-of-range values with -ERANGE and a message that
  * names the tunable and its allowed range (never clamping), rejects malformed
  * ones with -EINVAL, shows values that parse back to the same stored value,
- * and applies scoped settings lists.
+ * and applies scoped settings lists (naming the profile whose table it is
+ * when one is given).
  */
 #include <string.h>
 #include "harness.h"
@@ -153,8 +154,43 @@ static int test_settings_apply(void)
 	return T_PASS;
 }
 
+#define MSG_IS(e, want) T_ASSERT_MSG(!strcmp((e).msg, want), "message \"%s\", want \"%s\"", \
+				     (e).msg, want)
+
+/* The table of a chosen profile: range errors and unknown names say which profile. */
+static int test_settings_apply_for(void)
+{
+	struct ios_settings s = { 0 };
+	struct ios_err e = { 0 };
+	struct conf c;
+
+	T_ASSERT_EQ(ios_tunable_defaults(tab, &c, &e), 0);
+	T_ASSERT_EQ(ios_settings_add_kv(&s, "quantum=0", "--set", &e), 0);
+	T_ASSERT_EQ(ios_settings_apply_for(&s, "", tab, &c, "cfq-4.19", &e), -ERANGE);
+	MSG_IS(e, "--set: quantum=0: out of range for cfq-4.19, allowed 1..64");
+	T_ASSERT_EQ(c.quantum, 4);
+	ios_err_clear(&e);
+	/* without a profile the message is as before */
+	T_ASSERT_EQ(ios_settings_apply(&s, "", tab, &c, &e), -ERANGE);
+	MSG_IS(e, "--set: quantum=0: out of range, allowed 1..64");
+	ios_settings_free(&s);
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_settings_add_kv(&s, "device.slice_idle=2s", "x.fio:3", &e), 0);
+	T_ASSERT_EQ(ios_settings_apply_for(&s, "device.", tab, &c, "hdd-2009", &e), -ERANGE);
+	MSG_IS(e, "x.fio:3: device.slice_idle=2s: out of range for hdd-2009, "
+			"allowed 0..1000 ms");
+	ios_settings_free(&s);
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_settings_add_kv(&s, "device.nosuch=1", "--set", &e), 0);
+	T_ASSERT_EQ(ios_settings_apply_for(&s, "device.", tab, &c, "ssd", &e), -ENOENT);
+	MSG_IS(e, "--set: unknown tunable 'device.nosuch' for ssd (see 'iosched list')");
+	ios_settings_free(&s);
+	return T_PASS;
+}
+#undef MSG_IS
+
 int main(void)
 {
 	return T_RUN(test_defaults_and_units, test_range_errors, test_show_round_trip,
-		     test_settings_apply);
+		     test_settings_apply, test_settings_apply_for);
 }
