@@ -43,6 +43,8 @@ enum ios_fs_type {
 struct ios_fs;
 
 /* A file laid out on the device. */
+struct ios_inode;
+
 struct ios_fs_file {
 	const char *path;		/* as named by the job (directory joined) */
 	uint64_t size;			/* bytes */
@@ -52,6 +54,7 @@ struct ios_fs_file {
 	uint64_t dir_block;		/* device block of its directory entry, or IOS_FS_NO_BLOCK */
 	unsigned group;			/* ext3: block group of its first data block */
 	void *priv;			/* layout private mapping state */
+	struct ios_inode *inode;	/* its page cache, once ios_vfs_inode made it */
 };
 
 /* Result of mapping one file block. */

@@ -51,93 +51,6 @@ enum ios_fs_type ios_fs_type(const struct ios_fs *fs)
 	return fs->type;
 }
 
-/* ---- name table ---- */
-
-/* FNV-1a: stable across machines and runs (no pointer or seed in it). */
-uint64_t lay_hash(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static struct lay_name *lay_names_slot(const struct lay_names *t, const char *key, size_t len,
-				       uint64_t h)
-{
-	size_t mask = t->cap - 1;
-
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct lay_name *n = &t->slots[i];
-
-		if (n->kind == LAY_NONE)
-			return n;
-		if (n->hash == h && n->len == len && !memcmp(n->key, key, len))
-			return n;
-	}
-}
-
-enum lay_kind lay_names_find(const struct lay_names *t, const char *key, size_t len, void **obj)
-{
-	struct lay_name *n;
-
-	if (!t->cap)
-		return LAY_NONE;
-	n = lay_names_slot(t, key, len, lay_hash(key, len));
-	if (n->kind != LAY_NONE && obj)
-		*obj = n->obj;
-	return n->kind;
-}
-
-static int lay_names_grow(struct lay_names *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 64;
-	struct lay_names nt = { calloc(cap, sizeof(struct lay_name)), cap, t->nr };
-
-	if (!nt.slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++) {
-		struct lay_name *o = &t->slots[i];
-
-		if (o->kind != LAY_NONE)
-			*lay_names_slot(&nt, o->key, o->len, o->hash) = *o;
-	}
-	free(t->slots);
-	*t = nt;
-	return 0;
-}
-
-int lay_names_add(struct lay_names *t, const char *key, size_t len, enum lay_kind kind, void *obj)
-{
-	struct lay_name *n;
-	char *k;
-	uint64_t h = lay_hash(key, len);
-
-	if ((t->nr + 1) * 2 > t->cap && lay_names_grow(t))
-		return -ENOMEM;
-	k = malloc(len + 1);
-	if (!k)
-		return -ENOMEM;
-	memcpy(k, key, len);
-	k[len] = '\0';
-	n = lay_names_slot(t, key, len, h);
-	IOS_BUG_ON(n->kind != LAY_NONE);
-	*n = (struct lay_name){ k, len, h, kind, obj };
-	t->nr++;
-	return 0;
-}
-
-static void lay_names_free(struct lay_names *t)
-{
-	for (size_t i = 0; i < t->cap; i++)
-		free(t->slots[i].key);
-	free(t->slots);
-	t->slots = NULL;
-	t->cap = t->nr = 0;
-}
 
 const char *lay_bytes(char *buf, size_t len, uint64_t bytes)
 {
@@ -229,7 +142,7 @@ void ios_fs_destroy(struct ios_fs *fs)
 	}
 	if (fs->type == IOS_FS_EXT3)
 		lay_ext3_fini(fs);
-	lay_names_free(&fs->names);
+	ios_strmap_free(&fs->names);
 	free(fs);
 }
 

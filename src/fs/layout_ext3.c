@@ -687,7 +687,7 @@ static int ext3_mkdir(struct ios_fs *fs, struct ext3_dir *parent, const char *ke
 		free(d);
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
-	grp = ext3_orlov(x, parent, lay_hash(key, len));
+	grp = ext3_orlov(x, parent, ios_strmap_hash(key, len));
 	IOS_BUG_ON(grp < 0);	/* the caller checked the free inodes */
 	g = (unsigned)grp;
 	d->group = g;

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include "iosched/fs.h"
+#include "iosched/strmap.h"
 
 /* A piece of an allocation stream: stream positions [pos, pos + len) sit on device blocks [block, block + len). */
 struct lay_run {
@@ -33,22 +34,8 @@ struct lay_file {
 	struct lay_file *next;		/* every file of the layout, in call order */
 };
 
-/* Path -> file or directory; open addressing, keys owned by the table. */
+/* Path -> file or directory: an ios_strmap whose tag is the kind. */
 enum lay_kind { LAY_NONE = 0, LAY_FILE, LAY_DIR };
-
-struct lay_name {
-	char *key;
-	size_t len;
-	uint64_t hash;
-	enum lay_kind kind;
-	void *obj;
-};
-
-struct lay_names {
-	struct lay_name *slots;
-	size_t cap;			/* power of two, or 0 */
-	size_t nr;
-};
 
 struct lay_ext3;
 
@@ -60,15 +47,25 @@ struct ios_fs {
 	uint64_t next_byte;		/* end of the last file laid out */
 	uint64_t used_bytes;
 	uint64_t nr_inodes;		/* extent: inodes handed out */
-	struct lay_names names;
+	struct ios_strmap names;
 	struct lay_file *files, **files_tail;
 	struct lay_ext3 *ext3;
 };
 
-uint64_t lay_hash(const char *s, size_t len);
 /* Kind of @key (LAY_NONE if absent); *obj gets the object. */
-enum lay_kind lay_names_find(const struct lay_names *t, const char *key, size_t len, void **obj);
-int lay_names_add(struct lay_names *t, const char *key, size_t len, enum lay_kind kind, void *obj);
+static inline enum lay_kind lay_names_find(const struct ios_strmap *t, const char *key, size_t len,
+					   void **obj)
+{
+	unsigned kind;
+
+	return ios_strmap_find(t, key, len, obj, &kind) ? (enum lay_kind)kind : LAY_NONE;
+}
+
+static inline int lay_names_add(struct ios_strmap *t, const char *key, size_t len,
+				enum lay_kind kind, void *obj)
+{
+	return ios_strmap_add(t, key, len, kind, obj);
+}
 
 /* Human-readable byte count for messages ("234179072 bytes (223.3 MiB)"). */
 const char *lay_bytes(char *buf, size_t len, uint64_t bytes);

@@ -801,14 +801,15 @@ struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f)
 {
 	struct ios_inode *in;
 
-	for (in = vfs->inodes; in; in = in->next)
-		if (in->f == f)
-			return in;
+	/* the file keeps its inode: a job with 100k files must not look it up linearly */
+	if (f->inode)
+		return f->inode;
 	in = pc_inode_new(vfs, f, false);
 	if (!in)
 		return NULL;
 	in->next = vfs->inodes;
 	vfs->inodes = in;
+	f->inode = in;
 	return in;
 }
 
@@ -883,6 +884,8 @@ void ios_vfs_destroy(struct ios_vfs *vfs)
 	wb_destroy(vfs);
 	for (in = vfs->inodes; in; in = n) {
 		n = in->next;
+		if (in->f && in->f->inode == in)
+			in->f->inode = NULL;
 		pc_inode_free(in);
 	}
 	pc_inode_free(vfs->meta);

@@ -20,15 +20,16 @@
 static struct run_file *file_get(struct run_ctx *c, const char *name, const struct ios_job *job)
 {
 	struct run_file *f;
+	void *found;
 
-	for (f = c->files; f; f = f->next)
-		if (!strcmp(f->name, name))
-			return f;
+	if (ios_strmap_find(&c->file_names, name, strlen(name), &found, NULL))
+		return found;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->name = strdup(name);
-	if (!f->name) {
+	if (!f->name || ios_strmap_add(&c->file_names, name, strlen(name), 0, f)) {
+		free(f->name);
 		free(f);
 		return NULL;
 	}
@@ -50,6 +51,7 @@ void run_files_free(struct run_ctx *c)
 	}
 	c->files = NULL;
 	c->files_tail = &c->files;
+	ios_strmap_free(&c->file_names);
 }
 
 static char *join_dir(const char *dir, const char *name)

@@ -11,6 +11,7 @@
 #ifndef IOSCHED_RUN_INT_H
 #define IOSCHED_RUN_INT_H
 
+#include "iosched/strmap.h"
 #include "iosched/ios.h"
 #include "iosched/fiolog.h"
 #include "iosched/plot.h"
@@ -164,6 +165,7 @@ struct run_ctx {
 	unsigned running;
 
 	struct run_file *files, **files_tail;
+	struct ios_strmap file_names;	/* name -> run_file */
 	struct ios_cgroup **cgroups;
 	unsigned nr_cgroups;
 
