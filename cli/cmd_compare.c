@@ -22,6 +22,8 @@
 struct cmp_slot {
 	struct ios_cmp_run run;		/* the result, once done */
 	struct ios_series *series;	/* kept from the result for --plot */
+	char **warnings;		/* options the run ignored, kept for stderr */
+	size_t nr_warnings;
 	struct ios_err err;
 	int ret;
 };
@@ -54,6 +56,10 @@ static int cmp_run_one(void *arg, size_t idx, ios_run_progress_fn prog, void *pr
 		/* the plot needs the series after the result is gone */
 		slot->series = res.series;
 		res.series = NULL;
+		slot->warnings = res.warnings;
+		slot->nr_warnings = res.nr_warnings;
+		res.warnings = NULL;
+		res.nr_warnings = 0;
 		ios_run_result_free(&res);
 	}
 	slot->ret = ret;
@@ -229,6 +235,11 @@ int cmd_compare(int argc, char **argv)
 			s->err.msg[0] ? s->err.msg : strerror(-s->ret));
 		goto out;
 	}
+	/* what each column ignored (cgroup= under noop, ...), as 'run' says it, in column order */
+	for (size_t c = 0; c < nr_cols; c++)
+		for (size_t w = 0; w < ctx.slots[c].nr_warnings; w++)
+			fprintf(stderr, "iosched: warning: %s: %s\n", cols[c].label,
+				ctx.slots[c].warnings[w]);
 	for (size_t c = 0; c < nr_cols; c++)
 		runs[c] = ctx.slots[c].run;
 	{
@@ -257,6 +268,9 @@ out:
 			ios_cmp_run_free(&ctx.slots[c].run);
 			ios_series_free(ctx.slots[c].series);
 			free(ctx.slots[c].series);
+			for (size_t w = 0; w < ctx.slots[c].nr_warnings; w++)
+				free(ctx.slots[c].warnings[w]);
+			free(ctx.slots[c].warnings);
 		}
 	free(ctx.slots);
 	free(runs);

@@ -9,7 +9,10 @@
  * anything runs (even before the job file is read). The progress line:
  * nothing on stderr when it is not a terminal; on a pseudo-terminal
  * (script(1), when installed) a line with simulated time, percent and ETA,
- * redrawn with \r and blanked at the end.
+ * redrawn with \r and blanked at the end. Options a column's scheduler
+ * ignores (cgroup= under noop) are warned about on stderr, naming the
+ * column, once per column that ignores them, and not for a column that
+ * uses them.
  */
 #include <string.h>
 #include <time.h>
@@ -347,11 +350,43 @@ static int test_progress(void)
 	return T_PASS;
 }
 
+static int test_warnings(void)
+{
+	char cmd[4096], errf[600], gj[512];
+	char *out, *err;
+	int st;
+
+	T_ASSERT_EQ(setup(), T_PASS);
+	T_ASSERT_EQ(write_file("grp.fio",
+			       "[global]\nrw=read\nbs=64k\ndirect=1\nsize=16m\nruntime=200ms\n"
+			       "time_based\n\n[a]\ncgroup=a\ncgroup_weight=500\n\n[b]\ncgroup=b\n",
+			       gj, sizeof(gj)), 0);
+	snprintf(errf, sizeof(errf), "%s/stderr", dir);
+	snprintf(cmd, sizeof(cmd), "%s compare %s --schedulers noop,cfq-4.19,deadline "
+		 ">/dev/null 2>%s", t_iosched_bin(), gj, errf);
+	out = t_run_cmd(cmd, &st);
+	T_ASSERT(out && st == 0);
+	free(out);
+	err = t_read_file(errf, NULL);
+	T_ASSERT(err);
+	T_ASSERT_MSG(strstr(err, "iosched: warning: noop: ") &&
+		     strstr(err, "grp.fio:10: job 'a': cgroup=a has no effect: noop has no group "
+				 "scheduling"), "stderr: '%s'", err);
+	T_ASSERT_MSG(strstr(err, "iosched: warning: deadline: ") &&
+		     strstr(err, "cgroup_weight=500 has no effect: deadline"), "stderr: '%s'", err);
+	/* cfq-4.19 has groups: nothing to say; noop's warnings come before deadline's */
+	T_ASSERT_MSG(!strstr(err, "cfq-4.19"), "stderr: '%s'", err);
+	T_ASSERT(strstr(err, "warning: noop") < strstr(err, "warning: deadline"));
+	free(err);
+	return T_PASS;
+}
+
 int main(void)
 {
 	int ret = T_RUN(test_workers_identical, test_same_as_run, test_default_columns,
-			test_bad_columns, test_progress);
-	static const char *const files[] = { "two.fio", "long.fio", "log.fio", "stderr" };
+			test_bad_columns, test_progress, test_warnings);
+	static const char *const files[] = { "two.fio", "long.fio", "log.fio", "grp.fio",
+						   "stderr" };
 	char path[600];
 
 	if (job[0]) {
