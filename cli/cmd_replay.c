@@ -1,11 +1,12 @@
 /*
  * iosched replay TRACE: replay a recorded trace under this run's scheduler
  * and device, and print the report (one job per process of the trace).
- * Takes the options of run (cli_run_opts) and --trace; replay.* tunables
- * come in through --set.
+ * Takes the options of run (cli_run_opts), --trace and --plot; replay.*
+ * tunables come in through --set.
  */
 #include <string.h>
 #include "cli.h"
+#include "iosched/plot.h"
 #include "iosched/replay.h"
 
 int cmd_replay(int argc, char **argv)
@@ -17,7 +18,7 @@ int cmd_replay(int argc, char **argv)
 	struct ios_blktrace *bt = NULL;
 	struct ios_buf out;
 	struct cli_progress prog;
-	const char *trace = NULL, *v;
+	const char *trace = NULL, *plot = NULL, *v;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
@@ -32,6 +33,16 @@ int cmd_replay(int argc, char **argv)
 		}
 		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
 			trace = v;
+			continue;
+		}
+		if ((v = cli_optval(argc, argv, &i, "--plot"))) {
+			if (!*v) {
+				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
+				rc = CLI_EXIT_USAGE;
+				goto out;
+			}
+			plot = v;
+			o.cfg.record_series = true;
 			continue;
 		}
 		ret = cli_run_opts_parse(&o, argc, argv, &i);
@@ -79,6 +90,17 @@ int cmd_replay(int argc, char **argv)
 	else if (!cli_write_output(o.outfile, &out))
 		rc = CLI_EXIT_OK;
 	ios_buf_free(&out);
+	/* one row per traced process, as run draws one per job */
+	if (rc == CLI_EXIT_OK && plot) {
+		char title[1024], sub[1024];
+		struct ios_plot_run pr = { NULL, res.series };
+		struct ios_plot p = { title, sub, &pr, 1 };
+
+		cli_plot_title(&o, title, sizeof(title));
+		cli_plot_subtitle(&o, res.scheduler, res.device, res.seed, sub, sizeof(sub));
+		if (cli_write_plot(plot, &p))
+			rc = CLI_EXIT_FAIL;
+	}
 	ios_run_result_free(&res);
 out:
 	ios_replay_close(r);

@@ -7,7 +7,8 @@
  * "Input file ... added" line. blkparse -d makes the binary dump btt reads;
  * btt then prints its Q2C and D2C tables with one sample per queued bio and
  * its merge table with our Q and D counts. iosched replay reads blkparse's
- * text output and its binary dump back, and queues the same bios again.
+ * text output and its binary dump back, and queues the same bios again;
+ * replay --plot draws the replayed processes (an SVG naming each).
  * Skips (77) only when blkparse or btt is not installed.
  */
 #include <string.h>
@@ -236,8 +237,8 @@ static int test_replay_tool_output(void)
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(inputs); i++) {
 		snprintf(cmd, sizeof(cmd),
 			 "cd %s && %s replay %s --trace re%zu --scheduler cfq --device hdd-2004 "
-			 "--set queue.nr_requests=4 >/dev/null 2>replay.err", dir, t_iosched_bin(),
-			 inputs[i], i);
+			 "--set queue.nr_requests=4 --plot re%zu.svg >/dev/null 2>replay.err", dir,
+			 t_iosched_bin(), inputs[i], i, i);
 		out = t_run_cmd(cmd, &st);
 		T_ASSERT_MSG(out && st == 0, "%s: exit %d", cmd, st);
 		free(out);
@@ -250,6 +251,17 @@ static int test_replay_tool_output(void)
 		T_ASSERT(got);
 		T_ASSERT_MSG(!strcmp(want, got), "replaying %s queued other bios", inputs[i]);
 		free(got);
+		{
+			char svg[600], *text;
+
+			snprintf(svg, sizeof(svg), "%s/re%zu.svg", dir, i);
+			text = t_read_file(svg, NULL);
+			T_ASSERT_MSG(text, "no %s", svg);
+			T_ASSERT(!strncmp(text, "<?xml", 5) || !strncmp(text, "<svg", 4));
+			T_ASSERT_MSG(strstr(text, "</svg>") && strstr(text, inputs[i]),
+				     "%s: not a plot of %s", svg, inputs[i]);
+			free(text);
+		}
 	}
 	free(want);
 	return T_PASS;
