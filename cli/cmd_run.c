@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "iosched/plot.h"
 
 int cmd_run(int argc, char **argv)
 {
@@ -85,16 +84,8 @@ int cmd_run(int argc, char **argv)
 	else if (!cli_write_output(o.outfile, &out))
 		rc = CLI_EXIT_OK;
 	ios_buf_free(&out);
-	if (rc == CLI_EXIT_OK && plot) {
-		char title[1024], sub[1024];
-		struct ios_plot_run pr = { NULL, res.series };
-		struct ios_plot p = { title, sub, &pr, 1 };
-
-		cli_plot_title(&o, title, sizeof(title));
-		cli_plot_subtitle(&o, res.scheduler, res.device, res.seed, sub, sizeof(sub));
-		if (cli_write_plot(plot, &p))
-			rc = CLI_EXIT_FAIL;
-	}
+	if (rc == CLI_EXIT_OK && plot && cli_plot_run(plot, &o, &res))
+		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
 out:
 	ios_jobfile_free(&jf);

@@ -68,3 +68,14 @@ int cli_write_plot(const char *path, const struct ios_plot *p)
 	ios_buf_free(&b);
 	return -1;
 }
+
+int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct ios_run_result *res)
+{
+	char title[1024], sub[1024];
+	struct ios_plot_run pr = { NULL, res->series };
+	struct ios_plot p = { title, sub, &pr, 1 };
+
+	cli_plot_title(o, title, sizeof(title));
+	cli_plot_subtitle(o, res->scheduler, res->device, res->seed, sub, sizeof(sub));
+	return cli_write_plot(path, &p);
+}
