@@ -102,6 +102,7 @@ struct ios_queue_config {
 	const struct ios_queue_host_ops *host_ops;
 	void *host;
 	bool ignore_allow_merge;		/* lab.cross_queue_merge: pre-2.6.20 merging */
+	bool ttime_back_to_back;		/* lab.ttime_back_to_back (CFQ 2.6.31 only) */
 	const struct ios_trace_ops *trace_ops;	/* may be NULL */
 	void *trace;
 };
@@ -115,6 +116,12 @@ struct ios_queue {
 	unsigned depth;			/* device tags */
 	bool rotational;		/* queue/rotational (user may override) */
 	unsigned id;
+	/*
+	 * lab.ttime_back_to_back: CFQ 2.6.31 takes a think-time sample only
+	 * when the process could issue the request straight after its last
+	 * one, inside its queue's slice (Divyesh Shah's 2009 proposal)
+	 */
+	bool ttime_back_to_back;
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;

@@ -648,6 +648,7 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 	q->trace_ops = cfg->trace_ops;
 	q->trace = cfg->trace;
 	q->ignore_allow_merge = cfg->ignore_allow_merge;
+	q->ttime_back_to_back = cfg->ttime_back_to_back;
 	q->timer_at = IOS_NO_WAKEUP;
 	snprintf(q->disk_name, sizeof(q->disk_name), "%s", cfg->disk_name ? cfg->disk_name : "sda");
 	ios_list_init(&q->dispatch);

@@ -409,6 +409,70 @@ static const struct ios_repro_check c1_checks[] = {
 #undef RP_FLAT
 #undef RP_NEAR
 
+/*
+ * ---- A1-TTIME, A2-TTIME, A3: Divyesh Shah's think-time proposal (seed 000) ----
+ *
+ * Divyesh described it in the thread and never posted it; it is built as
+ * lab.ttime_back_to_back on the 2.6.31 profile (docs/cfq.md). The thread
+ * has no runs of it, so these blocks carry no thread numbers; their
+ * criteria are what his mail and the mechanism predict.
+ */
+
+#define TT_ON "cfq:lab.ttime_back_to_back=1"
+#define TT_F1_ON "cfq:fairness=1:lab.ttime_back_to_back=1"
+
+static const char *const a1t_columns[] = {
+	"noop", "cfq", TT_ON, "cfq:fairness=1", TT_F1_ON, NULL,
+};
+
+static const char tt_why_lockin[] =
+	"docs/cfq.md, lab.ttime_back_to_back: a reader whose first reads look seeky loses its "
+	"idle window on the NCQ disk, and 2.6.31 gives the window back only through valid "
+	"think-time samples (three of them). Without the window the queue's slice ends as soon "
+	"as its one request is out, so that request completes in another queue's slice and the "
+	"next one starts no back-to-back interval: the queue collects no sample, keeps no "
+	"window, and gets one request a round until the others are done.";
+
+static const struct ios_repro_check a1t_checks[] = {
+	{ .column = TT_ON, .m = IOS_RM_SPREAD, .lo = NAN, .hi = 0.08,
+	  .row = "Divyesh Shah: it \"might help you avoid the idle window disabling\": bunched "
+		 "finishes, spread at most 8 % (the fairness=1 bound)", .why_miss = tt_why_lockin },
+	{ .column = TT_ON, .m = IOS_RM_MAKESPAN_REL, .ref = "cfq", .lo = NAN, .hi = 1.10,
+	  .row = "makespan with the knob at most 1.10 x without" },
+	{ .column = TT_ON, .m = IOS_RM_AGG_ALONE, .lo = 0.70, .hi = NAN,
+	  .row = "aggregate at least 70 % of the disk's sequential rate" },
+	{ .column = TT_F1_ON, .m = IOS_RM_SPREAD, .lo = NAN, .hi = 0.08,
+	  .row = "with fairness=1 as well: spread at most 8 %" },
+};
+
+static const char *const a2t_columns[] = {
+	"cfq", TT_ON, "cfq:fairness=1", TT_F1_ON, NULL,
+};
+
+static const struct ios_repro_check a2t_checks[] = {
+	{ .column = TT_ON, .m = IOS_RM_WORST_DIFF, .lo = NAN, .hi = 0.10,
+	  .row = "A2's bound for cfq, with the knob: every |%diff| at most 10 %",
+	  .why_miss = tt_why_lockin },
+	{ .column = TT_F1_ON, .m = IOS_RM_WORST_DIFF, .lo = NAN, .hi = 0.10,
+	  .row = "with fairness=1 as well: every |%diff| at most 10 %" },
+};
+
+static const char *const a3_columns[] = {
+	"noop", "deadline", "as", "cfq", TT_ON, "cfq:fairness=1", TT_F1_ON,
+	"cfq-2.6.33", "cfq-4.19", "bfq", NULL,
+};
+
+static const struct ios_repro_check a3_checks[] = {
+	{ .column = TT_ON, .m = IOS_RM_BW_DEV, .ref = "cfq", .lo = NAN, .hi = 0.01,
+	  .row = "mechanism: each reader's idle window is decided without the think-time "
+		 "branch, so the knob moves neither bandwidth by more than 1 %" },
+	{ .column = TT_F1_ON, .m = IOS_RM_BW_DEV, .ref = "cfq:fairness=1", .lo = NAN, .hi = 0.01,
+	  .row = "the same with fairness=1: neither bandwidth moves by more than 1 %" },
+};
+
+#undef TT_ON
+#undef TT_F1_ON
+
 #define RP_N(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct ios_repro_exp ios_repro_experiments[] = {
@@ -631,6 +695,105 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.nr_thread_runs = RP_N(d1_thread),
 		.checks = d1_checks,
 		.nr_checks = RP_N(d1_checks),
+	},
+	{
+		.name = "a1-ttime",
+		.title = "A1-TTIME: A1 with Divyesh Shah's think-time samples",
+		.jobfile = "examples/seeds/a1-four-dd-readers.fio",
+		.thread = "Seed 000: Divyesh Shah's reply to Vivek Goyal, 13 July 2009, a proposal "
+			  "he described and did not post (issue 11).",
+		.argued =
+"Divyesh had seen the same trouble with parallel sync workloads and blamed the think-time "
+"samples: CFQ took one for every request of a queue, including \"very long ttime values "
+"for consecutive IOs which are separated by timeslices for other sync queues\". He "
+"proposed to \"only consider samples where the process was allowed to send consecutive "
+"IOs down to the disk\", said he had a patch, and that it \"might help you avoid the idle "
+"window disabling\". Vivek answered that in his test the window went because CFQ found "
+"the readers seeky, not because of think time. The patch never appeared.",
+		.setup =
+"A1's job file, seeds and disk (four buffered dd readers on the 2009 NCQ disk, seeds 1-5, "
+"the aggregate against the first reader alone under noop), run under 2.6.31 CFQ with and "
+"without `lab.ttime_back_to_back=1`, and the same with `fairness=1`. The knob is our "
+"reading of his words for 2.6.31 (docs/cfq.md): a process sends its requests to the disk "
+"only while its queue holds the slice, so a think-time sample counts only when the "
+"previous sync request completed in the queue's slice and the next one arrives in that "
+"same slice; everything else of 2.6.31 stays as it is.",
+		.learned =
+"- In this model a reader's think time is short whichever queue holds the disk: a dd "
+"reader issues its next readahead as soon as it has copied the pages of the last one, "
+"and its wait for the slice comes after the request is queued, not before. Samples taken "
+"outside the slice are as short as those inside it, so dropping them does not change a "
+"mean that decides anything.\n"
+"- What the knob changes is the number of samples: a queue without an idle window "
+"collects none while other queues are busy, so it cannot have its window back before they "
+"are done (the miss above). With `fairness=1` no window is taken away and the knob "
+"changes nothing.\n"
+"- Vivek was right for this workload: the window goes because of the seek statistics; "
+"the think-time samples matter only as the way back.",
+		.kind = IOS_REPRO_FINISH,
+		.columns = a1t_columns,
+		.nr_seeds = 5,
+		.alone = true,
+		.alone_column = "noop",
+		.checks = a1t_checks,
+		.nr_checks = RP_N(a1t_checks),
+	},
+	{
+		.name = "a2-ttime",
+		.title = "A2-TTIME: A2 with Divyesh Shah's think-time samples",
+		.jobfile = "examples/seeds/a2-eight-readers-prio4.fio",
+		.thread = "Seed 000: Divyesh Shah's proposal (see A1-TTIME) on Jeff Moyer's table "
+			  "(A2).",
+		.argued =
+"The proposal as in A1-TTIME, measured on A2's eight O_DIRECT readers at BE 4, where "
+"every reader's next request follows its last completion at once.",
+		.setup =
+"A2's job file, disk and seeds 1-5, under 2.6.31 CFQ with and without "
+"`lab.ttime_back_to_back=1`, and the same with `fairness=1`; the criteria apply to the "
+"median over the seeds of each run's worst |%diff|.",
+		.learned =
+"- One request at a time, a reader's think time is a few microseconds in or out of its "
+"slice; the knob changes which samples are taken, not their mean.\n"
+"- A reader whose first requests look seeky loses its idle window; without the knob its "
+"think-time samples become valid at its third request and the window comes back when "
+"it stops looking seeky or hw_tag goes to 0; with the knob it never collects them and "
+"gets one request per round of the others' slices for the whole run.",
+		.kind = IOS_REPRO_SHARES,
+		.columns = a2t_columns,
+		.nr_seeds = 5,
+		.checks = a2t_checks,
+		.nr_checks = RP_N(a2t_checks),
+	},
+	{
+		.name = "a3",
+		.title = "A3: a sequential and a random reader, Divyesh Shah's think-time samples",
+		.jobfile = "examples/seeds/a3-sequential-and-random-reader.fio",
+		.thread = "Seed 000: Divyesh Shah's proposal (see A1-TTIME), on a workload of our "
+			  "own (issue 11): not from the thread.",
+		.argued =
+"A mix of one sequential and one random reader is where think time and seekiness pull "
+"apart: the sequential reader keeps the disk in long idle-protected slices, the random "
+"one is seeky. The proposal should matter here only if one of them needs its think-time "
+"samples to keep or regain its idle window.",
+		.setup =
+"One sequential reader of 128 KiB O_DIRECT requests and one random reader of 4 KiB, each "
+"one request at a time in a file of its own (different directories, so ext3 puts them "
+"in different block groups), BE 4, 30 s on the 2009 NCQ disk, seed 1, under every "
+"scheduler, with 2.6.31 CFQ also with `lab.ttime_back_to_back=1` (and with "
+"`fairness=1`).",
+		.learned =
+"- Under 2.6.31 CFQ the random reader loses its idle window at its third request, "
+"because it is seeky on a command-queueing disk; that branch comes before the think-time "
+"one, so its samples never matter. Nearly all of the sequential reader's requests complete "
+"in its own slice, where the knob keeps their samples. The knob changes nothing here; the random "
+"reader gets one request for each of the sequential reader's slices either way.\n"
+"- With `fairness=1` the random reader keeps its window and CFQ idles for it; its think "
+"time is short, so the knob changes nothing there either.",
+		.kind = IOS_REPRO_RW,
+		.columns = a3_columns,
+		.nr_seeds = 1,
+		.checks = a3_checks,
+		.nr_checks = RP_N(a3_checks),
 	},
 };
 

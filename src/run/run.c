@@ -58,6 +58,11 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "how cgroups share the disk: blkio (the kernel's own), or the 2008 LKML designs "
 	  "tarasov2008 / uchida2008, rebuilt on --scheduler cfq (docs/cfq-groups.md)",
 	  0, lab_group_policies },
+	{ "ttime_back_to_back", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, ttime_back_to_back),
+	  0, 1, "0", "",
+	  "1: CFQ 2.6.31 (--scheduler cfq) samples a process's think time only when its previous "
+	  "request completed in its queue's slice and that slice is still running (Divyesh Shah's "
+	  "2009 proposal, seed 000; docs/cfq.md)", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -262,6 +267,26 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 	return 0;
 }
 
+/*
+ * lab.ttime_back_to_back is built on the 2.6.31 profile only: another CFQ
+ * (2.6.33, 4.19, or 2.6.31 under a 2008 group policy) refuses it rather
+ * than run without it; a scheduler that is no CFQ has no such sample and
+ * says so in the run's warnings, as lab.group_policy does.
+ */
+static int run_check_ttime_back_to_back(struct run_ctx *c, const struct ios_sched_type *st,
+					struct ios_run_result *out, struct ios_err *e)
+{
+	if (!c->lab.ttime_back_to_back || st == ios_sched_find("cfq"))
+		return 0;
+	if (!strncmp(st->name, "cfq", 3))
+		return IOS_ERR(e, -EINVAL, "lab.ttime_back_to_back=1: built on the 2.6.31 profile "
+			       "only (--scheduler cfq, without lab.group_policy), not %s", st->name);
+	if (run_warn(out, "lab.ttime_back_to_back=1 has no effect: %s is not CFQ (it is built "
+		     "on --scheduler cfq)", st->name))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
 static int series_setup(struct run_ctx *c, struct ios_err *e)
 {
@@ -441,6 +466,8 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	qc.disk_name = c->dev->name[0] ? c->dev->name : "sda";
 	qc.sched = ios_sched_find(schedname);
 	ret = run_cgroups_sched(c, &qc.sched, out, e);
+	if (!ret)
+		ret = run_check_ttime_back_to_back(c, qc.sched, out, e);
 	if (ret)
 		goto out;
 	qc.settings = set;
@@ -450,6 +477,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	qc.host_ops = &sim_host_ops;
 	qc.host = c;
 	qc.ignore_allow_merge = c->lab.cross_queue_merge;
+	qc.ttime_back_to_back = c->lab.ttime_back_to_back != 0;
 	qc.trace_ops = cfg->trace_ops;
 	qc.trace = cfg->trace;
 	c->q = ios_queue_create(&qc, e);

@@ -631,6 +631,24 @@ static void cfq_update_ttime(struct cfq_ttime *t, uint64_t now, uint64_t cap)
 	t->mean = (t->total + 128) / t->samples;
 }
 
+/*
+ * lab.ttime_back_to_back, Divyesh Shah's proposal in seed 000 ("only
+ * consider samples where the process was allowed to send consecutive IOs
+ * down to the disk"), which he described and never posted. Read for 2.6.31:
+ * a process sends its IOs to the disk only while its queue holds the slice,
+ * so a sample counts when the previous sync request completed while the
+ * queue was active and the new one arrives in that same slice. A request
+ * whose think interval began outside the slice, or spans a slice switch
+ * (other queues served, or the queue's own slice ended), gives no sample;
+ * nor does a first request, which has no previous one. last_end is kept
+ * as before, so a sample that counts is measured exactly as 2.6.31 does.
+ */
+static bool cfq_ttime_back_to_back(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+				   const struct cfq_io_cq *cic)
+{
+	return cic->ttime_slice && cfqd->active_queue == cfqq && cic->ttime_slice == cfqd->st_slices;
+}
+
 static void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				    struct cfq_io_cq *cic)
 {
@@ -643,6 +661,8 @@ static void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfq
 		cfq_update_ttime(&cfqq->cfqg->ttime, cfqd->now, cfqd->group_idle);
 		return;
 	}
+	if (cfqd->q->ttime_back_to_back && !cfq_ttime_back_to_back(cfqd, cfqq, cic))
+		return;
 	cfq_update_ttime(&cic->ttime, cfqd->now, cfqd->slice_idle);
 }
 
@@ -1670,6 +1690,8 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		struct cfq_io_cq *cic = rq_cic(rq);
 
 		cic->ttime.last_end = now;
+		/* st_slices numbers the slices: the active queue's is the latest */
+		cic->ttime_slice = cfqd->active_queue == cfqq ? cfqd->st_slices : 0;
 		if (cfqd->ver == CFQ_V419 && cfqq->service_tree)
 			cfqq->service_tree->ttime.last_end = now;
 		if (cfqd->ver != CFQ_V2631 && rq->alloc_ns + cfqd->fifo_expire[1] <= now)

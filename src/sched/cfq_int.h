@@ -138,6 +138,12 @@ struct cfq_io_cq {
 	struct ios_ioc *ioc;
 	struct cfq_queue *cfqq[2];	/* [0] async, [1] sync */
 	struct cfq_ttime ttime;
+	/*
+	 * lab.ttime_back_to_back: the slice (cfqd->st_slices) in which this
+	 * context's last sync request completed while its queue was the
+	 * active one; 0 when it completed outside its queue's slice.
+	 */
+	uint64_t ttime_slice;
 	/* 2.6.31: seek statistics per context */
 	uint64_t last_request_pos;
 	uint64_t seek_samples, seek_total, seek_mean;
