@@ -199,7 +199,6 @@ struct cfq_data {
 	uint64_t target_latency;
 	int fairness;			/* seed 000's patch, 2.6.31 only */
 	uint64_t cgrp_slice;		/* lab.group_policy=tarasov2008: base of a group's slice */
-	bool first_seek_from_zero;	/* 2.6.31-rc7: no first-request fix */
 
 	/* groups (2.6.33+; 2.6.31 uses root_group's trees only as storage) */
 	struct cfq_rb_root grp_service_tree;
