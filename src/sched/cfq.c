@@ -305,7 +305,7 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 	} else {
 		struct cfq_queue *first = cfq_rb_first(st);
 
-		key = (first ? first->rb_key : now) - 1000 * CFQ_JIFFY_NS;
+		key = (first ? first->rb_key : now) - IOS_NSEC_PER_SEC;	/* -HZ */
 	}
 
 	if (!ios_rb_unlinked(&cfqq->rb_node)) {
@@ -1887,7 +1887,7 @@ static void cfq_init_defaults(struct ios_queue *q)
 
 	/* 2.6.31 has no files for these, but the code needs their values */
 	if (cfq_version_of(q) == CFQ_V2631 && ios_tunable_defaults(cfq_2631_hidden, cfqd, &e))
-		cfqd->target_latency = 300 * CFQ_JIFFY_NS; /* the table's own default cannot fail */
+		cfqd->target_latency = 300 * IOS_NSEC_PER_MSEC; /* the table's default cannot fail */
 	/* 4.8+: no idling on non-rotational devices (turns on IOPS mode with NCQ) */
 	if (cfq_version_of(q) == CFQ_V419 && !q->rotational)
 		cfqd->slice_idle = 0;
