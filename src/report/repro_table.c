@@ -438,7 +438,8 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "- Which reader loses depends on where ext3 put each file and which queue happens to "
 "start seeky; the seed draws the pid of the process that created the files "
 "(`lab.creator_pid`), so five seeds are five layouts, as five machines would be "
-"(docs/cfq.md). Vivek's four runs vary the same way.\n"
+"(docs/cfq.md). Vivek's four runs, on one machine and most likely one layout, vary far "
+"less.\n"
 "- BFQ idles for fairness whatever the disk's queueing, so it bunches; its default "
 "low_latency mode weight-raises every new queue with small budgets at first, which costs "
 "throughput while the readers start (docs/bfq.md).",
