@@ -217,7 +217,7 @@ int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
 			struct ios_buf *out) IOS_MUST_CHECK;
 int ios_repro_report_json(const struct ios_repro_data *d, size_t n, bool quick,
 			  struct ios_buf *out) IOS_MUST_CHECK;
-/* One line per check: "a1  cfq-2.6.31-rc7  finish spread >= 25 %  PASS  53.6 %". */
+/* One line per check: "a1  cfq:fairness=1  finish spread <= 8 %  PASS  3.1 %". */
 int ios_repro_report_text(const struct ios_repro_data *d, size_t n, struct ios_buf *out) IOS_MUST_CHECK;
 /* "repro/a1.svg": where the experiment's plot goes, relative to the report. */
 void ios_repro_plot_name(const struct ios_repro_exp *x, char *buf, size_t len);

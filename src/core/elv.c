@@ -15,7 +15,6 @@ extern const struct ios_sched_type ios_sched_deadline;
 extern const struct ios_sched_type ios_sched_bfq;
 extern const struct ios_sched_type ios_sched_as;
 extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_rc7;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
 
@@ -25,7 +24,6 @@ static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_bfq,
 	&ios_sched_as,
 	&ios_sched_cfq,
-	&ios_sched_cfq_rc7,
 	&ios_sched_cfq_2633,
 	&ios_sched_cfq_419,
 };

@@ -15,10 +15,10 @@
  *    free page of memory.
  * Reads look up pages one by one as do_generic_file_read does: a miss starts
  * sync readahead, a marked page starts async readahead, and a page not yet
- * up to date is waited for. A readahead window is submitted run by run: the
- * indirect blocks a run needs are read first (synchronously, by the reading
- * task, as ext3's get_block does), then one bio per run of pages that are
- * contiguous on disk.
+ * up to date is waited for. A readahead window is submitted run by run (one
+ * bio per run of pages contiguous on disk) in mpage_readpages' order: the
+ * indirect blocks the next run needs are read (synchronously, by the
+ * reading task, as ext3's get_block does) before a run's bio is sent.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -311,38 +311,42 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 {
 	struct ios_inode *in = op->file->inode;
 	uint64_t end = op->ra_start + op->ra_size, i;
-	struct ios_fs_map m;
+	struct ios_fs_map m, mn;
 
-	/* first the metadata every missing page needs, as get_block reads it */
-	for (i = op->ra_next; i < end;) {
-		uint64_t step;
-
-		if (pc_lookup(in, i)) {
-			i++;
-			continue;
-		}
-		ios_fs_map_block(vfs->fs, in->f, i, &m);
-		if (ensure_map_meta(vfs, op, &m, now))
-			return IOS_VFS_WAIT;
-		step = m.contig < end - i ? m.contig : end - i;
-		i += step ? step : 1;
-	}
-	/* then one bio per run of missing pages contiguous on disk */
+	/*
+	 * One bio per run of missing pages contiguous on disk, in the order
+	 * mpage_readpages (2.6.31 fs/mpage.c) produces them: it maps page by
+	 * page, get_block reading the indirect blocks a mapping needs
+	 * synchronously, and sends the bio it is building only when the next
+	 * page turns out not to follow on disk. So the indirect blocks of the
+	 * next run are read before this run's bio goes out, and a run that
+	 * ends where the file jumps elsewhere (a fragment) goes out before the
+	 * next run's indirect block is read.
+	 */
 	i = op->ra_next;
 	while (i < end) {
 		struct vfs_bio *vb;
-		uint64_t n = 0, run;
+		uint64_t n = 0, run, next;
 
 		if (pc_lookup(in, i)) {
 			op->ra_next = ++i;
 			continue;
 		}
 		ios_fs_map_block(vfs->fs, in->f, i, &m);
+		if (ensure_map_meta(vfs, op, &m, now))
+			return IOS_VFS_WAIT;
 		run = m.contig < end - i ? m.contig : end - i;
 		if (run > vfs->max_bio_pages)
 			run = vfs->max_bio_pages;
 		if (!run)
 			run = 1;
+		for (next = i + run; next < end && pc_lookup(in, next); next++)
+			;
+		if (next < end) {
+			ios_fs_map_block(vfs->fs, in->f, next, &mn);
+			if (ensure_map_meta(vfs, op, &mn, now))
+				return IOS_VFS_WAIT;
+		}
 		while (n < run && !pc_lookup(in, i + n)) {
 			struct pc_page *p = pc_alloc(vfs, in, i + n);
 

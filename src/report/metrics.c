@@ -31,7 +31,6 @@
 #define MX_BFQ_GRP_WEIGHT	100
 
 extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_rc7;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_bfq;
@@ -251,7 +250,7 @@ void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
 	const struct ios_tunable *t;
 
 	memset(p, 0, sizeof(*p));
-	if (st == &ios_sched_cfq || st == &ios_sched_cfq_rc7)
+	if (st == &ios_sched_cfq)
 		p->model = IOS_SHARE_CFQ;
 	else if (st == &ios_sched_cfq_2633 || st == &ios_sched_cfq_419)
 		p->model = IOS_SHARE_CFQ_GROUPS;

@@ -21,7 +21,6 @@
 
 static const char *const a1_columns[] = {
 	"noop", "deadline", "as",
-	"cfq-2.6.31-rc7", "cfq-2.6.31-rc7:fairness=1",
 	"cfq", "cfq:fairness=1",
 	"cfq-2.6.33", "cfq-4.19",
 	"bfq", "bfq:low_latency=0",
@@ -37,20 +36,21 @@ static const double a1_vivek_rc7_3[] = { 5.50074, 5.62541, 8.63945, 10.9058 };
 static const double a1_jeff_f0[] = { 10.3071, 10.3591, 10.4217, 10.4649 };
 
 static const struct ios_repro_thread_run a1_thread[] = {
-	{ .label = "thread: fairness=0", .column = "cfq-2.6.31-rc7",
+	{ .label = "thread: fairness=0", .column = "cfq",
 	  .source = "Vivek Goyal, first mail", .nr_jobs = 4, .finish_s = a1_vivek_f0 },
-	{ .label = "thread: fairness=0, run 2", .column = "cfq-2.6.31-rc7",
+	{ .label = "thread: fairness=0, run 2", .column = "cfq",
 	  .source = "Vivek Goyal, reply to Jeff Moyer (\"I am using 2.6.31-rc7\")", .nr_jobs = 4,
 	  .finish_s = a1_vivek_rc7_1 },
-	{ .label = "thread: fairness=0, run 3", .column = "cfq-2.6.31-rc7",
+	{ .label = "thread: fairness=0, run 3", .column = "cfq",
 	  .source = "the same mail", .nr_jobs = 4, .finish_s = a1_vivek_rc7_2 },
-	{ .label = "thread: fairness=0, run 4", .column = "cfq-2.6.31-rc7",
+	{ .label = "thread: fairness=0, run 4", .column = "cfq",
 	  .source = "the same mail", .nr_jobs = 4, .finish_s = a1_vivek_rc7_3 },
-	{ .label = "thread: fairness=1", .column = "cfq-2.6.31-rc7:fairness=1",
+	{ .label = "thread: fairness=1", .column = "cfq:fairness=1",
 	  .source = "Vivek Goyal, first mail, with his patches", .nr_jobs = 4,
 	  .finish_s = a1_vivek_f1 },
 	{ .label = "thread: Jeff Moyer, fairness=0", .column = "cfq",
-	  .source = "Jeff Moyer, on a kernel with his fix (files of 268 MB, not 234)",
+	  .source = "Jeff Moyer, on his kernel after a patch he does not name (files of 268 MB, "
+		    "not 234)",
 	  .nr_jobs = 4, .finish_s = a1_jeff_f0 },
 };
 
@@ -62,10 +62,14 @@ static const struct ios_repro_thread_run a1_thread[] = {
 	  .why_miss = why }
 
 static const char a1_why_cfq[] =
-	"docs/cfq.md: 2.6.31 final counts a process's first request as a seek of 0 sectors, "
-	"where 2.6.31-rc7 (the thread's kernel) counted its whole distance from sector 0; "
-	"readers start less seeky and keep their idle window, so the staggering the thread "
-	"saw needs `cfq-2.6.31-rc7`.";
+	"docs/cfq.md (seed 000): a reader loses its idle window only when one of its first "
+	"requests is a long seek: the reader that reads the shared directory and inode blocks "
+	"(ext3 starts a file's data up to 15/16 of a group from its inode, by the creator's "
+	"pid) or one whose file ext3 cut into two runs. Until its seek mean decays below 8192 "
+	"sectors, by 7/8 a request, it gets one 256 KiB request per round of the others' "
+	"180 ms slices. The thread's 44-50 % needs two readers starved for half the run; how "
+	"many start seeky, and how far, depends on where ext3 put the four files, which the "
+	"thread does not say, and the five seeds are five such layouts.";
 static const char a1_why_bfq_agg[] =
 	"docs/bfq.md: with low_latency=1 every new queue is weight-raised with small budgets "
 	"for its first 120000 sectors, so BFQ switches between the four readers often while "
@@ -73,12 +77,6 @@ static const char a1_why_bfq_agg[] =
 	"measured (the `bfq:low_latency=0` column).";
 
 static const struct ios_repro_check a1_checks[] = {
-	RP_SPREAD("cfq-2.6.31-rc7", 0.25, NAN, "cfq fairness=0: staggered finishes", NULL),
-	RP_SPREAD("cfq-2.6.31-rc7:fairness=1", NAN, 0.08, "cfq fairness=1: bunched finishes",
-		  NULL),
-	{ .column = "cfq-2.6.31-rc7:fairness=1", .m = IOS_RM_MAKESPAN_REL,
-	  .ref = "cfq-2.6.31-rc7", .lo = NAN, .hi = 1.10,
-	  .row = "makespan(fairness=1) at most 1.10 x makespan(fairness=0)" },
 	RP_SPREAD("cfq", 0.25, NAN, "cfq fairness=0: staggered finishes", a1_why_cfq),
 	RP_SPREAD("cfq:fairness=1", NAN, 0.08, "cfq fairness=1: bunched finishes", NULL),
 	{ .column = "cfq:fairness=1", .m = IOS_RM_MAKESPAN_REL, .ref = "cfq", .lo = NAN,
@@ -86,8 +84,6 @@ static const struct ios_repro_check a1_checks[] = {
 	RP_SPREAD("bfq", NAN, 0.10, "BFQ: bunched", NULL),
 	RP_SPREAD("bfq:low_latency=0", NAN, 0.10, "BFQ: bunched", NULL),
 	RP_AGG("as", NULL),
-	RP_AGG("cfq-2.6.31-rc7", NULL),
-	RP_AGG("cfq-2.6.31-rc7:fairness=1", NULL),
 	RP_AGG("cfq", NULL),
 	RP_AGG("cfq:fairness=1", NULL),
 	RP_AGG("cfq-2.6.33", NULL),
@@ -103,7 +99,6 @@ static const struct ios_repro_check a1_checks[] = {
 
 static const char *const a2_columns[] = {
 	"noop", "deadline", "as",
-	"cfq-2.6.31-rc7", "cfq-2.6.31-rc7:fairness=1",
 	"cfq", "cfq:fairness=1",
 	"cfq-2.6.33", "cfq-4.19",
 	"bfq",
@@ -131,8 +126,6 @@ static const struct ios_repro_thread_run a2_thread[] = {
 	  .row = "cfq (fairness 0 and 1) and BFQ: every |%diff| at most 10 %" }
 
 static const struct ios_repro_check a2_checks[] = {
-	RP_DIFF("cfq-2.6.31-rc7"),
-	RP_DIFF("cfq-2.6.31-rc7:fairness=1"),
 	RP_DIFF("cfq"),
 	RP_DIFF("cfq:fairness=1"),
 	RP_DIFF("bfq"),
@@ -500,15 +493,17 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "disk's sequential rate for the aggregate criterion is the first reader's rate when it "
 "runs alone under noop, with the same seed.",
 		.learned =
-"- The thread's kernel matters. `cfq-2.6.31-rc7` counts a process's first request as a "
-"seek from sector 0, so readers of files far out on the disk start seeky and, on the NCQ "
-"disk, lose their idle window; 2.6.31 final counts that first seek as 0, most likely Jeff "
-"Moyer's fix that he mentions in the thread (docs/cfq.md). Jeff's own run, on a kernel "
-"with his fix, is bunched with fairness=0, which is what the `cfq` column models.\n"
+"- 2.6.31-rc7's CFQ is 2.6.31's: a process's first request is no seek since 2.6.30 "
+"(cfq_update_io_seektime), and Vivek's patches apply to 2.6.31's file at the same lines. "
+"What makes a reader seeky is the filesystem: the reader that reads the directory and "
+"inode blocks for all four jumps from its inode to its data, and a file ext3 cut in two "
+"jumps across the disk once. A starved reader gets one request per round of the others' "
+"slices, so how long it starves is set by how far its first jump was (docs/cfq.md).\n"
 "- Which reader loses depends on where ext3 put each file and which queue happens to "
 "start seeky; the seed draws the pid of the process that created the files "
 "(`lab.creator_pid`), so five seeds are five layouts, as five machines would be "
-"(docs/cfq.md). Vivek's four runs vary the same way.\n"
+"(docs/cfq.md). Vivek's four runs, on one machine and most likely one layout, vary far "
+"less.\n"
 "- BFQ idles for fairness whatever the disk's queueing, so it bunches; its default "
 "low_latency mode weight-raises every new queue with small budgets at first, which costs "
 "throughput while the readers start (docs/bfq.md).",

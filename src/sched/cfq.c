@@ -305,7 +305,7 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 	} else {
 		struct cfq_queue *first = cfq_rb_first(st);
 
-		key = (first ? first->rb_key : now) - 1000 * CFQ_JIFFY_NS;
+		key = (first ? first->rb_key : now) - IOS_NSEC_PER_SEC;	/* -HZ */
 	}
 
 	if (!ios_rb_unlinked(&cfqq->rb_node)) {
@@ -686,12 +686,12 @@ static void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq
 	uint64_t sdist = 0;
 
 	/*
-	 * A first request (no previous position) is not a seek: Jeff Moyer's
-	 * 2009 fix. 2.6.31-rc7, the kernel of the fairness thread, measured it
-	 * from sector 0, so a process's first read counted as a seek as long
-	 * as its distance from the start of the disk.
+	 * A first request (no previous position) is no seek in every profile:
+	 * 2.6.30 and 2.6.31 test !cic->last_request_pos, 2.6.33 the queue's,
+	 * 4.19 measures only when a position is known. (2.6.29 measured the
+	 * first request from sector 0.)
 	 */
-	if (last || cfqd->first_seek_from_zero)
+	if (last)
 		sdist = last < rq->sector ? rq->sector - last : last - rq->sector;
 	switch (cfqd->ver) {
 	case CFQ_V2631:
@@ -1888,7 +1888,6 @@ static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
 /* ---- set-up ---- */
 
 extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_rc7;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
@@ -1910,7 +1909,7 @@ static void cfq_init_defaults(struct ios_queue *q)
 
 	/* 2.6.31 has no files for these, but the code needs their values */
 	if (cfq_version_of(q) == CFQ_V2631 && ios_tunable_defaults(cfq_2631_hidden, cfqd, &e))
-		cfqd->target_latency = 300 * CFQ_JIFFY_NS; /* the table's own default cannot fail */
+		cfqd->target_latency = 300 * IOS_NSEC_PER_MSEC; /* the table's default cannot fail */
 	/* 4.8+: no idling on non-rotational devices (turns on IOPS mode with NCQ) */
 	if (cfq_version_of(q) == CFQ_V419 && !q->rotational)
 		cfqd->slice_idle = 0;
@@ -1922,7 +1921,6 @@ static int cfq_init(struct ios_queue *q)
 
 	cfqd->q = q;
 	cfqd->ver = cfq_version_of(q);
-	cfqd->first_seek_from_zero = q->sched == &ios_sched_cfq_rc7;
 	ios_list_init(&cfqd->all_queues);
 	ios_list_init(&cfqd->all_cics);
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
@@ -2033,19 +2031,6 @@ const struct ios_sched_type ios_sched_cfq = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2631_cgroups,
-};
-
-/* the kernel the fairness thread ran: 2.6.31 before Jeff Moyer's first-seek fix */
-const struct ios_sched_type ios_sched_cfq_rc7 = {
-	.name = "cfq-2.6.31-rc7",
-	.alias = NULL,
-	.desc = "CFQ as in 2.6.31-rc7 (seed 000's kernel): a process's first request "
-		"counts as a seek from sector 0",
-	.ops = CFQ_OPS,
-	.tunables = cfq_2631_tunables,
-	.stats = cfq_stats_table,
-	.priv_size = sizeof(struct cfq_data),
-	.features = IOS_SCHED_IDLES,
 };
 
 const struct ios_sched_type ios_sched_cfq_2633 = {

@@ -33,8 +33,15 @@ enum cfq_ver { CFQ_V2631 = 0, CFQ_V2633 = 1, CFQ_V419 = 2 };
 enum cfq_wl_class { CFQ_BE_WL = 0, CFQ_RT_WL = 1, CFQ_IDLE_WL = 2 };
 enum cfq_wl_type { CFQ_ASYNC_WL = 0, CFQ_SYNC_NOIDLE_WL = 1, CFQ_SYNC_WL = 2 };
 
+/*
+ * A jiffy at HZ=1000 (docs/cfq.md, "Time"): Kconfig's default was 250, Red
+ * Hat's kernels of 2009 ran 1000; the HZ of the thread's machines is not
+ * known. Only what the kernel counts in jiffies is written in jiffies here;
+ * what it writes as a fraction of HZ is a time.
+ */
 #define CFQ_JIFFY_NS		1000000ULL
-#define CFQ_IDLE_DELAY_NS	(200 * CFQ_JIFFY_NS)
+#define CFQ_IDLE_DELAY_NS	(200 * IOS_NSEC_PER_MSEC)	/* HZ / 5 */
+/* 2.6.31 idles msecs_to_jiffies(2), 2.6.33 slices at least 2 jiffies: both 2 ms at HZ=1000 */
 #define CFQ_MIN_TT_NS		(2 * CFQ_JIFFY_NS)
 #define CFQ_SLICE_SCALE		5
 #define CFQ_HW_QUEUE_MIN	5
@@ -205,7 +212,6 @@ struct cfq_data {
 	uint64_t target_latency;
 	int fairness;			/* seed 000's patch, 2.6.31 only */
 	uint64_t cgrp_slice;		/* lab.group_policy=tarasov2008: base of a group's slice */
-	bool first_seek_from_zero;	/* 2.6.31-rc7: no first-request fix */
 
 	/* groups (2.6.33+; 2.6.31 uses root_group's trees only as storage) */
 	struct cfq_rb_root grp_service_tree;

@@ -28,7 +28,7 @@ rw=write
 bs=16k
 fsync=64
 JOB
-for s in noop deadline anticipatory cfq cfq-2.6.31-rc7 cfq-2.6.33 cfq-4.19 bfq; do
+for s in noop deadline anticipatory cfq cfq-2.6.33 cfq-4.19 bfq; do
 	for fmt in json normal; do
 		"$BIN" run --scheduler "$s" --seed 11 --output-format "$fmt" "$job" >"$a" || exit 1
 		"$BIN" run --scheduler "$s" --seed 11 --output-format "$fmt" "$job" >"$b" || exit 1

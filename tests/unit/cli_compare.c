@@ -223,6 +223,8 @@ static int test_bad_columns(void)
 	T_ASSERT_EQ(setup(), T_PASS);
 	snprintf(a, sizeof(a), "compare %s --schedulers noop,nosuch", nojob);
 	EXPECT(a, 2, "unknown scheduler 'nosuch' (known: noop, deadline");
+	snprintf(a, sizeof(a), "compare %s --schedulers cfq,cfq-2.6.31-rc7:fairness=1", nojob);
+	EXPECT(a, 2, "unknown scheduler 'cfq-2.6.31-rc7' (known: noop, deadline");
 	snprintf(a, sizeof(a), "compare %s --schedulers noop,cfq:nosuch=1", nojob);
 	EXPECT(a, 2, "--schedulers cfq:nosuch=1: scheduler 'cfq' has no tunable 'nosuch' "
 		     "(its tunables: quantum,");

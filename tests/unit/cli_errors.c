@@ -62,6 +62,13 @@ static int test_errors(void)
 	EXPECT(args, 0, "Run status group 0");
 	snprintf(args, sizeof(args), "run %s --scheduler nosuch", good);
 	EXPECT(args, 1, "unknown scheduler 'nosuch'");
+	/*
+	 * cfq-2.6.31-rc7 was removed (2.6.31-rc7's CFQ is 2.6.31's): old scripts
+	 * get the known names, which include cfq, the 2.6.31 profile
+	 */
+	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.31-rc7", good);
+	EXPECT(args, 1, "unknown scheduler 'cfq-2.6.31-rc7' (known: noop, deadline, bfq, "
+		     "anticipatory, cfq, cfq-2.6.33, cfq-4.19)");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set read_expire=abc", good);
 	EXPECT(args, 1, "read_expire=abc");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);

@@ -7,7 +7,11 @@
  * fsync writes the file's pages as sync writes of the caller, waits for
  * them and flushes the drive cache; O_DIRECT bypasses the cache; a cold
  * buffered sequential read streams at the zone's media rate within 10 %.
+ * Where ext3 cut a file in two, the readahead bio of the first fragment's
+ * last pages is queued before the second fragment's indirect block is read,
+ * as mpage_readpages sends a bio once the next page does not follow it.
  */
+#include <inttypes.h>
 #include <string.h>
 #include "harness.h"
 
@@ -48,6 +52,7 @@ static void tr_event(void *priv, struct ios_queue *qu, enum ios_trace_action a,
 static const struct ios_trace_ops tr_ops = { .event = tr_event };
 static struct ios_jobfile *jfs[32];
 static int nr_jfs;
+static uint64_t run_seed = 5;
 
 static int run(const char *job, const char *dev, const char *const *kv, struct tlog *log,
 	       struct ios_run_result *res)
@@ -70,7 +75,7 @@ static int run(const char *job, const char *dev, const char *const *kv, struct t
 			return -1;
 	cfg.scheduler = "deadline";
 	cfg.device = dev ? dev : "hdd-2009";
-	cfg.seed = 5;
+	cfg.seed = run_seed;
 	cfg.settings = &set;
 	cfg.trace_ops = log ? &tr_ops : NULL;
 	cfg.trace = log;
@@ -233,11 +238,63 @@ static int test_direct_bypasses_cache(void)
 	return T_PASS;
 }
 
+/*
+ * Seed 000's four 234 MB files with seed 3's creator pids: the third file
+ * starts in a hole in front of the first and goes on far up the disk, 15
+ * blocks before an indirect-block boundary. Each indirect block a reader
+ * reads (a sync read that is not READ_META) is followed by that reader's
+ * data next to it, never by data back in the first fragment: that would
+ * be the bio mpage_readpages had sent before the indirect read.
+ */
+static int test_fragment_bio_before_indirect(void)
+{
+	static struct tlog log;
+	struct ios_run_result r;
+	int far_ind = 0;
+
+	memset(&log, 0, sizeof(log));
+	run_seed = 3;
+	T_ASSERT_EQ(run("[global]\nrw=read\nbs=512\nioengine=sync\nsize=234179072\n"
+			"[dd1]\nfilename=zerofile1\n[dd2]\nfilename=zerofile2\n"
+			"[dd3]\nfilename=zerofile3\n[dd4]\nfilename=zerofile4\n",
+			NULL, NULL, &log, &r), 0);
+	run_seed = 5;
+	for (size_t i = 0; i < log.n; i++) {
+		uint64_t ind = log.q[i].sector, last = 0;
+
+		if (log.q[i].dir != IOS_READ || (log.q[i].flags & (IOS_REQ_SYNC | IOS_REQ_META)) !=
+		    IOS_REQ_SYNC)
+			continue;
+		/* the reader's data before it: was the indirect block far from it? */
+		for (size_t k = i; k-- > 0;)
+			if (log.q[k].pid == log.q[i].pid && !(log.q[k].flags & IOS_REQ_SYNC)) {
+				last = log.q[k].sector + log.q[k].nr;
+				break;
+			}
+		far_ind += last && (ind > last ? ind - last : last - ind) > 8192;
+		for (size_t k = i + 1; k < log.n; k++) {
+			uint64_t d;
+
+			if (log.q[k].pid != log.q[i].pid || (log.q[k].flags & IOS_REQ_SYNC))
+				continue;
+			d = log.q[k].sector > ind ? log.q[k].sector - ind : ind - log.q[k].sector;
+			T_ASSERT_MSG(d <= 8192, "pid %u: indirect block at %" PRIu64 ", next data "
+				     "at %" PRIu64, log.q[i].pid, ind, log.q[k].sector);
+			break;
+		}
+	}
+	/* the layout has the fragment this test is about */
+	T_ASSERT(far_ind >= 1);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
 int main(void)
 {
 	int ret = T_RUN(test_readahead_windows_on_disk, test_shared_file_read_once,
 			test_writeback_from_flusher_and_throttling, test_fsync_waits_for_data,
-			test_cold_stream_at_media_rate, test_direct_bypasses_cache);
+			test_cold_stream_at_media_rate, test_direct_bypasses_cache,
+			test_fragment_bio_before_indirect);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);

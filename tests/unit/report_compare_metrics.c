@@ -176,7 +176,7 @@ static int test_params_of(void)
 	ios_share_params_of(ios_sched_find("cfq"), NULL, &p);
 	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ);
 	T_ASSERT_U64_EQ(p.slice_ns, 100000000ULL);
-	ios_share_params_of(ios_sched_find("cfq-2.6.31-rc7"), NULL, &p);
+	ios_share_params_of(ios_sched_find("cfq-2.6.31"), NULL, &p);
 	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ);
 	ios_share_params_of(ios_sched_find("cfq-2.6.33"), NULL, &p);
 	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_GROUPS);

@@ -11,7 +11,7 @@
  */
 #include "sched_cfq_util.h"
 
-static const char *const profiles[] = { "cfq", "cfq-2.6.31-rc7", "cfq-2.6.33", "cfq-4.19" };
+static const char *const profiles[] = { "cfq", "cfq-2.6.33", "cfq-4.19" };
 
 /* slice_end - first completion, for a lone queue of @pid (class BE, @level) */
 static int64_t slice_of(const char *prof, bool sync, int level)

@@ -1,7 +1,7 @@
 /*
  * Description: CFQ's tunables per profile (spec cfq.md §1, seed 000). Every
  * sysfs file of each kernel exists with its default in its sysfs unit:
- * 2.6.31 (and its rc7 variant) has quantum 4, the fifo expiries 125/250
+ * 2.6.31 has quantum 4, the fifo expiries 125/250
  * ms, back_seek_max 16384 KiB, back_seek_penalty 2, slices 100/40 ms,
  * slice_async_rq 2, slice_idle 8 ms and seed 000's fairness 0; 2.6.33 adds
  * low_latency 1 and group_isolation 0 (target_latency 300 ms is a read-only
@@ -102,7 +102,6 @@ static int test_tunables_per_profile(void)
 {
 	T_ASSERT_EQ(check_profile("cfq", t2631), T_PASS);
 	T_ASSERT_EQ(check_profile("cfq-2.6.31", t2631), T_PASS);
-	T_ASSERT_EQ(check_profile("cfq-2.6.31-rc7", t2631), T_PASS);
 	T_ASSERT_EQ(check_profile("cfq-2.6.33", t2633), T_PASS);
 	T_ASSERT_EQ(check_profile("cfq-4.19", t419), T_PASS);
 	return T_PASS;
