@@ -79,4 +79,33 @@ fi
 # a sparse 17 MiB file: refused by its size, without reading it
 dd if=/dev/zero of=big.fio bs=1 count=0 seek=17825792 2>/dev/null
 expect 1 "big.fio: larger than 16 MiB, too large for a job file" run big.fio
+
+# 10: nrfiles= checked before ten million files are allocated (the old code
+# took 100 s and 9.8 GB to say that no size was given); the timeout keeps a
+# regression from eating the machine
+printf '[j]\nrw=read\nnrfiles=10000000\n' >nosize.fio
+timeout 20 "$BIN" run nosize.fio >out 2>err
+st=$?
+[ "$st" -eq 1 ] || fail "nrfiles=10000000 without size: exit $st, want 1 (124: timed out)"
+grep -qF "nosize.fio:1: job 'j': file 'j.0.0' does not exist and no size was given" err ||
+	fail "nrfiles=10000000 without size: wrong message"
+printf '[j]\nrw=read\nsize=100g\nnrfiles=10000000\n' >many.fio
+timeout 20 "$BIN" run many.fio >out 2>err
+[ $? -eq 1 ] || fail "nrfiles=10000000: not refused in time"
+grep -qF "many.fio:4: job 'j': nrfiles=10000000: 10000000 files in all" err ||
+	fail "nrfiles=10000000: wrong message"
+grep -qF "more than the 262144 one run simulates" err || fail "nrfiles=10000000: no limit named"
+# a 1 GiB ext3 has 65525 free inodes: 100000 files cannot fit, whatever their size
+printf '[j]\nrw=read\nsize=900m\nnrfiles=100000\n' >inodes.fio
+timeout 20 "$BIN" run inodes.fio --set device.capacity=1 >out 2>err
+[ $? -eq 1 ] || fail "nrfiles=100000 on 1 GiB: not refused"
+grep -qF "more than lab.fs=ext3 on device 'hdd-2009' (1073741824 bytes) can hold: 65525 (its free inodes)" err ||
+	fail "nrfiles=100000 on 1 GiB: wrong message"
+printf '[j]\nrw=read\nsize=900m\nnrfiles=2000\n' >raw.fio
+timeout 20 "$BIN" run raw.fio --set device.capacity=1 --set lab.fs=raw >out 2>err
+[ $? -eq 1 ] || fail "nrfiles=2000 on raw 1 GiB: not refused"
+grep -qF "can hold: 1024 (one lab.file_align extent each)" err || fail "raw: wrong message"
+# within the limits, many files still run
+printf '[j]\nrw=read\nsize=4m\nnrfiles=1000\n' >ok.fio
+timeout 60 "$BIN" run ok.fio >out 2>err || fail "nrfiles=1000 size=4m refused"
 echo ok

@@ -12,7 +12,7 @@ top=$(pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
-fail() { echo "FAIL: $*"; [ -f err ] && sed 's/^/    /' err; exit 1; }
+fail() { echo "FAIL: $*"; [ -f "$d/err" ] && sed 's/^/    /' "$d/err"; exit 1; }
 printf '[j]\nrw=read\nsize=256k\n' >a.fio
 printf '[j]\nrw=read\nsize=256k\ninclude inc.part\n' >b.fio
 printf 'bs=4k\n' >inc.part
@@ -22,11 +22,11 @@ cp inc.part inc.orig
 # expect NEEDLE ARGS...: exit 2 with NEEDLE on stderr and nothing on stdout
 expect() {
 	needle=$1; shift
-	"$BIN" "$@" >out 2>err
+	"$BIN" "$@" >"$d/out" 2>"$d/err"
 	st=$?
 	[ "$st" -eq 2 ] || fail "'$*': exit $st, want 2"
-	grep -qF -- "$needle" err || fail "'$*': stderr lacks '$needle'"
-	[ -s out ] && fail "'$*': ran and printed a report"
+	grep -qF -- "$needle" "$d/err" || fail "'$*': stderr lacks '$needle'"
+	[ -s "$d/out" ] && fail "'$*': ran and printed a report"
 	return 0
 }
 
