@@ -139,7 +139,8 @@ int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct io
  * opens anything for writing. Two names clash when they are one existing
  * regular file (same st_dev and st_ino) or, for a file still to be made,
  * resolve to the same name. Outputs of the same non-zero @group may share
- * a file (fio's logs append to a shared name). "-" and NULL are skipped.
+ * a file (fio's logs append to a shared name). NULL, and an input "-"
+ * (stdin), are skipped.
  */
 struct cli_path;
 struct cli_paths {

@@ -79,8 +79,8 @@ static int paths_add(struct cli_paths *ps, const char *what, const char *path, b
 	struct cli_path *p;
 	struct stat st;
 
-	if (!path || !strcmp(path, "-"))
-		return 0;	/* stdin or stdout */
+	if (!path || (!out && !strcmp(path, "-")))
+		return 0;	/* none, or the job file on stdin (an output "-" is a file) */
 	if (ps->n == ps->cap) {
 		size_t cap = ps->cap ? 2 * ps->cap : 16;
 		struct cli_path *nv = realloc(ps->v, cap * sizeof(*nv));
