@@ -37,6 +37,7 @@ expect 2 "--schedulers: missing its value" compare a.fio --schedulers --seed 1
 expect 2 "--jobs: missing its value" compare a.fio --jobs --seed 1
 expect 2 "--output-dir: missing its value" repro --output-dir --quick
 expect 2 "--set: empty value" run a.fio --set=
+expect 2 "list: unexpected argument '--foo'" list --foo
 # the = form says the value is meant: a file named --x is written
 "$BIN" run a.fio --output=--x >/dev/null 2>err || fail "--output=--x refused"
 [ -s ./--x ] || fail "--output=--x wrote nothing"
