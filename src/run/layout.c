@@ -216,7 +216,7 @@ static bool job_name_seen(const struct run_ctx *c, unsigned upto, const struct i
 static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align,
 			   struct ios_err *e)
 {
-	uint64_t total = 0, inodes = ios_fs_free_inodes(c->fs);
+	uint64_t total = 0, named = 0, inodes = ios_fs_free_inodes(c->fs);
 	uint64_t per = ios_fs_type(c->fs) == IOS_FS_EXT3 || align < IOS_FS_BLOCK_SIZE
 		       ? IOS_FS_BLOCK_SIZE : align;
 	char w[300];
@@ -227,8 +227,18 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 		const struct ios_optsrc *src = j->nrfiles_src.file && j->nrfiles > 1
 					       ? &j->nrfiles_src : &j->size_src;
 
-		if (c->tasks[i].replay || j->nr_filenames || (j->filename && *j->filename))
+		if (c->tasks[i].replay || (j->filename && *j->filename && !j->nr_filenames))
 			continue;
+		if (j->nr_filenames) {
+			/* named files: shared names are one file, so only the cap counts them */
+			named += j->nr_filenames;
+			if (named > IOS_RUN_MAX_FILES)
+				return IOS_ERR(e, -E2BIG,
+					       "%s: %" PRIu64 " file names in all (this job's and "
+					       "those before it), more than the %u one run simulates",
+					       job_where(j, w, sizeof(w)), named, IOS_RUN_MAX_FILES);
+			continue;
+		}
 		total += nf;
 		if (j->size && j->size < nf)
 			return IOS_ERR(e, -EINVAL,
