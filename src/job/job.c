@@ -386,17 +386,18 @@ static const char *jp_file_read(void *priv, const char *path)
 
 /*
  * Whole file into a malloc'd, NUL-terminated buffer; errno is left as found.
- * "-" is stdin. A directory is -EISDIR; anything larger than
+ * "-" is stdin for the job file itself (@top), a file named "-" for an
+ * include. A directory is -EISDIR; anything larger than
  * IOS_JOB_FILE_MAX is -EFBIG, found by its size when it is a regular file
  * and otherwise (a pipe, /dev/zero) after reading one byte past the limit,
  * so that a mistaken name costs 16 MiB of reading, not all of memory.
  */
-static int jp_read_fs(const char *path, char **buf, size_t *len)
+static int jp_read_fs(const char *path, bool top, char **buf, size_t *len)
 {
 	int saved = errno, ret = 0;
 	size_t cap = 4096, n = 0;
 	char *b = NULL;
-	bool is_stdin = !strcmp(path, "-");
+	bool is_stdin = top && !strcmp(path, "-");
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	struct stat st;
 
@@ -461,21 +462,21 @@ out:
 	return ret;
 }
 
-static int jp_read_with(const struct ios_job_parse_opts *po, const char *path, char **buf,
-			size_t *len)
+static int jp_read_with(const struct ios_job_parse_opts *po, const char *path, bool top,
+			char **buf, size_t *len)
 {
 	if (po->read_file) {
 		*buf = po->read_file(path, len, po->read_file_priv);
 		return *buf ? 0 : -ENOENT;
 	}
-	return jp_read_fs(path, buf, len);
+	return jp_read_fs(path, top, buf, len);
 }
 
 static int jp_read(void *priv, const char *path, char **buf, size_t *len)
 {
 	struct jp_state *st = priv;
 
-	return jp_read_with(st->po, path, buf, len);
+	return jp_read_with(st->po, path, false, buf, len);
 }
 
 static const char *jp_getenv(void *priv, const char *name)
@@ -561,7 +562,7 @@ int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		ios_job_parse_opts_init(&defaults);
 		o = &defaults;
 	}
-	ret = jp_read_with(o, path, &buf, &len);
+	ret = jp_read_with(o, path, true, &buf, &len);
 	if (!strcmp(path, "-"))
 		path = "<stdin>";
 	if (ret == -EFBIG)

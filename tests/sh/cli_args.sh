@@ -66,6 +66,11 @@ cmp -s q010 q10 || fail "quantum=010 is not quantum=10"
 "$BIN" run a.fio >file.out 2>err || fail "run a.fio"
 cmp -s stdin.out file.out || fail "run - differs from run a.fio"
 expect 2 "'-' (the job file on stdin) given twice" run - - <a.fio
+"$BIN" compare - --schedulers noop,cfq <a.fio >out 2>err || fail "compare - <a.fio"
+grep -q "^iosched compare: -" out || fail "compare - printed no table"
+# only the job file itself comes from stdin: 'include -' is a file named '-'
+printf '[j]\nrw=read\nsize=256k\ninclude -\n' >incdash.fio
+expect 1 "incdash.fio:4: include '-': cannot read it (No such file or directory)" run incdash.fio <a.fio
 
 # 9, 10: a directory, /dev/zero, a large file; as a job file and as an include
 mkdir dir
