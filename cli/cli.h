@@ -22,10 +22,17 @@ int cmd_replay(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 void cli_usage(FILE *f);
 
-/* "--name=value" or "--name value": returns the value or NULL; advances *i */
-const char *cli_optval(int argc, char **argv, int *i, const char *name);
+/*
+ * Is argv[*i] the option @name, as "--name=value" or "--name value"?
+ * 0: no. 1: yes, *val is its value (*i advanced past a separate one).
+ * -1: yes, but the value is missing or empty, or the next argument starts
+ * with "--" (the next option, not a value: "--name=--x" says it is one);
+ * the error is on stderr. Every command checks all its arguments this way
+ * before it reads or runs anything.
+ */
+int cli_optval(int argc, char **argv, int *i, const char *name, const char **val);
 void cli_error(const struct ios_err *e);
-/* A non-negative integer (decimal, 0x hex, 0 octal): 0, or -1 when malformed. */
+/* A non-negative integer, decimal or 0x hex (no blanks, sign or octal): 0, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
 /*
@@ -125,5 +132,35 @@ void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const ch
 int cli_write_plot(const char *path, const struct ios_plot *p);
 /* --plot of one run (run, replay): its jobs drawn, titled from @o. 0 or -1 (said on stderr). */
 int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct ios_run_result *res);
+
+/*
+ * No output over an input or another output (paths.c). A command adds
+ * every file it reads and every file it will write, then checks, before it
+ * opens anything for writing. Two names clash when they are one existing
+ * regular file (same st_dev and st_ino) or, for a file still to be made,
+ * resolve to the same name. Outputs of the same non-zero @group may share
+ * a file (fio's logs append to a shared name). NULL, and an input "-"
+ * (stdin), are skipped.
+ */
+struct cli_path;
+struct cli_paths {
+	struct cli_path *v;
+	size_t n, cap;
+};
+
+int cli_paths_in(struct cli_paths *ps, const char *what, const char *path);
+/* @name, and NAME.blktrace.0, .1, ... when they exist (a blktrace given by its base name) */
+int cli_paths_in_trace(struct cli_paths *ps, const char *what, const char *name);
+int cli_paths_out(struct cli_paths *ps, const char *what, const char *path, int group);
+/*
+ * A run's files: @o's job files and what they included, read_iolog
+ * traces, --output, @plot, @trace (NAME.blktrace.0) and the write_*_log
+ * files of @jf (NULL: no job file, only the outputs).
+ */
+int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
+		  const struct ios_jobfile *jf, const char *trace, const char *plot);
+/* 0, or -1 after naming the clash on stderr. */
+int cli_paths_check(const struct cli_paths *ps);
+void cli_paths_free(struct cli_paths *ps);
 
 #endif

@@ -140,40 +140,35 @@ int cmd_compare(int argc, char **argv)
 	size_t nr_cols = 0, failed;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
+	struct cli_paths paths = { 0 };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
+		const char *a = argv[i], *v = NULL;
+		int r;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			cmp_usage(stdout);
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
-		if ((v = cli_optval(argc, argv, &i, "--schedulers"))) {
+		if ((r = cli_optval(argc, argv, &i, "--schedulers", &v))) {
 			list = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--jobs")) ||
-			   (!strncmp(a, "-j", 2) && (v = a[2] ? a + 2 : cli_optval(argc, argv, &i, "-j")))) {
-			if (cli_parse_workers("compare", v, &workers)) {
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
+		} else if ((r = cli_optval(argc, argv, &i, "--jobs", &v)) ||
+			   (r = cli_optval(argc, argv, &i, "-j", &v)) ||
+			   (!strncmp(a, "-j", 2) && a[2] && (v = a + 2, r = 1))) {
+			if (r > 0 && cli_parse_workers("compare", v, &workers))
+				r = -1;
 		} else if (!strcmp(a, "--shares")) {
 			shares = true;
-		} else if ((v = cli_optval(argc, argv, &i, "--plot"))) {
-			if (!*v) {
-				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
+		} else if ((r = cli_optval(argc, argv, &i, "--plot", &v))) {
 			plot = v;
 			o.cfg.record_series = true;
-		} else if (cli_optval(argc, argv, &i, "--scheduler")) {
+		} else if ((r = cli_optval(argc, argv, &i, "--scheduler", &v))) {
 			fprintf(stderr, "iosched: compare: --scheduler: use --schedulers LIST\n");
-			rc = CLI_EXIT_USAGE;
-			goto out;
+			r = -1;
 		} else {
 			ret = cli_run_opts_parse(&o, argc, argv, &i);
 			if (ret < 0) {
@@ -186,6 +181,10 @@ int cmd_compare(int argc, char **argv)
 				rc = CLI_EXIT_USAGE;
 				goto out;
 			}
+		}
+		if (r < 0) {
+			rc = CLI_EXIT_USAGE;
+			goto out;
 		}
 	}
 	if (!o.nr_jobs) {
@@ -202,6 +201,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_run_opts_load(&o, &jf))
 		goto out;
+	if (cli_paths_run(&paths, &o, &jf, NULL, plot) || cli_paths_check(&paths)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	for (size_t i = 0; i < jf.nr_jobs; i++) {
 		const struct ios_job *j = &jf.jobs[i];
 		const char *opt = j->write_bw_log ? "write_bw_log" : j->write_lat_log ? "write_lat_log"
@@ -277,5 +280,6 @@ out:
 	ios_cmp_columns_free(cols, nr_cols);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);
+	cli_paths_free(&paths);
 	return rc;
 }

@@ -104,8 +104,16 @@ int cmd_list(int argc, char **argv)
 	const struct ios_dev_type *dt;
 	const struct ios_dev_profile *dp;
 
-	(void)argc;
-	(void)argv;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_usage(stdout);
+			return CLI_EXIT_OK;
+		}
+		/* nothing to list by: an argument here is a mistake, not a filter */
+		fprintf(stderr, "iosched: list: unexpected argument '%s' (list takes none)\n",
+			argv[i]);
+		return CLI_EXIT_USAGE;
+	}
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
 	printf("    %-30s %-12s %-8s %-22s %s\n", "tunable", "default", "unit", "range", "");

@@ -17,7 +17,8 @@ int cmd_replay(int argc, char **argv)
 	struct ios_blktrace *bt = NULL;
 	struct ios_buf out;
 	struct cli_progress prog;
-	const char *trace = NULL, *plot = NULL, *v;
+	struct cli_paths paths = { 0 };
+	const char *trace = NULL, *plot = NULL, *v = NULL;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
@@ -30,18 +31,18 @@ int cmd_replay(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
-		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
-			trace = v;
-			continue;
-		}
-		if ((v = cli_optval(argc, argv, &i, "--plot"))) {
-			if (!*v) {
-				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
+		if ((ret = cli_optval(argc, argv, &i, "--trace", &v)) ||
+		    (ret = cli_optval(argc, argv, &i, "--plot", &v))) {
+			if (ret < 0) {
 				rc = CLI_EXIT_USAGE;
 				goto out;
 			}
-			plot = v;
-			o.cfg.record_series = true;
+			if (!strncmp(a, "--trace", 7)) {
+				trace = v;
+			} else {
+				plot = v;
+				o.cfg.record_series = true;
+			}
 			continue;
 		}
 		ret = cli_run_opts_parse(&o, argc, argv, &i);
@@ -60,6 +61,18 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "iosched: replay: %s\n", o.nr_jobs ? "one trace at a time"
 								 : "no trace given");
 		cli_usage(stderr);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!strcmp(o.jobs[0], "-")) {
+		fprintf(stderr, "iosched: replay: '-': a trace cannot come from stdin (replay reads "
+			"it more than once); save it to a file first\n");
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	/* before anything is opened: --trace X must not truncate the trace X it replays */
+	if (cli_paths_in_trace(&paths, "the trace", o.jobs[0]) ||
+	    cli_paths_run(&paths, &o, NULL, trace, plot) || cli_paths_check(&paths)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
@@ -94,6 +107,7 @@ int cmd_replay(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
 out:
+	cli_paths_free(&paths);
 	ios_replay_close(r);
 	cli_run_opts_free(&o);
 	return rc;

@@ -370,6 +370,60 @@ out:
 	return ret;
 }
 
+/*
+ * Before anything runs: the report (--output-dir) and --output may not be
+ * a seed job, its .args or an include, nor each other.
+ */
+static int rp_check_paths(const struct rp_exp *exps, size_t nr, const char *dir, const char *fmt,
+			  const char *outfile)
+{
+	struct cli_paths ps = { 0 };
+	int ret = -1;
+
+	for (size_t k = 0; k < nr; k++) {
+		const struct rp_exp *e = &exps[k];
+		char *args = rp_args_path(e->x->jobfile);
+
+		if (!args || cli_paths_in(&ps, "the seed job's options", args)) {
+			free(args);
+			goto out;
+		}
+		free(args);
+		/* the job file itself, and its includes */
+		if (cli_paths_run(&ps, &e->o, &e->jf, NULL, NULL))
+			goto out;
+	}
+	if (cli_paths_out(&ps, "--output", outfile, 0))
+		goto out;
+	if (strcmp(fmt, "json")) {
+		size_t len = strlen(dir) + 160;
+		char *p = malloc(len);
+
+		if (!p)
+			goto out;
+		snprintf(p, len, "%s/REPRODUCTION.md", dir);
+		if (cli_paths_out(&ps, "the report (--output-dir)", p, 0)) {
+			free(p);
+			goto out;
+		}
+		for (size_t k = 0; k < nr; k++) {
+			char name[128];
+
+			ios_repro_plot_name(exps[k].x, name, sizeof(name));
+			snprintf(p, len, "%s/%s", dir, name);
+			if (cli_paths_out(&ps, "a plot of the report (--output-dir)", p, 0)) {
+				free(p);
+				goto out;
+			}
+		}
+		free(p);
+	}
+	ret = cli_paths_check(&ps);
+out:
+	cli_paths_free(&ps);
+	return ret;
+}
+
 int cmd_repro(int argc, char **argv)
 {
 	const char *dir = REPRO_DEFAULT_DIR, *fmt = "normal", *outfile = NULL;
@@ -382,35 +436,29 @@ int cmd_repro(int argc, char **argv)
 	int rc = CLI_EXIT_USAGE;
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
+		const char *a = argv[i], *v = NULL;
+		int r;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			rp_usage(stdout);
 			return CLI_EXIT_OK;
 		}
-		if ((v = cli_optval(argc, argv, &i, "--output-dir"))) {
-			if (!*v) {
-				fprintf(stderr, "iosched: repro: --output-dir: needs a directory\n");
-				return CLI_EXIT_USAGE;
-			}
+		if ((r = cli_optval(argc, argv, &i, "--output-dir", &v))) {
 			dir = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--jobs")) ||
-			   (!strncmp(a, "-j", 2) && (v = a[2] ? a + 2 : cli_optval(argc, argv, &i, "-j")))) {
-			if (cli_parse_workers("repro", v, &workers))
-				return CLI_EXIT_USAGE;
+		} else if ((r = cli_optval(argc, argv, &i, "--jobs", &v)) ||
+			   (r = cli_optval(argc, argv, &i, "-j", &v)) ||
+			   (!strncmp(a, "-j", 2) && a[2] && (v = a + 2, r = 1))) {
+			if (r > 0 && cli_parse_workers("repro", v, &workers))
+				r = -1;
 		} else if (!strcmp(a, "--quick")) {
 			quick = true;
-		} else if ((v = cli_optval(argc, argv, &i, "--output-format"))) {
-			if (strcmp(v, "normal") && strcmp(v, "json")) {
+		} else if ((r = cli_optval(argc, argv, &i, "--output-format", &v))) {
+			if (r > 0 && strcmp(v, "normal") && strcmp(v, "json")) {
 				fprintf(stderr, "iosched: --output-format=%s: allowed normal, json\n", v);
-				return CLI_EXIT_USAGE;
+				r = -1;
 			}
 			fmt = v;
-		} else if ((v = cli_optval(argc, argv, &i, "--output"))) {
-			if (!*v) {
-				fprintf(stderr, "iosched: repro: --output: needs a file name\n");
-				return CLI_EXIT_USAGE;
-			}
+		} else if ((r = cli_optval(argc, argv, &i, "--output", &v))) {
 			outfile = v;
 		} else if (a[0] == '-') {
 			fprintf(stderr, "iosched: repro: unknown option '%s' (see iosched repro "
@@ -429,6 +477,8 @@ int cmd_repro(int argc, char **argv)
 			want[x - ios_repro_experiments] = true;
 			any = true;
 		}
+		if (r < 0)
+			return CLI_EXIT_USAGE;
 	}
 	if (ios_repro_nr_experiments > IOS_ARRAY_SIZE(want))
 		return CLI_EXIT_FAIL;
@@ -445,6 +495,10 @@ int cmd_repro(int argc, char **argv)
 		nr++;
 		if (rp_prepare(&exps[nr - 1], quick))
 			goto out;
+	}
+	if (rp_check_paths(exps, nr, dir, fmt, outfile)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
 	}
 	for (size_t k = 0; k < nr; k++)
 		ctx.nr += exps[k].nr_seeds * (exps[k].nr_cols + (exps[k].x->alone ? 1 : 0));

@@ -13,8 +13,9 @@ int cmd_run(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
-	const char *trace = NULL, *plot = NULL, *v;
+	const char *trace = NULL, *plot = NULL, *v = NULL;
 	struct cli_progress prog;
+	struct cli_paths paths = { 0 };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
@@ -27,18 +28,18 @@ int cmd_run(int argc, char **argv)
 			rc = CLI_EXIT_OK;
 			goto out;
 		}
-		if ((v = cli_optval(argc, argv, &i, "--trace"))) {
-			trace = v;
-			continue;
-		}
-		if ((v = cli_optval(argc, argv, &i, "--plot"))) {
-			if (!*v) {
-				fprintf(stderr, "iosched: --plot: needs a file name (--plot FILE.svg)\n");
+		if ((ret = cli_optval(argc, argv, &i, "--trace", &v)) ||
+		    (ret = cli_optval(argc, argv, &i, "--plot", &v))) {
+			if (ret < 0) {
 				rc = CLI_EXIT_USAGE;
 				goto out;
 			}
-			plot = v;
-			o.cfg.record_series = true;
+			if (!strncmp(a, "--trace", 7)) {
+				trace = v;
+			} else {
+				plot = v;
+				o.cfg.record_series = true;
+			}
 			continue;
 		}
 		ret = cli_run_opts_parse(&o, argc, argv, &i);
@@ -60,6 +61,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (cli_run_opts_load(&o, &jf))
 		goto out;
+	/* the job files and their includes are known now: nothing written over them */
+	if (cli_paths_run(&paths, &o, &jf, trace, plot) || cli_paths_check(&paths)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (cli_trace_open(trace, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
@@ -88,6 +94,7 @@ int cmd_run(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
 out:
+	cli_paths_free(&paths);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);
 	return rc;

@@ -19,6 +19,9 @@ void cli_usage(FILE *f)
 "       iosched list                        schedulers, devices and every tunable\n"
 "       iosched --help | --version\n"
 "\n"
+"A job file '-' is read from stdin. An option's value is the next argument or follows\n"
+"'='; a next argument starting with '--' is the next option (--output=--x means it).\n"
+"\n"
 "run options:\n"
 "  --scheduler NAME         I/O scheduler (default %s; see 'iosched list')\n"
 "  --device PROFILE         simulated device (default %s)\n"
@@ -39,21 +42,31 @@ void cli_usage(FILE *f)
 		IOS_DEFAULT_SCHEDULER, IOS_DEV_DEFAULT_PROFILE);
 }
 
-const char *cli_optval(int argc, char **argv, int *i, const char *name)
+int cli_optval(int argc, char **argv, int *i, const char *name, const char **val)
 {
 	size_t n = strlen(name);
 	const char *a = argv[*i];
 
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		return "";
-	(*i)++;
-	return argv[*i];
+	if (strncmp(a, name, n) || (a[n] != '=' && a[n] != '\0'))
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+	} else if (*i + 1 >= argc) {
+		fprintf(stderr, "iosched: %s: missing its value (it is the last argument)\n", name);
+		return -1;
+	} else if (!strncmp(argv[*i + 1], "--", 2)) {
+		/* "--output --seed 5": the user forgot the value, not named a file "--seed" */
+		fprintf(stderr, "iosched: %s: missing its value ('%s' is the next option; write "
+			"%s=%s if that is the value)\n", name, argv[*i + 1], name, argv[*i + 1]);
+		return -1;
+	} else {
+		*val = argv[++*i];
+	}
+	if (!**val) {
+		fprintf(stderr, "iosched: %s: empty value\n", name);
+		return -1;
+	}
+	return 1;
 }
 
 void cli_error(const struct ios_err *e)

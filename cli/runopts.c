@@ -6,21 +6,40 @@
  * first and hands the rest to cli_run_opts_parse().
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v = 0;
+	unsigned base = 10;
 
-	if (!s || !*s || *s == '-')
+	/* fio's rule for its integers: 0x is hex, anything else decimal (08 is 8, not octal) */
+	if (!s)
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
 		return -1;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a') + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A') + 10;
+		else
+			return -1;	/* blanks, signs, junk */
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
 	*out = v;
 	return 0;
 }
@@ -45,37 +64,52 @@ void cli_run_opts_free(struct cli_run_opts *o)
 
 int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *v;
+	const char *a = argv[*i], *v = NULL;
 	struct ios_err e = { 0 };
+	int r;
 
 	if (a[0] != '-' || !strcmp(a, "-")) {
+		/* "-": the job file on stdin, as fio takes it; stdin can be read once */
+		for (int k = 0; k < o->nr_jobs && !strcmp(a, "-"); k++) {
+			if (!strcmp(o->jobs[k], "-")) {
+				fprintf(stderr, "iosched: '-' (the job file on stdin) given twice\n");
+				return -1;
+			}
+		}
 		o->jobs[o->nr_jobs++] = a;
 		return 1;
 	}
-	if ((v = cli_optval(argc, argv, i, "--scheduler"))) {
-		o->cfg.scheduler = v;
-	} else if ((v = cli_optval(argc, argv, i, "--device"))) {
-		o->cfg.device = v;
-	} else if ((v = cli_optval(argc, argv, i, "--set"))) {
-		if (ios_settings_add_kv(&o->settings, v, "--set", &e)) {
+	if ((r = cli_optval(argc, argv, i, "--scheduler", &v))) {
+		if (r > 0)
+			o->cfg.scheduler = v;
+	} else if ((r = cli_optval(argc, argv, i, "--device", &v))) {
+		if (r > 0)
+			o->cfg.device = v;
+	} else if ((r = cli_optval(argc, argv, i, "--set", &v))) {
+		if (r > 0 && ios_settings_add_kv(&o->settings, v, "--set", &e)) {
 			cli_error(&e);
 			return -1;
 		}
-	} else if ((v = cli_optval(argc, argv, i, "--seed"))) {
-		if (cli_parse_u64(v, &o->cfg.seed)) {
-			fprintf(stderr, "iosched: --seed=%s: expected a non-negative integer\n", v);
+	} else if ((r = cli_optval(argc, argv, i, "--seed", &v))) {
+		if (r > 0 && cli_parse_u64(v, &o->cfg.seed)) {
+			fprintf(stderr, "iosched: --seed=%s: expected a non-negative integer, decimal "
+				"or 0x hex, from 0 to 18446744073709551615\n", v);
 			return -1;
 		}
-	} else if ((v = cli_optval(argc, argv, i, "--output-format"))) {
-		if (strcmp(v, "normal") && strcmp(v, "json")) {
+	} else if ((r = cli_optval(argc, argv, i, "--output-format", &v))) {
+		if (r > 0 && strcmp(v, "normal") && strcmp(v, "json")) {
 			fprintf(stderr, "iosched: --output-format=%s: allowed normal, json\n", v);
 			return -1;
 		}
-		o->fmt = v;
-	} else if ((v = cli_optval(argc, argv, i, "--output"))) {
-		o->outfile = v;
-	} else if ((v = cli_optval(argc, argv, i, "--fio-compat"))) {
-		if (!strcmp(v, "1") || !strcmp(v, "1.9")) {
+		if (r > 0)
+			o->fmt = v;
+	} else if ((r = cli_optval(argc, argv, i, "--output", &v))) {
+		if (r > 0)
+			o->outfile = v;
+	} else if ((r = cli_optval(argc, argv, i, "--fio-compat", &v))) {
+		if (r < 0) {
+			;
+		} else if (!strcmp(v, "1") || !strcmp(v, "1.9")) {
 			o->po.compat = IOS_JOB_COMPAT_FIO1;
 		} else if (!strcmp(v, "3")) {
 			o->po.compat = IOS_JOB_COMPAT_FIO3;
@@ -86,7 +120,7 @@ int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i)
 	} else {
 		return 0;
 	}
-	return 1;
+	return r < 0 ? -1 : 1;
 }
 
 int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf)

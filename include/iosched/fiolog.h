@@ -85,6 +85,19 @@ void ios_fiolog_set_free(struct ios_fiolog_set *s);
 int ios_fiolog_job_open(struct ios_fiolog_set *s, const struct ios_job *job, unsigned number,
 			struct ios_fiolog_job *lj, struct ios_err *e) IOS_MUST_CHECK;
 
+/*
+ * Every log file the jobs of @jf ask for, under the names a run gives them
+ * (job numbers counting every clone from 1, in job-file order):
+ * @fn(@arg, path, job, option) once per log of each job, or of each clone
+ * with per_job_logs. Nothing is created. Returns the first non-zero value
+ * of @fn, else 0. For checking, before a run, that no log overwrites an
+ * input or another output.
+ */
+int ios_fiolog_each_path(const struct ios_jobfile *jf,
+			 int (*fn)(void *arg, const char *path, const struct ios_job *job,
+				   const char *opt),
+			 void *arg);
+
 /* ioprio value fio puts in the logs for @job: (class << 13) | level, class BE if only prio= */
 unsigned ios_fiolog_job_prio(const struct ios_job *job);
 

@@ -221,10 +221,14 @@ struct ios_job_parse_opts {
 
 void ios_job_parse_opts_init(struct ios_job_parse_opts *o);
 
+/* The largest job file (or included file) read: 16 MiB; more is -EFBIG. */
+#define IOS_JOB_FILE_MAX (16u << 20)
+
 /*
  * Parse a job file (appending to @jf, so several files can be given in
- * order). Errors name the file, the line and the option: -EINVAL, -ERANGE,
- * -ENOENT (missing file).
+ * order); "-" reads it from stdin (named "<stdin>" in messages), as fio
+ * does. Errors name the file, the line and the option: -EINVAL, -ERANGE,
+ * -ENOENT (missing file), -EISDIR, -EFBIG (over IOS_JOB_FILE_MAX).
  */
 int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		       struct ios_jobfile *jf, struct ios_err *e) IOS_MUST_CHECK;

@@ -21,6 +21,13 @@
 #include "tunable.h"
 #include "block.h"
 
+/*
+ * The most files one run lays out by nrfiles= (jobs without filename=):
+ * each costs the simulator about 1 KiB before it is read (name, layout,
+ * page-cache inode), so more is refused before any is allocated.
+ */
+#define IOS_RUN_MAX_FILES (1u << 18)
+
 /* lab.* tunables: knobs that exist only in this lab */
 struct ios_lab_tunables {
 	uint64_t file_size;		/* size of files that "exist" before the run; 0: none do */

@@ -140,8 +140,9 @@ static int syntax_err(const struct ios_tunable *t, const char *value, const char
 }
 
 /*
- * Parse "123", "0x1f", "8.5", "8.5ms", "64k" into an exact count of base
- * units: digits * mult / 10^decimals. Returns 0, -EINVAL or -ERANGE.
+ * Parse "123", "8.5", "8.5ms", "64k" (decimal only: tun_parse refused
+ * blanks, signs and 0x first) into an exact count of base units:
+ * digits * mult / 10^decimals. Returns 0, -EINVAL or -ERANGE.
  */
 static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t bare_mult,
 			bool allow_frac, uint64_t *out)
@@ -150,25 +151,6 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	const char *p = s;
 	int digits = 0;
 
-	while (isspace((unsigned char)*p))
-		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		char *end;
-		unsigned long long v;
-
-		if (!isxdigit((unsigned char)p[2]))
-			return -EINVAL;
-		errno = 0;
-		v = strtoull(p + 2, &end, 16);
-		if (errno)
-			return -ERANGE;
-		while (isspace((unsigned char)*end))
-			end++;
-		if (*end)
-			return -EINVAL;
-		*out = sat_mul(v, bare_mult);
-		return *out == UINT64_MAX ? -ERANGE : 0;
-	}
 	for (; isdigit((unsigned char)*p); p++, digits++) {
 		if (ip > (UINT64_MAX - 9) / 10)
 			return -ERANGE;
@@ -229,6 +211,26 @@ static int tun_parse(const struct ios_tunable *t, const char *value, uint64_t *o
 
 	if (!value)
 		value = "";
+	/*
+	 * Numbers are decimal, as sysfs reads them: the kernel's store
+	 * functions parse base 10 (cfq_var_store: simple_strtoul(page, &p, 10);
+	 * queue_var_store, bfq_var_store: kstrtoul(page, 10, ...)), so "010" is
+	 * ten, not eight, and "0x10" is refused rather than read as 16 or, as
+	 * CFQ would, as 0. Leading blanks and '+' are refused too: they only
+	 * come from a quoting mistake. A minus is for INT tunables (and a
+	 * range error on the others).
+	 */
+	if (t->type == IOS_TUN_INT || t->type == IOS_TUN_U64 || t->type == IOS_TUN_TIME ||
+	    t->type == IOS_TUN_SIZE) {
+		const char *d = value + (value[0] == '-');
+
+		if (isspace((unsigned char)value[0]) || value[0] == '+')
+			return syntax_err(t, value, origin, scope,
+					  "a decimal number, without leading blanks or '+'", e);
+		if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+			return syntax_err(t, value, origin, scope,
+					  "a decimal number (sysfs reads base 10, not 0x hex)", e);
+	}
 	switch (t->type) {
 	case IOS_TUN_BOOL:
 		if (!strcmp(value, "0") || !strcmp(value, "1")) {
@@ -249,7 +251,7 @@ static int tun_parse(const struct ios_tunable *t, const char *value, uint64_t *o
 		long long ll;
 
 		errno = 0;
-		ll = strtoll(value, &end, 0);
+		ll = strtoll(value, &end, 10);
 		if (end == value || *end) {
 			return syntax_err(t, value, origin, scope, "an integer", e);
 		}

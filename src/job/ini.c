@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "iosched/job.h"
 #include "job/ini.h"
 
 #define INI_MAX_LINE	(1u << 20)	/* one line after ${VAR} expansion */
@@ -224,6 +225,16 @@ static int ini_include(struct ini_state *st, const char *path, int lineno, const
 		goto out;
 	}
 	ret = st->ops->read(st->ops->priv, full, &data, &dlen);
+	if (ret == -EISDIR) {
+		ret = IOS_ERR(st->e, ret, "%s:%d: include '%s': is a directory, not a job file",
+			      path, lineno, full);
+		goto out;
+	}
+	if (ret == -EFBIG) {
+		ret = IOS_ERR(st->e, ret, "%s:%d: include '%s': larger than %u MiB, too large for "
+			      "a job file", path, lineno, full, IOS_JOB_FILE_MAX >> 20);
+		goto out;
+	}
 	if (ret) {
 		ret = IOS_ERR(st->e, ret, "%s:%d: include '%s': cannot read it (%s)", path, lineno,
 			      full, strerror(-ret));

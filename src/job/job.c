@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "job/ini.h"
 #include "job/opt.h"
 
@@ -383,46 +384,70 @@ static const char *jp_file_read(void *priv, const char *path)
 	return copy;
 }
 
-/* Whole file into a malloc'd, NUL-terminated buffer; errno is left as found. */
-static int jp_read_fs(const char *path, char **buf, size_t *len)
+/*
+ * Whole file into a malloc'd, NUL-terminated buffer; errno is left as found.
+ * "-" is stdin for the job file itself (@top), a file named "-" for an
+ * include. A directory is -EISDIR; anything larger than
+ * IOS_JOB_FILE_MAX is -EFBIG, found by its size when it is a regular file
+ * and otherwise (a pipe, /dev/zero) after reading one byte past the limit,
+ * so that a mistaken name costs 16 MiB of reading, not all of memory.
+ */
+static int jp_read_fs(const char *path, bool top, char **buf, size_t *len)
 {
 	int saved = errno, ret = 0;
 	size_t cap = 4096, n = 0;
 	char *b = NULL;
-	FILE *f = fopen(path, "rb");
+	bool is_stdin = top && !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct stat st;
 
 	if (!f) {
 		ret = errno ? -errno : -ENOENT;
 		goto out;
+	}
+	if (fstat(fileno(f), &st)) {
+		ret = errno ? -errno : -EIO;
+		goto close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto close;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > (off_t)IOS_JOB_FILE_MAX) {
+		ret = -EFBIG;
+		goto close;
 	}
 	b = malloc(cap);
 	while (b) {
 		size_t got = fread(b + n, 1, cap - n - 1, f);
 
 		n += got;
+		if (n > IOS_JOB_FILE_MAX) {
+			ret = -EFBIG;
+			break;
+		}
 		if (got == 0) {
 			if (ferror(f))
-				ret = -EIO;
+				ret = errno ? -errno : -EIO;
 			break;
 		}
 		if (cap - n - 1 == 0) {
-			char *nb;
+			/* room for the limit plus the one byte that shows it was passed */
+			size_t ncap = cap * 2 > IOS_JOB_FILE_MAX + 2 ? IOS_JOB_FILE_MAX + 2 : cap * 2;
+			char *nb = realloc(b, ncap);
 
-			if (cap > ((size_t)1 << 30)) {
-				ret = -EFBIG;
-				break;
-			}
-			nb = realloc(b, cap * 2);
 			if (!nb) {
 				free(b);
 				b = NULL;
 				break;
 			}
 			b = nb;
-			cap *= 2;
+			cap = ncap;
 		}
 	}
-	fclose(f);
+close:
+	if (!is_stdin)
+		fclose(f);
 	if (!b && !ret)
 		ret = -ENOMEM;
 	if (ret) {
@@ -437,21 +462,21 @@ out:
 	return ret;
 }
 
-static int jp_read_with(const struct ios_job_parse_opts *po, const char *path, char **buf,
-			size_t *len)
+static int jp_read_with(const struct ios_job_parse_opts *po, const char *path, bool top,
+			char **buf, size_t *len)
 {
 	if (po->read_file) {
 		*buf = po->read_file(path, len, po->read_file_priv);
 		return *buf ? 0 : -ENOENT;
 	}
-	return jp_read_fs(path, buf, len);
+	return jp_read_fs(path, top, buf, len);
 }
 
 static int jp_read(void *priv, const char *path, char **buf, size_t *len)
 {
 	struct jp_state *st = priv;
 
-	return jp_read_with(st->po, path, buf, len);
+	return jp_read_with(st->po, path, false, buf, len);
 }
 
 static const char *jp_getenv(void *priv, const char *name)
@@ -537,7 +562,14 @@ int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		ios_job_parse_opts_init(&defaults);
 		o = &defaults;
 	}
-	ret = jp_read_with(o, path, &buf, &len);
+	ret = jp_read_with(o, path, true, &buf, &len);
+	if (!strcmp(path, "-"))
+		path = "<stdin>";
+	if (ret == -EFBIG)
+		return IOS_ERR(e, ret, "%s: larger than %u MiB, too large for a job file",
+			       path, IOS_JOB_FILE_MAX >> 20);
+	if (ret == -EISDIR)
+		return IOS_ERR(e, ret, "%s: is a directory, not a job file", path);
 	if (ret)
 		return IOS_ERR(e, ret, "%s: cannot read the job file (%s)", path, strerror(-ret));
 	ret = ios_job_parse_buf(path, buf, len, o, jf, e);

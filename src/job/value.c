@@ -753,6 +753,14 @@ int ios_val_int(struct ios_vctx *c, const char *s, int64_t min, int64_t max, int
 		if (*s == '-' || *s == '+' || *s == '(' || *s == '$')
 			return val_err(c, -EINVAL, "'-%s' is not an integer", s);
 	}
+	/* a sign the range does not allow: say so, not "not a size" */
+	if ((*s == '-' && isdigit((unsigned char)s[1])) || *s == '+') {
+		ios_val_range_str(range, sizeof(range), min, max);
+		return val_err(c, *s == '-' ? -ERANGE : -EINVAL, *s == '-'
+			       ? "'%s': out of range, allowed %s"
+			       : "'%s': a sign is not accepted, allowed %s (decimal or 0x hex)",
+			       s, range);
+	}
 	ret = ios_val_size(c, s, &v, NULL);
 	if (ret)
 		return ret;

@@ -17,6 +17,7 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include "iosched/fiolog.h"
 
@@ -149,51 +150,103 @@ unsigned ios_fiolog_job_prio(const struct ios_job *job)
 	return cls << 13 | lvl;
 }
 
+static const struct fl_kind {
+	enum ios_fiolog_kind kind;
+	const char *opt, *suffix;
+	size_t off;
+} fl_kinds[] = {
+	{ IOS_FIOLOG_BW, "write_bw_log", "bw", offsetof(struct ios_job, write_bw_log) },
+	{ IOS_FIOLOG_IOPS, "write_iops_log", "iops", offsetof(struct ios_job, write_iops_log) },
+	/* fio's order: lat, slat, clat (the order does not show in the files) */
+	{ IOS_FIOLOG_LAT, "write_lat_log", "lat", offsetof(struct ios_job, write_lat_log) },
+	{ IOS_FIOLOG_SLAT, "write_lat_log", "slat", offsetof(struct ios_job, write_lat_log) },
+	{ IOS_FIOLOG_CLAT, "write_lat_log", "clat", offsetof(struct ios_job, write_lat_log) },
+};
+
+/*
+ * The file of log fl_kinds[@i] of @job's clone @number into @path: 1, 0
+ * when the job does not ask for it, or -ENAMETOOLONG; *@prefix gets the
+ * prefix used.
+ */
+static int fl_path(const struct ios_job *job, size_t i, unsigned number, char *path, size_t len,
+		   const char **prefix)
+{
+	const char *pre = *(char *const *)((const char *)job + fl_kinds[i].off);
+	int n;
+
+	*prefix = pre;
+	if (!pre)
+		return 0;
+	/* the parser turned a bare option into the job name; fio does the same */
+	if (!*pre)
+		pre = job->name;
+	*prefix = pre;
+	if (job->per_job_logs)
+		n = snprintf(path, len, "%s_%s.%u.log", pre, fl_kinds[i].suffix, number);
+	else
+		n = snprintf(path, len, "%s_%s.log", pre, fl_kinds[i].suffix);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 1;
+}
+
 int ios_fiolog_job_open(struct ios_fiolog_set *s, const struct ios_job *job, unsigned number,
 			struct ios_fiolog_job *lj, struct ios_err *e)
 {
-	static const struct {
-		enum ios_fiolog_kind kind;
-		const char *opt, *suffix;
-		size_t off;
-	} tab[] = {
-		{ IOS_FIOLOG_BW, "write_bw_log", "bw", offsetof(struct ios_job, write_bw_log) },
-		{ IOS_FIOLOG_IOPS, "write_iops_log", "iops", offsetof(struct ios_job, write_iops_log) },
-		/* fio's order: lat, slat, clat (the order does not show in the files) */
-		{ IOS_FIOLOG_LAT, "write_lat_log", "lat", offsetof(struct ios_job, write_lat_log) },
-		{ IOS_FIOLOG_SLAT, "write_lat_log", "slat", offsetof(struct ios_job, write_lat_log) },
-		{ IOS_FIOLOG_CLAT, "write_lat_log", "clat", offsetof(struct ios_job, write_lat_log) },
-	};
-
 	memset(lj, 0, sizeof(*lj));
 	lj->avg_ns = job->log_avg_msec * 1000000ULL;
 	lj->win_end_ns = lj->avg_ns;
 	lj->log_offset = job->log_offset;
 	lj->log_prio = job->log_prio;
 	lj->prio = ios_fiolog_job_prio(job);
-	for (size_t i = 0; i < IOS_ARRAY_SIZE(tab); i++) {
-		const char *prefix = *(char *const *)((const char *)job + tab[i].off);
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(fl_kinds); i++) {
+		const char *prefix;
 		char path[4096];
-		int n, ret;
+		int ret = fl_path(job, i, number, path, sizeof(path), &prefix);
 
-		if (!prefix)
+		if (!ret)
 			continue;
-		/* the parser turned a bare option into the job name; fio does the same */
-		if (!*prefix)
-			prefix = job->name;
-		if (job->per_job_logs)
-			n = snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, tab[i].suffix, number);
-		else
-			n = snprintf(path, sizeof(path), "%s_%s.log", prefix, tab[i].suffix);
-		if (n < 0 || (size_t)n >= sizeof(path))
+		if (ret < 0)
 			return IOS_ERR(e, -ENAMETOOLONG, "%s:%d: job '%s': %s=%s: log file name too long",
-				       job->file ? job->file : "?", job->line, job->name, tab[i].opt,
-				       prefix);
-		ret = fl_get(s, path, &lj->file[tab[i].kind]);
+				       job->file ? job->file : "?", job->line, job->name,
+				       fl_kinds[i].opt, prefix);
+		ret = fl_get(s, path, &lj->file[fl_kinds[i].kind]);
 		if (ret)
 			return IOS_ERR(e, ret, "%s:%d: job '%s': %s=%s: cannot create '%s': %s",
-				       job->file ? job->file : "?", job->line, job->name, tab[i].opt,
-				       prefix, path, strerror(-ret));
+				       job->file ? job->file : "?", job->line, job->name,
+				       fl_kinds[i].opt, prefix, path, strerror(-ret));
+	}
+	return 0;
+}
+
+int ios_fiolog_each_path(const struct ios_jobfile *jf,
+			 int (*fn)(void *arg, const char *path, const struct ios_job *job,
+				   const char *opt),
+			 void *arg)
+{
+	unsigned number = 1;
+
+	/* job numbers as the runner gives them: every clone counts, in job-file order */
+	for (size_t j = 0; j < jf->nr_jobs; j++) {
+		const struct ios_job *job = &jf->jobs[j];
+		unsigned clones = job->numjobs ? job->numjobs : 1;
+
+		for (unsigned k = 0; k < clones; k++, number++) {
+			for (size_t i = 0; i < IOS_ARRAY_SIZE(fl_kinds); i++) {
+				const char *prefix;
+				char path[4096];
+				int ret = fl_path(job, i, number, path, sizeof(path), &prefix);
+
+				/* a name too long is the run's error, said when it opens the logs */
+				if (ret <= 0)
+					continue;
+				ret = fn(arg, path, job, fl_kinds[i].opt);
+				if (ret)
+					return ret;
+			}
+			if (!job->per_job_logs)
+				break;	/* every clone writes the same files */
+		}
+		if (!job->per_job_logs)
+			number += clones - 1;
 	}
 	return 0;
 }

@@ -24,6 +24,7 @@
  * layer saw complete, and what the scheduler charged (blkio.time etc.)
  * through its group_stats hook.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +205,8 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 			return IOS_ERR(e, -ENOENT, "%s%s%s: no job is in cgroup '%.*s'", s->origin,
 				       *s->origin ? ": " : "", s->name, (int)(attr - path), path);
 		v = strtol(s->value, &end, 10);
-		if (!*s->value || *end || v < 0 || v > 7)
+		/* a digit first: strtol would take " 3" and "+3" */
+		if (!isdigit((unsigned char)s->value[0]) || *end || v < 0 || v > 7)
 			return IOS_ERR(e, -ERANGE, "%s%s%s=%s: out of range, allowed 0..7", s->origin,
 				       *s->origin ? ": " : "", s->name, s->value);
 		if (!cgi || !cgi->groups) {

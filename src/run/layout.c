@@ -195,12 +195,104 @@ static bool task_offset_relative(const struct run_task *t)
 	return t->job->offset_pct || t->job->offset_increment_pct;
 }
 
+/* An earlier job of the same name: its generated files are the same names. */
+static bool job_name_seen(const struct run_ctx *c, unsigned upto, const struct ios_job *j)
+{
+	for (unsigned i = 0; i < upto; i++)
+		if (c->tasks[i].job != j && c->tasks[i].job->name && j->name &&
+		    !strcmp(c->tasks[i].job->name, j->name))
+			return true;
+	return false;
+}
+
+/*
+ * Pass 0, before anything is allocated per file: the files the jobs make
+ * by name ("job.clone.N", nrfiles= of them) must be within what the
+ * filesystem can hold (an inode and a block or an aligned extent each) and
+ * IOS_RUN_MAX_FILES, and a job that makes files must size them. These are
+ * the errors the layout would give at the first file, found here before
+ * nrfiles=10000000 allocates ten million names first.
+ */
+static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align,
+			   struct ios_err *e)
+{
+	uint64_t total = 0, named = 0, inodes = ios_fs_free_inodes(c->fs);
+	uint64_t per = ios_fs_type(c->fs) == IOS_FS_EXT3 || align < IOS_FS_BLOCK_SIZE
+		       ? IOS_FS_BLOCK_SIZE : align;
+	char w[300];
+
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct ios_job *j = c->tasks[i].job;
+		uint64_t nf = j->nrfiles ? j->nrfiles : 1;
+		const struct ios_optsrc *src = j->nrfiles_src.file && j->nrfiles > 1
+					       ? &j->nrfiles_src : &j->size_src;
+
+		if (c->tasks[i].replay || (j->filename && *j->filename && !j->nr_filenames))
+			continue;
+		if (j->nr_filenames) {
+			/* named files: shared names are one file, so only the cap counts them */
+			named += j->nr_filenames;
+			if (named > IOS_RUN_MAX_FILES)
+				return IOS_ERR(e, -E2BIG,
+					       "%s: %" PRIu64 " file names in all (this job's and "
+					       "those before it), more than the %u one run simulates",
+					       job_where(j, w, sizeof(w)), named, IOS_RUN_MAX_FILES);
+			continue;
+		}
+		total += nf;
+		if (j->size && j->size < nf)
+			return IOS_ERR(e, -EINVAL,
+				       "%s: size=%" PRIu64 " is smaller than one byte per file "
+				       "for its %" PRIu64 " files",
+				       run_job_where_opt(j, src, w, sizeof(w)), j->size, nf);
+		if (!j->size && !j->filesize_lo && !c->lab.file_size && !job_name_seen(c, i, j)) {
+			char name[300], *full;
+
+			snprintf(name, sizeof(name), "%s.%u.0", j->name, c->tasks[i].clone);
+			full = join_dir(j->directory, name);
+			IOS_ERR(e, -EINVAL,
+				"%s: file '%s' does not exist and no size was given: set "
+				"size= or filesize= in the job, or --set lab.file_size=SIZE "
+				"to have files exist before the run",
+				job_where(j, w, sizeof(w)), full ? full : name);
+			free(full);
+			return -EINVAL;
+		}
+		if (total > IOS_RUN_MAX_FILES)
+			return IOS_ERR(e, -E2BIG,
+				       "%s: %" PRIu64 " files in all (this job's and those before "
+				       "it), more than the %u one run simulates (each costs the "
+				       "simulator about 1 KiB, more once read)", run_job_where_opt(j, src, w, sizeof(w)),
+				       total,
+				       IOS_RUN_MAX_FILES);
+		if (total > inodes || total > cap_bytes / per)
+			return IOS_ERR(e, -ENOSPC,
+				       "%s: %" PRIu64 " files in all (this job's and those before "
+				       "it), more than lab.fs=%s on device '%s' (%" PRIu64 " bytes) "
+				       "can hold: %" PRIu64 " (%s)",
+				       run_job_where_opt(j, src, w, sizeof(w)), total,
+				       ios_fs_type_name((enum ios_fs_type)c->lab.fs), c->dev->profile,
+				       cap_bytes, inodes < cap_bytes / per ? inodes : cap_bytes / per,
+				       inodes < cap_bytes / per ? "its free inodes"
+				       : per == IOS_FS_BLOCK_SIZE ? "one 4 KiB block each"
+				       : "one lab.file_align extent each");
+	}
+	return 0;
+}
+
 int run_layout_files(struct run_ctx *c, struct ios_err *e)
 {
 	uint64_t cap_bytes = c->dev->nr_sectors << IOS_SECTOR_SHIFT;
 	uint64_t align = c->lab.file_align;
 	char w[300];
 	int ret;
+
+	ret = ios_fs_create((enum ios_fs_type)c->lab.fs, cap_bytes, align, &c->fs, e);
+	if (ret)
+		return ret;
+	ret = layout_precheck(c, cap_bytes, align, e);
+	if (ret)
+		return ret;
 
 	/* pass 1: names, and how much of each file the jobs need */
 	for (unsigned i = 0; i < c->nr_tasks; i++) {
@@ -241,9 +333,6 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 	}
 
 	/* pass 2: sizes, then the filesystem lays the files out in order */
-	ret = ios_fs_create((enum ios_fs_type)c->lab.fs, cap_bytes, align, &c->fs, e);
-	if (ret)
-		return ret;
 	{
 		/*
 		 * The files were written before the run, one after the other, by

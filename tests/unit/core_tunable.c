@@ -53,7 +53,7 @@ static int test_defaults_and_units(void)
 	T_ASSERT_U64_EQ(c.slice_idle, 1000000000);
 	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "max_sectors_kb", "1m", "t", "", &e), 0);
 	T_ASSERT_U64_EQ(c.max_kb, 1 << 20);
-	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "max_sectors_kb", "0x10", "t", "", &e), 0);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "max_sectors_kb", "16", "t", "", &e), 0);
 	T_ASSERT_U64_EQ(c.max_kb, 16 * 1024);
 	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "fs", "ext3", "t", "", &e), 0);
 	T_ASSERT_EQ(c.mode, 0);
@@ -189,8 +189,37 @@ static int test_settings_apply_for(void)
 }
 #undef MSG_IS
 
+/* sysfs reads decimal: 010 is ten (not octal eight), 0x and blanks or '+' first are refused */
+static int test_decimal_only(void)
+{
+	struct conf c;
+	struct ios_err e = { 0 };
+
+	T_ASSERT_EQ(ios_tunable_defaults(tab, &c, &e), 0);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", "010", "--set", "", &e), 0);
+	T_ASSERT_EQ(c.quantum, 10);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", "08", "--set", "", &e), 0);
+	T_ASSERT_EQ(c.quantum, 8);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "slice_idle", "010", "--set", "", &e), 0);
+	T_ASSERT_U64_EQ(c.slice_idle, 10000000);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", "0x10", "--set", "", &e), -EINVAL);
+	T_ASSERT(strstr(e.msg, "quantum=0x10") && strstr(e.msg, "decimal"));
+	memset(&e, 0, sizeof(e));
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "max_sectors_kb", "0x10", "--set", "", &e),
+		    -EINVAL);
+	T_ASSERT(strstr(e.msg, "decimal"));
+	memset(&e, 0, sizeof(e));
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", " 5", "--set", "", &e), -EINVAL);
+	T_ASSERT(strstr(e.msg, "blanks"));
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", "+5", "--set", "", &e), -EINVAL);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "slice_idle", " 5", "--set", "", &e), -EINVAL);
+	T_ASSERT_EQ(c.quantum, 8);
+	T_ASSERT_U64_EQ(c.slice_idle, 10000000);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_defaults_and_units, test_range_errors, test_show_round_trip,
+	return T_RUN(test_defaults_and_units, test_decimal_only, test_range_errors, test_show_round_trip,
 		     test_settings_apply, test_settings_apply_for);
 }

@@ -303,7 +303,14 @@ static int test_integers(void)
 	T_ASSERT_EQ(j->rwmixread, 0);
 	T_ASSERT_EQ(j->cgroup_weight, 1000);
 	T_ASSERT_EQ(j->iodepth_batch_submit, 1024);	/* fio ints take size suffixes */
-	T_ASSERT(jt_fails("[j]\nprio=-1\n", -EINVAL, NULL));
+	T_ASSERT(jt_fails("[j]\nprio=-1\n", -ERANGE, "'-1': out of range, allowed 0..7", NULL));
+	/* decimal, as fio's str_to_decimal reads it without 0x: 010 is ten, not octal eight */
+	j = jt_job("[j]\niodepth=010\nnice=-010\nnumjobs=08\n");
+	T_ASSERT(j);
+	T_ASSERT_EQ(j->iodepth, 10);
+	T_ASSERT_EQ(j->nice, -10);
+	T_ASSERT_EQ(j->numjobs, 8);
+	T_ASSERT(jt_fails("[j]\nnumjobs=+4\n", -EINVAL, "'+4': a sign is not accepted", NULL));
 	T_ASSERT(jt_fails("[j]\niodepth=4,8\n", -EINVAL, "single value", NULL));
 	jt_cleanup();
 	return T_PASS;

@@ -389,8 +389,9 @@ static int test_errors(void)
 		     strstr(e.msg, "allowed 0..4294967295"), "message: %s", e.msg);
 	ios_jobfile_free(&jf);
 	ret = run_job("[x]\nsize=64k\nlog_avg_msec=-1\n", &res, &jf, &e);
-	T_ASSERT_EQ(ret, -EINVAL);
-	T_ASSERT_MSG(strstr(e.msg, "log.fio:3: option 'log_avg_msec=-1'"), "message: %s", e.msg);
+	T_ASSERT_EQ(ret, -ERANGE);	/* a sign the range does not allow: out of range */
+	T_ASSERT_MSG(strstr(e.msg, "log.fio:3: option 'log_avg_msec=-1'") &&
+		     strstr(e.msg, "out of range, allowed 0..4294967295"), "message: %s", e.msg);
 	ios_jobfile_free(&jf);
 	ret = run_job("[x]\nsize=64k\nlog_avg_msec=1s\n", &res, &jf, &e);
 	T_ASSERT_EQ(ret, -EINVAL);

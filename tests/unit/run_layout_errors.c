@@ -113,11 +113,35 @@ static int test_nrfiles(void)
 {
 	struct ios_err e;
 
-	/* the extent layout's inode area holds 4080 files */
+	/* the extent layout's inode area holds 4080 files: said before any is laid out */
 	T_ASSERT_EQ(run_job("[a]\nrw=read\nsize=10g\nnrfiles=5000\n",
 			    (const char *[]){ "lab.fs=extent", NULL }, &e), -ENOSPC);
-	T_ASSERT(has(&e, "t.fio:4: job 'a': nrfiles=5000: file 'a.0.4080'"));
-	T_ASSERT(has(&e, "inode area"));
+	T_ASSERT(has(&e, "t.fio:4: job 'a': nrfiles=5000: 5000 files in all"));
+	T_ASSERT(has(&e, "more than lab.fs=extent on device"));
+	T_ASSERT(has(&e, "can hold: 4080 (its free inodes)"));
+	/* the same count over two jobs: the second one is named */
+	T_ASSERT_EQ(run_job("[a]\nrw=read\nsize=10g\nnrfiles=3000\n[b]\nrw=read\nsize=10g\n"
+			    "nrfiles=3000\n", (const char *[]){ "lab.fs=extent", NULL }, &e),
+		    -ENOSPC);
+	T_ASSERT(has(&e, "t.fio:8: job 'b': nrfiles=3000: 6000 files in all"));
+	/* more than a run simulates, refused before ten million names are made */
+	T_ASSERT_EQ(run_job("[a]\nrw=read\nsize=100g\nnrfiles=10000000\n", NULL, &e), -E2BIG);
+	T_ASSERT(has(&e, "t.fio:4: job 'a': nrfiles=10000000: 10000000 files in all"));
+	/* the same cap for named files (a long filename= list) */
+	{
+		size_t n = 300000, len = 64 + n * 8;
+		char *text = malloc(len), *p = text;
+
+		T_ASSERT(text);
+		p += sprintf(p, "[a]\nrw=read\nsize=1g\nfilename=");
+		for (size_t i = 0; i < n; i++)
+			p += sprintf(p, "%sf%zu", i ? ":" : "", i);
+		*p++ = '\n';
+		*p = '\0';
+		T_ASSERT_EQ(run_job(text, NULL, &e), -E2BIG);
+		free(text);
+		T_ASSERT(has(&e, "t.fio:1: job 'a': 300000 file names in all"));
+	}
 	/* each file's share smaller than one block */
 	T_ASSERT_EQ(run_job("[a]\nrw=read\nsize=1m\nnr_files=300\n", NULL, &e), -EINVAL);
 	T_ASSERT(has(&e, "t.fio:4: job 'a': nr_files=300: the region of 'a.0.0'"));

@@ -178,14 +178,14 @@ static int test_bad_arguments(void)
 	int st;
 
 	out = sh(&st, "cd '%s' && '%s' run job.fio --plot 2>&1", dir, bin);
-	T_ASSERT_MSG(st == 2 && strstr(out, "--plot: needs a file name"), "exit %d: %s", st, out);
+	T_ASSERT_MSG(st == 2 && strstr(out, "--plot: missing its value"), "exit %d: %s", st, out);
 	free(out);
 	out = sh(&st, "cd '%s' && '%s' run job.fio --plot=nodir/p.svg 2>&1 >/dev/null", dir, bin);
 	T_ASSERT_MSG(st == 1 && strstr(out, "--plot=nodir/p.svg: No such file or directory"),
 		     "exit %d: %s", st, out);
 	free(out);
 	out = sh(&st, "cd '%s' && '%s' compare job.fio --schedulers noop --plot= 2>&1", dir, bin);
-	T_ASSERT_MSG(st == 2 && strstr(out, "--plot: needs a file name"), "exit %d: %s", st, out);
+	T_ASSERT_MSG(st == 2 && strstr(out, "--plot: empty value"), "exit %d: %s", st, out);
 	free(out);
 	return T_PASS;
 }
