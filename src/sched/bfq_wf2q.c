@@ -686,11 +686,14 @@ static void __bfq_activate_entity(struct bfq_entity *entity, bool non_blocking_w
 		bfq_get_entity(entity);
 		entity->on_st = true;
 	}
-	if (!bfq_entity_to_bfqq(entity)) {
-		struct bfq_data *bfqd = bfq_sd_bfqd(entity->sched_data);
-
-		bfq_weights_add(bfqd, entity, &bfqd->group_weights);
-	}
+	/*
+	 * No group weight is counted here: 4.19 has this under an #ifdef of
+	 * a macro nothing defines (BFQ_GROUP_IOSCHED_ENABLED, not the CONFIG_
+	 * one), so a group whose weight was set before its first I/O never
+	 * makes the scenario asymmetric. Only a later change of a group's
+	 * weight would count it (__bfq_entity_update_weight_prio), and groups
+	 * here keep the weight they were created with.
+	 */
 	bfq_update_fin_time_enqueue(entity, st, backshifted);
 }
 
@@ -1027,11 +1030,12 @@ void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expir
 {
 	bfqq_clear(bfqq, BFQQF_busy);
 	bfqd->busy_queues--;
+	/* before the deactivation, which may drop the last reference */
+	if (!bfqq->dispatched)
+		bfq_weights_tree_remove(bfqd, bfqq);
 	if (bfqq->wr_coeff > 1)
 		bfqd->wr_busy_queues--;
 	bfq_deactivate_bfqq(bfqd, bfqq, true, expiration);
-	if (!bfqq->dispatched)
-		bfq_weights_tree_remove(bfqd, bfqq);
 }
 
 /* @bfqq, empty until now, got a request. */
