@@ -683,8 +683,9 @@ static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
 
 /*
  * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
- * seeky queue when nothing asymmetric needs protecting, and at least 20 ms
- * for a raised queue.
+ * seeky queue when nothing asymmetric needs protecting. A raised queue
+ * gets slice_idle like any other: the 20 ms floor for raised queues is a
+ * 5.0 change (in 4.19.90 by backport), not in 4.19 as released.
  */
 static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 {
@@ -695,8 +696,6 @@ static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && bfq_symmetric_scenario(bfqd)) {
 		if (sl > BFQ_MIN_TT_NS)
 			sl = BFQ_MIN_TT_NS;
-	} else if (bfqq->wr_coeff > 1 && sl < 20 * IOS_NSEC_PER_MSEC) {
-		sl = 20 * IOS_NSEC_PER_MSEC;
 	}
 	bfqd->last_idling_start_ns = bfqd->now_ns;
 	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
