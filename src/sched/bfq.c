@@ -627,8 +627,6 @@ update_rate_and_reset:
 	bfq_update_rate_reset(bfqd, rq);
 update_last:
 	bfqd->last_position = ios_rq_end(rq);
-	if (rq->sched_priv[0] == bfqd->in_service_queue)
-		bfqd->in_serv_last_pos = bfqd->last_position;
 	bfqd->last_dispatch_ns = now;
 }
 

@@ -583,7 +583,7 @@ struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *
 	if (bfq_class_idle(bfqq) || bfqq_seeky(bfqq) || !bfqq_flag(bfqq, BFQQF_sync))
 		return NULL;
 	if (in_service && in_service != bfqq && in_service != &bfqd->oom_bfqq &&
-	    bfq_close_to(sector, bfqd->in_serv_last_pos) &&
+	    bfq_close_to(sector, bfqd->last_position) &&
 	    bfqq->entity.parent == in_service->entity.parent &&
 	    bfq_may_be_close_cooperator(bfqd, bfqq, in_service)) {
 		new_bfqq = bfq_setup_merge(bfqq, in_service);

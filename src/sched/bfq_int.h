@@ -239,7 +239,7 @@ struct bfq_data {
 	uint32_t last_rq_max_size;
 	int64_t first_dispatch_ns, last_dispatch_ns, last_completion_ns;
 	uint64_t delta_from_first_ns;
-	uint64_t last_position, in_serv_last_pos;
+	uint64_t last_position;		/* end of the last dispatched request */
 	int max_budget;			/* current automatic (or user) maximum */
 	int budgets_assigned;
 
