@@ -32,6 +32,7 @@
 #define BFQ_DEFAULT_GRP_WEIGHT		100	/* io.bfq.weight default */
 #define BFQ_SOFTRT_WEIGHT_FACTOR	100	/* soft real-time raising: wr_coeff * 100 */
 #define BFQ_SERVICE_SHIFT		22	/* virtual time = service << 22 / weight */
+#define BFQ_DEFAULT_TIMEOUT_NS		(125 * IOS_NSEC_PER_MSEC)	/* bfq_timeout, HZ/8 */
 #define BFQ_CL_IDLE_TIMEOUT_NS		(200 * IOS_NSEC_PER_MSEC)	/* HZ/5 */
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */

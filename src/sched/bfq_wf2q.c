@@ -607,14 +607,16 @@ void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
 /*
  * Charge a slow queue for the time it held the device rather than for the
  * sectors it moved: the service it would have received at the peak rate in
- * that time (max_budget per timeout_sync). This gives seeky processes time
- * fairness instead of sector fairness, so they cannot drag the throughput
- * of everyone down.
+ * that time. This gives seeky processes time fairness instead of sector
+ * fairness, so they cannot drag the throughput of everyone down. The scale
+ * is max_budget per the default budget timeout (125 ms), not per the
+ * timeout_sync tunable: 4.19 reads its bfq_timeout constant here, so with
+ * another timeout_sync the charge does not follow it.
  */
 void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns)
 {
 	struct bfq_entity *entity = &bfqq->entity;
-	uint64_t timeout = bfqd->timeout_ns ? bfqd->timeout_ns : 1;
+	const uint64_t timeout = BFQ_DEFAULT_TIMEOUT_NS;
 	uint64_t bounded = time_ns < timeout ? time_ns : timeout;
 	int serv_for_time = (int)((uint64_t)bfqd->max_budget * bounded / timeout);
 	int tot = serv_for_time > entity->service ? serv_for_time : entity->service;
