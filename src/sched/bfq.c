@@ -1334,15 +1334,20 @@ static void bfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 
 	if (type != IOS_FRONT_MERGE || !bfqq || bfq_on_dispatch_list(rq))
 		return;
+	/*
+	 * As 4.19: the queue's next request is reconsidered only when the
+	 * grown request now sorts before its predecessor, even if it got
+	 * nearer the head without moving.
+	 */
 	former = ios_elv_rb_former(rq);
 	if (former && rq->sector < former->sector) {
 		ios_elv_rb_del(&bfqq->sort_list, rq);
 		ios_elv_rb_add(&bfqq->sort_list, rq);
+		prev = bfqq->next_rq;
+		bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
+		if (prev != bfqq->next_rq)
+			bfq_updated_next_req(bfqd, bfqq);
 	}
-	prev = bfqq->next_rq;
-	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
-	if (prev != bfqq->next_rq)
-		bfq_updated_next_req(bfqd, bfqq);
 	/* the head's sector moved: keep the position tree ordered */
 	if (bfqq->next_rq == rq)
 		bfq_pos_tree_add_move(bfqd, bfqq);
