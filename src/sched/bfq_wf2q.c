@@ -760,11 +760,19 @@ static bool __bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idl
 		return false;
 	st = bfq_entity_service_tree(entity);
 	is_in_service = entity == sd->in_service_entity;
-	bfq_calc_finish(entity, entity->service);
-	if (is_in_service)
+	/*
+	 * As 4.19.1: only the in-service entity's finish is recomputed from
+	 * the service it got. 4.19.90 also recomputes it, and zeroes the
+	 * service, for an entity deactivated out of service. Here requests
+	 * leave a queue almost only by dispatch, i.e. in service: that case
+	 * needs a request removed undispatched from a queue out of service,
+	 * a cgroup move or an exit, and none of the seed experiments reaches
+	 * it at all.
+	 */
+	if (is_in_service) {
+		bfq_calc_finish(entity, entity->service);
 		sd->in_service_entity = NULL;
-	else
-		entity->service = 0;	/* nobody else will reset it */
+	}
 
 	if (entity->tree == &st->active)
 		bfq_active_extract(st, entity);
