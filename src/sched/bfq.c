@@ -52,7 +52,8 @@
  * (ms, 125), fifo_expire_async (ms, 250), back_seek_max (KiB, 16384),
  * back_seek_penalty (2), strict_guarantees (0), low_latency (1). Out of
  * range input is refused, never clamped. See docs/bfq.md for what is
- * simplified (no blk-mq tag depths, no I/O injection: that came in 5.2).
+ * simplified (no blk-mq tag depths). As 4.19 as released (4.19.1 read):
+ * no I/O injection, which later 4.19.y got by backport.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -683,7 +684,7 @@ static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
  * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
  * seeky queue when nothing asymmetric needs protecting. A raised queue
  * gets slice_idle like any other: the 20 ms floor for raised queues is a
- * 5.0 change (in 4.19.90 by backport), not in 4.19 as released.
+ * later mainline change (in 4.19.90 by backport), not in 4.19 as released.
  */
 static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 {

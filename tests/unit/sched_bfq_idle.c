@@ -10,8 +10,8 @@
  * idles only 2 ms unless weights differ; a queue whose requests are still
  * in flight keeps the device with nothing queued; strict_guarantees keeps
  * one request in the device at a time. A weight-raised queue idles
- * slice_idle too (4.19 has no 20 ms floor for raised queues; that came
- * with 5.0).
+ * slice_idle too (4.19 has no 20 ms floor for raised queues; later 4.19.y
+ * got it by backport).
  */
 #include "sched_bfq_util.h"
 
