@@ -52,7 +52,8 @@
  * (ms, 125), fifo_expire_async (ms, 250), back_seek_max (KiB, 16384),
  * back_seek_penalty (2), strict_guarantees (0), low_latency (1). Out of
  * range input is refused, never clamped. See docs/bfq.md for what is
- * simplified (no blk-mq tag depths, no I/O injection: that came in 5.2).
+ * simplified (no blk-mq tag depths). As 4.19 as released (4.19.1 read):
+ * no I/O injection, which later 4.19.y got by backport.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -627,8 +628,6 @@ update_rate_and_reset:
 	bfq_update_rate_reset(bfqd, rq);
 update_last:
 	bfqd->last_position = ios_rq_end(rq);
-	if (rq->sched_priv[0] == bfqd->in_service_queue)
-		bfqd->in_serv_last_pos = bfqd->last_position;
 	bfqd->last_dispatch_ns = now;
 }
 
@@ -683,8 +682,9 @@ static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
 
 /*
  * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
- * seeky queue when nothing asymmetric needs protecting, and at least 20 ms
- * for a raised queue.
+ * seeky queue when nothing asymmetric needs protecting. A raised queue
+ * gets slice_idle like any other: the 20 ms floor for raised queues is a
+ * later mainline change (in 4.19.90 by backport), not in 4.19 as released.
  */
 static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 {
@@ -695,8 +695,6 @@ static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && bfq_symmetric_scenario(bfqd)) {
 		if (sl > BFQ_MIN_TT_NS)
 			sl = BFQ_MIN_TT_NS;
-	} else if (bfqq->wr_coeff > 1 && sl < 20 * IOS_NSEC_PER_MSEC) {
-		sl = 20 * IOS_NSEC_PER_MSEC;
 	}
 	bfqd->last_idling_start_ns = bfqd->now_ns;
 	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
@@ -1337,15 +1335,20 @@ static void bfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 
 	if (type != IOS_FRONT_MERGE || !bfqq || bfq_on_dispatch_list(rq))
 		return;
+	/*
+	 * As 4.19: the queue's next request is reconsidered only when the
+	 * grown request now sorts before its predecessor, even if it got
+	 * nearer the head without moving.
+	 */
 	former = ios_elv_rb_former(rq);
 	if (former && rq->sector < former->sector) {
 		ios_elv_rb_del(&bfqq->sort_list, rq);
 		ios_elv_rb_add(&bfqq->sort_list, rq);
+		prev = bfqq->next_rq;
+		bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
+		if (prev != bfqq->next_rq)
+			bfq_updated_next_req(bfqd, bfqq);
 	}
-	prev = bfqq->next_rq;
-	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
-	if (prev != bfqq->next_rq)
-		bfq_updated_next_req(bfqd, bfqq);
 	/* the head's sector moved: keep the position tree ordered */
 	if (bfqq->next_rq == rq)
 		bfq_pos_tree_add_move(bfqd, bfqq);

@@ -372,6 +372,14 @@ struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bo
 		level = IOS_IOPRIO_LEVELS - 1;
 	if (level < 0 || level >= IOS_IOPRIO_LEVELS)
 		level = IOS_IOPRIO_NORM;
+	/*
+	 * A task without an ioprio (class NONE) has its nice-derived level for
+	 * the queue's weight, but 4.19 files its async queue under the BE slot
+	 * of IOPRIO_NORM whatever the nice: all such writers of a group share
+	 * one async queue, weighted by the one that allocated it.
+	 */
+	if (!is_sync && bic->ioc && bic->ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+		level = IOS_IOPRIO_NORM;
 	if (!is_sync) {
 		async_slot = bfq_async_queue_prio(bfqg, bic->ioprio_class, level);
 		bfqq = *async_slot;
@@ -583,7 +591,7 @@ struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *
 	if (bfq_class_idle(bfqq) || bfqq_seeky(bfqq) || !bfqq_flag(bfqq, BFQQF_sync))
 		return NULL;
 	if (in_service && in_service != bfqq && in_service != &bfqd->oom_bfqq &&
-	    bfq_close_to(sector, bfqd->in_serv_last_pos) &&
+	    bfq_close_to(sector, bfqd->last_position) &&
 	    bfqq->entity.parent == in_service->entity.parent &&
 	    bfq_may_be_close_cooperator(bfqd, bfqq, in_service)) {
 		new_bfqq = bfq_setup_merge(bfqq, in_service);

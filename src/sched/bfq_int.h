@@ -32,6 +32,7 @@
 #define BFQ_DEFAULT_GRP_WEIGHT		100	/* io.bfq.weight default */
 #define BFQ_SOFTRT_WEIGHT_FACTOR	100	/* soft real-time raising: wr_coeff * 100 */
 #define BFQ_SERVICE_SHIFT		22	/* virtual time = service << 22 / weight */
+#define BFQ_DEFAULT_TIMEOUT_NS		(125 * IOS_NSEC_PER_MSEC)	/* bfq_timeout, HZ/8 */
 #define BFQ_CL_IDLE_TIMEOUT_NS		(200 * IOS_NSEC_PER_MSEC)	/* HZ/5 */
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
@@ -239,7 +240,7 @@ struct bfq_data {
 	uint32_t last_rq_max_size;
 	int64_t first_dispatch_ns, last_dispatch_ns, last_completion_ns;
 	uint64_t delta_from_first_ns;
-	uint64_t last_position, in_serv_last_pos;
+	uint64_t last_position;		/* end of the last dispatched request */
 	int max_budget;			/* current automatic (or user) maximum */
 	int budgets_assigned;
 

@@ -607,14 +607,16 @@ void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
 /*
  * Charge a slow queue for the time it held the device rather than for the
  * sectors it moved: the service it would have received at the peak rate in
- * that time (max_budget per timeout_sync). This gives seeky processes time
- * fairness instead of sector fairness, so they cannot drag the throughput
- * of everyone down.
+ * that time. This gives seeky processes time fairness instead of sector
+ * fairness, so they cannot drag the throughput of everyone down. The scale
+ * is max_budget per the default budget timeout (125 ms), not per the
+ * timeout_sync tunable: 4.19 reads its bfq_timeout constant here, so with
+ * another timeout_sync the charge does not follow it.
  */
 void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns)
 {
 	struct bfq_entity *entity = &bfqq->entity;
-	uint64_t timeout = bfqd->timeout_ns ? bfqd->timeout_ns : 1;
+	const uint64_t timeout = BFQ_DEFAULT_TIMEOUT_NS;
 	uint64_t bounded = time_ns < timeout ? time_ns : timeout;
 	int serv_for_time = (int)((uint64_t)bfqd->max_budget * bounded / timeout);
 	int tot = serv_for_time > entity->service ? serv_for_time : entity->service;
@@ -686,11 +688,14 @@ static void __bfq_activate_entity(struct bfq_entity *entity, bool non_blocking_w
 		bfq_get_entity(entity);
 		entity->on_st = true;
 	}
-	if (!bfq_entity_to_bfqq(entity)) {
-		struct bfq_data *bfqd = bfq_sd_bfqd(entity->sched_data);
-
-		bfq_weights_add(bfqd, entity, &bfqd->group_weights);
-	}
+	/*
+	 * No group weight is counted here: 4.19 has this under an #ifdef of
+	 * a macro nothing defines (BFQ_GROUP_IOSCHED_ENABLED, not the CONFIG_
+	 * one), so a group whose weight was set before its first I/O never
+	 * makes the scenario asymmetric. Only a later change of a group's
+	 * weight would count it (__bfq_entity_update_weight_prio), and groups
+	 * here keep the weight they were created with.
+	 */
 	bfq_update_fin_time_enqueue(entity, st, backshifted);
 }
 
@@ -755,11 +760,19 @@ static bool __bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idl
 		return false;
 	st = bfq_entity_service_tree(entity);
 	is_in_service = entity == sd->in_service_entity;
-	bfq_calc_finish(entity, entity->service);
-	if (is_in_service)
+	/*
+	 * As 4.19.1: only the in-service entity's finish is recomputed from
+	 * the service it got. 4.19.90 also recomputes it, and zeroes the
+	 * service, for an entity deactivated out of service. Here requests
+	 * leave a queue almost only by dispatch, i.e. in service: that case
+	 * needs a request removed undispatched from a queue out of service,
+	 * a cgroup move or an exit, and none of the seed experiments reaches
+	 * it at all.
+	 */
+	if (is_in_service) {
+		bfq_calc_finish(entity, entity->service);
 		sd->in_service_entity = NULL;
-	else
-		entity->service = 0;	/* nobody else will reset it */
+	}
 
 	if (entity->tree == &st->active)
 		bfq_active_extract(st, entity);
@@ -1027,11 +1040,12 @@ void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expir
 {
 	bfqq_clear(bfqq, BFQQF_busy);
 	bfqd->busy_queues--;
+	/* before the deactivation, which may drop the last reference */
+	if (!bfqq->dispatched)
+		bfq_weights_tree_remove(bfqd, bfqq);
 	if (bfqq->wr_coeff > 1)
 		bfqd->wr_busy_queues--;
 	bfq_deactivate_bfqq(bfqd, bfqq, true, expiration);
-	if (!bfqq->dispatched)
-		bfq_weights_tree_remove(bfqd, bfqq);
 }
 
 /* @bfqq, empty until now, got a request. */

@@ -7,6 +7,8 @@
  * requests). A queue whose requests take long is expired when timeout_sync
  * (125 ms) has passed, at a completion, and is charged for the time: the
  * next slot goes to the other queue. A shorter timeout_sync expires sooner.
+ * The time charge scales by the default 125 ms whatever timeout_sync is
+ * (4.19's bfq_bfqq_charge_time reads the bfq_timeout constant).
  */
 #include "sched_bfq_util.h"
 
@@ -172,7 +174,40 @@ static int test_slow_queue_charged_time(void)
 	return T_PASS;
 }
 
+/*
+ * 125 ms held by a slow queue is a whole max_budget of service, also with
+ * timeout_sync=250: 4.19 scales by the default timeout, not the tunable.
+ */
+static int test_charge_time_scales_by_default_timeout(void)
+{
+	struct t_sq *s = t_sq_new("bfq", 1, 1, "low_latency=0", "max_budget=4096",
+				  "timeout_sync=250", NULL);
+	struct ios_ioc *a = bfq_test_ioc(320, IOS_IOPRIO_CLASS_BE, 4);
+	struct bfq_data *bfqd;
+	struct bfq_queue *qa;
+
+	T_ASSERT(s);
+	bfq_ins(s, a, 1000, 8, IOS_READ, 0, 0);
+	bfqd = bfqd_of(&s->q);
+	qa = bfqq_of(&s->q, a, true);
+	T_ASSERT(qa);
+	T_ASSERT_EQ(bfqd->max_budget, 4096);
+	T_ASSERT_EQ(qa->entity.service, 0);
+	bfq_bfqq_charge_time(bfqd, qa, 125 * MS);
+	T_ASSERT_EQ(qa->entity.service, 4096);
+	qa->entity.service = 0;
+	/* a longer hold charges no more than the whole budget */
+	bfq_bfqq_charge_time(bfqd, qa, 200 * MS);
+	T_ASSERT_EQ(qa->entity.service, 4096);
+	qa->entity.service = 0;
+	bfq_bfqq_charge_time(bfqd, qa, 25 * MS);
+	T_ASSERT_EQ(qa->entity.service, 4096 / 5);
+	t_sq_free(s);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_budget_exhaustion, test_budget_timeout, test_slow_queue_charged_time);
+	return T_RUN(test_budget_exhaustion, test_budget_timeout, test_slow_queue_charged_time,
+		     test_charge_time_scales_by_default_timeout);
 }

@@ -9,7 +9,9 @@
  * slice_idle=0, for async queues, or for the idle class; a seeky queue
  * idles only 2 ms unless weights differ; a queue whose requests are still
  * in flight keeps the device with nothing queued; strict_guarantees keeps
- * one request in the device at a time.
+ * one request in the device at a time. A weight-raised queue idles
+ * slice_idle too (4.19 has no 20 ms floor for raised queues; later 4.19.y
+ * got it by backport).
  */
 #include "sched_bfq_util.h"
 
@@ -210,9 +212,31 @@ static int test_strict_guarantees(void)
 	return T_PASS;
 }
 
+/* A raised queue's window is slice_idle, as for any other queue. */
+static int test_raised_queue_idles_slice_idle(void)
+{
+	struct t_rig *r = t_rig_new("bfq", 1, 1, NULL);
+	struct ios_ioc *a = bfq_test_ioc(421, IOS_IOPRIO_CLASS_BE, 4);
+	struct ios_ioc *b = bfq_test_ioc(422, IOS_IOPRIO_CLASS_BE, 4);
+	struct bfq_queue *qa;
+
+	T_ASSERT(r);
+	t_submit(r, a, 1000, 8, IOS_READ, 0, 0, NULL);
+	t_submit(r, b, 90000000, 8, IOS_READ, 0, 100 * US, NULL);
+	qa = bfqq_of(r->q, a, true);
+	T_ASSERT(qa && qa->wr_coeff > 1);
+	t_complete(r, 0, 5 * MS);
+	T_ASSERT_EQ(r->nr_issued, 1);
+	T_ASSERT_U64_EQ(r->timer_at, 13 * MS);
+	t_fire_timer(r, 13 * MS);
+	T_ASSERT(issued_by(r, 1, b));
+	t_rig_free(r);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_idle_window, test_late_timer_keeps_decision_time, test_when_not_to_idle,
+	return T_RUN(test_raised_queue_idles_slice_idle, test_idle_window, test_late_timer_keeps_decision_time, test_when_not_to_idle,
 		     test_seeky_queue_idles_briefly, test_wait_for_completions,
 		     test_strict_guarantees);
 }

@@ -8,7 +8,10 @@
  * another young process is reading shares that process's queue (both
  * queues were created less than 100 ms ago); a process that has been doing
  * I/O for longer is left alone; a shared queue that turns seeky is split
- * again at its processes' next requests.
+ * again at its processes' next requests. A front merge that leaves the
+ * request after its predecessor does not change the queue's next request,
+ * even if the merged request is now nearer the head (4.19 reconsiders
+ * next_rq only when the request moved).
  */
 #include "sched_bfq_util.h"
 
@@ -188,8 +191,39 @@ static int test_seeky_shared_queue_splits(void)
 	return T_PASS;
 }
 
+/*
+ * Head at 6000 (end of the dispatched request). A at 5800 (200 back, x2
+ * penalty: 400) is chosen over B at 6450 (450 ahead). A 64-sector bio
+ * front-merges into B, which now starts at 6386 (386 ahead) but still
+ * sorts after A: 4.19's bfq_request_merged leaves next_rq at A.
+ */
+static int test_front_merge_keeps_next_rq(void)
+{
+	struct t_rig *r = t_rig_new("bfq", 1, 1, "low_latency=0", NULL);
+	struct ios_ioc *a = bfq_test_ioc(520, IOS_IOPRIO_CLASS_BE, 4);
+	struct bfq_queue *qa;
+
+	T_ASSERT(r);
+	t_submit(r, a, 5992, 8, IOS_READ, 0, 0, NULL);
+	T_ASSERT_EQ(r->nr_issued, 1);
+	T_ASSERT_U64_EQ(bfqd_of(r->q)->last_position, 6000);
+	t_submit(r, a, 5800, 8, IOS_READ, 0, 100 * US, NULL);
+	t_submit(r, a, 6450, 8, IOS_READ, 0, 200 * US, NULL);
+	qa = bfqq_of(r->q, a, true);
+	T_ASSERT(qa && qa->next_rq && qa->next_rq->sector == 5800);
+	t_submit(r, a, 6386, 64, IOS_READ, 0, 300 * US, NULL);
+	T_ASSERT_EQ(r->q->nr_sorted, 2);	/* the bio joined B */
+	T_ASSERT_MSG(qa->next_rq && qa->next_rq->sector == 5800,
+		     "next_rq moved to the front-merged request at %llu",
+		     qa->next_rq ? (unsigned long long)qa->next_rq->sector : 0ULL);
+	drain(r, 300 * US);
+	t_rig_free(r);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_merge_veto, test_requests_collapse, test_cooperators_share_a_queue,
-		     test_old_queue_not_merged, test_seeky_shared_queue_splits);
+		     test_old_queue_not_merged, test_seeky_shared_queue_splits,
+		     test_front_merge_keeps_next_rq);
 }

@@ -9,7 +9,11 @@
  * while others are busy but gets a request through every 200 ms. After
  * every dispatch each active tree's min_start augmentation and finish-time
  * order are checked against a full recomputation, also with 300 processes
- * of random levels and groups coming and going at random.
+ * of random levels and groups coming and going at random. Group weights
+ * never make the scenario asymmetric (4.19 compiles that counting out):
+ * equal-weight queues busy in groups of weight 1000 and 500 leave the
+ * scenario symmetric. Writers without an ioprio (class NONE) share one
+ * async queue whatever their nice, weighted by the first one's nice.
  */
 #include "sched_bfq_util.h"
 
@@ -263,9 +267,78 @@ static int test_random_churn_keeps_trees(void)
 	return T_PASS;
 }
 
+/*
+ * 4.19 counts a group in group_weights_tree on activation only under an
+ * #ifdef nothing defines: with two groups of different weights busy, and
+ * equal queue weights, the scenario stays symmetric.
+ */
+static int test_group_weights_not_counted(void)
+{
+	static struct ios_cgroup ga = { .path = (char *)"ga", .id = 1, .weight = 1000,
+					.parent = &t_root_cgroup };
+	static struct ios_cgroup gb = { .path = (char *)"gb", .id = 2, .weight = 500,
+					.parent = &t_root_cgroup };
+	struct t_sq *s = t_sq_new("bfq", 1, 0, "low_latency=0", NULL);
+	struct ios_ioc *a = bfq_test_ioc(220, IOS_IOPRIO_CLASS_BE, 4);
+	struct ios_ioc *b = bfq_test_ioc(221, IOS_IOPRIO_CLASS_BE, 4);
+	struct bfq_data *bfqd;
+	struct bfq_queue *qa, *qb;
+
+	T_ASSERT(s);
+	a->cgroup = &ga;
+	b->cgroup = &gb;
+	bfq_ins(s, a, 1000, 8, IOS_READ, 0, 0);
+	bfq_ins(s, b, 90000000, 8, IOS_READ, 0, 0);
+	bfqd = bfqd_of(&s->q);
+	qa = bfqq_of(&s->q, a, true);
+	qb = bfqq_of(&s->q, b, true);
+	T_ASSERT(qa && qb && bfqq_group(qa) != bfqq_group(qb));
+	T_ASSERT(bfqq_group(qa)->entity.weight == 1000 && bfqq_group(qb)->entity.weight == 500);
+	T_ASSERT_EQ(bfqd->busy_queues, 2);
+	T_ASSERT_EQ(bfqd->queue_weights.distinct, 1);
+	T_ASSERT_MSG(bfqd->group_weights.distinct == 0, "%u group weights counted",
+		     bfqd->group_weights.distinct);
+	t_sq_free(s);
+	a->cgroup = b->cgroup = &t_root_cgroup;
+	return T_PASS;
+}
+
+/*
+ * 4.19's bfq_async_queue_prio maps class NONE to the BE slot of
+ * IOPRIO_NORM: writers of nice 10 and nice 0 share one async queue, with
+ * the weight of whoever allocated it (nice 10: level 6, weight 20).
+ */
+static int test_async_queue_of_class_none(void)
+{
+	struct t_sq *s = t_sq_new("bfq", 1, 0, "low_latency=0", NULL);
+	struct ios_ioc *a = bfq_test_ioc(222, IOS_IOPRIO_CLASS_NONE, 0);
+	struct ios_ioc *b = bfq_test_ioc(223, IOS_IOPRIO_CLASS_NONE, 0);
+	struct ios_ioc *c = bfq_test_ioc(224, IOS_IOPRIO_CLASS_BE, 6);
+	struct bfq_queue *qa, *qb, *qc;
+
+	T_ASSERT(s);
+	a->nice = 10;
+	b->nice = 0;
+	bfq_ins(s, a, 1000, 8, IOS_WRITE, 0, 0);
+	bfq_ins(s, b, 90000000, 8, IOS_WRITE, 0, 0);
+	bfq_ins(s, c, 190000000, 8, IOS_WRITE, 0, 0);
+	qa = bfqq_of(&s->q, a, false);
+	qb = bfqq_of(&s->q, b, false);
+	qc = bfqq_of(&s->q, c, false);
+	T_ASSERT(qa && qb && qc);
+	T_ASSERT_MSG(qa == qb, "class NONE writers of nice 10 and 0 got separate async queues");
+	T_ASSERT_EQ(qa->entity.orig_weight, 20);
+	/* an explicit BE level 6 has its own slot */
+	T_ASSERT(qc != qa);
+	a->nice = 0;
+	t_sq_free(s);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_weights_one_to_two, test_weights_three_flows, test_groups,
 		     test_rt_class_first, test_idle_class_gets_a_turn,
-		     test_random_churn_keeps_trees);
+		     test_random_churn_keeps_trees, test_group_weights_not_counted,
+		     test_async_queue_of_class_none);
 }
