@@ -346,14 +346,6 @@ static const char c1_why_cfq[] =
 	"end partway through the fifth round: the queues before that point get 6 slices, "
 	"those after it 5. A run ending on a round boundary (runtime=52) gives 1.02, 25 ms "
 	"slices 1.05; Linux 2.6.31 would do the same.";
-static const char c1_why_bfq[] =
-	"docs/bfq.md: BFQ's burst detection restarts when the parent group changes, so seven "
-	"queues that start beside a group boundary escape the large burst and are raised as "
-	"interactive; the slot in which a raising ends is charged as a full-budget timeout to "
-	"s1, which then waits 17-21 s, and s1's still-raised queues go first each time it "
-	"returns. Checked against Linux 4.19's functions; the `bfq:low_latency=0` column, "
-	"which Linux's documentation recommends when weights are measured, passes.";
-
 #define RP_FLAT(col, row_, why) \
 	{ .column = col, .m = IOS_RM_GROUP_RATIO, .lo = 0.9, .hi = 1.1, .row = row_, \
 	  .why_miss = why }
@@ -393,7 +385,7 @@ static const struct ios_repro_check c1_checks[] = {
 		"group idling", NULL),
 	RP_NEAR("bfq", IOS_RM_GROUP_RATIO, 1000.0 / 333.0,
 		"BFQ + groups (weights): sectors (here 4 KiB I/Os) within 15 % of the weight "
-		"ratio", c1_why_bfq),
+		"ratio", NULL),
 	RP_NEAR("bfq:low_latency=0", IOS_RM_GROUP_RATIO, 1000.0 / 333.0,
 		"BFQ + groups (weights): sectors (here 4 KiB I/Os) within 15 % of the weight "
 		"ratio", NULL),
