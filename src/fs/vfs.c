@@ -533,8 +533,15 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	if (op->state == ST_SYNC_WRITE) {
 		uint64_t unlimited = UINT64_MAX;
 
-		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq, IOS_REQ_SYNC,
-				    &unlimited, now))
+		/*
+		 * Data-integrity writeback (WB_SYNC_ALL): 2.6.31 and 2.6.33's
+		 * __block_write_full_page submit it as WRITE_SYNC_PLUG, sync and
+		 * noidle, so CFQ does not idle after it; 4.19 marks it REQ_SYNC
+		 * without REQ_IDLE (wbc_to_write_flags), which its CFQ reads the
+		 * same way from the absent IOS_REQ_IDLE.
+		 */
+		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq,
+				    IOS_REQ_SYNC | IOS_REQ_NOIDLE, &unlimited, now))
 			return IOS_VFS_WAIT;
 		op->state = ST_SYNC_WAIT;
 	}
@@ -723,7 +730,8 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		 * FUA. They also say more I/O follows (4.10+'s REQ_IDLE, the
 		 * 2.6.3x WRITE_ODIRECT without BIO_RW_NOIDLE): CFQ 4.19 keeps
 		 * idling for such a writer, and stops only for fsync-style
-		 * sync writes, which carry neither flag.
+		 * sync writes, which carry IOS_REQ_NOIDLE and not IOS_REQ_IDLE
+		 * (do_sync).
 		 */
 		vb->bio.flags = wr ? IOS_REQ_SYNC | IOS_REQ_IDLE |
 					     ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0)
