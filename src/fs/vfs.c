@@ -821,6 +821,43 @@ struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f)
 	return in;
 }
 
+/* One metadata block in the cache, up to date, as a write would have left it. */
+static int warm_meta_block(struct ios_vfs *vfs, uint64_t block)
+{
+	struct pc_page *p;
+
+	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs) || pc_lookup(vfs->meta, block))
+		return 0;
+	p = pc_alloc(vfs, vfs->meta, block);
+	if (!p)
+		return -ENOMEM;
+	p->flags |= PG_UPTODATE;
+	pc_lru_update(vfs, p);
+	return 0;
+}
+
+int ios_vfs_warm_meta(struct ios_vfs *vfs, struct ios_inode *in)
+{
+	const struct ios_fs_file *f = in->f;
+	uint64_t nblocks = (f->size + IOS_FS_BLOCK_SIZE - 1) / IOS_FS_BLOCK_SIZE;
+	int ret;
+
+	if (f->is_dev)
+		return 0;
+	if ((ret = warm_meta_block(vfs, f->dir_block)) || (ret = warm_meta_block(vfs, f->inode_block)))
+		return ret;
+	for (uint64_t i = 0; i < nblocks;) {
+		struct ios_fs_map m;
+
+		ios_fs_map_block(vfs->fs, f, i, &m);
+		for (unsigned k = 0; k < m.nr_meta; k++)
+			if ((ret = warm_meta_block(vfs, m.meta[k])))
+				return ret;
+		i += m.contig ? m.contig : 1;
+	}
+	return 0;
+}
+
 void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
 		       struct ios_ioc *ioc, unsigned flags)
 {
