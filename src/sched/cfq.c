@@ -911,8 +911,16 @@ static void cfq_arm_slice_timer(struct cfq_data *cfqd)
 			return;
 		if (sample_valid(cic->ttime.samples) && cfqq->slice_end - now < cic->ttime.mean)
 			return;
-		if (group_idle && (cfqq->cfqg->nr_cfqq > 1 ||
-				   cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true)))
+		/*
+		 * 4.19 judges group idling here by the service tree's think
+		 * time (against group_idle), not the group's
+		 */
+		if (group_idle &&
+		    (cfqq->cfqg->nr_cfqq > 1 ||
+		     cfq_ttime_big(cfqd,
+				   &(cfqq->service_tree ? cfqq->service_tree
+							: cfqq_target_tree(cfqd, cfqq))->ttime,
+				   true)))
 			return;
 		cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
 		sl = group_idle ? cfqd->group_idle : cfqd->slice_idle;
@@ -1684,8 +1692,16 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		struct cfq_io_cq *cic = rq_cic(rq);
 
 		cic->ttime.last_end = now;
-		if (cfqd->ver == CFQ_V419 && cfqq->service_tree)
-			cfqq->service_tree->ttime.last_end = now;
+		/*
+		 * 4.19 (cfq_completed_request): the tree the queue is on, or,
+		 * off the trees (its slice ended while this was in flight), the
+		 * one its class and type name
+		 */
+		if (cfqd->ver == CFQ_V419)
+			(cfqq_has(cfqq, CFQ_QF_ON_RR) && cfqq->service_tree
+				 ? cfqq->service_tree
+				 : cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq)))
+				->ttime.last_end = now;
 		if (cfqd->ver != CFQ_V2631 && rq->alloc_ns + cfqd->fifo_expire[1] <= now)
 			cfqd->last_delayed_sync = now;
 	}
