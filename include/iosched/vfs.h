@@ -138,6 +138,15 @@ void ios_vfs_destroy(struct ios_vfs *vfs);
 
 /* The inode for a laid-out file (created on first call, shared after). */
 struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f);
+/*
+ * @in's file was just written by the job's own layout (fio writes a file it
+ * creates before the run): its directory, inode and indirect blocks are in
+ * the cache, up to date, as the write left them in the buffer cache. Files
+ * that existed before (lab.file_size) are not warmed and read them cold.
+ * Under memory pressure the blocks are evicted like any clean page. 0 or
+ * -ENOMEM.
+ */
+int ios_vfs_warm_meta(struct ios_vfs *vfs, struct ios_inode *in);
 /* Initialise an open file (no I/O: run an IOS_VFS_OPEN op for the metadata reads). */
 void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
 		       struct ios_ioc *ioc, unsigned flags);

@@ -537,8 +537,15 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	if (op->state == ST_SYNC_WRITE) {
 		uint64_t unlimited = UINT64_MAX;
 
-		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq, IOS_REQ_SYNC,
-				    &unlimited, now))
+		/*
+		 * Data-integrity writeback (WB_SYNC_ALL): 2.6.31 and 2.6.33's
+		 * __block_write_full_page submit it as WRITE_SYNC_PLUG, sync and
+		 * noidle, so CFQ does not idle after it; 4.19 marks it REQ_SYNC
+		 * without REQ_IDLE (wbc_to_write_flags), which its CFQ reads the
+		 * same way from the absent IOS_REQ_IDLE.
+		 */
+		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq,
+				    IOS_REQ_SYNC | IOS_REQ_NOIDLE, &unlimited, now))
 			return IOS_VFS_WAIT;
 		op->state = ST_SYNC_WAIT;
 	}
@@ -727,7 +734,8 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		 * FUA. They also say more I/O follows (4.10+'s REQ_IDLE, the
 		 * 2.6.3x WRITE_ODIRECT without BIO_RW_NOIDLE): CFQ 4.19 keeps
 		 * idling for such a writer, and stops only for fsync-style
-		 * sync writes, which carry neither flag.
+		 * sync writes, which carry IOS_REQ_NOIDLE and not IOS_REQ_IDLE
+		 * (do_sync).
 		 */
 		vb->bio.flags = wr ? IOS_REQ_SYNC | IOS_REQ_IDLE |
 					     ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0)
@@ -815,6 +823,43 @@ struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f)
 	vfs->inodes = in;
 	f->inode = in;
 	return in;
+}
+
+/* One metadata block in the cache, up to date, as a write would have left it. */
+static int warm_meta_block(struct ios_vfs *vfs, uint64_t block)
+{
+	struct pc_page *p;
+
+	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs) || pc_lookup(vfs->meta, block))
+		return 0;
+	p = pc_alloc(vfs, vfs->meta, block);
+	if (!p)
+		return -ENOMEM;
+	p->flags |= PG_UPTODATE;
+	pc_lru_update(vfs, p);
+	return 0;
+}
+
+int ios_vfs_warm_meta(struct ios_vfs *vfs, struct ios_inode *in)
+{
+	const struct ios_fs_file *f = in->f;
+	uint64_t nblocks = (f->size + IOS_FS_BLOCK_SIZE - 1) / IOS_FS_BLOCK_SIZE;
+	int ret;
+
+	if (f->is_dev)
+		return 0;
+	if ((ret = warm_meta_block(vfs, f->dir_block)) || (ret = warm_meta_block(vfs, f->inode_block)))
+		return ret;
+	for (uint64_t i = 0; i < nblocks;) {
+		struct ios_fs_map m;
+
+		ios_fs_map_block(vfs->fs, f, i, &m);
+		for (unsigned k = 0; k < m.nr_meta; k++)
+			if ((ret = warm_meta_block(vfs, m.meta[k])))
+				return ret;
+		i += m.contig ? m.contig : 1;
+	}
+	return 0;
 }
 
 void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,

@@ -366,7 +366,8 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 					       f->need - f->need_off, f->name, cap_bytes);
 		} else {
 			f->size = f->need;
-			if (c->lab.file_size > f->size) {
+			/* an existing file of the size asked for is still existing, not laid out */
+			if (c->lab.file_size && c->lab.file_size >= f->size) {
 				f->size = c->lab.file_size;
 				f->preexisting = true;
 			}

@@ -580,7 +580,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
 		for (struct run_file *f = c->files; f; f = f->next) {
 			f->inode = ios_vfs_inode(c->vfs, f->fsf);
-			if (!f->inode) {
+			if (!f->inode || (!f->preexisting && ios_vfs_warm_meta(c->vfs, f->inode))) {
 				ret = IOS_ERR(e, -ENOMEM, "out of memory");
 				goto out;
 			}

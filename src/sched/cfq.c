@@ -180,35 +180,66 @@ static struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_qu
 
 /* ---- prio trees: busy queues by the sector of their next request ---- */
 
+/* next_rq and the copy of its sector that prio-tree descents read */
+static inline void cfq_set_next_rq(struct cfq_queue *cfqq, struct ios_request *rq)
+{
+	cfqq->next_rq = rq;
+	cfqq->next_sector = rq ? rq->sector : 0;
+}
+
 /*
- * A B+tree per priority level instead of the kernel's rbtree: the keys are
- * random sectors, and with 10k+ busy queues the rbtree descent missed the
- * cache at nearly every level (see include/iosched/btree.h). Same contents,
- * same rule: a queue whose key is already taken is simply not inserted.
+ * One rbtree per priority level, as in every release. A queue is placed by
+ * its next request's sector when it is (re)inserted: cfq_add_rq_rb when
+ * next_rq changes, cfq_resort_rr_list when it joins the service tree or its
+ * slice ends. Nothing re-keys it when a request leaves, so the active
+ * queue's node stays where its dispatched request put it. A descent compares
+ * with each node's next_rq as it is now, as cfq_prio_tree_lookup does: a
+ * node whose next_rq moved on can send a search (or an insertion) the other
+ * way, and that inaccuracy is the kernel's. A queue whose sector a node on
+ * the path already has is not inserted.
  */
+static struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+					      struct ios_rb_node **parentp,
+					      struct ios_rb_node ***linkp)
+{
+	struct ios_rb_node **link = &root->node, *parent = NULL;
+
+	while (*link) {
+		struct cfq_queue *q = ios_rb_entry(*link, struct cfq_queue, p_node);
+		uint64_t at = q->next_sector;
+
+		parent = *link;
+		if (sector == at)
+			return q;
+		link = sector > at ? &parent->right : &parent->left;
+	}
+	*parentp = parent;
+	if (linkp)
+		*linkp = link;
+	return NULL;
+}
+
 static void cfq_prio_tree_del(struct cfq_queue *cfqq)
 {
 	if (cfqq->p_root) {
-		void *was = ios_btree_remove(cfqq->p_root, cfqq->p_key);
-
-		IOS_BUG_ON(was != cfqq);
-		(void)was;
+		ios_rb_erase(&cfqq->p_node, cfqq->p_root);
 		cfqq->p_root = NULL;
 	}
 }
 
 static void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
+	struct ios_rb_root *root = &cfqd->prio_trees[cfqq->org_ioprio];
+	struct ios_rb_node *parent, **link;
+
 	cfq_prio_tree_del(cfqq);
 	if (cfq_class_idle(cfqq) || !cfqq->next_rq)
 		return;
-	cfqq->p_key = cfqq->next_rq->sector;
-	/*
-	 * -EEXIST: a duplicate, not inserted (as in the kernel). -ENOMEM: not
-	 * inserted either; the queue is then only missed as a cooperator.
-	 */
-	if (ios_btree_insert(&cfqd->prio_trees[cfqq->org_ioprio], cfqq->p_key, cfqq) == 0)
-		cfqq->p_root = &cfqd->prio_trees[cfqq->org_ioprio];
+	if (cfq_prio_tree_lookup(root, cfqq->next_rq->sector, &parent, &link))
+		return;
+	ios_rb_link(&cfqq->p_node, parent, link);
+	ios_rb_insert_color(&cfqq->p_node, root);
+	cfqq->p_root = root;
 }
 
 /* ---- service trees ---- */
@@ -370,7 +401,7 @@ static void cfq_add_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 	if (!cfqq_has(cfqq, CFQ_QF_ON_RR))
 		cfq_add_cfqq_rr(cfqd, cfqq);
 	prev = cfqq->next_rq;
-	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position);
+	cfq_set_next_rq(cfqq, cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position));
 	if (prev != cfqq->next_rq)
 		cfq_prio_tree_add(cfqd, cfqq);
 }
@@ -399,7 +430,7 @@ static void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq)
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
 	if (cfqq->next_rq == rq)
-		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
+		cfq_set_next_rq(cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
 	ios_list_del(&rq->queuelist);
 	cfq_del_rq_rb(cfqd, rq);
 	cfqd->rq_queued--;
@@ -407,8 +438,12 @@ static void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq)
 		IOS_BUG_ON(!cfqq->meta_pending);
 		cfqq->meta_pending--;
 	}
-	if (cfqd->ver != CFQ_V2631 && cfqq->next_rq)
-		cfq_prio_tree_add(cfqd, cfqq);
+	/*
+	 * No re-keying here: every release re-keys a queue in its prio tree
+	 * only from cfq_add_rq_rb (when next_rq changes) and
+	 * cfq_resort_rr_list (joining the service tree, slice expiry), so the
+	 * active queue keeps the sector of a request it already dispatched.
+	 */
 }
 
 /* ---- queues and contexts ---- */
@@ -896,8 +931,16 @@ static void cfq_arm_slice_timer(struct cfq_data *cfqd)
 			return;
 		if (sample_valid(cic->ttime.samples) && cfqq->slice_end - now < cic->ttime.mean)
 			return;
-		if (group_idle && (cfqq->cfqg->nr_cfqq > 1 ||
-				   cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true)))
+		/*
+		 * 4.19 judges group idling here by the service tree's think
+		 * time (against group_idle), not the group's
+		 */
+		if (group_idle &&
+		    (cfqq->cfqg->nr_cfqq > 1 ||
+		     cfq_ttime_big(cfqd,
+				   &(cfqq->service_tree ? cfqq->service_tree
+							: cfqq_target_tree(cfqd, cfqq))->ttime,
+				   true)))
 			return;
 		cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
 		sl = group_idle ? cfqd->group_idle : cfqd->slice_idle;
@@ -1037,52 +1080,31 @@ static bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cu
 }
 
 /*
- * Is a prio-tree neighbour's next request close to the head? The kernel
- * reads the candidate's next_rq. A queue's tree key is its next_rq's sector
- * except for the active queue, whose next_rq moves on at dispatch while its
- * place in the tree stays (the tree is only re-sorted when a request is
- * added, or at expiry): so the key answers for every queue but @cur, and
- * spares two cache misses (queue and request) per candidate.
- */
-static bool cfq_entry_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
-			    const struct ios_bt_entry *e)
-{
-	const struct cfq_queue *q = e->val;
-	uint64_t pos = cfqd->last_position, sector = q == cur ? q->next_rq->sector : e->key;
-	uint64_t dist = sector >= pos ? sector - pos : pos - sector;
-
-	return dist <= cfq_close_radius(cfqd, cur);
-}
-
-/*
- * The queue whose next request is nearest the head, if close enough: the
- * one exactly there, else the nearer of the two neighbours, else the other.
- * (The kernel tries the last node of its rbtree descent first, which is
- * one of the two neighbours by the shape of the tree; nearer-first is the
- * same set of candidates in a deterministic order.)
+ * The queue whose next request is close to the head, as cfqq_close finds
+ * it: the node a descent for the head's sector meets exactly; else the
+ * node it ended on, if close; else that node's in-order neighbour on the
+ * head's side, if close.
  */
 static struct cfq_queue *cfqq_close(struct cfq_data *cfqd, struct cfq_queue *cur)
 {
-	const struct ios_btree *t = &cfqd->prio_trees[cur->org_ioprio];
+	struct ios_rb_root *root = &cfqd->prio_trees[cur->org_ioprio];
 	uint64_t sector = cfqd->last_position;
-	struct ios_bt_entry pred, exact, succ, *first, *second;
+	struct ios_rb_node *parent, *n;
+	struct cfq_queue *q;
 
-	if (ios_btree_empty(t))
+	if (ios_rb_empty(root))
 		return NULL;
-	ios_btree_around(t, sector, &pred, &exact, &succ);
-	if (exact.val)
-		return exact.val;
-	first = &pred;
-	second = &succ;
-	if (!pred.val || (succ.val && succ.key - sector < sector - pred.key)) {
-		first = &succ;
-		second = &pred;
-	}
-	if (first->val && cfq_entry_close(cfqd, cur, first))
-		return first->val;
-	if (second->val && cfq_entry_close(cfqd, cur, second))
-		return second->val;
-	return NULL;
+	q = cfq_prio_tree_lookup(root, sector, &parent, NULL);
+	if (q)
+		return q;
+	q = ios_rb_entry(parent, struct cfq_queue, p_node);
+	if (cfq_rq_close(cfqd, cur, q->next_rq))
+		return q;
+	n = q->next_rq->sector < sector ? ios_rb_next(&q->p_node) : ios_rb_prev(&q->p_node);
+	if (!n)
+		return NULL;
+	q = ios_rb_entry(n, struct cfq_queue, p_node);
+	return cfq_rq_close(cfqd, cur, q->next_rq) ? q : NULL;
 }
 
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
@@ -1361,7 +1383,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 	 * dispatched, also when the FIFO picked it instead of next_rq.
 	 */
 	if (cfqd->ver != CFQ_V2631)
-		cfqq->next_rq = cfq_find_next_rq(cfqd, cfqq, rq);
+		cfq_set_next_rq(cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
 	cfq_remove_request(cfqd, rq);
 	cfqq->dispatched++;
 	cfqq->cfqg->dispatched++;
@@ -1692,8 +1714,16 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		cic->ttime.last_end = now;
 		/* st_slices numbers the slices: the active queue's is the latest */
 		cic->ttime_slice = cfqd->active_queue == cfqq ? cfqd->st_slices : 0;
-		if (cfqd->ver == CFQ_V419 && cfqq->service_tree)
-			cfqq->service_tree->ttime.last_end = now;
+		/*
+		 * 4.19 (cfq_completed_request): the tree the queue is on, or,
+		 * off the trees (its slice ended while this was in flight), the
+		 * one its class and type name
+		 */
+		if (cfqd->ver == CFQ_V419)
+			(cfqq_has(cfqq, CFQ_QF_ON_RR) && cfqq->service_tree
+				 ? cfqq->service_tree
+				 : cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq)))
+				->ttime.last_end = now;
 		if (cfqd->ver != CFQ_V2631 && rq->alloc_ns + cfqd->fifo_expire[1] <= now)
 			cfqd->last_delayed_sync = now;
 	}
@@ -1781,13 +1811,22 @@ static void cfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 {
 	struct cfq_data *cfqd = cfq_data(q);
 	struct cfq_queue *cfqq = rq_cfqq(rq);
+	struct ios_request *prev;
 
 	if (type != IOS_FRONT_MERGE)
 		return;
-	/* the start moved: re-sort, and reconsider next_rq */
+	/*
+	 * the start moved: re-sort, and reconsider next_rq; as the kernel's
+	 * cfq_reposition_rq_rb goes through cfq_add_rq_rb, the prio tree
+	 * is re-keyed only if next_rq changed
+	 */
 	ios_elv_rb_del(&cfqq->sort_list, rq);
 	ios_elv_rb_add(&cfqq->sort_list, rq);
-	cfqq->next_rq = cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position);
+	prev = cfqq->next_rq;
+	/* also when rq was next_rq already: its sector moved */
+	cfq_set_next_rq(cfqq, cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position));
+	if (prev != cfqq->next_rq)
+		cfq_prio_tree_add(cfqd, cfqq);
 }
 
 static void cfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
@@ -1804,7 +1843,7 @@ static void cfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
 		rq->fifo_time_ns = next->fifo_time_ns;
 	}
 	if (rq_cfqq(rq)->next_rq == next)
-		rq_cfqq(rq)->next_rq = rq;
+		cfq_set_next_rq(rq_cfqq(rq), rq);
 	cfq_remove_request(cfqd, next);
 	if (cfqd->ver != CFQ_V2631 && nq != cfqd->active_queue && ios_rb_empty(&nq->sort_list) &&
 	    cfqq_has(nq, CFQ_QF_ON_RR))
@@ -1925,7 +1964,7 @@ static int cfq_init(struct ios_queue *q)
 	ios_list_init(&cfqd->all_cics);
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
 	for (int i = 0; i < 8; i++)
-		ios_btree_init(&cfqd->prio_trees[i]);
+		cfqd->prio_trees[i] = IOS_RB_ROOT;
 	if (cfq_groups_init(cfqd))
 		return -ENOMEM;
 	cfqd->serving_group = cfqd->root_group;
@@ -1962,8 +2001,6 @@ static void cfq_exit(struct ios_queue *q)
 		free(cfqq);
 	}
 	cfq_groups_exit(cfqd);
-	for (int i = 0; i < 8; i++)
-		ios_btree_destroy(&cfqd->prio_trees[i]);
 }
 
 #define CFQ_OPS                                         \

@@ -24,7 +24,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "iosched/block.h"
-#include "iosched/btree.h"
 #include "iosched/sched.h"
 
 enum cfq_ver { CFQ_V2631 = 0, CFQ_V2633 = 1, CFQ_V419 = 2 };
@@ -99,8 +98,9 @@ struct cfq_queue {
 	struct ios_rb_node rb_node;	/* service tree */
 	uint64_t rb_key;
 	struct cfq_rb_root *service_tree;
-	uint64_t p_key;			/* next_rq's sector when inserted */
-	struct ios_btree *p_root;	/* prio tree holding it (close cooperators) */
+	struct ios_rb_node p_node;	/* prio tree (close cooperators), by next_rq's sector */
+	uint64_t next_sector;		/* next_rq's sector (0 without): read at every level */
+	struct ios_rb_root *p_root;	/* the prio tree holding it, or NULL */
 
 	struct cfq_data *cfqd;
 	int ref;
@@ -225,7 +225,7 @@ struct cfq_data {
 	/* 2.6.31: the single service tree */
 	struct cfq_rb_root service_tree;
 
-	struct ios_btree prio_trees[8];
+	struct ios_rb_root prio_trees[8];
 
 	unsigned busy_queues;
 	unsigned busy_sync_queues;

@@ -472,14 +472,20 @@ static int test_roundtrip(void)
 	ios_run_result_free(&res2);
 
 	T_ASSERT_MSG(!ios_replay_open(name, &r, &e), "%s", e.msg);
-	/* four jobs and the flusher */
-	T_ASSERT_EQ(ios_replay_nr_streams(r), 5u);
+	/*
+	 * three jobs and the flusher: the buffered writer's pages go out as the
+	 * flusher's, and the file it laid out needs no metadata read
+	 */
+	T_ASSERT_EQ(ios_replay_nr_streams(r), 4u);
 	cfg.trace = &lg;
 	lg.n = 0;
 	T_ASSERT_MSG(!ios_replay_run(r, &cfg, &res2, &e), "%s", e.msg);
 	T_ASSERT(orig.n < IOS_ARRAY_SIZE(orig.ev) && lg.n < IOS_ARRAY_SIZE(lg.ev));
 	T_ASSERT_EQ(count(&lg, IOS_TA_QUEUE), count(&orig, IOS_TA_QUEUE));
-	/* per process, the same bios in the same order */
+	/*
+	 * per process, the same bios in the same order (with the same flags,
+	 * but for fsync's noidle hint, which no blktrace record carries)
+	 */
 	for (size_t i = 0; i < ios_replay_nr_streams(r); i++) {
 		uint32_t pid = ios_replay_stream(r, i)->pid;
 
@@ -491,14 +497,22 @@ static int test_roundtrip(void)
 			if (!a)
 				break;
 			T_ASSERT_MSG(a->sector == b->sector && a->nr == b->nr && a->dir == b->dir &&
-				     a->flags == b->flags, "pid %u bio %zu: %llu+%u vs %llu+%u",
+				     (a->flags & ~(uint32_t)IOS_REQ_NOIDLE) == b->flags,
+				     "pid %u bio %zu: %llu+%u vs %llu+%u",
 				     pid, k, (unsigned long long)a->sector, a->nr,
 				     (unsigned long long)b->sector, b->nr);
 		}
 	}
-	/* the jobs keep their names and pids; the bytes moved are the same */
+	/*
+	 * the jobs keep their names and pids (a job without bios of its own, as
+	 * the buffered writer is, is not in the trace); the bytes moved are
+	 * the same
+	 */
 	for (size_t i = 0; i < res.nr_jobs; i++) {
 		size_t k;
+
+		if (!nth(&orig, IOS_TA_QUEUE, res.jobs[i].pid, 0))
+			continue;
 
 		for (k = 0; k < res2.nr_jobs; k++)
 			if (res2.jobs[k].pid == res.jobs[i].pid)

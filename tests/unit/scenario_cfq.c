@@ -82,7 +82,8 @@ static int cmp_double(const void *a, const void *b)
 
 static int a1_spread(const char *fairness, uint64_t seed, double *spread, uint64_t *makespan)
 {
-	const char *kv[] = { fairness, NULL };
+	/* lab.file_size as in the seed's .args: dd read files that were there before */
+	const char *kv[] = { fairness, "lab.file_size=234179072", NULL };
 	struct ios_run_result r;
 	uint64_t lo = UINT64_MAX, hi = 0;
 
