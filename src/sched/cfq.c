@@ -423,10 +423,39 @@ static struct cfq_io_cq *cfq_cic(struct cfq_data *cfqd, struct ios_ioc *ioc, boo
 	if (!cic)
 		return NULL;
 	cic->ioc = ioc;
+	/*
+	 * The task's reference. A context made for a task that has already
+	 * exited (a bio that slept for a request slot past its task's end) has
+	 * no task to hold it: its requests alone keep it, as the kernel's
+	 * lookup drops a dead-key cic and makes a fresh one.
+	 */
+	cic->ref = ioc->nr_tasks ? 1 : 0;
+	cic->exited = ioc->nr_tasks == 0;
 	cic->ttime.last_end = cfqd->now;
 	ios_list_add_tail(&cic->all, &cfqd->all_cics);
 	ioc->icq[cfqd->q->id] = cic;
 	return cic;
+}
+
+static void cfq_cic_get(struct cfq_io_cq *cic)
+{
+	IOS_BUG_ON(cic->ref < 0);
+	cic->ref++;
+}
+
+/* Drop a reference; the last one frees the context (cic_free_func). */
+static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+{
+	IOS_BUG_ON(cic->ref <= 0);
+	if (--cic->ref)
+		return;
+	/* only a detached context can lose its last reference */
+	IOS_BUG_ON(!cic->exited || cic->cfqq[0] || cic->cfqq[1] || cfqd->active_cic == cic);
+	if (cic->ioc->icq[cfqd->q->id] == cic)
+		cic->ioc->icq[cfqd->q->id] = NULL;
+	ios_list_del(&cic->all);
+	cic->ref = -1;	/* poison: a stale pointer trips the checks above */
+	free(cic);
 }
 
 /* The ioprio the kernel derives for a queue from its task (cfq_init_prio_data). */
@@ -940,7 +969,12 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	cfq_resort_rr_list(cfqd, cfqq);
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;
-	cfqd->active_cic = NULL;
+	if (cfqd->active_cic) {
+		struct cfq_io_cq *cic = cfqd->active_cic;
+
+		cfqd->active_cic = NULL;
+		cfq_cic_put(cfqd, cic);
+	}
 	cfqd->st_expired_slices++;
 	ios_queue_msg(cfqd->q, now, "cfq%u slice_expired t=%d", cfqq->pid, timed_out);
 	cfq_free_if_unused(cfqd, cfqq);
@@ -1364,8 +1398,11 @@ static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cf
 	if (!rq)
 		rq = cfqq->next_rq;
 	cfq_dispatch_insert(cfqd, rq);
-	if (!cfqd->active_cic)
+	if (!cfqd->active_cic) {
+		/* the dispatching context is pinned until the slice ends */
 		cfqd->active_cic = rq_cic(rq);
+		cfq_cic_get(cfqd->active_cic);
+	}
 	return rq;
 }
 
@@ -1558,6 +1595,7 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	}
 	cfqq->allocated[rq->dir]++;
 	cfqq->ref++;
+	cfq_cic_get(cic);	/* the request's reference (get_io_context) */
 	rq->sched_priv[0] = cfqq;
 	rq->sched_priv[1] = cic;
 	return 0;
@@ -1572,6 +1610,7 @@ static void cfq_put_request(struct ios_queue *q, struct ios_request *rq)
 		return;
 	IOS_BUG_ON(!cfqq->allocated[rq->dir]);
 	cfqq->allocated[rq->dir]--;
+	cfq_cic_put(cfqd, rq_cic(rq));	/* put_io_context */
 	rq->sched_priv[0] = rq->sched_priv[1] = NULL;
 	cfq_put_queue(cfqd, cfqq);
 }
@@ -1808,25 +1847,50 @@ static bool cfq_has_work(struct ios_queue *q)
 
 /* ---- contexts ---- */
 
+/*
+ * Drop the merge targets' references this process's queue took for it
+ * (cfq_setup_merge gave them its process references): cfq_put_cooperator.
+ */
+static void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_queue *q = cfqq->new_cfqq, *next;
+
+	while (q && q != cfqq) {
+		next = q->new_cfqq;
+		cfq_put_queue(cfqd, q);
+		q = next;
+	}
+}
+
+/*
+ * The task is gone: detach its context from its queues (2.6.31
+ * __cfq_exit_single_io_context, 4.19 cfq_exit_icq, each queue through
+ * cfq_exit_cfqq: an active one expires first) and drop the task's
+ * reference. Requests still in flight keep the context itself alive.
+ */
 static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
+	if (cic->exited)
+		return;
+	cic->exited = true;
 	for (int i = 0; i < 2; i++) {
 		struct cfq_queue *cfqq = cic->cfqq[i];
 
 		if (!cfqq)
 			continue;
 		cic->cfqq[i] = NULL;
-		if (cfqq == cfqd->active_queue && i == 1) {
-			/* the process is gone: nothing to idle for */
+		/*
+		 * cfq_exit_cfqq: an active queue of the exiting process ends
+		 * its slice, async (shared) as well as sync, in every release.
+		 */
+		if (cfqq == cfqd->active_queue)
 			__cfq_slice_expired(cfqd, cfqq, false);
-		}
+		cfq_put_cooperator(cfqd, cfqq);
 		cfq_put_queue(cfqd, cfqq);
 	}
-	if (cfqd->active_cic == cic)
-		cfqd->active_cic = NULL;
-	cic->ioc->icq[cfqd->q->id] = NULL;
-	ios_list_del(&cic->all);
-	free(cic);
+	if (cic->ioc->icq[cfqd->q->id] == cic)
+		cic->ioc->icq[cfqd->q->id] = NULL;
+	cfq_cic_put(cfqd, cic);
 }
 
 static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
@@ -1930,8 +1994,23 @@ static void cfq_exit(struct ios_queue *q)
 	struct cfq_data *cfqd = cfq_data(q);
 
 	cfqd->active_queue = NULL;
-	while (!ios_list_empty(&cfqd->all_cics))
-		cfq_exit_cic(cfqd, ios_list_first_entry(&cfqd->all_cics, struct cfq_io_cq, all));
+	if (cfqd->active_cic) {
+		struct cfq_io_cq *cic = cfqd->active_cic;
+
+		cfqd->active_cic = NULL;
+		cfq_cic_put(cfqd, cic);
+	}
+	/*
+	 * Every request is gone, so what is left are contexts of tasks that
+	 * never exited (the flusher's, a test's): their task reference is the
+	 * last one. A context still here after that was leaked by a request.
+	 */
+	while (!ios_list_empty(&cfqd->all_cics)) {
+		struct cfq_io_cq *cic = ios_list_first_entry(&cfqd->all_cics, struct cfq_io_cq, all);
+
+		IOS_BUG_ON(cic->exited || cic->ref != 1);
+		cfq_exit_cic(cfqd, cic);
+	}
 	/* what is left are async queues held by their slots */
 	while (!ios_list_empty(&cfqd->all_queues)) {
 		struct cfq_queue *cfqq = ios_list_first_entry(&cfqd->all_queues, struct cfq_queue, all);
