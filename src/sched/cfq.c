@@ -443,18 +443,22 @@ static void cfq_cic_get(struct cfq_io_cq *cic)
 	cic->ref++;
 }
 
+static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic);
+
 /* Drop a reference; the last one frees the context (cic_free_func). */
 static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
 	IOS_BUG_ON(cic->ref <= 0);
 	if (--cic->ref)
 		return;
-	/* only a detached context can lose its last reference */
-	IOS_BUG_ON(!cic->exited || cic->cfqq[0] || cic->cfqq[1] || cfqd->active_cic == cic);
+	/* only a context whose task is gone can lose its last reference */
+	IOS_BUG_ON(!cic->exited || cfqd->active_cic == cic);
+	/* one made after its task's exit still holds the queues it was given */
+	cfq_cic_detach(cfqd, cic);
 	if (cic->ioc->icq[cfqd->q->id] == cic)
 		cic->ioc->icq[cfqd->q->id] = NULL;
 	ios_list_del(&cic->all);
-	cic->ref = -1;	/* poison: a stale pointer trips the checks above */
+	cic->ref = -1;	/* poisoned: a stale user that still sees it trips ref <= 0 */
 	free(cic);
 }
 
@@ -1708,6 +1712,7 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 	if (sync) {
 		struct cfq_io_cq *cic = rq_cic(rq);
 
+		IOS_BUG_ON(cic->ref <= 0);	/* the request's own reference */
 		cic->ttime.last_end = now;
 		if (cfqd->ver == CFQ_V419 && cfqq->service_tree)
 			cfqq->service_tree->ttime.last_end = now;
@@ -1862,17 +1867,9 @@ static void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	}
 }
 
-/*
- * The task is gone: detach its context from its queues (2.6.31
- * __cfq_exit_single_io_context, 4.19 cfq_exit_icq, each queue through
- * cfq_exit_cfqq: an active one expires first) and drop the task's
- * reference. Requests still in flight keep the context itself alive.
- */
-static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+/* Give up the context's queue references (cfq_exit_cfqq on each). */
+static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
-	if (cic->exited)
-		return;
-	cic->exited = true;
 	for (int i = 0; i < 2; i++) {
 		struct cfq_queue *cfqq = cic->cfqq[i];
 
@@ -1888,6 +1885,21 @@ static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 		cfq_put_cooperator(cfqd, cfqq);
 		cfq_put_queue(cfqd, cfqq);
 	}
+}
+
+/*
+ * The task is gone: detach its context from its queues (2.6.31
+ * __cfq_exit_single_io_context, 4.19 cfq_exit_icq), unlink it from the io
+ * context (the kernel's dead key: a later lookup makes a fresh one) and
+ * drop the task's reference. Requests still in flight and active_cic keep
+ * the memory alive.
+ */
+static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+{
+	if (cic->exited)
+		return;
+	cic->exited = true;
+	cfq_cic_detach(cfqd, cic);
 	if (cic->ioc->icq[cfqd->q->id] == cic)
 		cic->ioc->icq[cfqd->q->id] = NULL;
 	cfq_cic_put(cfqd, cic);

@@ -1,0 +1,165 @@
+/*
+ * Description: a process's scheduler context (CFQ's cic, BFQ's bic, AS's
+ * aic) outlives the requests that process left behind when it exited. A
+ * task can finish with I/O still queued or in the device (readahead, or
+ * I/O cut off by runtime=): the block layer calls exit_icq at its exit and
+ * the requests complete later. The kernel keeps the context alive through
+ * the io_context references each request holds (cfq_set_request takes
+ * one, cfq_put_request drops it; 4.19 does it in __get_request and
+ * blk_free_request) and frees it only with the last one.
+ *
+ * Every scheduler and profile runs the same life through the block layer
+ * on the recording device: one request in the device, one queued, one
+ * buffered write queued, then the task exits, and only then everything
+ * completes (idle timers fired too). Under AddressSanitizer a context
+ * freed at exit is a use-after-free in completed(); in any build the CFQ
+ * case also checks the context is still listed while a request is in
+ * flight and gone after the last one, and that the queue tears down with
+ * no context left (cfq_exit's leak check).
+ */
+#include <string.h>
+#include "harness.h"
+#include "sched/cfq_int.h"
+
+#define MS ((uint64_t)IOS_NSEC_PER_MSEC)
+
+static const char *const scheds[] = {
+	"cfq", "cfq-2.6.31-rc7", "cfq-2.6.33", "cfq-4.19", "bfq", "as", "deadline", "noop",
+};
+
+static size_t nr_cics(const struct t_rig *r)
+{
+	const struct cfq_data *cfqd = r->q->sched_data;
+	size_t n = 0;
+
+	for (const struct ios_list_head *p = cfqd->all_cics.next; p != &cfqd->all_cics; p = p->next)
+		n++;
+	return n;
+}
+
+/* Complete everything in the device, firing timers, until nothing is left. */
+static int drain(struct t_rig *r, uint64_t *now)
+{
+	for (int guard = 0; guard < 1000; guard++) {
+		*now += MS;
+		if (t_complete_next(r, *now))
+			continue;
+		if (r->timer_at != IOS_NO_WAKEUP) {
+			if (r->timer_at > *now)
+				*now = r->timer_at;
+			t_fire_timer(r, *now);
+			continue;
+		}
+		if (!t_in_device(r) && !r->q->nr_sorted)
+			return 0;
+		ios_queue_run(r->q, *now);
+	}
+	return -1;
+}
+
+static int exit_with_io_in_flight(const char *sched, uint32_t pid)
+{
+	struct t_rig *r = t_rig_new(sched, 1, 1, NULL);
+	struct ios_ioc *ioc = t_ioc(pid), *other = t_ioc(pid + 1);
+	bool cfq = !strncmp(sched, "cfq", 3);
+	uint64_t now = 0;
+	int ret;
+
+	T_ASSERT_MSG(r, "%s: no rig", sched);
+	ioc->nr_tasks = 1;
+	other->nr_tasks = 1;
+	t_submit(r, ioc, 1000, 8, IOS_READ, 0, now, &ret);
+	T_ASSERT_EQ(ret, 0);
+	T_ASSERT_EQ(t_in_device(r), 1);
+	t_submit(r, ioc, 50000, 8, IOS_READ, 0, now, &ret);
+	t_submit(r, ioc, 90000, 8, IOS_WRITE, 0, now, &ret);
+	/* another process keeps the queue busy so the exited one is not alone */
+	t_submit(r, other, 700000, 8, IOS_READ, 0, now, &ret);
+	if (cfq)
+		T_ASSERT_EQ(nr_cics(r), 2);
+
+	now += MS / 2;
+	ioc->nr_tasks = 0;
+	ios_queue_ioc_exit(r->q, ioc, now);
+	if (cfq) {
+		/* detached, not freed: its requests still hold it */
+		T_ASSERT_MSG(nr_cics(r) == 2, "%s: context freed with requests in flight", sched);
+		T_ASSERT(ioc->icq[r->q->id] == NULL);
+	}
+
+	T_ASSERT_MSG(!drain(r, &now), "%s: queue never drained", sched);
+	if (cfq) {
+		/*
+		 * The exited context went with its last request, unless it
+		 * dispatched last and its slice still runs (active_cic holds
+		 * it, as in the kernel); the live one stays.
+		 */
+		const struct cfq_data *cfqd = r->q->sched_data;
+
+		T_ASSERT_EQ(nr_cics(r), 1 + (cfqd->active_cic && cfqd->active_cic->ioc == ioc));
+		T_ASSERT(other->icq[r->q->id] != NULL);
+	}
+	/* a bio of the exited task still arriving (it slept for a slot) */
+	t_submit(r, ioc, 120000, 8, IOS_READ, 0, now, &ret);
+	T_ASSERT_MSG(!drain(r, &now), "%s: late bio never completed", sched);
+	other->nr_tasks = 0;
+	ios_queue_ioc_exit(r->q, other, now);
+	if (cfq) {
+		const struct cfq_data *cfqd = r->q->sched_data;
+
+		T_ASSERT_EQ(nr_cics(r), cfqd->active_cic != NULL);
+	}
+	t_rig_free(r);
+	return T_PASS;
+}
+
+static int test_exit_with_io_in_flight(void)
+{
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(scheds); i++)
+		if (exit_with_io_in_flight(scheds[i], 100 + 10 * (uint32_t)i) != T_PASS)
+			return T_FAIL;
+	return T_PASS;
+}
+
+/*
+ * CFQ idles for the active process after its last completion: the task
+ * exits while the idle timer is armed for it, with its request still in
+ * the device. active_cic holds its own reference (the kernel's
+ * cfq_dispatch_request / __cfq_slice_expired pair).
+ */
+static int exit_while_active(const char *sched, uint32_t pid)
+{
+	struct t_rig *r = t_rig_new(sched, 1, 1, NULL);
+	struct ios_ioc *ioc = t_ioc(pid);
+	uint64_t now = 0;
+	int ret;
+
+	T_ASSERT(r);
+	ioc->nr_tasks = 1;
+	for (int k = 0; k < 20; k++) {
+		/* a sequential reader with a short think time: CFQ idles for it */
+		t_submit(r, ioc, 1000 + 8 * (uint64_t)k, 8, IOS_READ, 0, now, &ret);
+		now += MS;
+		t_complete_next(r, now);
+		now += MS / 4;
+	}
+	t_submit(r, ioc, 5000, 8, IOS_READ, 0, now, &ret);
+	ioc->nr_tasks = 0;
+	ios_queue_ioc_exit(r->q, ioc, now);
+	T_ASSERT(!drain(r, &now));
+	t_rig_free(r);
+	return T_PASS;
+}
+
+static int test_exit_while_active(void)
+{
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(scheds); i++)
+		if (exit_while_active(scheds[i], 500 + (uint32_t)i) != T_PASS)
+			return T_FAIL;
+	return T_PASS;
+}
+
+int main(void)
+{
+	return T_RUN(test_exit_with_io_in_flight, test_exit_while_active);
+}
