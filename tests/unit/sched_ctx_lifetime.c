@@ -16,10 +16,15 @@
  * case also checks the context is still listed while a request is in
  * flight and gone after the last one, and that the queue tears down with
  * no context left (cfq_exit's leak check).
+ *
+ * test_bfq_back_pointers guards an invariant rather than a bug seen: BFQ's
+ * requests never hold the bic, and no queue may point back at a bic that
+ * has let go of it (it passes on the old code too).
  */
 #include <string.h>
 #include "harness.h"
 #include "sched/cfq_int.h"
+#include "sched/bfq_int.h"
 
 #define MS ((uint64_t)IOS_NSEC_PER_MSEC)
 
@@ -159,7 +164,63 @@ static int test_exit_while_active(void)
 	return T_PASS;
 }
 
+/* Every BFQ queue's bic back pointer names a bic that points to it. */
+static int bfq_back_pointers_ok(struct bfq_data *bfqd)
+{
+	for (struct ios_list_head *p = bfqd->all_queues.next; p != &bfqd->all_queues; p = p->next) {
+		struct bfq_queue *bfqq = ios_list_entry(p, struct bfq_queue, all_node);
+
+		if (bfqq->bic && bfqq->bic->bfqq[0] != bfqq && bfqq->bic->bfqq[1] != bfqq)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * BFQ: a process's bic moves between async queues (ioprio change, cgroup
+ * move) and exits with writes queued; no queue may keep a back pointer to
+ * a bic that no longer points to it (the bic is freed at exit, its
+ * requests hold only queue references).
+ */
+static int test_bfq_back_pointers(void)
+{
+	static struct ios_cgroup cg = { .path = (char *)"/a", .id = 7, .weight = 100,
+					.ioprio = -1, .parent = &t_root_cgroup };
+	struct t_rig *r = t_rig_new("bfq", 1, 1, NULL);
+	struct ios_ioc *ioc = t_ioc(900);
+	struct bfq_data *bfqd;
+	uint64_t now = 0;
+	int ret;
+
+	T_ASSERT(r);
+	bfqd = r->q->sched_data;
+	ioc->nr_tasks = 1;
+	for (int step = 0; step < 3; step++) {
+		if (step == 1)
+			ioc->ioprio_level = 1;
+		if (step == 2)
+			ioc->cgroup = &cg;
+		for (int k = 0; k < 4; k++) {
+			t_submit(r, ioc, 1000 + 100 * (uint64_t)(4 * step + k), 8, IOS_WRITE, 0, now,
+				 &ret);
+			t_submit(r, ioc, 90000 + 100 * (uint64_t)(4 * step + k), 8, IOS_READ, 0, now,
+				 &ret);
+		}
+		T_ASSERT(bfq_back_pointers_ok(bfqd));
+		if (step < 2)
+			T_ASSERT(!drain(r, &now));
+	}
+	ioc->nr_tasks = 0;
+	ios_queue_ioc_exit(r->q, ioc, now);
+	T_ASSERT(bfq_back_pointers_ok(bfqd));
+	T_ASSERT(!drain(r, &now));
+	t_rig_free(r);
+	ioc->cgroup = &t_root_cgroup;
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_exit_with_io_in_flight, test_exit_while_active);
+	return T_RUN(test_exit_with_io_in_flight, test_exit_while_active,
+		     test_bfq_back_pointers);
 }
