@@ -595,6 +595,16 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	int process_refs, new_process_refs;
 	struct cfq_queue *q;
 
+	/*
+	 * Only a queue with processes keeps the queues down its chain alive
+	 * (their merge references are its processes'; cfq_put_cooperator drops
+	 * them at exit), so a chain is followed only from such a queue. 4.19
+	 * checks this first; 2.6.33 walked the chain unchecked, which could
+	 * reach a freed queue: every profile checks, and 2.6.33 only loses the
+	 * pointless step of pointing a queue without processes at this one.
+	 */
+	if (new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
+		return;
 	/* follow the chain; give up on a cycle back to cfqq */
 	while ((q = new_cfqq->new_cfqq)) {
 		if (q == cfqq)

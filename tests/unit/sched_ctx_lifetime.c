@@ -21,12 +21,8 @@
  * requests never hold the bic, and no queue may point back at a bic that
  * has let go of it (it passes on the old code too).
  */
-#include <string.h>
-#include "harness.h"
-#include "sched/cfq_int.h"
+#include "sched_cfq_util.h"
 #include "sched/bfq_int.h"
-
-#define MS ((uint64_t)IOS_NSEC_PER_MSEC)
 
 static const char *const scheds[] = {
 	"cfq", "cfq-2.6.31-rc7", "cfq-2.6.33", "cfq-4.19", "bfq", "as", "deadline", "noop",
@@ -164,6 +160,54 @@ static int test_exit_while_active(void)
 	return T_PASS;
 }
 
+/*
+ * CFQ 2.6.33 and 4.19: pid 1's queue is set to merge into pid 2's
+ * (cfq_setup_merge gives pid 2's queue pid 1's process reference), and
+ * pid 1 exits before its next allocation would take the merge. Exit drops
+ * that reference (cfq_put_cooperator), so pid 2's queue goes when pid 2
+ * and its requests do rather than staying for the rest of the run, and
+ * nothing walks into a freed queue afterwards.
+ */
+static int exit_with_merge_pending(const char *prof)
+{
+	struct t_sq *s = t_sq_new(prof, 4, 1, NULL);
+	struct cfq_queue *q1, *q2;
+	struct ios_request *r, *rq;
+	int ref;
+
+	T_ASSERT(s);
+	cq_ioc(1, IOS_IOPRIO_CLASS_BE, 4);
+	cq_ioc(2, IOS_IOPRIO_CLASS_BE, 4);
+	cq_ioc(3, IOS_IOPRIO_CLASS_BE, 4);
+	r = cq_read(s, 1, 1000, 0);
+	cq_read(s, 3, 90000000, 0);
+	cq_read(s, 2, 1016, 0);
+	T_ASSERT(t_sq_dispatch(s, 0) == r);
+	cq_done(s, r, 1 * MS);
+	rq = t_sq_dispatch(s, 1 * MS);
+	T_ASSERT(rq && rq->ioc->pid == 2);
+	q1 = cq_queue(s, 1, true);
+	q2 = cq_queue(s, 2, true);
+	T_ASSERT_MSG(q1 && q1->new_cfqq == q2, "%s: no merge set up", prof);
+	ref = q2->ref;
+	t_ioc(1)->nr_tasks = 0;
+	s->type->ops.exit_icq(&s->q, t_ioc(1), 2 * MS);
+	T_ASSERT_MSG(q2->ref == ref - 1, "%s: pid 1's merge reference on pid 2's queue kept"
+		     " (%d, was %d)", prof, q2->ref, ref);
+	cq_done(s, rq, 3 * MS);
+	t_ioc(2)->nr_tasks = 0;
+	s->type->ops.exit_icq(&s->q, t_ioc(2), 3 * MS);
+	cq_free(s);
+	return T_PASS;
+}
+
+static int test_exit_with_merge_pending(void)
+{
+	T_ASSERT(exit_with_merge_pending("cfq-2.6.33") == T_PASS);
+	T_ASSERT(exit_with_merge_pending("cfq-4.19") == T_PASS);
+	return T_PASS;
+}
+
 /* Every BFQ queue's bic back pointer names a bic that points to it. */
 static int bfq_back_pointers_ok(struct bfq_data *bfqd)
 {
@@ -222,5 +266,5 @@ static int test_bfq_back_pointers(void)
 int main(void)
 {
 	return T_RUN(test_exit_with_io_in_flight, test_exit_while_active,
-		     test_bfq_back_pointers);
+		     test_exit_with_merge_pending, test_bfq_back_pointers);
 }
