@@ -11,7 +11,8 @@
  *   byte 1  device profile, modulo
  *   byte 2  one of a few tiny job files (runtime cut with numjobs, buffered
  *           writes with fsync beside direct reads, cgroups and ioprio
- *           classes, readahead with think time)
+ *           classes, readahead with think time, readers of one file that
+ *           CFQ 2.6.33+ merges)
  *   then records: table, index, kind, length, bytes[length]
  *     table  0 scheduler, 1 queue., 2 device., 3 lab., 4 vm.: the entry
  *            @index (modulo the table's size, read-only ones included, so
@@ -45,6 +46,9 @@ static const char *const fz_jobs[] = {
 	"[b]\ncgroup=b\nrw=randrw\nprioclass=3\n[c]\nprioclass=1\nrw=randread\n",
 	"[global]\nsize=2m\nbs=4k\n[s]\nrw=read\nthinktime=1ms\nruntime=50ms\n"
 	"[o]\nrw=write\nsync=1\nsize=128k\n[m]\nrw=randread\nnumjobs=3\nsize=512k\nruntime=20ms\n",
+	/* close cooperators: CFQ 2.6.33+ merges their queues, then they exit */
+	"[global]\nfilename=shared\nsize=2m\nbs=4k\ndirect=1\nrw=read\n"
+	"[a]\nnumjobs=3\nruntime=60ms\n[b]\noffset=8k\nruntime=40ms\n",
 };
 
 #define FZ_MAX_SETTINGS 24
