@@ -5,7 +5,8 @@
 # profile finishes such runs with exit 0 and a report, and under the
 # AddressSanitizer build (make check-asan) touches no freed context.
 # Regression for the CFQ cic freed at task exit (issue 12, item 1): the
-# two-job file ran on freed memory, the many-job one died with SIGSEGV.
+# two-job file ran on freed memory, the 5,000-job one died with SIGSEGV
+# (exit 139) in the normal build.
 BIN=${IOSCHED_BIN:-./iosched}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -36,7 +37,18 @@ JOB
 	i=0
 	while [ $i -lt 400 ]; do printf '[j%d]\n' $i; i=$((i + 1)); done
 } >"$dir/many.fio"
+{
+	printf '[global]\nsize=1m\nruntime=50ms\n'
+	i=0
+	while [ $i -lt 5000 ]; do printf '[j%d]\n' $i; i=$((i + 1)); done
+} >"$dir/many5000.fio"
 status=0
+# the issue's 5,000 one-line sections: SIGSEGV under the old CFQ, normal build
+"$BIN" run "$dir/many5000.fio" >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL: many5000.fio under cfq exited $rc"; tail -20 "$dir/err"; status=1
+fi
 for s in cfq cfq-2.6.31-rc7 cfq-2.6.33 cfq-4.19 bfq as deadline noop; do
 	for j in two readahead many; do
 		"$BIN" run "$dir/$j.fio" --scheduler "$s" >"$dir/out" 2>"$dir/err"
