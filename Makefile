@@ -102,6 +102,8 @@ FUZZ_SECONDS ?= 30
 fuzz-smoke: fuzz
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_jobfile $(FUZZ_SECONDS)
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_trace $(FUZZ_SECONDS) tests/fuzz/corpus-trace
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_settings $(FUZZ_SECONDS) tests/fuzz/corpus-settings
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_replay $(FUZZ_SECONDS) tests/fuzz/corpus-replay
 
 seeds: cli
 	./$(BIN_OUT) repro
@@ -109,15 +111,26 @@ seeds: cli
 bench: all
 	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh bench/run-bench.sh
 
+# The library is compiled once for all fuzzers (instrumented, not linked
+# with libFuzzer's main), then each target links against it.
 FUZZ_CC ?= clang
-fuzz: $(BUILD)/fuzz/fuzz_jobfile $(BUILD)/fuzz/fuzz_trace
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc
+FUZZ_TARGETS := fuzz_jobfile fuzz_trace fuzz_settings fuzz_replay
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,FUZZCC,$<)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/libiosched-fuzz.a: $(FUZZ_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libiosched-fuzz.a
 	@mkdir -p $(dir $@)
 	$(call msg,FUZZ,$<)
-	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(LIB_SRCS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(BUILD)/fuzz/libiosched-fuzz.a -lm
 
 clean:
 	rm -rf build build-asan $(BIN)
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(HARNESS_OBJ:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(HARNESS_OBJ:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make check: the normal build's tests, the same tests under AddressSanitizer
-# and UBSan, and bounded fuzz runs of the job-file parser and the trace
-# readers. Prints one total "N passed, N failed" line at the end and fails if
-# anything failed.
+# and UBSan, and bounded fuzz runs (FUZZ_SECONDS each, default 30) of the
+# job-file parser, the trace readers, --set values with a tiny run under every
+# scheduler, and text traces replayed under CFQ and BFQ. Prints one total
+# "N passed, N failed" line at the end and fails if anything failed.
 MAKE=${MAKE:-make}
 total_p=0; total_f=0; total_s=0; status=0
 tally() { # log file
@@ -36,6 +37,14 @@ if $MAKE -s fuzz; then
 	tally "$log"
 	sh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_trace "${FUZZ_SECONDS:-30}" tests/fuzz/corpus-trace \
 		| tee "$log" || status=1
+	tally "$log"
+	# --set values and tunables, then a tiny run under every scheduler and profile
+	sh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_settings "${FUZZ_SECONDS:-30}" \
+		tests/fuzz/corpus-settings | tee "$log" || status=1
+	tally "$log"
+	# blkparse text and fio iologs replayed under CFQ and BFQ
+	sh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_replay "${FUZZ_SECONDS:-30}" \
+		tests/fuzz/corpus-replay | tee "$log" || status=1
 	tally "$log"
 else
 	echo "fuzz build failed"; total_f=$((total_f + 1)); status=1

@@ -148,11 +148,16 @@ struct ios_queue {
 
 	struct ios_disk_stats stats;
 	uint64_t nr_allocated;			/* requests ever allocated */
+	uint64_t nr_freed;			/* requests freed (completed or merged away) */
+	uint64_t nr_bios_in, nr_bios_done;	/* bios accepted, bios ended */
 	uint64_t nr_bio_merges, nr_rq_merges;
 };
 
 struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct ios_err *e);
-/* Every request must have completed. Calls the scheduler's exit(). */
+/*
+ * Every request must have completed: checked, with every request and every
+ * bio accounted for (freed, ended). Calls the scheduler's exit().
+ */
 void ios_queue_destroy(struct ios_queue *q);
 
 /*

@@ -89,6 +89,12 @@ struct ios_ioc {
 	int nice;			/* -20..19 */
 	struct ios_cgroup *cgroup;	/* never NULL: the root group at least */
 	int nr_tasks;			/* live tasks; 0 once the task has exited */
+	/*
+	 * Requests allocated for this context and not yet freed: the block
+	 * layer's reference (the kernel's get_io_context in get_request). The
+	 * context must outlive them; its owner checks this is 0 before freeing.
+	 */
+	unsigned nr_requests;
 	void *icq[IOS_MAX_QUEUES];
 };
 
@@ -116,6 +122,15 @@ typedef void (*ios_bio_queued_fn)(struct ios_bio *bio, uint64_t now_ns);
  * A bio: one contiguous transfer asked for by one task. Owned by the
  * submitter (embedded in its I/O unit); the block layer only links it.
  */
+/*
+ * Where a bio is in its life, kept by the block layer (checked: a bio is
+ * submitted only when not already in flight and ended exactly once).
+ */
+enum ios_bio_state {
+	IOS_BIO_IDLE = 0,		/* never submitted, or ended: the owner's */
+	IOS_BIO_IN_FLIGHT,		/* accepted by ios_queue_submit_bio */
+};
+
 struct ios_bio {
 	uint64_t sector;
 	uint32_t nr_sectors;		/* 0 only for a pure cache flush */
@@ -131,9 +146,24 @@ struct ios_bio {
 	ios_bio_queued_fn queued;
 	void *private;
 	struct ios_bio *next;		/* chain inside a request */
+	uint8_t state;			/* enum ios_bio_state; block layer only */
 };
 
 struct ios_queue;
+
+/*
+ * Where a request is in its life. The block layer moves it at each step and
+ * checks the step is legal, so a request dispatched or completed twice, or
+ * freed while the device has it, aborts with a message instead of
+ * corrupting the run.
+ */
+enum ios_rq_state {
+	IOS_RQ_ALLOCATED = 0,		/* rq_alloc: not yet handed on */
+	IOS_RQ_QUEUED,			/* in the scheduler or on the dispatch list */
+	IOS_RQ_IN_DRIVER,		/* dispatched, the device has it */
+	IOS_RQ_DONE,			/* completed, about to be freed */
+	IOS_RQ_FREE,			/* on the free list */
+};
 
 /*
  * A request: what the scheduler holds and the device serves.
@@ -178,6 +208,7 @@ struct ios_request {
 	int error;
 	uint8_t elv_sorted;		/* went through the scheduler (not a flush or requeue) */
 	uint8_t hashed;			/* on the back-merge hash */
+	uint8_t state;			/* enum ios_rq_state; block layer only */
 };
 
 static inline bool ios_rq_is_sync(const struct ios_request *rq)

@@ -61,6 +61,25 @@ static inline unsigned rq_list(bool sync)
 	return sync ? 1 : 0;
 }
 
+/* ---- invariants: a request's and a bio's life, step by step ---- */
+
+static const char *rq_state_name(unsigned s)
+{
+	static const char *const names[] = { "allocated", "queued", "in the driver", "done",
+					     "free" };
+
+	return s < IOS_ARRAY_SIZE(names) ? names[s] : "corrupt";
+}
+
+/* Move @rq from @from to @to; any other state is a block layer or scheduler bug. */
+static inline void rq_step(struct ios_request *rq, enum ios_rq_state from, enum ios_rq_state to,
+			   const char *what)
+{
+	IOS_BUG_ON_MSG(rq->state != from, "request %" PRIu64 " (sector %" PRIu64 ") %s while %s",
+		       rq->id, rq->sector, what, rq_state_name(rq->state));
+	rq->state = (uint8_t)to;
+}
+
 /* ---- disk statistics ---- */
 
 void ios_queue_stats_update(struct ios_queue *q, uint64_t now)
@@ -327,6 +346,8 @@ static struct ios_request *rq_alloc(struct ios_queue *q)
 
 	if (!ios_list_empty(&q->free_rqs)) {
 		rq = ios_list_first_entry(&q->free_rqs, struct ios_request, queuelist);
+		IOS_BUG_ON_MSG(rq->state != IOS_RQ_FREE, "request %" PRIu64
+			       " on the free list while %s", rq->id, rq_state_name(rq->state));
 		ios_list_del(&rq->queuelist);
 	} else {
 		rq = malloc(sizeof(*rq));
@@ -384,16 +405,21 @@ static int get_request_and_insert(struct ios_queue *q, struct ios_bio *bio, uint
 
 		if (ret) {
 			q->rq_count[rq_list(sync)]--;
+			q->nr_freed++;
+			rq->state = IOS_RQ_FREE;
 			ios_list_add(&rq->queuelist, &q->free_rqs);
 			return ret;
 		}
 	}
+	if (rq->ioc)
+		rq->ioc->nr_requests++;	/* the request's reference to its context */
 	q_trace(q, IOS_TA_GETRQ, rq, bio, now);
 
 	ios_queue_stats_update(q, now);
 	q->stats.in_flight++;
 
 	rq->insert_ns = now;
+	rq_step(rq, IOS_RQ_ALLOCATED, IOS_RQ_QUEUED, "inserted");
 	if (!bio->nr_sectors) {
 		/* a cache flush: not sorted, straight to the dispatch list */
 		ios_list_add_tail(&rq->queuelist, &q->dispatch);
@@ -453,10 +479,21 @@ static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t n
 {
 	unsigned l = rq_list(ios_rq_is_sync(rq));
 
+	/* merged away while queued, or completed: never while the device has it */
+	IOS_BUG_ON_MSG(rq->state != IOS_RQ_QUEUED && rq->state != IOS_RQ_DONE,
+		       "request %" PRIu64 " freed while %s", rq->id, rq_state_name(rq->state));
+	rq->state = IOS_RQ_FREE;
 	if (q->sched->ops.put_request)
 		q->sched->ops.put_request(q, rq);
+	if (rq->ioc) {
+		IOS_BUG_ON_MSG(rq->ioc->nr_requests == 0, "request %" PRIu64
+			       " of pid %u freed but its io context holds no request", rq->id,
+			       rq->ioc->pid);
+		rq->ioc->nr_requests--;
+	}
 	IOS_BUG_ON(q->rq_count[l] == 0);
 	q->rq_count[l]--;
+	q->nr_freed++;
 	if (q->last_merge == rq)
 		q->last_merge = NULL;
 	ios_list_add(&rq->queuelist, &q->free_rqs);
@@ -475,6 +512,10 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	    (!bio->nr_sectors && !(bio->flags & IOS_REQ_PREFLUSH)))
 		return -EINVAL;
 	bio->next = NULL;
+	IOS_BUG_ON_MSG(bio->state != IOS_BIO_IDLE, "bio at sector %" PRIu64
+		       " submitted while already in flight", bio->sector);
+	bio->state = IOS_BIO_IN_FLIGHT;
+	q->nr_bios_in++;
 	q_trace(q, IOS_TA_QUEUE, NULL, bio, now);
 
 	if (bio_mergeable(bio)) {
@@ -544,6 +585,7 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 			IOS_BUG_ON(!rq->elv_sorted);
 			q->nr_sorted--;
 		}
+		rq_step(rq, IOS_RQ_QUEUED, IOS_RQ_IN_DRIVER, "dispatched");
 		hash_del(rq);
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
@@ -571,6 +613,7 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	struct ios_bio *bio, *next;
 	bool sync = ios_rq_is_sync(rq);
 
+	rq_step(rq, IOS_RQ_IN_DRIVER, IOS_RQ_DONE, "completed");
 	IOS_BUG_ON(q->rq_in_driver == 0);
 	q_clock(q, now);
 	rq->complete_ns = now;
@@ -602,6 +645,10 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	for (; bio; bio = next) {
 		next = bio->next;
 		bio->next = NULL;
+		IOS_BUG_ON_MSG(bio->state != IOS_BIO_IN_FLIGHT, "bio at sector %" PRIu64
+			       " ended twice (request %" PRIu64 ")", bio->sector, rq->id);
+		bio->state = IOS_BIO_IDLE;
+		q->nr_bios_done++;
 		if (bio->end_io)
 			bio->end_io(bio, now, error);
 	}
@@ -736,6 +783,14 @@ void ios_queue_destroy(struct ios_queue *q)
 	if (!q)
 		return;
 	IOS_BUG_ON(q->rq_in_driver || q->nr_sorted);
+	/* at the end every request and every bio is accounted for */
+	IOS_BUG_ON_MSG(q->nr_freed != q->nr_allocated || q->rq_count[0] || q->rq_count[1],
+		       "%" PRIu64 " requests allocated, %" PRIu64 " freed (%u async, %u sync left)",
+		       q->nr_allocated, q->nr_freed, q->rq_count[0], q->rq_count[1]);
+	IOS_BUG_ON_MSG(q->nr_bios_in != q->nr_bios_done || q->wait_head[0] || q->wait_head[1],
+		       "%" PRIu64 " bios accepted, %" PRIu64 " ended%s", q->nr_bios_in,
+		       q->nr_bios_done,
+		       q->wait_head[0] || q->wait_head[1] ? ", some still waiting for a request" : "");
 	q->sched->ops.exit(q);
 	while (!ios_list_empty(&q->free_rqs)) {
 		struct ios_request *rq = ios_list_first_entry(&q->free_rqs, struct ios_request,

@@ -245,6 +245,9 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 
 void run_task_free(struct run_task *t)
 {
+	/* the io context outlives its requests (the queue went first) */
+	IOS_BUG_ON_MSG(t->ioc.nr_requests, "task pid %u freed with %u requests still holding"
+		       " its io context", t->ioc.pid, t->ioc.nr_requests);
 	run_replay_free(t);
 	free(t->ios);
 	free(t->files);

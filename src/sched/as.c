@@ -256,12 +256,14 @@ static struct as_io_context *as_aic_find(const struct as_data *ad, const struct 
 }
 
 /*
- * The aic lives in a tree of this queue rather than behind ioc->icq[]: the
- * tasks' io contexts may be freed before the queue (the runner frees tasks
- * and the flusher first) or outlive it (test harness contexts serve several
- * queues), so neither side could safely clear the other's pointer. The tree
- * is only searched, never walked in address order, so addresses cannot
- * change results.
+ * The aic lives in a tree of this queue rather than behind ioc->icq[]:
+ * test harness contexts outlive the queue and serve several queues, so
+ * neither side could safely clear the other's pointer. The tree is only
+ * searched, never walked in address order, so addresses cannot change
+ * results. Lifetime: an aic stays until the queue's exit(); a task's exit
+ * only clears `running` (the kernel's AS_TASK_RUNNING), so requests
+ * (rq->sched_priv[0]) and antic_aic may point at the aic of an exited task
+ * for as long as they like, and aic->ioc is a key, never dereferenced.
  */
 static struct as_io_context *as_aic_get(struct as_data *ad, const struct ios_ioc *ioc)
 {

@@ -152,7 +152,29 @@ struct bfq_io_cq *bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc)
 	return bic;
 }
 
-/* The process is gone: drop its queues (exit_icq). */
+/*
+ * @bic lets go of its queue: the queue's back pointer must not outlive the
+ * bic. An async queue stays in its group's slot after the bic moves to
+ * another (an ioprio or cgroup change); it carries the group's reference
+ * as well, so its process count never falls to one and it never adopts a
+ * bic today, but if it did the bic's exit would leave it dangling. Later
+ * kernels clear the pointer the same way in bic_set_bfqq.
+ */
+static void bfq_bic_drop_queue(struct bfq_io_cq *bic, bool is_sync)
+{
+	struct bfq_queue *bfqq = bic->bfqq[is_sync];
+
+	bic->bfqq[is_sync] = NULL;
+	if (bfqq->bic == bic)
+		bfqq->bic = NULL;
+	bfq_put_queue(bfqq);
+}
+
+/*
+ * The process is gone: drop its queues (exit_icq). Requests keep only
+ * queue references (rq->sched_priv[0]), never the bic, so it can go now:
+ * nothing in flight reaches it.
+ */
 void bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 {
 	for (int is_sync = 1; is_sync >= 0; is_sync--) {
@@ -741,6 +763,8 @@ static struct bfq_queue *bfq_split_bfqq(struct bfq_data *bfqd, struct bfq_io_cq 
 		bfqq_clear(bfqq, BFQQF_coop | BFQQF_split_coop);
 		return bfqq;
 	}
+	if (bfqq->bic == bic)
+		bfqq->bic = NULL;
 	bic->bfqq[1] = NULL;
 	bfq_put_cooperator(bfqq);
 	bfq_put_queue(bfqq);
@@ -826,10 +850,8 @@ void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 		return;
 	bic->ioprio_class = class;
 	bic->ioprio_level = level;
-	bfqq = bic->bfqq[0];
-	if (bfqq) {
-		bic->bfqq[0] = NULL;
-		bfq_put_queue(bfqq);
+	if (bic->bfqq[0]) {
+		bfq_bic_drop_queue(bic, false);
 		bic->bfqq[0] = bfq_get_queue(bfqd, bic, false);
 	}
 	bfqq = bic->bfqq[1];
@@ -853,11 +875,8 @@ void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 	bfqg = bfq_find_set_group(bfqd, bic->ioc->cgroup);
 	if (!bfqg)
 		return;
-	bfqq = bic->bfqq[0];
-	if (bfqq) {
-		bic->bfqq[0] = NULL;
-		bfq_put_queue(bfqq);
-	}
+	if (bic->bfqq[0])
+		bfq_bic_drop_queue(bic, false);
 	bfqq = bic->bfqq[1];
 	if (bfqq && bfqq != &bfqd->oom_bfqq && bfqq->entity.sched_data != &bfqg->sched_data)
 		bfq_bfqq_move(bfqd, bfqq, bfqg);

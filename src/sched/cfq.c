@@ -458,10 +458,43 @@ static struct cfq_io_cq *cfq_cic(struct cfq_data *cfqd, struct ios_ioc *ioc, boo
 	if (!cic)
 		return NULL;
 	cic->ioc = ioc;
+	/*
+	 * The task's reference. A context made for a task that has already
+	 * exited (a bio that slept for a request slot past its task's end) has
+	 * no task to hold it: its requests alone keep it, as the kernel's
+	 * lookup drops a dead-key cic and makes a fresh one.
+	 */
+	cic->ref = ioc->nr_tasks ? 1 : 0;
+	cic->exited = ioc->nr_tasks == 0;
 	cic->ttime.last_end = cfqd->now;
 	ios_list_add_tail(&cic->all, &cfqd->all_cics);
 	ioc->icq[cfqd->q->id] = cic;
 	return cic;
+}
+
+static void cfq_cic_get(struct cfq_io_cq *cic)
+{
+	IOS_BUG_ON(cic->ref < 0);
+	cic->ref++;
+}
+
+static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic);
+
+/* Drop a reference; the last one frees the context (cic_free_func). */
+static void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+{
+	IOS_BUG_ON(cic->ref <= 0);
+	if (--cic->ref)
+		return;
+	/* only a context whose task is gone can lose its last reference */
+	IOS_BUG_ON(!cic->exited || cfqd->active_cic == cic);
+	/* one made after its task's exit still holds the queues it was given */
+	cfq_cic_detach(cfqd, cic);
+	if (cic->ioc->icq[cfqd->q->id] == cic)
+		cic->ioc->icq[cfqd->q->id] = NULL;
+	ios_list_del(&cic->all);
+	cic->ref = -1;	/* poisoned: a stale user that still sees it trips ref <= 0 */
+	free(cic);
 }
 
 /* The ioprio the kernel derives for a queue from its task (cfq_init_prio_data). */
@@ -597,6 +630,16 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	int process_refs, new_process_refs;
 	struct cfq_queue *q;
 
+	/*
+	 * Only a queue with processes keeps the queues down its chain alive
+	 * (their merge references are its processes'; cfq_put_cooperator drops
+	 * them at exit), so a chain is followed only from such a queue. 4.19
+	 * checks this first; 2.6.33 walked the chain unchecked, which could
+	 * reach a freed queue: every profile checks, and 2.6.33 only loses the
+	 * pointless step of pointing a queue without processes at this one.
+	 */
+	if (new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
+		return;
 	/* follow the chain; give up on a cycle back to cfqq */
 	while ((q = new_cfqq->new_cfqq)) {
 		if (q == cfqq)
@@ -1003,7 +1046,12 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	cfq_resort_rr_list(cfqd, cfqq);
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;
-	cfqd->active_cic = NULL;
+	if (cfqd->active_cic) {
+		struct cfq_io_cq *cic = cfqd->active_cic;
+
+		cfqd->active_cic = NULL;
+		cfq_cic_put(cfqd, cic);
+	}
 	cfqd->st_expired_slices++;
 	ios_queue_msg(cfqd->q, now, "cfq%u slice_expired t=%d", cfqq->pid, timed_out);
 	cfq_free_if_unused(cfqd, cfqq);
@@ -1406,8 +1454,11 @@ static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cf
 	if (!rq)
 		rq = cfqq->next_rq;
 	cfq_dispatch_insert(cfqd, rq);
-	if (!cfqd->active_cic)
+	if (!cfqd->active_cic) {
+		/* the dispatching context is pinned until the slice ends */
 		cfqd->active_cic = rq_cic(rq);
+		cfq_cic_get(cfqd->active_cic);
+	}
 	return rq;
 }
 
@@ -1600,6 +1651,7 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	}
 	cfqq->allocated[rq->dir]++;
 	cfqq->ref++;
+	cfq_cic_get(cic);	/* the request's reference (get_io_context) */
 	rq->sched_priv[0] = cfqq;
 	rq->sched_priv[1] = cic;
 	return 0;
@@ -1614,6 +1666,7 @@ static void cfq_put_request(struct ios_queue *q, struct ios_request *rq)
 		return;
 	IOS_BUG_ON(!cfqq->allocated[rq->dir]);
 	cfqq->allocated[rq->dir]--;
+	cfq_cic_put(cfqd, rq_cic(rq));	/* put_io_context */
 	rq->sched_priv[0] = rq->sched_priv[1] = NULL;
 	cfq_put_queue(cfqd, cfqq);
 }
@@ -1711,6 +1764,7 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 	if (sync) {
 		struct cfq_io_cq *cic = rq_cic(rq);
 
+		IOS_BUG_ON(cic->ref <= 0);	/* the request's own reference */
 		cic->ttime.last_end = now;
 		/* st_slices numbers the slices: the active queue's is the latest */
 		cic->ttime_slice = cfqd->active_queue == cfqq ? cfqd->st_slices : 0;
@@ -1869,7 +1923,23 @@ static bool cfq_has_work(struct ios_queue *q)
 
 /* ---- contexts ---- */
 
-static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+/*
+ * Drop the merge targets' references this process's queue took for it
+ * (cfq_setup_merge gave them its process references): cfq_put_cooperator.
+ */
+static void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	struct cfq_queue *q = cfqq->new_cfqq, *next;
+
+	while (q && q != cfqq) {
+		next = q->new_cfqq;
+		cfq_put_queue(cfqd, q);
+		q = next;
+	}
+}
+
+/* Give up the context's queue references (cfq_exit_cfqq on each). */
+static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
 	for (int i = 0; i < 2; i++) {
 		struct cfq_queue *cfqq = cic->cfqq[i];
@@ -1877,17 +1947,33 @@ static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 		if (!cfqq)
 			continue;
 		cic->cfqq[i] = NULL;
-		if (cfqq == cfqd->active_queue && i == 1) {
-			/* the process is gone: nothing to idle for */
+		/*
+		 * cfq_exit_cfqq: an active queue of the exiting process ends
+		 * its slice, async (shared) as well as sync, in every release.
+		 */
+		if (cfqq == cfqd->active_queue)
 			__cfq_slice_expired(cfqd, cfqq, false);
-		}
+		cfq_put_cooperator(cfqd, cfqq);
 		cfq_put_queue(cfqd, cfqq);
 	}
-	if (cfqd->active_cic == cic)
-		cfqd->active_cic = NULL;
-	cic->ioc->icq[cfqd->q->id] = NULL;
-	ios_list_del(&cic->all);
-	free(cic);
+}
+
+/*
+ * The task is gone: detach its context from its queues (2.6.31
+ * __cfq_exit_single_io_context, 4.19 cfq_exit_icq), unlink it from the io
+ * context (the kernel's dead key: a later lookup makes a fresh one) and
+ * drop the task's reference. Requests still in flight and active_cic keep
+ * the memory alive.
+ */
+static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+{
+	if (cic->exited)
+		return;
+	cic->exited = true;
+	cfq_cic_detach(cfqd, cic);
+	if (cic->ioc->icq[cfqd->q->id] == cic)
+		cic->ioc->icq[cfqd->q->id] = NULL;
+	cfq_cic_put(cfqd, cic);
 }
 
 static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
@@ -1989,8 +2075,23 @@ static void cfq_exit(struct ios_queue *q)
 	struct cfq_data *cfqd = cfq_data(q);
 
 	cfqd->active_queue = NULL;
-	while (!ios_list_empty(&cfqd->all_cics))
-		cfq_exit_cic(cfqd, ios_list_first_entry(&cfqd->all_cics, struct cfq_io_cq, all));
+	if (cfqd->active_cic) {
+		struct cfq_io_cq *cic = cfqd->active_cic;
+
+		cfqd->active_cic = NULL;
+		cfq_cic_put(cfqd, cic);
+	}
+	/*
+	 * Every request is gone, so what is left are contexts of tasks that
+	 * never exited (the flusher's, a test's): their task reference is the
+	 * last one. A context still here after that was leaked by a request.
+	 */
+	while (!ios_list_empty(&cfqd->all_cics)) {
+		struct cfq_io_cq *cic = ios_list_first_entry(&cfqd->all_cics, struct cfq_io_cq, all);
+
+		IOS_BUG_ON(cic->exited || cic->ref != 1);
+		cfq_exit_cic(cfqd, cic);
+	}
 	/* what is left are async queues held by their slots */
 	while (!ios_list_empty(&cfqd->all_queues)) {
 		struct cfq_queue *cfqq = ios_list_first_entry(&cfqd->all_queues, struct cfq_queue, all);

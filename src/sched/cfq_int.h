@@ -140,9 +140,24 @@ struct cfq_queue {
 	struct ios_list_head all;	/* cfqd->all_queues */
 };
 
-/* Per process (io context) per device: the kernel's cic / cfq_io_cq. */
+/*
+ * Per process (io context) per device: the kernel's cic / cfq_io_cq.
+ *
+ * Lifetime. In the kernel the cic lives as long as its io_context, and the
+ * io_context is pinned by the task, by every request allocated for it
+ * (cfq_get_io_context in 2.6.31 cfq_set_request, put_io_context in
+ * cfq_put_request; 4.19 __get_request / blk_free_request take and drop it
+ * through rq->elv.icq) and by cfqd->active_cic (cfq_dispatch_request /
+ * __cfq_slice_expired). Task exit only detaches it from its queues
+ * (__cfq_exit_single_io_context, 4.19 cfq_exit_icq); the memory goes when
+ * the last reference does (cfq_free_io_context / ioc_release_fn). @ref
+ * counts the same holders for this queue: 1 for the task while it runs,
+ * 1 per request between set_request and put_request, 1 for active_cic.
+ */
 struct cfq_io_cq {
 	struct ios_ioc *ioc;
+	int ref;
+	bool exited;			/* detached: the task is gone (dead key) */
 	struct cfq_queue *cfqq[2];	/* [0] async, [1] sync */
 	struct cfq_ttime ttime;
 	/*

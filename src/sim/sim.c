@@ -3,6 +3,7 @@
  * it. Handlers schedule further events. Time never goes backwards; an
  * attempt to schedule in the past is a bug in the caller.
  */
+#include <inttypes.h>
 #include "iosched/sim.h"
 
 int ios_sim_init(struct ios_sim *s)
@@ -36,7 +37,8 @@ int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uin
 {
 	int ret;
 
-	IOS_BUG_ON(when < s->now);
+	IOS_BUG_ON_MSG(when < s->now, "event scheduled in the past: at %" PRIu64
+		       " ns, the clock is at %" PRIu64 " ns", when, s->now);
 	ret = ios_evq_push(&s->evq, when, fn, arg, data);
 	if (ret && !s->error)
 		s->error = ret;
@@ -56,6 +58,9 @@ int ios_sim_run(struct ios_sim *s, uint64_t until)
 		}
 		if (!ios_evq_pop(&s->evq, &ev))
 			break;
+		/* ios_sim_at refuses the past, so only a broken queue gets here */
+		IOS_BUG_ON_MSG(ev.time < s->now, "simulated clock would run backwards: event at %"
+			       PRIu64 " ns popped at %" PRIu64 " ns", ev.time, s->now);
 		s->now = ev.time;
 		s->nr_events++;
 		ev.fn(s, ev.arg, ev.data);
