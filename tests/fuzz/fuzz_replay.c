@@ -48,7 +48,7 @@ static void fz_replay(struct ios_replay *r, const char *sched, const char *devic
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const cfqs[] = { "cfq", "cfq-2.6.31-rc7", "cfq-2.6.33", "cfq-4.19" };
+	static const char *const cfqs[] = { "cfq", "cfq-2.6.33", "cfq-4.19" };
 	struct ios_replay *r;
 	struct ios_err e = { 0 };
 	const char *device = size & 4 ? "ssd" : "hdd-2009";
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (ios_replay_info(r)->format != IOS_REPLAY_BLKTRACE) {
-		fz_replay(r, cfqs[size % 4], device, (size >> 3) & 1);
+		fz_replay(r, cfqs[size % 3], device, (size >> 3) & 1);
 		fz_replay(r, "bfq", device, (size >> 3) & 1);
 	}
 	ios_replay_close(r);

@@ -49,7 +49,7 @@ rc=$?
 if [ $rc -ne 0 ]; then
 	echo "FAIL: many5000.fio under cfq exited $rc"; tail -20 "$dir/err"; status=1
 fi
-for s in cfq cfq-2.6.31-rc7 cfq-2.6.33 cfq-4.19 bfq as deadline noop; do
+for s in cfq cfq-2.6.33 cfq-4.19 bfq as deadline noop; do
 	for j in two readahead many; do
 		"$BIN" run "$dir/$j.fio" --scheduler "$s" >"$dir/out" 2>"$dir/err"
 		rc=$?

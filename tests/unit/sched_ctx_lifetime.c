@@ -25,7 +25,7 @@
 #include "sched/bfq_int.h"
 
 static const char *const scheds[] = {
-	"cfq", "cfq-2.6.31-rc7", "cfq-2.6.33", "cfq-4.19", "bfq", "as", "deadline", "noop",
+	"cfq", "cfq-2.6.33", "cfq-4.19", "bfq", "as", "deadline", "noop",
 };
 
 static size_t nr_cics(const struct t_rig *r)
