@@ -41,18 +41,50 @@
 #define WB_CHUNK_PAGES 1024	/* MAX_WRITEBACK_PAGES */
 #define WB_CONGESTION_WAIT_NS (100 * IOS_NSEC_PER_MSEC)	/* HZ/10 */
 
+/*
+ * get_dirty_limits() of 2.6.31, which Linux applies without a word and
+ * iosched applies too, saying so (ios_vm_dirty_limits' return value): the
+ * dirty limit is never below 5 % of memory, and the background threshold is
+ * halved to below the dirty limit when it is not already below.
+ */
+unsigned ios_vm_dirty_limits(const struct ios_vm_tunables *vm, uint64_t *background_pages,
+			     uint64_t *dirty_pages)
+{
+	uint64_t pages = vm->memory / IOS_PAGE_SIZE, bg, d;
+	unsigned adjusted = 0;
+	int ratio = vm->dirty_ratio;
+
+	if (ratio < IOS_VM_MIN_DIRTY_RATIO) {
+		ratio = IOS_VM_MIN_DIRTY_RATIO;
+		adjusted |= IOS_VM_DIRTY_RATIO_RAISED;
+	}
+	d = pages * (uint64_t)ratio / 100;
+	bg = pages * (uint64_t)vm->dirty_background_ratio / 100;
+	if (bg >= d) {
+		bg = d / 2;
+		adjusted |= IOS_VM_BACKGROUND_HALVED;
+	}
+	if (background_pages)
+		*background_pages = bg;
+	if (dirty_pages)
+		*dirty_pages = d;
+	return adjusted;
+}
+
 uint64_t wb_dirty_thresh(const struct ios_vfs *vfs)
 {
-	return vfs->capacity * (uint64_t)vfs->vm.dirty_ratio / 100;
+	uint64_t d;
+
+	(void)ios_vm_dirty_limits(&vfs->vm, NULL, &d);
+	return d;
 }
 
 uint64_t wb_background_thresh(const struct ios_vfs *vfs)
 {
-	uint64_t bg = vfs->capacity * (uint64_t)vfs->vm.dirty_background_ratio / 100;
-	uint64_t d = wb_dirty_thresh(vfs);
+	uint64_t bg;
 
-	/* as get_dirty_limits: background at most half the dirty limit */
-	return bg >= d ? d / 2 : bg;
+	(void)ios_vm_dirty_limits(&vfs->vm, &bg, NULL);
+	return bg;
 }
 
 static void ev_flusher(struct ios_sim *sim, void *arg, uint64_t data);

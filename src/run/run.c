@@ -311,6 +311,30 @@ static void ctx_free(struct run_ctx *c)
 	ios_sim_destroy(&c->sim);
 }
 
+/*
+ * Linux adjusts the writeback thresholds without a word (get_dirty_limits);
+ * the run keeps Linux's numbers but says what became of the settings.
+ */
+static int run_warn_dirty_limits(const struct ios_vm_tunables *vm, struct ios_run_result *out)
+{
+	uint64_t bg, d, pages = vm->memory / IOS_PAGE_SIZE;
+	unsigned adj = ios_vm_dirty_limits(vm, &bg, &d);
+	int ret = 0;
+
+	if (adj & IOS_VM_DIRTY_RATIO_RAISED)
+		ret = run_warn(out, "vm.dirty_ratio=%d counts as %d: Linux 2.6.31's get_dirty_limits "
+			       "never sets the dirty limit below %d%% of memory (%llu pages)",
+			       vm->dirty_ratio, IOS_VM_MIN_DIRTY_RATIO, IOS_VM_MIN_DIRTY_RATIO,
+			       (unsigned long long)d);
+	if (!ret && (adj & IOS_VM_BACKGROUND_HALVED))
+		ret = run_warn(out, "vm.dirty_background_ratio=%d is not below the dirty limit "
+			       "(%llu pages): as Linux's get_dirty_limits does, background writeback "
+			       "starts at half of it, %llu pages (%.2f%% of memory)",
+			       vm->dirty_background_ratio, (unsigned long long)d,
+			       (unsigned long long)bg, pages ? 100.0 * (double)bg / (double)pages : 0.0);
+	return ret;
+}
+
 static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, struct ios_err *e)
 {
 	struct ios_job_result *r = t->res;
@@ -550,6 +574,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			goto out;
 		}
 		ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
+		ret = run_warn_dirty_limits(&c->vm, out);
+		if (ret)
+			goto out;
 		for (struct run_file *f = c->files; f; f = f->next) {
 			f->inode = ios_vfs_inode(c->vfs, f->fsf);
 			if (!f->inode) {
