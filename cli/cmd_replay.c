@@ -95,6 +95,9 @@ int cmd_replay(int argc, char **argv)
 		cli_error(&e);
 		goto out;
 	}
+	/* what the replay could not honour or cut short: say so, then go on */
+	for (size_t i = 0; i < res.nr_warnings; i++)
+		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
 	ios_buf_init(&out);
 	ret = !strcmp(o.fmt, "json") ? ios_report_json(&res, &out) : ios_report_normal(&res, &out);
 	if (ret)

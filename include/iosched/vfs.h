@@ -50,6 +50,19 @@ struct ios_vm_tunables {
 
 extern const struct ios_tunable ios_vm_tunables_table[];
 
+/*
+ * The writeback thresholds in pages, as Linux 2.6.31's get_dirty_limits()
+ * computes them from @vm: vm.dirty_ratio below 5 counts as 5, and a
+ * background threshold not below the dirty limit becomes half of it.
+ * Returns the IOS_VM_* bits of the adjustments made (0: none), so the
+ * caller can say so.
+ */
+#define IOS_VM_MIN_DIRTY_RATIO		5
+#define IOS_VM_DIRTY_RATIO_RAISED	(1u << 0)
+#define IOS_VM_BACKGROUND_HALVED	(1u << 1)
+unsigned ios_vm_dirty_limits(const struct ios_vm_tunables *vm, uint64_t *background_pages,
+			     uint64_t *dirty_pages);
+
 struct ios_vfs;
 struct ios_inode;
 struct ios_file;

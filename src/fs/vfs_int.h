@@ -38,7 +38,7 @@ struct ios_inode {
 	struct ios_rb_root dirty_tree;	/* dirty pages by index */
 	uint64_t nr_dirty, nr_writeback;
 	uint64_t dirtied_when;		/* when it went from clean to dirty */
-	struct ios_list_head dirty_link;	/* vfs->dirty_inodes, oldest first */
+	struct ios_list_head dirty_link;	/* on dirty_inodes, io_inodes or more_io_inodes */
 	uint64_t writeback_index;	/* where the flusher goes on */
 	struct ios_vfs_op *wb_waiters;	/* fsync waiting for writeback to drain */
 	struct ios_inode *next;		/* vfs->inodes */
@@ -67,9 +67,18 @@ struct flusher {
 	bool stopped;			/* ios_vfs_quiesce() */
 	bool waiting;
 	uint64_t next_kupdate;
+	bool kupdate_due;		/* the timer is set for a periodic wake-up */
+	int mode;			/* FL_*: the work it is doing */
+	bool in_pass;			/* a pass (writeback_inodes) is under way */
+	bool more_io;			/* the pass left files on the more-I/O list */
+	uint64_t pass_left;		/* pages the pass may still write */
+	uint64_t kupdate_left;		/* pages kupdate may still write */
 	struct ios_inode *cur;		/* inode being written */
-	uint64_t chunk_left;		/* pages left in this inode's turn */
+	bool cycled;			/* its turn wrapped to the start of the file */
+	uint64_t wrap_end;		/* where the wrapped part stops */
 };
+
+enum { FL_IDLE, FL_BACKGROUND, FL_KUPDATE };
 
 struct ios_vfs {
 	struct ios_sim *sim;
@@ -89,7 +98,9 @@ struct ios_vfs {
 	uint64_t nr_pages;		/* cached pages */
 	uint64_t nr_dirty, nr_writeback;
 	struct ios_list_head lru;	/* clean idle pages, least recently used first */
-	struct ios_list_head dirty_inodes;
+	struct ios_list_head dirty_inodes;	/* b_dirty / s_dirty: dirty files, oldest first */
+	struct ios_list_head io_inodes;		/* s_io: queued for this writeback pass */
+	struct ios_list_head more_io_inodes;	/* s_more_io: to go on with next pass */
 	struct ios_vfs_op *throttled;	/* writers waiting at dirty_ratio */
 	struct ios_vfs_op *mem_waiters;	/* ops waiting for a page of memory */
 

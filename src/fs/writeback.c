@@ -9,36 +9,82 @@
  *  - whenever a writer finds dirty memory above
  *    vm.dirty_background_ratio, to write back until it is below again
  *    (background writeback).
- * It takes dirty files oldest first and writes up to 1024 pages (4 MiB,
- * MAX_WRITEBACK_PAGES) of one before moving to the next, in file order from
- * where it stopped last time, as Linux 2.6.3x's writeback_inodes does. What
- * paces it is the request queue: when the async request list is full its
- * next bio waits for a free slot.
+ *
+ * Its work is organised as Linux 2.6.31's pdflush organises it
+ * (background_writeout and wb_kupdate in mm/page-writeback.c,
+ * generic_sync_sb_inodes in fs/fs-writeback.c): a series of passes, each
+ * allowed MAX_WRITEBACK_PAGES (1024 pages, 4 MiB). A pass starts by queueing
+ * files for I/O (queue_io: the ones left over from the last pass, then the
+ * dirty ones, oldest first; kupdate takes only the expired ones) and then
+ * writes each queued file once, in file order from where it stopped last
+ * time and wrapping at its end (write_cache_pages with range_cyclic).
+ * Background writeback skips pages still under writeback (WB_SYNC_NONE), so
+ * a file whose dirty pages are all being written cannot hold it up. A file
+ * left with dirty pages goes back to the newest end of the dirty list
+ * (redirty_tail) so the others get their turn, except that kupdate requeues
+ * one that used up the pass (requeue_io, s_more_io) to go on with it first
+ * next pass. A pass that wrote less than its allowance ends the work unless
+ * files are waiting on the more-I/O list, in which case the flusher sleeps
+ * 100 ms (congestion_wait(HZ/10)) and goes on.
  *
  * Writers are throttled at vm.dirty_ratio: a write that leaves dirty plus
  * writeback pages above the limit waits until writeback brings them below.
  * Linux 2.6.31's balance_dirty_pages makes the writer write some pages
- * itself and then sleep in congestion_wait(); here the flusher does all the
- * writing and the writer only waits, which bounds dirty memory the same way.
+ * itself, sleeping in congestion_wait(HZ/10) between tries; here the
+ * flusher does all the writing, and while writers are waiting it keeps
+ * trying every 100 ms as they would, which bounds dirty memory the same way.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "vfs_int.h"
 
 #define WB_CHUNK_PAGES 1024	/* MAX_WRITEBACK_PAGES */
+#define WB_CONGESTION_WAIT_NS (100 * IOS_NSEC_PER_MSEC)	/* HZ/10 */
+
+/*
+ * get_dirty_limits() of 2.6.31, which Linux applies without a word and
+ * iosched applies too, saying so (ios_vm_dirty_limits' return value): the
+ * dirty limit is never below 5 % of memory, and the background threshold is
+ * halved to below the dirty limit when it is not already below.
+ */
+unsigned ios_vm_dirty_limits(const struct ios_vm_tunables *vm, uint64_t *background_pages,
+			     uint64_t *dirty_pages)
+{
+	uint64_t pages = vm->memory / IOS_PAGE_SIZE, bg, d;
+	unsigned adjusted = 0;
+	int ratio = vm->dirty_ratio;
+
+	if (ratio < IOS_VM_MIN_DIRTY_RATIO) {
+		ratio = IOS_VM_MIN_DIRTY_RATIO;
+		adjusted |= IOS_VM_DIRTY_RATIO_RAISED;
+	}
+	d = pages * (uint64_t)ratio / 100;
+	bg = pages * (uint64_t)vm->dirty_background_ratio / 100;
+	if (bg >= d) {
+		bg = d / 2;
+		adjusted |= IOS_VM_BACKGROUND_HALVED;
+	}
+	if (background_pages)
+		*background_pages = bg;
+	if (dirty_pages)
+		*dirty_pages = d;
+	return adjusted;
+}
 
 uint64_t wb_dirty_thresh(const struct ios_vfs *vfs)
 {
-	return vfs->capacity * (uint64_t)vfs->vm.dirty_ratio / 100;
+	uint64_t d;
+
+	(void)ios_vm_dirty_limits(&vfs->vm, NULL, &d);
+	return d;
 }
 
 uint64_t wb_background_thresh(const struct ios_vfs *vfs)
 {
-	uint64_t bg = vfs->capacity * (uint64_t)vfs->vm.dirty_background_ratio / 100;
-	uint64_t d = wb_dirty_thresh(vfs);
+	uint64_t bg;
 
-	/* as get_dirty_limits: background at most half the dirty limit */
-	return bg >= d ? d / 2 : bg;
+	(void)ios_vm_dirty_limits(&vfs->vm, &bg, NULL);
+	return bg;
 }
 
 static void ev_flusher(struct ios_sim *sim, void *arg, uint64_t data);
@@ -56,67 +102,207 @@ static void fl_op_wake(struct ios_vfs_op *op, uint64_t now)
 	fl_schedule(vfs, now);
 }
 
-static struct ios_inode *fl_pick(struct ios_vfs *vfs, uint64_t now, bool background)
+static bool fl_background_due(const struct ios_vfs *vfs)
 {
-	struct ios_inode *in;
-	uint64_t expire = (uint64_t)vfs->vm.dirty_expire_centisecs * 10 * IOS_NSEC_PER_MSEC;
+	return vfs->nr_dirty > 0 && vfs->nr_dirty >= wb_background_thresh(vfs);
+}
 
-	if (ios_list_empty(&vfs->dirty_inodes))
-		return NULL;
-	in = ios_list_first_entry(&vfs->dirty_inodes, struct ios_inode, dirty_link);
-	if (background)
-		return in;
-	/* kupdate: the oldest file, if its data has aged past dirty_expire */
-	if (in->dirtied_when + expire <= now)
-		return in;
-	return NULL;
+static uint64_t fl_period(const struct ios_vfs *vfs)
+{
+	return (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
+}
+
+/* redirty_tail: to the newest end of the dirty list, keeping it ordered by age */
+static void fl_redirty_tail(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
+{
+	if (!ios_list_empty(&vfs->dirty_inodes)) {
+		struct ios_inode *newest =
+			ios_list_last_entry(&vfs->dirty_inodes, struct ios_inode, dirty_link);
+
+		if (in->dirtied_when < newest->dirtied_when)
+			in->dirtied_when = now;
+	}
+	ios_list_move_tail(&in->dirty_link, &vfs->dirty_inodes);
+}
+
+/*
+ * queue_io: the files of the more-I/O list go first, then what the last pass
+ * left queued, then the dirty files (all of them for background writeback,
+ * those dirtied at or before @older_than for kupdate), oldest first.
+ */
+static void fl_queue_io(struct ios_vfs *vfs, bool kupdate, uint64_t older_than)
+{
+	struct ios_list_head *pos;
+
+	while (!ios_list_empty(&vfs->more_io_inodes)) {
+		pos = vfs->more_io_inodes.prev;
+		ios_list_del(pos);
+		ios_list_add(pos, &vfs->io_inodes);
+	}
+	while (!ios_list_empty(&vfs->dirty_inodes)) {
+		struct ios_inode *in =
+			ios_list_first_entry(&vfs->dirty_inodes, struct ios_inode, dirty_link);
+
+		if (kupdate && in->dirtied_when > older_than)
+			break;
+		ios_list_move_tail(&in->dirty_link, &vfs->io_inodes);
+	}
+}
+
+static void fl_start_pass(struct ios_vfs *vfs, uint64_t now)
+{
+	struct flusher *fl = &vfs->fl;
+	uint64_t expire = (uint64_t)vfs->vm.dirty_expire_centisecs * 10 * IOS_NSEC_PER_MSEC;
+	bool kupdate = fl->mode == FL_KUPDATE;
+
+	if (!kupdate || ios_list_empty(&vfs->io_inodes))
+		fl_queue_io(vfs, kupdate, now >= expire ? now - expire : 0);
+	fl->pass_left = WB_CHUNK_PAGES;
+	fl->more_io = false;
+	fl->in_pass = true;
+}
+
+/* Pick the next work when idle: background first, then kupdate if due. */
+static bool fl_choose(struct ios_vfs *vfs, uint64_t now)
+{
+	struct flusher *fl = &vfs->fl;
+	uint64_t period = fl_period(vfs);
+
+	if (fl_background_due(vfs)) {
+		fl->mode = FL_BACKGROUND;
+		return true;
+	}
+	if (period && fl->kupdate_due && now >= fl->next_kupdate) {
+		fl->kupdate_due = false;
+		fl->mode = FL_KUPDATE;
+		fl->kupdate_left = vfs->nr_dirty;
+		return fl->kupdate_left > 0;
+	}
+	return false;
+}
+
+static bool fl_any_dirty(const struct ios_vfs *vfs)
+{
+	return !ios_list_empty(&vfs->dirty_inodes) || !ios_list_empty(&vfs->io_inodes) ||
+	       !ios_list_empty(&vfs->more_io_inodes);
+}
+
+/* Nothing to do now: sleep until the next periodic wake-up, if anything may age. */
+static void fl_sleep(struct ios_vfs *vfs, uint64_t now)
+{
+	struct flusher *fl = &vfs->fl;
+	uint64_t period = fl_period(vfs);
+
+	fl->running = false;
+	fl->mode = FL_IDLE;
+	if (period && fl_any_dirty(vfs)) {
+		uint64_t next = fl->next_kupdate;
+
+		while (next <= now)
+			next += period;
+		fl->next_kupdate = next;
+		fl->kupdate_due = true;
+		fl_schedule(vfs, next);
+	}
+}
+
+/* One file's turn in a pass: write from writeback_index, wrapping once. */
+static int fl_write_inode(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
+{
+	struct flusher *fl = &vfs->fl;
+
+	for (;;) {
+		uint64_t end = fl->cycled ? fl->wrap_end : in->npages;
+		int ret;
+
+		fl->op.file->inode = in;
+		ret = vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end, 0,
+				      &fl->pass_left, now);
+		if (ret)
+			return ret;
+		if (fl->cycled || !fl->pass_left)
+			return 0;
+		/* hit the end of the file with allowance left: wrap to its start */
+		fl->cycled = true;
+		in->writeback_index = 0;
+	}
 }
 
 static void fl_step(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
-	uint64_t period = (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
 
 	if (fl->stopped) {
 		fl->running = false;
 		return;
 	}
 	for (;;) {
-		struct ios_inode *in = fl->cur;
-		bool background = vfs->nr_dirty >= wb_background_thresh(vfs) && vfs->nr_dirty > 0;
-		int ret;
+		struct ios_inode *in;
+		uint64_t wrote;
 
-		if (!in) {
-			in = fl_pick(vfs, now, background);
-			if (!in)
-				break;
-			fl->cur = in;
-			fl->chunk_left = WB_CHUNK_PAGES;
+		if (!fl->in_pass) {
+			if (fl->mode == FL_IDLE && !fl_choose(vfs, now)) {
+				fl_sleep(vfs, now);
+				return;
+			}
+			if (fl->mode == FL_BACKGROUND && !fl_background_due(vfs)) {
+				/* below the background threshold: done (then kupdate, if due) */
+				fl->mode = FL_IDLE;
+				continue;
+			}
+			if (fl->mode == FL_KUPDATE && !fl->kupdate_left) {
+				fl->mode = FL_IDLE;
+				continue;
+			}
+			fl_start_pass(vfs, now);
 		}
-		fl->op.file->inode = in;
-		ret = vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, in->npages, 0,
-				      &fl->chunk_left, now);
-		if (ret) {
+		if (!fl->cur) {
+			if (ios_list_empty(&vfs->io_inodes))
+				goto pass_over;
+			in = ios_list_first_entry(&vfs->io_inodes, struct ios_inode, dirty_link);
+			fl->cur = in;
+			/* from the start, one sweep covers the file; else wrap up to here */
+			fl->cycled = in->writeback_index == 0;
+			fl->wrap_end = fl->cycled ? in->npages : in->writeback_index;
+		}
+		in = fl->cur;
+		if (fl_write_inode(vfs, in, now)) {
 			fl->waiting = true;
 			return;
 		}
 		vfs->st.flusher_bios++;
-		if (in->nr_dirty && !pc_first_dirty_from(in, in->writeback_index))
-			in->writeback_index = 0; /* wrap, as range_cyclic writeback does */
-		/* its turn is over: to the back of the line if still dirty */
-		if (in->nr_dirty && !ios_list_unlinked(&in->dirty_link))
-			ios_list_move_tail(&in->dirty_link, &vfs->dirty_inodes);
 		fl->cur = NULL;
-	}
-	fl->running = false;
-	/* sleep until the next periodic wake-up, if there is anything to age */
-	if (period && !ios_list_empty(&vfs->dirty_inodes)) {
-		uint64_t next = fl->next_kupdate;
+		if (in->nr_dirty) {
+			if (fl->mode == FL_KUPDATE && !fl->pass_left)
+				ios_list_move_tail(&in->dirty_link, &vfs->more_io_inodes);
+			else
+				fl_redirty_tail(vfs, in, now);
+		}
+		if (!fl->pass_left) {
+			fl->more_io = true;
+			goto pass_over;
+		}
+		if (!ios_list_empty(&vfs->more_io_inodes))
+			fl->more_io = true;
+		continue;
+pass_over:
+		fl->in_pass = false;
+		wrote = WB_CHUNK_PAGES - fl->pass_left;
+		if (fl->mode == FL_KUPDATE)
+			fl->kupdate_left = fl->kupdate_left > wrote ? fl->kupdate_left - wrote : 0;
+		if (fl->pass_left) {
+			/* wrote less than the pass allowed */
+			bool retry = fl->more_io ||
+				     (fl->mode == FL_BACKGROUND && vfs->throttled);
 
-		while (next <= now)
-			next += period;
-		fl->next_kupdate = next;
-		fl_schedule(vfs, next);
+			if (!retry) {
+				/* nothing more it can write now: pdflush returns */
+				fl_sleep(vfs, now);
+				return;
+			}
+			fl_schedule(vfs, now + WB_CONGESTION_WAIT_NS);
+			return;
+		}
 	}
 }
 
@@ -149,7 +335,7 @@ void wb_balance_wake(struct ios_vfs *vfs, uint64_t now)
 void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
-	uint64_t period = (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
+	uint64_t period = fl_period(vfs);
 	uint64_t next = fl->next_kupdate;
 
 	if (!period || fl->running || fl->waiting || fl->stopped || fl->timer.when != IOS_NO_WAKEUP)
@@ -157,6 +343,7 @@ void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
 	while (next <= now)
 		next += period;
 	fl->next_kupdate = next;
+	fl->kupdate_due = true;
 	fl_schedule(vfs, next);
 }
 
@@ -177,6 +364,9 @@ void wb_init(struct ios_vfs *vfs)
 	fl->op.priv = vfs;
 	fl->next_kupdate = 0;
 	fl->running = false;
+	fl->mode = FL_IDLE;
+	ios_list_init(&vfs->io_inodes);
+	ios_list_init(&vfs->more_io_inodes);
 }
 
 void ios_vfs_quiesce(struct ios_vfs *vfs)

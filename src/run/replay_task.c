@@ -64,9 +64,20 @@ struct run_replay {
 	bool parked;			/* a bio sleeps for a request slot */
 	bool waiting;			/* blocked on blocking I/O */
 	unsigned nr_units;		/* allocated: bounded by depth + writeback */
+	uint64_t nr_ios;		/* what the stream holds to replay */
 };
 
 static void rp_step(struct run_task *t, uint64_t now);
+
+unsigned run_replay_inflight(const struct run_task *t)
+{
+	return t->rp ? t->rp->inflight : 0;
+}
+
+uint64_t run_replay_total_ios(const struct run_task *t)
+{
+	return t->rp ? t->rp->nr_ios : 0;
+}
 
 static void ev_rp(struct ios_sim *sim, void *arg, uint64_t data)
 {
@@ -74,6 +85,7 @@ static void ev_rp(struct ios_sim *sim, void *arg, uint64_t data)
 
 	if (!ios_timer_fire(&t->timer, data) || t->state == TS_DONE)
 		return;
+	run_task_sample_wake(t, sim->now);
 	rp_step(t, sim->now);
 }
 
@@ -339,6 +351,7 @@ static void rp_step(struct run_task *t, uint64_t now)
 			at = rp->ready_ns;
 		if (at >= t->deadline_ns) {
 			t->stop = true;
+			t->cut = t->lab_deadline;
 			continue;
 		}
 		if (rp->blocking_inflight >= (unsigned)t->ctx->replay_tun.iodepth) {
@@ -454,6 +467,7 @@ int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		rp->first_ns = s.first_ns;
 	}
 	t->depth = (unsigned)c->replay_tun.iodepth;
+	rp->nr_ios = s.nr_ios;
 	t->io_target = s.bytes[IOS_READ] + s.bytes[IOS_WRITE];
 	if (!t->io_target)
 		t->io_target = UINT64_MAX;	/* flushes only: progress by time */

@@ -336,6 +336,61 @@ static void ctx_free(struct run_ctx *c)
 	ios_sim_destroy(&c->sim);
 }
 
+/*
+ * A job or replayed process that lab.max_sim_time (or the end of the
+ * simulated clock) stopped with work left: say what was cut, so a truncated
+ * result is never taken for a whole one.
+ */
+static int run_warn_cut(const struct run_ctx *c, const struct run_task *t,
+			struct ios_run_result *out)
+{
+	char lim[128], w[300];
+	uint64_t ios = t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE];
+
+	if (t->deadline_ns == c->lab.max_sim_time_ns)
+		snprintf(lim, sizeof(lim), "lab.max_sim_time=%.9g s",
+			 (double)c->lab.max_sim_time_ns / 1e9);
+	else
+		snprintf(lim, sizeof(lim), "the end of the simulated clock (%.4g s; lab.max_sim_time=0)",
+			 (double)RUN_CLOCK_END_NS / 1e9);
+	if (t->replay)
+		return run_warn(out, "replay of process %" PRIu32 " (%s): stopped by %s: %" PRIu64
+				" of %" PRIu64 " I/Os replayed", t->ioc.pid, t->ioc.comm, lim, ios,
+				run_replay_total_ios(t));
+	run_job_where_opt(t->job, NULL, w, sizeof(w));
+	if (t->io_target != UINT64_MAX)
+		return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s: %" PRIu64 " I/Os, %" PRIu64
+				" of %" PRIu64 " bytes issued", w, t->ioc.pid, lim, ios, t->io_issued,
+				t->io_target);
+	return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s, %.9g s before the end of its "
+			"runtime: %" PRIu64 " I/Os issued", w, t->ioc.pid, lim,
+			(double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
+}
+
+/*
+ * Linux adjusts the writeback thresholds without a word (get_dirty_limits);
+ * the run keeps Linux's numbers but says what became of the settings.
+ */
+static int run_warn_dirty_limits(const struct ios_vm_tunables *vm, struct ios_run_result *out)
+{
+	uint64_t bg, d, pages = vm->memory / IOS_PAGE_SIZE;
+	unsigned adj = ios_vm_dirty_limits(vm, &bg, &d);
+	int ret = 0;
+
+	if (adj & IOS_VM_DIRTY_RATIO_RAISED)
+		ret = run_warn(out, "vm.dirty_ratio=%d counts as %d: Linux 2.6.31's get_dirty_limits "
+			       "never sets the dirty limit below %d%% of memory (%llu pages)",
+			       vm->dirty_ratio, IOS_VM_MIN_DIRTY_RATIO, IOS_VM_MIN_DIRTY_RATIO,
+			       (unsigned long long)d);
+	if (!ret && (adj & IOS_VM_BACKGROUND_HALVED))
+		ret = run_warn(out, "vm.dirty_background_ratio=%d is not below the dirty limit "
+			       "(%llu pages): as Linux's get_dirty_limits does, background writeback "
+			       "starts at half of it, %llu pages (%.2f%% of memory)",
+			       vm->dirty_background_ratio, (unsigned long long)d,
+			       (unsigned long long)bg, pages ? 100.0 * (double)bg / (double)pages : 0.0);
+	return ret;
+}
+
 static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, struct ios_err *e)
 {
 	struct ios_job_result *r = t->res;
@@ -556,6 +611,17 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	ret = run_cgroups_check(c, c->q->sched, set, out, e);
 	if (ret)
 		goto out;
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		char w[300];
+
+		/* fio 3.33 says this (log_err) and runs the job without time_based */
+		if (j->time_based && !j->runtime_ns &&
+		    (ret = run_warn(out, "%s: time_based requires a runtime/timeout setting; "
+				    "the job runs without time_based, as in fio",
+				    run_job_where_opt(j, NULL, w, sizeof(w)))))
+			goto out;
+	}
 
 	ret = run_layout_files(c, e);
 	if (ret)
@@ -578,6 +644,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 			goto out;
 		}
 		ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
+		ret = run_warn_dirty_limits(&c->vm, out);
+		if (ret)
+			goto out;
 		for (struct run_file *f = c->files; f; f = f->next) {
 			f->inode = ios_vfs_inode(c->vfs, f->fsf);
 			if (!f->inode || (!f->preexisting && ios_vfs_warm_meta(c->vfs, f->inode))) {
@@ -703,6 +772,16 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	if (run_cgroups_result(c, out)) {
 		ret = IOS_ERR(e, -ENOMEM, "out of memory");
 		goto out;
+	}
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		if (!c->tasks[i].cut)
+			continue;
+		out->jobs[i].cut_short = true;
+		ret = run_warn_cut(c, &c->tasks[i], out);
+		if (ret) {
+			IOS_ERR(e, ret, "out of memory");
+			goto out;
+		}
 	}
 	/* cgroup paths point into the context: keep them in the result */
 	for (size_t i = 0; i < out->nr_jobs; i++)

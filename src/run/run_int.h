@@ -116,6 +116,9 @@ struct run_task {
 	unsigned think_count;
 	bool stop;
 	bool stats_on;
+	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
+					 * end), before the job's own end */
+	bool cut;			/* stopped there with work left */
 
 	/* opening files, syncing */
 	unsigned open_idx;		/* next file to open */
@@ -136,6 +139,12 @@ struct run_task {
 	uint64_t bw_win_ns, iops_win_ns;	/* 0: sampled per I/O instead */
 	uint64_t bw_at_ns, iops_at_ns;		/* start of the current windows */
 	uint64_t sample_bytes[2], sample_ios[2];
+	/*
+	 * The task sleeps with nothing in flight: its windows until it wakes
+	 * hold no I/O, so the timer is stopped and the wake-up adds them
+	 * (run_task_sample_wake) instead of ticking through idle time.
+	 */
+	bool sample_idle;
 	bool dir_used[2];
 
 	/* fio's bw / lat / iops logs (write_*_log) */
@@ -197,7 +206,16 @@ const char *run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *
 			      size_t len);
 void run_files_free(struct run_ctx *c);
 
+/*
+ * The latest simulated time a job may run to (about 292 years): with
+ * lab.max_sim_time=0 and no runtime, jobs stop here, and times computed
+ * from it cannot overflow.
+ */
+#define RUN_CLOCK_END_NS (UINT64_MAX / 2)
+
 /* task.c */
+/* The task wakes from a timer sleep: account the sample windows it slept through. */
+void run_task_sample_wake(struct run_task *t, uint64_t now);
 int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 void run_task_free(struct run_task *t);
 void run_task_start(struct run_task *t, uint64_t now);
@@ -213,6 +231,10 @@ uint64_t run_replay_start_delay(const struct run_task *t);
 void run_replay_start(struct run_task *t, uint64_t now);
 void run_replay_stop(struct run_task *t, uint64_t now);
 void run_replay_free(struct run_task *t);
+/* I/Os of the replay task @t not yet complete. */
+unsigned run_replay_inflight(const struct run_task *t);
+/* I/Os (records with data or flushes) the replay task @t has to replay in all. */
+uint64_t run_replay_total_ios(const struct run_task *t);
 
 /* run.c */
 void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);

@@ -229,7 +229,8 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc,
 				  (j->direct ? IOS_O_DIRECT : 0) | (j->sync ? IOS_O_SYNC : 0));
 	}
-	if (j->time_based) {
+	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run warns) */
+	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
 	} else {
 		uint64_t base = j->io_size_pct ? total / 100 * j->io_size_pct
@@ -541,6 +542,9 @@ static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t curso
 
 static void task_sleep_until(struct run_task *t, uint64_t when)
 {
+	/* the job ends at its deadline: no sleep runs past it (fio clamps thinktime too) */
+	if (when > t->deadline_ns)
+		when = t->deadline_ns;
 	t->res->ctx++;
 	t->state = TS_WAIT_TIMER;
 	task_arm(t, when);
@@ -674,8 +678,10 @@ static void task_step(struct run_task *t, uint64_t now)
 	reap(t, now);
 	if (!t->stats_on && now >= t->ramp_end_ns)
 		t->stats_on = true;
-	if (!t->stop && now >= t->deadline_ns)
+	if (!t->stop && now >= t->deadline_ns) {
 		t->stop = true;
+		t->cut = t->lab_deadline && !target_reached(t);
+	}
 	if (t->stop || target_reached(t)) {
 		if (t->inflight) {
 			task_sleep_io(t, t->inflight, now);
@@ -722,7 +728,7 @@ static void task_step(struct run_task *t, uint64_t now)
 				t->res->io_submit[ios_batch_bucket(batch)]++;
 				batch = 0;
 			}
-			task_sleep_until(t, cursor + j->thinktime_ns);
+			task_sleep_until(t, cursor > UINT64_MAX - j->thinktime_ns ? UINT64_MAX : cursor + j->thinktime_ns);
 			return;
 		}
 		if (!t->prepared) {
@@ -793,6 +799,7 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
 
 	if (!ios_timer_fire(&t->timer, data) || t->state == TS_DONE)
 		return;
+	run_task_sample_wake(t, sim->now);
 	task_step(t, sim->now);
 }
 
@@ -861,6 +868,13 @@ static void sample_arm(struct run_task *t)
 		(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, when, ev_sample, t);
 }
 
+/* Asleep on a timer with no I/O of its own in flight: nothing can land in its windows. */
+static bool task_idle(const struct run_task *t)
+{
+	return t->state == TS_WAIT_TIMER &&
+	       !(t->replay ? run_replay_inflight(t) : t->inflight);
+}
+
 static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
 {
 	struct run_task *t = arg;
@@ -871,6 +885,64 @@ static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
 		sample_bw(t, sim->now, false);
 	if (t->iops_win_ns && sim->now >= t->iops_at_ns + t->iops_win_ns)
 		sample_iops(t, sim->now, false);
+	if (task_idle(t)) {
+		t->sample_idle = true;
+		return;
+	}
+	sample_arm(t);
+}
+
+/*
+ * Up to this many empty windows are sampled one by one, exactly as the
+ * timer would have; beyond, they go in as one block of zero samples (the
+ * same count, mean and extremes; the variance sum merged, not iterated).
+ */
+#define SAMPLE_STEP_MAX 4096
+
+static void sample_empty_windows(struct run_task *t, uint64_t *at, uint64_t win, uint64_t k,
+				 bool bw)
+{
+	if (t->stats_on) {
+		struct ios_sample_stat zero;
+
+		ios_sample_init(&zero);
+		zero.n = k;
+		for (int d = 0; d < 2; d++)
+			if (t->dir_used[d])
+				ios_sample_merge(bw ? &t->res->dir[d].bw : &t->res->dir[d].iops, &zero);
+	}
+	/* fio logs nothing for a window without I/O */
+	*at += k * win;
+}
+
+void run_task_sample_wake(struct run_task *t, uint64_t now)
+{
+	uint64_t k;
+
+	if (!t->sample_idle)
+		return;
+	t->sample_idle = false;
+	if (t->bw_win_ns && now >= t->bw_at_ns + t->bw_win_ns) {
+		/* the first window may hold I/O from before the sleep */
+		sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
+		k = (now - t->bw_at_ns) / t->bw_win_ns;
+		if (k > SAMPLE_STEP_MAX) {
+			sample_empty_windows(t, &t->bw_at_ns, t->bw_win_ns, k, true);
+			k = 0;
+		}
+		while (k--)
+			sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
+	}
+	if (t->iops_win_ns && now >= t->iops_at_ns + t->iops_win_ns) {
+		sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
+		k = (now - t->iops_at_ns) / t->iops_win_ns;
+		if (k > SAMPLE_STEP_MAX) {
+			sample_empty_windows(t, &t->iops_at_ns, t->iops_win_ns, k, false);
+			k = 0;
+		}
+		while (k--)
+			sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
+	}
 	sample_arm(t);
 }
 
@@ -902,8 +974,16 @@ void run_task_start(struct run_task *t, uint64_t now)
 	t->deadline_ns = j->runtime_ns ? t->ramp_end_ns + j->runtime_ns : UINT64_MAX;
 	if (t->deadline_ns < now)
 		t->deadline_ns = UINT64_MAX;
-	if (t->ctx->lab.max_sim_time_ns && t->deadline_ns > t->ctx->lab.max_sim_time_ns)
+	t->lab_deadline = false;
+	if (t->ctx->lab.max_sim_time_ns && t->deadline_ns > t->ctx->lab.max_sim_time_ns) {
 		t->deadline_ns = t->ctx->lab.max_sim_time_ns;
+		t->lab_deadline = true;
+	}
+	/* without any limit, the end of the simulated clock's range is one */
+	if (t->deadline_ns > RUN_CLOCK_END_NS) {
+		t->deadline_ns = RUN_CLOCK_END_NS;
+		t->lab_deadline = true;
+	}
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	sample_arm(t);
 	if (t->replay)

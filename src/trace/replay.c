@@ -457,9 +457,9 @@ static int open_cpu_files(struct ios_replay *r, const char *base, size_t blen, s
 }
 
 /* Which format is in @head (the first bytes of the first file)? */
-static int detect(struct ios_replay *r, const uint8_t *head, size_t n, struct ios_err *e)
+static int detect(struct ios_replay *r, const struct tr_file *f, const uint8_t *head, size_t n,
+		  struct ios_err *e)
 {
-	const struct tr_file *f = &r->files[0];
 	char line[96];
 	size_t k = 0;
 	unsigned ver;
@@ -525,7 +525,7 @@ static int replay_open(struct ios_replay *r, const char *path, const void *mem, 
 		       struct ios_err *e)
 {
 	uint8_t head[96];
-	size_t n;
+	size_t n, first = 0;
 	int ret;
 
 	r->path = strdup(path);
@@ -553,13 +553,19 @@ static int replay_open(struct ios_replay *r, const char *path, const void *mem, 
 	if (ret)
 		return ret;
 	r->info.nr_files = r->nr_files;
-	if (!r->files[0].size)
+	/*
+	 * blktrace writes a file per CPU, and a CPU that saw no event leaves
+	 * an empty one: the format is that of the first file with data.
+	 */
+	while (first < r->nr_files && !r->files[first].size)
+		first++;
+	if (first == r->nr_files)
 		return IOS_ERR(e, -ENODATA, "%s: empty file", r->files[0].name);
 	{
 		struct tr_rd rd;
 		ssize_t got;
 
-		ret = tr_rd_init(&rd, r, &r->files[0], sizeof(head), e);
+		ret = tr_rd_init(&rd, r, &r->files[first], sizeof(head), e);
 		if (ret)
 			return ret;
 		got = tr_rd_need(&rd, sizeof(head), e);
@@ -570,7 +576,7 @@ static int replay_open(struct ios_replay *r, const char *path, const void *mem, 
 			return (int)got;
 		n = (size_t)got;
 	}
-	ret = detect(r, head, n, e);
+	ret = detect(r, &r->files[first], head, n, e);
 	if (ret)
 		return ret;
 	r->info.format = r->format;
