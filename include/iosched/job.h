@@ -178,6 +178,8 @@ struct ios_job {
 	char *read_iolog;
 	char *write_iolog;
 	char *ioscheduler;		/* fio's ioscheduler=: switch the device's scheduler */
+	const char *ioscheduler_file;	/* where it was set (owned by the jobfile) */
+	int ioscheduler_line;
 	char *description;
 
 	/* --- added by the parser (src/job/); see docs/jobfiles.md --- */

@@ -100,9 +100,43 @@ static int test_rate_stops_at_runtime(void)
 	return T_PASS;
 }
 
+/* fio's switch_ioscheduler: the job picks the device's scheduler */
+static int test_ioscheduler(void)
+{
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+
+	T_ASSERT_EQ(run_full("[j]\nrw=read\ndirect=1\nsize=1m\nioscheduler=deadline\n", NULL, NULL,
+			     NULL, &r, &e), 0);
+	T_ASSERT(!strcmp(r.scheduler, "deadline"));
+	ios_run_result_free(&r);
+	/* [global] for all, and a later phase asking for the same: fine */
+	T_ASSERT_EQ(run_full("[global]\nioscheduler=as\n[a]\nrw=read\nsize=1m\n"
+			     "[b]\nstonewall\nrw=read\nsize=1m\n", NULL, NULL, NULL, &r, &e), 0);
+	T_ASSERT(!strcmp(r.scheduler, "anticipatory"));
+	ios_run_result_free(&r);
+	T_ASSERT(run_full("[j]\nrw=read\nsize=1m\nioscheduler=deadline\n", "cfq", NULL, NULL, &r,
+			  &e) < 0);
+	T_ASSERT(strstr(e.msg, "r.fio:4") && strstr(e.msg, "--scheduler"));
+	ios_err_clear(&e);
+	T_ASSERT(run_full("[j]\nrw=read\nsize=1m\nioscheduler=bogus\n", NULL, NULL, NULL, &r,
+			  &e) < 0);
+	T_ASSERT(strstr(e.msg, "r.fio:4") && strstr(e.msg, "bogus") && strstr(e.msg, "deadline"));
+	ios_err_clear(&e);
+	T_ASSERT(run_full("[a]\nrw=read\nsize=1m\nioscheduler=noop\n"
+			  "[b]\nrw=read\nsize=1m\nioscheduler=cfq\n", NULL, NULL, NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "r.fio:8") && strstr(e.msg, "one scheduler"));
+	ios_err_clear(&e);
+	T_ASSERT(run_full("[a]\nrw=read\nsize=1m\n[b]\nstonewall\nrw=read\nsize=1m\n"
+			  "ioscheduler=noop\n", NULL, NULL, NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "r.fio:8") && strstr(e.msg, "stonewall"));
+	ios_err_clear(&e);
+	return T_PASS;
+}
+
 int main(void)
 {
-	int ret = T_RUN(test_rate_stops_at_runtime);
+	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
