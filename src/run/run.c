@@ -461,6 +461,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	c->files_tail = &c->files;
 	c->seed = cfg->seed;
+	c->res = out;
 	c->jf = jf;
 	c->e = e;
 	ios_timer_init(&c->dev_timer);

@@ -114,6 +114,9 @@ struct run_task {
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
 	unsigned think_count;
+	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */
+	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
+	bool failed;			/* ended by an error of its own (rate_min): no end_fsync */
 	bool stop;
 	bool stats_on;
 

@@ -568,6 +568,57 @@ static uint64_t rate_gate(const struct run_task *t, int dir)
 	return when;
 }
 
+/*
+ * rate_min / rate_iops_min, as fio's check_min_rate: after a 2 s settling
+ * time from the start (the end of ramp_time), each direction that has
+ * completed I/O is measured over at least rate_cycle; completions in that
+ * span below the minimum end the job with EIO. rate_min wins over
+ * rate_iops_min when both are set, as in fio. Returns true when the job fails.
+ */
+static bool min_rate_failed(struct run_task *t, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+
+	if (!t->stats_on || now - t->ramp_end_ns < 2 * IOS_NSEC_PER_SEC)
+		return false;
+	for (int d = 0; d < 2; d++) {
+		const struct ios_dir_result *dr = &t->res->dir[d];
+		uint64_t spent_ms, got;
+		char where[300];
+
+		if ((!j->rate_min[d] && !j->rate_iops_min[d]) || !dr->io_bytes)
+			continue;
+		if (t->rc_bytes[d] || t->rc_ios[d]) {
+			spent_ms = (now - t->rc_at_ns[d]) / IOS_NSEC_PER_MSEC;
+			if (!spent_ms || spent_ms * IOS_NSEC_PER_MSEC < j->rate_cycle_ns)
+				continue;
+			snprintf(where, sizeof(where), "%s:%d: job '%s'", j->file ? j->file : "?",
+				 j->line, j->name);
+			if (j->rate_min[d]) {
+				got = (dr->io_bytes - t->rc_bytes[d]) * 1000 / spent_ms;
+				if (got < j->rate_min[d]) {
+					(void)run_warn(t->ctx->res, "%s: rate_min=%" PRIu64 "B/s not met, "
+						       "got %" PRIu64 "B/s (fio: the job ends with "
+						       "EIO)", where, j->rate_min[d], got);
+					return true;
+				}
+			} else {
+				got = (dr->total_ios - t->rc_ios[d]) * 1000 / spent_ms;
+				if (got < j->rate_iops_min[d]) {
+					(void)run_warn(t->ctx->res, "%s: rate_iops_min=%u not met, got %"
+						       PRIu64 " IOPS (fio: the job ends with EIO)", where,
+						       j->rate_iops_min[d], got);
+					return true;
+				}
+			}
+		}
+		t->rc_bytes[d] = dr->io_bytes;
+		t->rc_ios[d] = dr->total_ios;
+		t->rc_at_ns[d] = now;
+	}
+	return false;
+}
+
 static void finish_logs(struct run_task *t, uint64_t now);
 
 static void finish(struct run_task *t, uint64_t now)
@@ -673,6 +724,12 @@ static void task_step(struct run_task *t, uint64_t now)
 		t->stats_on = true;
 	if (!t->stop && now >= t->deadline_ns)
 		t->stop = true;
+	if (!t->stop && !t->failed && (j->rate_min[0] || j->rate_min[1] || j->rate_iops_min[0] ||
+				       j->rate_iops_min[1]) && min_rate_failed(t, now)) {
+		t->failed = true;
+		t->stop = true;
+		t->res->error = -EIO;
+	}
 	if (t->stop || target_reached(t)) {
 		if (t->inflight) {
 			task_sleep_io(t, t->inflight, now);
@@ -680,6 +737,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		/* end_fsync / fsync_on_close: sync every file the job wrote to */
 		if ((j->end_fsync || j->fsync_on_close) && t->bytes_issued[IOS_WRITE] && !t->null_engine &&
+		    !t->failed &&
 		    t->end_sync_idx < t->nr_files) {
 			issue_sync(t, &t->files[t->end_sync_idx++], false, now);
 			return;

@@ -134,9 +134,53 @@ static int test_ioscheduler(void)
 	return T_PASS;
 }
 
+static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
+{
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		if (strstr(r->warnings[i], a) && (!b || strstr(r->warnings[i], b)))
+			return true;
+	return false;
+}
+
+/* fio's check_min_rate: 2 s to settle, then a measure every rate_cycle */
+static int test_rate_min(void)
+{
+	struct ios_run_result r;
+
+	/* a random reader on a disk does well under 10 MiB/s: it fails at 3 s */
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_min=10m\nruntime=10\n", &r), 0);
+	T_ASSERT_EQ(r.jobs[0].error, -EIO);
+	T_ASSERT(r.jobs[0].runtime_ns >= 3000000000ULL && r.jobs[0].runtime_ns < 3100000000ULL);
+	T_ASSERT(has_warning(&r, "r.fio:1: job 'j': rate_min=10485760B/s not met, got ", "B/s"));
+	ios_run_result_free(&r);
+	/* rate_cycle=5000: the first measure ends at 7 s */
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_min=10m\nrate_cycle=5000\n"
+			"runtime=10\n", &r), 0);
+	T_ASSERT_EQ(r.jobs[0].error, -EIO);
+	T_ASSERT(r.jobs[0].runtime_ns >= 7000000000ULL && r.jobs[0].runtime_ns < 7100000000ULL);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_iops_min=1000\nruntime=10\n",
+			&r), 0);
+	T_ASSERT_EQ(r.jobs[0].error, -EIO);
+	T_ASSERT(has_warning(&r, "rate_iops_min=1000 not met, got ", "IOPS"));
+	ios_run_result_free(&r);
+	/* met: the job runs its time */
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_min=100k\n"
+			"rate_iops_min=10\nruntime=5\n", &r), 0);
+	T_ASSERT_EQ(r.jobs[0].error, 0);
+	T_ASSERT(r.jobs[0].runtime_ns >= 5000000000ULL);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	ios_run_result_free(&r);
+	/* a write-only minimum does not judge a reader (fio: only directions with I/O) */
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_min=,10m\nruntime=4\n", &r), 0);
+	T_ASSERT_EQ(r.jobs[0].error, 0);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
 int main(void)
 {
-	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler);
+	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
