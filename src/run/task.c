@@ -29,6 +29,7 @@
  * with sync=1 they are FUA writes.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include "run_int.h"
 
@@ -174,6 +175,30 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	t->batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
 	if (t->batch_complete_min > t->depth)
 		t->batch_complete_min = t->depth;
+
+	if (j->rate_process_poisson) {
+		char w[256];
+		bool rated = false;
+
+		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+		for (int d = 0; d < 2; d++) {
+			uint64_t min_bs = j->bs_min[d] ? j->bs_min[d] : j->bs[d];
+			uint64_t bps = j->rate[d] ? j->rate[d] : (uint64_t)j->rate_iops[d] * min_bs;
+
+			if (!j->rate[d] && !j->rate_iops[d])
+				continue;
+			rated = true;
+			/* fio divides by this rate in IOPS of the smallest block */
+			if (!min_bs || bps / min_bs == 0)
+				return IOS_ERR(e, -EINVAL, "%s: rate_process=poisson needs a rate of at "
+					       "least one %" PRIu64 "-byte block per second (rate=%"
+					       PRIu64 ")", w, min_bs, bps);
+			ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
+		}
+		if (!rated && run_warn(c->res, "%s: rate_process=poisson has no effect without "
+				       "rate= or rate_iops= (as in fio)", w))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 
 	/* depth units for data, one more for fsync and friends */
 	t->ios = calloc(t->depth + 1, sizeof(*t->ios));
@@ -548,24 +573,58 @@ static bool target_reached(const struct run_task *t)
 	return t->io_issued >= t->io_target;
 }
 
-/* Earliest time the rate limits allow an I/O of @len bytes in @dir. */
+/*
+ * Earliest time the rate limits allow the next I/O in @dir, counted from the
+ * rate's epoch (fio's usec_for_io). Linear: what was issued, at the rate
+ * (rate= and rate_iops= both apply when both are given). Poisson: the sum of
+ * the gaps drawn at each issue.
+ */
 static uint64_t rate_gate(const struct run_task *t, int dir)
 {
 	const struct ios_job *j = t->job;
 	uint64_t when = 0, base = t->stats_on ? t->ramp_end_ns : t->start_ns;
 
-	if (j->rate[dir] && t->bytes_issued[dir]) {
-		__uint128_t ns = (__uint128_t)t->bytes_issued[dir] * IOS_NSEC_PER_SEC / j->rate[dir];
+	if (j->rate_process_poisson)
+		return j->rate[dir] || j->rate_iops[dir] ? base + t->poisson_ns[dir] : 0;
+	if (j->rate[dir] && t->rate_bytes[dir]) {
+		__uint128_t ns = (__uint128_t)t->rate_bytes[dir] * IOS_NSEC_PER_SEC / j->rate[dir];
 
 		when = base + (uint64_t)ns;
 	}
-	if (j->rate_iops[dir] && t->ios_issued[dir]) {
-		uint64_t w = base + t->ios_issued[dir] * IOS_NSEC_PER_SEC / j->rate_iops[dir];
+	if (j->rate_iops[dir] && t->rate_ios[dir]) {
+		uint64_t w = base + t->rate_ios[dir] * IOS_NSEC_PER_SEC / j->rate_iops[dir];
 
 		if (w > when)
 			when = w;
 	}
 	return when;
+}
+
+/*
+ * An I/O in @dir was issued: move the rate's clock. For rate_process=poisson,
+ * fio's usec_for_io: a rate in bytes/s (rate=, else rate_iops= times the
+ * smallest block size) is turned into IOPS of the smallest block, and the
+ * next gap is (10^6 / iops) us times -ln(u), u uniform in (0, 1], from the
+ * direction's own generator (seeded from the job's).
+ */
+static void rate_issued(struct run_task *t, int dir, uint64_t len)
+{
+	const struct ios_job *j = t->job;
+
+	t->rate_bytes[dir] += len;
+	t->rate_ios[dir]++;
+	if (j->rate_process_poisson && (j->rate[dir] || j->rate_iops[dir])) {
+		uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
+		uint64_t bps = j->rate[dir] ? j->rate[dir] : (uint64_t)j->rate_iops[dir] * min_bs;
+		uint64_t iops = min_bs ? bps / min_bs : 0;
+		double u = 1.0 - ios_rand_double(&t->poisson_rng[dir]);	/* (0, 1] */
+		uint64_t gap_us;
+
+		if (!iops)
+			return;	/* refused at set-up */
+		gap_us = (uint64_t)((double)(1000000 / iops) * -log(u));
+		t->poisson_ns[dir] += gap_us * IOS_NSEC_PER_USEC;
+	}
 }
 
 /*
@@ -720,8 +779,13 @@ static void task_step(struct run_task *t, uint64_t now)
 	if (!t->opened && !open_files(t, now))
 		return;
 	reap(t, now);
-	if (!t->stats_on && now >= t->ramp_end_ns)
+	if (!t->stats_on && now >= t->ramp_end_ns) {
 		t->stats_on = true;
+		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
+		memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
+		memset(t->rate_ios, 0, sizeof(t->rate_ios));
+		memset(t->poisson_ns, 0, sizeof(t->poisson_ns));
+	}
 	if (!t->stop && now >= t->deadline_ns)
 		t->stop = true;
 	if (!t->stop && !t->failed && (j->rate_min[0] || j->rate_min[1] || j->rate_iops_min[0] ||
@@ -814,6 +878,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		t->inflight++;
 		t->io_issued += io->len;
 		t->bytes_issued[io->dir] += io->len;
+		rate_issued(t, io->dir, io->len);
 		if (io->dir == IOS_WRITE) {
 			t->writes_since_sync++;
 			t->last_written = io->tf;

@@ -134,6 +134,76 @@ static int test_ioscheduler(void)
 	return T_PASS;
 }
 
+static bool has_warning(const struct ios_run_result *r, const char *a, const char *b);
+
+/* fio's reset_all_stats at the end of the ramp: the rate counts from there */
+static int test_rate_after_ramp(void)
+{
+	struct ios_run_result r;
+
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nrate=1m\nramp_time=2\nruntime=2\n", &r), 0);
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].io_bytes, 2 << 20);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
+/* mean and coefficient of variation of the gaps between queued bios */
+static void gaps(const struct tlog *l, double *mean, double *cv)
+{
+	double s = 0, s2 = 0;
+	size_t n = l->n - 1;
+
+	for (size_t i = 1; i < l->n; i++) {
+		double g = (double)(l->issue_ns[i] - l->issue_ns[i - 1]);
+
+		s += g;
+		s2 += g * g;
+	}
+	*mean = s / (double)n;
+	*cv = sqrt(s2 / (double)n - *mean * *mean) / *mean;
+}
+
+/* fio's usec_for_io with rate_process=poisson: exponential gaps, same mean */
+static int test_poisson(void)
+{
+	static struct tlog a, b, lin;
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+	double mean, cv;
+	const char *job = "[j]\nrw=randread\ndirect=1\nsize=64m\nrate_iops=100\n"
+			  "rate_process=poisson\nruntime=20\n";
+
+	T_ASSERT_EQ(run_full(job, "noop", NULL, &a, &r, &e), 0);
+	ios_run_result_free(&r);
+	T_ASSERT(a.n > 1800 && a.n < 2200);
+	gaps(&a, &mean, &cv);
+	T_ASSERT_NEAR(mean, 10e6, 1e6);
+	T_ASSERT(cv > 0.85 && cv < 1.15);
+	/* the same seed, the same arrivals */
+	T_ASSERT_EQ(run_full(job, "noop", NULL, &b, &r, &e), 0);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(a.n, b.n);
+	T_ASSERT(!memcmp(a.issue_ns, b.issue_ns, a.n * sizeof(a.issue_ns[0])));
+	/* linear: evenly spaced */
+	T_ASSERT_EQ(run_full("[j]\nrw=randread\ndirect=1\nsize=64m\nrate_iops=100\nruntime=20\n",
+			     "noop", NULL, &lin, &r, &e), 0);
+	ios_run_result_free(&r);
+	gaps(&lin, &mean, &cv);
+	T_ASSERT_NEAR(mean, 10e6, 1e6);
+	T_ASSERT(cv < 0.1);
+	/* no rate: no effect, said once */
+	T_ASSERT_EQ(run("[global]\nrate_process=poisson\nrw=read\nsize=1m\n[a]\n[b]\n", &r), 0);
+	T_ASSERT_EQ(r.nr_warnings, 2);
+	T_ASSERT(has_warning(&r, "job 'a': rate_process=poisson has no effect", NULL));
+	ios_run_result_free(&r);
+	/* less than one block per second: fio would divide by zero */
+	T_ASSERT(run_full("[j]\nrw=read\nsize=1m\nrate=1k\nrate_process=poisson\n", "noop", NULL,
+			  NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "r.fio:1: job 'j': rate_process=poisson needs"));
+	ios_err_clear(&e);
+	return T_PASS;
+}
+
 static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
 {
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -180,7 +250,7 @@ static int test_rate_min(void)
 
 int main(void)
 {
-	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min);
+	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
