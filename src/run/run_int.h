@@ -99,12 +99,17 @@ struct run_task {
 	unsigned depth;
 	bool async;			/* slat reported separately */
 	bool null_engine;
-	unsigned batch_submit, batch_complete_min;
+	unsigned batch_submit, batch_complete_min, batch_complete_max;
+	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
+	bool draining;			/* fio's wait_for_completions is under way */
+	bool draining_first;		/* ... and has not reaped yet */
+	unsigned drain_min;		/* its min_evts */
 	struct run_io *ios;		/* depth units, plus one for syncs */
 	struct run_io *sync_io;
 	struct run_io *free_ios;
 	struct run_io *done_head, *done_tail;
 	unsigned inflight, nr_done, wait_threshold;
+	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
 
 	/* progress */

@@ -29,6 +29,7 @@
  * with sync=1 they are FUA writes.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include "run_int.h"
@@ -175,6 +176,10 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	t->batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
 	if (t->batch_complete_min > t->depth)
 		t->batch_complete_min = t->depth;
+	/* fio: an unset or too small maximum is the minimum (fixup_options, td_io_getevents) */
+	t->batch_complete_max = j->iodepth_batch_complete_max > t->batch_complete_min
+				? j->iodepth_batch_complete_max : t->batch_complete_min;
+	t->depth_low = j->iodepth_low && j->iodepth_low < t->depth ? j->iodepth_low : t->depth;
 
 	if (j->rate_process_poisson) {
 		char w[256];
@@ -394,8 +399,9 @@ static void io_done(struct run_io *io, uint64_t now)
 		t->done_head = io;
 	t->done_tail = io;
 	t->nr_done++;
+	/* a task still spending its submission CPU time reaps when that is over */
 	if (t->state == TS_WAIT_IO && t->nr_done >= t->wait_threshold)
-		task_arm(t, now);
+		task_arm(t, now > t->wait_from_ns ? now : t->wait_from_ns);
 }
 
 static void ev_io_done(struct ios_sim *sim, void *arg, uint64_t data)
@@ -508,11 +514,12 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
 }
 
-static unsigned reap(struct run_task *t, uint64_t now)
+/* Account at most @max completed data I/Os (fio's getevents maximum); syncs don't count. */
+static unsigned reap(struct run_task *t, uint64_t now, unsigned max)
 {
 	unsigned n = 0;
 
-	while (t->done_head) {
+	while (t->done_head && n < max) {
 		struct run_io *io = t->done_head;
 
 		t->done_head = io->next;
@@ -555,6 +562,7 @@ static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t curso
 	}
 	t->state = TS_WAIT_IO;
 	t->wait_threshold = threshold;
+	t->wait_from_ns = cursor;
 	if (t->nr_done >= threshold)
 		task_arm(t, cursor);
 	else
@@ -566,6 +574,29 @@ static void task_sleep_until(struct run_task *t, uint64_t when)
 	t->res->ctx++;
 	t->state = TS_WAIT_TIMER;
 	task_arm(t, when);
+}
+
+/*
+ * fio's wait_for_completions on a full queue: getevents for at least
+ * min(iodepth_batch_complete_min, in flight) and at most
+ * iodepth_batch_complete_max completions, again and again until no more
+ * than iodepth_low are in flight. Returns false while it waits.
+ */
+static bool drain(struct run_task *t, uint64_t now)
+{
+	/* a do-while in fio: one getevents at least */
+	while (t->inflight && (t->draining_first || t->inflight > t->depth_low)) {
+		unsigned min = t->drain_min < t->inflight ? t->drain_min : t->inflight;
+
+		if (t->nr_done < min) {
+			task_sleep_io(t, min, now);
+			return false;
+		}
+		reap(t, now, t->batch_complete_max);
+		t->draining_first = false;
+	}
+	t->draining = false;
+	return true;
 }
 
 static bool target_reached(const struct run_task *t)
@@ -778,7 +809,14 @@ static void task_step(struct run_task *t, uint64_t now)
 	t->state = TS_RUNNING;
 	if (!t->opened && !open_files(t, now))
 		return;
-	reap(t, now);
+	if (t->draining) {
+		if (!drain(t, now))
+			return;
+	} else {
+		/* everything done, in getevents batches of at most the maximum (io_u_quiesce) */
+		while (reap(t, now, t->batch_complete_max))
+			;
+	}
 	if (!t->stats_on && now >= t->ramp_end_ns) {
 		t->stats_on = true;
 		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
@@ -865,6 +903,7 @@ static void task_step(struct run_task *t, uint64_t now)
 				t->res->ctx++;
 				t->state = TS_WAIT_IO;
 				t->wait_threshold = 1;
+				t->wait_from_ns = cursor;
 				task_arm(t, gate);
 				return;
 			}
@@ -903,11 +942,16 @@ static void task_step(struct run_task *t, uint64_t now)
 	}
 	if (batch)
 		t->res->io_submit[ios_batch_bucket(batch)]++;
-	if (t->stop || target_reached(t))
+	if (t->stop || target_reached(t)) {
 		task_sleep_io(t, 1, cursor);
-	else
-		task_sleep_io(t, t->inflight < t->batch_complete_min ? t->inflight
-								   : t->batch_complete_min, cursor);
+	} else {
+		/* the queue is full: reap down to iodepth_low before refilling */
+		t->draining = true;
+		t->draining_first = true;
+		t->drain_min = t->inflight < t->batch_complete_min ? t->inflight
+								   : t->batch_complete_min;
+		task_sleep_io(t, t->drain_min, cursor);
+	}
 }
 
 static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)

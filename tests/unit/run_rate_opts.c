@@ -204,6 +204,59 @@ static int test_poisson(void)
 	return T_PASS;
 }
 
+static uint64_t sum(const uint64_t *v, unsigned n)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		s += v[i];
+	return s;
+}
+
+/* fio's wait_for_completions: a full queue drains to iodepth_low before refilling */
+static int test_iodepth_low(void)
+{
+	struct ios_run_result r;
+	uint64_t all;
+
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=64m\nruntime=2\nioengine=libaio\n"
+			"iodepth=8\n", &r), 0);
+	all = sum(r.jobs[0].io_depth, IOS_NR_DEPTH_BUCKETS);
+	/* refilled one at a time: submitted at depth 8 */
+	T_ASSERT(r.jobs[0].io_depth[3] > all * 95 / 100);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=64m\nruntime=2\nioengine=libaio\n"
+			"iodepth=8\niodepth_low=2\n", &r), 0);
+	all = sum(r.jobs[0].io_depth, IOS_NR_DEPTH_BUCKETS);
+	/* refilled from 2 to 8: one submission in six at depth 8, one at 3, four at 4-7 */
+	T_ASSERT(r.jobs[0].io_depth[3] > all / 10 && r.jobs[0].io_depth[3] < all / 4);
+	T_ASSERT(r.jobs[0].io_depth[1] > all / 10 && r.jobs[0].io_depth[1] < all / 4);
+	T_ASSERT(r.jobs[0].io_depth[2] > all / 2);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
+/* td_io_getevents(min, max): at most iodepth_batch_complete_max per reap */
+static int test_batch_complete_max(void)
+{
+	struct ios_run_result r;
+	uint64_t all;
+
+	/* null completes at once: a drain finds all eight done */
+	T_ASSERT_EQ(run("[j]\nrw=read\nsize=16m\nioengine=null\niodepth=8\n", &r), 0);
+	all = sum(r.jobs[0].io_complete, IOS_NR_BATCH_BUCKETS);
+	T_ASSERT(all > 0);
+	/* default max = min = 1: one per getevents, as fio does */
+	T_ASSERT_EQ(r.jobs[0].io_complete[ios_batch_bucket(1)], all);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run("[j]\nrw=read\nsize=16m\nioengine=null\niodepth=8\n"
+			"iodepth_batch_complete_max=8\n", &r), 0);
+	all = sum(r.jobs[0].io_complete, IOS_NR_BATCH_BUCKETS);
+	T_ASSERT(r.jobs[0].io_complete[ios_batch_bucket(8)] > all * 9 / 10);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
 static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
 {
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -250,7 +303,8 @@ static int test_rate_min(void)
 
 int main(void)
 {
-	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson);
+	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson, test_iodepth_low,
+			test_batch_complete_max);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
