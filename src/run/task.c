@@ -181,6 +181,16 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 				? j->iodepth_batch_complete_max : t->batch_complete_min;
 	t->depth_low = j->iodepth_low && j->iodepth_low < t->depth ? j->iodepth_low : t->depth;
 
+	if (j->thinktime_spin_ns) {
+		char w[256];
+
+		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+		/* (the parser refused a thinktime_spin longer than thinktime) */
+		if (run_warn(c->res, "%s: thinktime_spin is CPU time of the machine running fio: "
+			     "the delay is thinktime as before, and iosched reports no CPU use "
+			     "(only the context switches of the sleeping part)", w))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	if (j->rate_process_poisson) {
 		char w[256];
 		bool rated = false;
@@ -874,12 +884,26 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 
 		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
-			t->think_count = 0;
 			if (batch) {
 				t->res->io_submit[ios_batch_bucket(batch)]++;
 				batch = 0;
 			}
-			task_sleep_until(t, cursor + j->thinktime_ns);
+			/* fio's handle_thinktime quiesces first: everything in flight completes */
+			if (t->inflight) {
+				task_sleep_io(t, t->inflight, cursor);
+				return;
+			}
+			t->think_count = 0;
+			/*
+			 * thinktime_spin of it is spent running (no sleep, no context
+			 * switch), the rest asleep; the delay is thinktime either way.
+			 */
+			if (j->thinktime_spin_ns >= j->thinktime_ns) {
+				t->state = TS_WAIT_TIMER;
+				task_arm(t, cursor + j->thinktime_ns);
+			} else {
+				task_sleep_until(t, cursor + j->thinktime_ns);
+			}
 			return;
 		}
 		if (!t->prepared) {

@@ -257,6 +257,36 @@ static int test_batch_complete_max(void)
 	return T_PASS;
 }
 
+/* fio's handle_thinktime: spin thinktime_spin, sleep the rest */
+static int test_thinktime_spin(void)
+{
+	struct ios_run_result r, s;
+
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nthinktime=10ms\nruntime=1\n", &r), 0);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nthinktime=10ms\nthinktime_spin=10ms\n"
+			"runtime=1\n", &s), 0);
+	/* the same delay, so the same I/O */
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].total_ios, s.jobs[0].dir[IOS_READ].total_ios);
+	T_ASSERT(r.jobs[0].dir[IOS_READ].clat.mean == s.jobs[0].dir[IOS_READ].clat.mean);
+	/* one sleep per I/O fewer: only the system calls put it to sleep */
+	T_ASSERT(r.jobs[0].ctx > 80);
+	T_ASSERT_EQ(s.jobs[0].ctx + r.jobs[0].dir[IOS_READ].total_ios, r.jobs[0].ctx);
+	T_ASSERT_EQ(s.nr_warnings, 1);
+	T_ASSERT(has_warning(&s, "r.fio:1: job 'j': thinktime_spin is CPU time", NULL));
+	ios_run_result_free(&r);
+	ios_run_result_free(&s);
+	/* fio lowers it to thinktime silently; refused here */
+	{
+		struct ios_err e = { 0 };
+
+		T_ASSERT(run_full("[j]\nrw=read\nsize=1m\nthinktime_spin=10ms\n", "noop", NULL, NULL,
+				  &r, &e) < 0);
+		T_ASSERT(strstr(e.msg, "thinktime_spin is longer than thinktime"));
+	}
+	return T_PASS;
+}
+
 static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
 {
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -304,7 +334,7 @@ static int test_rate_min(void)
 int main(void)
 {
 	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson, test_iodepth_low,
-			test_batch_complete_max);
+			test_batch_complete_max, test_thinktime_spin);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
