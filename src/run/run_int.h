@@ -11,6 +11,7 @@
 #ifndef IOSCHED_RUN_INT_H
 #define IOSCHED_RUN_INT_H
 
+#include <stdio.h>
 #include "iosched/strmap.h"
 #include "iosched/ios.h"
 #include "iosched/fiolog.h"
@@ -158,6 +159,9 @@ struct run_task {
 	struct ios_fiolog_job log;
 	bool logging;
 
+	/* write_iolog= (iolog_write.c): NULL when the job writes none */
+	FILE *iolog;
+
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
 	struct run_replay *rp;
@@ -222,6 +226,15 @@ void run_task_stop_now(struct run_task *t, uint64_t now);
 /* accounting and ending shared with replay tasks (task.c) */
 void run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
 void run_task_finish(struct run_task *t, uint64_t now);
+
+/* iolog_write.c: write_iolog= */
+int run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void run_iolog_start(struct run_task *t);
+void run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
+		    uint64_t now);
+void run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now);
+void run_iolog_close(struct run_task *t, uint64_t now);
+void run_iolog_abort(struct run_task *t);
 
 /* replay_task.c */
 int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);

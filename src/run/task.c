@@ -145,7 +145,15 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (t->replay) {
 		int ret = run_replay_setup(c, t, e);
 
+		if (!ret)
+			ret = run_iolog_open(c, t, e);	/* only says read_iolog overrides it */
 		return ret ? ret : task_setup_samples(c, t, e);
+	}
+	{
+		int ret = run_iolog_open(c, t, e);
+
+		if (ret)
+			return ret;
 	}
 
 	switch (j->ioengine) {
@@ -285,6 +293,7 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 
 void run_task_free(struct run_task *t)
 {
+	run_iolog_abort(t);
 	run_replay_free(t);
 	free(t->ios);
 	free(t->files);
@@ -730,6 +739,7 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
 	finish_logs(t, now);
+	run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
 	for (int d = 0; d < 2; d++)
@@ -784,6 +794,7 @@ static bool open_files(struct run_task *t, uint64_t now)
 		}
 		if (t->job->invalidate)
 			ios_vfs_invalidate(c->vfs, tf->f->inode);
+		run_iolog_file(t, tf, "open", now);
 		t->open_idx++;
 	}
 	t->opened = true;
@@ -805,6 +816,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	io->start_ns = cursor;
 	io->issue_ns = cursor;
 	t->inflight++;
+	run_iolog_io(t, io, cursor);
 	(void)ios_sim_at(&c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
@@ -936,6 +948,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		t->prepared = NULL;
 		io->start_ns = cursor;
+		run_iolog_io(t, io, cursor);
 		cursor += c->lab.submit_ns;
 		io->issue_ns = t->async ? cursor : io->start_ns;
 		t->inflight++;
@@ -1097,6 +1110,7 @@ void run_task_start(struct run_task *t, uint64_t now)
 		t->deadline_ns = t->ctx->lab.max_sim_time_ns;
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	sample_arm(t);
+	run_iolog_start(t);
 	if (t->replay)
 		run_replay_start(t, now);
 	else

@@ -10,7 +10,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "harness.h"
 
 struct tlog {
@@ -287,6 +289,73 @@ static int test_thinktime_spin(void)
 	return T_PASS;
 }
 
+/* write_iolog: fio 3.33's iolog (version 3), which read_iolog replays */
+static int test_write_iolog(void)
+{
+	static struct tlog w, rd;
+	char dir[] = "/tmp/iosched-wl-XXXXXX", path[64], job[256], line[128];
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+	unsigned reads = 0, writes = 0, syncs = 0, n = 0;
+	FILE *f;
+
+	T_ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/j.log", dir);
+	snprintf(job, sizeof(job), "[j]\nrw=randrw\ndirect=1\nsize=1m\nbs=4k\nfsync=16\n"
+		 "write_iolog=%s\n", path);
+	T_ASSERT_EQ(run_full(job, "noop", NULL, &w, &r, &e), 0);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	ios_run_result_free(&r);
+	f = fopen(path, "r");
+	T_ASSERT(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long us, off, len;
+		char name[32], act[16];
+		int k = sscanf(line, "%llu %31s %15s %llu %llu", &us, name, act, &off, &len);
+
+		if (n == 0)
+			T_ASSERT(!strcmp(line, "fio version 3 iolog\n"));
+		else if (n == 1)
+			T_ASSERT(!strcmp(line, "0 j.0.0 add\n"));
+		else if (n == 2)
+			T_ASSERT(k == 3 && !strcmp(act, "open"));
+		else if (k == 5 && !strcmp(act, "read")) {
+			reads++;
+			T_ASSERT(len == 4096 && off % 4096 == 0 && off < (1 << 20));
+		}
+		else if (k == 5 && !strcmp(act, "write"))
+			writes++;
+		else if (k == 5 && !strcmp(act, "sync"))
+			syncs++;
+		else
+			T_ASSERT(k == 3 && !strcmp(act, "close"));
+		n++;
+	}
+	fclose(f);
+	T_ASSERT_EQ(reads + writes, 256);
+	T_ASSERT_EQ(syncs, writes / 16);
+	/* replayed: the same I/O in the same order, at the same offsets in the file */
+	snprintf(job, sizeof(job), "[r]\nread_iolog=%s\n", path);
+	T_ASSERT_EQ(run_full(job, "noop", NULL, &rd, &r, &e), 0);
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(rd.n, w.n);
+	for (size_t i = 0; i < w.n; i++)
+		T_ASSERT_U64_EQ(rd.sectors[i] - rd.sectors[0], w.sectors[i] - w.sectors[0]);
+	/* a second writer of the same log is refused; numjobs clones too */
+	snprintf(job, sizeof(job), "[a]\nrw=read\nsize=1m\nwrite_iolog=%s\n"
+		 "[b]\nrw=read\nsize=1m\nwrite_iolog=%s\n", path, path);
+	T_ASSERT(run_full(job, "noop", NULL, NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "job 'b'") && strstr(e.msg, "also the log of job 'a'"));
+	ios_err_clear(&e);
+	snprintf(job, sizeof(job), "[a]\nrw=read\nsize=1m\nnumjobs=2\nwrite_iolog=%s\n", path);
+	T_ASSERT(run_full(job, "noop", NULL, NULL, &r, &e) < 0);
+	T_ASSERT(strstr(e.msg, "numjobs=2"));
+	ios_err_clear(&e);
+	unlink(path);
+	rmdir(dir);
+	return T_PASS;
+}
+
 static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
 {
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -334,7 +403,8 @@ static int test_rate_min(void)
 int main(void)
 {
 	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson, test_iodepth_low,
-			test_batch_complete_max, test_thinktime_spin);
+			test_batch_complete_max, test_thinktime_spin,
+			test_write_iolog);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
