@@ -189,6 +189,26 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 				? j->iodepth_batch_complete_max : t->batch_complete_min;
 	t->depth_low = j->iodepth_low && j->iodepth_low < t->depth ? j->iodepth_low : t->depth;
 
+	/*
+	 * overwrite: the files here are laid out before the run, which is what
+	 * fio does with overwrite=1 (and for any job that reads). A write-only
+	 * job with overwrite=0 that creates its file makes fio unlink it and
+	 * start afresh (filesetup.c, extend_file): blocks come from fallocate
+	 * or, where the filesystem has none (ext3), from writing. Say so.
+	 */
+	if (!j->overwrite && !ios_rw_has_read(j->rw) && c->lab.fs != IOS_FS_RAW) {
+		bool fresh = false;
+
+		for (unsigned k = 0; k < t->nr_files; k++)
+			if (!t->files[k].f->is_dev && !t->files[k].f->preexisting &&
+			    t->files[k].f->first_job == j)
+				fresh = true;
+		if (fresh && run_warn(c->res, "%s:%d: job '%s': overwrite=0: fio would create the "
+				      "file afresh (allocated by fallocate, or while writing); "
+				      "iosched lays it out before the run, as with overwrite=1",
+				      j->file ? j->file : "?", j->line, j->name))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	if (j->thinktime_spin_ns) {
 		char w[256];
 

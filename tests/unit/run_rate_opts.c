@@ -356,6 +356,31 @@ static int test_write_iolog(void)
 	return T_PASS;
 }
 
+/* overwrite: iosched's files are laid out before the run (fio's overwrite=1) */
+static int test_overwrite(void)
+{
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+
+	T_ASSERT_EQ(run_full("[w]\nrw=write\nsize=1m\n", "noop", "lab.fs=ext3", NULL, &r, &e), 0);
+	T_ASSERT_EQ(r.nr_warnings, 1);
+	T_ASSERT(has_warning(&r, "r.fio:1: job 'w': overwrite=0: fio would create", NULL));
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run_full("[w]\nrw=write\nsize=1m\noverwrite=1\n", "noop", "lab.fs=ext3", NULL,
+			     &r, &e), 0);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	ios_run_result_free(&r);
+	/* a job that reads: fio lays the file out itself */
+	T_ASSERT_EQ(run_full("[w]\nrw=randrw\nsize=1m\n", "noop", "lab.fs=ext3", NULL, &r, &e), 0);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	ios_run_result_free(&r);
+	/* no filesystem, nothing to allocate */
+	T_ASSERT_EQ(run("[w]\nrw=write\nsize=1m\n", &r), 0);
+	T_ASSERT_EQ(r.nr_warnings, 0);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
 static bool has_warning(const struct ios_run_result *r, const char *a, const char *b)
 {
 	for (size_t i = 0; i < r->nr_warnings; i++)
@@ -404,7 +429,7 @@ int main(void)
 {
 	int ret = T_RUN(test_rate_stops_at_runtime, test_ioscheduler, test_rate_min, test_rate_after_ramp, test_poisson, test_iodepth_low,
 			test_batch_complete_max, test_thinktime_spin,
-			test_write_iolog);
+			test_write_iolog, test_overwrite);
 
 	for (int i = 0; i < nr_jfs; i++) {
 		ios_jobfile_free(jfs[i]);
