@@ -121,11 +121,11 @@ struct run_task {
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
 	unsigned think_count;
 	/*
-	 * rate / rate_iops: what was issued since the rate's epoch (the start,
+	 * rate / rate_iops: the bytes issued since the rate's epoch (the start,
 	 * then the end of ramp_time: fio resets both there), and for
 	 * rate_process=poisson the sum of the exponential gaps drawn so far.
 	 */
-	uint64_t rate_bytes[2], rate_ios[2];
+	uint64_t rate_bytes[2];
 	uint64_t poisson_ns[2];
 	struct ios_rand poisson_rng[2];
 	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */

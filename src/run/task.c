@@ -645,29 +645,28 @@ static bool target_reached(const struct run_task *t)
 
 /*
  * Earliest time the rate limits allow the next I/O in @dir, counted from the
- * rate's epoch (fio's usec_for_io). Linear: what was issued, at the rate
- * (rate= and rate_iops= both apply when both are given). Poisson: the sum of
- * the gaps drawn at each issue.
+ * rate's epoch (fio's usec_for_io). fio turns both limits into bytes per
+ * second: rate= when given, else rate_iops= times the smallest block size.
+ * Linear: what was issued, at that rate. Poisson: the sum of the gaps drawn
+ * at each issue.
  */
+static uint64_t rate_bps(const struct ios_job *j, int dir)
+{
+	uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
+
+	return j->rate[dir] ? j->rate[dir] : (uint64_t)j->rate_iops[dir] * min_bs;
+}
+
 static uint64_t rate_gate(const struct run_task *t, int dir)
 {
 	const struct ios_job *j = t->job;
-	uint64_t when = 0, base = t->stats_on ? t->ramp_end_ns : t->start_ns;
+	uint64_t base = t->stats_on ? t->ramp_end_ns : t->start_ns, bps = rate_bps(j, dir);
 
+	if (!bps)
+		return 0;
 	if (j->rate_process_poisson)
-		return j->rate[dir] || j->rate_iops[dir] ? base + t->poisson_ns[dir] : 0;
-	if (j->rate[dir] && t->rate_bytes[dir]) {
-		__uint128_t ns = (__uint128_t)t->rate_bytes[dir] * IOS_NSEC_PER_SEC / j->rate[dir];
-
-		when = base + (uint64_t)ns;
-	}
-	if (j->rate_iops[dir] && t->rate_ios[dir]) {
-		uint64_t w = base + t->rate_ios[dir] * IOS_NSEC_PER_SEC / j->rate_iops[dir];
-
-		if (w > when)
-			when = w;
-	}
-	return when;
+		return base + t->poisson_ns[dir];
+	return base + (uint64_t)((__uint128_t)t->rate_bytes[dir] * IOS_NSEC_PER_SEC / bps);
 }
 
 /*
@@ -682,11 +681,9 @@ static void rate_issued(struct run_task *t, int dir, uint64_t len)
 	const struct ios_job *j = t->job;
 
 	t->rate_bytes[dir] += len;
-	t->rate_ios[dir]++;
 	if (j->rate_process_poisson && (j->rate[dir] || j->rate_iops[dir])) {
 		uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
-		uint64_t bps = j->rate[dir] ? j->rate[dir] : (uint64_t)j->rate_iops[dir] * min_bs;
-		uint64_t iops = min_bs ? bps / min_bs : 0;
+		uint64_t iops = min_bs ? rate_bps(j, dir) / min_bs : 0;
 		double u = 1.0 - ios_rand_double(&t->poisson_rng[dir]);	/* (0, 1] */
 		uint64_t gap_us;
 
@@ -863,7 +860,6 @@ static void task_step(struct run_task *t, uint64_t now)
 		t->stats_on = true;
 		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
 		memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
-		memset(t->rate_ios, 0, sizeof(t->rate_ios));
 		memset(t->poisson_ns, 0, sizeof(t->poisson_ns));
 	}
 	if (!t->stop && now >= t->deadline_ns)

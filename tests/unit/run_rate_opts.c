@@ -146,6 +146,16 @@ static int test_rate_after_ramp(void)
 	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nrate=1m\nramp_time=2\nruntime=2\n", &r), 0);
 	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].io_bytes, 2 << 20);
 	ios_run_result_free(&r);
+	/* fio's __setup_rate: rate= wins over rate_iops= */
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nrate=1m\nrate_iops=10\nruntime=2\n",
+			&r), 0);
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].io_bytes, 2 << 20);
+	ios_run_result_free(&r);
+	/* rate_iops is a byte rate at the smallest block: 10 x 4k per second */
+	T_ASSERT_EQ(run("[j]\nrw=read\ndirect=1\nsize=64m\nbsrange=4k-64k\nrate_iops=10\n"
+			"runtime=4\n", &r), 0);
+	T_ASSERT(r.jobs[0].dir[IOS_READ].io_bytes <= 4 * 10 * 4096 + 65536);
+	ios_run_result_free(&r);
 	return T_PASS;
 }
 
