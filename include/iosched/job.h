@@ -138,6 +138,7 @@ struct ios_job {
 	unsigned rate_iops[2];
 	unsigned rate_iops_min[2];
 	uint64_t rate_cycle_ns;
+	int rate_cycle_set;		/* given (it has no effect without a minimum rate) */
 	int rate_process_poisson;
 	unsigned loops;
 	unsigned numjobs;

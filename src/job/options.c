@@ -520,6 +520,12 @@ static int opt_ioscheduler(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+static int opt_rate_cycle_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->rate_cycle_set = !c->is_default;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const char *const tb_types[] = { "complete", "issue", NULL };
@@ -691,8 +697,8 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_INT, .off = OFF(rate_iops_min), .size = sizeof(unsigned), .min = 0,
 	  .max = UINT_MAX, .flags = IOS_OPTF_PERDIR },
 	{ INFO("rate_cycle", "ratecycle", "int", "1000",
-	       "Average rate and rate_min over this many milliseconds"),
-	  .type = IOS_OPT_MSEC, .off = OFF(rate_cycle_ns) },
+	       "Measure rate_min / rate_iops_min over spans of this many milliseconds"),
+	  .type = IOS_OPT_MSEC, .off = OFF(rate_cycle_ns), .set = opt_rate_cycle_hook },
 	{ INFO("rate_process", NULL, "enum", "linear", "Rated I/O arrives linearly or as Poisson"),
 	  .type = IOS_OPT_ENUM, .off = OFF(rate_process_poisson), .choices = rate_processes },
 	{ INFO("loops", NULL, "int", "1", "Run the workload this many times"),

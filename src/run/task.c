@@ -209,6 +209,12 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 				      j->file ? j->file : "?", j->line, j->name))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
+	if (j->rate_cycle_set && !j->rate_min[0] && !j->rate_min[1] && !j->rate_iops_min[0] &&
+	    !j->rate_iops_min[1] &&
+	    run_warn(c->res, "%s:%d: job '%s': rate_cycle has no effect without rate_min or "
+		     "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
+		     j->line, j->name))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (j->thinktime_spin_ns) {
 		char w[256];
 

@@ -428,6 +428,9 @@ static int test_rate_min(void)
 	T_ASSERT(r.jobs[0].runtime_ns >= 5000000000ULL);
 	T_ASSERT_EQ(r.nr_warnings, 0);
 	ios_run_result_free(&r);
+	T_ASSERT_EQ(run("[j]\nrw=read\nsize=1m\nrate_cycle=500\n", &r), 0);
+	T_ASSERT(has_warning(&r, "job 'j': rate_cycle has no effect without rate_min", NULL));
+	ios_run_result_free(&r);
 	/* a write-only minimum does not judge a reader (fio: only directions with I/O) */
 	T_ASSERT_EQ(run("[j]\nrw=randread\ndirect=1\nsize=256m\nrate_min=,10m\nruntime=4\n", &r), 0);
 	T_ASSERT_EQ(r.jobs[0].error, 0);
