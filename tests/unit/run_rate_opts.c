@@ -20,6 +20,8 @@ struct tlog {
 	uint64_t sectors[8192];
 	size_t n;
 	unsigned max_inflight, inflight;
+	uint64_t last_complete_ns;
+	uint64_t think_gaps, think_busy;	/* long gaps; those with I/O completing inside */
 };
 
 static void tr_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
@@ -29,6 +31,13 @@ static void tr_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 
 	(void)q;
 	(void)rq;
+	if (a == IOS_TA_COMPLETE)
+		l->last_complete_ns = now;
+	if (a == IOS_TA_QUEUE && l->n && now - l->issue_ns[l->n - 1] >= 45000000ULL) {
+		l->think_gaps++;
+		if (now - l->last_complete_ns < 49000000ULL)
+			l->think_busy++;
+	}
 	if (a == IOS_TA_QUEUE && l->n < 8192) {
 		l->sectors[l->n] = bio->sector;
 		l->issue_ns[l->n++] = now;
@@ -288,6 +297,18 @@ static int test_thinktime_spin(void)
 	T_ASSERT(has_warning(&s, "r.fio:1: job 'j': thinktime_spin is CPU time", NULL));
 	ios_run_result_free(&r);
 	ios_run_result_free(&s);
+	/* fio's handle_thinktime quiesces: the device is idle all through the think */
+	{
+		static struct tlog l;
+		struct ios_err e = { 0 };
+
+		T_ASSERT_EQ(run_full("[j]\nrw=randread\ndirect=1\nsize=64m\nioengine=libaio\n"
+				     "iodepth=4\nthinktime=50ms\nthinktime_blocks=8\nruntime=2\n",
+				     "noop", NULL, &l, &r, &e), 0);
+		ios_run_result_free(&r);
+		T_ASSERT(l.think_gaps > 10);
+		T_ASSERT_EQ(l.think_busy, 0);
+	}
 	/* fio lowers it to thinktime silently; refused here */
 	{
 		struct ios_err e = { 0 };
