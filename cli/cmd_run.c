@@ -89,6 +89,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 	else if (!cli_write_output(o.outfile, &out))
 		rc = CLI_EXIT_OK;
+	/* fio's exit status counts the jobs that ended with an error (rate_min, EIO, ...) */
+	for (size_t i = 0; i < res.nr_jobs && rc == CLI_EXIT_OK; i++)
+		if (res.jobs[i].error)
+			rc = CLI_EXIT_FAIL;
 	ios_buf_free(&out);
 	if (rc == CLI_EXIT_OK && plot && cli_plot_run(plot, &o, &res))
 		rc = CLI_EXIT_FAIL;

@@ -90,6 +90,7 @@ struct ios_job {
 	int invalidate;
 	int unlink;
 	int overwrite;
+	int overwrite_set;		/* given in the job file (the note is for an explicit 0) */
 	/* where size=, filesize=, nrfiles= and offset= were set (layout errors) */
 	struct ios_optsrc size_src, filesize_src, nrfiles_src, offset_src;
 
@@ -138,6 +139,7 @@ struct ios_job {
 	unsigned rate_iops[2];
 	unsigned rate_iops_min[2];
 	uint64_t rate_cycle_ns;
+	int rate_cycle_set;		/* given (it has no effect without a minimum rate) */
 	int rate_process_poisson;
 	unsigned loops;
 	unsigned numjobs;
@@ -178,6 +180,8 @@ struct ios_job {
 	char *read_iolog;
 	char *write_iolog;
 	char *ioscheduler;		/* fio's ioscheduler=: switch the device's scheduler */
+	const char *ioscheduler_file;	/* where it was set (owned by the jobfile) */
+	int ioscheduler_line;
 	char *description;
 
 	/* --- added by the parser (src/job/); see docs/jobfiles.md --- */

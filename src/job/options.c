@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "iosched/sched.h"
 #include "job/opt.h"
 
 #define OFF(f)		offsetof(struct ios_job, f)
@@ -488,6 +489,49 @@ static int opt_iopsavgtime_hook(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/*
+ * ioscheduler=NAME: fio writes NAME to the device's queue/scheduler when the
+ * job sets up (backend.c, switch_ioscheduler) and fails the job when the
+ * kernel does not take it. The names are the simulator's schedulers; which
+ * one the run uses, and what happens when jobs disagree, is the runner's
+ * business (run.c), so remember where it was written.
+ */
+static int opt_ioscheduler(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!ios_sched_find(c->value)) {
+		char names[256] = "";
+		const struct ios_sched_type *st;
+
+		for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
+			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
+			strncat(names, st->name, sizeof(names) - strlen(names) - 1);
+			if (st->alias) {
+				strncat(names, "/", sizeof(names) - strlen(names) - 1);
+				strncat(names, st->alias, sizeof(names) - strlen(names) - 1);
+			}
+		}
+		return ios_opt_err(c, -EINVAL, "unknown I/O scheduler (fio: \"unable to set io "
+				   "scheduler\"); known: %s", names);
+	}
+	if (ios_opt_set_string(&job->ioscheduler, c->value))
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	job->ioscheduler_file = c->file;
+	job->ioscheduler_line = c->line;
+	return 0;
+}
+
+static int opt_rate_cycle_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->rate_cycle_set = !c->is_default;
+	return 0;
+}
+
+static int opt_overwrite_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->overwrite_set = !c->is_default;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const char *const tb_types[] = { "complete", "issue", NULL };
@@ -543,7 +587,7 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("unlink", NULL, "bool", "0", "Unlink the files when the job is done"),
 	  .type = IOS_OPT_BOOL, .off = OFF(unlink) },
 	{ INFO("overwrite", NULL, "bool", "0", "Lay the file out before writing, so writes overwrite"),
-	  .type = IOS_OPT_BOOL, .off = OFF(overwrite) },
+	  .type = IOS_OPT_BOOL, .off = OFF(overwrite), .set = opt_overwrite_hook },
 
 	/* ---- pattern ---- */
 	{ INFO("rw", "readwrite", "enum", "read",
@@ -659,8 +703,8 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_INT, .off = OFF(rate_iops_min), .size = sizeof(unsigned), .min = 0,
 	  .max = UINT_MAX, .flags = IOS_OPTF_PERDIR },
 	{ INFO("rate_cycle", "ratecycle", "int", "1000",
-	       "Average rate and rate_min over this many milliseconds"),
-	  .type = IOS_OPT_MSEC, .off = OFF(rate_cycle_ns) },
+	       "Measure rate_min / rate_iops_min over spans of this many milliseconds"),
+	  .type = IOS_OPT_MSEC, .off = OFF(rate_cycle_ns), .set = opt_rate_cycle_hook },
 	{ INFO("rate_process", NULL, "enum", "linear", "Rated I/O arrives linearly or as Poisson"),
 	  .type = IOS_OPT_ENUM, .off = OFF(rate_process_poisson), .choices = rate_processes },
 	{ INFO("loops", NULL, "int", "1", "Run the workload this many times"),
@@ -737,8 +781,9 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_STR, .off = OFF(read_iolog) },
 	{ INFO("write_iolog", NULL, "str", NULL, "Write the job's I/O pattern to this log"),
 	  .type = IOS_OPT_STR, .off = OFF(write_iolog) },
-	{ INFO("ioscheduler", NULL, "str", NULL, "Switch the device to this I/O scheduler"),
-	  .type = IOS_OPT_STR, .off = OFF(ioscheduler) },
+	{ INFO("ioscheduler", NULL, "str", NULL,
+	       "Switch the device to this I/O scheduler for the run (see 'iosched list')"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_ioscheduler },
 	{ INFO("thread", NULL, "flag", NULL,
 	       "Threads instead of processes (accepted; no effect in a simulator)"),
 	  .type = IOS_OPT_FLAG, .off = OFF(thread) },

@@ -439,6 +439,88 @@ static bool jobs_read_iolog(const struct ios_jobfile *jf)
 	return false;
 }
 
+/*
+ * ioscheduler=: fio switches the device's scheduler as each job sets up
+ * (backend.c, switch_ioscheduler; not for diskless engines such as null) and
+ * leaves it switched. The simulated device has one scheduler for the whole
+ * run, so the switch is modelled when it happens before any I/O: the jobs
+ * that ask must agree, and either every job asks (later switches to the same
+ * scheduler change nothing) or the askers start first (first phase, no
+ * startdelay). Anything else would switch under running or finished jobs,
+ * and is refused. --scheduler says the same thing a second time: an error.
+ */
+static int run_job_sched(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
+			 const char **schedname, struct ios_run_result *out, struct ios_err *e)
+{
+	const struct ios_job *first = NULL;
+	bool all = true;
+
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		const char *f = j->ioscheduler_file ? j->ioscheduler_file : j->file ? j->file : "?";
+		int l = j->ioscheduler_file ? j->ioscheduler_line : j->line;
+
+		if (!j->ioscheduler || j->read_iolog) {
+			all = false;
+			continue;
+		}
+		if (j->ioengine == IOS_ENGINE_NULL) {
+			all = false;
+			if (run_warn(out, "%s:%d: job '%s': ioscheduler=%s has no effect with "
+				     "ioengine=null (fio switches no scheduler for a diskless engine)",
+				     f, l, j->name, j->ioscheduler))
+				return IOS_ERR(e, -ENOMEM, "out of memory");
+			continue;
+		}
+		if (cfg->scheduler)
+			return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': ioscheduler=%s conflicts with "
+				       "--scheduler %s (the job file already chooses the device's "
+				       "scheduler: drop one of them)", f, l, j->name, j->ioscheduler,
+				       cfg->scheduler);
+		if (!first) {
+			first = j;
+			continue;
+		}
+		if (ios_sched_find(j->ioscheduler) != ios_sched_find(first->ioscheduler))
+			return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': ioscheduler=%s, but job '%s' "
+				       "(%s:%d) switches the device to %s: the run has one device, "
+				       "hence one scheduler", f, l, j->name, j->ioscheduler,
+				       first->name, first->ioscheduler_file, first->ioscheduler_line,
+				       first->ioscheduler);
+	}
+	if (!first)
+		return 0;
+	if (!all) {
+		const struct ios_job *late = NULL;
+		unsigned phase = 0;
+
+		for (size_t i = 0; i < jf->nr_jobs; i++) {
+			const struct ios_job *j = &jf->jobs[i];
+
+			if (i && j->stonewall)
+				phase++;
+			if (!j->ioscheduler || j->read_iolog || j->ioengine == IOS_ENGINE_NULL)
+				continue;
+			if (!phase && !j->startdelay_lo_ns && !j->startdelay_hi_ns) {
+				late = NULL;	/* switched at the start: later ones change nothing */
+				break;
+			}
+			if (!late)
+				late = j;
+		}
+		if (late)
+			return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': ioscheduler=%s would switch the "
+				       "scheduler after other jobs have started (%s); iosched runs "
+				       "one scheduler per run: set ioscheduler= for every job "
+				       "([global]) or in a job that starts first",
+				       late->ioscheduler_file, late->ioscheduler_line, late->name,
+				       late->ioscheduler, late->startdelay_lo_ns || late->startdelay_hi_ns
+				       ? "startdelay" : "it waits behind a stonewall");
+	}
+	*schedname = first->ioscheduler;
+	return 0;
+}
+
 int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	    struct ios_run_result *out, struct ios_err *e)
 {
@@ -459,6 +541,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	c->files_tail = &c->files;
 	c->seed = cfg->seed;
+	c->res = out;
 	c->jf = jf;
 	c->e = e;
 	ios_timer_init(&c->dev_timer);
@@ -498,6 +581,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		goto out;
 	}
 
+	ret = run_job_sched(jf, cfg, &schedname, out, e);
+	if (ret)
+		goto out;
 	if (!ios_sched_find(schedname)) {
 		char names[256] = "";
 		const struct ios_sched_type *st;

@@ -11,6 +11,7 @@
 #ifndef IOSCHED_RUN_INT_H
 #define IOSCHED_RUN_INT_H
 
+#include <stdio.h>
 #include "iosched/strmap.h"
 #include "iosched/ios.h"
 #include "iosched/fiolog.h"
@@ -99,12 +100,17 @@ struct run_task {
 	unsigned depth;
 	bool async;			/* slat reported separately */
 	bool null_engine;
-	unsigned batch_submit, batch_complete_min;
+	unsigned batch_submit, batch_complete_min, batch_complete_max;
+	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
+	bool draining;			/* fio's wait_for_completions is under way */
+	bool draining_first;		/* ... and has not reaped yet */
+	unsigned drain_min;		/* its min_evts */
 	struct run_io *ios;		/* depth units, plus one for syncs */
 	struct run_io *sync_io;
 	struct run_io *free_ios;
 	struct run_io *done_head, *done_tail;
 	unsigned inflight, nr_done, wait_threshold;
+	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
 
 	/* progress */
@@ -114,6 +120,17 @@ struct run_task {
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
 	unsigned think_count;
+	/*
+	 * rate / rate_iops: the bytes issued since the rate's epoch (the start,
+	 * then the end of ramp_time: fio resets both there), and for
+	 * rate_process=poisson the sum of the exponential gaps drawn so far.
+	 */
+	uint64_t rate_bytes[2];
+	uint64_t poisson_ns[2];
+	struct ios_rand poisson_rng[2];
+	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */
+	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
+	bool failed;			/* ended by an error of its own (rate_min): no end_fsync */
 	bool stop;
 	bool stats_on;
 	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
@@ -150,6 +167,9 @@ struct run_task {
 	/* fio's bw / lat / iops logs (write_*_log) */
 	struct ios_fiolog_job log;
 	bool logging;
+
+	/* write_iolog= (iolog_write.c): NULL when the job writes none */
+	FILE *iolog;
 
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
@@ -224,6 +244,15 @@ void run_task_stop_now(struct run_task *t, uint64_t now);
 /* accounting and ending shared with replay tasks (task.c) */
 void run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
 void run_task_finish(struct run_task *t, uint64_t now);
+
+/* iolog_write.c: write_iolog= */
+int run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void run_iolog_start(struct run_task *t);
+void run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
+		    uint64_t now);
+void run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now);
+void run_iolog_close(struct run_task *t, uint64_t now);
+void run_iolog_abort(struct run_task *t);
 
 /* replay_task.c */
 int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);

@@ -29,6 +29,8 @@
  * with sync=1 they are FUA writes.
  */
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <string.h>
 #include "run_int.h"
 
@@ -143,7 +145,15 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (t->replay) {
 		int ret = run_replay_setup(c, t, e);
 
+		if (!ret)
+			ret = run_iolog_open(c, t, e);	/* only says read_iolog overrides it */
 		return ret ? ret : task_setup_samples(c, t, e);
+	}
+	{
+		int ret = run_iolog_open(c, t, e);
+
+		if (ret)
+			return ret;
 	}
 
 	switch (j->ioengine) {
@@ -174,6 +184,74 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	t->batch_complete_min = j->iodepth_batch_complete_min ? j->iodepth_batch_complete_min : 1;
 	if (t->batch_complete_min > t->depth)
 		t->batch_complete_min = t->depth;
+	/* fio: an unset or too small maximum is the minimum (fixup_options, td_io_getevents) */
+	t->batch_complete_max = j->iodepth_batch_complete_max > t->batch_complete_min
+				? j->iodepth_batch_complete_max : t->batch_complete_min;
+	t->depth_low = j->iodepth_low && j->iodepth_low < t->depth ? j->iodepth_low : t->depth;
+
+	/*
+	 * overwrite: the files here are laid out before the run, which is what
+	 * fio does with overwrite=1 (and for any job that reads). A write-only
+	 * job with overwrite=0 that creates its file makes fio unlink it and
+	 * start afresh (filesetup.c, extend_file): blocks come from fallocate
+	 * or, where the filesystem has none (ext3), from writing. That is the
+	 * default and the same simplification for every write job, so it is
+	 * documented (docs/jobfiles.md) rather than repeated on every run; a
+	 * job that asks for overwrite=0 in so many words gets the note.
+	 */
+	if (!j->overwrite && j->overwrite_set && !ios_rw_has_read(j->rw) &&
+	    c->lab.fs != IOS_FS_RAW) {
+		bool fresh = false;
+
+		for (unsigned k = 0; k < t->nr_files; k++)
+			if (!t->files[k].f->is_dev && !t->files[k].f->preexisting &&
+			    t->files[k].f->first_job == j)
+				fresh = true;
+		if (fresh && run_warn(c->res, "%s:%d: job '%s': overwrite=0: fio would create the "
+				      "file afresh (allocated by fallocate, or while writing); "
+				      "iosched lays it out before the run, as with overwrite=1",
+				      j->file ? j->file : "?", j->line, j->name))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	if (j->rate_cycle_set && !j->rate_min[0] && !j->rate_min[1] && !j->rate_iops_min[0] &&
+	    !j->rate_iops_min[1] &&
+	    run_warn(c->res, "%s:%d: job '%s': rate_cycle has no effect without rate_min or "
+		     "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
+		     j->line, j->name))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (j->thinktime_spin_ns) {
+		char w[256];
+
+		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+		/* (the parser refused a thinktime_spin longer than thinktime) */
+		if (run_warn(c->res, "%s: thinktime_spin is CPU time of the machine running fio: "
+			     "the delay is thinktime as before, and iosched reports no CPU use "
+			     "(only the context switches of the sleeping part)", w))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	if (j->rate_process_poisson) {
+		char w[256];
+		bool rated = false;
+
+		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+		for (int d = 0; d < 2; d++) {
+			uint64_t min_bs = j->bs_min[d] ? j->bs_min[d] : j->bs[d];
+			uint64_t bps = j->rate[d] ? j->rate[d] : (uint64_t)j->rate_iops[d] * min_bs;
+
+			if (!j->rate[d] && !j->rate_iops[d])
+				continue;
+			rated = true;
+			/* fio divides by this rate in IOPS of the smallest block */
+			if (!min_bs || bps / min_bs == 0)
+				return IOS_ERR(e, -EINVAL, "%s: rate_process=poisson needs a rate of at "
+					       "least one %" PRIu64 "-byte block per second (rate=%"
+					       PRIu64 ")", w, min_bs, bps);
+			ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
+		}
+		if (!rated && run_warn(c->res, "%s: rate_process=poisson has no effect without "
+				       "rate= or rate_iops= (as in fio)", w))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 
 	/* depth units for data, one more for fsync and friends */
 	t->ios = calloc(t->depth + 1, sizeof(*t->ios));
@@ -246,6 +324,7 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 
 void run_task_free(struct run_task *t)
 {
+	run_iolog_abort(t);
 	/* the io context outlives its requests (the queue went first) */
 	IOS_BUG_ON_MSG(t->ioc.nr_requests, "task pid %u freed with %u requests still holding"
 		       " its io context", t->ioc.pid, t->ioc.nr_requests);
@@ -373,8 +452,9 @@ static void io_done(struct run_io *io, uint64_t now)
 		t->done_head = io;
 	t->done_tail = io;
 	t->nr_done++;
+	/* a task still spending its submission CPU time reaps when that is over */
 	if (t->state == TS_WAIT_IO && t->nr_done >= t->wait_threshold)
-		task_arm(t, now);
+		task_arm(t, now > t->wait_from_ns ? now : t->wait_from_ns);
 }
 
 static void ev_io_done(struct ios_sim *sim, void *arg, uint64_t data)
@@ -487,11 +567,12 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
 }
 
-static unsigned reap(struct run_task *t, uint64_t now)
+/* Account at most @max completed data I/Os (fio's getevents maximum); syncs don't count. */
+static unsigned reap(struct run_task *t, uint64_t now, unsigned max)
 {
 	unsigned n = 0;
 
-	while (t->done_head) {
+	while (t->done_head && n < max) {
 		struct run_io *io = t->done_head;
 
 		t->done_head = io->next;
@@ -534,6 +615,7 @@ static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t curso
 	}
 	t->state = TS_WAIT_IO;
 	t->wait_threshold = threshold;
+	t->wait_from_ns = cursor;
 	if (t->nr_done >= threshold)
 		task_arm(t, cursor);
 	else
@@ -550,29 +632,134 @@ static void task_sleep_until(struct run_task *t, uint64_t when)
 	task_arm(t, when);
 }
 
+/*
+ * fio's wait_for_completions on a full queue: getevents for at least
+ * min(iodepth_batch_complete_min, in flight) and at most
+ * iodepth_batch_complete_max completions, again and again until no more
+ * than iodepth_low are in flight. Returns false while it waits.
+ */
+static bool drain(struct run_task *t, uint64_t now)
+{
+	/* a do-while in fio: one getevents at least */
+	while (t->inflight && (t->draining_first || t->inflight > t->depth_low)) {
+		unsigned min = t->drain_min < t->inflight ? t->drain_min : t->inflight;
+
+		if (t->nr_done < min) {
+			task_sleep_io(t, min, now);
+			return false;
+		}
+		reap(t, now, t->batch_complete_max);
+		t->draining_first = false;
+	}
+	t->draining = false;
+	return true;
+}
+
 static bool target_reached(const struct run_task *t)
 {
 	return t->io_issued >= t->io_target;
 }
 
-/* Earliest time the rate limits allow an I/O of @len bytes in @dir. */
+/*
+ * Earliest time the rate limits allow the next I/O in @dir, counted from the
+ * rate's epoch (fio's usec_for_io). fio turns both limits into bytes per
+ * second: rate= when given, else rate_iops= times the smallest block size.
+ * Linear: what was issued, at that rate. Poisson: the sum of the gaps drawn
+ * at each issue.
+ */
+static uint64_t rate_bps(const struct ios_job *j, int dir)
+{
+	uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
+
+	return j->rate[dir] ? j->rate[dir] : (uint64_t)j->rate_iops[dir] * min_bs;
+}
+
 static uint64_t rate_gate(const struct run_task *t, int dir)
 {
 	const struct ios_job *j = t->job;
-	uint64_t when = 0, base = t->stats_on ? t->ramp_end_ns : t->start_ns;
+	uint64_t base = t->stats_on ? t->ramp_end_ns : t->start_ns, bps = rate_bps(j, dir);
 
-	if (j->rate[dir] && t->bytes_issued[dir]) {
-		__uint128_t ns = (__uint128_t)t->bytes_issued[dir] * IOS_NSEC_PER_SEC / j->rate[dir];
+	if (!bps)
+		return 0;
+	if (j->rate_process_poisson)
+		return base + t->poisson_ns[dir];
+	return base + (uint64_t)((__uint128_t)t->rate_bytes[dir] * IOS_NSEC_PER_SEC / bps);
+}
 
-		when = base + (uint64_t)ns;
+/*
+ * An I/O in @dir was issued: move the rate's clock. For rate_process=poisson,
+ * fio's usec_for_io: a rate in bytes/s (rate=, else rate_iops= times the
+ * smallest block size) is turned into IOPS of the smallest block, and the
+ * next gap is (10^6 / iops) us times -ln(u), u uniform in (0, 1], from the
+ * direction's own generator (seeded from the job's).
+ */
+static void rate_issued(struct run_task *t, int dir, uint64_t len)
+{
+	const struct ios_job *j = t->job;
+
+	t->rate_bytes[dir] += len;
+	if (j->rate_process_poisson && (j->rate[dir] || j->rate_iops[dir])) {
+		uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
+		uint64_t iops = min_bs ? rate_bps(j, dir) / min_bs : 0;
+		double u = 1.0 - ios_rand_double(&t->poisson_rng[dir]);	/* (0, 1] */
+		uint64_t gap_us;
+
+		if (!iops)
+			return;	/* refused at set-up */
+		gap_us = (uint64_t)((double)(1000000 / iops) * -log(u));
+		t->poisson_ns[dir] += gap_us * IOS_NSEC_PER_USEC;
 	}
-	if (j->rate_iops[dir] && t->ios_issued[dir]) {
-		uint64_t w = base + t->ios_issued[dir] * IOS_NSEC_PER_SEC / j->rate_iops[dir];
+}
 
-		if (w > when)
-			when = w;
+/*
+ * rate_min / rate_iops_min, as fio's check_min_rate: after a 2 s settling
+ * time from the start (the end of ramp_time), each direction that has
+ * completed I/O is measured over at least rate_cycle; completions in that
+ * span below the minimum end the job with EIO. rate_min wins over
+ * rate_iops_min when both are set, as in fio. Returns true when the job fails.
+ */
+static bool min_rate_failed(struct run_task *t, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+
+	if (!t->stats_on || now - t->ramp_end_ns < 2 * IOS_NSEC_PER_SEC)
+		return false;
+	for (int d = 0; d < 2; d++) {
+		const struct ios_dir_result *dr = &t->res->dir[d];
+		uint64_t spent_ms, got;
+		char where[300];
+
+		if ((!j->rate_min[d] && !j->rate_iops_min[d]) || !dr->io_bytes)
+			continue;
+		if (t->rc_bytes[d] || t->rc_ios[d]) {
+			spent_ms = (now - t->rc_at_ns[d]) / IOS_NSEC_PER_MSEC;
+			if (!spent_ms || spent_ms * IOS_NSEC_PER_MSEC < j->rate_cycle_ns)
+				continue;
+			snprintf(where, sizeof(where), "%s:%d: job '%s'", j->file ? j->file : "?",
+				 j->line, j->name);
+			if (j->rate_min[d]) {
+				got = (dr->io_bytes - t->rc_bytes[d]) * 1000 / spent_ms;
+				if (got < j->rate_min[d]) {
+					(void)run_warn(t->ctx->res, "%s: rate_min=%" PRIu64 "B/s not met, "
+						       "got %" PRIu64 "B/s (fio: the job ends with "
+						       "EIO)", where, j->rate_min[d], got);
+					return true;
+				}
+			} else {
+				got = (dr->total_ios - t->rc_ios[d]) * 1000 / spent_ms;
+				if (got < j->rate_iops_min[d]) {
+					(void)run_warn(t->ctx->res, "%s: rate_iops_min=%u not met, got %"
+						       PRIu64 " IOPS (fio: the job ends with EIO)", where,
+						       j->rate_iops_min[d], got);
+					return true;
+				}
+			}
+		}
+		t->rc_bytes[d] = dr->io_bytes;
+		t->rc_ios[d] = dr->total_ios;
+		t->rc_at_ns[d] = now;
 	}
-	return when;
+	return false;
 }
 
 static void finish_logs(struct run_task *t, uint64_t now);
@@ -586,6 +773,7 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
 	finish_logs(t, now);
+	run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
 	for (int d = 0; d < 2; d++)
@@ -640,6 +828,7 @@ static bool open_files(struct run_task *t, uint64_t now)
 		}
 		if (t->job->invalidate)
 			ios_vfs_invalidate(c->vfs, tf->f->inode);
+		run_iolog_file(t, tf, "open", now);
 		t->open_idx++;
 	}
 	t->opened = true;
@@ -661,6 +850,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	io->start_ns = cursor;
 	io->issue_ns = cursor;
 	t->inflight++;
+	run_iolog_io(t, io, cursor);
 	(void)ios_sim_at(&c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
@@ -675,12 +865,29 @@ static void task_step(struct run_task *t, uint64_t now)
 	t->state = TS_RUNNING;
 	if (!t->opened && !open_files(t, now))
 		return;
-	reap(t, now);
-	if (!t->stats_on && now >= t->ramp_end_ns)
+	if (t->draining) {
+		if (!drain(t, now))
+			return;
+	} else {
+		/* everything done, in getevents batches of at most the maximum (io_u_quiesce) */
+		while (reap(t, now, t->batch_complete_max))
+			;
+	}
+	if (!t->stats_on && now >= t->ramp_end_ns) {
 		t->stats_on = true;
+		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
+		memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
+		memset(t->poisson_ns, 0, sizeof(t->poisson_ns));
+	}
 	if (!t->stop && now >= t->deadline_ns) {
 		t->stop = true;
 		t->cut = t->lab_deadline && !target_reached(t);
+	}
+	if (!t->stop && !t->failed && (j->rate_min[0] || j->rate_min[1] || j->rate_iops_min[0] ||
+				       j->rate_iops_min[1]) && min_rate_failed(t, now)) {
+		t->failed = true;
+		t->stop = true;
+		t->res->error = -EIO;
 	}
 	if (t->stop || target_reached(t)) {
 		if (t->inflight) {
@@ -689,6 +896,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		/* end_fsync / fsync_on_close: sync every file the job wrote to */
 		if ((j->end_fsync || j->fsync_on_close) && t->bytes_issued[IOS_WRITE] && !t->null_engine &&
+		    !t->failed &&
 		    t->end_sync_idx < t->nr_files) {
 			issue_sync(t, &t->files[t->end_sync_idx++], false, now);
 			return;
@@ -699,7 +907,7 @@ static void task_step(struct run_task *t, uint64_t now)
 
 	while (t->inflight < t->depth && !t->stop && !target_reached(t)) {
 		struct run_io *io;
-		uint64_t gate;
+		uint64_t gate, wake;
 
 		/* fsync=N / fdatasync=N: after N writes, drain and sync */
 		if (((j->fsync_blocks && t->writes_since_sync >= j->fsync_blocks) ||
@@ -723,12 +931,29 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 
 		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
-			t->think_count = 0;
 			if (batch) {
 				t->res->io_submit[ios_batch_bucket(batch)]++;
 				batch = 0;
 			}
-			task_sleep_until(t, cursor > UINT64_MAX - j->thinktime_ns ? UINT64_MAX : cursor + j->thinktime_ns);
+			/* fio's handle_thinktime quiesces first: everything in flight completes */
+			if (t->inflight) {
+				task_sleep_io(t, t->inflight, cursor);
+				return;
+			}
+			t->think_count = 0;
+			wake = cursor > UINT64_MAX - j->thinktime_ns ? UINT64_MAX
+								    : cursor + j->thinktime_ns;
+			/*
+			 * thinktime_spin of it is spent running (no sleep, no context
+			 * switch), the rest asleep; the delay is thinktime either way,
+			 * and neither runs past the job's deadline.
+			 */
+			if (j->thinktime_spin_ns >= j->thinktime_ns) {
+				t->state = TS_WAIT_TIMER;
+				task_arm(t, wake > t->deadline_ns ? t->deadline_ns : wake);
+			} else {
+				task_sleep_until(t, wake);
+			}
 			return;
 		}
 		if (!t->prepared) {
@@ -739,6 +964,9 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		io = t->prepared;
 		gate = rate_gate(t, io->dir);
+		/* fio cuts the rate-limiting sleep at the runtime (rate_ddir) */
+		if (gate > t->deadline_ns)
+			gate = t->deadline_ns;
 		if (gate > cursor) {
 			if (batch) {
 				t->res->io_submit[ios_batch_bucket(batch)]++;
@@ -749,6 +977,7 @@ static void task_step(struct run_task *t, uint64_t now)
 				t->res->ctx++;
 				t->state = TS_WAIT_IO;
 				t->wait_threshold = 1;
+				t->wait_from_ns = cursor;
 				task_arm(t, gate);
 				return;
 			}
@@ -757,11 +986,13 @@ static void task_step(struct run_task *t, uint64_t now)
 		}
 		t->prepared = NULL;
 		io->start_ns = cursor;
+		run_iolog_io(t, io, cursor);
 		cursor += c->lab.submit_ns;
 		io->issue_ns = t->async ? cursor : io->start_ns;
 		t->inflight++;
 		t->io_issued += io->len;
 		t->bytes_issued[io->dir] += io->len;
+		rate_issued(t, io->dir, io->len);
 		if (io->dir == IOS_WRITE) {
 			t->writes_since_sync++;
 			t->last_written = io->tf;
@@ -786,11 +1017,16 @@ static void task_step(struct run_task *t, uint64_t now)
 	}
 	if (batch)
 		t->res->io_submit[ios_batch_bucket(batch)]++;
-	if (t->stop || target_reached(t))
+	if (t->stop || target_reached(t)) {
 		task_sleep_io(t, 1, cursor);
-	else
-		task_sleep_io(t, t->inflight < t->batch_complete_min ? t->inflight
-								   : t->batch_complete_min, cursor);
+	} else {
+		/* the queue is full: reap down to iodepth_low before refilling */
+		t->draining = true;
+		t->draining_first = true;
+		t->drain_min = t->inflight < t->batch_complete_min ? t->inflight
+								   : t->batch_complete_min;
+		task_sleep_io(t, t->drain_min, cursor);
+	}
 }
 
 static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
@@ -986,6 +1222,7 @@ void run_task_start(struct run_task *t, uint64_t now)
 	}
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	sample_arm(t);
+	run_iolog_start(t);
 	if (t->replay)
 		run_replay_start(t, now);
 	else
