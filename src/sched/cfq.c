@@ -391,12 +391,26 @@ static void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 /* ---- adding and removing requests ---- */
 
+static void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
+
 static void cfq_add_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	struct ios_request *prev;
 
 	cfqq->queued[ios_rq_is_sync(rq)]++;
+	/*
+	 * 2.6.31 and 2.6.33: the sort tree (elv_rb_add) holds one request per
+	 * start sector; an older request starting where this one does goes
+	 * to dispatch first (cfq_dispatch_insert on the alias). 4.19's
+	 * elv_rb_add keeps both.
+	 */
+	if (cfqd->ver != CFQ_V419) {
+		struct ios_request *alias;
+
+		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
+			cfq_dispatch_alias(cfqd, alias);
+	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	if (!cfqq_has(cfqq, CFQ_QF_ON_RR))
 		cfq_add_cfqq_rr(cfqd, cfqq);
@@ -1422,7 +1436,12 @@ static struct ios_request *cfq_check_fifo(struct cfq_data *cfqd, struct cfq_queu
 	return rq;
 }
 
-static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
+/*
+ * The kernel's cfq_dispatch_insert up to elv_dispatch_sort: the request
+ * leaves CFQ and counts as dispatched for its queue and group. The driver
+ * taking it (cfq_activate_request) is cfq_activate.
+ */
+static void cfq_dispatch_leave(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
@@ -1440,9 +1459,34 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 	/* blkio.sectors and io_serviced count at dispatch, for the queue's group */
 	cfqq->cfqg->stat_sectors += rq->nr_sectors;
 	cfqq->cfqg->stat_ios[rq->dir]++;
-	/* the driver takes it now (cfq_activate_request) */
+}
+
+static void cfq_activate(struct cfq_data *cfqd, struct ios_request *rq)
+{
 	cfqd->rq_in_driver++;
 	cfqd->last_position = ios_rq_end(rq);
+}
+
+static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
+{
+	cfq_dispatch_leave(cfqd, rq);
+	/* the driver takes it now */
+	cfq_activate(cfqd, rq);
+}
+
+/*
+ * An alias (see cfq_add_rq_rb) leaves CFQ at once, outside any slice: no
+ * slice_dispatch, no active_cic. It waits on cfqd->alias_list, where the
+ * kernel's dispatch list would hold it, and the driver takes it before
+ * anything CFQ selects. The block layer's back-merge hash still knows it
+ * (the kernel unhashes it in elv_dispatch_sort), so a bio may grow it
+ * there; CFQ names no neighbours for it (its tree node is cleared).
+ */
+static void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias)
+{
+	cfq_dispatch_leave(cfqd, alias);
+	ios_list_add_tail(&alias->queuelist, &cfqd->alias_list);
+	cfqd->st_aliases++;
 }
 
 /* @rq: 4.19's FIFO pick, made before the limits were checked (or NULL) */
@@ -1515,6 +1559,12 @@ static struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsig
 	cfqd->now = now;
 	if (cfq_timer_pending(cfqd) && now >= cfqd->idle_timer)
 		cfq_idle_slice_timer(cfqd);
+	if (!ios_list_empty(&cfqd->alias_list)) {
+		rq = ios_list_first_entry(&cfqd->alias_list, struct ios_request, queuelist);
+		ios_list_del(&rq->queuelist);
+		cfq_activate(cfqd, rq);
+		return rq;
+	}
 	if (!cfqd->busy_queues)
 		return NULL;
 	if (flags & IOS_DISPATCH_FORCE)
@@ -1875,6 +1925,12 @@ static void cfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 	 * is re-keyed only if next_rq changed
 	 */
 	ios_elv_rb_del(&cfqq->sort_list, rq);
+	if (cfqd->ver != CFQ_V419) {
+		struct ios_request *alias;
+
+		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
+			cfq_dispatch_alias(cfqd, alias);
+	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	prev = cfqq->next_rq;
 	/* also when rq was next_rq already: its sector moved */
@@ -1918,7 +1974,7 @@ static struct ios_request *cfq_latter(struct ios_queue *q, struct ios_request *r
 
 static bool cfq_has_work(struct ios_queue *q)
 {
-	return cfq_data(q)->rq_queued > 0;
+	return cfq_data(q)->rq_queued > 0 || !ios_list_empty(&cfq_data(q)->alias_list);
 }
 
 /* ---- contexts ---- */
@@ -2048,6 +2104,7 @@ static int cfq_init(struct ios_queue *q)
 	cfqd->ver = cfq_version_of(q);
 	ios_list_init(&cfqd->all_queues);
 	ios_list_init(&cfqd->all_cics);
+	ios_list_init(&cfqd->alias_list);
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
 	for (int i = 0; i < 8; i++)
 		cfqd->prio_trees[i] = IOS_RB_ROOT;

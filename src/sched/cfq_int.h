@@ -262,10 +262,11 @@ struct cfq_data {
 	struct ios_list_head all_queues;
 	struct ios_list_head all_cics;
 	struct ios_list_head all_groups;
+	struct ios_list_head alias_list;	/* 2.6.31, 2.6.33: aliases sent to dispatch */
 
 	/* statistics (read-only table) */
 	uint64_t st_preempts, st_idle_timer, st_coop_selected, st_merges, st_splits;
-	uint64_t st_slices, st_expired_slices;
+	uint64_t st_slices, st_expired_slices, st_aliases;
 };
 
 static inline struct cfq_data *cfq_data(struct ios_queue *q)
