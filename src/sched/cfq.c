@@ -564,6 +564,28 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd, bool sync, struc
 	return cfqq;
 }
 
+/*
+ * @dead is being freed while queues may still point at it: a merge target
+ * keeps no reference for a queue whose processes are gone (cfq_exit_cfqq
+ * drops them), nor for one that pointed at it with no processes to give
+ * (cfq_setup_merge's other direction). Such pointers are only ever held by
+ * queues without processes. The kernel leaves them dangling; we end the
+ * chain there and say so, for cfq_setup_merge to refuse it.
+ */
+static void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
+{
+	struct ios_list_head *pos;
+
+	ios_list_for_each(pos, &cfqd->all_queues) {
+		struct cfq_queue *q = ios_list_entry(pos, struct cfq_queue, all);
+
+		if (q->new_cfqq == dead) {
+			q->new_cfqq = NULL;
+			cfqq_mark(q, CFQ_QF_CHAIN_FREED);
+		}
+	}
+}
+
 static void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	IOS_BUG_ON(cfqq->ref <= 0);
@@ -575,6 +597,8 @@ static void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR))
 		cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_list_del(&cfqq->all);
+	if (cfqq_has(cfqq, CFQ_QF_MERGE_TARGET))
+		cfq_unlink_merge_target(cfqd, cfqq);
 	free(cfqq);
 }
 
@@ -647,15 +671,21 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/*
 	 * Only a queue with processes keeps the queues down its chain alive
 	 * (their merge references are its processes'; cfq_put_cooperator drops
-	 * them at exit), so a chain is followed only from such a queue. 4.19
-	 * checks this first; 2.6.33 walked the chain unchecked, which could
-	 * reach a freed queue: every profile checks, and 2.6.33 only loses the
-	 * pointless step of pointing a queue without processes at this one.
+	 * them at exit). 4.19 (and 2.6.33.7) follow a chain only from such a
+	 * queue. 2.6.33.3 follows it from any candidate, which in the kernel
+	 * could read a freed queue: here a chain whose next queue was freed
+	 * (cfq_unlink_merge_target) is refused, the rest is 2.6.33.3's walk.
 	 */
-	if (new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
+	if (cfqd->ver == CFQ_V419 &&
+	    new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
 		return;
 	/* follow the chain; give up on a cycle back to cfqq */
-	while ((q = new_cfqq->new_cfqq)) {
+	for (;;) {
+		if (cfqq_has(new_cfqq, CFQ_QF_CHAIN_FREED))
+			return;
+		q = new_cfqq->new_cfqq;
+		if (!q)
+			break;
 		if (q == cfqq)
 			return;
 		new_cfqq = q;
@@ -667,10 +697,13 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/* the queue with fewer process references moves to the other */
 	if (new_process_refs >= process_refs) {
 		cfqq->new_cfqq = new_cfqq;
+		cfqq_clear(cfqq, CFQ_QF_CHAIN_FREED);
 		new_cfqq->ref += process_refs;
+		cfqq_mark(new_cfqq, CFQ_QF_MERGE_TARGET);
 	} else {
 		new_cfqq->new_cfqq = cfqq;
 		cfqq->ref += new_process_refs;
+		cfqq_mark(cfqq, CFQ_QF_MERGE_TARGET);
 	}
 	cfqd->st_merges++;
 }

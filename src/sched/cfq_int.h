@@ -69,6 +69,8 @@ enum {
 	CFQ_QF_DEEP		= 1u << 10,
 	CFQ_QF_WAIT_BUSY	= 1u << 11,
 	CFQ_QF_MUST_DISPATCH	= 1u << 12,
+	CFQ_QF_MERGE_TARGET	= 1u << 13,	/* some queue's new_cfqq pointed here */
+	CFQ_QF_CHAIN_FREED	= 1u << 14,	/* its new_cfqq was freed (2.6.33.3: see cfq_setup_merge) */
 };
 
 struct cfq_ttime {
