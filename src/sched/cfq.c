@@ -708,6 +708,8 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	cfqd->st_merges++;
 }
 
+static void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+
 /* A context adopts the queue its old one was merged into. */
 static struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 					 struct cfq_queue *cfqq)
@@ -738,6 +740,12 @@ static struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq 
 		return cfqq;
 	}
 	cic->cfqq[1] = NULL;
+	/*
+	 * 4.19 (from 2.6.33.7) also gives up this process's share of a merge
+	 * the queue has pending; 2.6.33.3's split_cfqq keeps it.
+	 */
+	if (cfqd->ver == CFQ_V419)
+		cfq_put_cooperator(cfqd, cfqq);
 	cfq_put_queue(cfqd, cfqq);
 	cfqd->st_splits++;
 	return NULL;

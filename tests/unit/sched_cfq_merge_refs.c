@@ -3,7 +3,9 @@
  * keeps them. cfq_setup_merge in 2.6.33.3 follows the candidate's
  * new_cfqq chain even when the candidate has no processes left (4.19, like
  * 2.6.33.7, refuses such a candidate first); a chain whose next queue was
- * freed is refused here, where the kernel would read freed memory.
+ * freed is refused here, where the kernel would read freed memory. 4.19's
+ * split_cfqq drops the splitting process's share of a pending merge
+ * (cfq_put_cooperator); 2.6.33.3's keeps it.
  */
 #include "sched_cfq_util.h"
 
@@ -113,8 +115,59 @@ static int test_setup_merge_2633_freed_chain(void)
 	return T_PASS;
 }
 
+/*
+ * Pids 1 and 2 share pid 2's queue (merged as cooperators), which has a
+ * merge of its own pending into pid 3's queue and is marked for splitting.
+ * Pid 1's next request splits it off. Returns 100 + how many references
+ * pid 3's queue lost (a failed assertion returns T_FAIL).
+ */
+static int split_drops(const char *prof)
+{
+	struct t_sq *s = three(prof, IOS_IOPRIO_CLASS_BE);
+	struct ios_request *r, *rq;
+	struct cfq_queue *q2, *q3;
+	int before, lost;
+
+	T_ASSERT(s);
+	r = cq_read(s, 1, 1000, 0);
+	cq_read(s, 3, 90000000, 0);
+	cq_read(s, 2, 1016, 0);
+	T_ASSERT(t_sq_dispatch(s, 0) == r);
+	cq_done(s, r, 1 * MS);
+	rq = t_sq_dispatch(s, 1 * MS);
+	T_ASSERT(rq && rq->ioc->pid == 2);
+	q2 = cq_queue(s, 2, true);
+	T_ASSERT(cq_queue(s, 1, true)->new_cfqq == q2);
+	cq_read(s, 1, 1024, 2 * MS);
+	T_ASSERT(cq_queue(s, 1, true) == q2);
+	q3 = cq_queue(s, 3, true);
+	pend_merge(q2, q3, 2);
+	q2->flags |= CFQ_QF_SPLIT_COOP;
+	before = q3->ref;
+	cq_read(s, 1, 30000000, 2 * MS);
+	T_ASSERT(cq_queue(s, 1, true) != q2);
+	T_ASSERT_EQ(cq_data(s)->st_splits, 1);
+	lost = before - q3->ref;
+	cq_done(s, rq, 3 * MS);
+	cq_free(s);
+	return 100 + lost;
+}
+
+static int test_split_keeps_merge_refs_2633(void)
+{
+	T_ASSERT_EQ(split_drops("cfq-2.6.33"), 100);
+	return T_PASS;
+}
+
+static int test_split_drops_merge_refs_419(void)
+{
+	T_ASSERT_EQ(split_drops("cfq-4.19"), 101);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_setup_merge_2633_walks_from_exited, test_setup_merge_419_refuses_exited,
-		     test_setup_merge_2633_freed_chain);
+		     test_setup_merge_2633_freed_chain, test_split_keeps_merge_refs_2633,
+		     test_split_drops_merge_refs_419);
 }
