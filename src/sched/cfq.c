@@ -634,7 +634,14 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, bool sync, struct 
 		struct cfq_queue **slot = cfq_async_slot(cfqd, g, ioc);
 
 		if (!*slot) {
-			*slot = cfq_alloc_queue(cfqd, false, ioc, cfqd->ver == CFQ_V419 ? g : cfqd->root_group);
+			/*
+			 * The slot is the device's up to 2.6.33 (the group's in
+			 * 4.19), but 2.6.33's cfq_find_alloc_queue links a new
+			 * queue to the allocating task's group (cfq_get_cfqg), so
+			 * whoever writes first decides where every task's async
+			 * requests of that priority are served.
+			 */
+			*slot = cfq_alloc_queue(cfqd, false, ioc, g);
 			if (!*slot)
 				return NULL;
 			(*slot)->ref++; /* held by the slot */
