@@ -1711,6 +1711,29 @@ static enum ios_mqueue cfq_may_queue(struct ios_queue *q, struct ios_ioc *ioc, i
 	return IOS_MQUEUE_MAY;
 }
 
+/*
+ * 4.19's cfq_may_queue: a REQ_PRIO request lifts the queue it will join to
+ * at least BE/NORM (an IDLE-class queue to BE), any other request puts the
+ * task's own class and level back. The kernel does it in may_queue, on the
+ * context's current queue, just before the allocation; our may_queue hook
+ * is not given the request's flags, so this runs at the start of
+ * set_request, on the same queue (before any merge or split). The one
+ * difference: a may_queue that is refused (the task then waits for a free
+ * request) boosts in the kernel and not here.
+ */
+static void cfqq_boost_on_prio(struct cfq_queue *cfqq, uint32_t flags)
+{
+	if (!(flags & IOS_REQ_PRIO)) {
+		cfqq->ioprio_class = cfqq->org_ioprio_class;
+		cfqq->ioprio = cfqq->org_ioprio;
+		return;
+	}
+	if (cfq_class_idle(cfqq))
+		cfqq->ioprio_class = IOS_IOPRIO_CLASS_BE;
+	if (cfqq->ioprio > IOS_IOPRIO_NORM)
+		cfqq->ioprio = IOS_IOPRIO_NORM;
+}
+
 static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 {
 	struct cfq_data *cfqd = cfq_data(q);
@@ -1725,6 +1748,11 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	 */
 	if ((int64_t)(rq->alloc_ns - cfqd->now) > 0)
 		cfqd->now = rq->alloc_ns;
+	if (cfqd->ver == CFQ_V419) {
+		cic = cfq_cic(cfqd, rq->ioc, false);
+		if (cic && cic->cfqq[sync])
+			cfqq_boost_on_prio(cic->cfqq[sync], rq->flags);
+	}
 	cic = cfq_cic(cfqd, rq->ioc, true);
 	if (!cic)
 		return -ENOMEM;
