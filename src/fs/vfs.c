@@ -246,9 +246,15 @@ static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t bloc
 		vb->bio.dir = IOS_READ;
 		/*
 		 * ext3 reads inodes and directories with READ_META; indirect
-		 * blocks come through sb_bread as plain reads (2.6.31)
+		 * blocks come through sb_bread as plain reads (2.6.31, 2.6.33).
+		 * 4.19 serves this layout with ext4, which reads the same two
+		 * with REQ_META | REQ_PRIO (__ext4_get_inode_loc, ext4_bread,
+		 * ext4_bread_batch) and indirect blocks plain (ext4_get_branch,
+		 * bh_submit_read). Both bits go on every release's bio: the
+		 * older CFQs read only META (they had no REQ_PRIO), 4.19's CFQ
+		 * reads only PRIO, BFQ only META.
 		 */
-		vb->bio.flags = is_meta ? IOS_REQ_META | IOS_REQ_SYNC : IOS_REQ_SYNC;
+		vb->bio.flags = is_meta ? IOS_REQ_META | IOS_REQ_PRIO | IOS_REQ_SYNC : IOS_REQ_SYNC;
 		vb->bio.ioc = op->file->ioc;
 		op_wait(&p->waiters, op);
 		pc_lru_update(vfs, p);

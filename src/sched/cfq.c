@@ -391,12 +391,26 @@ static void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 /* ---- adding and removing requests ---- */
 
+static void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
+
 static void cfq_add_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 	struct ios_request *prev;
 
 	cfqq->queued[ios_rq_is_sync(rq)]++;
+	/*
+	 * 2.6.31 and 2.6.33: the sort tree (elv_rb_add) holds one request per
+	 * start sector; an older request starting where this one does goes
+	 * to dispatch first (cfq_dispatch_insert on the alias). 4.19's
+	 * elv_rb_add keeps both.
+	 */
+	if (cfqd->ver != CFQ_V419) {
+		struct ios_request *alias;
+
+		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
+			cfq_dispatch_alias(cfqd, alias);
+	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	if (!cfqq_has(cfqq, CFQ_QF_ON_RR))
 		cfq_add_cfqq_rr(cfqd, cfqq);
@@ -550,6 +564,28 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd, bool sync, struc
 	return cfqq;
 }
 
+/*
+ * @dead is being freed while queues may still point at it: a merge target
+ * keeps no reference for a queue whose processes are gone (cfq_exit_cfqq
+ * drops them), nor for one that pointed at it with no processes to give
+ * (cfq_setup_merge's other direction). Such pointers are only ever held by
+ * queues without processes. The kernel leaves them dangling; we end the
+ * chain there and say so, for cfq_setup_merge to refuse it.
+ */
+static void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
+{
+	struct ios_list_head *pos;
+
+	ios_list_for_each(pos, &cfqd->all_queues) {
+		struct cfq_queue *q = ios_list_entry(pos, struct cfq_queue, all);
+
+		if (q->new_cfqq == dead) {
+			q->new_cfqq = NULL;
+			cfqq_mark(q, CFQ_QF_CHAIN_FREED);
+		}
+	}
+}
+
 static void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	IOS_BUG_ON(cfqq->ref <= 0);
@@ -561,6 +597,8 @@ static void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR))
 		cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_list_del(&cfqq->all);
+	if (cfqq_has(cfqq, CFQ_QF_MERGE_TARGET))
+		cfq_unlink_merge_target(cfqd, cfqq);
 	free(cfqq);
 }
 
@@ -596,7 +634,14 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, bool sync, struct 
 		struct cfq_queue **slot = cfq_async_slot(cfqd, g, ioc);
 
 		if (!*slot) {
-			*slot = cfq_alloc_queue(cfqd, false, ioc, cfqd->ver == CFQ_V419 ? g : cfqd->root_group);
+			/*
+			 * The slot is the device's up to 2.6.33 (the group's in
+			 * 4.19), but 2.6.33's cfq_find_alloc_queue links a new
+			 * queue to the allocating task's group (cfq_get_cfqg), so
+			 * whoever writes first decides where every task's async
+			 * requests of that priority are served.
+			 */
+			*slot = cfq_alloc_queue(cfqd, false, ioc, g);
 			if (!*slot)
 				return NULL;
 			(*slot)->ref++; /* held by the slot */
@@ -633,15 +678,21 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/*
 	 * Only a queue with processes keeps the queues down its chain alive
 	 * (their merge references are its processes'; cfq_put_cooperator drops
-	 * them at exit), so a chain is followed only from such a queue. 4.19
-	 * checks this first; 2.6.33 walked the chain unchecked, which could
-	 * reach a freed queue: every profile checks, and 2.6.33 only loses the
-	 * pointless step of pointing a queue without processes at this one.
+	 * them at exit). 4.19 (and 2.6.33.7) follow a chain only from such a
+	 * queue. 2.6.33.3 follows it from any candidate, which in the kernel
+	 * could read a freed queue: here a chain whose next queue was freed
+	 * (cfq_unlink_merge_target) is refused, the rest is 2.6.33.3's walk.
 	 */
-	if (new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
+	if (cfqd->ver == CFQ_V419 &&
+	    new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
 		return;
 	/* follow the chain; give up on a cycle back to cfqq */
-	while ((q = new_cfqq->new_cfqq)) {
+	for (;;) {
+		if (cfqq_has(new_cfqq, CFQ_QF_CHAIN_FREED))
+			return;
+		q = new_cfqq->new_cfqq;
+		if (!q)
+			break;
 		if (q == cfqq)
 			return;
 		new_cfqq = q;
@@ -653,13 +704,18 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/* the queue with fewer process references moves to the other */
 	if (new_process_refs >= process_refs) {
 		cfqq->new_cfqq = new_cfqq;
+		cfqq_clear(cfqq, CFQ_QF_CHAIN_FREED);
 		new_cfqq->ref += process_refs;
+		cfqq_mark(new_cfqq, CFQ_QF_MERGE_TARGET);
 	} else {
 		new_cfqq->new_cfqq = cfqq;
 		cfqq->ref += new_process_refs;
+		cfqq_mark(cfqq, CFQ_QF_MERGE_TARGET);
 	}
 	cfqd->st_merges++;
 }
+
+static void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 
 /* A context adopts the queue its old one was merged into. */
 static struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
@@ -691,6 +747,12 @@ static struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq 
 		return cfqq;
 	}
 	cic->cfqq[1] = NULL;
+	/*
+	 * 4.19 (from 2.6.33.7) also gives up this process's share of a merge
+	 * the queue has pending; 2.6.33.3's split_cfqq keeps it.
+	 */
+	if (cfqd->ver == CFQ_V419)
+		cfq_put_cooperator(cfqd, cfqq);
 	cfq_put_queue(cfqd, cfqq);
 	cfqd->st_splits++;
 	return NULL;
@@ -1422,7 +1484,12 @@ static struct ios_request *cfq_check_fifo(struct cfq_data *cfqd, struct cfq_queu
 	return rq;
 }
 
-static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
+/*
+ * The kernel's cfq_dispatch_insert up to elv_dispatch_sort: the request
+ * leaves CFQ and counts as dispatched for its queue and group. The driver
+ * taking it (cfq_activate_request) is cfq_activate.
+ */
+static void cfq_dispatch_leave(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
@@ -1440,9 +1507,34 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
 	/* blkio.sectors and io_serviced count at dispatch, for the queue's group */
 	cfqq->cfqg->stat_sectors += rq->nr_sectors;
 	cfqq->cfqg->stat_ios[rq->dir]++;
-	/* the driver takes it now (cfq_activate_request) */
+}
+
+static void cfq_activate(struct cfq_data *cfqd, struct ios_request *rq)
+{
 	cfqd->rq_in_driver++;
 	cfqd->last_position = ios_rq_end(rq);
+}
+
+static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
+{
+	cfq_dispatch_leave(cfqd, rq);
+	/* the driver takes it now */
+	cfq_activate(cfqd, rq);
+}
+
+/*
+ * An alias (see cfq_add_rq_rb) leaves CFQ at once, outside any slice: no
+ * slice_dispatch, no active_cic. It waits on cfqd->alias_list, where the
+ * kernel's dispatch list would hold it, and the driver takes it before
+ * anything CFQ selects. The block layer's back-merge hash still knows it
+ * (the kernel unhashes it in elv_dispatch_sort), so a bio may grow it
+ * there; CFQ names no neighbours for it (its tree node is cleared).
+ */
+static void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias)
+{
+	cfq_dispatch_leave(cfqd, alias);
+	ios_list_add_tail(&alias->queuelist, &cfqd->alias_list);
+	cfqd->st_aliases++;
 }
 
 /* @rq: 4.19's FIFO pick, made before the limits were checked (or NULL) */
@@ -1515,6 +1607,12 @@ static struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsig
 	cfqd->now = now;
 	if (cfq_timer_pending(cfqd) && now >= cfqd->idle_timer)
 		cfq_idle_slice_timer(cfqd);
+	if (!ios_list_empty(&cfqd->alias_list)) {
+		rq = ios_list_first_entry(&cfqd->alias_list, struct ios_request, queuelist);
+		ios_list_del(&rq->queuelist);
+		cfq_activate(cfqd, rq);
+		return rq;
+	}
 	if (!cfqd->busy_queues)
 		return NULL;
 	if (flags & IOS_DISPATCH_FORCE)
@@ -1613,6 +1711,29 @@ static enum ios_mqueue cfq_may_queue(struct ios_queue *q, struct ios_ioc *ioc, i
 	return IOS_MQUEUE_MAY;
 }
 
+/*
+ * 4.19's cfq_may_queue: a REQ_PRIO request lifts the queue it will join to
+ * at least BE/NORM (an IDLE-class queue to BE), any other request puts the
+ * task's own class and level back. The kernel does it in may_queue, on the
+ * context's current queue, just before the allocation; our may_queue hook
+ * is not given the request's flags, so this runs at the start of
+ * set_request, on the same queue (before any merge or split). The one
+ * difference: a may_queue that is refused (the task then waits for a free
+ * request) boosts in the kernel and not here.
+ */
+static void cfqq_boost_on_prio(struct cfq_queue *cfqq, uint32_t flags)
+{
+	if (!(flags & IOS_REQ_PRIO)) {
+		cfqq->ioprio_class = cfqq->org_ioprio_class;
+		cfqq->ioprio = cfqq->org_ioprio;
+		return;
+	}
+	if (cfq_class_idle(cfqq))
+		cfqq->ioprio_class = IOS_IOPRIO_CLASS_BE;
+	if (cfqq->ioprio > IOS_IOPRIO_NORM)
+		cfqq->ioprio = IOS_IOPRIO_NORM;
+}
+
 static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 {
 	struct cfq_data *cfqd = cfq_data(q);
@@ -1627,6 +1748,11 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	 */
 	if ((int64_t)(rq->alloc_ns - cfqd->now) > 0)
 		cfqd->now = rq->alloc_ns;
+	if (cfqd->ver == CFQ_V419) {
+		cic = cfq_cic(cfqd, rq->ioc, false);
+		if (cic && cic->cfqq[sync])
+			cfqq_boost_on_prio(cic->cfqq[sync], rq->flags);
+	}
 	cic = cfq_cic(cfqd, rq->ioc, true);
 	if (!cic)
 		return -ENOMEM;
@@ -1875,6 +2001,12 @@ static void cfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 	 * is re-keyed only if next_rq changed
 	 */
 	ios_elv_rb_del(&cfqq->sort_list, rq);
+	if (cfqd->ver != CFQ_V419) {
+		struct ios_request *alias;
+
+		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
+			cfq_dispatch_alias(cfqd, alias);
+	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	prev = cfqq->next_rq;
 	/* also when rq was next_rq already: its sector moved */
@@ -1918,7 +2050,7 @@ static struct ios_request *cfq_latter(struct ios_queue *q, struct ios_request *r
 
 static bool cfq_has_work(struct ios_queue *q)
 {
-	return cfq_data(q)->rq_queued > 0;
+	return cfq_data(q)->rq_queued > 0 || !ios_list_empty(&cfq_data(q)->alias_list);
 }
 
 /* ---- contexts ---- */
@@ -2048,6 +2180,7 @@ static int cfq_init(struct ios_queue *q)
 	cfqd->ver = cfq_version_of(q);
 	ios_list_init(&cfqd->all_queues);
 	ios_list_init(&cfqd->all_cics);
+	ios_list_init(&cfqd->alias_list);
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
 	for (int i = 0; i < 8; i++)
 		cfqd->prio_trees[i] = IOS_RB_ROOT;

@@ -69,6 +69,8 @@ enum {
 	CFQ_QF_DEEP		= 1u << 10,
 	CFQ_QF_WAIT_BUSY	= 1u << 11,
 	CFQ_QF_MUST_DISPATCH	= 1u << 12,
+	CFQ_QF_MERGE_TARGET	= 1u << 13,	/* some queue's new_cfqq pointed here */
+	CFQ_QF_CHAIN_FREED	= 1u << 14,	/* its new_cfqq was freed (2.6.33.3: see cfq_setup_merge) */
 };
 
 struct cfq_ttime {
@@ -262,10 +264,11 @@ struct cfq_data {
 	struct ios_list_head all_queues;
 	struct ios_list_head all_cics;
 	struct ios_list_head all_groups;
+	struct ios_list_head alias_list;	/* 2.6.31, 2.6.33: aliases sent to dispatch */
 
 	/* statistics (read-only table) */
 	uint64_t st_preempts, st_idle_timer, st_coop_selected, st_merges, st_splits;
-	uint64_t st_slices, st_expired_slices;
+	uint64_t st_slices, st_expired_slices, st_aliases;
 };
 
 static inline struct cfq_data *cfq_data(struct ios_queue *q)
