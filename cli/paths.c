@@ -2,8 +2,8 @@
  * No output over an input or over another output: every command collects
  * the files it reads (job files and their includes, traces, read_iolog
  * files) and the files it will write (--output, --plot, --trace, the
- * write_*_log files, repro's report), and checks them all before it opens
- * anything for writing. `replay X --trace X` would otherwise truncate the
+ * write_*_log and write_iolog files, repro's report), and checks them all
+ * before it opens anything for writing. `replay X --trace X` would otherwise truncate the
  * trace it is about to read, and `--output x --plot x` write the report and
  * then draw over it.
  *
@@ -252,5 +252,22 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 	}
 	if (jf && ios_fiolog_each_path(jf, paths_log, &la))
 		return -1;
+	/*
+	 * write_iolog appends (as fio's does) rather than truncates, but lines
+	 * added to a job file, a trace or the report ruin it all the same. A
+	 * job with read_iolog writes no log (the runner says so); two writers
+	 * of one log are the runner's error, with its own message.
+	 */
+	for (size_t i = 0; jf && i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		char what[512];
+
+		if (!j->write_iolog || !*j->write_iolog || (j->read_iolog && *j->read_iolog))
+			continue;
+		snprintf(what, sizeof(what), "write_iolog of job '%s' (%s:%d)",
+			 j->name ? j->name : "", j->file ? j->file : "?", j->line);
+		if (cli_paths_out(ps, what, j->write_iolog, 2))
+			return -1;
+	}
 	return 0;
 }
