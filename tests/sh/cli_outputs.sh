@@ -62,6 +62,10 @@ expect "write_iolog of job 'j' (self.fio:1) 'self.fio' is the job file 'self.fio
 cmp -s self.fio self.orig || fail "write_iolog appended to its own job file"
 printf '[j]\nrw=read\nsize=256k\nwrite_iolog=x_bw.1.log\nwrite_bw_log=x\n' >wb.fio
 expect "are the same file" run wb.fio
+# compare: every column would append its own log to the one file
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=cmp.log\n' >cw.fio
+expect "job 'j' sets write_iolog; the columns" compare cw.fio --schedulers noop,deadline
+[ -e cmp.log ] && fail "the refused compare wrote cmp.log"
 # logs of several jobs may share a file, as fio's do: not a clash
 printf '[j]\nrw=read\nsize=256k\nwrite_bw_log=x\nper_job_logs=0\n[k]\nrw=read\nsize=256k\nwrite_bw_log=x\nper_job_logs=0\n' >shared.fio
 "$BIN" run shared.fio >/dev/null 2>err || fail "two jobs logging into one file refused"
