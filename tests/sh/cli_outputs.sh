@@ -62,6 +62,12 @@ expect "write_iolog of job 'j' (self.fio:1) 'self.fio' is the job file 'self.fio
 cmp -s self.fio self.orig || fail "write_iolog appended to its own job file"
 printf '[j]\nrw=read\nsize=256k\nwrite_iolog=x_bw.1.log\nwrite_bw_log=x\n' >wb.fio
 expect "are the same file" run wb.fio
+# an output that cannot be made is said before the run, not after the report
+expect "--plot 'nodir/x.svg' cannot be created: 'nodir'" run a.fio --plot nodir/x.svg
+expect "--output 'nodir/x' cannot be created: 'nodir'" run a.fio --output nodir/x
+expect "--trace 'nodir/t.blktrace.0' cannot be created" run a.fio --trace nodir/t
+expect "--output 'sub' is a directory" run a.fio --output sub
+expect "--output 'a.fio/x' cannot be created: 'a.fio' is not a directory" compare a.fio --output a.fio/x --schedulers noop
 # compare: every column would append its own log to the one file
 printf '[j]\nrw=read\nsize=256k\nwrite_iolog=cmp.log\n' >cw.fio
 expect "job 'j' sets write_iolog; the columns" compare cw.fio --schedulers noop,deadline
