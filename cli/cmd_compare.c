@@ -210,6 +210,9 @@ int cmd_compare(int argc, char **argv)
 		const char *opt = j->write_bw_log ? "write_bw_log" : j->write_lat_log ? "write_lat_log"
 				: j->write_iops_log ? "write_iops_log" : NULL;
 
+		/* write_iolog appends: one log per column, in no fixed order, lines mixed */
+		if (!opt && j->write_iolog && *j->write_iolog && !(j->read_iolog && *j->read_iolog))
+			opt = "write_iolog";
 		/* every column would write its logs over the same files, at once */
 		if (opt) {
 			fprintf(stderr, "iosched: compare: %s:%d: job '%s' sets %s; the columns "

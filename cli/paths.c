@@ -2,8 +2,8 @@
  * No output over an input or over another output: every command collects
  * the files it reads (job files and their includes, traces, read_iolog
  * files) and the files it will write (--output, --plot, --trace, the
- * write_*_log files, repro's report), and checks them all before it opens
- * anything for writing. `replay X --trace X` would otherwise truncate the
+ * write_*_log and write_iolog files, repro's report), and checks them all
+ * before it opens anything for writing. `replay X --trace X` would otherwise truncate the
  * trace it is about to read, and `--output x --plot x` write the report and
  * then draw over it.
  *
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "iosched/fiolog.h"
 
@@ -218,6 +219,57 @@ static int paths_log(void *arg, const char *path, const struct ios_job *job, con
 	return la->ret;
 }
 
+/*
+ * A report, plot or trace that cannot be made is said before the run, not
+ * after it: `run j.fio --plot /nonexistent/x.svg` ran the whole job, printed
+ * the report and only then failed. Checked: the file, or else its
+ * directory, exists and may be written. Returns 0, or -1 after saying why.
+ */
+static int paths_writable(const char *what, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	int ret = 0;
+
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "iosched: %s '%s' is a directory\n", what, path);
+			return -1;
+		}
+		if (access(path, W_OK)) {
+			fprintf(stderr, "iosched: %s '%s': %s\n", what, path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	if (stat(dir, &st)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created: '%s': %s\n", what, path, dir,
+			strerror(errno));
+		ret = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created: '%s' is not a directory\n",
+			what, path, dir);
+		ret = -1;
+	} else if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created in '%s': %s\n", what, path, dir,
+			strerror(errno));
+		ret = -1;
+	}
+	free(dir);
+	return ret;
+}
+
 int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 		  const struct ios_jobfile *jf, const char *trace, const char *plot)
 {
@@ -235,6 +287,9 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 			return -1;
 	if (cli_paths_out(ps, "--output", o->outfile, 0) || cli_paths_out(ps, "--plot", plot, 0))
 		return -1;
+	if ((o->outfile && paths_writable("--output", o->outfile)) ||
+	    (plot && paths_writable("--plot", plot)))
+		return -1;
 	if (trace) {
 		size_t n = strlen(trace) + sizeof(".blktrace.0");
 		char *p = malloc(n);
@@ -246,11 +301,30 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 		}
 		snprintf(p, n, "%s.blktrace.0", trace);
 		ret = cli_paths_out(ps, "--trace", p, 0);
+		if (!ret)
+			ret = paths_writable("--trace", p);
 		free(p);
 		if (ret)
 			return -1;
 	}
 	if (jf && ios_fiolog_each_path(jf, paths_log, &la))
 		return -1;
+	/*
+	 * write_iolog appends (as fio's does) rather than truncates, but lines
+	 * added to a job file, a trace or the report ruin it all the same. A
+	 * job with read_iolog writes no log (the runner says so); two writers
+	 * of one log are the runner's error, with its own message.
+	 */
+	for (size_t i = 0; jf && i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		char what[512];
+
+		if (!j->write_iolog || !*j->write_iolog || (j->read_iolog && *j->read_iolog))
+			continue;
+		snprintf(what, sizeof(what), "write_iolog of job '%s' (%s:%d)",
+			 j->name ? j->name : "", j->file ? j->file : "?", j->line);
+		if (cli_paths_out(ps, what, j->write_iolog, 2))
+			return -1;
+	}
 	return 0;
 }

@@ -710,6 +710,19 @@ int ios_val_time(struct ios_vctx *c, const char *s, uint64_t unit_ns, uint64_t *
 			      "fraction and the unit); use a smaller unit");
 		goto out;
 	}
+	/*
+	 * fio 3.33 accepts "1e9s" and reads the digits before the 'e' with no
+	 * unit (thinktime=1e9s sleeps 1 us): the number its user meant is not
+	 * what fio runs, so neither reading is taken.
+	 */
+	if ((*end == 'e' || *end == 'E') &&
+	    (isdigit((unsigned char)end[1]) ||
+	     ((end[1] == '-' || end[1] == '+') && isdigit((unsigned char)end[2])))) {
+		ret = val_err(c, -EINVAL, "exponents are not accepted in a time (fio 3.33 stops "
+			      "at the 'e' and drops the unit: thinktime=1e9s is 1 us there); "
+			      "write the digits out, e.g. 1000000000s");
+		goto out;
+	}
 	{
 		const char *q = end;
 

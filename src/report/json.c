@@ -340,6 +340,15 @@ static void js_cgroups(struct js *w, const struct ios_run_result *r)
 	js_close(w, ']');
 }
 
+static size_t nr_cut(const struct ios_run_result *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		n += r->jobs[i].cut_short;
+	return n;
+}
+
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 {
 	struct js w = { .b = out };
@@ -396,6 +405,24 @@ int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 	js_u64(&w, "seed", r->seed);
 	js_u64(&w, "sim_end_ns", r->sim_end_ns);
 	js_u64(&w, "nr_events", r->nr_events);
+	/*
+	 * Jobs that lab.max_sim_time (or the end of the simulated clock)
+	 * stopped with work left, as positions in "jobs": the same run's
+	 * stderr warning, for scripts that read only the JSON. Absent when no
+	 * job was cut, so whole runs keep their bytes.
+	 */
+	for (size_t i = 0, n = 0; i < r->nr_jobs; i++) {
+		if (!r->jobs[i].cut_short)
+			continue;
+		if (!n++)
+			js_open(&w, "cut_short", '[');
+		js_open(&w, NULL, '{');
+		js_u64(&w, "job", i);
+		js_str(&w, "jobname", r->jobs[i].name);
+		js_close(&w, '}');
+		if (n == nr_cut(r))
+			js_close(&w, ']');
+	}
 	js_open(&w, "scheduler_stats", '{');
 	for (size_t i = 0; i < r->nr_sched_stats; i++)
 		js_int(&w, r->sched_stats[i].name, (long long)r->sched_stats[i].value);

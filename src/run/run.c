@@ -531,6 +531,7 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	const char *schedname = cfg->scheduler ? cfg->scheduler : IOS_DEFAULT_SCHEDULER;
 	const char *profile = cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE;
 	unsigned nr_tasks = 0, phase = 0, idx = 0;
+	uint64_t want_tasks = 0;
 	int groupid = 0, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -630,9 +631,23 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	if (ret)
 		goto out;
 
-	/* tasks: one per clone, in job order */
+	/*
+	 * tasks: one per clone, in job order. The count is not capped (fio's
+	 * 4096 is not iosched's), but it is summed wide: 2^20 sections of
+	 * numjobs=4096 wrapped an unsigned count to 0 and the clones were
+	 * written past a zero-length array. A count beyond what task indexes
+	 * and pids (1000 + index, 32 bits) can number is refused; below that
+	 * the allocations fail cleanly with "out of memory".
+	 */
 	for (size_t i = 0; i < jf->nr_jobs; i++)
-		nr_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
+		want_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
+	if (want_tasks > UINT32_MAX - 1000) {
+		ret = IOS_ERR(e, -E2BIG, "%" PRIu64 " jobs in all (sections times their numjobs): "
+			      "more than the %" PRIu32 " one run can number", want_tasks,
+			      (uint32_t)(UINT32_MAX - 1000));
+		goto out;
+	}
+	nr_tasks = (unsigned)want_tasks;
 	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
 	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
 	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));

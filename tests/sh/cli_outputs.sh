@@ -49,6 +49,29 @@ expect "write_bw_log of job 'j'" run j_bw.1.log
 cmp -s j_bw.1.log log.orig || fail "the bw log overwrote the job file"
 printf '[j]\nrw=read\nsize=256k\nwrite_bw_log=x\n' >logs.fio
 expect "--output 'x_bw.1.log' and write_bw_log of job 'j'" run logs.fio --output x_bw.1.log
+# write_iolog appends: over the report, the trace, the job file itself or
+# a bw log it would interleave its lines with theirs
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=out.txt\n' >wl.fio
+expect "--output 'out.txt' and write_iolog of job 'j' (wl.fio:1) 'out.txt' are the same file" run wl.fio --output out.txt
+[ -e out.txt ] && fail "the refused run created out.txt"
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=tr.blktrace.0\n' >wt.fio
+expect "--trace 'tr.blktrace.0' and write_iolog of job 'j'" run wt.fio --trace tr
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=self.fio\n' >self.fio
+cp self.fio self.orig
+expect "write_iolog of job 'j' (self.fio:1) 'self.fio' is the job file 'self.fio'" run self.fio
+cmp -s self.fio self.orig || fail "write_iolog appended to its own job file"
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=x_bw.1.log\nwrite_bw_log=x\n' >wb.fio
+expect "are the same file" run wb.fio
+# an output that cannot be made is said before the run, not after the report
+expect "--plot 'nodir/x.svg' cannot be created: 'nodir'" run a.fio --plot nodir/x.svg
+expect "--output 'nodir/x' cannot be created: 'nodir'" run a.fio --output nodir/x
+expect "--trace 'nodir/t.blktrace.0' cannot be created" run a.fio --trace nodir/t
+expect "--output 'sub' is a directory" run a.fio --output sub
+expect "--output 'a.fio/x' cannot be created: 'a.fio' is not a directory" compare a.fio --output a.fio/x --schedulers noop
+# compare: every column would append its own log to the one file
+printf '[j]\nrw=read\nsize=256k\nwrite_iolog=cmp.log\n' >cw.fio
+expect "job 'j' sets write_iolog; the columns" compare cw.fio --schedulers noop,deadline
+[ -e cmp.log ] && fail "the refused compare wrote cmp.log"
 # logs of several jobs may share a file, as fio's do: not a clash
 printf '[j]\nrw=read\nsize=256k\nwrite_bw_log=x\nper_job_logs=0\n[k]\nrw=read\nsize=256k\nwrite_bw_log=x\nper_job_logs=0\n' >shared.fio
 "$BIN" run shared.fio >/dev/null 2>err || fail "two jobs logging into one file refused"

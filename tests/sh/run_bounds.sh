@@ -12,7 +12,8 @@
 #    near 2^64 ns: the run stops at the end of the simulated clock (was: no
 #    end);
 #  - lab.max_sim_time stopping a replay or a job: a warning with the limit
-#    and the counts, and the job stays in the text report.
+#    and the counts, the job stays in the text report, and the JSON report
+#    lists it under iosched.cut_short.
 BIN=${IOSCHED_BIN:-./iosched}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -63,7 +64,14 @@ grep -q "^w: (groupid=0, jobs=1)" "$dir/w.out" || fail "the job cut at 100 ns le
 # the first write goes out at time 0, before the limit
 grep -q "job 'w' (pid 1000): stopped by lab.max_sim_time=1e-07 s: 1 I/Os, 65536 of 67108864 bytes issued" "$dir/err" ||
 	fail "no warning for the job cut at 100 ns"
+# the JSON report names the cut job too (iosched.cut_short), and only it
+printf '[r]\nrw=read\nsize=64k\n[w]\nrw=write\nsize=64m\nbs=64k\n' >"$dir/rw.fio"
+run "$dir/rw.json" run "$dir/rw.fio" --set lab.max_sim_time=10ms --output-format json
+[ "$(json "$dir/rw.json" 'd["iosched"]["cut_short"]')" = "[{'job': 1, 'jobname': 'w'}]" ] ||
+	fail "cut_short in the JSON report: $(json "$dir/rw.json" 'd["iosched"].get("cut_short")')"
 # a job that ends on its own draws no such warning
 run "$dir/w2.out" run "$dir/w.fio"
 [ -s "$dir/err" ] && fail "warnings for a whole run"
+run "$dir/w2.json" run "$dir/w.fio" --output-format json
+[ "$(json "$dir/w2.json" '"cut_short" in d["iosched"]')" = False ] || fail "cut_short in a whole run"
 echo PASS

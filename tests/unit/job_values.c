@@ -152,6 +152,9 @@ static int test_time_units(void)
 	T_ASSERT(jt_fails("[j]\nruntime=10sec\n", -EINVAL, "ambiguous", NULL));
 	T_ASSERT(jt_fails("[j]\nruntime=10ns\n", -EINVAL, "unknown time suffix 'ns'", NULL));
 	T_ASSERT(jt_fails("[j]\nruntime=1.5\n", -EINVAL, "fractional", NULL));
+	/* fio 3.33 takes thinktime=1e9s as 1 us: refused, saying why */
+	T_ASSERT(jt_fails("[j]\nthinktime=1e9s\n", -EINVAL, "exponents are not accepted", NULL));
+	T_ASSERT(jt_fails("[j]\nruntime=2E-3\n", -EINVAL, "exponents are not accepted", NULL));
 	/* milliseconds options take plain numbers */
 	T_ASSERT(jt_parse("[j]\nbwavgtime=250\nrate_cycle=100\n") == 0);
 	T_ASSERT_U64_EQ(jt_jf.jobs[0].bwavgtime_ns, 250 * 1000000ULL);

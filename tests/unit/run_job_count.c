@@ -1,0 +1,81 @@
+/*
+ * Description: the number of job clones (sections times numjobs) is not
+ * capped, but a count the run cannot hold fails with a message instead of
+ * a crash. Regression: the clones were counted in 32 bits, so 2^20
+ * sections of numjobs=4096 (or a caller's jobs summing past 2^32) wrapped
+ * the count to 0 and the clones were written past a zero-length array.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include "harness.h"
+
+#ifdef __SANITIZE_ADDRESS__
+/* a calloc too large for the sanitizer returns NULL, as libc's does, instead of aborting */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "allocator_may_return_null=1";
+}
+#endif
+
+static int run_counts(unsigned n0, unsigned n1, struct ios_err *e)
+{
+	static const char text[] = "[a]\nrw=read\nsize=64k\nfilename=/f\n"
+				   "[b]\nrw=read\nsize=64k\nfilename=/f\n";
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_run_result res = { 0 };
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	ios_job_parse_opts_init(&po);
+	if (ios_job_parse_buf("t.fio", text, strlen(text), &po, &jf, e)) {
+		fprintf(stderr, "parse: %s\n", e->msg);
+		return -9999;
+	}
+	/* past the parser's numjobs range: what 2^20 sections of 4096 add up to */
+	jf.jobs[0].numjobs = n0;
+	jf.jobs[1].numjobs = n1;
+	cfg.seed = 1;
+	ret = ios_run(&jf, &cfg, &res, e);
+	if (!ret)
+		ios_run_result_free(&res);
+	ios_jobfile_free(&jf);
+	return ret;
+}
+
+/* 2^32 clones in all: was a count of 0, then writes past the task array */
+static int test_wraps(void)
+{
+	struct ios_err e;
+
+	T_ASSERT_EQ(run_counts(UINT_MAX, 1, &e), -E2BIG);
+	T_ASSERT(strstr(e.msg, "4294967296 jobs in all") != NULL);
+	return 0;
+}
+
+/* 2^31 clones: countable, but no memory for them; a clean ENOMEM */
+static int test_no_memory(void)
+{
+	struct ios_err e;
+
+	T_ASSERT_EQ(run_counts(1u << 31, 1, &e), -ENOMEM);
+	T_ASSERT(strstr(e.msg, "out of memory") != NULL);
+	return 0;
+}
+
+/* a small count still runs */
+static int test_small(void)
+{
+	struct ios_err e;
+
+	T_ASSERT_EQ(run_counts(3, 2, &e), 0);
+	return 0;
+}
+
+int main(void)
+{
+	return T_RUN(test_wraps, test_no_memory, test_small);
+}
