@@ -109,6 +109,12 @@ struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t ind
 	struct pc_page *p;
 
 	IOS_BUG_ON(c >= in->nr_chunks);
+	/*
+	 * NULL means either "the cache is full of pages nobody can evict yet"
+	 * (wait for writeback or a read to finish) or "this process is out of
+	 * memory" (nothing will ever wake the waiter): alloc_failed tells which.
+	 */
+	vfs->alloc_failed = false;
 	if (vfs->nr_pages >= vfs->capacity) {
 		if (ios_list_empty(&vfs->lru))
 			return NULL;
@@ -117,16 +123,20 @@ struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t ind
 	}
 	if (!in->chunks[c]) {
 		in->chunks[c] = calloc(PC_CHUNK, sizeof(**in->chunks));
-		if (!in->chunks[c])
+		if (!in->chunks[c]) {
+			vfs->alloc_failed = true;
 			return NULL;
+		}
 	}
 	if (vfs->free_pages) {
 		p = vfs->free_pages;
 		vfs->free_pages = (struct pc_page *)p->waiters;
 	} else {
 		p = malloc(sizeof(*p));
-		if (!p)
+		if (!p) {
+			vfs->alloc_failed = true;
 			return NULL;
+		}
 	}
 	memset(p, 0, sizeof(*p));
 	p->index = index;

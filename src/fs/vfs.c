@@ -206,6 +206,21 @@ static void op_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
 	pc_wait(list, op);
 }
 
+/*
+ * No page for @op: wait for one to be freed (writeback or a read ends),
+ * unless the allocation failed because this process is out of memory,
+ * which nothing would ever end: then the operation fails with ENOMEM.
+ */
+static int mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op)
+{
+	if (vfs->alloc_failed) {
+		op->error = -ENOMEM;
+		return IOS_VFS_DONE;
+	}
+	op_wait(&vfs->mem_waiters, op);
+	return IOS_VFS_WAIT;
+}
+
 /* ---- metadata ---- */
 
 /*
@@ -227,10 +242,8 @@ static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t bloc
 	}
 	if (!p) {
 		p = pc_alloc(vfs, vfs->meta, block);
-		if (!p) {
-			op_wait(&vfs->mem_waiters, op);
-			return IOS_VFS_WAIT;
-		}
+		if (!p)
+			return mem_wait(vfs, op);
 		vb = vb_get(vfs);
 		if (!vb) {
 			pc_remove(vfs, p);
@@ -364,6 +377,10 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			n++;
 		}
 		if (!n) {
+			if (vfs->alloc_failed) {
+				op->error = -ENOMEM;
+				return 0;
+			}
 			op_wait(&vfs->mem_waiters, op);
 			return IOS_VFS_WAIT;
 		}
@@ -624,10 +641,8 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 				if (ensure_map_meta(vfs, op, &m, now))
 					return IOS_VFS_WAIT;
 				p = pc_alloc(vfs, in, idx);
-				if (!p) {
-					op_wait(&vfs->mem_waiters, op);
-					return IOS_VFS_WAIT;
-				}
+				if (!p)
+					return mem_wait(vfs, op);
 				vb = vb_get(vfs);
 				if (!vb) {
 					op->error = -ENOMEM;
@@ -647,10 +662,8 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 				return IOS_VFS_WAIT;
 			}
 			p = pc_alloc(vfs, in, idx);
-			if (!p) {
-				op_wait(&vfs->mem_waiters, op);
-				return IOS_VFS_WAIT;
-			}
+			if (!p)
+				return mem_wait(vfs, op);
 			p->flags |= PG_UPTODATE; /* overwritten whole */
 		}
 		if (p->flags & PG_LOCKED) {

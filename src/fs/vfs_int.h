@@ -103,6 +103,7 @@ struct ios_vfs {
 	struct ios_list_head more_io_inodes;	/* s_more_io: to go on with next pass */
 	struct ios_vfs_op *throttled;	/* writers waiting at dirty_ratio */
 	struct ios_vfs_op *mem_waiters;	/* ops waiting for a page of memory */
+	bool alloc_failed;		/* the last pc_alloc failed on malloc, not on a full cache */
 
 	struct vfs_bio *free_bios;
 	struct pc_page *free_pages;	/* recycled page structs (linked via waiters) */
