@@ -51,7 +51,7 @@ static int opt_filename(struct ios_job *job, struct ios_optctx *c)
 {
 	const char *p = c->value;
 	char **v = NULL, *cur;
-	unsigned n = 0, i;
+	unsigned n = 0, cap = 0, i;
 	size_t len = strlen(p);
 
 	cur = malloc(len + 1);
@@ -75,7 +75,8 @@ static int opt_filename(struct ios_job *job, struct ios_optctx *c)
 			return ios_opt_err(c, -EINVAL, "empty file name in the ':'-separated list "
 					   "(write '\\:' for a colon inside a name)");
 		}
-		nv = realloc(v, (n + 1) * sizeof(*v));
+		/* doubling: a list of 300,000 names is one realloc per doubling, not per name */
+		nv = n < cap ? v : realloc(v, (size_t)(cap = cap ? 2 * cap : 8) * sizeof(*v));
 		if (nv)
 			v = nv;
 		if (!nv || !(v[n] = strdup(cur))) {
