@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "iosched/replay.h"
+#include "iosched/scope.h"
 
 static void print_table(const char *scope, const struct ios_tunable *tab, const void *base)
 {
@@ -103,6 +104,7 @@ int cmd_list(int argc, char **argv)
 	const struct ios_sched_type *st;
 	const struct ios_dev_type *dt;
 	const struct ios_dev_profile *dp;
+	const struct ios_scope *sc;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -128,13 +130,12 @@ int cmd_list(int argc, char **argv)
 		printf("  %-12s %-6s %s\n", dp->name, dp->type, dp->desc ? dp->desc : "");
 	for (size_t i = 0; (dt = ios_dev_type_at(i)) != NULL; i++)
 		print_device_type(dt);
-	printf("\nQueue tunables (/sys/block/X/queue/):\n");
-	print_table("queue.", ios_queue_tunables_table, NULL);
-	printf("\nVM tunables (/proc/sys/vm/, and the machine's memory):\n");
-	print_table("vm.", ios_vm_tunables_table, NULL);
-	printf("\nLab tunables (only in this lab):\n");
-	print_table("lab.", ios_lab_tunables_table, NULL);
-	printf("\nReplay tunables (iosched replay only):\n");
-	print_table("replay.", ios_replay_tunables_table, NULL);
+	/* the scopes with a table of their own (the registry, iosched/scope.h) */
+	for (size_t i = 0; (sc = ios_scope_at(i)) != NULL; i++) {
+		if (sc->resolve != IOS_SCOPE_FIXED || !sc->list_title)
+			continue;
+		printf("\n%s\n", sc->list_title);
+		print_table(sc->prefix, sc->table, NULL);
+	}
 	return CLI_EXIT_OK;
 }
