@@ -106,16 +106,17 @@ int cmd_list(int argc, char **argv)
 	const struct ios_dev_profile *dp;
 	const struct ios_scope *sc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		}
-		/* nothing to list by: an argument here is a mistake, not a filter */
-		fprintf(stderr, "iosched: list: unexpected argument '%s' (list takes none)\n",
-			argv[i]);
-		return CLI_EXIT_USAGE;
+	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 } };
+	/* no positional arguments: nothing to list by, an argument is a mistake */
+	const struct ios_cl_cmd cmd = { "list", "iosched --help", groups, 1, NULL, NULL, false };
+	int r = cli_parse(&cmd, argc, argv);
+
+	if (r == IOS_CL_HELP_SEEN) {
+		cli_usage(stdout);
+		return CLI_EXIT_OK;
 	}
+	if (r < 0)
+		return CLI_EXIT_USAGE;
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
 	printf("    %-30s %-12s %-8s %-22s %s\n", "tunable", "default", "unit", "range", "");
