@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 #include "iosched/ios.h"
+#include "iosched/cmdline.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -22,41 +23,48 @@ int cmd_replay(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 void cli_usage(FILE *f);
 
-/*
- * Is argv[*i] the option @name, as "--name=value" or "--name value"?
- * 0: no. 1: yes, *val is its value (*i advanced past a separate one).
- * -1: yes, but the value is missing or empty, or the next argument starts
- * with "--" (the next option, not a value: "--name=--x" says it is one);
- * the error is on stderr. Every command checks all its arguments this way
- * before it reads or runs anything.
- */
-int cli_optval(int argc, char **argv, int *i, const char *name, const char **val);
 void cli_error(const struct ios_err *e);
-/* A non-negative integer, decimal or 0x hex (no blanks, sign or octal): 0, or -1. */
-int cli_parse_u64(const char *s, uint64_t *out);
+/* "iosched: MSG\n" on stderr, for a message of the command-line engine */
+void cli_msg(const struct ios_buf *msg);
+/*
+ * Parse @argc/@argv by @cmd's tables (iosched/cmdline.h), errors printed:
+ * 0, IOS_CL_HELP_SEEN (the caller prints its usage) or -1.
+ */
+int cli_parse(const struct ios_cl_cmd *cmd, int argc, char **argv);
+
+/* The usage text's width: help lines are wrapped to this many columns. */
+#define CLI_USAGE_WIDTH 81
+/* --help, -h: the first group of every command */
+extern const struct ios_cl_opt cli_help_table[];
 
 /*
  * Options shared by the commands that run jobs (runopts.c): job files,
  * --scheduler, --device, --set, --seed, --output-format, --output,
- * --fio-compat. A command parses its own options first and passes every
- * other argument to cli_run_opts_parse().
+ * --fio-compat; --trace and --plot (rows masked CLI_RUN_OWN) for run and
+ * replay only. A command lists its own table before cli_run_opts_table.
  */
+#define CLI_RUN_OWN 0x1u
 struct cli_run_opts {
 	struct ios_run_config cfg;	/* scheduler, device, seed; settings after _load */
 	struct ios_settings settings;	/* --set, in order */
 	struct ios_job_parse_opts po;	/* --fio-compat */
 	const char *fmt;		/* "normal" or "json" */
 	const char *outfile;		/* NULL: stdout */
+	const char *trace;		/* --trace NAME (run, replay) */
+	const char *plot;		/* --plot FILE.svg (run, replay) */
 	const char **jobs;		/* job file names, in order */
 	int nr_jobs;
 };
 
 int cli_run_opts_init(struct cli_run_opts *o, int argc);
 void cli_run_opts_free(struct cli_run_opts *o);
+extern const struct ios_cl_opt cli_run_opts_table[];
+/* A job file (the positional argument of run, compare, replay): 0, or -1 and @msg. */
+int cli_run_opts_add_job(void *o, const char *a, struct ios_buf *msg);
 /*
- * argv[*i] is a job file or a shared option (its value may take argv[*i+1]:
- * *i advances). Returns 1 when taken, 0 when not a shared option, -1 after
- * printing an error about its value.
+ * argv[*i] is a job file or a shared option other than --trace and --plot
+ * (its value may take argv[*i+1]: *i advances). Returns 1 when taken, 0
+ * when not a shared option, -1 after printing an error about its value.
  */
 int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i);
 /* Parse every job file into @jf (errors printed); points cfg.settings at settings. */
@@ -117,8 +125,6 @@ struct cli_pool_cfg {
 };
 
 int cli_pool_run(const struct cli_pool_cfg *cfg, size_t *first_failed);
-/* --jobs N for @cmd: 1..CLI_POOL_MAX_WORKERS; -1 after printing an error. */
-int cli_parse_workers(const char *cmd, const char *v, long *out);
 
 /*
  * --plot (plotfile.c): title "job files", subtitle "scheduler S, device D,

@@ -11,6 +11,7 @@
  * is written after the last run from the results in column order, so it is
  * the same bytes whatever the number of workers.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,9 +72,60 @@ static const char *cmp_label(void *arg, size_t idx)
 	return ((struct cmp_ctx *)arg)->cols[idx].label;
 }
 
-static void cmp_usage(FILE *f)
+/* compare's own options, before the run options (its --scheduler refuses) */
+struct cmp_args {
+	const char *list, *plot;
+	uint64_t workers;
+	bool shares;
+};
+
+static int cmp_no_scheduler(void *base, const struct ios_cl_opt *opt, const char *v,
+			    struct ios_buf *msg)
+{
+	(void)base;
+	(void)opt;
+	(void)v;
+	ios_buf_puts(msg, "compare: --scheduler: use --schedulers LIST");
+	return -1;
+}
+
+static void cmp_schedulers_help(int at, int col, struct ios_buf *out)
 {
 	const struct ios_sched_type *st;
+
+	(void)at;
+	ios_buf_printf(out, "comma-separated; SCHED:NAME=VALUE[:NAME=VALUE...] sets tunables\n"
+		       "%*sof that column only (cfq,cfq:fairness=1). A bare --set NAME\n"
+		       "%*sgoes to the columns whose scheduler has NAME. Default: every\n"
+		       "%*sscheduler by its primary name:", col, "", col, "", col, "");
+	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++)
+		ios_buf_printf(out, "%s%s", i ? "," : " ", st->name);
+	ios_buf_puts(out, "\n");
+}
+
+#define CA(f) offsetof(struct cmp_args, f)
+
+static const struct ios_cl_opt cmp_opts[] = {
+	{ .name = "--help", .alias = "-h", .kind = IOS_CL_HELP },
+	{ .name = "--schedulers", .kind = IOS_CL_STR, .off = CA(list), .metavar = "LIST",
+	  .help_fn = cmp_schedulers_help },
+	{ .name = "--jobs", .alias = "-j", .kind = IOS_CL_U64, .off = CA(workers), .min = 1,
+	  .max = CLI_POOL_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
+	  .help = "runs at a time (default: online CPUs); the output does not\n"
+		  "depend on it" },
+	{ .name = "--shares", .kind = IOS_CL_FLAG, .off = CA(shares),
+	  .help = "the share table even when every job has the same class,\n"
+		  "level and cgroup" },
+	{ .name = "--plot", .kind = IOS_CL_STR, .off = CA(plot), .metavar = "FILE.svg",
+	  .help = "also draw each column's bandwidth and cumulative data per\n"
+		  "job over time, one row per column, on the same scales" },
+	{ .name = "--scheduler", .kind = IOS_CL_CALL, .fn = cmp_no_scheduler },
+	{ .name = NULL },
+};
+
+static void cmp_usage(FILE *f)
+{
+	struct ios_buf b;
 
 	fprintf(f,
 "usage: iosched compare JOB.fio... [--schedulers LIST] [--jobs N] [--shares] [run options]\n"
@@ -84,20 +136,13 @@ static void cmp_usage(FILE *f)
 "bandwidths, min/max bandwidth, finish-time spread; and Jeff Moyer's\n"
 "'class prio ideal xferred %%diff' table per scheduler when the jobs differ in class,\n"
 "level or cgroup.\n"
-"\n"
-"  --schedulers LIST   comma-separated; SCHED:NAME=VALUE[:NAME=VALUE...] sets tunables\n"
-"                      of that column only (cfq,cfq:fairness=1). A bare --set NAME\n"
-"                      goes to the columns whose scheduler has NAME. Default: every\n"
-"                      scheduler by its primary name:");
-	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++)
-		fprintf(f, "%s%s", i ? "," : " ", st->name);
-	fprintf(f, "\n"
-"  --jobs N, -j N      runs at a time (default: online CPUs); the output does not\n"
-"                      depend on it\n"
-"  --shares            the share table even when every job has the same class,\n"
-"                      level and cgroup\n"
-"  --plot FILE.svg     also draw each column's bandwidth and cumulative data per\n"
-"                      job over time, one row per column, on the same scales\n"
+"\n");
+	ios_buf_init(&b);
+	ios_cl_usage(cmp_opts, 0, 22, &b);
+	if (b.s && !b.oom)
+		fputs(b.s, f);
+	ios_buf_free(&b);
+	fprintf(f,
 "  --scheduler is not allowed (use --schedulers); the other options of 'run' are:\n"
 "  --device, --set, --seed, --output-format normal|json, --output, --fio-compat.\n");
 }
@@ -141,52 +186,33 @@ int cmd_compare(int argc, char **argv)
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
 	struct cli_paths paths = { 0 };
+	struct cmp_args args = { 0 };
+	const struct ios_cl_group groups[] = {
+		{ cmp_opts, &args, 0 }, { cli_run_opts_table, &o, CLI_RUN_OWN },
+	};
+	const struct ios_cl_cmd cmd = { "compare", "iosched compare --help", groups,
+					IOS_ARRAY_SIZE(groups), cli_run_opts_add_job, &o, true };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		int r;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cmp_usage(stdout);
-			rc = CLI_EXIT_OK;
-			goto out;
-		}
-		if ((r = cli_optval(argc, argv, &i, "--schedulers", &v))) {
-			list = v;
-		} else if ((r = cli_optval(argc, argv, &i, "--jobs", &v)) ||
-			   (r = cli_optval(argc, argv, &i, "-j", &v)) ||
-			   (!strncmp(a, "-j", 2) && a[2] && (v = a + 2, r = 1))) {
-			if (r > 0 && cli_parse_workers("compare", v, &workers))
-				r = -1;
-		} else if (!strcmp(a, "--shares")) {
-			shares = true;
-		} else if ((r = cli_optval(argc, argv, &i, "--plot", &v))) {
-			plot = v;
-			o.cfg.record_series = true;
-		} else if ((r = cli_optval(argc, argv, &i, "--scheduler", &v))) {
-			fprintf(stderr, "iosched: compare: --scheduler: use --schedulers LIST\n");
-			r = -1;
-		} else {
-			ret = cli_run_opts_parse(&o, argc, argv, &i);
-			if (ret < 0) {
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
-			if (!ret) {
-				fprintf(stderr, "iosched: compare: unknown option '%s' "
-					"(see iosched compare --help)\n", a);
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
-		}
-		if (r < 0) {
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
+	ret = cli_parse(&cmd, argc, argv);
+	if (ret == IOS_CL_HELP_SEEN) {
+		cmp_usage(stdout);
+		rc = CLI_EXIT_OK;
+		goto out;
 	}
+	if (ret < 0) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	list = args.list;
+	plot = args.plot;
+	if (args.workers)	/* 0: no --jobs (it takes 1..) */
+		workers = (long)args.workers;
+	shares = args.shares;
+	if (plot)
+		o.cfg.record_series = true;
 	if (!o.nr_jobs) {
 		fprintf(stderr, "iosched: compare: no job file given\n");
 		cmp_usage(stderr);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "iosched/replay.h"
+#include "iosched/scope.h"
 
 static void print_table(const char *scope, const struct ios_tunable *tab, const void *base)
 {
@@ -103,17 +104,19 @@ int cmd_list(int argc, char **argv)
 	const struct ios_sched_type *st;
 	const struct ios_dev_type *dt;
 	const struct ios_dev_profile *dp;
+	const struct ios_scope *sc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			cli_usage(stdout);
-			return CLI_EXIT_OK;
-		}
-		/* nothing to list by: an argument here is a mistake, not a filter */
-		fprintf(stderr, "iosched: list: unexpected argument '%s' (list takes none)\n",
-			argv[i]);
-		return CLI_EXIT_USAGE;
+	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 } };
+	/* no positional arguments: nothing to list by, an argument is a mistake */
+	const struct ios_cl_cmd cmd = { "list", "iosched --help", groups, 1, NULL, NULL, false };
+	int r = cli_parse(&cmd, argc, argv);
+
+	if (r == IOS_CL_HELP_SEEN) {
+		cli_usage(stdout);
+		return CLI_EXIT_OK;
 	}
+	if (r < 0)
+		return CLI_EXIT_USAGE;
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
 	printf("    %-30s %-12s %-8s %-22s %s\n", "tunable", "default", "unit", "range", "");
@@ -128,13 +131,12 @@ int cmd_list(int argc, char **argv)
 		printf("  %-12s %-6s %s\n", dp->name, dp->type, dp->desc ? dp->desc : "");
 	for (size_t i = 0; (dt = ios_dev_type_at(i)) != NULL; i++)
 		print_device_type(dt);
-	printf("\nQueue tunables (/sys/block/X/queue/):\n");
-	print_table("queue.", ios_queue_tunables_table, NULL);
-	printf("\nVM tunables (/proc/sys/vm/, and the machine's memory):\n");
-	print_table("vm.", ios_vm_tunables_table, NULL);
-	printf("\nLab tunables (only in this lab):\n");
-	print_table("lab.", ios_lab_tunables_table, NULL);
-	printf("\nReplay tunables (iosched replay only):\n");
-	print_table("replay.", ios_replay_tunables_table, NULL);
+	/* the scopes with a table of their own (the registry, iosched/scope.h) */
+	for (size_t i = 0; (sc = ios_scope_at(i)) != NULL; i++) {
+		if (sc->resolve != IOS_SCOPE_FIXED || !sc->list_title)
+			continue;
+		printf("\n%s\n", sc->list_title);
+		print_table(sc->prefix, sc->table, NULL);
+	}
 	return CLI_EXIT_OK;
 }

@@ -18,45 +18,27 @@ int cmd_replay(int argc, char **argv)
 	struct ios_buf out;
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
-	const char *trace = NULL, *plot = NULL, *v = NULL;
+	const struct ios_cl_group groups[] = {
+		{ cli_help_table, NULL, 0 }, { cli_run_opts_table, &o, 0 },
+	};
+	const struct ios_cl_cmd cmd = { "replay", "iosched --help", groups, IOS_ARRAY_SIZE(groups),
+					cli_run_opts_add_job, &o, true };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cli_usage(stdout);
-			rc = CLI_EXIT_OK;
-			goto out;
-		}
-		if ((ret = cli_optval(argc, argv, &i, "--trace", &v)) ||
-		    (ret = cli_optval(argc, argv, &i, "--plot", &v))) {
-			if (ret < 0) {
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
-			if (!strncmp(a, "--trace", 7)) {
-				trace = v;
-			} else {
-				plot = v;
-				o.cfg.record_series = true;
-			}
-			continue;
-		}
-		ret = cli_run_opts_parse(&o, argc, argv, &i);
-		if (ret < 0) {
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-		if (!ret) {
-			fprintf(stderr, "iosched: replay: unknown option '%s' (see iosched --help)\n",
-				a);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
+	ret = cli_parse(&cmd, argc, argv);
+	if (ret == IOS_CL_HELP_SEEN) {
+		cli_usage(stdout);
+		rc = CLI_EXIT_OK;
+		goto out;
 	}
+	if (ret < 0) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (o.plot)
+		o.cfg.record_series = true;
 	if (o.nr_jobs != 1) {
 		fprintf(stderr, "iosched: replay: %s\n", o.nr_jobs ? "one trace at a time"
 								 : "no trace given");
@@ -72,7 +54,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	/* before anything is opened: --trace X must not truncate the trace X it replays */
 	if (cli_paths_in_trace(&paths, "the trace", o.jobs[0]) ||
-	    cli_paths_run(&paths, &o, NULL, trace, plot) || cli_paths_check(&paths)) {
+	    cli_paths_run(&paths, &o, NULL, o.trace, o.plot) || cli_paths_check(&paths)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
@@ -81,7 +63,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	o.cfg.settings = &o.settings;
-	if (cli_trace_open(trace, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {
@@ -106,7 +88,7 @@ int cmd_replay(int argc, char **argv)
 		rc = CLI_EXIT_OK;
 	ios_buf_free(&out);
 	/* one row per traced process, as run draws one per job */
-	if (rc == CLI_EXIT_OK && plot && cli_plot_run(plot, &o, &res))
+	if (rc == CLI_EXIT_OK && o.plot && cli_plot_run(o.plot, &o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
 out:

@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,8 +74,62 @@ static const char *rp_task_label(void *arg, size_t idx)
 	return ((struct rp_ctx *)arg)->tasks[idx].label;
 }
 
+/* repro's options (it takes no run options: the .args files hold those) */
+struct rp_args {
+	const char *dir, *fmt, *outfile;
+	uint64_t workers;		/* 0: no --jobs */
+	bool quick, any, want[64];	/* want[k]: ios_repro_experiments[k] was named */
+};
+
+static int rp_experiment(void *arg, const char *a, struct ios_buf *msg)
+{
+	struct rp_args *ra = arg;
+	const struct ios_repro_exp *x = ios_repro_find(a);
+
+	if (!x) {
+		ios_buf_printf(msg, "repro: unknown experiment '%s' (known:", a);
+		for (size_t k = 0; k < ios_repro_nr_experiments; k++)
+			ios_buf_printf(msg, " %s", ios_repro_experiments[k].name);
+		ios_buf_puts(msg, ")");
+		return -1;
+	}
+	if ((size_t)(x - ios_repro_experiments) < IOS_ARRAY_SIZE(ra->want))
+		ra->want[x - ios_repro_experiments] = true;
+	ra->any = true;
+	return 0;
+}
+
+static const struct ios_cl_choice rp_formats[] = {
+	{ "normal", 0, false }, { "json", 1, false }, { NULL, 0, false },
+};
+
+#define RA(f) offsetof(struct rp_args, f)
+
+static const struct ios_cl_opt rp_opts[] = {
+	{ .name = "--help", .alias = "-h", .kind = IOS_CL_HELP },
+	{ .name = "--output-dir", .kind = IOS_CL_STR, .off = RA(dir), .metavar = "DIR",
+	  .help = "where the report goes (default " REPRO_DEFAULT_DIR "); the Markdown links as if\n"
+		  "DIR were docs/, wherever it is written" },
+	{ .name = "--jobs", .alias = "-j", .kind = IOS_CL_U64, .off = RA(workers), .min = 1,
+	  .max = CLI_POOL_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
+	  .help = "runs at a time (default: online CPUs); the output does not\n"
+		  "depend on it" },
+	{ .name = "--quick", .kind = IOS_CL_FLAG, .off = RA(quick),
+	  .help = "one seed per experiment instead of the table's (a quick look,\n"
+		  "not the report to commit)" },
+	{ .name = "--output-format", .kind = IOS_CL_CHOICE, .off = RA(fmt), .choices = rp_formats,
+	  .flags = IOS_CL_STORE_NAME, .metavar = "FMT",
+	  .help = "normal (default) or json: the data as JSON on stdout (or\n"
+		  "--output FILE), and no files written" },
+	{ .name = "--output", .kind = IOS_CL_STR, .off = RA(outfile), .metavar = "FILE",
+	  .help = "the PASS/MISS list (or the JSON) into FILE instead of stdout" },
+	{ .name = NULL },
+};
+
 static void rp_usage(FILE *f)
 {
+	struct ios_buf b;
+
 	fprintf(f,
 "usage: iosched repro [EXPERIMENT...] [--output-dir DIR] [--jobs N] [--quick]\n"
 "                     [--output-format normal|json] [--output FILE]\n"
@@ -88,17 +143,12 @@ static void rp_usage(FILE *f)
 "  EXPERIMENT          any of:");
 	for (size_t i = 0; i < ios_repro_nr_experiments; i++)
 		fprintf(f, " %s", ios_repro_experiments[i].name);
-	fprintf(f, " (default: all)\n"
-"  --output-dir DIR    where the report goes (default %s); the Markdown links as if\n"
-"                      DIR were docs/, wherever it is written\n"
-"  --jobs N, -j N      runs at a time (default: online CPUs); the output does not\n"
-"                      depend on it\n"
-"  --quick             one seed per experiment instead of the table's (a quick look,\n"
-"                      not the report to commit)\n"
-"  --output-format FMT normal (default) or json: the data as JSON on stdout (or\n"
-"                      --output FILE), and no files written\n"
-"  --output FILE       the PASS/MISS list (or the JSON) into FILE instead of stdout\n",
-		REPRO_DEFAULT_DIR);
+	fprintf(f, " (default: all)\n");
+	ios_buf_init(&b);
+	ios_cl_usage(rp_opts, 0, 22, &b);
+	if (b.s && !b.oom)
+		fputs(b.s, f);
+	ios_buf_free(&b);
 }
 
 /* "examples/seeds/x.fio" -> "examples/seeds/x.args" (malloc'd) */
@@ -433,53 +483,27 @@ int cmd_repro(int argc, char **argv)
 	struct ios_repro_data *data = NULL;
 	struct rp_ctx ctx = { 0 };
 	size_t nr = 0, failed;
-	int rc = CLI_EXIT_USAGE;
+	struct rp_args args = { .dir = REPRO_DEFAULT_DIR, .fmt = "normal" };
+	const struct ios_cl_group groups[] = { { rp_opts, &args, 0 } };
+	const struct ios_cl_cmd cmd = { "repro", "iosched repro --help", groups, 1, rp_experiment,
+					&args, false };
+	int rc = CLI_EXIT_USAGE, pr;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		int r;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			rp_usage(stdout);
-			return CLI_EXIT_OK;
-		}
-		if ((r = cli_optval(argc, argv, &i, "--output-dir", &v))) {
-			dir = v;
-		} else if ((r = cli_optval(argc, argv, &i, "--jobs", &v)) ||
-			   (r = cli_optval(argc, argv, &i, "-j", &v)) ||
-			   (!strncmp(a, "-j", 2) && a[2] && (v = a + 2, r = 1))) {
-			if (r > 0 && cli_parse_workers("repro", v, &workers))
-				r = -1;
-		} else if (!strcmp(a, "--quick")) {
-			quick = true;
-		} else if ((r = cli_optval(argc, argv, &i, "--output-format", &v))) {
-			if (r > 0 && strcmp(v, "normal") && strcmp(v, "json")) {
-				fprintf(stderr, "iosched: --output-format=%s: allowed normal, json\n", v);
-				r = -1;
-			}
-			fmt = v;
-		} else if ((r = cli_optval(argc, argv, &i, "--output", &v))) {
-			outfile = v;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "iosched: repro: unknown option '%s' (see iosched repro "
-				"--help)\n", a);
-			return CLI_EXIT_USAGE;
-		} else {
-			const struct ios_repro_exp *x = ios_repro_find(a);
-
-			if (!x) {
-				fprintf(stderr, "iosched: repro: unknown experiment '%s' (known:", a);
-				for (size_t k = 0; k < ios_repro_nr_experiments; k++)
-					fprintf(stderr, " %s", ios_repro_experiments[k].name);
-				fprintf(stderr, ")\n");
-				return CLI_EXIT_USAGE;
-			}
-			want[x - ios_repro_experiments] = true;
-			any = true;
-		}
-		if (r < 0)
-			return CLI_EXIT_USAGE;
+	pr = cli_parse(&cmd, argc, argv);
+	if (pr == IOS_CL_HELP_SEEN) {
+		rp_usage(stdout);
+		return CLI_EXIT_OK;
 	}
+	if (pr < 0)
+		return CLI_EXIT_USAGE;
+	dir = args.dir;
+	fmt = args.fmt;
+	outfile = args.outfile;
+	if (args.workers)
+		workers = (long)args.workers;
+	quick = args.quick;
+	any = args.any;
+	memcpy(want, args.want, sizeof(want));
 	if (ios_repro_nr_experiments > IOS_ARRAY_SIZE(want))
 		return CLI_EXIT_FAIL;
 	rc = CLI_EXIT_FAIL;

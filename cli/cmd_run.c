@@ -13,46 +13,29 @@ int cmd_run(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
-	const char *trace = NULL, *plot = NULL, *v = NULL;
+	const struct ios_cl_group groups[] = {
+		{ cli_help_table, NULL, 0 }, { cli_run_opts_table, &o, 0 },
+	};
+	const struct ios_cl_cmd cmd = { "run", "iosched --help", groups, IOS_ARRAY_SIZE(groups),
+					cli_run_opts_add_job, &o, true };
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			cli_usage(stdout);
-			rc = CLI_EXIT_OK;
-			goto out;
-		}
-		if ((ret = cli_optval(argc, argv, &i, "--trace", &v)) ||
-		    (ret = cli_optval(argc, argv, &i, "--plot", &v))) {
-			if (ret < 0) {
-				rc = CLI_EXIT_USAGE;
-				goto out;
-			}
-			if (!strncmp(a, "--trace", 7)) {
-				trace = v;
-			} else {
-				plot = v;
-				o.cfg.record_series = true;
-			}
-			continue;
-		}
-		ret = cli_run_opts_parse(&o, argc, argv, &i);
-		if (ret < 0) {
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-		if (!ret) {
-			fprintf(stderr, "iosched: run: unknown option '%s' (see iosched --help)\n", a);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
+	ret = cli_parse(&cmd, argc, argv);
+	if (ret == IOS_CL_HELP_SEEN) {
+		cli_usage(stdout);
+		rc = CLI_EXIT_OK;
+		goto out;
 	}
+	if (ret < 0) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (o.plot)
+		o.cfg.record_series = true;
 	if (!o.nr_jobs) {
 		fprintf(stderr, "iosched: run: no job file given\n");
 		cli_usage(stderr);
@@ -62,11 +45,11 @@ int cmd_run(int argc, char **argv)
 	if (cli_run_opts_load(&o, &jf))
 		goto out;
 	/* the job files and their includes are known now: nothing written over them */
-	if (cli_paths_run(&paths, &o, &jf, trace, plot) || cli_paths_check(&paths)) {
+	if (cli_paths_run(&paths, &o, &jf, o.trace, o.plot) || cli_paths_check(&paths)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cli_trace_open(trace, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {
@@ -94,7 +77,7 @@ int cmd_run(int argc, char **argv)
 		if (res.jobs[i].error)
 			rc = CLI_EXIT_FAIL;
 	ios_buf_free(&out);
-	if (rc == CLI_EXIT_OK && plot && cli_plot_run(plot, &o, &res))
+	if (rc == CLI_EXIT_OK && o.plot && cli_plot_run(o.plot, &o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
 out:

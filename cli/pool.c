@@ -190,16 +190,3 @@ int cli_pool_run(const struct cli_pool_cfg *cfg, size_t *first_failed)
 	free(th);
 	return 0;
 }
-
-int cli_parse_workers(const char *cmd, const char *v, long *out)
-{
-	uint64_t n;
-
-	if (cli_parse_u64(v, &n) || n < 1 || n > CLI_POOL_MAX_WORKERS) {
-		fprintf(stderr, "iosched: %s: --jobs=%s: allowed 1..%d\n", cmd, v,
-			CLI_POOL_MAX_WORKERS);
-		return -1;
-	}
-	*out = (long)n;
-	return 0;
-}

@@ -1,48 +1,19 @@
 /*
  * The options every command that runs jobs shares (run, compare, replay):
  * job files, --scheduler, --device, --set, --seed, --output-format,
- * --output, --fio-compat. One parser, so the commands cannot drift apart
- * in spelling, checks or messages; each command handles its own extras
- * first and hands the rest to cli_run_opts_parse().
+ * --output, --fio-compat, and run's and replay's --trace and --plot. They
+ * are one table (cli_run_opts_table) read by the library's command-line
+ * engine (iosched/cmdline.h), so the commands cannot drift apart in
+ * spelling, checks or messages; each command puts its own table before
+ * this one, and the usage text is made from the same rows.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-
-int cli_parse_u64(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	unsigned base = 10;
-
-	/* fio's rule for its integers: 0x is hex, anything else decimal (08 is 8, not octal) */
-	if (!s)
-		return -1;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a') + 10;
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A') + 10;
-		else
-			return -1;	/* blanks, signs, junk */
-		if (v > (UINT64_MAX - d) / base)
-			return -1;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
-}
+#include "iosched/scope.h"
 
 int cli_run_opts_init(struct cli_run_opts *o, int argc)
 {
@@ -62,65 +33,126 @@ void cli_run_opts_free(struct cli_run_opts *o)
 	o->jobs = NULL;
 }
 
+/* --set NAME=VALUE: in order, checked against the tables when the run knows them */
+static int ro_set(void *base, const struct ios_cl_opt *opt, const char *v, struct ios_buf *msg)
+{
+	struct cli_run_opts *o = base;
+	struct ios_err e = { 0 };
+
+	(void)opt;
+	if (!ios_settings_add_kv(&o->settings, v, "--set", &e))
+		return 0;
+	ios_buf_puts(msg, e.msg[0] ? e.msg : strerror(-e.code));
+	return -1;
+}
+
+/* the --set row's help names every setting scope, from the registry */
+static void ro_set_help(int at, int col, struct ios_buf *out)
+{
+	struct ios_buf text;
+
+	ios_buf_init(&text);
+	ios_buf_puts(&text, "set a tunable; repeatable. ");
+	ios_scope_usage(&text);
+	ios_cl_wrap(text.s ? text.s : "", at, col, CLI_USAGE_WIDTH, out);
+	ios_buf_puts(out, "\n");
+	ios_buf_free(&text);
+}
+
+static const struct ios_cl_choice ro_formats[] = {
+	{ "normal", 0, false }, { "json", 1, false }, { NULL, 0, false },
+};
+
+static const struct ios_cl_choice ro_compat[] = {
+	{ "1", IOS_JOB_COMPAT_FIO1, false },
+	{ "1.9", IOS_JOB_COMPAT_FIO1, true },	/* the release the 2006 seed names */
+	{ "3", IOS_JOB_COMPAT_FIO3, false },
+	{ NULL, 0, false },
+};
+
+#define RO(f) offsetof(struct cli_run_opts, f)
+
+/* In the order of the usage text. */
+const struct ios_cl_opt cli_run_opts_table[] = {
+	{ .name = "--scheduler", .kind = IOS_CL_STR, .off = RO(cfg.scheduler), .metavar = "NAME",
+	  .help = "I/O scheduler (default " IOS_DEFAULT_SCHEDULER "; see 'iosched list')" },
+	{ .name = "--device", .kind = IOS_CL_STR, .off = RO(cfg.device), .metavar = "PROFILE",
+	  .help = "simulated device (default " IOS_DEV_DEFAULT_PROFILE ")" },
+	{ .name = "--set", .kind = IOS_CL_CALL, .fn = ro_set, .metavar = "NAME=VALUE",
+	  .help_fn = ro_set_help },
+	{ .name = "--seed", .kind = IOS_CL_U64, .off = RO(cfg.seed), .min = 0, .max = UINT64_MAX,
+	  .metavar = "N", .help = "random seed (default 1); same seed, same output" },
+	{ .name = "--output-format", .kind = IOS_CL_CHOICE, .off = RO(fmt), .choices = ro_formats,
+	  .flags = IOS_CL_STORE_NAME, .metavar = "FMT", .help = "normal (default) or json" },
+	{ .name = "--output", .kind = IOS_CL_STR, .off = RO(outfile), .metavar = "FILE",
+	  .help = "write the report to FILE instead of stdout" },
+	{ .name = "--trace", .kind = IOS_CL_STR, .off = RO(trace), .mask = CLI_RUN_OWN,
+	  .metavar = "NAME", .help = "write a blktrace of the run to NAME.blktrace.0\n"
+				     "(read it with blkparse -i NAME, btt; docs/blktrace.md)" },
+	{ .name = "--fio-compat", .kind = IOS_CL_CHOICE, .off = RO(po.compat), .choices = ro_compat,
+	  .metavar = "VERSION", .help = "3 (default) or 1: fio 1.x defaults (direct=1,\n"
+					"ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
+					"was written against" },
+	{ .name = "--plot", .kind = IOS_CL_STR, .off = RO(plot), .mask = CLI_RUN_OWN,
+	  .metavar = "FILE.svg", .help = "also draw bandwidth and cumulative data per job over\n"
+					 "time (see docs/logs-and-plots.md)" },
+	{ .name = NULL },
+};
+
+const struct ios_cl_opt cli_help_table[] = {
+	{ .name = "--help", .alias = "-h", .kind = IOS_CL_HELP },
+	{ .name = NULL },
+};
+
+int cli_run_opts_add_job(void *arg, const char *a, struct ios_buf *msg)
+{
+	struct cli_run_opts *o = arg;
+
+	/* "-": the job file on stdin, as fio takes it; stdin can be read once */
+	for (int k = 0; k < o->nr_jobs && !strcmp(a, "-"); k++) {
+		if (!strcmp(o->jobs[k], "-")) {
+			ios_buf_puts(msg, "'-' (the job file on stdin) given twice");
+			return -1;
+		}
+	}
+	o->jobs[o->nr_jobs++] = a;
+	return 0;
+}
+
 int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *v = NULL;
-	struct ios_err e = { 0 };
+	const struct ios_cl_group g = { cli_run_opts_table, o, CLI_RUN_OWN };
+	const char *a = argv[*i];
+	struct ios_buf msg;
 	int r;
 
-	if (a[0] != '-' || !strcmp(a, "-")) {
-		/* "-": the job file on stdin, as fio takes it; stdin can be read once */
-		for (int k = 0; k < o->nr_jobs && !strcmp(a, "-"); k++) {
-			if (!strcmp(o->jobs[k], "-")) {
-				fprintf(stderr, "iosched: '-' (the job file on stdin) given twice\n");
-				return -1;
-			}
-		}
-		o->jobs[o->nr_jobs++] = a;
-		return 1;
-	}
-	if ((r = cli_optval(argc, argv, i, "--scheduler", &v))) {
-		if (r > 0)
-			o->cfg.scheduler = v;
-	} else if ((r = cli_optval(argc, argv, i, "--device", &v))) {
-		if (r > 0)
-			o->cfg.device = v;
-	} else if ((r = cli_optval(argc, argv, i, "--set", &v))) {
-		if (r > 0 && ios_settings_add_kv(&o->settings, v, "--set", &e)) {
-			cli_error(&e);
-			return -1;
-		}
-	} else if ((r = cli_optval(argc, argv, i, "--seed", &v))) {
-		if (r > 0 && cli_parse_u64(v, &o->cfg.seed)) {
-			fprintf(stderr, "iosched: --seed=%s: expected a non-negative integer, decimal "
-				"or 0x hex, from 0 to 18446744073709551615\n", v);
-			return -1;
-		}
-	} else if ((r = cli_optval(argc, argv, i, "--output-format", &v))) {
-		if (r > 0 && strcmp(v, "normal") && strcmp(v, "json")) {
-			fprintf(stderr, "iosched: --output-format=%s: allowed normal, json\n", v);
-			return -1;
-		}
-		if (r > 0)
-			o->fmt = v;
-	} else if ((r = cli_optval(argc, argv, i, "--output", &v))) {
-		if (r > 0)
-			o->outfile = v;
-	} else if ((r = cli_optval(argc, argv, i, "--fio-compat", &v))) {
-		if (r < 0) {
-			;
-		} else if (!strcmp(v, "1") || !strcmp(v, "1.9")) {
-			o->po.compat = IOS_JOB_COMPAT_FIO1;
-		} else if (!strcmp(v, "3")) {
-			o->po.compat = IOS_JOB_COMPAT_FIO3;
-		} else {
-			fprintf(stderr, "iosched: --fio-compat=%s: allowed 1, 3\n", v);
-			return -1;
-		}
-	} else {
-		return 0;
-	}
-	return r < 0 ? -1 : 1;
+	ios_buf_init(&msg);
+	if (a[0] != '-' || !strcmp(a, "-"))
+		r = cli_run_opts_add_job(o, a, &msg) ? -1 : 1;
+	else
+		r = ios_cl_parse_one(NULL, &g, 1, argc, argv, i, &msg);
+	if (r < 0)
+		cli_msg(&msg);
+	ios_buf_free(&msg);
+	return r;
+}
+
+int cli_parse(const struct ios_cl_cmd *cmd, int argc, char **argv)
+{
+	struct ios_buf msg;
+	int r;
+
+	ios_buf_init(&msg);
+	r = ios_cl_parse(cmd, argc, argv, &msg);
+	if (r < 0)
+		cli_msg(&msg);
+	ios_buf_free(&msg);
+	return r;
+}
+
+void cli_msg(const struct ios_buf *msg)
+{
+	fprintf(stderr, "iosched: %s\n", msg->s && !msg->oom ? msg->s : "out of memory");
 }
 
 int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf)

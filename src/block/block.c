@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/block.h"
+#include "iosched/scope.h"
 
 #define Q_HARD_LIMIT(nr) ((nr) + (nr) / 2)
 
@@ -706,8 +707,8 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 		goto fail;
 	q->tun.rotational = cfg->rotational;
 	if (cfg->settings) {
-		ret = ios_settings_apply(cfg->settings, "queue.", ios_queue_tunables_table,
-					 &q->tun, e);
+		ret = ios_settings_apply(cfg->settings, ios_scope_get(IOS_SCOPE_QUEUE)->prefix,
+					 ios_queue_tunables_table, &q->tun, e);
 		if (ret)
 			goto fail;
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "iosched/device.h"
 #include "dev_priv.h"
+#include "iosched/scope.h"
 
 static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,
@@ -190,7 +191,7 @@ static int dev_apply_profile(struct ios_dev *dev, const struct ios_dev_profile *
 		memcpy(name, *kv, n);
 		name[n] = '\0';
 		ret = ios_tunable_set_by_name(dev->type->tunables, dev, name, eq + 1, origin,
-					      "device.", e);
+					      ios_scope_get(IOS_SCOPE_DEVICE)->prefix, e);
 		if (ret)
 			return ret;
 	}
@@ -245,7 +246,9 @@ struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, ui
 	if (!ret)
 		ret = dev_apply_profile(dev, p, e);
 	if (!ret && set)
-		ret = ios_settings_apply_for(set, "device.", t->tunables, dev, p->name, e);
+		ret = ios_settings_apply_for(set, ios_scope_get(IOS_SCOPE_DEVICE)->prefix,
+					     ios_scope_table(ios_scope_get(IOS_SCOPE_DEVICE), NULL, t),
+					     dev, p->name, e);
 	if (!ret)
 		ret = t->ops.init(dev, e);
 	if (ret) {

@@ -20,6 +20,7 @@
 #include <string.h>
 #include "iosched/ios.h"
 #include "iosched/compare.h"
+#include "iosched/scope.h"
 #include "jsonw.h"
 
 /* ---- columns ---- */
@@ -70,17 +71,14 @@ static void cc_tunable_names(const struct ios_tunable *tab, char *buf, size_t le
 		snprintf(buf, len, "none");
 }
 
-static int cc_apply_table(struct ios_settings *set, const char *prefix,
-			  const struct ios_tunable *tab, size_t size, struct ios_err *e)
+static int cc_apply_table(struct ios_settings *set, enum ios_scope_id id, struct ios_err *e)
 {
-	void *scratch = calloc(1, size ? size : 1);
+	void *scratch = calloc(1, ios_scope_get(id)->size);
 	int ret;
 
 	if (!scratch)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
-	ret = ios_tunable_defaults(tab, scratch, e);
-	if (!ret)
-		ret = ios_settings_apply(set, prefix, tab, scratch, e);
+	ret = ios_scope_setup(id, set, scratch, e);
 	free(scratch);
 	return ret;
 }
@@ -100,13 +98,11 @@ static int cc_check_column(struct ios_cmp_column *c, const char *device, struct 
 
 	if (ios_settings_copy(&set, &c->settings))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
-	ret = cc_apply_table(&set, "lab.", ios_lab_tunables_table, sizeof(struct ios_lab_tunables), e);
+	ret = cc_apply_table(&set, IOS_SCOPE_LAB, e);
 	if (!ret)
-		ret = cc_apply_table(&set, "vm.", ios_vm_tunables_table,
-				     sizeof(struct ios_vm_tunables), e);
+		ret = cc_apply_table(&set, IOS_SCOPE_VM, e);
 	if (!ret)
-		ret = cc_apply_table(&set, "queue.", ios_queue_tunables_table,
-				     sizeof(struct ios_queue_tunables), e);
+		ret = cc_apply_table(&set, IOS_SCOPE_QUEUE, e);
 	if (ret)
 		goto out;
 	dev = ios_dev_create(device ? device : IOS_DEV_DEFAULT_PROFILE, &set, 0, e);
@@ -145,12 +141,14 @@ static int cc_check_column(struct ios_cmp_column *c, const char *device, struct 
 
 	for (size_t i = 0; i < set.n; i++) {
 		const struct ios_setting *s = &set.v[i];
+		const struct ios_scope *sc = ios_scope_of(s->name);
+		char hint[256];
 
 		/* cgroup.PATH.*: the run checks them against the workload's groups */
-		if (!s->used && strchr(s->name, '.') && strncmp(s->name, "cgroup.", 7)) {
-			ret = IOS_ERR(e, -ENOENT, "%s: unknown tunable '%s': names are bare "
-				      "(scheduler), queue.NAME, device.NAME, vm.NAME, lab.NAME or "
-				      "cgroup.PATH.ioprio (see 'iosched list')", s->origin, s->name);
+		if (!s->used && strchr(s->name, '.') && !(sc && sc->resolve == IOS_SCOPE_PATTERN)) {
+			ret = IOS_ERR(e, -ENOENT, "%s: unknown tunable '%s': names are %s (see "
+				      "'iosched list')", s->origin, s->name,
+				      ios_scope_hint(hint, sizeof(hint)));
 			goto out;
 		}
 	}

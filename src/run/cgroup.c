@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run_int.h"
+#include "iosched/scope.h"
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
 
@@ -187,13 +188,15 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 
 	for (size_t i = 0; set && i < set->n; i++) {
 		struct ios_setting *s = &set->v[i];
-		const char *attr, *path = s->name + 7;
+		const struct ios_scope *sc = ios_scope_of(s->name);
+		const char *attr, *path;
 		struct ios_cgroup *cg;
 		char *end;
 		long v;
 
-		if (strncmp(s->name, "cgroup.", 7))
+		if (!sc || sc->id != IOS_SCOPE_CGROUP)
 			continue;
+		path = s->name + strlen(sc->prefix);
 		s->used = true;
 		attr = strrchr(path, '.');
 		if (!attr || attr == path || strcmp(attr, ".ioprio"))

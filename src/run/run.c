@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "run_int.h"
+#include "iosched/scope.h"
 
 /* in enum ios_fs_type order */
 static const char *const lab_fs_names[] = { "ext3", "extent", "raw", NULL };
@@ -246,21 +247,21 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 		return 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ios_setting *st = &s->v[i];
-		const char *dot = strchr(st->name, '.');
+		const struct ios_scope *sc = ios_scope_of(st->name);
+		char hint[256];
 
-		if (!dot || st->used || !strncmp(st->name, "cgroup.", 7))
-			continue;	/* cgroup.*: applied once the groups are known */
-		if (!strncmp(st->name, "replay.", 7) &&
-		    ios_tunable_find(ios_replay_tunables_table, st->name + 7))
+		/* bare names are the scheduler's; cgroup.*: applied once the groups are known */
+		if (!strchr(st->name, '.') || st->used || (sc && sc->resolve == IOS_SCOPE_PATTERN))
+			continue;
+		if (sc && sc->where == IOS_SCOPE_REPLAY_ONLY &&
+		    ios_tunable_find(sc->table, st->name + strlen(sc->prefix)))
 			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' and to jobs "
 				       "with read_iolog= only",
 				       st->origin, *st->origin ? ": " : "", st->name);
-		if (strncmp(st->name, "queue.", 6) && strncmp(st->name, "device.", 7) &&
-		    strncmp(st->name, "lab.", 4) && strncmp(st->name, "replay.", 7))
-			return IOS_ERR(e, -ENOENT,
-				       "%s%sunknown tunable '%s': names are bare (scheduler), "
-				       "queue.NAME, device.NAME, vm.NAME, lab.NAME or cgroup.PATH.ioprio",
-				       st->origin, *st->origin ? ": " : "", st->name);
+		if (!sc)
+			return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s': names are %s",
+				       st->origin, *st->origin ? ": " : "", st->name,
+				       ios_scope_hint(hint, sizeof(hint)));
 		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s' (see 'iosched list')",
 			       st->origin, *st->origin ? ": " : "", st->name);
 	}
@@ -560,19 +561,12 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		goto out;
 	}
 
-	ret = ios_tunable_defaults(ios_lab_tunables_table, &c->lab, e);
+	ret = ios_scope_setup(IOS_SCOPE_LAB, set, &c->lab, e);
 	if (!ret)
-		ret = ios_settings_apply(set, "lab.", ios_lab_tunables_table, &c->lab, e);
-	if (!ret)
-		ret = ios_tunable_defaults(ios_vm_tunables_table, &c->vm, e);
-	if (!ret)
-		ret = ios_settings_apply(set, "vm.", ios_vm_tunables_table, &c->vm, e);
+		ret = ios_scope_setup(IOS_SCOPE_VM, set, &c->vm, e);
 	if (!ret && (cfg->replay || jobs_read_iolog(jf))) {
 		c->replay = cfg->replay;
-		ret = ios_tunable_defaults(ios_replay_tunables_table, &c->replay_tun, e);
-		if (!ret)
-			ret = ios_settings_apply(set, "replay.", ios_replay_tunables_table,
-						 &c->replay_tun, e);
+		ret = ios_scope_setup(IOS_SCOPE_REPLAY, set, &c->replay_tun, e);
 	}
 	if (ret)
 		goto out;
