@@ -18,7 +18,8 @@
  * 2.6.31 on command-queueing disks, only for queues that are not seeky. The
  * seed-000 `fairness` knob keeps the idle window of seeky queues.
  *
- * Version differences are small branches on cfqd->ver (see cfq_int.h).
+ * Release differences are named behaviours of the descriptor's profile,
+ * cfqd->prof (struct cfq_profile in cfq_int.h, the profiles in cfq_profiles.c).
  * Groups and the workload choice of 2.6.33+ are in cfq_group.c; the profile
  * descriptors and tunables tables in cfq_profiles.c.
  *
@@ -65,7 +66,7 @@ static uint64_t cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	uint64_t slice = cfq_prio_to_slice(cfqd, cfqq);
 
-	if (cfqd->ver != CFQ_V2631 && cfqd->low_latency) {
+	if (cfqd->prof->low_latency_slice && cfqd->low_latency) {
 		struct cfq_group *g = cfqq->cfqg;
 		unsigned busy = cfq_group_busy_queues_wl(cfq_class_rt(cfqq) ? CFQ_RT_WL : CFQ_BE_WL, g);
 		unsigned avg = g->busy_queues_avg[cfq_class_rt(cfqq)];
@@ -122,7 +123,7 @@ static struct ios_request *cfq_choose_req(const struct cfq_data *cfqd, struct io
 {
 	uint64_t s1, s2, d1 = 0, d2 = 0, back_max;
 	bool w1 = false, w2 = false;
-	uint32_t meta = cfqd->ver == CFQ_V419 ? IOS_REQ_PRIO : IOS_REQ_META;
+	uint32_t meta = cfqd->prof->meta_flag;
 
 	if (!a || a == b)
 		return b;
@@ -167,7 +168,7 @@ static struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_qu
 					    struct ios_request *last)
 {
 	struct ios_request *next = ios_elv_rb_latter(last), *prev = ios_elv_rb_former(last);
-	uint64_t ref = cfqd->ver == CFQ_V2631 ? cfqd->last_position : last->sector;
+	uint64_t ref = cfqd->prof->next_rq_from_dispatched ? last->sector : cfqd->last_position;
 
 	if (!next) {
 		struct ios_rb_node *f = ios_rb_first(&cfqq->sort_list);
@@ -274,7 +275,7 @@ static struct cfq_queue *cfq_rb_first(struct cfq_rb_root *st)
 
 static struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
-	if (cfqd->ver == CFQ_V2631)
+	if (!cfqd->prof->workload_trees)
 		return &cfqd->service_tree;
 	return cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq));
 }
@@ -290,7 +291,7 @@ static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 {
 	int64_t n;
 
-	if (cfqd->ver == CFQ_V2631) {
+	if (!cfqd->prof->workload_trees) {
 		n = cfqd->busy_queues;
 	} else {
 		/* a queue that just changed groups is not counted in its new one yet either */
@@ -320,12 +321,12 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 	} else if (!add_front) {
 		key = (uint64_t)((int64_t)now + cfq_slice_offset(cfqd, cfqq, moved));
 		/* 2.6.31 adds the residual (a sign slip fixed by 2.6.33) */
-		if (cfqd->ver == CFQ_V2631)
+		if (cfqd->prof->resid_added)
 			key = (uint64_t)((int64_t)key + cfqq->slice_resid);
 		else
 			key = (uint64_t)((int64_t)key - cfqq->slice_resid);
 		cfqq->slice_resid = 0;
-	} else if (cfqd->ver == CFQ_V2631) {
+	} else if (!cfqd->prof->front_key_before_first) {
 		/*
 		 * The kernel uses key 0, below every jiffies-based key, so the
 		 * queue is first in its class. Our clock starts at 0, where 0
@@ -347,7 +348,7 @@ static void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, 
 	}
 	cfqq->rb_key = key;
 	cfqq->service_tree = st;
-	cfq_rb_insert(st, &cfqq->rb_node, cfqd->ver == CFQ_V2631 ? cfqq_less_2631 : cfqq_less);
+	cfq_rb_insert(st, &cfqq->rb_node, cfqd->prof->workload_trees ? cfqq_less : cfqq_less_2631);
 }
 
 static void cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq)
@@ -405,7 +406,7 @@ static void cfq_add_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 	 * to dispatch first (cfq_dispatch_insert on the alias). 4.19's
 	 * elv_rb_add keeps both.
 	 */
-	if (cfqd->ver != CFQ_V419) {
+	if (cfqd->prof->sort_aliases) {
 		struct ios_request *alias;
 
 		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
@@ -429,7 +430,7 @@ static void cfq_del_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 	ios_elv_rb_del(&cfqq->sort_list, rq);
 	ios_rb_clear(&rq->rb_node);
 	if (ios_rb_empty(&cfqq->sort_list)) {
-		if (cfqd->ver == CFQ_V2631) {
+		if (!cfqd->prof->keep_empty_busy) {
 			/* 2.6.31: off the tree the moment its last request goes */
 			if (cfqq_has(cfqq, CFQ_QF_ON_RR))
 				cfq_del_cfqq_rr(cfqd, cfqq);
@@ -448,7 +449,7 @@ static void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq)
 	ios_list_del(&rq->queuelist);
 	cfq_del_rq_rb(cfqd, rq);
 	cfqd->rq_queued--;
-	if (rq->flags & (cfqd->ver == CFQ_V419 ? IOS_REQ_PRIO : IOS_REQ_META)) {
+	if (rq->flags & cfqd->prof->meta_flag) {
 		IOS_BUG_ON(!cfqq->meta_pending);
 		cfqq->meta_pending--;
 	}
@@ -607,10 +608,10 @@ static struct cfq_queue **cfq_async_slot(struct cfq_data *cfqd, struct cfq_group
 					 const struct ios_ioc *ioc)
 {
 	int cls = ioc->ioprio_class, lvl = ioc->ioprio_level;
-	struct cfq_group *owner = cfqd->ver == CFQ_V419 ? g : cfqd->root_group;
+	struct cfq_group *owner = cfqd->prof->async_per_group ? g : cfqd->root_group;
 
 	if (cls == IOS_IOPRIO_CLASS_NONE) {
-		if (cfqd->ver == CFQ_V419) {
+		if (cfqd->prof->async_prio_from_nice) {
 			cls = IOS_IOPRIO_CLASS_BE;
 			lvl = (ioc->nice + 20) / 5;
 		} else {
@@ -683,7 +684,7 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	 * could read a freed queue: here a chain whose next queue was freed
 	 * (cfq_unlink_merge_target) is refused, the rest is 2.6.33.3's walk.
 	 */
-	if (cfqd->ver == CFQ_V419 &&
+	if (cfqd->prof->merge_needs_process_refs &&
 	    new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]) <= 0)
 		return;
 	/* follow the chain; give up on a cycle back to cfqq */
@@ -699,7 +700,7 @@ static void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	}
 	process_refs = cfqq->ref - (int)(cfqq->allocated[0] + cfqq->allocated[1]);
 	new_process_refs = new_cfqq->ref - (int)(new_cfqq->allocated[0] + new_cfqq->allocated[1]);
-	if (process_refs <= 0 || (cfqd->ver == CFQ_V419 && new_process_refs <= 0))
+	if (process_refs <= 0 || (cfqd->prof->merge_needs_process_refs && new_process_refs <= 0))
 		return;
 	/* the queue with fewer process references moves to the other */
 	if (new_process_refs >= process_refs) {
@@ -751,7 +752,7 @@ static struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq 
 	 * 4.19 (from 2.6.33.7) also gives up this process's share of a merge
 	 * the queue has pending; 2.6.33.3's split_cfqq keeps it.
 	 */
-	if (cfqd->ver == CFQ_V419)
+	if (cfqd->prof->split_puts_cooperator)
 		cfq_put_cooperator(cfqd, cfqq);
 	cfq_put_queue(cfqd, cfqq);
 	cfqd->st_splits++;
@@ -792,7 +793,7 @@ static bool cfq_ttime_back_to_back(const struct cfq_data *cfqd, const struct cfq
 static void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				    struct cfq_io_cq *cic)
 {
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->tree_group_ttime) {
 		if (cfqq_sync(cfqq)) {
 			cfq_update_ttime(&cic->ttime, cfqd->now, cfqd->slice_idle);
 			if (cfqq->service_tree)
@@ -822,7 +823,8 @@ static void cfq_update_seek_mean(uint64_t *samples, uint64_t *total, uint64_t *m
 static void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 				   struct cfq_io_cq *cic, const struct ios_request *rq)
 {
-	uint64_t last = cfqd->ver == CFQ_V2631 ? cic->last_request_pos : cfqq->last_request_pos;
+	enum cfq_seek_model model = cfqd->prof->seek;
+	uint64_t last = model == CFQ_SEEK_CIC_MEAN ? cic->last_request_pos : cfqq->last_request_pos;
 	uint64_t sdist = 0;
 
 	/*
@@ -833,14 +835,14 @@ static void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq
 	 */
 	if (last)
 		sdist = last < rq->sector ? rq->sector - last : last - rq->sector;
-	switch (cfqd->ver) {
-	case CFQ_V2631:
+	switch (model) {
+	case CFQ_SEEK_CIC_MEAN:
 		cfq_update_seek_mean(&cic->seek_samples, &cic->seek_total, &cic->seek_mean, sdist);
 		break;
-	case CFQ_V2633:
+	case CFQ_SEEK_QUEUE_MEAN:
 		cfq_update_seek_mean(&cfqq->seek_samples, &cfqq->seek_total, &cfqq->seek_mean, sdist);
 		break;
-	case CFQ_V419: {
+	case CFQ_SEEK_HISTORY: {
 		bool seeky;
 
 		if (!cfqd->q->rotational)
@@ -856,10 +858,10 @@ static void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq
 static bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
 		       const struct cfq_io_cq *cic)
 {
-	switch (cfqd->ver) {
-	case CFQ_V2631:
+	switch (cfqd->prof->seek) {
+	case CFQ_SEEK_CIC_MEAN:
 		return cic && cic->seek_mean > CFQ_SEEK_THR_OLD;
-	case CFQ_V2633:
+	case CFQ_SEEK_QUEUE_MEAN:
 		return cfqq->seek_mean > CFQ_SEEK_THR_OLD;
 	default:
 		return __builtin_popcount(cfqq->seek_history) > 32 / 8;
@@ -875,9 +877,28 @@ static bool cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t
 
 static bool cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq)
 {
-	if (cfqd->ver == CFQ_V419)
+	if (cfqd->prof->req_idle)
 		return rq->dir == IOS_WRITE && (rq->flags & (IOS_REQ_SYNC | IOS_REQ_IDLE)) == IOS_REQ_SYNC;
 	return (rq->flags & IOS_REQ_NOIDLE) != 0;
+}
+
+/*
+ * Whether seekiness costs the queue its idle window: 2.6.31 only on
+ * queueing hardware and without the fairness patch, 2.6.33 only once the
+ * queue's mean has enough samples; a deep queue keeps it (2.6.33+).
+ */
+static bool cfq_seeky_loses_window(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+				   const struct cfq_io_cq *cic)
+{
+	const struct cfq_profile *prof = cfqd->prof;
+
+	if (prof->deep_queue && cfqq_has(cfqq, CFQ_QF_DEEP))
+		return false;
+	if (prof->seeky_window_needs_ncq && (cfqd->fairness || !cfqd->hw_tag))
+		return false;
+	if (prof->seek == CFQ_SEEK_QUEUE_MEAN && !sample_valid(cfqq->seek_samples))
+		return false;
+	return cfqq_seeky(cfqd, cfqq, cic);
 }
 
 static void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
@@ -889,36 +910,15 @@ static void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq
 	if (!cfqq_sync(cfqq) || cfq_class_idle(cfqq))
 		return;
 	enable = old = cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW);
-	switch (cfqd->ver) {
-	case CFQ_V2631:
-		if (exited || !cfqd->slice_idle ||
-		    (!cfqd->fairness && cfqd->hw_tag && cfqq_seeky(cfqd, cfqq, cic)))
-			enable = false;
-		else if (sample_valid(cic->ttime.samples))
-			enable = cic->ttime.mean <= cfqd->slice_idle;
-		break;
-	case CFQ_V2633:
-		if (cfqq->queued[0] + cfqq->queued[1] >= 4)
-			cfqq_mark(cfqq, CFQ_QF_DEEP);
-		if (exited || !cfqd->slice_idle ||
-		    (!cfqq_has(cfqq, CFQ_QF_DEEP) && sample_valid(cfqq->seek_samples) &&
-		     cfqq_seeky(cfqd, cfqq, cic)))
-			enable = false;
-		else if (sample_valid(cic->ttime.samples))
-			enable = cic->ttime.mean <= cfqd->slice_idle;
-		break;
-	case CFQ_V419:
-		if (cfqq->queued[0] + cfqq->queued[1] >= 4)
-			cfqq_mark(cfqq, CFQ_QF_DEEP);
-		if (cfqq->next_rq && cfq_req_noidle(cfqd, cfqq->next_rq))
-			enable = false;
-		else if (exited || !cfqd->slice_idle ||
-			 (!cfqq_has(cfqq, CFQ_QF_DEEP) && cfqq_seeky(cfqd, cfqq, cic)))
-			enable = false;
-		else if (sample_valid(cic->ttime.samples))
-			enable = cic->ttime.mean <= cfqd->slice_idle;
-		break;
-	}
+	if (cfqd->prof->deep_queue && cfqq->queued[0] + cfqq->queued[1] >= 4)
+		cfqq_mark(cfqq, CFQ_QF_DEEP);
+	if (cfqd->prof->window_off_noidle_next && cfqq->next_rq &&
+	    cfq_req_noidle(cfqd, cfqq->next_rq))
+		enable = false;
+	else if (exited || !cfqd->slice_idle || cfq_seeky_loses_window(cfqd, cfqq, cic))
+		enable = false;
+	else if (sample_valid(cic->ttime.samples))
+		enable = cic->ttime.mean <= cfqd->slice_idle;
 	if (old != enable) {
 		if (enable)
 			cfqq_mark(cfqq, CFQ_QF_IDLE_WINDOW);
@@ -933,7 +933,7 @@ static void cfq_update_hw_tag(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
 
-	if (cfqd->ver == CFQ_V2631) {
+	if (!cfqd->prof->hw_tag_guarded) {
 		if ((unsigned)cfqd->hw_tag_est_depth < cfqd->rq_in_driver)
 			cfqd->hw_tag_est_depth = (int)cfqd->rq_in_driver;
 		if (cfqd->rq_queued <= CFQ_HW_QUEUE_MIN && cfqd->rq_in_driver <= CFQ_HW_QUEUE_MIN)
@@ -969,13 +969,13 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 	if (cfq_class_idle(cfqq))
 		return false;
-	if (cfqd->ver == CFQ_V419 && !cfqd->slice_idle)
+	if (cfqd->prof->should_idle_needs_slice_idle && !cfqd->slice_idle)
 		return false;
 	if (cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW) && !(!cfqd->q->rotational && cfqd->hw_tag))
 		return true;
 	/* the last queue of its tree idles, to keep its tree's share */
 	if (st && st->count == 1 && cfqq_sync(cfqq)) {
-		if (cfqd->ver == CFQ_V419 && cfq_ttime_big(cfqd, &st->ttime, false))
+		if (cfqd->prof->tree_group_ttime && cfq_ttime_big(cfqd, &st->ttime, false))
 			return false;
 		return true;
 	}
@@ -985,72 +985,79 @@ static bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
 					      bool probe);
 
+/* 2.6.31: the queue's idle window decides, once nothing is at the driver */
+static bool cfq_arm_window(struct cfq_data *cfqd, struct cfq_queue *cfqq, struct cfq_io_cq *cic,
+			   uint64_t *sl)
+{
+	if (!cfqd->q->rotational && cfqd->hw_tag)
+		return false;
+	if (!cfqd->slice_idle || !cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW))
+		return false;
+	if (cfqd->rq_in_driver)
+		return false;
+	if (!cic || cic->ioc->nr_tasks == 0)
+		return false;
+	*sl = cfqd->slice_idle;
+	/* a seeky context is given the minimum, 2 ms */
+	if (sample_valid(cic->seek_samples) && cfqq_seeky(cfqd, cfqq, cic) && *sl > CFQ_MIN_TT_NS)
+		*sl = CFQ_MIN_TT_NS;
+	return true;
+}
+
+/*
+ * 2.6.33 and 4.19: cfq_should_idle decides, the queue's own requests must
+ * be back, and a slice shorter than the think time is not idled for. 4.19
+ * idles for group_idle on a group's last queue that would not idle itself
+ * (with group_idle 0, as 2.6.33 has it, that is 2.6.33's rule).
+ */
+static bool cfq_arm_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct cfq_io_cq *cic, uint64_t *sl)
+{
+	uint64_t gi = cfqd->prof->group_idle ? cfqd->group_idle : 0, now = cfqd->now;
+	bool group_idle = false;
+
+	if (!cfqd->q->rotational && cfqd->hw_tag && !gi)
+		return false;
+	/* 2.6.33 tests slice_idle here; 4.19's cfq_should_idle does */
+	if (!cfqd->slice_idle && !gi)
+		return false;
+	if (!cfq_should_idle(cfqd, cfqq)) {
+		if (!gi)
+			return false;
+		group_idle = true;
+	}
+	if (cfqq->dispatched)
+		return false;
+	if (!cic || cic->ioc->nr_tasks == 0)
+		return false;
+	if (sample_valid(cic->ttime.samples) && cfqq->slice_end - now < cic->ttime.mean)
+		return false;
+	/*
+	 * 4.19 judges group idling here by the service tree's think time
+	 * (against group_idle), not the group's
+	 */
+	if (group_idle &&
+	    (cfqq->cfqg->nr_cfqq > 1 ||
+	     cfq_ttime_big(cfqd,
+			   &(cfqq->service_tree ? cfqq->service_tree
+						: cfqq_target_tree(cfqd, cfqq))->ttime,
+			   true)))
+		return false;
+	*sl = group_idle ? gi : cfqd->slice_idle;
+	return true;
+}
+
 static void cfq_arm_slice_timer(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
 	struct cfq_io_cq *cic = cfqd->active_cic;
-	uint64_t sl, now = cfqd->now;
-	bool group_idle = false;
+	uint64_t sl = 0, now = cfqd->now;
+	bool arm = cfqd->prof->idle_window_only ? cfq_arm_window(cfqd, cfqq, cic, &sl)
+						: cfq_arm_should_idle(cfqd, cfqq, cic, &sl);
 
-	switch (cfqd->ver) {
-	case CFQ_V2631:
-		if (!cfqd->q->rotational && cfqd->hw_tag)
-			return;
-		if (!cfqd->slice_idle || !cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW))
-			return;
-		if (cfqd->rq_in_driver)
-			return;
-		if (!cic || cic->ioc->nr_tasks == 0)
-			return;
-		cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
-		sl = cfqd->slice_idle;
-		if (sample_valid(cic->seek_samples) && cfqq_seeky(cfqd, cfqq, cic) &&
-		    sl > CFQ_MIN_TT_NS)
-			sl = CFQ_MIN_TT_NS;
-		break;
-	case CFQ_V2633:
-		if (!cfqd->q->rotational && cfqd->hw_tag)
-			return;
-		if (!cfqd->slice_idle || !cfq_should_idle(cfqd, cfqq))
-			return;
-		if (cfqq->dispatched)
-			return;
-		if (!cic || cic->ioc->nr_tasks == 0)
-			return;
-		if (sample_valid(cic->ttime.samples) && cfqq->slice_end - now < cic->ttime.mean)
-			return;
-		cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
-		sl = cfqd->slice_idle;
-		break;
-	default:
-		if (!cfqd->q->rotational && cfqd->hw_tag && !cfqd->group_idle)
-			return;
-		if (!cfq_should_idle(cfqd, cfqq)) {
-			if (!cfqd->group_idle)
-				return;
-			group_idle = true;
-		}
-		if (cfqq->dispatched)
-			return;
-		if (!cic || cic->ioc->nr_tasks == 0)
-			return;
-		if (sample_valid(cic->ttime.samples) && cfqq->slice_end - now < cic->ttime.mean)
-			return;
-		/*
-		 * 4.19 judges group idling here by the service tree's think
-		 * time (against group_idle), not the group's
-		 */
-		if (group_idle &&
-		    (cfqq->cfqg->nr_cfqq > 1 ||
-		     cfq_ttime_big(cfqd,
-				   &(cfqq->service_tree ? cfqq->service_tree
-							: cfqq_target_tree(cfqd, cfqq))->ttime,
-				   true)))
-			return;
-		cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
-		sl = group_idle ? cfqd->group_idle : cfqd->slice_idle;
-		break;
-	}
+	if (!arm)
+		return;
+	cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
 	cfq_schedule_idle_timer(cfqd, now + sl);
 	ios_queue_msg(cfqd->q, now, "cfq%u arm_idle: %" PRIu64 " us", cfqq->pid, sl / 1000);
 }
@@ -1091,12 +1098,12 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	if (cfqq_has(cfqq, CFQ_QF_WAIT_REQUEST))
 		cfq_del_idle_timer(cfqd);
 	cfqq_clear(cfqq, CFQ_QF_WAIT_REQUEST | CFQ_QF_WAIT_BUSY);
-	if (cfqd->ver != CFQ_V2631 && cfqq_has(cfqq, CFQ_QF_COOP) && cfqq_seeky(cfqd, cfqq, NULL))
+	if (cfqd->prof->queue_merging && cfqq_has(cfqq, CFQ_QF_COOP) && cfqq_seeky(cfqd, cfqq, NULL))
 		cfqq_mark(cfqq, CFQ_QF_SPLIT_COOP);
 	/* bank what is left of the slice (or the overrun) for the next key */
 	if (timed_out) {
 		if (cfqq_has(cfqq, CFQ_QF_SLICE_NEW)) {
-			if (cfqd->ver == CFQ_V419)
+			if (cfqd->prof->resid_on_unused_slice)
 				cfqq->slice_resid = (int64_t)cfq_scaled_slice(cfqd, cfqq);
 		} else {
 			cfqq->slice_resid = (int64_t)(cfqq->slice_end - now);
@@ -1139,7 +1146,7 @@ static struct cfq_queue *cfq_get_next_queue(struct cfq_data *cfqd)
 {
 	if (!cfqd->rq_queued)
 		return NULL;
-	if (cfqd->ver == CFQ_V2631)
+	if (!cfqd->prof->workload_trees)
 		return cfq_rb_first(&cfqd->service_tree);
 	return cfq_rb_first(cfq_st_for(cfqd->serving_group, cfqd->serving_wl_class,
 				       cfqd->serving_wl_type));
@@ -1149,7 +1156,8 @@ static struct cfq_queue *cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_
 {
 	if (!cfqq) {
 		cfqq = cfq_get_next_queue(cfqd);
-		if (cfqq && cfqd->ver == CFQ_V2631)
+		/* 2.6.31: a cooperator is marked for one turn (cfq_close_cooperator) */
+		if (cfqq && !cfqd->prof->queue_merging)
 			cfqq_clear(cfqq, CFQ_QF_COOP);
 	}
 	__cfq_set_active_queue(cfqd, cfqq);
@@ -1164,29 +1172,40 @@ static uint64_t cfq_dist_from_last(const struct cfq_data *cfqd, const struct ios
 						 : cfqd->last_position - rq->sector;
 }
 
-static uint64_t cfq_close_radius(const struct cfq_data *cfqd, const struct cfq_queue *cur)
+/*
+ * The radius around the head within which a request is close: a seek
+ * mean (the context's or the queue's; 4 MiB without valid samples), which
+ * 2.6.33 caps at 4 MiB except when judging a preemption, or a constant.
+ */
+static uint64_t cfq_close_radius(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+				 bool for_preempt)
 {
 	const struct cfq_io_cq *cic = cfqd->active_cic;
+	enum cfq_close_radius how = cfqd->prof->close;
+	uint64_t samples, mean;
 
-	switch (cfqd->ver) {
-	case CFQ_V2631:
-		if (!cic || !sample_valid(cic->seek_samples))
-			return 8 * 1024;
-		return cic->seek_mean;
-	case CFQ_V2633:
-		/* cfq_rq_close: 4 MiB until the samples are valid, capped at 4 MiB */
-		if (!sample_valid(cur->seek_samples))
-			return 8 * 1024;
-		return cur->seek_mean < 8 * 1024 ? cur->seek_mean : 8 * 1024;
-	default:
+	if (how == CFQ_CLOSE_FIXED)
 		return CFQQ_CLOSE_THR;
+	if (cfqd->prof->seek == CFQ_SEEK_CIC_MEAN) {
+		if (!cic)
+			return 8 * 1024;
+		samples = cic->seek_samples;
+		mean = cic->seek_mean;
+	} else {
+		samples = cur->seek_samples;
+		mean = cur->seek_mean;
 	}
+	if (!sample_valid(samples))
+		return 8 * 1024;
+	if (how == CFQ_CLOSE_MEAN_CAPPED && !for_preempt && mean > 8 * 1024)
+		return 8 * 1024;
+	return mean;
 }
 
 static bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
-			 const struct ios_request *rq)
+			 const struct ios_request *rq, bool for_preempt)
 {
-	return cfq_dist_from_last(cfqd, rq) <= cfq_close_radius(cfqd, cur);
+	return cfq_dist_from_last(cfqd, rq) <= cfq_close_radius(cfqd, cur, for_preempt);
 }
 
 /*
@@ -1208,13 +1227,13 @@ static struct cfq_queue *cfqq_close(struct cfq_data *cfqd, struct cfq_queue *cur
 	if (q)
 		return q;
 	q = ios_rb_entry(parent, struct cfq_queue, p_node);
-	if (cfq_rq_close(cfqd, cur, q->next_rq))
+	if (cfq_rq_close(cfqd, cur, q->next_rq, false))
 		return q;
 	n = q->next_rq->sector < sector ? ios_rb_next(&q->p_node) : ios_rb_prev(&q->p_node);
 	if (!n)
 		return NULL;
 	q = ios_rb_entry(n, struct cfq_queue, p_node);
-	return cfq_rq_close(cfqd, cur, q->next_rq) ? q : NULL;
+	return cfq_rq_close(cfqd, cur, q->next_rq, false) ? q : NULL;
 }
 
 static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
@@ -1222,7 +1241,7 @@ static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_
 {
 	struct cfq_queue *q;
 
-	if (cfqd->ver == CFQ_V2631) {
+	if (!cfqd->prof->queue_merging) {
 		if (!cfqd->active_cic)
 			return NULL;
 		q = cfqq_close(cfqd, cur);
@@ -1234,7 +1253,7 @@ static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_
 	}
 	if (!cfqq_sync(cur) || cfqq_seeky(cfqd, cur, NULL))
 		return NULL;
-	if (cfqd->ver == CFQ_V419 && cfq_class_idle(cur))
+	if (cfqd->prof->no_coop_for_idle_class && cfq_class_idle(cur))
 		return NULL;
 	if (cur->cfqg->nr_cfqq == 1)
 		return NULL;
@@ -1249,69 +1268,55 @@ static struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_
 
 /* ---- preemption ---- */
 
+/*
+ * Whether @nq, which just got @rq, takes the disk from the active queue.
+ * One list of rules: each release leaves some out or tests them in its
+ * own order (the prof->preempt_* behaviours).
+ */
 static bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
 			       struct ios_request *rq)
 {
+	const struct cfq_profile *prof = cfqd->prof;
 	struct cfq_queue *cq = cfqd->active_queue;
-	uint32_t meta = cfqd->ver == CFQ_V419 ? IOS_REQ_PRIO : IOS_REQ_META;
 
 	if (!cq)
 		return false;
-	if (cfqd->ver == CFQ_V2631) {
-		if (cfq_slice_used(cfqd, cq))
-			return true;
-		if (cfq_class_idle(nq))
-			return false;
-		if (cfq_class_idle(cq))
-			return true;
-		if (ios_rq_is_sync(rq) && !cfqq_sync(cq))
-			return true;
-		if ((rq->flags & meta) && !cq->meta_pending)
-			return true;
-		if (cfq_class_rt(nq) && !cfq_class_rt(cq))
-			return true;
-		if (!cfqd->active_cic || !cfqq_has(cq, CFQ_QF_WAIT_REQUEST))
-			return false;
-		return cfq_rq_close(cfqd, cq, rq);
-	}
+	if (prof->preempt_used_slice_first && cfq_slice_used(cfqd, cq))
+		return true;
 	if (cfq_class_idle(nq))
 		return false;
 	if (cfq_class_idle(cq))
 		return true;
-	if (cfq_class_rt(cq) && !cfq_class_rt(nq))
+	if (prof->preempt_rt_protected && cfq_class_rt(cq) && !cfq_class_rt(nq))
 		return false;
 	if (ios_rq_is_sync(rq) && !cfqq_sync(cq) &&
-	    !(cfqd->ver == CFQ_V419 && cfqq_has(cq, CFQ_QF_MUST_DISPATCH)))
+	    !(prof->preempt_spares_must_dispatch && cfqq_has(cq, CFQ_QF_MUST_DISPATCH)))
 		return true;
 	/*
 	 * Never across groups: that would take time from one to give it to
-	 * another. 4.19 lets a queue of the active group's ancestors in.
+	 * another. Nested groups let a queue of the active group's ancestors in.
 	 */
-	if (cfqd->ver == CFQ_V419 ? !cfqg_is_descendant(cq->cfqg, nq->cfqg) : nq->cfqg != cq->cfqg)
+	if (prof->groups &&
+	    (prof->hier_groups ? !cfqg_is_descendant(cq->cfqg, nq->cfqg) : nq->cfqg != cq->cfqg))
 		return false;
-	if (cfq_slice_used(cfqd, cq))
+	if (!prof->preempt_used_slice_first && cfq_slice_used(cfqd, cq))
 		return true;
-	if (cfqd->ver == CFQ_V419 && cfq_class_rt(nq) && !cfq_class_rt(cq))
+	if (prof->preempt_rt_before_noidle && cfq_class_rt(nq) && !cfq_class_rt(cq))
 		return true;
-	if (cfqd->serving_wl_type == CFQ_SYNC_NOIDLE_WL && cfqq_type(nq) == CFQ_SYNC_NOIDLE_WL &&
-	    ios_rb_empty(&cq->sort_list) &&
-	    (cfqd->ver == CFQ_V419 || (nq->service_tree && nq->service_tree->count == 2)))
+	if (prof->workload_trees && cfqd->serving_wl_type == CFQ_SYNC_NOIDLE_WL &&
+	    cfqq_type(nq) == CFQ_SYNC_NOIDLE_WL && ios_rb_empty(&cq->sort_list) &&
+	    (prof->preempt_noidle_any || (nq->service_tree && nq->service_tree->count == 2)))
 		return true;
-	if ((rq->flags & meta) && !cq->meta_pending)
+	if ((rq->flags & prof->meta_flag) && !cq->meta_pending)
 		return true;
-	if (cfqd->ver == CFQ_V2633 && cfq_class_rt(nq) && !cfq_class_rt(cq))
+	if (!prof->preempt_rt_before_noidle && cfq_class_rt(nq) && !cfq_class_rt(cq))
 		return true;
-	if (cfqd->ver == CFQ_V419 && ios_rb_empty(&cq->sort_list) && !cfq_should_idle(cfqd, cq))
+	if (prof->preempt_empty_not_idling && ios_rb_empty(&cq->sort_list) &&
+	    !cfq_should_idle(cfqd, cq))
 		return true;
 	if (!cfqd->active_cic || !cfqq_has(cq, CFQ_QF_WAIT_REQUEST))
 		return false;
-	if (cfqd->ver == CFQ_V2633) {
-		/* the radius is the queue's seek mean, uncapped, or 4 MiB without samples */
-		uint64_t r = sample_valid(cq->seek_samples) ? cq->seek_mean : 8 * 1024;
-
-		return cfq_dist_from_last(cfqd, rq) <= r;
-	}
-	return cfq_dist_from_last(cfqd, rq) <= CFQQ_CLOSE_THR;
+	return cfq_rq_close(cfqd, cq, rq, true);
 }
 
 static void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
@@ -1320,7 +1325,7 @@ static void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 	ios_queue_msg(cfqd->q, cfqd->now, "cfq%u preempt", cfqq->pid);
 	cfqd->st_preempts++;
-	if (cfqd->ver == CFQ_V419 && old && cfqq_type(old) != cfqq_type(cfqq))
+	if (cfqd->prof->preempt_resets_wl_slice && old && cfqq_type(old) != cfqq_type(cfqq))
 		cfqq->cfqg->saved_wl_slice = 0;
 	cfq_slice_expired(cfqd, true);
 	IOS_BUG_ON(!cfqq_has(cfqq, CFQ_QF_ON_RR));
@@ -1333,27 +1338,29 @@ static void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 {
+	const struct cfq_profile *prof = cfqd->prof;
 	struct cfq_queue *cfqq = cfqd->active_queue, *new_cfqq = NULL;
 
 	if (!cfqq)
 		goto new_queue;
-	if (cfqd->ver != CFQ_V2631 && !cfqd->rq_queued)
+	/* empty queues stay busy: there may be nothing to dispatch at all */
+	if (prof->keep_empty_busy && !cfqd->rq_queued)
 		return NULL;
-	if (cfqd->ver != CFQ_V2631 && cfqq_has(cfqq, CFQ_QF_WAIT_BUSY) &&
+	if (prof->wait_busy != CFQ_WAIT_BUSY_NONE && cfqq_has(cfqq, CFQ_QF_WAIT_BUSY) &&
 	    !ios_rb_empty(&cfqq->sort_list))
 		goto expire;
 	if (cfq_slice_used(cfqd, cfqq) && !cfqq_has(cfqq, CFQ_QF_MUST_DISPATCH)) {
-		if (cfqd->ver == CFQ_V2631)
+		if (prof->wait_busy == CFQ_WAIT_BUSY_NONE)
 			goto expire;
 		/* let a group with one queue get backlogged before switching */
 		if (cfqq->cfqg->nr_cfqq == 1 && ios_rb_empty(&cfqq->sort_list) && cfqq->dispatched &&
 		    cfq_should_idle(cfqd, cfqq))
 			return NULL;
-		if (cfqd->ver == CFQ_V419)
+		if (prof->group_idle)
 			goto check_group_idle;
 		goto expire;
 	}
-	if (cfqd->ver == CFQ_V2631 && !cfq_class_rt(cfqq) && cfqd->busy_rt_queues) {
+	if (prof->rt_expires_in_select && !cfq_class_rt(cfqq) && cfqd->busy_rt_queues) {
 		/* an RT queue waits: this one banks its remaining time */
 		cfq_slice_expired(cfqd, true);
 		goto new_queue;
@@ -1363,19 +1370,19 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 	/* another queue's next request is close to the head: let it run instead */
 	new_cfqq = cfq_close_cooperator(cfqd, cfqq, false);
 	if (new_cfqq) {
-		if (cfqd->ver != CFQ_V2631 && !cfqq->new_cfqq)
+		if (prof->queue_merging && !cfqq->new_cfqq)
 			cfq_setup_merge(cfqd, cfqq, new_cfqq);
 		cfqd->st_coop_selected++;
 		goto expire;
 	}
 	if (cfq_timer_pending(cfqd))
 		return NULL;
-	if (cfqd->ver == CFQ_V2631) {
+	if (prof->idle_window_only) {
 		if (cfqq->dispatched && cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW))
 			return NULL;
 		goto expire;
 	}
-	if (cfqd->ver == CFQ_V419 && cfqq_seeky(cfqd, cfqq, NULL) &&
+	if (prof->seeky_drops_window_in_select && cfqq_seeky(cfqd, cfqq, NULL) &&
 	    cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW) &&
 	    (cfqq_has(cfqq, CFQ_QF_SLICE_NEW) ||
 	     cfqq->slice_end - cfqd->now > cfqd->now - cfqq->slice_start)) {
@@ -1385,13 +1392,13 @@ static struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 	if (cfqq->dispatched && cfq_should_idle(cfqd, cfqq))
 		return NULL;
 check_group_idle:
-	if (cfqd->ver == CFQ_V419 && cfqd->group_idle && cfqq->cfqg->nr_cfqq == 1 &&
+	if (prof->group_idle && cfqd->group_idle && cfqq->cfqg->nr_cfqq == 1 &&
 	    cfqq->cfqg->dispatched && !cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
 		return NULL;
 expire:
 	cfq_slice_expired(cfqd, false);
 new_queue:
-	if (!new_cfqq && cfqd->ver != CFQ_V2631)
+	if (!new_cfqq && prof->workload_trees)
 		cfq_choose_cfqg(cfqd);
 	return cfq_set_active_queue(cfqd, new_cfqq);
 }
@@ -1405,30 +1412,24 @@ static bool cfq_slice_used_soon(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	return cfqd->now + cfqd->slice_idle * cfqq->dispatched > cfqq->slice_end;
 }
 
-static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+/*
+ * The dispatch depth the active queue may reach now (cfq_may_dispatch; in
+ * 2.6.31 cfq_dispatch_requests), or false if it must stop at quantum.
+ */
+static bool cfq_depth_limit(struct cfq_data *cfqd, struct cfq_queue *cfqq, unsigned *maxp)
 {
 	unsigned max;
 
-	if (cfqd->ver == CFQ_V2631) {
-		if (cfqd->rq_in_flight[1] && !cfqq_sync(cfqq))
-			return false;
+	switch (cfqd->prof->limit) {
+	case CFQ_LIMIT_QUANTUM_4X:
 		max = cfq_class_idle(cfqq) ? 1 : (unsigned)cfqd->quantum;
 		if (cfqq->dispatched >= max) {
 			if (cfq_class_idle(cfqq) || cfqd->busy_queues > 1)
 				return false;
-			if (cfqq->dispatched >= 4 * max)
-				return false;
+			max *= 4;
 		}
-		return true;
-	}
-	if (cfqd->ver == CFQ_V419 && cfqq_has(cfqq, CFQ_QF_MUST_DISPATCH))
-		return true;
-	/* drain async requests before a queue that will idle starts */
-	if (cfq_should_idle(cfqd, cfqq) && cfqd->rq_in_flight[0])
-		return false;
-	if (cfqd->rq_in_flight[1] && !cfqq_sync(cfqq))
-		return false;
-	if (cfqd->ver == CFQ_V2633) {
+		break;
+	case CFQ_LIMIT_QUANTUM:
 		max = (unsigned)cfqd->quantum;
 		if (cfq_class_idle(cfqq))
 			max = 1;
@@ -1437,7 +1438,8 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 				return false;
 			max = UINT32_MAX;
 		}
-	} else {
+		break;
+	default:
 		max = cfqd->quantum / 2 > 0 ? (unsigned)cfqd->quantum / 2 : 1;
 		if (cfq_class_idle(cfqq))
 			max = 1;
@@ -1455,9 +1457,28 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 			else
 				max = (unsigned)cfqd->quantum;
 		}
+		break;
 	}
+	*maxp = max;
+	return true;
+}
+
+static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+{
+	const struct cfq_profile *prof = cfqd->prof;
+	unsigned max;
+
+	if (prof->fifo_before_limits && cfqq_has(cfqq, CFQ_QF_MUST_DISPATCH))
+		return true;
+	/* drain async requests before a queue that will idle starts */
+	if (prof->drain_async_before_idle && cfq_should_idle(cfqd, cfqq) && cfqd->rq_in_flight[0])
+		return false;
+	if (cfqd->rq_in_flight[1] && !cfqq_sync(cfqq))
+		return false;
+	if (!cfq_depth_limit(cfqd, cfqq, &max))
+		return false;
 	/* low_latency: async depth ramps up after a delayed sync request */
-	if (cfqd->low_latency && !cfqq_sync(cfqq)) {
+	if (prof->async_depth_ramp && cfqd->low_latency && !cfqq_sync(cfqq)) {
 		uint64_t last_sync = cfqd->now - cfqd->last_delayed_sync;
 		unsigned depth = (unsigned)(last_sync / cfqd->slice[1]);
 
@@ -1497,7 +1518,7 @@ static void cfq_dispatch_leave(struct cfq_data *cfqd, struct ios_request *rq)
 	 * 2.6.33+ (Corrado Zoccolo's next_rq fix) go on from the request
 	 * dispatched, also when the FIFO picked it instead of next_rq.
 	 */
-	if (cfqd->ver != CFQ_V2631)
+	if (cfqd->prof->next_rq_from_dispatched)
 		cfq_set_next_rq(cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
 	cfq_remove_request(cfqd, rq);
 	cfqq->dispatched++;
@@ -1541,7 +1562,7 @@ static void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias)
 static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 						struct ios_request *rq)
 {
-	if (!rq && cfqd->ver != CFQ_V419)
+	if (!rq && !cfqd->prof->fifo_before_limits)
 		rq = cfq_check_fifo(cfqd, cfqq);
 	if (!rq)
 		rq = cfqq->next_rq;
@@ -1559,7 +1580,7 @@ static struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd)
 {
 	struct ios_list_head *pos;
 
-	if (cfqd->ver == CFQ_V2631)
+	if (!cfqd->prof->workload_trees)
 		return cfq_rb_first(&cfqd->service_tree);
 	ios_list_for_each(pos, &cfqd->all_groups) {
 		struct cfq_group *g = ios_list_entry(pos, struct cfq_group, all);
@@ -1626,7 +1647,7 @@ static struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsig
 	 * 4.19 looks at the FIFO before the limits: an expired request sets
 	 * must_dispatch, which lets it past may_dispatch's checks.
 	 */
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->fifo_before_limits) {
 		fifo_rq = cfq_check_fifo(cfqd, cfqq);
 		if (fifo_rq)
 			cfqq_mark(cfqq, CFQ_QF_MUST_DISPATCH);
@@ -1666,7 +1687,7 @@ static void cfq_idle_slice_timer(struct cfq_data *cfqd)
 			goto out_cont;
 		if (!ios_rb_empty(&cfqq->sort_list))
 			goto out_kick;
-		if (cfqd->ver != CFQ_V2631)
+		if (cfqd->prof->deep_queue)
 			cfqq_clear(cfqq, CFQ_QF_DEEP);
 	}
 expire:
@@ -1748,7 +1769,7 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	 */
 	if ((int64_t)(rq->alloc_ns - cfqd->now) > 0)
 		cfqd->now = rq->alloc_ns;
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->prio_boost) {
 		cic = cfq_cic(cfqd, rq->ioc, false);
 		if (cic && cic->cfqq[sync])
 			cfqq_boost_on_prio(cic->cfqq[sync], rq->flags);
@@ -1763,7 +1784,7 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 			if (!cfqq)
 				return -ENOMEM;
 		}
-		if (!sync || cfqd->ver == CFQ_V2631)
+		if (!sync || !cfqd->prof->queue_merging)
 			break;
 		/* a merged queue that stopped cooperating is split at allocation */
 		if (cfqq_has(cfqq, CFQ_QF_COOP) && cfqq_has(cfqq, CFQ_QF_SPLIT_COOP)) {
@@ -1802,12 +1823,12 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 	struct cfq_io_cq *cic = rq_cic(rq);
 
 	cfqd->rq_queued++;
-	if (rq->flags & (cfqd->ver == CFQ_V419 ? IOS_REQ_PRIO : IOS_REQ_META))
+	if (rq->flags & cfqd->prof->meta_flag)
 		cfqq->meta_pending++;
 	cfq_update_io_thinktime(cfqd, cfqq, cic);
 	cfq_update_io_seektime(cfqd, cfqq, cic, rq);
 	cfq_update_idle_window(cfqd, cfqq, cic);
-	if (cfqd->ver == CFQ_V2631)
+	if (cfqd->prof->seek == CFQ_SEEK_CIC_MEAN)
 		cic->last_request_pos = ios_rq_end(rq);
 	else
 		cfqq->last_request_pos = ios_rq_end(rq);
@@ -1821,7 +1842,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 		if (cfqq_has(cfqq, CFQ_QF_WAIT_REQUEST)) {
 			if (ios_rq_bytes(rq) > 4096 || cfqd->busy_queues > 1) {
 				cfq_del_idle_timer(cfqd);
-				if (cfqd->ver != CFQ_V2631)
+				if (cfqd->prof->wait_request_cleared)
 					cfqq_clear(cfqq, CFQ_QF_WAIT_REQUEST);
 				else
 					cfqq_mark(cfqq, CFQ_QF_MUST_DISPATCH);
@@ -1842,10 +1863,10 @@ static void cfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	(void)flags;
 	cfqd->now = now;
 	cfq_init_prio_data(cfqq, rq->ioc);
-	if (cfqd->ver == CFQ_V2631)
-		rq->fifo_time_ns = rq->alloc_ns + cfqd->fifo_expire[cfqq_sync(cfqq)];
-	else
+	if (cfqd->prof->fifo_time_at_insert)
 		rq->fifo_time_ns = now + cfqd->fifo_expire[ios_rq_is_sync(rq)];
+	else
+		rq->fifo_time_ns = rq->alloc_ns + cfqd->fifo_expire[cfqq_sync(cfqq)];
 	ios_list_add_tail(&rq->queuelist, &cfqq->fifo);
 	cfq_add_rq_rb(cfqd, rq);
 	cfq_rq_enqueued(cfqd, cfqq, rq);
@@ -1855,7 +1876,7 @@ static bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_io_cq *cic = cfqd->active_cic;
 
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->wait_busy == CFQ_WAIT_BUSY_LAST_EMPTY) {
 		if (!ios_rb_empty(&cfqq->sort_list))
 			return false;
 		if (cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
@@ -1899,15 +1920,15 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		 * off the trees (its slice ended while this was in flight), the
 		 * one its class and type name
 		 */
-		if (cfqd->ver == CFQ_V419)
+		if (cfqd->prof->tree_group_ttime)
 			(cfqq_has(cfqq, CFQ_QF_ON_RR) && cfqq->service_tree
 				 ? cfqq->service_tree
 				 : cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq)))
 				->ttime.last_end = now;
-		if (cfqd->ver != CFQ_V2631 && rq->alloc_ns + cfqd->fifo_expire[1] <= now)
+		if (cfqd->prof->async_depth_ramp && rq->alloc_ns + cfqd->fifo_expire[1] <= now)
 			cfqd->last_delayed_sync = now;
 	}
-	if (cfqd->ver == CFQ_V419)
+	if (cfqd->prof->tree_group_ttime)
 		cfqq->cfqg->ttime.last_end = now;
 
 	if (cfqd->active_queue == cfqq) {
@@ -1917,10 +1938,10 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 			cfq_set_prio_slice(cfqd, cfqq);
 			cfqq_clear(cfqq, CFQ_QF_SLICE_NEW);
 		}
-		if (cfqd->ver != CFQ_V2631 && cfq_should_wait_busy(cfqd, cfqq)) {
+		if (cfqd->prof->wait_busy != CFQ_WAIT_BUSY_NONE && cfq_should_wait_busy(cfqd, cfqq)) {
 			uint64_t extend = cfqd->slice_idle;
 
-			if (cfqd->ver == CFQ_V419 && !cfqd->slice_idle)
+			if (cfqd->prof->group_idle && !cfqd->slice_idle)
 				extend = cfqd->group_idle;
 			cfqq->slice_end = now + extend;
 			cfqq_mark(cfqq, CFQ_QF_WAIT_BUSY);
@@ -1928,12 +1949,12 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		if (cfq_slice_used(cfqd, cfqq) || cfq_class_idle(cfqq)) {
 			cfq_slice_expired(cfqd, true);
 		} else if (sync && empty && !cfq_close_cooperator(cfqd, cfqq, true)) {
-			switch (cfqd->ver) {
-			case CFQ_V2631:
+			switch (cfqd->prof->arm) {
+			case CFQ_ARM_UNLESS_NOIDLE:
 				if (!cfq_req_noidle(cfqd, rq))
 					cfq_arm_slice_timer(cfqd);
 				break;
-			case CFQ_V2633:
+			case CFQ_ARM_NOIDLE_TREE:
 				cfqd->noidle_tree_requires_idle |= !cfq_req_noidle(cfqd, rq);
 				if (cfqd->serving_wl_type == CFQ_SYNC_WL ||
 				    cfqd->noidle_tree_requires_idle || cfqq->cfqg->nr_cfqq == 1)
@@ -2001,7 +2022,7 @@ static void cfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 	 * is re-keyed only if next_rq changed
 	 */
 	ios_elv_rb_del(&cfqq->sort_list, rq);
-	if (cfqd->ver != CFQ_V419) {
+	if (cfqd->prof->sort_aliases) {
 		struct ios_request *alias;
 
 		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
@@ -2031,7 +2052,7 @@ static void cfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
 	if (rq_cfqq(rq)->next_rq == next)
 		cfq_set_next_rq(rq_cfqq(rq), rq);
 	cfq_remove_request(cfqd, next);
-	if (cfqd->ver != CFQ_V2631 && nq != cfqd->active_queue && ios_rb_empty(&nq->sort_list) &&
+	if (cfqd->prof->keep_empty_busy && nq != cfqd->active_queue && ios_rb_empty(&nq->sort_list) &&
 	    cfqq_has(nq, CFQ_QF_ON_RR))
 		cfq_del_cfqq_rr(cfqd, nq);
 }
@@ -2127,7 +2148,7 @@ static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
 	struct cfq_data *cfqd = cfq_data(q);
 	struct cfq_group *g;
 
-	if (cfqd->ver == CFQ_V2631)
+	if (!cfqd->prof->groups)
 		return -ENOENT;
 	g = cfq_find_group(cfqd, cg);
 	if (!g)
@@ -2150,25 +2171,23 @@ extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
 extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 
-static enum cfq_ver cfq_version_of(const struct ios_queue *q)
+/* The descriptor's profile (every CFQ descriptor carries one). */
+static const struct cfq_profile *cfq_profile_of(const struct ios_queue *q)
 {
-	if (q->sched == &ios_sched_cfq_2633)
-		return CFQ_V2633;
-	if (q->sched == &ios_sched_cfq_419)
-		return CFQ_V419;
-	return CFQ_V2631;
+	return q->sched->profile;
 }
 
 static void cfq_init_defaults(struct ios_queue *q)
 {
 	struct cfq_data *cfqd = cfq_data(q);
+	const struct cfq_profile *prof = cfq_profile_of(q);
 	struct ios_err e = { 0 };
 
 	/* 2.6.31 has no files for these, but the code needs their values */
-	if (cfq_version_of(q) == CFQ_V2631 && ios_tunable_defaults(cfq_2631_hidden, cfqd, &e))
+	if (prof->hidden && ios_tunable_defaults(prof->hidden, cfqd, &e))
 		cfqd->target_latency = 300 * IOS_NSEC_PER_MSEC; /* the table's default cannot fail */
 	/* 4.8+: no idling on non-rotational devices (turns on IOPS mode with NCQ) */
-	if (cfq_version_of(q) == CFQ_V419 && !q->rotational)
+	if (prof->nonrot_no_idle && !q->rotational)
 		cfqd->slice_idle = 0;
 }
 
@@ -2177,7 +2196,7 @@ static int cfq_init(struct ios_queue *q)
 	struct cfq_data *cfqd = cfq_data(q);
 
 	cfqd->q = q;
-	cfqd->ver = cfq_version_of(q);
+	cfqd->prof = cfq_profile_of(q);
 	ios_list_init(&cfqd->all_queues);
 	ios_list_init(&cfqd->all_cics);
 	ios_list_init(&cfqd->alias_list);
@@ -2191,7 +2210,7 @@ static int cfq_init(struct ios_queue *q)
 	cfqd->serving_wl_type = CFQ_SYNC_WL;
 	cfqd->idle_timer = IOS_NO_WAKEUP;
 	/* 2.6.31 assumes queueing hardware until shown otherwise; later: unknown */
-	cfqd->hw_tag = cfqd->ver == CFQ_V2631 ? 1 : -1;
+	cfqd->hw_tag = cfqd->prof->hw_tag_guarded ? -1 : 1;
 	/*
 	 * A second before the start (the kernel's jiffies - HZ at init): a
 	 * fresh device lets async requests in at depth 10, not 1 (spec §6).
@@ -2302,6 +2321,7 @@ const struct ios_sched_type ios_sched_cfq = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2631_cgroups,
+	.profile = &cfq_profile_2631,
 };
 
 const struct ios_sched_type ios_sched_cfq_2633 = {
@@ -2314,6 +2334,7 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2633_cgroups,
+	.profile = &cfq_profile_2633,
 };
 
 const struct ios_sched_type ios_sched_cfq_419 = {
@@ -2326,6 +2347,7 @@ const struct ios_sched_type ios_sched_cfq_419 = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_419_cgroups,
+	.profile = &cfq_profile_419,
 };
 
 #undef CFQ_OPS

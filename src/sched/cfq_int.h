@@ -3,15 +3,16 @@
  * idling), cfq_group.c (the group service tree and workload choice) and
  * cfq_profiles.c (the three version profiles and their tunables).
  *
- * One implementation covers three kernels. struct cfq_data.ver selects the
- * small branches where they differ; everything else is common:
- *  - CFQ_V2631: Linux 2.6.31 (the fairness thread), one service tree per
+ * One implementation covers three kernels. The descriptor's profile
+ * (struct cfq_profile, cfqd->prof) names the mechanisms where they differ;
+ * everything else is common:
+ *  - 2.6.31: Linux 2.6.31 (the fairness thread), one service tree per
  *    device ordered by class then key, per-context seek statistics, the
  *    seed-000 `fairness` tunable;
- *  - CFQ_V2633: 2.6.33, with groups (root only unless cgroups are used),
+ *  - 2.6.33: 2.6.33, with groups (root only unless cgroups are used),
  *    workload types per class, low_latency slice scaling, per-queue seek
  *    statistics, cooperating-queue merging and splitting, wait_busy;
- *  - CFQ_V419: 4.19, the final form: 32-request seek history, quantum 8
+ *  - 4.19: 4.19, the final form: 32-request seek history, quantum 8
  *    with its soft limit, the final preemption rules, group_idle, think
  *    time per service tree and group, slice_idle 0 on non-rotational
  *    devices.
@@ -26,7 +27,118 @@
 #include "iosched/block.h"
 #include "iosched/sched.h"
 
-enum cfq_ver { CFQ_V2631 = 0, CFQ_V2633 = 1, CFQ_V419 = 2 };
+/*
+ * Where and how a queue's seekiness is measured (cfq_update_io_seektime,
+ * CIC_SEEKY / CFQQ_SEEKY).
+ */
+enum cfq_seek_model {
+	CFQ_SEEK_CIC_MEAN,	/* 2.6.31: decaying mean seek distance per io context */
+	CFQ_SEEK_QUEUE_MEAN,	/* 2.6.33: the same mean, per queue */
+	CFQ_SEEK_HISTORY,	/* 2.6.35-4.19: the last 32 requests, one bit each */
+};
+
+/* How far from the head a request counts as close (cfq_rq_close). */
+enum cfq_close_radius {
+	CFQ_CLOSE_SEEK_MEAN,	/* 2.6.31: the context's seek mean (4 MiB without samples) */
+	CFQ_CLOSE_MEAN_CAPPED,	/* 2.6.33: the queue's mean, capped at 4 MiB except for preemption */
+	CFQ_CLOSE_FIXED,	/* 2.6.35-4.19: CFQQ_CLOSE_THR */
+};
+
+/* How many requests the active queue may have at the device (cfq_may_dispatch). */
+enum cfq_dispatch_limit {
+	CFQ_LIMIT_QUANTUM_4X,	/* 2.6.31 cfq_dispatch_requests: quantum, a lone queue 4x */
+	CFQ_LIMIT_QUANTUM,	/* 2.6.33: quantum, a lone queue without limit */
+	CFQ_LIMIT_SOFT_QUANTUM,	/* 4.19: quantum/2, quantum while the slice lasts, a lone (sync) queue without limit */
+};
+
+/* Whether a sync queue that just emptied idles at a completion (cfq_completed_request). */
+enum cfq_arm_rule {
+	CFQ_ARM_UNLESS_NOIDLE,	/* 2.6.31: unless the completed request said REQ_NOIDLE */
+	CFQ_ARM_NOIDLE_TREE,	/* 2.6.33: on the sync-noidle tree only if one of its requests asked */
+	CFQ_ARM_ALWAYS,		/* 4.19: always; cfq_should_idle decides */
+};
+
+/* When the group's last queue keeps its slice a little longer (cfq_should_wait_busy). */
+enum cfq_wait_busy {
+	CFQ_WAIT_BUSY_NONE,	/* 2.6.31: no wait_busy */
+	CFQ_WAIT_BUSY_LAST,	/* 2.6.33: the group's last queue, near or past its slice end */
+	CFQ_WAIT_BUSY_LAST_EMPTY, /* 4.19: the same, only once it is empty and the group thinks fast */
+};
+
+/*
+ * A CFQ profile: the mechanisms one kernel release had, by name. The code
+ * tests these, never a release; cfq_profiles.c has one const profile per
+ * release and says where each fact comes from, docs/cfq.md tabulates them.
+ * Named fields (not bit flags) because several are multi-way choices and
+ * a designated initializer reads as the table of facts it is.
+ *
+ * Some behaviours only make sense together: groups and hier_groups need
+ * workload_trees (the group's trees hold its queues), queue_merging needs a
+ * per-queue seek model.
+ */
+struct cfq_profile {
+	const char *release;			/* "2.6.31": for messages and tests */
+	const struct ios_tunable *hidden;	/* defaults the code needs without a sysfs file */
+	/* service trees and groups */
+	bool workload_trees;
+	bool groups;
+	bool hier_groups;
+	bool isolation_move;
+	bool min_vdisktime_active;
+	bool class_change_new_workload;
+	bool async_per_group;
+	bool async_prio_from_nice;
+	bool resid_added;
+	bool front_key_before_first;
+	bool keep_empty_busy;
+	bool sort_aliases;
+	bool next_rq_from_dispatched;
+	/* think time, seeks, idling */
+	enum cfq_seek_model seek;
+	bool tree_group_ttime;
+	bool deep_queue;
+	bool seeky_window_needs_ncq;
+	bool req_idle;
+	bool window_off_noidle_next;
+	bool idle_window_only;
+	bool should_idle_needs_slice_idle;
+	bool seeky_drops_window_in_select;
+	bool group_idle;
+	bool hw_tag_guarded;
+	bool nonrot_no_idle;
+	enum cfq_arm_rule arm;
+	enum cfq_wait_busy wait_busy;
+	bool wait_request_cleared;
+	/* cooperators and queue merging */
+	enum cfq_close_radius close;
+	bool queue_merging;
+	bool merge_needs_process_refs;
+	bool split_puts_cooperator;
+	bool no_coop_for_idle_class;
+	/* slices, dispatch, preemption */
+	bool low_latency_slice;
+	bool async_depth_ramp;
+	bool iops_mode;
+	bool resid_on_unused_slice;
+	enum cfq_dispatch_limit limit;
+	bool drain_async_before_idle;
+	bool fifo_before_limits;
+	bool fifo_time_at_insert;
+	uint32_t meta_flag;
+	bool prio_boost;
+	bool rt_expires_in_select;
+	bool preempt_used_slice_first;
+	bool preempt_rt_protected;
+	bool preempt_spares_must_dispatch;
+	bool preempt_rt_before_noidle;
+	bool preempt_noidle_any;
+	bool preempt_empty_not_idling;
+	bool preempt_resets_wl_slice;
+};
+
+extern const struct cfq_profile cfq_profile_2631;
+extern const struct cfq_profile cfq_profile_2633;
+extern const struct cfq_profile cfq_profile_419;
 
 /* workload classes and types (2.6.33+) */
 enum cfq_wl_class { CFQ_BE_WL = 0, CFQ_RT_WL = 1, CFQ_IDLE_WL = 2 };
@@ -213,7 +325,7 @@ struct cfq_group {
 
 struct cfq_data {
 	struct ios_queue *q;
-	enum cfq_ver ver;
+	const struct cfq_profile *prof;	/* the descriptor's: what this CFQ does */
 
 	/* tunables, stored in ns / sectors; see cfq_profiles.c */
 	int quantum;
@@ -357,7 +469,15 @@ bool cfq_iops_mode(const struct cfq_data *cfqd);
 void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
 extern const struct ios_sched_type ios_sched_cfq;
 
-/* cfq_lab2008.c: the two 2008 designs, reached through cfq's lab.group_policy */
+/*
+ * cfq_lab2008.c: the two 2008 designs, reached through cfq's
+ * lab.group_policy. Their descriptors' profile: whose design, and the CFQ
+ * descriptor each group runs (2.6.31's, the CFQ the patches were for).
+ */
+struct cfq_lab_profile {
+	enum ios_group_policy policy;
+	const struct ios_sched_type *inner;
+};
 extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
 extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 
