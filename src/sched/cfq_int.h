@@ -1,7 +1,10 @@
 /*
- * CFQ's private structures, shared by cfq.c (queues, slices, dispatch,
- * idling), cfq_group.c (the group service tree and workload choice) and
- * cfq_profiles.c (the three version profiles and their tunables).
+ * CFQ's private structures, shared by its files: cfq.c (queues, contexts,
+ * the request life, the descriptors), cfq_tree.c (service and prio trees,
+ * queue selection), cfq_idle.c (think time, seeks, idling), cfq_coop.c
+ * (close cooperators, queue merging), cfq_dispatch.c (slices, dispatch,
+ * preemption), cfq_group.c (the group service tree and workload choice)
+ * and cfq_profiles.c (the release profiles and their tunables).
  *
  * One implementation covers three kernels. The descriptor's profile
  * (struct cfq_profile, cfqd->prof) names the mechanisms where they differ;
@@ -445,6 +448,100 @@ static inline struct cfq_io_cq *rq_cic(const struct ios_request *rq)
 	return rq->sched_priv[1];
 }
 
+/* a decaying statistic is trusted once it has this many (scaled) samples */
+#define sample_valid(x) ((x) > 80)
+
+static inline void cfq_schedule_idle_timer(struct cfq_data *cfqd, uint64_t when)
+{
+	cfqd->idle_timer = when;
+}
+
+static inline void cfq_del_idle_timer(struct cfq_data *cfqd)
+{
+	cfqd->idle_timer = IOS_NO_WAKEUP;
+}
+
+static inline bool cfq_timer_pending(const struct cfq_data *cfqd)
+{
+	return cfqd->idle_timer != IOS_NO_WAKEUP;
+}
+
+static inline bool cfq_slice_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
+{
+	if (cfqq_has(cfqq, CFQ_QF_SLICE_NEW))
+		return false;
+	return cfqd->now >= cfqq->slice_end;
+}
+
+/* next_rq and the copy of its sector that prio-tree descents read */
+static inline void cfq_set_next_rq(struct cfq_queue *cfqq, struct ios_request *rq)
+{
+	cfqq->next_rq = rq;
+	cfqq->next_sector = rq ? rq->sector : 0;
+}
+
+/*
+ * The functions the CFQ files share, by the file that has them; the
+ * kernel's names (all static in its one cfq-iosched.c).
+ */
+/* cfq.c: queues, contexts and the request life */
+struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				     struct ios_request *last);
+void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq);
+void cfq_cic_get(struct cfq_io_cq *cic);
+void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic);
+void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_tree.c: service trees, prio trees, queue selection */
+struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+				       struct ios_rb_node **parentp,
+				       struct ios_rb_node ***linkp);
+void cfq_prio_tree_del(struct cfq_queue *cfqq);
+void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front);
+void cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd);
+struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd);
+/* cfq_idle.c: think time, seeks, idling */
+void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			     struct cfq_io_cq *cic);
+void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct cfq_io_cq *cic, const struct ios_request *rq);
+bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+		const struct cfq_io_cq *cic);
+bool cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group);
+bool cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq);
+void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct cfq_io_cq *cic);
+void cfq_update_hw_tag(struct cfq_data *cfqd);
+bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_arm_slice_timer(struct cfq_data *cfqd);
+void cfq_idle_slice_timer(struct cfq_data *cfqd);
+bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_coop.c: close cooperators, queue merging */
+void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead);
+void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+		     struct cfq_queue *new_cfqq);
+struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				  struct cfq_queue *cfqq);
+struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				 struct cfq_queue *cfqq);
+bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+		  const struct ios_request *rq, bool for_preempt);
+struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
+				       bool probe);
+void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_dispatch.c: slices, dispatch, preemption */
+void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
+bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
+			struct ios_request *rq);
+void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
+struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags);
+
 /* cfq_group.c */
 int cfq_groups_init(struct cfq_data *cfqd);
 void cfq_groups_exit(struct cfq_data *cfqd);
@@ -465,7 +562,7 @@ void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
 uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio);
 bool cfq_iops_mode(const struct cfq_data *cfqd);
 
-/* cfq.c, for the 2008 designs' top layer (cfq_lab2008.c) */
+/* cfq_dispatch.c, for the 2008 designs' top layer (cfq_lab2008.c) */
 void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
 extern const struct ios_sched_type ios_sched_cfq;
 
