@@ -82,61 +82,61 @@ enum cfq_wait_busy {
 struct cfq_profile {
 	const char *release;			/* "2.6.31": for messages and tests */
 	const struct ios_tunable *hidden;	/* defaults the code needs without a sysfs file */
-	/* service trees and groups */
-	bool workload_trees;
-	bool groups;
-	bool hier_groups;
-	bool isolation_move;
-	bool min_vdisktime_active;
-	bool class_change_new_workload;
-	bool async_per_group;
-	bool async_prio_from_nice;
-	bool resid_added;
-	bool front_key_before_first;
-	bool keep_empty_busy;
-	bool sort_aliases;
-	bool next_rq_from_dispatched;
-	/* think time, seeks, idling */
+	/* service trees and groups (cfq_tree.c, cfq_group.c) */
+	bool workload_trees;		/* trees per group x class x type; else one per device */
+	bool groups;			/* blkio groups on a vdisktime tree */
+	bool hier_groups;		/* nested groups, shares by vfraction */
+	bool isolation_move;		/* group_isolation=0 serves seeky queues in the root */
+	bool min_vdisktime_active;	/* min_vdisktime also looks at the active group */
+	bool class_change_new_workload;	/* a class change starts a new workload slice */
+	bool async_per_group;		/* async queues are the group's, not the device's */
+	bool async_prio_from_nice;	/* no ioprio: the async level follows nice */
+	bool resid_added;		/* the key adds slice_resid (2.6.31's sign) */
+	bool front_key_before_first;	/* add_front keys at first - HZ, not 0 */
+	bool keep_empty_busy;		/* an emptied queue stays busy until its slice ends */
+	bool sort_aliases;		/* one request per sector in the sort tree */
+	bool next_rq_from_dispatched;	/* next_rq measured from the request leaving */
+	/* think time, seeks, idling (cfq_idle.c) */
 	enum cfq_seek_model seek;
-	bool tree_group_ttime;
-	bool deep_queue;
-	bool seeky_window_needs_ncq;
-	bool req_idle;
-	bool window_off_noidle_next;
-	bool idle_window_only;
-	bool should_idle_needs_slice_idle;
-	bool seeky_drops_window_in_select;
-	bool group_idle;
-	bool hw_tag_guarded;
-	bool nonrot_no_idle;
+	bool tree_group_ttime;		/* think time also per service tree and group */
+	bool deep_queue;		/* 4 queued requests keep the idle window */
+	bool seeky_window_needs_ncq;	/* seekiness costs the window only with hw_tag */
+	bool req_idle;			/* REQ_IDLE semantics, not REQ_NOIDLE */
+	bool window_off_noidle_next;	/* a non-idling next request drops the window */
+	bool idle_window_only;		/* idle on the queue's window alone, driver empty */
+	bool should_idle_needs_slice_idle; /* slice_idle 0: cfq_should_idle says no */
+	bool seeky_drops_window_in_select; /* a seeky queue slower than the disk stops idling */
+	bool group_idle;		/* idle on a group's last queue (group_idle) */
+	bool hw_tag_guarded;		/* hw_tag starts unknown, latches */
+	bool nonrot_no_idle;		/* slice_idle 0 on non-rotational devices */
 	enum cfq_arm_rule arm;
 	enum cfq_wait_busy wait_busy;
-	bool wait_request_cleared;
-	/* cooperators and queue merging */
+	bool wait_request_cleared;	/* the awaited request clears wait_request */
+	/* cooperators and queue merging (cfq_coop.c) */
 	enum cfq_close_radius close;
-	bool queue_merging;
-	bool merge_needs_process_refs;
-	bool split_puts_cooperator;
-	bool no_coop_for_idle_class;
-	/* slices, dispatch, preemption */
-	bool low_latency_slice;
-	bool async_depth_ramp;
-	bool iops_mode;
-	bool resid_on_unused_slice;
+	bool queue_merging;		/* merge cooperators; else mark coop for one turn */
+	bool merge_needs_process_refs;	/* never merge onto a queue without processes */
+	bool split_puts_cooperator;	/* a split drops the pending merge's references */
+	bool no_coop_for_idle_class;	/* no cooperator for an idle-class queue */
+	/* slices, dispatch, preemption (cfq_dispatch.c) */
+	bool low_latency_slice;		/* low_latency scales slices to target_latency */
+	bool async_depth_ramp;		/* low_latency: async depth grows after a delayed sync */
+	bool iops_mode;			/* no idling on NCQ: charge requests, not time */
+	bool resid_on_unused_slice;	/* a slice never started banks the whole slice */
 	enum cfq_dispatch_limit limit;
-	bool drain_async_before_idle;
-	bool fifo_before_limits;
-	bool fifo_time_at_insert;
-	uint32_t meta_flag;
-	bool prio_boost;
-	bool rt_expires_in_select;
-	bool preempt_used_slice_first;
-	bool preempt_rt_protected;
-	bool preempt_spares_must_dispatch;
-	bool preempt_rt_before_noidle;
-	bool preempt_noidle_any;
-	bool preempt_empty_not_idling;
-	bool preempt_resets_wl_slice;
+	bool drain_async_before_idle;	/* no async at the device when an idling queue starts */
+	bool fifo_before_limits;	/* an expired FIFO request passes the limits */
+	bool fifo_time_at_insert;	/* FIFO time from insertion, by the request's sync */
+	uint32_t meta_flag;		/* IOS_REQ_META or IOS_REQ_PRIO */
+	bool prio_boost;		/* REQ_PRIO lifts the queue to BE/NORM */
+	bool rt_expires_in_select;	/* a waiting RT queue expires a BE one in select */
+	bool preempt_used_slice_first;	/* a used-up slice yields before the class tests */
+	bool preempt_rt_protected;	/* a non-RT request never preempts an RT queue */
+	bool preempt_spares_must_dispatch; /* ... nor a sync one an async queue that must dispatch */
+	bool preempt_rt_before_noidle;	/* RT over non-RT tested before the sync-noidle rule */
+	bool preempt_noidle_any;	/* the sync-noidle rule for any number of queues */
+	bool preempt_empty_not_idling;	/* an empty active queue that will not idle yields */
+	bool preempt_resets_wl_slice;	/* another workload type forgets the saved slice */
 };
 
 extern const struct cfq_profile cfq_profile_2631;

@@ -223,11 +223,11 @@ const struct cfq_profile cfq_profile_2633 = {
 	.wait_busy = CFQ_WAIT_BUSY_LAST,
 	/* cfq_rq_enqueued clears wait_request when it stops idling */
 	.wait_request_cleared = true,
-	/* cfq_rq_close(for_preempt) */
+	/* cfq_rq_close: the queue's mean, capped at 4 MiB but when judging a preemption */
 	.close = CFQ_CLOSE_MEAN_CAPPED,
 	/* cfq_setup_merge, cfq_merge_cfqqs, split_cfqq (2.6.33.3's walk) */
 	.queue_merging = true,
-	/* cfq_scaled slice in cfq_set_prio_slice (low_latency) */
+	/* cfq_set_prio_slice: with low_latency, slices shrink to fit target_latency */
 	.low_latency_slice = true,
 	/* cfq_may_dispatch: async depth grows with the time since a delayed sync request */
 	.async_depth_ramp = true,
