@@ -1,6 +1,8 @@
 /*
- * CFQ's version profiles: the tunables tables of the three descriptors (the
- * descriptors themselves close cfq.c, next to the hooks). Each table has the
+ * CFQ's release profiles: what each release does (struct cfq_profile, the
+ * named behaviours the code tests, at the end of this file) and the
+ * tunables tables of the three descriptors (the descriptors themselves
+ * close cfq.c, next to the hooks, and carry the profile). Each table has the
  * sysfs tunables that kernel had, by their real names, units,
  * defaults and the ranges their store functions accept (the kernel took any
  * value up to UINT_MAX; we bound it at INT_MAX or at an hour, and refuse
