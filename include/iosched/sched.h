@@ -234,6 +234,7 @@ struct ios_sched_type {
 	size_t priv_size;
 	unsigned features;
 	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */
+	const void *profile;	/* scheduler-private per-descriptor data (as a driver's match data) */
 };
 
 /* Registry: the built-ins are listed explicitly in core/elv.c. */

@@ -47,7 +47,7 @@ uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio)
 bool cfq_iops_mode(const struct cfq_data *cfqd)
 {
 	/* 4.x: no idling on queueing hardware means time cannot be measured */
-	return cfqd->ver == CFQ_V419 && !cfqd->slice_idle && cfqd->hw_tag;
+	return cfqd->prof->iops_mode && !cfqd->slice_idle && cfqd->hw_tag;
 }
 
 /* ---- generic service tree with a count ---- */
@@ -155,13 +155,13 @@ struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgrou
 	struct cfq_group *g, *parent = cfqd->root_group;
 
 	/* 2.6.31 has no groups: everyone is in the root */
-	if (!cg || !cg->id || cfqd->ver == CFQ_V2631)
+	if (!cg || !cg->id || !cfqd->prof->groups)
 		return cfqd->root_group;
 	g = cfq_find_group(cfqd, cg);
 	if (g)
 		return g;
 	/* 4.19 builds the path down from the root; 2.6.33's groups are all the root's */
-	if (cfqd->ver == CFQ_V419 && cg->parent && cg->parent->id)
+	if (cfqd->prof->hier_groups && cg->parent && cg->parent->id)
 		parent = cfq_lookup_group(cfqd, cg->parent);
 	g = cfqg_new(cfqd, cg, parent);
 	/* out of memory: the root serves, as the kernel falls back to it */
@@ -213,7 +213,7 @@ static void update_min_vdisktime(struct cfq_data *cfqd)
 	struct cfq_group *first = grp_first(cfqd);
 	uint64_t v = st->min_vdisktime;
 
-	if (cfqd->ver == CFQ_V2633) {
+	if (cfqd->prof->min_vdisktime_active) {
 		/* max(min, min(active, leftmost)) */
 		uint64_t cand = UINT64_MAX;
 
@@ -239,7 +239,7 @@ static void grp_st_add(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	grp_insert(cfqd, g);
 	g->on_st = true;
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->hier_groups) {
 		uint64_t vfr = 1u << CFQ_SERVICE_SHIFT;
 		bool propagate = !g->nr_active++;
 		struct cfq_group *pos = g;
@@ -262,7 +262,7 @@ static void grp_st_add(struct cfq_data *cfqd, struct cfq_group *g)
 /* Off the group tree, undoing grp_st_add (cfq_group_service_tree_del). */
 static void grp_st_del(struct cfq_data *cfqd, struct cfq_group *g)
 {
-	if (cfqd->ver == CFQ_V419) {
+	if (cfqd->prof->hier_groups) {
 		struct cfq_group *pos = g;
 		bool propagate = !--g->nr_active;
 
@@ -290,7 +290,7 @@ void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
 	struct cfq_group *last;
 
 	g->nr_cfqq++;
-	if (cfqd->ver == CFQ_V2631 || g->on_st)
+	if (!cfqd->prof->groups || g->on_st)
 		return;
 	/*
 	 * New groups start just behind the last one. The delay is added
@@ -312,7 +312,7 @@ void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	IOS_BUG_ON(!g->nr_cfqq);
 	g->nr_cfqq--;
-	if (g->nr_cfqq || cfqd->ver == CFQ_V2631 || !g->on_st)
+	if (g->nr_cfqq || !cfqd->prof->groups || !g->on_st)
 		return;
 	grp_st_del(cfqd, g);
 	g->saved_wl_slice = 0;
@@ -324,7 +324,7 @@ uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
 
 	if (!g->on_st)
 		return cfqd->target_latency;
-	if (cfqd->ver == CFQ_V419)
+	if (cfqd->prof->hier_groups)
 		return cfqd->target_latency * g->vfraction >> CFQ_SERVICE_SHIFT;
 	if (!total)
 		return cfqd->target_latency;
@@ -339,7 +339,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 			   g->service_trees[CFQ_RT_WL][CFQ_ASYNC_WL].count -
 			   g->service_trees[CFQ_BE_WL][CFQ_ASYNC_WL].count;
 
-	if (cfqd->ver == CFQ_V2631)
+	if (!cfqd->prof->groups)
 		return;
 	if (!cfqq->slice_start || cfqq->slice_start == now) {
 		/* never started: charge the seek time it cost anyway */
@@ -360,7 +360,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 	/* blkio.time is the time used, whatever the charge */
 	g->stat_time_ns += used;
 	if (g->on_st) {
-		if (cfqd->ver == CFQ_V419) {
+		if (cfqd->prof->hier_groups) {
 			/*
 			 * vfraction is valid only on the tree: keep it, leave,
 			 * move on, come back (which recomputes it, since the
@@ -398,7 +398,7 @@ bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_group *to;
 
-	if (cfqd->ver != CFQ_V2633 || cfqd->group_isolation)
+	if (!cfqd->prof->isolation_move || cfqd->group_isolation)
 		return false;
 	if (cfqq_type(cfqq) == CFQ_SYNC_NOIDLE_WL && cfqq->cfqg != cfqd->root_group) {
 		cfqq->orig_cfqg = cfqq->cfqg;
@@ -463,7 +463,7 @@ static void choose_service_tree(struct cfq_data *cfqd, struct cfq_group *g)
 		cfqd->workload_expires = now + CFQ_JIFFY_NS;
 		return;
 	}
-	if (cfqd->ver == CFQ_V419 && prev_class != cfqd->serving_wl_class)
+	if (cfqd->prof->class_change_new_workload && prev_class != cfqd->serving_wl_class)
 		goto new_workload;
 	/* the current type still has work and time: keep it */
 	if (cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count &&
@@ -497,7 +497,7 @@ new_workload:
 	if (slice < CFQ_MIN_TT_NS)
 		slice = CFQ_MIN_TT_NS;
 	cfqd->workload_expires = now + slice;
-	if (cfqd->ver == CFQ_V2633)
+	if (cfqd->prof->arm == CFQ_ARM_NOIDLE_TREE)
 		cfqd->noidle_tree_requires_idle = false;
 }
 

@@ -1,17 +1,21 @@
 /*
- * CFQ's private structures, shared by cfq.c (queues, slices, dispatch,
- * idling), cfq_group.c (the group service tree and workload choice) and
- * cfq_profiles.c (the three version profiles and their tunables).
+ * CFQ's private structures, shared by its files: cfq.c (queues, contexts,
+ * the request life, the descriptors), cfq_tree.c (service and prio trees,
+ * queue selection), cfq_idle.c (think time, seeks, idling), cfq_coop.c
+ * (close cooperators, queue merging), cfq_dispatch.c (slices, dispatch,
+ * preemption), cfq_group.c (the group service tree and workload choice)
+ * and cfq_profiles.c (the release profiles and their tunables).
  *
- * One implementation covers three kernels. struct cfq_data.ver selects the
- * small branches where they differ; everything else is common:
- *  - CFQ_V2631: Linux 2.6.31 (the fairness thread), one service tree per
+ * One implementation covers three kernels. The descriptor's profile
+ * (struct cfq_profile, cfqd->prof) names the mechanisms where they differ;
+ * everything else is common:
+ *  - 2.6.31: Linux 2.6.31 (the fairness thread), one service tree per
  *    device ordered by class then key, per-context seek statistics, the
  *    seed-000 `fairness` tunable;
- *  - CFQ_V2633: 2.6.33, with groups (root only unless cgroups are used),
+ *  - 2.6.33: 2.6.33, with groups (root only unless cgroups are used),
  *    workload types per class, low_latency slice scaling, per-queue seek
  *    statistics, cooperating-queue merging and splitting, wait_busy;
- *  - CFQ_V419: 4.19, the final form: 32-request seek history, quantum 8
+ *  - 4.19: 4.19, the final form: 32-request seek history, quantum 8
  *    with its soft limit, the final preemption rules, group_idle, think
  *    time per service tree and group, slice_idle 0 on non-rotational
  *    devices.
@@ -26,7 +30,118 @@
 #include "iosched/block.h"
 #include "iosched/sched.h"
 
-enum cfq_ver { CFQ_V2631 = 0, CFQ_V2633 = 1, CFQ_V419 = 2 };
+/*
+ * Where and how a queue's seekiness is measured (cfq_update_io_seektime,
+ * CIC_SEEKY / CFQQ_SEEKY).
+ */
+enum cfq_seek_model {
+	CFQ_SEEK_CIC_MEAN,	/* 2.6.31: decaying mean seek distance per io context */
+	CFQ_SEEK_QUEUE_MEAN,	/* 2.6.33: the same mean, per queue */
+	CFQ_SEEK_HISTORY,	/* 2.6.35-4.19: the last 32 requests, one bit each */
+};
+
+/* How far from the head a request counts as close (cfq_rq_close). */
+enum cfq_close_radius {
+	CFQ_CLOSE_SEEK_MEAN,	/* 2.6.31: the context's seek mean (4 MiB without samples) */
+	CFQ_CLOSE_MEAN_CAPPED,	/* 2.6.33: the queue's mean, capped at 4 MiB except for preemption */
+	CFQ_CLOSE_FIXED,	/* 2.6.35-4.19: CFQQ_CLOSE_THR */
+};
+
+/* How many requests the active queue may have at the device (cfq_may_dispatch). */
+enum cfq_dispatch_limit {
+	CFQ_LIMIT_QUANTUM_4X,	/* 2.6.31 cfq_dispatch_requests: quantum, a lone queue 4x */
+	CFQ_LIMIT_QUANTUM,	/* 2.6.33: quantum, a lone queue without limit */
+	CFQ_LIMIT_SOFT_QUANTUM,	/* 4.19: quantum/2, quantum while the slice lasts, a lone (sync) queue without limit */
+};
+
+/* Whether a sync queue that just emptied idles at a completion (cfq_completed_request). */
+enum cfq_arm_rule {
+	CFQ_ARM_UNLESS_NOIDLE,	/* 2.6.31: unless the completed request said REQ_NOIDLE */
+	CFQ_ARM_NOIDLE_TREE,	/* 2.6.33: on the sync-noidle tree only if one of its requests asked */
+	CFQ_ARM_ALWAYS,		/* 4.19: always; cfq_should_idle decides */
+};
+
+/* When the group's last queue keeps its slice a little longer (cfq_should_wait_busy). */
+enum cfq_wait_busy {
+	CFQ_WAIT_BUSY_NONE,	/* 2.6.31: no wait_busy */
+	CFQ_WAIT_BUSY_LAST,	/* 2.6.33: the group's last queue, near or past its slice end */
+	CFQ_WAIT_BUSY_LAST_EMPTY, /* 4.19: the same, only once it is empty and the group thinks fast */
+};
+
+/*
+ * A CFQ profile: the mechanisms one kernel release had, by name. The code
+ * tests these, never a release; cfq_profiles.c has one const profile per
+ * release and says where each fact comes from, docs/cfq.md tabulates them.
+ * Named fields (not bit flags) because several are multi-way choices and
+ * a designated initializer reads as the table of facts it is.
+ *
+ * Some behaviours only make sense together: groups and hier_groups need
+ * workload_trees (the group's trees hold its queues), queue_merging needs a
+ * per-queue seek model.
+ */
+struct cfq_profile {
+	const char *release;			/* "2.6.31": for messages and tests */
+	const struct ios_tunable *hidden;	/* defaults the code needs without a sysfs file */
+	/* service trees and groups (cfq_tree.c, cfq_group.c) */
+	bool workload_trees;		/* trees per group x class x type; else one per device */
+	bool groups;			/* blkio groups on a vdisktime tree */
+	bool hier_groups;		/* nested groups, shares by vfraction */
+	bool isolation_move;		/* group_isolation=0 serves seeky queues in the root */
+	bool min_vdisktime_active;	/* min_vdisktime also looks at the active group */
+	bool class_change_new_workload;	/* a class change starts a new workload slice */
+	bool async_per_group;		/* async queues are the group's, not the device's */
+	bool async_prio_from_nice;	/* no ioprio: the async level follows nice */
+	bool resid_added;		/* the key adds slice_resid (2.6.31's sign) */
+	bool front_key_before_first;	/* add_front keys at first - HZ, not 0 */
+	bool keep_empty_busy;		/* an emptied queue stays busy until its slice ends */
+	bool sort_aliases;		/* one request per sector in the sort tree */
+	bool next_rq_from_dispatched;	/* next_rq measured from the request leaving */
+	/* think time, seeks, idling (cfq_idle.c) */
+	enum cfq_seek_model seek;
+	bool tree_group_ttime;		/* think time also per service tree and group */
+	bool deep_queue;		/* 4 queued requests keep the idle window */
+	bool seeky_window_needs_ncq;	/* seekiness costs the window only with hw_tag */
+	bool req_idle;			/* REQ_IDLE semantics, not REQ_NOIDLE */
+	bool window_off_noidle_next;	/* a non-idling next request drops the window */
+	bool idle_window_only;		/* idle on the queue's window alone, driver empty */
+	bool should_idle_needs_slice_idle; /* slice_idle 0: cfq_should_idle says no */
+	bool seeky_drops_window_in_select; /* a seeky queue slower than the disk stops idling */
+	bool group_idle;		/* idle on a group's last queue (group_idle) */
+	bool hw_tag_guarded;		/* hw_tag starts unknown, latches */
+	bool nonrot_no_idle;		/* slice_idle 0 on non-rotational devices */
+	enum cfq_arm_rule arm;
+	enum cfq_wait_busy wait_busy;
+	bool wait_request_cleared;	/* the awaited request clears wait_request */
+	/* cooperators and queue merging (cfq_coop.c) */
+	enum cfq_close_radius close;
+	bool queue_merging;		/* merge cooperators; else mark coop for one turn */
+	bool merge_needs_process_refs;	/* never merge onto a queue without processes */
+	bool split_puts_cooperator;	/* a split drops the pending merge's references */
+	bool no_coop_for_idle_class;	/* no cooperator for an idle-class queue */
+	/* slices, dispatch, preemption (cfq_dispatch.c) */
+	bool low_latency_slice;		/* low_latency scales slices to target_latency */
+	bool async_depth_ramp;		/* low_latency: async depth grows after a delayed sync */
+	bool iops_mode;			/* no idling on NCQ: charge requests, not time */
+	bool resid_on_unused_slice;	/* a slice never started banks the whole slice */
+	enum cfq_dispatch_limit limit;
+	bool drain_async_before_idle;	/* no async at the device when an idling queue starts */
+	bool fifo_before_limits;	/* an expired FIFO request passes the limits */
+	bool fifo_time_at_insert;	/* FIFO time from insertion, by the request's sync */
+	uint32_t meta_flag;		/* IOS_REQ_META or IOS_REQ_PRIO */
+	bool prio_boost;		/* REQ_PRIO lifts the queue to BE/NORM */
+	bool rt_expires_in_select;	/* a waiting RT queue expires a BE one in select */
+	bool preempt_used_slice_first;	/* a used-up slice yields before the class tests */
+	bool preempt_rt_protected;	/* a non-RT request never preempts an RT queue */
+	bool preempt_spares_must_dispatch; /* ... nor a sync one an async queue that must dispatch */
+	bool preempt_rt_before_noidle;	/* RT over non-RT tested before the sync-noidle rule */
+	bool preempt_noidle_any;	/* the sync-noidle rule for any number of queues */
+	bool preempt_empty_not_idling;	/* an empty active queue that will not idle yields */
+	bool preempt_resets_wl_slice;	/* another workload type forgets the saved slice */
+};
+
+extern const struct cfq_profile cfq_profile_2631;
+extern const struct cfq_profile cfq_profile_2633;
+extern const struct cfq_profile cfq_profile_419;
 
 /* workload classes and types (2.6.33+) */
 enum cfq_wl_class { CFQ_BE_WL = 0, CFQ_RT_WL = 1, CFQ_IDLE_WL = 2 };
@@ -213,7 +328,7 @@ struct cfq_group {
 
 struct cfq_data {
 	struct ios_queue *q;
-	enum cfq_ver ver;
+	const struct cfq_profile *prof;	/* the descriptor's: what this CFQ does */
 
 	/* tunables, stored in ns / sectors; see cfq_profiles.c */
 	int quantum;
@@ -333,6 +448,100 @@ static inline struct cfq_io_cq *rq_cic(const struct ios_request *rq)
 	return rq->sched_priv[1];
 }
 
+/* a decaying statistic is trusted once it has this many (scaled) samples */
+#define sample_valid(x) ((x) > 80)
+
+static inline void cfq_schedule_idle_timer(struct cfq_data *cfqd, uint64_t when)
+{
+	cfqd->idle_timer = when;
+}
+
+static inline void cfq_del_idle_timer(struct cfq_data *cfqd)
+{
+	cfqd->idle_timer = IOS_NO_WAKEUP;
+}
+
+static inline bool cfq_timer_pending(const struct cfq_data *cfqd)
+{
+	return cfqd->idle_timer != IOS_NO_WAKEUP;
+}
+
+static inline bool cfq_slice_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
+{
+	if (cfqq_has(cfqq, CFQ_QF_SLICE_NEW))
+		return false;
+	return cfqd->now >= cfqq->slice_end;
+}
+
+/* next_rq and the copy of its sector that prio-tree descents read */
+static inline void cfq_set_next_rq(struct cfq_queue *cfqq, struct ios_request *rq)
+{
+	cfqq->next_rq = rq;
+	cfqq->next_sector = rq ? rq->sector : 0;
+}
+
+/*
+ * The functions the CFQ files share, by the file that has them; the
+ * kernel's names (all static in its one cfq-iosched.c).
+ */
+/* cfq.c: queues, contexts and the request life */
+struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				     struct ios_request *last);
+void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq);
+void cfq_cic_get(struct cfq_io_cq *cic);
+void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic);
+void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_tree.c: service trees, prio trees, queue selection */
+struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+				       struct ios_rb_node **parentp,
+				       struct ios_rb_node ***linkp);
+void cfq_prio_tree_del(struct cfq_queue *cfqq);
+void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front);
+void cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd);
+struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd);
+/* cfq_idle.c: think time, seeks, idling */
+void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			     struct cfq_io_cq *cic);
+void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct cfq_io_cq *cic, const struct ios_request *rq);
+bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+		const struct cfq_io_cq *cic);
+bool cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group);
+bool cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq);
+void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			    struct cfq_io_cq *cic);
+void cfq_update_hw_tag(struct cfq_data *cfqd);
+bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_arm_slice_timer(struct cfq_data *cfqd);
+void cfq_idle_slice_timer(struct cfq_data *cfqd);
+bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_coop.c: close cooperators, queue merging */
+void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead);
+void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+		     struct cfq_queue *new_cfqq);
+struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				  struct cfq_queue *cfqq);
+struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				 struct cfq_queue *cfqq);
+bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+		  const struct ios_request *rq, bool for_preempt);
+struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
+				       bool probe);
+void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+/* cfq_dispatch.c: slices, dispatch, preemption */
+void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
+bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
+			struct ios_request *rq);
+void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
+struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags);
+
 /* cfq_group.c */
 int cfq_groups_init(struct cfq_data *cfqd);
 void cfq_groups_exit(struct cfq_data *cfqd);
@@ -353,11 +562,19 @@ void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
 uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio);
 bool cfq_iops_mode(const struct cfq_data *cfqd);
 
-/* cfq.c, for the 2008 designs' top layer (cfq_lab2008.c) */
+/* cfq_dispatch.c, for the 2008 designs' top layer (cfq_lab2008.c) */
 void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
 extern const struct ios_sched_type ios_sched_cfq;
 
-/* cfq_lab2008.c: the two 2008 designs, reached through cfq's lab.group_policy */
+/*
+ * cfq_lab2008.c: the two 2008 designs, reached through cfq's
+ * lab.group_policy. Their descriptors' profile: whose design, and the CFQ
+ * descriptor each group runs (2.6.31's, the CFQ the patches were for).
+ */
+struct cfq_lab_profile {
+	enum ios_group_policy policy;
+	const struct ios_sched_type *inner;
+};
 extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
 extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 

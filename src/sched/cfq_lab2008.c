@@ -95,6 +95,7 @@ struct cfq_lab {
 	 */
 	struct cfq_data tun;
 	enum ios_group_policy policy;
+	const struct cfq_lab_profile *prof;	/* the descriptor's */
 	struct ios_queue *q;
 	struct lab_group **groups;	/* by cgroup id */
 	unsigned nr_groups;
@@ -170,7 +171,7 @@ static struct lab_group *lab_get(struct cfq_lab *lab, const struct ios_cgroup *c
 	/* the tunables as set; everything else zero, as the block layer hands it over */
 	memcpy(g->cfqd, &lab->tun, sizeof(*g->cfqd));
 	g->q.sched_data = g->cfqd;
-	g->q.sched = &ios_sched_cfq;
+	g->q.sched = lab->prof->inner;
 	g->q.id = lab->q->id;
 	g->q.depth = lab->q->depth;
 	g->q.rotational = lab->q->rotational;
@@ -571,8 +572,8 @@ static int lab_init(struct ios_queue *q)
 	struct ios_err e = { 0 };
 
 	lab->q = q;
-	lab->policy = q->sched == &ios_sched_cfq_tarasov2008 ? IOS_GROUP_POLICY_TARASOV2008
-							     : IOS_GROUP_POLICY_UCHIDA2008;
+	lab->prof = q->sched->profile;
+	lab->policy = lab->prof->policy;
 	ios_list_init(&lab->rr_list);
 	lab->st = IOS_RB_ROOT_CACHED;
 	/* 2.6.31 has no target_latency file, but its code reads the constant */
@@ -639,6 +640,16 @@ static const struct ios_sched_cgroups lab_cgroups = {
 		.group_stats = lab_group_stats,         \
 	}
 
+static const struct cfq_lab_profile lab_tarasov2008 = {
+	.policy = IOS_GROUP_POLICY_TARASOV2008,
+	.inner = &ios_sched_cfq,
+};
+
+static const struct cfq_lab_profile lab_uchida2008 = {
+	.policy = IOS_GROUP_POLICY_UCHIDA2008,
+	.inner = &ios_sched_cfq,
+};
+
 /*
  * Not in the registry: reached through --scheduler cfq with
  * lab.group_policy (cfq's descriptor names them in its cgroups policy[]).
@@ -653,6 +664,7 @@ const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
+	.profile = &lab_tarasov2008,
 };
 
 const struct ios_sched_type ios_sched_cfq_uchida2008 = {
@@ -665,6 +677,7 @@ const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
+	.profile = &lab_uchida2008,
 };
 
 #undef LAB_OPS

@@ -1,6 +1,8 @@
 /*
- * CFQ's version profiles: the tunables tables of the three descriptors (the
- * descriptors themselves close cfq.c, next to the hooks). Each table has the
+ * CFQ's release profiles: what each release does (struct cfq_profile, the
+ * named behaviours the code tests, at the end of this file) and the
+ * tunables tables of the three descriptors (the descriptors themselves
+ * close cfq.c, next to the hooks, and carry the profile). Each table has the
  * sysfs tunables that kernel had, by their real names, units,
  * defaults and the ranges their store functions accept (the kernel took any
  * value up to UINT_MAX; we bound it at INT_MAX or at an hour, and refuse
@@ -127,3 +129,191 @@ const struct ios_tunable cfq_stats_table[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
+
+/*
+ * The profiles: what each release's cfq-iosched.c does, by mechanism. A
+ * field named here is explained once, at its first profile; the kernel
+ * function is where the release does it.
+ */
+const struct cfq_profile cfq_profile_2631 = {
+	.release = "2.6.31",
+	/* cfq_scaled_slice etc. read target_latency, which 2.6.31 has no file for */
+	.hidden = cfq_2631_hidden,
+	/*
+	 * cfq_service_tree_add: one service tree per device, RT before BE
+	 * before IDLE, then key; no cfq_group (both came in 2.6.33).
+	 */
+	.workload_trees = false,
+	.groups = false,
+	/* cfq_service_tree_add: rb_key += slice_resid (the sign slip 2.6.33 fixed) */
+	.resid_added = true,
+	/* cfq_service_tree_add(add_front): key 0, the front of its class */
+	.front_key_before_first = false,
+	/* cfq_del_rq_rb: off the service tree with its last request */
+	.keep_empty_busy = false,
+	/* elv_rb_add: one request per sector, an alias goes to dispatch */
+	.sort_aliases = true,
+	/* cfq_find_next_rq measures from the head (cfqd->last_position) */
+	.next_rq_from_dispatched = false,
+	/* cfq_update_io_seektime: cic->seek_mean; CIC_SEEKY */
+	.seek = CFQ_SEEK_CIC_MEAN,
+	/* cfq_update_idle_window: a seeky context loses its window only if hw_tag */
+	.seeky_window_needs_ncq = true,
+	/* REQ_NOIDLE on the request (cfq_completed_request) */
+	.req_idle = false,
+	/*
+	 * cfq_arm_slice_timer and cfq_select_queue idle on the queue's own
+	 * idle window only (no cfq_should_idle), once the driver is empty,
+	 * 2 ms for a seeky context
+	 */
+	.idle_window_only = true,
+	/* cfq_update_hw_tag: hw_tag starts at 1 and is re-decided every 50 samples */
+	.hw_tag_guarded = false,
+	.arm = CFQ_ARM_UNLESS_NOIDLE,
+	.wait_busy = CFQ_WAIT_BUSY_NONE,
+	/* cfq_rq_enqueued: the awaited request marks must_dispatch, wait_request stays */
+	.wait_request_cleared = false,
+	/* cfq_rq_close: the active context's seek mean */
+	.close = CFQ_CLOSE_SEEK_MEAN,
+	/* cfq_close_cooperator marks the chosen queue coop for one turn, no merging */
+	.queue_merging = false,
+	.limit = CFQ_LIMIT_QUANTUM_4X,
+	/* cfq_check_fifo: rq->start_time (allocation) + fifo_expire of the queue's kind */
+	.fifo_time_at_insert = false,
+	/* cfq_choose_req, cfq_should_preempt: REQ_RW_META */
+	.meta_flag = IOS_REQ_META,
+	/* cfq_select_queue: a BE queue expires (banking its time) when an RT queue waits */
+	.rt_expires_in_select = true,
+	/* cfq_should_preempt: a used-up slice yields before any class test */
+	.preempt_used_slice_first = true,
+};
+
+const struct cfq_profile cfq_profile_2633 = {
+	.release = "2.6.33",
+	/*
+	 * cfq_group (blkio, flat): groups on a vdisktime tree, each with
+	 * service trees per class x workload type (cfq_service_tree_add,
+	 * cfq_choose_cfqg, choose_service_tree); slice offset counts the
+	 * group's busy queues
+	 */
+	.workload_trees = true,
+	.groups = true,
+	/* cfq_service_tree_add: group_isolation=0 serves seeky queues in the root */
+	.isolation_move = true,
+	/* update_min_vdisktime: max(min, min(active group, leftmost)) */
+	.min_vdisktime_active = true,
+	.resid_added = false,
+	/* cfq_service_tree_add(add_front): the first queue's key - HZ */
+	.front_key_before_first = true,
+	/* cfq_del_rq_rb keeps an empty queue busy until its slice ends */
+	.keep_empty_busy = true,
+	.sort_aliases = true,
+	/* Corrado Zoccolo's next_rq fix: from the request dispatched (cfq_dispatch_insert) */
+	.next_rq_from_dispatched = true,
+	/* cfq_update_io_seektime: cfqq->seek_mean; CFQQ_SEEKY */
+	.seek = CFQ_SEEK_QUEUE_MEAN,
+	/* cfq_update_idle_window: a queue with 4 requests queued is deep and keeps its window */
+	.deep_queue = true,
+	.req_idle = false,
+	/* cfq_should_idle: also the last queue of a service tree idles */
+	.idle_window_only = false,
+	/* cfq_update_hw_tag: unknown at start, no samples from a queue that cannot fill, latched */
+	.hw_tag_guarded = true,
+	/* cfq_completed_request: noidle_tree_requires_idle */
+	.arm = CFQ_ARM_NOIDLE_TREE,
+	/* cfq_should_wait_busy, cfq_select_queue */
+	.wait_busy = CFQ_WAIT_BUSY_LAST,
+	/* cfq_rq_enqueued clears wait_request when it stops idling */
+	.wait_request_cleared = true,
+	/* cfq_rq_close: the queue's mean, capped at 4 MiB but when judging a preemption */
+	.close = CFQ_CLOSE_MEAN_CAPPED,
+	/* cfq_setup_merge, cfq_merge_cfqqs, split_cfqq (2.6.33.3's walk) */
+	.queue_merging = true,
+	/* cfq_set_prio_slice: with low_latency, slices shrink to fit target_latency */
+	.low_latency_slice = true,
+	/* cfq_may_dispatch: async depth grows with the time since a delayed sync request */
+	.async_depth_ramp = true,
+	.limit = CFQ_LIMIT_QUANTUM,
+	/* cfq_may_dispatch: no async at the device when a queue that will idle starts */
+	.drain_async_before_idle = true,
+	/* cfq_insert_request: rq_set_fifo_time(now + fifo_expire[rq_is_sync]) */
+	.fifo_time_at_insert = true,
+	.meta_flag = IOS_REQ_META,
+	/* cfq_should_preempt: an RT active queue is not preempted by a non-RT one */
+	.preempt_rt_protected = true,
+};
+
+const struct cfq_profile cfq_profile_419 = {
+	.release = "4.19",
+	.workload_trees = true,
+	.groups = true,
+	/* cfq_group_service_tree_add, cfq_group_slice: nested groups, vfraction */
+	.hier_groups = true,
+	/* choose_wl_class_and_type: a class change starts a new workload */
+	.class_change_new_workload = true,
+	/* cfq_async_queue_prio: the async queues are the group's */
+	.async_per_group = true,
+	/* cfq_get_queue: no ioprio set takes the level from nice (task_nice_ioprio) */
+	.async_prio_from_nice = true,
+	.front_key_before_first = true,
+	.keep_empty_busy = true,
+	/* elv_rb_add keeps requests of the same sector */
+	.sort_aliases = false,
+	.next_rq_from_dispatched = true,
+	/* cfq_update_io_seektime: seek_history; CFQQ_SEEKY */
+	.seek = CFQ_SEEK_HISTORY,
+	/* cfq_update_io_thinktime: also the service tree's and the group's think time */
+	.tree_group_ttime = true,
+	.deep_queue = true,
+	/* REQ_IDLE: a sync write without it does not idle (4.10+) */
+	.req_idle = true,
+	/* cfq_update_idle_window: a next request that does not idle drops the window */
+	.window_off_noidle_next = true,
+	.idle_window_only = false,
+	/* cfq_should_idle: no idling at all with slice_idle 0 */
+	.should_idle_needs_slice_idle = true,
+	/* cfq_select_queue: a seeky queue slower than the device loses its window */
+	.seeky_drops_window_in_select = true,
+	/* cfq_arm_slice_timer, cfq_select_queue: group_idle */
+	.group_idle = true,
+	.hw_tag_guarded = true,
+	/* cfq_init_queue: slice_idle 0 on a non-rotational device */
+	.nonrot_no_idle = true,
+	.arm = CFQ_ARM_ALWAYS,
+	.wait_busy = CFQ_WAIT_BUSY_LAST_EMPTY,
+	.wait_request_cleared = true,
+	.close = CFQ_CLOSE_FIXED,
+	.queue_merging = true,
+	/* cfq_setup_merge: never onto a queue without processes (2.6.33.7+) */
+	.merge_needs_process_refs = true,
+	/* split_cfqq: also drop this process's share of a pending merge */
+	.split_puts_cooperator = true,
+	/* cfq_close_cooperator: not for an idle-class queue */
+	.no_coop_for_idle_class = true,
+	.low_latency_slice = true,
+	.async_depth_ramp = true,
+	/* iops_mode(): no idling on queueing hardware charges requests, not time */
+	.iops_mode = true,
+	/* __cfq_slice_expired: a slice that never started banks the whole slice */
+	.resid_on_unused_slice = true,
+	.limit = CFQ_LIMIT_SOFT_QUANTUM,
+	.drain_async_before_idle = true,
+	/* cfq_dispatch_requests: an expired FIFO request sets must_dispatch before the limits */
+	.fifo_before_limits = true,
+	.fifo_time_at_insert = true,
+	/* REQ_PRIO */
+	.meta_flag = IOS_REQ_PRIO,
+	/* cfq_may_queue / cfqq_boost_on_prio: REQ_PRIO lifts the queue to BE/NORM */
+	.prio_boost = true,
+	.preempt_rt_protected = true,
+	/* cfq_should_preempt: a sync request spares an async queue that must dispatch */
+	.preempt_spares_must_dispatch = true,
+	/* cfq_should_preempt: RT over non-RT is tested before the sync-noidle rule */
+	.preempt_rt_before_noidle = true,
+	/* ... which holds for any number of sync-noidle queues */
+	.preempt_noidle_any = true,
+	/* ... and an empty active queue that will not idle yields */
+	.preempt_empty_not_idling = true,
+	/* cfq_preempt_queue: a different workload type forgets the saved workload slice */
+	.preempt_resets_wl_slice = true,
+};

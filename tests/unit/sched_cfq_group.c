@@ -45,7 +45,7 @@ static uint64_t scaled(const struct t_sq *s, const struct cfq_group *g, uint64_t
 {
 	const struct cfq_data *cfqd = s->q.sched_data;
 
-	if (cfqd->ver == CFQ_V419)
+	if (cfqd->prof->hier_groups)
 		return (used << 24) / vfr;
 	return (used << 12) * 500 / g->weight;
 }
@@ -93,7 +93,7 @@ static int test_vdisktime_charge(void)
 		ga = cq_group(s, 1);
 		gb = cq_group(s, 2);
 		/* 4.19: A joined alone (the whole device), B beside it (500 of 1500) */
-		if (cq_data(s)->ver == CFQ_V419) {
+		if (cq_data(s)->prof->hier_groups) {
 			T_ASSERT_EQ(ga->vfraction, 4096);
 			T_ASSERT_EQ(gb->vfraction, 4096 * 500 / 1500);
 		}
@@ -167,7 +167,7 @@ static int test_group_slice(void)
 		gb = cq_group(s, 2);
 		sa = cfq_group_slice(cfqd, ga);
 		sb = cfq_group_slice(cfqd, gb);
-		if (cfqd->ver == CFQ_V2633) {
+		if (!cfqd->prof->hier_groups) {
 			/* target_latency * weight / weight of the busy groups */
 			T_ASSERT_U64_EQ(sa, 300 * MS * 1000 / 1500);
 			T_ASSERT_U64_EQ(sb, 300 * MS * 500 / 1500);

@@ -316,16 +316,16 @@ static int test_first_request_no_seek(void)
 		T_ASSERT(s);
 		cq_ioc(1, IOS_IOPRIO_CLASS_BE, 0);
 		cq_read(s, 1, 400000000, 0);
-		switch (cq_data(s)->ver) {
-		case CFQ_V2631:
+		switch (cq_data(s)->prof->seek) {
+		case CFQ_SEEK_CIC_MEAN:
 			T_ASSERT_MSG(cq_cic(s, 1)->seek_total == 0, "%s: first read counted as a seek",
 				     name);
 			break;
-		case CFQ_V2633:
+		case CFQ_SEEK_QUEUE_MEAN:
 			T_ASSERT_MSG(cq_queue(s, 1, true)->seek_total == 0,
 				     "%s: first read counted as a seek", name);
 			break;
-		case CFQ_V419:
+		case CFQ_SEEK_HISTORY:
 			T_ASSERT_MSG(cq_queue(s, 1, true)->seek_history == 0,
 				     "%s: first read counted as a seek", name);
 			break;
