@@ -9,14 +9,7 @@
  */
 #include <string.h>
 #include "iosched/sched.h"
-
-extern const struct ios_sched_type ios_sched_noop;
-extern const struct ios_sched_type ios_sched_deadline;
-extern const struct ios_sched_type ios_sched_bfq;
-extern const struct ios_sched_type ios_sched_as;
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
+#include "core/builtin.h"
 
 static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_noop,

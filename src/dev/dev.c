@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 
 static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,

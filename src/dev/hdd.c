@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 
 #define HDD_PHASE_REV 60000000000ULL	/* angle units per revolution: ns x rpm */
 #define HDD_ROT_SLACK_NS 4		/* "just passed" tolerance for rounding */

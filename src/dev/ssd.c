@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 
 struct ssd {
 	struct ios_dev dev;

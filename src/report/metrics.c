@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/compare.h"
+#include "core/builtin.h"
 
 /* CFQ: slice scaling and group weights (cfq_int.h: CFQ_SLICE_SCALE, CFQ_WEIGHT_*) */
 #define MX_CFQ_SLICE_SCALE	5
@@ -29,11 +30,6 @@
 /* BFQ: weight = (8 - level) * 10, groups 100 (bfq_int.h) */
 #define MX_BFQ_COEFF		10
 #define MX_BFQ_GRP_WEIGHT	100
-
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
-extern const struct ios_sched_type ios_sched_bfq;
 
 /* ---- metrics on vectors ---- */
 

@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 #define AS_MS			IOS_NSEC_PER_MSEC
 /* think times are capped just under 20 ms (MAX_THINKTIME, HZ/50) */

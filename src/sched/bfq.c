@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "bfq_int.h"
+#include "core/builtin.h"
 
 #define BFQ_MIN_TT_NS		(2 * IOS_NSEC_PER_MSEC)	/* think time below this: immediate */
 #define BFQ_HW_QUEUE_THRESHOLD	4

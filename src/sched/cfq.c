@@ -2144,12 +2144,6 @@ static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
 
 /* ---- set-up ---- */
 
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
-extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
-extern const struct ios_sched_type ios_sched_cfq_uchida2008;
-
 static enum cfq_ver cfq_version_of(const struct ios_queue *q)
 {
 	if (q->sched == &ios_sched_cfq_2633)

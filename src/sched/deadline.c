@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 struct dd_data {
 	/* tunables: written by the tunable engine before init() */

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 struct noop_data {
 	struct ios_list_head fifo;	/* queued requests, by rq->queuelist */
