@@ -68,6 +68,38 @@ enum ios_group_policy {
 struct ios_sched_type;
 
 /*
+ * How a scheduler divides the disk between processes and cgroups, as far as
+ * the fairness metrics need to know it (compare.h: the "ideal" share each
+ * job is promised). Named by mechanism, not by scheduler: a new scheduler
+ * that divides the disk as an existing one does says so with the same
+ * value. Classes (RT, BE, IDLE) are strict in every model with priorities.
+ * 0 is IOS_SHARE_NONE, so a descriptor that says nothing promises nothing.
+ */
+enum ios_share_model {
+	/* no per-process shares (noop, deadline, anticipatory): all equal */
+	IOS_SHARE_NONE = 0,
+	/*
+	 * CFQ 2.6.31: one round of queues; a queue's share is its sync time
+	 * slice, base + base/5 * (4 - level) with base = the slice_sync
+	 * tunable (Jeff Moyer's "total priority" is the sum of these in ms)
+	 */
+	IOS_SHARE_CFQ_SLICE,
+	/*
+	 * CFQ 2.6.33 and 4.19: cgroups first, by weight (the root group 1000,
+	 * a cgroup its cgroup_weight or 500), then the queues inside a group
+	 * by their sync slice as IOS_SHARE_CFQ_SLICE
+	 */
+	IOS_SHARE_CFQ_GROUP_SLICE,
+	/*
+	 * BFQ: a queue's weight is (8 - level) * 10; a cgroup is one BE
+	 * entity of weight cgroup_weight (or 100) beside the root group's
+	 * queues, and divides its share among its own queues the same way
+	 */
+	IOS_SHARE_BFQ_WEIGHT,
+};
+#define IOS_SHARE_NR	(IOS_SHARE_BFQ_WEIGHT + 1)
+
+/*
  * What a scheduler does with cgroups; NULL in the descriptor: nothing (fio's
  * cgroup options then have no effect, as the kernel would ignore them).
  */
@@ -234,6 +266,7 @@ struct ios_sched_type {
 	size_t priv_size;
 	unsigned features;
 	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */
+	enum ios_share_model share_model;	/* how it divides the disk */
 };
 
 /* Registry: the built-ins are listed explicitly in core/elv.c. */

@@ -1147,4 +1147,5 @@ const struct ios_sched_type ios_sched_as = {
 	.stats = as_stats,
 	.priv_size = sizeof(struct as_data),
 	.features = IOS_SCHED_IDLES,
+	.share_model = IOS_SHARE_NONE,
 };

@@ -1544,4 +1544,5 @@ const struct ios_sched_type ios_sched_bfq = {
 	.priv_size = sizeof(struct bfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &bfq_cgroups,
+	.share_model = IOS_SHARE_BFQ_WEIGHT,
 };

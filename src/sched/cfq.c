@@ -2296,6 +2296,7 @@ const struct ios_sched_type ios_sched_cfq = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2631_cgroups,
+	.share_model = IOS_SHARE_CFQ_SLICE,
 };
 
 const struct ios_sched_type ios_sched_cfq_2633 = {
@@ -2308,6 +2309,7 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2633_cgroups,
+	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 
 const struct ios_sched_type ios_sched_cfq_419 = {
@@ -2320,6 +2322,7 @@ const struct ios_sched_type ios_sched_cfq_419 = {
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_419_cgroups,
+	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 
 #undef CFQ_OPS

@@ -640,6 +640,14 @@ static const struct ios_sched_cgroups lab_cgroups = {
 	}
 
 /*
+ * Inside a cgroup each design is CFQ 2.6.31, whose slices the share model
+ * describes; the group layer (by ioprio, not weight) is not modelled.
+ * `iosched compare` judges these designs through --scheduler cfq, whose
+ * model this is, so the two agree.
+ */
+#define LAB_SHARE_MODEL IOS_SHARE_CFQ_SLICE
+
+/*
  * Not in the registry: reached through --scheduler cfq with
  * lab.group_policy (cfq's descriptor names them in its cgroups policy[]).
  */
@@ -653,6 +661,7 @@ const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
+	.share_model = LAB_SHARE_MODEL,
 };
 
 const struct ios_sched_type ios_sched_cfq_uchida2008 = {
@@ -665,6 +674,7 @@ const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
+	.share_model = LAB_SHARE_MODEL,
 };
 
 #undef LAB_OPS

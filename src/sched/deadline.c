@@ -425,4 +425,5 @@ const struct ios_sched_type ios_sched_deadline = {
 	.stats = dd_stats,
 	.priv_size = sizeof(struct dd_data),
 	.features = 0,
+	.share_model = IOS_SHARE_NONE,
 };

@@ -146,4 +146,5 @@ const struct ios_sched_type ios_sched_noop = {
 	.stats = noop_stats,
 	.priv_size = sizeof(struct noop_data),
 	.features = 0,
+	.share_model = IOS_SHARE_NONE,
 };
