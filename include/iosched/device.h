@@ -32,6 +32,14 @@
 #include "request.h"
 #include "tunable.h"
 
+/*
+ * The version of struct ios_dev_type and struct ios_dev_ops a device type
+ * was written for (its .version; fio's ioengine ops version, SQLite's
+ * iVersion). The structs only grow: a new hook or field is appended and
+ * this number goes up, and the core uses what a version added only with
+ * types of that version or later. A type of version 0 (never set) or newer
+ * than this library is refused (ios_dev_type_check: -EINVAL).
+ */
 #define IOS_DEV_INTERFACE_VERSION 1
 
 /* capability bits */
@@ -124,6 +132,14 @@ struct ios_dev_profile {
 };
 
 /* Registry of types and profiles (explicit built-in lists in dev/dev.c). */
+/*
+ * Can this library drive @t? 0, or -EINVAL with @e naming the problem: no
+ * name, a version other than 1..IOS_DEV_INTERFACE_VERSION, a required hook
+ * missing, a private size smaller than struct ios_dev, or a malformed
+ * tunables table (ios_tunable_check_table). ios_dev_create() checks every
+ * type before use.
+ */
+int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e) IOS_MUST_CHECK;
 const struct ios_dev_type *ios_dev_type_find(const char *name);
 const struct ios_dev_type *ios_dev_type_at(size_t i);
 const struct ios_dev_profile *ios_dev_profile_find(const char *name);

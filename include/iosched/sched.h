@@ -51,6 +51,22 @@ enum ios_mqueue {
 
 /* features */
 #define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
+#define IOS_SCHED_FEATURES	IOS_SCHED_IDLES	/* every bit this version knows */
+
+/*
+ * The version of struct ios_sched_type and struct ios_sched_ops a
+ * descriptor was written for (its .version), as fio's ioengine ops carry
+ * FIO_IOOPS_VERSION and SQLite's io methods iVersion. The rule: the structs
+ * only grow. A new field or hook is appended and this number goes up; the
+ * core reads what a version added only from descriptors of that version or
+ * later, so a descriptor written for an older version keeps working
+ * unchanged. A descriptor of version 0 (never set) or of a version newer
+ * than this library knows is refused by ios_sched_register() with -EINVAL:
+ * the library cannot honour fields it does not know about.
+ *
+ * Version 1: everything below, share_model included.
+ */
+#define IOS_SCHED_INTERFACE_VERSION 1
 
 /*
  * lab.group_policy: whose design divides the disk between cgroups. BLKIO is
@@ -258,6 +274,7 @@ struct ios_sched_ops {
 
 struct ios_sched_type {
 	const char *name;
+	unsigned version;		/* IOS_SCHED_INTERFACE_VERSION it was written for */
 	const char *alias;		/* may be NULL */
 	const char *desc;		/* one line for 'iosched list' */
 	struct ios_sched_ops ops;
@@ -269,8 +286,30 @@ struct ios_sched_type {
 	enum ios_share_model share_model;	/* how it divides the disk */
 };
 
-/* Registry: the built-ins are listed explicitly in core/elv.c. */
-int ios_sched_register(const struct ios_sched_type *t) IOS_MUST_CHECK;
+/*
+ * Registry: the built-ins are listed explicitly in core/elv.c; an
+ * application adds its own with ios_sched_register(), after which
+ * ios_sched_find() and the runner (--scheduler, ioscheduler=) know it by
+ * name. The descriptor must stay valid for the life of the process (it is
+ * not copied). At most IOS_SCHED_MAX_EXTRA can be added.
+ *
+ * ios_sched_register() checks @t with ios_sched_type_check(), then refuses
+ * a name or alias already known (either way round) with -EEXIST, and a full
+ * registry with -ENOSPC. 0 on success; @e (may be NULL) says why not.
+ */
+#define IOS_SCHED_MAX_EXTRA 16
+int ios_sched_register(const struct ios_sched_type *t, struct ios_err *e) IOS_MUST_CHECK;
+/*
+ * Is @t a descriptor this library can run? 0, or -EINVAL with @e naming the
+ * problem: no name, a version other than 1..IOS_SCHED_INTERFACE_VERSION,
+ * a required hook missing (init, exit, insert, dispatch, has_work,
+ * completed), an unknown feature bit, IOS_SCHED_IDLES without next_wakeup
+ * or the reverse, an unknown share model, a tunables or stats table that is
+ * malformed (ios_tunable_check_table, against priv_size), a cgroup weight
+ * range that does not hold its default, or a group-policy descriptor that
+ * fails the same checks. Does not look at the registry.
+ */
+int ios_sched_type_check(const struct ios_sched_type *t, struct ios_err *e) IOS_MUST_CHECK;
 const struct ios_sched_type *ios_sched_find(const char *name);
 /* Iterate: returns NULL past the end. */
 const struct ios_sched_type *ios_sched_at(size_t i);

@@ -50,6 +50,19 @@ struct ios_tunable {
 
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name);
 
+/*
+ * Is @tab a table the engine can work with, for an owner struct of @size
+ * bytes? Every row has a name, unique in the table; a known type; a field
+ * (int, or uint64_t for U64/TIME/SIZE) inside the @size bytes; a range that
+ * is not empty (and not below 0 for the unsigned types); for TIME and SIZE
+ * a unit the parser knows; for ENUM at least one choice; and a default
+ * (when not NULL) that parses within the range. 0, or -EINVAL with @e
+ * naming @owner and the row. The table must end with a NULL name; a NULL
+ * @tab is an empty table.
+ */
+int ios_tunable_check_table(const struct ios_tunable *tab, size_t size, const char *owner,
+			    struct ios_err *e) IOS_MUST_CHECK;
+
 /* Apply every row's default to @base. Rows with def == NULL are left alone. */
 int ios_tunable_defaults(const struct ios_tunable *tab, void *base, struct ios_err *e) IOS_MUST_CHECK;
 

@@ -1124,6 +1124,7 @@ static const struct ios_tunable as_stats[] = {
 
 const struct ios_sched_type ios_sched_as = {
 	.name = "anticipatory",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = "as",
 	.desc = "read/write batches with per-process anticipation (Linux 2.6.31 anticipatory)",
 	.ops = {

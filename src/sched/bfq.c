@@ -1518,6 +1518,7 @@ static const struct ios_sched_cgroups bfq_cgroups = {
 
 const struct ios_sched_type ios_sched_bfq = {
 	.name = "bfq",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "budget fair queueing: B-WF2Q+ over per-process sector budgets, groups, "
 		"low-latency weight raising (Linux 4.19 BFQ)",

@@ -2288,6 +2288,7 @@ static const struct ios_sched_cgroups cfq_419_cgroups = {
 
 const struct ios_sched_type ios_sched_cfq = {
 	.name = "cfq",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = "cfq-2.6.31",
 	.desc = "Completely Fair Queuing, Linux 2.6.31 (with seed 000's fairness tunable)",
 	.ops = CFQ_OPS,
@@ -2301,6 +2302,7 @@ const struct ios_sched_type ios_sched_cfq = {
 
 const struct ios_sched_type ios_sched_cfq_2633 = {
 	.name = "cfq-2.6.33",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "CFQ, Linux 2.6.33: groups, workload types, low_latency, queue merging",
 	.ops = CFQ_OPS,
@@ -2314,6 +2316,7 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 
 const struct ios_sched_type ios_sched_cfq_419 = {
 	.name = "cfq-4.19",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "CFQ, Linux 4.19 (its final form): quantum 8, group_idle, ns timing",
 	.ops = CFQ_OPS,

@@ -653,6 +653,7 @@ static const struct ios_sched_cgroups lab_cgroups = {
  */
 const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.name = "cfq+tarasov2008",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.desc = "CFQ 2.6.31 per cgroup, groups served round-robin with a slice of "
 		"cgrp_slice * (1 + ioprio/7) (Vasily Tarasov, LKML, March 2008)",
 	.ops = LAB_OPS,
@@ -666,6 +667,7 @@ const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 
 const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.name = "cfq+uchida2008",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.desc = "CFQ 2.6.31 per cgroup under a CFQ of cgroups by ioprio "
 		"(Satoshi Uchida, LKML, April 2008)",
 	.ops = LAB_OPS,

@@ -406,6 +406,7 @@ static const struct ios_tunable dd_stats[] = {
 
 const struct ios_sched_type ios_sched_deadline = {
 	.name = "deadline",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "sector-sorted batches with read/write deadlines (Linux 2.6.31 deadline)",
 	.ops = {

@@ -129,6 +129,7 @@ static const struct ios_tunable noop_stats[] = {
 
 const struct ios_sched_type ios_sched_noop = {
 	.name = "noop",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "FIFO with merging (Linux 2.6 noop)",
 	.ops = {
