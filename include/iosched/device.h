@@ -42,11 +42,15 @@
  */
 #define IOS_DEV_INTERFACE_VERSION 1
 
-/* capability bits */
+/*
+ * Capability bits: facts about the device the layers above act on. Only
+ * one has a reader today. Queueing is queue_depth() (more than 1: NCQ).
+ * Every model honours FUA and handles a flush itself (a drive without a
+ * write cache finishes one at once), so the block layer, unlike Linux's
+ * blk-flush, never needs to know whether FUA or a write cache is there;
+ * bits for those come back with the code that reads them.
+ */
 #define IOS_DEV_ROTATIONAL	(1u << 0)	/* seeks cost time: /sys/block/X/queue/rotational */
-#define IOS_DEV_NCQ		(1u << 1)	/* accepts more than one command */
-#define IOS_DEV_FUA		(1u << 2)	/* honours FUA writes */
-#define IOS_DEV_WCACHE		(1u << 3)	/* volatile write cache enabled */
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {

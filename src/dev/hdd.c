@@ -1232,14 +1232,8 @@ static void hdd_exit(struct ios_dev *dev)
 
 static unsigned hdd_caps(const struct ios_dev *dev)
 {
-	const struct hdd *h = hdd_of_c(dev);
-	unsigned c = IOS_DEV_ROTATIONAL | IOS_DEV_FUA;
-
-	if (h->queue_depth > 1)
-		c |= IOS_DEV_NCQ;
-	if (h->write_cache)
-		c |= IOS_DEV_WCACHE;
-	return c;
+	(void)dev;
+	return IOS_DEV_ROTATIONAL;
 }
 
 static unsigned hdd_queue_depth(const struct ios_dev *dev)
