@@ -88,7 +88,6 @@ int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *
 int ios_tunable_show(const struct ios_tunable *t, const void *base, char *buf, size_t len);
 /* The allowed range as text, e.g. "1..3600000" or "0|1" or "sync|extent|raw". */
 void ios_tunable_range(const struct ios_tunable *t, char *buf, size_t len);
-const char *ios_tunable_type_name(const struct ios_tunable *t);
 
 /* Raw accessors for generic code (dump, JSON). */
 int64_t ios_tunable_get_int(const struct ios_tunable *t, const void *base);

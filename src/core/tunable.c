@@ -61,19 +61,6 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return a * b;
 }
 
-const char *ios_tunable_type_name(const struct ios_tunable *t)
-{
-	switch (t->type) {
-	case IOS_TUN_INT: return "int";
-	case IOS_TUN_BOOL: return "bool";
-	case IOS_TUN_U64: return "u64";
-	case IOS_TUN_TIME: return "time";
-	case IOS_TUN_SIZE: return "size";
-	case IOS_TUN_ENUM: return "enum";
-	}
-	return "?";
-}
-
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name)
 {
 	const struct ios_tunable *t;
