@@ -615,8 +615,8 @@ static int tun_check_row(const struct ios_tunable *tab, const struct ios_tunable
 		numeric = true;
 		fsz = sizeof(uint64_t);
 		if (t->min < 0)
-			return IOS_ERR(e, -EINVAL, "%s: tunable %s is unsigned but its minimum is %" PRId64,
-				       owner, t->name, t->min);
+			return IOS_ERR(e, -EINVAL, "%s: tunable %s is unsigned but its minimum is "
+				       "%" PRId64, owner, t->name, t->min);
 		break;
 	default:
 		return IOS_ERR(e, -EINVAL, "%s: tunable %s has unknown type %d", owner, t->name,
@@ -626,8 +626,8 @@ static int tun_check_row(const struct ios_tunable *tab, const struct ios_tunable
 		return IOS_ERR(e, -EINVAL, "%s: tunable %s (offset %zu, %zu bytes) lies outside "
 			       "its %zu-byte struct", owner, t->name, t->offset, fsz, size);
 	if (numeric && t->min > t->max)
-		return IOS_ERR(e, -EINVAL, "%s: tunable %s has an empty range %" PRId64 "..%" PRId64,
-			       owner, t->name, t->min, t->max);
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s has an empty range "
+			       "%" PRId64 "..%" PRId64, owner, t->name, t->min, t->max);
 	if ((t->type == IOS_TUN_TIME && t->unit && !unit_lookup(time_units, t->unit)) ||
 	    (t->type == IOS_TUN_SIZE && t->unit && !unit_lookup(size_units, t->unit)))
 		return IOS_ERR(e, -EINVAL, "%s: tunable %s: unit '%s' is not a %s unit", owner,

@@ -443,7 +443,8 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 	ios_share_describe(&r->share, model, sizeof(model));
 	ios_buf_printf(out, "\n%s (%s): ideal from %s\n", r->label, r->scheduler, model);
 	ios_buf_printf(out, "total priority: %.6g\n", prio);
-	if (groups && (r->share.model == IOS_SHARE_CFQ_GROUP_SLICE || r->share.model == IOS_SHARE_BFQ_WEIGHT)) {
+	if (groups && (r->share.model == IOS_SHARE_CFQ_GROUP_SLICE ||
+		       r->share.model == IOS_SHARE_BFQ_WEIGHT)) {
 		/* the level above the queues: each group once, in job order */
 		ios_buf_puts(out, "group weights:");
 		for (size_t i = 0; i < r->nr_jobs; i++) {

@@ -259,7 +259,8 @@ static int test_broken_sched_copies(void)
 	} while (0)
 
 	REFUSE("version 0", -EINVAL, "version 0", bad.version = 0);
-	REFUSE("newer version", -EINVAL, "not supported", bad.version = IOS_SCHED_INTERFACE_VERSION + 1);
+	REFUSE("newer version", -EINVAL, "not supported",
+	       bad.version = IOS_SCHED_INTERFACE_VERSION + 1);
 	REFUSE("no name", -EINVAL, "without a name", bad.name = "");
 	REFUSE("alias = name", -EINVAL, "alias", bad.alias = bad.name);
 	REFUSE("no init", -EINVAL, "init()", bad.ops.init = NULL);
