@@ -155,8 +155,6 @@ int ios_blktrace_open(const char *name, struct ios_blktrace **out,
  */
 int ios_blktrace_close(struct ios_blktrace *bt, struct ios_blktrace_counts *counts,
 		       struct ios_err *e) IOS_MUST_CHECK;
-/* The path of the file being written. */
-const char *ios_blktrace_path(const struct ios_blktrace *bt);
 
 /* The trace sink: ios_run_config.trace_ops with .trace = the writer. */
 extern const struct ios_trace_ops ios_blktrace_trace_ops;

@@ -41,33 +41,9 @@ double ios_metric_min_max(const double *x, size_t n);
 double ios_metric_spread(const uint64_t *t, size_t n);
 
 /*
- * Where a scheduler's promise of shares comes from. Classes (RT, BE, IDLE)
- * are strict wherever they exist: a higher class with jobs takes the whole
- * share of its level (a lower class is served only when it is idle).
+ * The promise of shares comes from the scheduler's descriptor
+ * (enum ios_share_model in sched.h, field share_model).
  */
-enum ios_share_model {
-	/* no notion of priority (noop, deadline, anticipatory): equal shares */
-	IOS_SHARE_EQUAL = 0,
-	/*
-	 * CFQ 2.6.31: one round of queues; a queue's share is its sync slice,
-	 * base + base/5 * (4 - level) with base = slice_sync (Jeff Moyer's
-	 * "total priority" is the sum of these in ms)
-	 */
-	IOS_SHARE_CFQ,
-	/*
-	 * CFQ 2.6.33 and 4.19: groups first, by weight (the root group 1000,
-	 * a cgroup its cgroup_weight or 500), then queues inside a group by
-	 * their sync slice as IOS_SHARE_CFQ
-	 */
-	IOS_SHARE_CFQ_GROUPS,
-	/*
-	 * BFQ: a queue's weight is (8 - level) * 10; a cgroup is one BE entity
-	 * of weight cgroup_weight (or 100) beside the root group's queues,
-	 * and divides its share among its own queues the same way
-	 */
-	IOS_SHARE_BFQ,
-};
-
 struct ios_share_params {
 	enum ios_share_model model;
 	uint64_t slice_ns;		/* CFQ models: slice_sync in effect */
@@ -81,7 +57,7 @@ struct ios_share_job {
 	unsigned cgroup_weight;		/* 0: the scheduler's default */
 };
 
-/* The weight of one job's queue in @p's model (1 for IOS_SHARE_EQUAL). */
+/* The weight of one job's queue in @p's model (1 for IOS_SHARE_NONE). */
 double ios_share_job_weight(const struct ios_share_params *p, int ioprio_class,
 			    int ioprio_level);
 /*

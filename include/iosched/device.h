@@ -32,13 +32,25 @@
 #include "request.h"
 #include "tunable.h"
 
+/*
+ * The version of struct ios_dev_type and struct ios_dev_ops a device type
+ * was written for (its .version; fio's ioengine ops version, SQLite's
+ * iVersion). The structs only grow: a new hook or field is appended and
+ * this number goes up, and the core uses what a version added only with
+ * types of that version or later. A type of version 0 (never set) or newer
+ * than this library is refused (ios_dev_type_check: -EINVAL).
+ */
 #define IOS_DEV_INTERFACE_VERSION 1
 
-/* capability bits */
+/*
+ * Capability bits: facts about the device the layers above act on. Only
+ * one has a reader today. Queueing is queue_depth() (more than 1: NCQ).
+ * Every model honours FUA and handles a flush itself (a drive without a
+ * write cache finishes one at once), so the block layer, unlike Linux's
+ * blk-flush, never needs to know whether FUA or a write cache is there;
+ * bits for those come back with the code that reads them.
+ */
 #define IOS_DEV_ROTATIONAL	(1u << 0)	/* seeks cost time: /sys/block/X/queue/rotational */
-#define IOS_DEV_NCQ		(1u << 1)	/* accepts more than one command */
-#define IOS_DEV_FUA		(1u << 2)	/* honours FUA writes */
-#define IOS_DEV_WCACHE		(1u << 3)	/* volatile write cache enabled */
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {
@@ -124,6 +136,14 @@ struct ios_dev_profile {
 };
 
 /* Registry of types and profiles (explicit built-in lists in dev/dev.c). */
+/*
+ * Can this library drive @t? 0, or -EINVAL with @e naming the problem: no
+ * name, a version other than 1..IOS_DEV_INTERFACE_VERSION, a required hook
+ * missing, a private size smaller than struct ios_dev, or a malformed
+ * tunables table (ios_tunable_check_table). ios_dev_create() checks every
+ * type before use.
+ */
+int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e) IOS_MUST_CHECK;
 const struct ios_dev_type *ios_dev_type_find(const char *name);
 const struct ios_dev_type *ios_dev_type_at(size_t i);
 const struct ios_dev_profile *ios_dev_profile_find(const char *name);

@@ -51,6 +51,22 @@ enum ios_mqueue {
 
 /* features */
 #define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
+#define IOS_SCHED_FEATURES	IOS_SCHED_IDLES	/* every bit this version knows */
+
+/*
+ * The version of struct ios_sched_type and struct ios_sched_ops a
+ * descriptor was written for (its .version), as fio's ioengine ops carry
+ * FIO_IOOPS_VERSION and SQLite's io methods iVersion. The rule: the structs
+ * only grow. A new field or hook is appended and this number goes up; the
+ * core reads what a version added only from descriptors of that version or
+ * later, so a descriptor written for an older version keeps working
+ * unchanged. A descriptor of version 0 (never set) or of a version newer
+ * than this library knows is refused by ios_sched_register() with -EINVAL:
+ * the library cannot honour fields it does not know about.
+ *
+ * Version 1: everything below, share_model included.
+ */
+#define IOS_SCHED_INTERFACE_VERSION 1
 
 /*
  * lab.group_policy: whose design divides the disk between cgroups. BLKIO is
@@ -66,6 +82,38 @@ enum ios_group_policy {
 };
 
 struct ios_sched_type;
+
+/*
+ * How a scheduler divides the disk between processes and cgroups, as far as
+ * the fairness metrics need to know it (compare.h: the "ideal" share each
+ * job is promised). Named by mechanism, not by scheduler: a new scheduler
+ * that divides the disk as an existing one does says so with the same
+ * value. Classes (RT, BE, IDLE) are strict in every model with priorities.
+ * 0 is IOS_SHARE_NONE, so a descriptor that says nothing promises nothing.
+ */
+enum ios_share_model {
+	/* no per-process shares (noop, deadline, anticipatory): all equal */
+	IOS_SHARE_NONE = 0,
+	/*
+	 * CFQ 2.6.31: one round of queues; a queue's share is its sync time
+	 * slice, base + base/5 * (4 - level) with base = the slice_sync
+	 * tunable (Jeff Moyer's "total priority" is the sum of these in ms)
+	 */
+	IOS_SHARE_CFQ_SLICE,
+	/*
+	 * CFQ 2.6.33 and 4.19: cgroups first, by weight (the root group 1000,
+	 * a cgroup its cgroup_weight or 500), then the queues inside a group
+	 * by their sync slice as IOS_SHARE_CFQ_SLICE
+	 */
+	IOS_SHARE_CFQ_GROUP_SLICE,
+	/*
+	 * BFQ: a queue's weight is (8 - level) * 10; a cgroup is one BE
+	 * entity of weight cgroup_weight (or 100) beside the root group's
+	 * queues, and divides its share among its own queues the same way
+	 */
+	IOS_SHARE_BFQ_WEIGHT,
+};
+#define IOS_SHARE_NR	(IOS_SHARE_BFQ_WEIGHT + 1)
 
 /*
  * What a scheduler does with cgroups; NULL in the descriptor: nothing (fio's
@@ -226,6 +274,7 @@ struct ios_sched_ops {
 
 struct ios_sched_type {
 	const char *name;
+	unsigned version;		/* IOS_SCHED_INTERFACE_VERSION it was written for */
 	const char *alias;		/* may be NULL */
 	const char *desc;		/* one line for 'iosched list' */
 	struct ios_sched_ops ops;
@@ -235,10 +284,33 @@ struct ios_sched_type {
 	unsigned features;
 	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */
 	const void *profile;	/* scheduler-private per-descriptor data (as a driver's match data) */
+	enum ios_share_model share_model;	/* how it divides the disk */
 };
 
-/* Registry: the built-ins are listed explicitly in core/elv.c. */
-int ios_sched_register(const struct ios_sched_type *t) IOS_MUST_CHECK;
+/*
+ * Registry: the built-ins are listed explicitly in core/elv.c; an
+ * application adds its own with ios_sched_register(), after which
+ * ios_sched_find() and the runner (--scheduler, ioscheduler=) know it by
+ * name. The descriptor must stay valid for the life of the process (it is
+ * not copied). At most IOS_SCHED_MAX_EXTRA can be added.
+ *
+ * ios_sched_register() checks @t with ios_sched_type_check(), then refuses
+ * a name or alias already known (either way round) with -EEXIST, and a full
+ * registry with -ENOSPC. 0 on success; @e (may be NULL) says why not.
+ */
+#define IOS_SCHED_MAX_EXTRA 16
+int ios_sched_register(const struct ios_sched_type *t, struct ios_err *e) IOS_MUST_CHECK;
+/*
+ * Is @t a descriptor this library can run? 0, or -EINVAL with @e naming the
+ * problem: no name, a version other than 1..IOS_SCHED_INTERFACE_VERSION,
+ * a required hook missing (init, exit, insert, dispatch, has_work,
+ * completed), an unknown feature bit, IOS_SCHED_IDLES without next_wakeup
+ * or the reverse, an unknown share model, a tunables or stats table that is
+ * malformed (ios_tunable_check_table, against priv_size), a cgroup weight
+ * range that does not hold its default, or a group-policy descriptor that
+ * fails the same checks. Does not look at the registry.
+ */
+int ios_sched_type_check(const struct ios_sched_type *t, struct ios_err *e) IOS_MUST_CHECK;
 const struct ios_sched_type *ios_sched_find(const char *name);
 /* Iterate: returns NULL past the end. */
 const struct ios_sched_type *ios_sched_at(size_t i);

@@ -50,6 +50,19 @@ struct ios_tunable {
 
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name);
 
+/*
+ * Is @tab a table the engine can work with, for an owner struct of @size
+ * bytes? Every row has a name, unique in the table; a known type; a field
+ * (int, or uint64_t for U64/TIME/SIZE) inside the @size bytes; a range that
+ * is not empty (and not below 0 for the unsigned types); for TIME and SIZE
+ * a unit the parser knows; for ENUM at least one choice; and a default
+ * (when not NULL) that parses within the range. 0, or -EINVAL with @e
+ * naming @owner and the row. The table must end with a NULL name; a NULL
+ * @tab is an empty table.
+ */
+int ios_tunable_check_table(const struct ios_tunable *tab, size_t size, const char *owner,
+			    struct ios_err *e) IOS_MUST_CHECK;
+
 /* Apply every row's default to @base. Rows with def == NULL are left alone. */
 int ios_tunable_defaults(const struct ios_tunable *tab, void *base, struct ios_err *e) IOS_MUST_CHECK;
 
@@ -75,7 +88,6 @@ int ios_tunable_parse(const struct ios_tunable *t, const char *value, uint64_t *
 int ios_tunable_show(const struct ios_tunable *t, const void *base, char *buf, size_t len);
 /* The allowed range as text, e.g. "1..3600000" or "0|1" or "sync|extent|raw". */
 void ios_tunable_range(const struct ios_tunable *t, char *buf, size_t len);
-const char *ios_tunable_type_name(const struct ios_tunable *t);
 
 /* Raw accessors for generic code (dump, JSON). */
 int64_t ios_tunable_get_int(const struct ios_tunable *t, const void *base);

@@ -7,16 +7,10 @@
  * at run time with ios_sched_register(), which checks the descriptor the
  * way elv_register() and fio's check_engine_ops() do.
  */
+#include <stdio.h>
 #include <string.h>
 #include "iosched/sched.h"
-
-extern const struct ios_sched_type ios_sched_noop;
-extern const struct ios_sched_type ios_sched_deadline;
-extern const struct ios_sched_type ios_sched_bfq;
-extern const struct ios_sched_type ios_sched_as;
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
+#include "core/builtin.h"
 
 static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_noop,
@@ -28,8 +22,7 @@ static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_cfq_419,
 };
 
-#define IOS_MAX_EXTRA_SCHEDS 16
-static const struct ios_sched_type *extra_scheds[IOS_MAX_EXTRA_SCHEDS];
+static const struct ios_sched_type *extra_scheds[IOS_SCHED_MAX_EXTRA];
 static size_t nr_extra_scheds;
 
 static bool sched_name_is(const struct ios_sched_type *t, const char *name)
@@ -57,22 +50,108 @@ const struct ios_sched_type *ios_sched_find(const char *name)
 	return NULL;
 }
 
-int ios_sched_register(const struct ios_sched_type *t)
+static int sched_check_hooks(const struct ios_sched_type *t, struct ios_err *e)
 {
 	const struct ios_sched_ops *o = &t->ops;
+	const char *missing = !o->init ? "init" : !o->exit ? "exit" : !o->insert ? "insert"
+			      : !o->dispatch ? "dispatch" : !o->has_work ? "has_work"
+			      : !o->completed ? "completed" : NULL;
 
-	if (!t->name || !*t->name || !o->init || !o->exit || !o->insert || !o->dispatch ||
-	    !o->has_work || !o->completed)
-		return -EINVAL;
+	if (missing)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: required hook %s() is missing", t->name,
+			       missing);
+	if (t->features & ~IOS_SCHED_FEATURES)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: unknown feature bits 0x%x", t->name,
+			       t->features & ~IOS_SCHED_FEATURES);
+	/* idling is asked for through next_wakeup(); one without the other is a slip */
+	if (!(t->features & IOS_SCHED_IDLES) != !o->next_wakeup)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: %s", t->name,
+			       o->next_wakeup ? "has next_wakeup() but not IOS_SCHED_IDLES"
+					      : "IOS_SCHED_IDLES without a next_wakeup() hook");
+	return 0;
+}
+
+static int sched_check_one(const struct ios_sched_type *t, struct ios_err *e)
+{
+	const struct ios_sched_cgroups *cg = t->cgroups;
+	char owner[80];
+	int ret;
+
+	if (!t->name || !*t->name)
+		return IOS_ERR(e, -EINVAL, "scheduler descriptor without a name");
+	if (t->alias && (!*t->alias || !strcmp(t->alias, t->name)))
+		return IOS_ERR(e, -EINVAL, "scheduler %s: the alias must be a second, non-empty name",
+			       t->name);
+	if (!t->version || t->version > IOS_SCHED_INTERFACE_VERSION)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: interface version %u not supported "
+			       "(this library knows versions 1 to %u)", t->name, t->version,
+			       IOS_SCHED_INTERFACE_VERSION);
+	ret = sched_check_hooks(t, e);
+	if (ret)
+		return ret;
+	if ((unsigned)t->share_model >= IOS_SHARE_NR)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: unknown share model %u", t->name,
+			       (unsigned)t->share_model);
+	snprintf(owner, sizeof(owner), "scheduler %s", t->name);
+	ret = ios_tunable_check_table(t->tunables, t->priv_size, owner, e);
+	if (!ret) {
+		snprintf(owner, sizeof(owner), "scheduler %s stats", t->name);
+		ret = ios_tunable_check_table(t->stats, t->priv_size, owner, e);
+	}
+	if (ret)
+		return ret;
 	/* a weight range must hold its default, and 0 means "no weights" */
-	if (t->cgroups && t->cgroups->weight_max &&
-	    (!t->cgroups->weight_min || t->cgroups->weight_min > t->cgroups->weight_default ||
-	     t->cgroups->weight_default > t->cgroups->weight_max))
-		return -EINVAL;
-	if (ios_sched_find(t->name) || (t->alias && ios_sched_find(t->alias)))
-		return -EEXIST;
-	if (nr_extra_scheds == IOS_MAX_EXTRA_SCHEDS)
-		return -ENOSPC;
+	if (cg && cg->weight_max &&
+	    (!cg->weight_min || cg->weight_min > cg->weight_default ||
+	     cg->weight_default > cg->weight_max))
+		return IOS_ERR(e, -EINVAL, "scheduler %s: cgroup weights %u..%u do not hold the "
+			       "default %u", t->name, cg->weight_min, cg->weight_max,
+			       cg->weight_default);
+	return 0;
+}
+
+int ios_sched_type_check(const struct ios_sched_type *t, struct ios_err *e)
+{
+	int ret;
+
+	if (!t)
+		return IOS_ERR(e, -EINVAL, "no scheduler descriptor");
+	ret = sched_check_one(t, e);
+	if (ret || !t->cgroups)
+		return ret;
+	/* the descriptors the runner may put in this one's place (lab.group_policy) */
+	for (size_t i = 0; i < IOS_GROUP_POLICY_NR; i++) {
+		const struct ios_sched_type *p = t->cgroups->policy[i];
+
+		if (!p)
+			continue;
+		ret = sched_check_one(p, e);
+		if (ret)
+			return ret;
+		if (p->cgroups && p->cgroups != t->cgroups)
+			for (size_t k = 0; k < IOS_GROUP_POLICY_NR; k++)
+				if (p->cgroups->policy[k])
+					return IOS_ERR(e, -EINVAL, "scheduler %s: group policy %s "
+						       "names policies of its own", t->name, p->name);
+	}
+	return 0;
+}
+
+int ios_sched_register(const struct ios_sched_type *t, struct ios_err *e)
+{
+	const char *clash;
+	int ret = ios_sched_type_check(t, e);
+
+	if (ret)
+		return ret;
+	clash = ios_sched_find(t->name) ? t->name
+		: t->alias && ios_sched_find(t->alias) ? t->alias : NULL;
+	if (clash)
+		return IOS_ERR(e, -EEXIST, "scheduler %s: the name %s is taken (by %s)", t->name,
+			       clash, ios_sched_find(clash)->name);
+	if (nr_extra_scheds == IOS_SCHED_MAX_EXTRA)
+		return IOS_ERR(e, -ENOSPC, "scheduler %s: the registry is full (%d added "
+			       "schedulers at most)", t->name, IOS_SCHED_MAX_EXTRA);
 	extra_scheds[nr_extra_scheds++] = t;
 	return 0;
 }

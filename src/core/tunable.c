@@ -61,19 +61,6 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return a * b;
 }
 
-const char *ios_tunable_type_name(const struct ios_tunable *t)
-{
-	switch (t->type) {
-	case IOS_TUN_INT: return "int";
-	case IOS_TUN_BOOL: return "bool";
-	case IOS_TUN_U64: return "u64";
-	case IOS_TUN_TIME: return "time";
-	case IOS_TUN_SIZE: return "size";
-	case IOS_TUN_ENUM: return "enum";
-	}
-	return "?";
-}
-
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name)
 {
 	const struct ios_tunable *t;
@@ -591,6 +578,77 @@ int ios_settings_apply_for(struct ios_settings *s, const char *prefix,
 		if (ret)
 			return ret;
 		st->used = true;
+	}
+	return 0;
+}
+
+/*
+ * Registration-time checks (ios_sched_type_check, ios_dev_type_check): a
+ * malformed row otherwise shows up only when a user happens to set it, or
+ * as a write past the owner's struct. The checks are the engine's own
+ * assumptions, spelled out.
+ */
+static int tun_check_row(const struct ios_tunable *tab, const struct ios_tunable *t, size_t size,
+			 const char *owner, struct ios_err *e)
+{
+	struct ios_err de = { 0 };
+	bool numeric = false;
+	size_t fsz;
+	uint64_t v;
+
+	if (!*t->name)
+		return IOS_ERR(e, -EINVAL, "%s: a tunable with an empty name", owner);
+	for (const struct ios_tunable *u = tab; u != t; u++)
+		if (!strcmp(u->name, t->name))
+			return IOS_ERR(e, -EINVAL, "%s: tunable %s is listed twice", owner, t->name);
+	switch (t->type) {
+	case IOS_TUN_INT:
+		numeric = true;
+		/* fall through */
+	case IOS_TUN_BOOL:
+	case IOS_TUN_ENUM:
+		fsz = sizeof(int);
+		break;
+	case IOS_TUN_U64:
+	case IOS_TUN_TIME:
+	case IOS_TUN_SIZE:
+		numeric = true;
+		fsz = sizeof(uint64_t);
+		if (t->min < 0)
+			return IOS_ERR(e, -EINVAL, "%s: tunable %s is unsigned but its minimum is "
+				       "%" PRId64, owner, t->name, t->min);
+		break;
+	default:
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s has unknown type %d", owner, t->name,
+			       (int)t->type);
+	}
+	if (t->offset > size || size - t->offset < fsz)
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s (offset %zu, %zu bytes) lies outside "
+			       "its %zu-byte struct", owner, t->name, t->offset, fsz, size);
+	if (numeric && t->min > t->max)
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s has an empty range "
+			       "%" PRId64 "..%" PRId64, owner, t->name, t->min, t->max);
+	if ((t->type == IOS_TUN_TIME && t->unit && !unit_lookup(time_units, t->unit)) ||
+	    (t->type == IOS_TUN_SIZE && t->unit && !unit_lookup(size_units, t->unit)))
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s: unit '%s' is not a %s unit", owner,
+			       t->name, t->unit, t->type == IOS_TUN_TIME ? "time" : "size");
+	if (t->type == IOS_TUN_ENUM && (!t->choices || !t->choices[0]))
+		return IOS_ERR(e, -EINVAL, "%s: enum tunable %s has no choices", owner, t->name);
+	if (t->def && tun_parse(t, t->def, &v, "default", NULL, owner, &de))
+		return IOS_ERR(e, -EINVAL, "%s: tunable %s: bad default: %s", owner, t->name, de.msg);
+	return 0;
+}
+
+int ios_tunable_check_table(const struct ios_tunable *tab, size_t size, const char *owner,
+			    struct ios_err *e)
+{
+	const struct ios_tunable *t;
+	int ret;
+
+	ios_tunable_for_each(t, tab) {
+		ret = tun_check_row(tab, t, size, owner, e);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

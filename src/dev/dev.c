@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 #include "iosched/scope.h"
 
 static const struct ios_dev_type *const dev_types[] = {
@@ -159,10 +159,13 @@ const struct ios_dev_profile *ios_dev_profile_find(const char *name)
 	return NULL;
 }
 
-static int dev_check_type(const struct ios_dev_type *t, struct ios_err *e)
+int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e)
 {
 	const struct ios_dev_ops *o = &t->ops;
+	char owner[80];
 
+	if (!t->name || !*t->name)
+		return IOS_ERR(e, -EINVAL, "device type without a name");
 	if (!t->version || t->version > IOS_DEV_INTERFACE_VERSION)
 		return IOS_ERR(e, -EINVAL, "device type %s: interface version %u not supported (have %u)",
 			       t->name, t->version, IOS_DEV_INTERFACE_VERSION);
@@ -171,7 +174,8 @@ static int dev_check_type(const struct ios_dev_type *t, struct ios_err *e)
 		return IOS_ERR(e, -EINVAL, "device type %s: a required hook is missing", t->name);
 	if (t->priv_size < sizeof(struct ios_dev))
 		return IOS_ERR(e, -EINVAL, "device type %s: private size too small", t->name);
-	return 0;
+	snprintf(owner, sizeof(owner), "device type %s", t->name);
+	return ios_tunable_check_table(t->tunables, t->priv_size, owner, e);
 }
 
 static int dev_apply_profile(struct ios_dev *dev, const struct ios_dev_profile *p,
@@ -230,7 +234,7 @@ struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, ui
 		IOS_ERR(e, -ENOENT, "device profile %s: unknown device type '%s'", p->name, p->type);
 		return NULL;
 	}
-	if (dev_check_type(t, e))
+	if (ios_dev_type_check(t, e))
 		return NULL;
 	dev = calloc(1, t->priv_size);
 	if (!dev) {

@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 
 #define HDD_PHASE_REV 60000000000ULL	/* angle units per revolution: ns x rpm */
 #define HDD_ROT_SLACK_NS 4		/* "just passed" tolerance for rounding */
@@ -1232,14 +1232,8 @@ static void hdd_exit(struct ios_dev *dev)
 
 static unsigned hdd_caps(const struct ios_dev *dev)
 {
-	const struct hdd *h = hdd_of_c(dev);
-	unsigned c = IOS_DEV_ROTATIONAL | IOS_DEV_FUA;
-
-	if (h->queue_depth > 1)
-		c |= IOS_DEV_NCQ;
-	if (h->write_cache)
-		c |= IOS_DEV_WCACHE;
-	return c;
+	(void)dev;
+	return IOS_DEV_ROTATIONAL;
 }
 
 static unsigned hdd_queue_depth(const struct ios_dev *dev)

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/device.h"
-#include "dev_priv.h"
+#include "core/builtin.h"
 
 struct ssd {
 	struct ios_dev dev;
@@ -295,14 +295,8 @@ static int ssd_init(struct ios_dev *dev, struct ios_err *e)
 
 static unsigned ssd_caps(const struct ios_dev *dev)
 {
-	const struct ssd *s = ssd_of_c(dev);
-	unsigned c = IOS_DEV_FUA;
-
-	if (s->queue_depth > 1)
-		c |= IOS_DEV_NCQ;
-	if (s->buf_pages)
-		c |= IOS_DEV_WCACHE;
-	return c;
+	(void)dev;
+	return 0;	/* not rotational */
 }
 
 static unsigned ssd_queue_depth(const struct ios_dev *dev)

@@ -441,7 +441,8 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 	ios_share_describe(&r->share, model, sizeof(model));
 	ios_buf_printf(out, "\n%s (%s): ideal from %s\n", r->label, r->scheduler, model);
 	ios_buf_printf(out, "total priority: %.6g\n", prio);
-	if (groups && (r->share.model == IOS_SHARE_CFQ_GROUPS || r->share.model == IOS_SHARE_BFQ)) {
+	if (groups && (r->share.model == IOS_SHARE_CFQ_GROUP_SLICE ||
+		       r->share.model == IOS_SHARE_BFQ_WEIGHT)) {
 		/* the level above the queues: each group once, in job order */
 		ios_buf_puts(out, "group weights:");
 		for (size_t i = 0; i < r->nr_jobs; i++) {
@@ -451,11 +452,11 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 			for (k = 0; k < i; k++)
 				if (cc_same_group(r->jobs[k].cgroup, j->cgroup))
 					break;
-			if (k < i || (!j->cgroup && r->share.model == IOS_SHARE_BFQ))
+			if (k < i || (!j->cgroup && r->share.model == IOS_SHARE_BFQ_WEIGHT))
 				continue;
 			ios_buf_printf(out, " %s=%.6g", j->cgroup ? j->cgroup : "/", j->group_weight);
 		}
-		ios_buf_puts(out, r->share.model == IOS_SHARE_BFQ
+		ios_buf_puts(out, r->share.model == IOS_SHARE_BFQ_WEIGHT
 			     ? " (the root's own queues compete with these by their weight)\n" : "\n");
 	}
 	ios_buf_printf(out, "total data transferred: %" PRIu64 "\n", total);

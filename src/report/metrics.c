@@ -30,11 +30,6 @@
 #define MX_BFQ_COEFF		10
 #define MX_BFQ_GRP_WEIGHT	100
 
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
-extern const struct ios_sched_type ios_sched_bfq;
-
 /* ---- metrics on vectors ---- */
 
 double ios_metric_jain(const double *x, size_t n)
@@ -97,17 +92,17 @@ double ios_share_job_weight(const struct ios_share_params *p, int ioprio_class,
 
 	(void)ioprio_class;	/* classes are strict, not weights */
 	switch (p->model) {
-	case IOS_SHARE_CFQ:
-	case IOS_SHARE_CFQ_GROUPS: {
+	case IOS_SHARE_CFQ_SLICE:
+	case IOS_SHARE_CFQ_GROUP_SLICE: {
 		/* cfq_prio_slice(): integer base/5 as the kernel divides, in ms */
 		int64_t base = (int64_t)p->slice_ns;
 		int64_t slice = base + base / MX_CFQ_SLICE_SCALE * (4 - level);
 
 		return (double)slice / 1e6;
 	}
-	case IOS_SHARE_BFQ:
+	case IOS_SHARE_BFQ_WEIGHT:
 		return (double)((8 - level) * MX_BFQ_COEFF);
-	case IOS_SHARE_EQUAL:
+	case IOS_SHARE_NONE:
 		break;
 	}
 	return 1.0;
@@ -165,11 +160,11 @@ int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job
 	if (!n)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		cls[i] = p->model == IOS_SHARE_EQUAL ? IOS_IOPRIO_CLASS_BE
+		cls[i] = p->model == IOS_SHARE_NONE ? IOS_IOPRIO_CLASS_BE
 						     : mx_class(jobs[i].ioprio_class);
 		w[i] = ios_share_job_weight(p, jobs[i].ioprio_class, jobs[i].ioprio_level);
 	}
-	if (p->model != IOS_SHARE_CFQ_GROUPS && p->model != IOS_SHARE_BFQ) {
+	if (p->model != IOS_SHARE_CFQ_GROUP_SLICE && p->model != IOS_SHARE_BFQ_WEIGHT) {
 		/* one flat round: no groups */
 		for (size_t i = 0; i < n; i++)
 			idx[i] = i;
@@ -181,7 +176,7 @@ int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job
 		size_t g;
 
 		grp[i] = SIZE_MAX;
-		if (p->model == IOS_SHARE_BFQ && mx_root(jobs[i].cgroup))
+		if (p->model == IOS_SHARE_BFQ_WEIGHT && mx_root(jobs[i].cgroup))
 			continue;
 		for (g = 0; g < nr_groups; g++)
 			if (mx_same_group(jobs[idx[g]].cgroup, jobs[i].cgroup))
@@ -234,10 +229,10 @@ double ios_share_group_weight(const struct ios_share_params *p, const char *cgro
 			      unsigned cgroup_weight)
 {
 	switch (p->model) {
-	case IOS_SHARE_CFQ_GROUPS:
+	case IOS_SHARE_CFQ_GROUP_SLICE:
 		return mx_root(cgroup) ? MX_CFQ_WEIGHT_ROOT
 				       : cgroup_weight ? cgroup_weight : MX_CFQ_WEIGHT_DEFAULT;
-	case IOS_SHARE_BFQ:
+	case IOS_SHARE_BFQ_WEIGHT:
 		return mx_root(cgroup) ? 0.0 : cgroup_weight ? cgroup_weight : MX_BFQ_GRP_WEIGHT;
 	default:
 		return 0.0;
@@ -250,15 +245,9 @@ void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
 	const struct ios_tunable *t;
 
 	memset(p, 0, sizeof(*p));
-	if (st == &ios_sched_cfq)
-		p->model = IOS_SHARE_CFQ;
-	else if (st == &ios_sched_cfq_2633 || st == &ios_sched_cfq_419)
-		p->model = IOS_SHARE_CFQ_GROUPS;
-	else if (st == &ios_sched_bfq)
-		p->model = IOS_SHARE_BFQ;
-	else
-		p->model = IOS_SHARE_EQUAL;
-	if (p->model != IOS_SHARE_CFQ && p->model != IOS_SHARE_CFQ_GROUPS)
+	/* the descriptor says how it divides the disk (sched.h) */
+	p->model = st ? st->share_model : IOS_SHARE_NONE;
+	if (p->model != IOS_SHARE_CFQ_SLICE && p->model != IOS_SHARE_CFQ_GROUP_SLICE)
 		return;
 	p->slice_ns = 100 * 1000000ULL;		/* HZ/10, when all else fails */
 	t = ios_tunable_find(st->tunables, "slice_sync");
@@ -278,22 +267,22 @@ void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
 void ios_share_describe(const struct ios_share_params *p, char *buf, size_t len)
 {
 	switch (p->model) {
-	case IOS_SHARE_CFQ:
+	case IOS_SHARE_CFQ_SLICE:
 		snprintf(buf, len, "CFQ slice length per level, base + base/5*(4-prio) with "
 			 "slice_sync %.6g ms; classes strict (RT, BE, IDLE); no groups",
 			 (double)p->slice_ns / 1e6);
 		return;
-	case IOS_SHARE_CFQ_GROUPS:
+	case IOS_SHARE_CFQ_GROUP_SLICE:
 		snprintf(buf, len, "CFQ group weight share (root 1000, cgroups cgroup_weight "
 			 "or 500), then slice length per level, base + base/5*(4-prio) with "
 			 "slice_sync %.6g ms; classes strict within a group",
 			 (double)p->slice_ns / 1e6);
 		return;
-	case IOS_SHARE_BFQ:
+	case IOS_SHARE_BFQ_WEIGHT:
 		snprintf(buf, len, "BFQ ioprio weight (8-prio)*10; a cgroup is one BE entity "
 			 "of weight cgroup_weight or 100 beside the root's queues; classes strict");
 		return;
-	case IOS_SHARE_EQUAL:
+	case IOS_SHARE_NONE:
 		break;
 	}
 	snprintf(buf, len, "equal shares (the scheduler has no priorities or groups)");

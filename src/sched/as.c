@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 #define AS_MS			IOS_NSEC_PER_MSEC
 /* think times are capped just under 20 ms (MAX_THINKTIME, HZ/50) */
@@ -1123,6 +1124,7 @@ static const struct ios_tunable as_stats[] = {
 
 const struct ios_sched_type ios_sched_as = {
 	.name = "anticipatory",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = "as",
 	.desc = "read/write batches with per-process anticipation (Linux 2.6.31 anticipatory)",
 	.ops = {
@@ -1146,4 +1148,5 @@ const struct ios_sched_type ios_sched_as = {
 	.stats = as_stats,
 	.priv_size = sizeof(struct as_data),
 	.features = IOS_SCHED_IDLES,
+	.share_model = IOS_SHARE_NONE,
 };

@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include "bfq_int.h"
+#include "core/builtin.h"
 
 #define BFQ_MIN_TT_NS		(2 * IOS_NSEC_PER_MSEC)	/* think time below this: immediate */
 #define BFQ_HW_QUEUE_THRESHOLD	4
@@ -1517,6 +1518,7 @@ static const struct ios_sched_cgroups bfq_cgroups = {
 
 const struct ios_sched_type ios_sched_bfq = {
 	.name = "bfq",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "budget fair queueing: B-WF2Q+ over per-process sector budgets, groups, "
 		"low-latency weight raising (Linux 4.19 BFQ)",
@@ -1543,4 +1545,5 @@ const struct ios_sched_type ios_sched_bfq = {
 	.priv_size = sizeof(struct bfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &bfq_cgroups,
+	.share_model = IOS_SHARE_BFQ_WEIGHT,
 };

@@ -786,12 +786,6 @@ static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
 
 /* ---- set-up ---- */
 
-extern const struct ios_sched_type ios_sched_cfq;
-extern const struct ios_sched_type ios_sched_cfq_2633;
-extern const struct ios_sched_type ios_sched_cfq_419;
-extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
-extern const struct ios_sched_type ios_sched_cfq_uchida2008;
-
 /* The descriptor's profile (every CFQ descriptor carries one). */
 static const struct cfq_profile *cfq_profile_of(const struct ios_queue *q)
 {
@@ -934,6 +928,7 @@ static const struct ios_sched_cgroups cfq_419_cgroups = {
 
 const struct ios_sched_type ios_sched_cfq = {
 	.name = "cfq",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = "cfq-2.6.31",
 	.desc = "Completely Fair Queuing, Linux 2.6.31 (with seed 000's fairness tunable)",
 	.ops = CFQ_OPS,
@@ -943,10 +938,12 @@ const struct ios_sched_type ios_sched_cfq = {
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2631_cgroups,
 	.profile = &cfq_profile_2631,
+	.share_model = IOS_SHARE_CFQ_SLICE,
 };
 
 const struct ios_sched_type ios_sched_cfq_2633 = {
 	.name = "cfq-2.6.33",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "CFQ, Linux 2.6.33: groups, workload types, low_latency, queue merging",
 	.ops = CFQ_OPS,
@@ -956,10 +953,12 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2633_cgroups,
 	.profile = &cfq_profile_2633,
+	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 
 const struct ios_sched_type ios_sched_cfq_419 = {
 	.name = "cfq-4.19",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "CFQ, Linux 4.19 (its final form): quantum 8, group_idle, ns timing",
 	.ops = CFQ_OPS,
@@ -969,6 +968,7 @@ const struct ios_sched_type ios_sched_cfq_419 = {
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_419_cgroups,
 	.profile = &cfq_profile_419,
+	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 
 #undef CFQ_OPS

@@ -564,7 +564,8 @@ bool cfq_iops_mode(const struct cfq_data *cfqd);
 
 /* cfq_dispatch.c, for the 2008 designs' top layer (cfq_lab2008.c) */
 void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
-extern const struct ios_sched_type ios_sched_cfq;
+/* the CFQ descriptors, and cfq_lab2008.c's two 2008 designs */
+#include "core/builtin.h"
 
 /*
  * cfq_lab2008.c: the two 2008 designs, reached through cfq's
@@ -575,8 +576,6 @@ struct cfq_lab_profile {
 	enum ios_group_policy policy;
 	const struct ios_sched_type *inner;
 };
-extern const struct ios_sched_type ios_sched_cfq_tarasov2008;
-extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 
 /* cfq_profiles.c */
 extern const struct ios_tunable cfq_tarasov2008_tunables[];

@@ -651,11 +651,20 @@ static const struct cfq_lab_profile lab_uchida2008 = {
 };
 
 /*
+ * Inside a cgroup each design is CFQ 2.6.31, whose slices the share model
+ * describes; the group layer (by ioprio, not weight) is not modelled.
+ * `iosched compare` judges these designs through --scheduler cfq, whose
+ * model this is, so the two agree.
+ */
+#define LAB_SHARE_MODEL IOS_SHARE_CFQ_SLICE
+
+/*
  * Not in the registry: reached through --scheduler cfq with
  * lab.group_policy (cfq's descriptor names them in its cgroups policy[]).
  */
 const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.name = "cfq+tarasov2008",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.desc = "CFQ 2.6.31 per cgroup, groups served round-robin with a slice of "
 		"cgrp_slice * (1 + ioprio/7) (Vasily Tarasov, LKML, March 2008)",
 	.ops = LAB_OPS,
@@ -665,10 +674,12 @@ const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
 	.profile = &lab_tarasov2008,
+	.share_model = LAB_SHARE_MODEL,
 };
 
 const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.name = "cfq+uchida2008",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.desc = "CFQ 2.6.31 per cgroup under a CFQ of cgroups by ioprio "
 		"(Satoshi Uchida, LKML, April 2008)",
 	.ops = LAB_OPS,
@@ -678,6 +689,7 @@ const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &lab_cgroups,
 	.profile = &lab_uchida2008,
+	.share_model = LAB_SHARE_MODEL,
 };
 
 #undef LAB_OPS

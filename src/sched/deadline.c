@@ -58,6 +58,7 @@
 #include <stddef.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 struct dd_data {
 	/* tunables: written by the tunable engine before init() */
@@ -405,6 +406,7 @@ static const struct ios_tunable dd_stats[] = {
 
 const struct ios_sched_type ios_sched_deadline = {
 	.name = "deadline",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "sector-sorted batches with read/write deadlines (Linux 2.6.31 deadline)",
 	.ops = {
@@ -424,4 +426,5 @@ const struct ios_sched_type ios_sched_deadline = {
 	.stats = dd_stats,
 	.priv_size = sizeof(struct dd_data),
 	.features = 0,
+	.share_model = IOS_SHARE_NONE,
 };

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "iosched/block.h"
 #include "iosched/sched.h"
+#include "core/builtin.h"
 
 struct noop_data {
 	struct ios_list_head fifo;	/* queued requests, by rq->queuelist */
@@ -128,6 +129,7 @@ static const struct ios_tunable noop_stats[] = {
 
 const struct ios_sched_type ios_sched_noop = {
 	.name = "noop",
+	.version = IOS_SCHED_INTERFACE_VERSION,
 	.alias = NULL,
 	.desc = "FIFO with merging (Linux 2.6 noop)",
 	.ops = {
@@ -145,4 +147,5 @@ const struct ios_sched_type ios_sched_noop = {
 	.stats = noop_stats,
 	.priv_size = sizeof(struct noop_data),
 	.features = 0,
+	.share_model = IOS_SHARE_NONE,
 };

@@ -365,11 +365,6 @@ int ios_blktrace_open(const char *name, struct ios_blktrace **out, struct ios_er
 	return 0;
 }
 
-const char *ios_blktrace_path(const struct ios_blktrace *bt)
-{
-	return bt->path;
-}
-
 int ios_blktrace_close(struct ios_blktrace *bt, struct ios_blktrace_counts *counts,
 		       struct ios_err *e)
 {

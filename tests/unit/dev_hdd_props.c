@@ -225,11 +225,12 @@ static int test_caps(void)
 	struct ios_dev *nc = dev_new("hdd-2009", "device.write_cache=0", "device.queue_depth=1", NULL);
 
 	T_ASSERT(d9 && d4 && nc);
-	T_ASSERT_EQ(ios_dev_caps(d9),
-		    IOS_DEV_ROTATIONAL | IOS_DEV_NCQ | IOS_DEV_FUA | IOS_DEV_WCACHE);
+	T_ASSERT_EQ(ios_dev_caps(d9), IOS_DEV_ROTATIONAL);
 	T_ASSERT_EQ(d9->type->ops.queue_depth(d9), 31);
-	T_ASSERT_EQ(ios_dev_caps(d4), IOS_DEV_ROTATIONAL | IOS_DEV_FUA | IOS_DEV_WCACHE);
-	T_ASSERT_EQ(ios_dev_caps(nc), IOS_DEV_ROTATIONAL | IOS_DEV_FUA);
+	T_ASSERT_EQ(ios_dev_caps(d4), IOS_DEV_ROTATIONAL);
+	T_ASSERT_EQ(d4->type->ops.queue_depth(d4), 1);
+	T_ASSERT_EQ(ios_dev_caps(nc), IOS_DEV_ROTATIONAL);
+	T_ASSERT_EQ(nc->type->ops.queue_depth(nc), 1);
 	T_ASSERT_U64_EQ(d9->nr_sectors, 1953525168ULL);
 	T_ASSERT_U64_EQ(d4->nr_sectors, 312581808ULL);
 	ios_dev_destroy(d9);

@@ -35,7 +35,6 @@ static int test_not_rotational(void)
 
 	T_ASSERT(dev);
 	T_ASSERT(!(ios_dev_caps(dev) & IOS_DEV_ROTATIONAL));
-	T_ASSERT(ios_dev_caps(dev) & IOS_DEV_NCQ);
 	T_ASSERT_EQ(dev->type->ops.queue_depth(dev), 32);
 	T_ASSERT(!strcmp(dev->type->name, "ssd"));
 	ios_dev_destroy(dev);

@@ -72,7 +72,7 @@ static int test_user_overrides_profile(void)
 	dev = ios_dev_create("hdd-2004", &set, 1, &e);
 	T_ASSERT_MSG(dev, "%s", e.msg);
 	T_ASSERT_EQ(dev->type->ops.queue_depth(dev), 4);
-	T_ASSERT_EQ(ios_dev_caps(dev), IOS_DEV_ROTATIONAL | IOS_DEV_NCQ | IOS_DEV_FUA);
+	T_ASSERT_EQ(ios_dev_caps(dev), IOS_DEV_ROTATIONAL);
 	T_ASSERT(set.v[0].used && set.v[1].used && !set.v[2].used);
 	ios_dev_destroy(dev);
 	ios_settings_free(&set);

@@ -69,7 +69,7 @@ static struct ios_share_job sj(int cls, int level, const char *cg, unsigned w)
 
 static int test_cfq_levels(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL };
 	struct ios_share_job j[3] = { sj(2, 0, NULL, 0), sj(2, 4, NULL, 0), sj(2, 7, NULL, 0) };
 	double f[3];
 
@@ -91,7 +91,7 @@ static int test_cfq_levels(void)
 
 static int test_strict_classes(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL };
 	struct ios_share_job j[4] = { sj(2, 0, NULL, 0), sj(1, 7, NULL, 0), sj(1, 4, NULL, 0),
 				      sj(3, 7, NULL, 0) };
 	double f[4];
@@ -108,7 +108,7 @@ static int test_strict_classes(void)
 	T_ASSERT_NEAR(f[0] + f[1] + f[2], 1.0, 1e-12);
 	T_ASSERT_NEAR(f[3], 0.0, 0);
 	/* equal shares ignore class and level */
-	p.model = IOS_SHARE_EQUAL;
+	p.model = IOS_SHARE_NONE;
 	T_ASSERT_EQ(ios_share_ideal(&p, j, 4, f), 0);
 	for (int i = 0; i < 4; i++)
 		T_ASSERT_NEAR(f[i], 0.25, 1e-12);
@@ -117,7 +117,7 @@ static int test_strict_classes(void)
 
 static int test_cfq_groups(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ_GROUPS, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_GROUP_SLICE, 100 * 1000000ULL };
 	/* a (weight 1000, set on its second job) holds levels 0 and 4; b default; root */
 	struct ios_share_job j[4] = { sj(2, 0, "a", 0), sj(2, 4, "/a", 1000), sj(2, 4, "b", 0),
 				      sj(2, 4, NULL, 0) };
@@ -134,7 +134,7 @@ static int test_cfq_groups(void)
 	T_ASSERT_NEAR(ios_share_group_weight(&p, NULL, 0), 1000, 0);
 	T_ASSERT_NEAR(ios_share_group_weight(&p, "b", 0), 500, 0);
 	/* 2.6.31 has no groups: the same jobs share by slice alone */
-	p.model = IOS_SHARE_CFQ;
+	p.model = IOS_SHARE_CFQ_SLICE;
 	T_ASSERT_EQ(ios_share_ideal(&p, j, 4, f), 0);
 	T_ASSERT_NEAR(f[0], 180.0 / 480.0, 1e-12);
 	T_ASSERT_NEAR(f[3], 100.0 / 480.0, 1e-12);
@@ -143,7 +143,7 @@ static int test_cfq_groups(void)
 
 static int test_bfq(void)
 {
-	struct ios_share_params p = { IOS_SHARE_BFQ, 0 };
+	struct ios_share_params p = { IOS_SHARE_BFQ_WEIGHT, 0 };
 	struct ios_share_job j[3] = { sj(2, 0, NULL, 0), sj(2, 4, NULL, 0), sj(2, 7, NULL, 0) };
 	struct ios_share_job g[3] = { sj(2, 4, "a", 200), sj(2, 0, "a", 0), sj(2, 4, NULL, 0) };
 	double f[3];
@@ -174,22 +174,22 @@ static int test_params_of(void)
 	struct ios_share_params p;
 
 	ios_share_params_of(ios_sched_find("cfq"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ);
+	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_SLICE);
 	T_ASSERT_U64_EQ(p.slice_ns, 100000000ULL);
 	ios_share_params_of(ios_sched_find("cfq-2.6.31"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ);
+	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_SLICE);
 	ios_share_params_of(ios_sched_find("cfq-2.6.33"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_GROUPS);
+	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_GROUP_SLICE);
 	ios_share_params_of(ios_sched_find("cfq-4.19"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_GROUPS);
+	T_ASSERT_EQ(p.model, IOS_SHARE_CFQ_GROUP_SLICE);
 	ios_share_params_of(ios_sched_find("bfq"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_BFQ);
+	T_ASSERT_EQ(p.model, IOS_SHARE_BFQ_WEIGHT);
 	ios_share_params_of(ios_sched_find("as"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_EQUAL);
+	T_ASSERT_EQ(p.model, IOS_SHARE_NONE);
 	ios_share_params_of(ios_sched_find("deadline"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_EQUAL);
+	T_ASSERT_EQ(p.model, IOS_SHARE_NONE);
 	ios_share_params_of(ios_sched_find("noop"), NULL, &p);
-	T_ASSERT_EQ(p.model, IOS_SHARE_EQUAL);
+	T_ASSERT_EQ(p.model, IOS_SHARE_NONE);
 	return T_PASS;
 }
 
