@@ -350,7 +350,6 @@ void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
 void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
 			struct bfq_weight_counts *wc);
 void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_forget_all_idle(struct bfq_sched_data *sd);
 void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity);
 /* Debug: check the min_start augmentation of every active tree under @sd. */
 bool bfq_check_active_tree(const struct ios_rb_root *root);

@@ -342,16 +342,6 @@ static void bfq_forget_idle(struct bfq_service_tree *st)
 		bfq_put_idle_entity(st, first_idle);
 }
 
-void bfq_forget_all_idle(struct bfq_sched_data *sd)
-{
-	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++) {
-		struct bfq_service_tree *st = &sd->service_tree[i];
-
-		while (st->first_idle)
-			bfq_put_idle_entity(st, st->first_idle);
-	}
-}
-
 /* ---- weights and classes ---- */
 
 /*
