@@ -21,7 +21,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
+
+/* lib/ stands alone (no core header): its own must-check attribute */
+#ifndef IOS_LIB_MUST_CHECK
+#define IOS_LIB_MUST_CHECK __attribute__((warn_unused_result))
+#endif
 
 #define IOS_BT_FANOUT 16
 
@@ -57,7 +61,7 @@ static inline bool ios_btree_empty(const struct ios_btree *t)
 void ios_btree_destroy(struct ios_btree *t);
 
 /* 0, -EEXIST (key present, tree unchanged) or -ENOMEM (tree unchanged). */
-int ios_btree_insert(struct ios_btree *t, uint64_t key, void *val) IOS_MUST_CHECK;
+int ios_btree_insert(struct ios_btree *t, uint64_t key, void *val) IOS_LIB_MUST_CHECK;
 
 /* Removes @key; returns its value, NULL when absent. */
 void *ios_btree_remove(struct ios_btree *t, uint64_t key);

@@ -21,6 +21,18 @@
  *
  * The "cached" variant also tracks the leftmost node, for service trees that
  * pick their first element on every dispatch.
+ *
+ * The "augmented" variant keeps a value per node that summarises its
+ * subtree (BFQ: the smallest start time below a node, ordered by finish
+ * time), repaired by the caller's callbacks as the tree changes shape; the
+ * same algorithm as the plain tree, so the shape after any sequence of
+ * operations is the same too. To insert, descend and ios_rb_link() as
+ * usual, give the new node its value and fix the values on the path above
+ * it (each ancestor's subtree gained the node), then call
+ * ios_rb_insert_augmented(); it calls rotate() for every rotation. To
+ * erase, call ios_rb_erase_augmented(); it calls copy(), propagate() and
+ * rotate() as described below. The callbacks see only nodes: they recover
+ * their objects with ios_rb_entry().
  */
 #ifndef IOSCHED_RBTREE_H
 #define IOSCHED_RBTREE_H
@@ -83,6 +95,31 @@ static inline void ios_rb_link(struct ios_rb_node *node, struct ios_rb_node *par
 
 void ios_rb_insert_color(struct ios_rb_node *node, struct ios_rb_root *root);
 void ios_rb_erase(struct ios_rb_node *node, struct ios_rb_root *root);
+
+struct ios_rb_augment_callbacks {
+	/*
+	 * Recompute the value of @node and its ancestors up to @stop
+	 * (excluded; NULL: the root), children before parents. It may stop
+	 * early once a recomputed value did not change, since nothing above
+	 * can change then. Called with @node == @stop means nothing to do.
+	 */
+	void (*propagate)(struct ios_rb_node *node, struct ios_rb_node *stop);
+	/* @new took @old's place (erase's successor splice): copy @old's value. */
+	void (*copy)(struct ios_rb_node *old, struct ios_rb_node *new);
+	/*
+	 * A rotation made @new the top of the subtree @old topped: @new takes
+	 * @old's value (same nodes below), @old's is recomputed from its new
+	 * children.
+	 */
+	void (*rotate)(struct ios_rb_node *old, struct ios_rb_node *new);
+};
+
+/* Rebalance after ios_rb_link(); the caller has fixed the values on the path. */
+void ios_rb_insert_augmented(struct ios_rb_node *node, struct ios_rb_root *root,
+			     const struct ios_rb_augment_callbacks *aug);
+/* Unlink @node, keeping every other node's value right; @node ends unlinked. */
+void ios_rb_erase_augmented(struct ios_rb_node *node, struct ios_rb_root *root,
+			    const struct ios_rb_augment_callbacks *aug);
 
 struct ios_rb_node *ios_rb_first(const struct ios_rb_root *root);
 struct ios_rb_node *ios_rb_last(const struct ios_rb_root *root);

@@ -13,7 +13,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
+
+/* lib/ stands alone (no core header): its own must-check attribute */
+#ifndef IOS_LIB_MUST_CHECK
+#define IOS_LIB_MUST_CHECK __attribute__((warn_unused_result))
+#endif
 
 struct ios_strmap_slot {
 	char *key;			/* NULL: empty */
@@ -40,7 +44,7 @@ bool ios_strmap_find(const struct ios_strmap *m, const char *key, size_t len, vo
 
 /* 0, or -ENOMEM (map unchanged). @key must not be present. */
 int ios_strmap_add(struct ios_strmap *m, const char *key, size_t len, unsigned tag,
-		   void *val) IOS_MUST_CHECK;
+		   void *val) IOS_LIB_MUST_CHECK;
 
 /* Frees the keys and slots (the values are the caller's); the map is then empty. */
 void ios_strmap_free(struct ios_strmap *m);

@@ -4,6 +4,12 @@
  * for the black leaves. Erase splices the successor node into the place of
  * the erased node instead of copying keys, because keys live in the caller's
  * objects and the tree cannot move them.
+ *
+ * The augmented variants run the same code with the caller's callbacks
+ * (struct ios_rb_augment_callbacks): each rotation reports the two nodes it
+ * moved, and erase reports the successor it spliced in and the path whose
+ * subtrees lost a node. The plain functions pass no callbacks; the cores
+ * are forced inline so that each gets its own copy without the calls.
  */
 #include "iosched/rbtree.h"
 
@@ -23,7 +29,11 @@ static void rb_replace_child(struct ios_rb_root *root, struct ios_rb_node *paren
 		parent->right = new;
 }
 
-static void rb_rotate_left(struct ios_rb_root *root, struct ios_rb_node *x)
+#define RB_ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* @y takes @x's place at the top of the rotated subtree */
+static RB_ALWAYS_INLINE void rb_rotate_left(struct ios_rb_root *root, struct ios_rb_node *x,
+					    const struct ios_rb_augment_callbacks *aug)
 {
 	struct ios_rb_node *y = x->right;
 
@@ -34,9 +44,12 @@ static void rb_rotate_left(struct ios_rb_root *root, struct ios_rb_node *x)
 	rb_replace_child(root, x->parent, x, y);
 	y->left = x;
 	x->parent = y;
+	if (aug)
+		aug->rotate(x, y);
 }
 
-static void rb_rotate_right(struct ios_rb_root *root, struct ios_rb_node *x)
+static RB_ALWAYS_INLINE void rb_rotate_right(struct ios_rb_root *root, struct ios_rb_node *x,
+					     const struct ios_rb_augment_callbacks *aug)
 {
 	struct ios_rb_node *y = x->left;
 
@@ -47,9 +60,12 @@ static void rb_rotate_right(struct ios_rb_root *root, struct ios_rb_node *x)
 	rb_replace_child(root, x->parent, x, y);
 	y->right = x;
 	x->parent = y;
+	if (aug)
+		aug->rotate(x, y);
 }
 
-void ios_rb_insert_color(struct ios_rb_node *n, struct ios_rb_root *root)
+static RB_ALWAYS_INLINE void rb_insert_fixup(struct ios_rb_node *n, struct ios_rb_root *root,
+					     const struct ios_rb_augment_callbacks *aug)
 {
 	struct ios_rb_node *p, *g, *u;
 
@@ -65,13 +81,13 @@ void ios_rb_insert_color(struct ios_rb_node *n, struct ios_rb_root *root)
 				continue;
 			}
 			if (n == p->right) {
-				rb_rotate_left(root, p);
+				rb_rotate_left(root, p, aug);
 				n = p;
 				p = n->parent;
 			}
 			p->red = 0;
 			g->red = 1;
-			rb_rotate_right(root, g);
+			rb_rotate_right(root, g, aug);
 		} else {
 			u = g->left;
 			if (rb_is_red(u)) {
@@ -82,20 +98,20 @@ void ios_rb_insert_color(struct ios_rb_node *n, struct ios_rb_root *root)
 				continue;
 			}
 			if (n == p->left) {
-				rb_rotate_right(root, p);
+				rb_rotate_right(root, p, aug);
 				n = p;
 				p = n->parent;
 			}
 			p->red = 0;
 			g->red = 1;
-			rb_rotate_left(root, g);
+			rb_rotate_left(root, g, aug);
 		}
 	}
 	root->node->red = 0;
 }
 
-static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
-			   struct ios_rb_node *parent)
+static RB_ALWAYS_INLINE void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
+					    struct ios_rb_node *parent, const struct ios_rb_augment_callbacks *aug)
 {
 	struct ios_rb_node *w;
 
@@ -105,7 +121,7 @@ static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
 			if (rb_is_red(w)) {
 				w->red = 0;
 				parent->red = 1;
-				rb_rotate_left(root, parent);
+				rb_rotate_left(root, parent, aug);
 				w = parent->right;
 			}
 			if (!rb_is_red(w->left) && !rb_is_red(w->right)) {
@@ -116,14 +132,14 @@ static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
 				if (!rb_is_red(w->right)) {
 					w->left->red = 0;
 					w->red = 1;
-					rb_rotate_right(root, w);
+					rb_rotate_right(root, w, aug);
 					w = parent->right;
 				}
 				w->red = parent->red;
 				parent->red = 0;
 				if (w->right)
 					w->right->red = 0;
-				rb_rotate_left(root, parent);
+				rb_rotate_left(root, parent, aug);
 				x = root->node;
 				break;
 			}
@@ -132,7 +148,7 @@ static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
 			if (rb_is_red(w)) {
 				w->red = 0;
 				parent->red = 1;
-				rb_rotate_right(root, parent);
+				rb_rotate_right(root, parent, aug);
 				w = parent->left;
 			}
 			if (!rb_is_red(w->left) && !rb_is_red(w->right)) {
@@ -143,14 +159,14 @@ static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
 				if (!rb_is_red(w->left)) {
 					w->right->red = 0;
 					w->red = 1;
-					rb_rotate_left(root, w);
+					rb_rotate_left(root, w, aug);
 					w = parent->left;
 				}
 				w->red = parent->red;
 				parent->red = 0;
 				if (w->left)
 					w->left->red = 0;
-				rb_rotate_right(root, parent);
+				rb_rotate_right(root, parent, aug);
 				x = root->node;
 				break;
 			}
@@ -160,9 +176,10 @@ static void rb_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
 		x->red = 0;
 }
 
-void ios_rb_erase(struct ios_rb_node *z, struct ios_rb_root *root)
+static RB_ALWAYS_INLINE void rb_erase(struct ios_rb_node *z, struct ios_rb_root *root,
+				      const struct ios_rb_augment_callbacks *aug)
 {
-	struct ios_rb_node *y, *x, *xparent;
+	struct ios_rb_node *y, *x, *xparent, *from;
 	int y_red;
 
 	if (!z->left || !z->right) {
@@ -192,10 +209,43 @@ void ios_rb_erase(struct ios_rb_node *z, struct ios_rb_root *root)
 		if (y->right)
 			y->right->parent = y;
 		rb_replace_child(root, z->parent, z, y);
+		/* y now tops z's old subtree; below it, y's old path lost y */
+		if (aug) {
+			aug->copy(z, y);
+			aug->propagate(xparent, y);
+		}
+		from = y;
+	} else {
+		from = xparent;
 	}
+	/* every subtree from there to the root lost a node */
+	if (aug && from)
+		aug->propagate(from, NULL);
 	if (!y_red)
-		rb_erase_fixup(root, x, xparent);
+		rb_erase_fixup(root, x, xparent, aug);
 	ios_rb_clear(z);
+}
+
+void ios_rb_insert_color(struct ios_rb_node *node, struct ios_rb_root *root)
+{
+	rb_insert_fixup(node, root, NULL);
+}
+
+void ios_rb_erase(struct ios_rb_node *node, struct ios_rb_root *root)
+{
+	rb_erase(node, root, NULL);
+}
+
+void ios_rb_insert_augmented(struct ios_rb_node *node, struct ios_rb_root *root,
+			     const struct ios_rb_augment_callbacks *aug)
+{
+	rb_insert_fixup(node, root, aug);
+}
+
+void ios_rb_erase_augmented(struct ios_rb_node *node, struct ios_rb_root *root,
+			    const struct ios_rb_augment_callbacks *aug)
+{
+	rb_erase(node, root, aug);
 }
 
 struct ios_rb_node *ios_rb_first(const struct ios_rb_root *root)

@@ -1,8 +1,9 @@
 /* String map (include/iosched/strmap.h). */
+#include <assert.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/strmap.h"
-#include "iosched/ios.h"
 
 uint64_t ios_strmap_hash(const char *s, size_t len)
 {
@@ -81,7 +82,7 @@ int ios_strmap_add(struct ios_strmap *m, const char *key, size_t len, unsigned t
 	memcpy(k, key, len);
 	k[len] = '\0';
 	s = sm_slot(m, key, len, h);
-	IOS_BUG_ON(s->key);
+	assert(!s->key);	/* the caller checked that @key is absent */
 	*s = (struct ios_strmap_slot){ k, len, h, tag, val };
 	m->nr++;
 	return 0;

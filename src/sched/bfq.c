@@ -32,9 +32,9 @@
  * after the wake-up time first runs the idle-timer decisions as of that
  * time, so the result does not depend on when dispatch() happens to run.
  *
- * Low latency (low_latency=1): a sync queue that becomes busy after 2 s
- * without I/O is deemed interactive and its weight is raised 30x for a
- * duration scaled to the device speed (or until it received 120000
+ * Low latency (low_latency=1, bfq_wr.c): a sync queue that becomes busy
+ * after 2 s without I/O is deemed interactive and its weight is raised 30x
+ * for a duration scaled to the device speed (or until it received 120000
  * sectors); a queue whose I/O is isochronous and under 7000 sectors/s is
  * deemed soft real-time (30x100 for 300 ms, renewed). Raised queues get
  * small budgets, longer idling and may preempt. Queues created in a burst
@@ -61,27 +61,9 @@
 #include "bfq_int.h"
 #include "core/builtin.h"
 
-#define BFQ_MIN_TT_NS		(2 * IOS_NSEC_PER_MSEC)	/* think time below this: immediate */
-#define BFQ_HW_QUEUE_THRESHOLD	4
-#define BFQ_HW_QUEUE_SAMPLES	32
-#define BFQQ_SEEK_THR		800			/* sectors */
 #define BFQQ_SECT_THR_NONROT	64			/* sectors */
-#define BFQ_RATE_MIN_SAMPLES	32
-#define BFQ_RATE_MIN_INTERVAL_NS (300 * IOS_NSEC_PER_MSEC)
-#define BFQ_RATE_REF_INTERVAL_NS IOS_NSEC_PER_SEC
-#define BFQ_RATE_SHIFT		16	/* peak_rate: (sectors/us) << 16 */
-#define BFQ_STATS_MIN_BUDGETS	194
-#define BFQ_DEFAULT_MAX_BUDGET	(16 * 1024)
 #define BFQ_ASYNC_CHARGE_FACTOR	3
-#define BFQ_MAX_SERVICE_FROM_WR	120000
 #define BFQ_DEFAULT_SLICE_IDLE_NS (8 * IOS_NSEC_PER_MSEC)
-/* "a few jiffies" in the soft real-time filter: 4 jiffies at HZ=250 */
-#define BFQ_SOFTRT_SLACK_NS	(16 * IOS_NSEC_PER_MSEC)
-
-/* Reference peak rates, (sectors/us) << 16, and raising durations: [non-rotational]. */
-static const uint32_t bfq_ref_rate[2] = { 14000, 33000 };
-static const uint64_t bfq_ref_wr_duration_ns[2] = { 7000 * IOS_NSEC_PER_MSEC,
-						    2500 * IOS_NSEC_PER_MSEC };
 
 static struct bfq_data *bfq_data(struct ios_queue *q)
 {
@@ -98,36 +80,12 @@ static bool bfq_symmetric_scenario(const struct bfq_data *bfqd)
 	return bfqd->queue_weights.distinct <= 1 && bfqd->group_weights.distinct <= 1;
 }
 
-/* Budgets are taken from the defaults until enough were assigned to trust stats. */
-static int bfq_max_budget(const struct bfq_data *bfqd)
-{
-	return bfqd->budgets_assigned < BFQ_STATS_MIN_BUDGETS ? BFQ_DEFAULT_MAX_BUDGET
-							       : bfqd->max_budget;
-}
-
-static int bfq_min_budget(const struct bfq_data *bfqd)
-{
-	return bfq_max_budget(bfqd) / 32;
-}
-
 /* Async requests cost more, so that writes cannot steal throughput from reads. */
 static int bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
 {
 	if (bfqq_flag(bfqq, BFQQF_sync) || bfqq->wr_coeff > 1)
 		return (int)rq->nr_sectors;
 	return (int)rq->nr_sectors * BFQ_ASYNC_CHARGE_FACTOR;
-}
-
-/* Interactive raising lasts (reference rate / peak rate) x reference duration, 3..25 s. */
-int64_t bfq_wr_duration(const struct bfq_data *bfqd)
-{
-	uint64_t dur = bfqd->rate_dur_prod / (bfqd->peak_rate ? bfqd->peak_rate : 1);
-
-	if (dur < 3000 * IOS_NSEC_PER_MSEC)
-		dur = 3000 * IOS_NSEC_PER_MSEC;
-	if (dur > 25000 * IOS_NSEC_PER_MSEC)
-		dur = 25000 * IOS_NSEC_PER_MSEC;
-	return (int64_t)dur;
 }
 
 static const char *const bfq_reason_name[BFQQE_NR] = {
@@ -280,43 +238,6 @@ static bool bfq_bfqq_update_budg_for_activation(struct bfq_queue *bfqq, bool arr
 	entity->budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
 	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
 	return wr_or_deserves_wr;
-}
-
-static void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-					     unsigned old_wr_coeff, bool wr_or_deserves_wr,
-					     bool interactive, bool in_burst, bool soft_rt)
-{
-	if (old_wr_coeff == 1 && wr_or_deserves_wr) {
-		if (interactive) {
-			bfqq->service_from_wr = 0;
-			bfqq->wr_coeff = bfqd->wr_coeff;
-			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
-		} else {
-			/* no interactive raising to fall back to after this one */
-			bfqq->wr_start_at_switch_to_srt_ns = BFQ_T_NEVER;
-			bfqq->wr_coeff = bfqd->wr_coeff * BFQ_SOFTRT_WEIGHT_FACTOR;
-			bfqq->wr_cur_max_time_ns = bfqd->wr_rt_max_time_ns;
-		}
-		bfqd->wr_starts++;
-		/* small budgets keep a raised queue's latency low */
-		if (bfqq->entity.budget > 2 * bfq_min_budget(bfqd))
-			bfqq->entity.budget = 2 * bfq_min_budget(bfqd);
-	} else if (old_wr_coeff > 1) {
-		if (interactive) {
-			bfqq->wr_coeff = bfqd->wr_coeff;
-			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
-		} else if (in_burst) {
-			bfqq->wr_coeff = 1;
-		} else if (soft_rt) {
-			/* still soft real-time: recharge the raising now */
-			if (bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns) {
-				bfqq->wr_start_at_switch_to_srt_ns = bfqq->last_wr_start_finish_ns;
-				bfqq->wr_cur_max_time_ns = bfqd->wr_rt_max_time_ns;
-				bfqq->wr_coeff = bfqd->wr_coeff * BFQ_SOFTRT_WEIGHT_FACTOR;
-			}
-			bfqq->last_wr_start_finish_ns = bfqd->now_ns;
-		}
-	}
 }
 
 static bool bfq_bfqq_idle_for_long_time(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
@@ -530,108 +451,6 @@ static void bfq_rq_enqueued(struct bfq_data *bfqd, struct bfq_queue *bfqq, struc
 	}
 }
 
-/* ---- peak rate estimation ---- */
-
-static void bfq_reset_rate_computation(struct bfq_data *bfqd, const struct ios_request *rq)
-{
-	if (rq) {
-		bfqd->last_dispatch_ns = bfqd->first_dispatch_ns = bfqd->now_ns;
-		bfqd->peak_rate_samples = 1;
-		bfqd->sequential_samples = 0;
-		bfqd->tot_sectors_dispatched = bfqd->last_rq_max_size = rq->nr_sectors;
-	} else {
-		bfqd->peak_rate_samples = 0;	/* start over at the next dispatch */
-	}
-}
-
-static void bfq_update_thr_responsiveness_params(struct bfq_data *bfqd)
-{
-	if (bfqd->user_max_budget == 0) {
-		uint64_t b = (uint64_t)bfqd->peak_rate * (bfqd->timeout_ns / IOS_NSEC_PER_USEC) >>
-			     BFQ_RATE_SHIFT;
-
-		bfqd->max_budget = b > INT_MAX ? INT_MAX : (b ? (int)b : 1);
-	}
-}
-
-/*
- * Close the observation window: if it was long enough, sequential enough
- * or faster than the current estimate, fold its rate into the peak rate
- * with a weight growing with both, then retune max_budget.
- */
-static void bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq)
-{
-	uint64_t rate, us;
-	uint32_t weight, divisor;
-
-	if (bfqd->peak_rate_samples < BFQ_RATE_MIN_SAMPLES ||
-	    bfqd->delta_from_first_ns < BFQ_RATE_MIN_INTERVAL_NS)
-		goto reset;
-	if (bfqd->last_completion_ns > bfqd->first_dispatch_ns &&
-	    (uint64_t)(bfqd->last_completion_ns - bfqd->first_dispatch_ns) > bfqd->delta_from_first_ns)
-		bfqd->delta_from_first_ns =
-			(uint64_t)(bfqd->last_completion_ns - bfqd->first_dispatch_ns);
-	us = bfqd->delta_from_first_ns / IOS_NSEC_PER_USEC;
-	rate = (bfqd->tot_sectors_dispatched << BFQ_RATE_SHIFT) / (us ? us : 1);
-	if ((bfqd->sequential_samples < (3 * bfqd->peak_rate_samples) >> 2 &&
-	     rate <= bfqd->peak_rate) ||
-	    rate > (20ULL << BFQ_RATE_SHIFT))
-		goto reset;
-	weight = 9 * bfqd->sequential_samples / bfqd->peak_rate_samples;
-	{
-		uint64_t w = (uint64_t)weight * bfqd->delta_from_first_ns / BFQ_RATE_REF_INTERVAL_NS;
-
-		weight = w < 8 ? (uint32_t)w : 8;
-	}
-	divisor = 10 - weight;
-	bfqd->peak_rate = (uint32_t)((uint64_t)bfqd->peak_rate * (divisor - 1) / divisor +
-				     rate / divisor);
-	if (!bfqd->peak_rate)
-		bfqd->peak_rate = 1;
-	bfqd->peak_rate_sps = ((uint64_t)bfqd->peak_rate * 1000000) >> BFQ_RATE_SHIFT;
-	bfq_update_thr_responsiveness_params(bfqd);
-reset:
-	bfq_reset_rate_computation(bfqd, rq);
-}
-
-/* Every dispatch is a sample: sectors over time from the window's first dispatch. */
-static void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq)
-{
-	int64_t now = bfqd->now_ns;
-	uint64_t sdist = 0;
-
-	if (bfqd->peak_rate_samples == 0) {
-		bfq_reset_rate_computation(bfqd, rq);
-		goto update_last;
-	}
-	/* the device sat idle for long: this window says nothing about its rate */
-	if (now - bfqd->last_dispatch_ns > (int64_t)(100 * IOS_NSEC_PER_MSEC) &&
-	    bfqd->rq_in_driver == 0)
-		goto update_rate_and_reset;
-
-	bfqd->peak_rate_samples++;
-	if (bfqd->last_position)
-		sdist = rq->sector > bfqd->last_position ? rq->sector - bfqd->last_position
-							 : bfqd->last_position - rq->sector;
-	if ((bfqd->rq_in_driver > 0 || now - bfqd->last_completion_ns < (int64_t)BFQ_MIN_TT_NS) &&
-	    sdist < BFQQ_SEEK_THR)
-		bfqd->sequential_samples++;
-	bfqd->tot_sectors_dispatched += rq->nr_sectors;
-	if (bfqd->peak_rate_samples % 32)
-		bfqd->last_rq_max_size = rq->nr_sectors > bfqd->last_rq_max_size
-						 ? rq->nr_sectors : bfqd->last_rq_max_size;
-	else
-		bfqd->last_rq_max_size = rq->nr_sectors;
-	bfqd->delta_from_first_ns = (uint64_t)(now - bfqd->first_dispatch_ns);
-	if (bfqd->delta_from_first_ns < BFQ_RATE_REF_INTERVAL_NS)
-		goto update_last;
-update_rate_and_reset:
-	bfq_update_rate_reset(bfqd, rq);
-update_last:
-	bfqd->last_position = ios_rq_end(rq);
-	bfqd->last_dispatch_ns = now;
-}
-
 /* ---- service slots ---- */
 
 /* The longest a queue may hold the device; raised queues get longer. */
@@ -797,25 +616,6 @@ static bool bfq_bfqq_is_slow(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool
 	return slow;
 }
 
-/*
- * When a soft real-time candidate may next issue I/O and still be under
- * wr_max_softrt_rate: not before its service so far at that rate, and not
- * before slice_idle plus a little from now (a greedy process comes back
- * at once).
- */
-static int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq)
-{
-	int64_t a = bfqq->soft_rt_next_start_ns;
-	int64_t b = bfqq->last_idle_bklogged_ns +
-		    (int64_t)(IOS_NSEC_PER_SEC * bfqq->service_from_backlogged /
-			      bfqd->wr_max_softrt_rate);
-	int64_t c = bfqd->now_ns + (int64_t)bfqd->slice_idle_ns + (int64_t)BFQ_SOFTRT_SLACK_NS;
-
-	if (b > a)
-		a = b;
-	return c > a ? c : a;
-}
-
 void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 		     enum bfq_expiration reason)
 {
@@ -941,41 +741,6 @@ new_queue:
 	return NULL;
 }
 
-void bfq_bfqq_end_wr(struct bfq_queue *bfqq)
-{
-	if (bfqq->wr_coeff > 1 && bfqq_flag(bfqq, BFQQF_busy))
-		bfqq->bfqd->wr_busy_queues--;
-	bfqq->wr_coeff = 1;
-	bfqq->wr_cur_max_time_ns = 0;
-	bfqq->last_wr_start_finish_ns = bfqq->bfqd->now_ns;
-	bfqq->entity.prio_changed = true;
-}
-
-/* End raising that ran its time or its service; apply weight changes at once. */
-static void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
-{
-	struct bfq_entity *entity = &bfqq->entity;
-
-	if (bfqq->wr_coeff > 1) {
-		if (bfqq_flag(bfqq, BFQQF_in_large_burst)) {
-			bfq_bfqq_end_wr(bfqq);
-		} else if (bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns) {
-			if (bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns ||
-			    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) < bfqd->now_ns) {
-				bfq_bfqq_end_wr(bfqq);
-			} else {
-				bfq_switch_back_to_interactive_wr(bfqd, bfqq);
-				entity->prio_changed = true;
-			}
-		}
-		if (bfqq->wr_coeff > 1 && bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns &&
-		    bfqq->service_from_wr > BFQ_MAX_SERVICE_FROM_WR)
-			bfq_bfqq_end_wr(bfqq);	/* a copy, not an application start */
-	}
-	if ((entity->weight > entity->orig_weight) != (bfqq->wr_coeff > 1))
-		__bfq_entity_update_weight_prio(bfq_entity_service_tree(entity), entity, false);
-}
-
 static struct ios_request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct ios_request *rq = bfqq->next_rq;
@@ -1061,7 +826,6 @@ static void bfq_init_oom_queue(struct bfq_data *bfqd)
 static int bfq_init(struct ios_queue *q)
 {
 	struct bfq_data *bfqd = bfq_data(q);
-	bool nonrot = !q->rotational;
 
 	bfqd->queue = q;
 	bfqd->now_ns = 0;
@@ -1087,10 +851,7 @@ static int bfq_init(struct ios_queue *q)
 	bfqd->wr_min_idle_time_ns = 2000 * IOS_NSEC_PER_MSEC;
 	bfqd->wr_min_inter_arr_async_ns = 500 * IOS_NSEC_PER_MSEC;
 	bfqd->wr_max_softrt_rate = 7000;
-	/* start optimistic: two thirds of the reference device's rate */
-	bfqd->rate_dur_prod = (uint64_t)bfq_ref_rate[nonrot] * bfq_ref_wr_duration_ns[nonrot];
-	bfqd->peak_rate = bfq_ref_rate[nonrot] * 2 / 3;
-	bfqd->peak_rate_sps = ((uint64_t)bfqd->peak_rate * 1000000) >> BFQ_RATE_SHIFT;
+	bfq_init_peak_rate(bfqd);
 	/* as Linux's strict_guarantees store: idling must be long enough to matter */
 	if (bfqd->strict_guarantees && bfqd->slice_idle_ns < 8 * IOS_NSEC_PER_MSEC)
 		bfqd->slice_idle_ns = 8 * IOS_NSEC_PER_MSEC;
@@ -1184,22 +945,6 @@ static bool bfq_has_work(struct ios_queue *q)
 	struct bfq_data *bfqd = bfq_data(q);
 
 	return bfqd->queued > 0 || !ios_list_empty(&bfqd->dispatch);
-}
-
-/* Learn whether the device queues commands: enough samples with enough outstanding. */
-static void bfq_update_hw_tag(struct bfq_data *bfqd)
-{
-	if (bfqd->rq_in_driver > bfqd->max_rq_in_driver)
-		bfqd->max_rq_in_driver = bfqd->rq_in_driver;
-	if (bfqd->hw_tag == 1)
-		return;
-	if (bfqd->rq_in_driver + bfqd->queued < BFQ_HW_QUEUE_THRESHOLD)
-		return;
-	if (bfqd->hw_tag_samples++ < BFQ_HW_QUEUE_SAMPLES)
-		return;
-	bfqd->hw_tag = bfqd->max_rq_in_driver > BFQ_HW_QUEUE_THRESHOLD;
-	bfqd->max_rq_in_driver = 0;
-	bfqd->hw_tag_samples = 0;
 }
 
 static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)

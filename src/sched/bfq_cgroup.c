@@ -657,13 +657,6 @@ static void bfq_bfqq_save_state(struct bfq_queue *bfqq)
 	}
 }
 
-void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq)
-{
-	bfqq->wr_coeff = bfqd->wr_coeff;
-	bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
-	bfqq->last_wr_start_finish_ns = bfqq->wr_start_at_switch_to_srt_ns;
-}
-
 static void bfq_bfqq_resume_state(struct bfq_data *bfqd, struct bfq_queue *bfqq,
 				  struct bfq_io_cq *bic, bool already_existing)
 {

@@ -1,7 +1,8 @@
 /*
- * BFQ internals shared by bfq.c (requests, budgets, idling, weight raising,
- * queue merging, the hooks), bfq_wf2q.c (the B-WF2Q+ engine) and
- * bfq_cgroup.c (per-process contexts, queue lifetime, groups).
+ * BFQ internals shared by bfq.c (requests, budgets, idling, expiration,
+ * the hooks), bfq_wr.c (weight raising), bfq_rate.c (peak rate and
+ * command-queueing detection), bfq_wf2q.c (the B-WF2Q+ engine) and
+ * bfq_cgroup.c (per-process contexts, queue lifetime, merging, groups).
  *
  * The shapes follow Linux 4.19's block/bfq-iosched.h: every process queue
  * (struct bfq_queue) and every group (struct bfq_group) is scheduled through
@@ -34,6 +35,11 @@
 #define BFQ_SERVICE_SHIFT		22	/* virtual time = service << 22 / weight */
 #define BFQ_DEFAULT_TIMEOUT_NS		(125 * IOS_NSEC_PER_MSEC)	/* bfq_timeout, HZ/8 */
 #define BFQ_CL_IDLE_TIMEOUT_NS		(200 * IOS_NSEC_PER_MSEC)	/* HZ/5 */
+#define BFQ_MIN_TT_NS			(2 * IOS_NSEC_PER_MSEC)	/* think time below: immediate */
+#define BFQQ_SEEK_THR			800	/* sectors */
+#define BFQ_RATE_SHIFT			16	/* peak_rate: (sectors/us) << 16 */
+#define BFQ_STATS_MIN_BUDGETS		194
+#define BFQ_DEFAULT_MAX_BUDGET		(16 * 1024)
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
 enum bfq_expiration {
@@ -326,6 +332,18 @@ static inline unsigned bfq_ioprio_to_weight(int level)
 	return (unsigned)(IOS_IOPRIO_LEVELS - level) * BFQ_WEIGHT_CONVERSION_COEFF;
 }
 
+/* Budgets are taken from the defaults until enough were assigned to trust stats. */
+static inline int bfq_max_budget(const struct bfq_data *bfqd)
+{
+	return bfqd->budgets_assigned < BFQ_STATS_MIN_BUDGETS ? BFQ_DEFAULT_MAX_BUDGET
+							       : bfqd->max_budget;
+}
+
+static inline int bfq_min_budget(const struct bfq_data *bfqd)
+{
+	return bfq_max_budget(bfqd) / 32;
+}
+
 /* ---- bfq_wf2q.c: the B-WF2Q+ engine ---- */
 
 void bfq_init_service_tree(struct bfq_service_tree *st);
@@ -350,7 +368,6 @@ void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
 void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
 			struct bfq_weight_counts *wc);
 void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_forget_all_idle(struct bfq_sched_data *sd);
 void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity);
 /* Debug: check the min_start augmentation of every active tree under @sd. */
 bool bfq_check_active_tree(const struct ios_rb_root *root);
@@ -384,13 +401,28 @@ struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *
 void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
 		     struct bfq_queue *new_bfqq);
 
+/* ---- bfq_wr.c: weight raising (low_latency) ---- */
+
+int64_t bfq_wr_duration(const struct bfq_data *bfqd);
+void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+				      unsigned old_wr_coeff, bool wr_or_deserves_wr,
+				      bool interactive, bool in_burst, bool soft_rt);
+int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_bfqq_end_wr(struct bfq_queue *bfqq);
+void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+
+/* ---- bfq_rate.c: what BFQ measures of the device ---- */
+
+void bfq_init_peak_rate(struct bfq_data *bfqd);
+void bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq);
+void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq);
+void bfq_update_hw_tag(struct bfq_data *bfqd);
+
 /* ---- bfq.c ---- */
 
 void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 		     enum bfq_expiration reason);
 void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_bfqq_end_wr(struct bfq_queue *bfqq);
-int64_t bfq_wr_duration(const struct bfq_data *bfqd);
-void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 
 #endif

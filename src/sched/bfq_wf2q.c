@@ -175,15 +175,12 @@ static void bfq_group_count_active(struct bfq_entity *entity, int delta)
 /* ---- the augmented active tree ---- */
 
 /*
- * The active trees are red-black trees of entities by finish time where
- * every node also holds min_start, the smallest start time in its subtree.
- * They have their own insert and erase here (the same CLRS algorithms and
- * node layout as lib/rbtree.c, so ios_rb_next() and friends still walk
- * them) because the augmentation must be repaired inside the rotations:
- * a rotation moves two nodes, whose min_start are fixed on the spot, and
- * an insertion or removal changes min_start only along one path, which is
- * walked up only as far as a value actually changes. That keeps an update
- * at a few node visits instead of two per tree level.
+ * The active trees are lib's augmented red-black trees of entities by
+ * finish time where every node also holds min_start, the smallest start
+ * time in its subtree. A rotation moves two nodes, whose min_start are
+ * fixed on the spot; an insertion or removal changes min_start only along
+ * one path, which is walked up only as far as a value actually changes.
+ * That keeps an update at a few node visits instead of two per tree level.
  */
 
 static uint64_t bfq_calc_min_start(const struct ios_rb_node *n)
@@ -210,161 +207,23 @@ static void bfq_aug_propagate(struct ios_rb_node *n, struct ios_rb_node *stop)
 	}
 }
 
-static void bfq_aug_replace_child(struct ios_rb_root *root, struct ios_rb_node *parent,
-				  struct ios_rb_node *old, struct ios_rb_node *new)
+static void bfq_aug_copy(struct ios_rb_node *old, struct ios_rb_node *new)
 {
-	if (!parent)
-		root->node = new;
-	else if (parent->left == old)
-		parent->left = new;
-	else
-		parent->right = new;
+	bfq_entity_of(new)->min_start = bfq_entity_of(old)->min_start;
 }
 
-/* @y takes @x's place: its subtree is @x's old one, so it takes x's min_start. */
-static void bfq_aug_rotate_left(struct ios_rb_root *root, struct ios_rb_node *x)
+/* @new took @old's place: its subtree is @old's old one, so it takes old's min_start. */
+static void bfq_aug_rotate(struct ios_rb_node *old, struct ios_rb_node *new)
 {
-	struct ios_rb_node *y = x->right;
-
-	x->right = y->left;
-	if (y->left)
-		y->left->parent = x;
-	y->parent = x->parent;
-	bfq_aug_replace_child(root, x->parent, x, y);
-	y->left = x;
-	x->parent = y;
-	bfq_entity_of(y)->min_start = bfq_entity_of(x)->min_start;
-	bfq_entity_of(x)->min_start = bfq_calc_min_start(x);
+	bfq_entity_of(new)->min_start = bfq_entity_of(old)->min_start;
+	bfq_entity_of(old)->min_start = bfq_calc_min_start(old);
 }
 
-static void bfq_aug_rotate_right(struct ios_rb_root *root, struct ios_rb_node *x)
-{
-	struct ios_rb_node *y = x->left;
-
-	x->left = y->right;
-	if (y->right)
-		y->right->parent = x;
-	y->parent = x->parent;
-	bfq_aug_replace_child(root, x->parent, x, y);
-	y->right = x;
-	x->parent = y;
-	bfq_entity_of(y)->min_start = bfq_entity_of(x)->min_start;
-	bfq_entity_of(x)->min_start = bfq_calc_min_start(x);
-}
-
-static bool bfq_aug_red(const struct ios_rb_node *n)
-{
-	return n && n->red;
-}
-
-static void bfq_aug_insert_fixup(struct ios_rb_root *root, struct ios_rb_node *n)
-{
-	struct ios_rb_node *p, *g, *u;
-
-	while ((p = n->parent) && p->red) {
-		g = p->parent;
-		if (p == g->left) {
-			u = g->right;
-			if (bfq_aug_red(u)) {
-				p->red = u->red = 0;
-				g->red = 1;
-				n = g;
-				continue;
-			}
-			if (n == p->right) {
-				bfq_aug_rotate_left(root, p);
-				n = p;
-				p = n->parent;
-			}
-			p->red = 0;
-			g->red = 1;
-			bfq_aug_rotate_right(root, g);
-		} else {
-			u = g->left;
-			if (bfq_aug_red(u)) {
-				p->red = u->red = 0;
-				g->red = 1;
-				n = g;
-				continue;
-			}
-			if (n == p->left) {
-				bfq_aug_rotate_right(root, p);
-				n = p;
-				p = n->parent;
-			}
-			p->red = 0;
-			g->red = 1;
-			bfq_aug_rotate_left(root, g);
-		}
-	}
-	root->node->red = 0;
-}
-
-static void bfq_aug_erase_fixup(struct ios_rb_root *root, struct ios_rb_node *x,
-				struct ios_rb_node *parent)
-{
-	struct ios_rb_node *w;
-
-	while (x != root->node && !bfq_aug_red(x)) {
-		if (x == parent->left) {
-			w = parent->right;
-			if (bfq_aug_red(w)) {
-				w->red = 0;
-				parent->red = 1;
-				bfq_aug_rotate_left(root, parent);
-				w = parent->right;
-			}
-			if (!bfq_aug_red(w->left) && !bfq_aug_red(w->right)) {
-				w->red = 1;
-				x = parent;
-				parent = x->parent;
-			} else {
-				if (!bfq_aug_red(w->right)) {
-					w->left->red = 0;
-					w->red = 1;
-					bfq_aug_rotate_right(root, w);
-					w = parent->right;
-				}
-				w->red = parent->red;
-				parent->red = 0;
-				if (w->right)
-					w->right->red = 0;
-				bfq_aug_rotate_left(root, parent);
-				x = root->node;
-				break;
-			}
-		} else {
-			w = parent->left;
-			if (bfq_aug_red(w)) {
-				w->red = 0;
-				parent->red = 1;
-				bfq_aug_rotate_right(root, parent);
-				w = parent->left;
-			}
-			if (!bfq_aug_red(w->left) && !bfq_aug_red(w->right)) {
-				w->red = 1;
-				x = parent;
-				parent = x->parent;
-			} else {
-				if (!bfq_aug_red(w->left)) {
-					w->right->red = 0;
-					w->red = 1;
-					bfq_aug_rotate_left(root, w);
-					w = parent->left;
-				}
-				w->red = parent->red;
-				parent->red = 0;
-				if (w->left)
-					w->left->red = 0;
-				bfq_aug_rotate_right(root, parent);
-				x = root->node;
-				break;
-			}
-		}
-	}
-	if (x)
-		x->red = 0;
-}
+static const struct ios_rb_augment_callbacks bfq_min_start_cb = {
+	.propagate = bfq_aug_propagate,
+	.copy = bfq_aug_copy,
+	.rotate = bfq_aug_rotate,
+};
 
 static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
@@ -381,52 +240,13 @@ static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *en
 	entity->min_start = entity->start;
 	for (n = parent; n && bfq_gt(bfq_entity_of(n)->min_start, entity->start); n = n->parent)
 		bfq_entity_of(n)->min_start = entity->start;
-	bfq_aug_insert_fixup(&st->active, &entity->rb_node);
+	ios_rb_insert_augmented(&entity->rb_node, &st->active, &bfq_min_start_cb);
 	bfq_group_count_active(entity, 1);
 }
 
 static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
-	struct ios_rb_root *root = &st->active;
-	struct ios_rb_node *z = &entity->rb_node, *y, *x, *xparent, *from;
-	int y_red;
-
-	if (!z->left || !z->right) {
-		y = z;
-	} else {
-		y = z->right;
-		while (y->left)
-			y = y->left;
-	}
-	x = y->left ? y->left : y->right;
-	xparent = y->parent;
-	if (x)
-		x->parent = y->parent;
-	bfq_aug_replace_child(root, y->parent, y, x);
-	y_red = y->red;
-	if (y != z) {
-		/* splice the successor into z's place; its subtree is z's old one */
-		if (xparent == z)
-			xparent = y;
-		y->left = z->left;
-		y->right = z->right;
-		y->parent = z->parent;
-		y->red = z->red;
-		if (y->left)
-			y->left->parent = y;
-		if (y->right)
-			y->right->parent = y;
-		bfq_aug_replace_child(root, z->parent, z, y);
-		bfq_entity_of(y)->min_start = entity->min_start;
-		bfq_aug_propagate(xparent, y);
-		from = y;
-	} else {
-		from = xparent;
-	}
-	bfq_aug_propagate(from, NULL);
-	if (!y_red)
-		bfq_aug_erase_fixup(root, x, xparent);
-	ios_rb_clear(z);
+	ios_rb_erase_augmented(&entity->rb_node, &st->active, &bfq_min_start_cb);
 	entity->tree = NULL;
 	bfq_group_count_active(entity, -1);
 }
@@ -520,16 +340,6 @@ static void bfq_forget_idle(struct bfq_service_tree *st)
 		st->vtime = last_idle->finish;
 	if (first_idle && !bfq_gt(first_idle->finish, st->vtime))
 		bfq_put_idle_entity(st, first_idle);
-}
-
-void bfq_forget_all_idle(struct bfq_sched_data *sd)
-{
-	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++) {
-		struct bfq_service_tree *st = &sd->service_tree[i];
-
-		while (st->first_idle)
-			bfq_put_idle_entity(st, st->first_idle);
-	}
 }
 
 /* ---- weights and classes ---- */
