@@ -66,6 +66,7 @@ struct ios_run_progress {
 typedef void (*ios_run_progress_fn)(void *arg, const struct ios_run_progress *p);
 
 struct ios_replay;
+struct ios_host_ops;
 
 struct ios_run_config {
 	const char *scheduler;		/* NULL: the default */
@@ -83,6 +84,11 @@ struct ios_run_config {
 	 * replay's jobs as @jf); NULL for job files.
 	 */
 	struct ios_replay *replay;
+	/*
+	 * What is under the queue (host.h); NULL: the simulator,
+	 * ios_host_sim_ops, on the device profile @device.
+	 */
+	const struct ios_host_ops *host;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

@@ -473,7 +473,7 @@ static void io_step(struct run_io *io, uint64_t now)
 		io->error = io->op.error;
 	/* the last page copies took CPU time */
 	if (io->op.cpu_ns)
-		(void)ios_sim_at(&c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
+		(void)ios_sim_at(c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
 	else
 		io_done(io, now);
 }
@@ -492,7 +492,7 @@ static void io_op_wake(struct ios_vfs_op *op, uint64_t now)
 {
 	struct run_io *io = op->priv;
 
-	(void)ios_timer_arm(&io->t->ctx->sim, &io->step_timer, now + io->t->ctx->lab.complete_ns,
+	(void)ios_timer_arm(io->t->ctx->sim, &io->step_timer, now + io->t->ctx->lab.complete_ns,
 			    ev_io_step, io);
 }
 
@@ -603,7 +603,7 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data);
 
 static void task_arm(struct run_task *t, uint64_t when)
 {
-	(void)ios_timer_arm(&t->ctx->sim, &t->timer, when, ev_task, t);
+	(void)ios_timer_arm(t->ctx->sim, &t->timer, when, ev_task, t);
 }
 
 static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t cursor)
@@ -851,7 +851,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	io->issue_ns = cursor;
 	t->inflight++;
 	run_iolog_io(t, io, cursor);
-	(void)ios_sim_at(&c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
+	(void)ios_sim_at(c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
 
@@ -1002,7 +1002,7 @@ static void task_step(struct run_task *t, uint64_t now)
 			t->think_count++;
 		if (t->stats_on)
 			t->res->io_depth[ios_depth_bucket(t->inflight)]++;
-		(void)ios_sim_at(&c->sim, cursor, ev_io_submit, io, 0);
+		(void)ios_sim_at(c->sim, cursor, ev_io_submit, io, 0);
 		batch++;
 		if (!t->async) {
 			/* the task sleeps in the system call */
@@ -1101,7 +1101,7 @@ static void sample_arm(struct run_task *t)
 	if (t->iops_win_ns && t->iops_at_ns + t->iops_win_ns < when)
 		when = t->iops_at_ns + t->iops_win_ns;
 	if (when != UINT64_MAX)
-		(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, when, ev_sample, t);
+		(void)ios_timer_arm(t->ctx->sim, &t->sample_timer, when, ev_sample, t);
 }
 
 /* Asleep on a timer with no I/O of its own in flight: nothing can land in its windows. */
