@@ -1,12 +1,19 @@
 /*
  * Private structures of the job runner (src/run/).
  *
- * A run is one simulated machine: a device, its request queue, files laid
- * out on the device, and one task per fio job clone. Tasks are event-driven
- * state machines that model what fio's I/O loop does with a given ioengine:
- * prepare an I/O, spend CPU time submitting it, sleep until completions
- * arrive, reap them, think, respect rate limits, stop at the runtime or the
- * size limit.
+ * A run is one machine: a host below (the disk and the clock: host.h; the
+ * simulated device today), its request queue, files laid out on the disk,
+ * and one task per fio job clone. Tasks are event-driven state machines
+ * that model what fio's I/O loop does with a given ioengine: prepare an
+ * I/O, spend CPU time submitting it, sleep until completions arrive, reap
+ * them, think, respect rate limits, stop at the runtime or the size limit.
+ * Their wake-ups are timers on the host's loop (run_ctx.sim).
+ *
+ * The files: run.c (the phases configure, build, loop, and the stonewall
+ * phases), plan.c and collect.c (the phases of those names), task.c and
+ * replay_task.c (the tasks), layout.c (files on the disk), cgroup.c,
+ * iolog_write.c, and the hosts: host.c (what every host shares) and
+ * host_sim.c (the simulated one).
  */
 #ifndef IOSCHED_RUN_INT_H
 #define IOSCHED_RUN_INT_H
