@@ -45,10 +45,12 @@
  *   are the loop's wake-ups), set h->loop.now to now(), complete every CQE
  *   reaped through ios_queue_complete, then pop and run each event already
  *   due, with h->loop.now held at the clock (never the event's earlier
- *   stamp: real time does not go back, and ios_sim_at refuses the past).
- *   It moves h->loop.now only between two events, so a handler sees one
- *   instant, as under the simulator; it ends when the heap is empty and no
- *   request is in flight, or on h->loop.stop / h->loop.error;
+ *   stamp: real time does not go back, and ios_sim_at takes the past for a
+ *   bug), counting h->loop.nr_events and calling the loop's tick observer
+ *   (progress) as ios_sim_run does. It moves h->loop.now only between two
+ *   events, so a handler sees one instant, as under the simulator; it ends
+ *   when the heap is empty and no request is in flight (h->q->rq_in_driver),
+ *   or on h->loop.stop / h->loop.error;
  * - destroy() tears the ring down and closes the device.
  * The schedulers get the real time the same way they get simulated time:
  * as the now_ns of each queue call, which comes from h->loop.now.
@@ -78,7 +80,7 @@ struct ios_host_disk {
 };
 
 struct ios_host_config {
-	const char *device;		/* the sim host: a device profile (device.h) */
+	const char *device;		/* sim: a device profile (device.h), NULL the default */
 	struct ios_settings *settings;	/* device.* settings, marked used when taken */
 	uint64_t seed;			/* the run's seed */
 };
