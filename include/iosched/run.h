@@ -2,13 +2,16 @@
  * Running a workload: the job runner ties the pieces together for one run.
  *
  * ios_run() takes parsed job files and a configuration (scheduler, device
- * profile, --set settings, seed), builds the simulated machine (device,
- * request queue with the scheduler, files laid out on the device, one task
- * per fio job clone), runs the discrete-event simulation to the end and
- * fills a struct ios_run_result for the report writers. It never prints.
+ * profile, --set settings, seed), and goes through its phases: configure
+ * the run's tunables, build the host (what is under the queue, and the
+ * clock: host.h) and the request queue with the scheduler, plan one task
+ * per fio job clone with its files laid out on the host's disk, run the
+ * host's loop to the end, and collect a struct ios_run_result for the
+ * report writers. It never prints.
  *
- * The same inputs give byte-identical results: every random stream is
- * derived from the seed, and nothing reads the wall clock.
+ * Under the simulated host (the default) the same inputs give
+ * byte-identical results: every random stream is derived from the seed,
+ * and nothing reads the wall clock.
  */
 #ifndef IOSCHED_RUN_H
 #define IOSCHED_RUN_H
@@ -66,6 +69,7 @@ struct ios_run_progress {
 typedef void (*ios_run_progress_fn)(void *arg, const struct ios_run_progress *p);
 
 struct ios_replay;
+struct ios_host_ops;
 
 struct ios_run_config {
 	const char *scheduler;		/* NULL: the default */
@@ -83,6 +87,11 @@ struct ios_run_config {
 	 * replay's jobs as @jf); NULL for job files.
 	 */
 	struct ios_replay *replay;
+	/*
+	 * What is under the queue (host.h); NULL: the simulator,
+	 * ios_host_sim_ops, on the device profile @device.
+	 */
+	const struct ios_host_ops *host;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

@@ -271,7 +271,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 				       "it), more than lab.fs=%s on device '%s' (%" PRIu64 " bytes) "
 				       "can hold: %" PRIu64 " (%s)",
 				       run_job_where_opt(j, src, w, sizeof(w)), total,
-				       ios_fs_type_name((enum ios_fs_type)c->lab.fs), c->dev->profile,
+				       ios_fs_type_name((enum ios_fs_type)c->lab.fs), c->host->disk.profile,
 				       cap_bytes, inodes < cap_bytes / per ? inodes : cap_bytes / per,
 				       inodes < cap_bytes / per ? "its free inodes"
 				       : per == IOS_FS_BLOCK_SIZE ? "one 4 KiB block each"
@@ -282,7 +282,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 
 int run_layout_files(struct run_ctx *c, struct ios_err *e)
 {
-	uint64_t cap_bytes = c->dev->nr_sectors << IOS_SECTOR_SHIFT;
+	uint64_t cap_bytes = c->host->disk.nr_sectors << IOS_SECTOR_SHIFT;
 	uint64_t align = c->lab.file_align;
 	char w[300];
 	int ret;
@@ -391,7 +391,7 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 				       file_blame(f, c, ret == -ENOSPC &&
 						  ios_fs_free_inodes(c->fs) < inodes, blame,
 						  sizeof(blame)),
-				       fe.msg, c->dev->profile, cap_bytes,
+				       fe.msg, c->host->disk.profile, cap_bytes,
 				       ios_fs_type_name((enum ios_fs_type)c->lab.fs));
 		}
 		f->size = f->fsf->size;

@@ -91,7 +91,7 @@ static void ev_rp(struct ios_sim *sim, void *arg, uint64_t data)
 
 static void rp_arm(struct run_task *t, uint64_t when)
 {
-	(void)ios_timer_arm(&t->ctx->sim, &t->timer, when, ev_rp, t);
+	(void)ios_timer_arm(t->ctx->sim, &t->timer, when, ev_rp, t);
 }
 
 /* Did the process wait for this I/O in a system call? */
@@ -447,14 +447,14 @@ int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		return IOS_ERR(e, -EINVAL, "replay: no stream for task %u", t->index);
 	}
 	rp_summary(r, idx, &s);
-	if (s.max_end > c->dev->nr_sectors)
+	if (s.max_end > c->host->disk.nr_sectors)
 		return IOS_ERR(e, -ERANGE, "%s: %s %" PRIu64 ": process %" PRIu32 " (%s) reaches "
 			       "sector %" PRIu64 ", past the end of the simulated disk (%" PRIu64
 			       " sectors, device %s); choose a larger --device or device.capacity",
 			       s.max_end_file ? s.max_end_file : ios_replay_name(r),
 			       ios_replay_info(r)->format == IOS_REPLAY_BLKTRACE ? "record" : "line",
-			       s.max_end_where, s.pid, s.comm, s.max_end, c->dev->nr_sectors,
-			       c->dev->profile);
+			       s.max_end_where, s.pid, s.comm, s.max_end, c->host->disk.nr_sectors,
+			       c->host->disk.profile);
 	ret = ios_replay_cursor_open(r, idx, &rp->cur, e);
 	if (ret)
 		return ret;

@@ -1,12 +1,19 @@
 /*
  * Private structures of the job runner (src/run/).
  *
- * A run is one simulated machine: a device, its request queue, files laid
- * out on the device, and one task per fio job clone. Tasks are event-driven
- * state machines that model what fio's I/O loop does with a given ioengine:
- * prepare an I/O, spend CPU time submitting it, sleep until completions
- * arrive, reap them, think, respect rate limits, stop at the runtime or the
- * size limit.
+ * A run is one machine: a host below (the disk and the clock: host.h; the
+ * simulated device today), its request queue, files laid out on the disk,
+ * and one task per fio job clone. Tasks are event-driven state machines
+ * that model what fio's I/O loop does with a given ioengine: prepare an
+ * I/O, spend CPU time submitting it, sleep until completions arrive, reap
+ * them, think, respect rate limits, stop at the runtime or the size limit.
+ * Their wake-ups are timers on the host's loop (run_ctx.sim).
+ *
+ * The files: run.c (the phases configure, build, loop, and the stonewall
+ * phases), plan.c and collect.c (the phases of those names), task.c and
+ * replay_task.c (the tasks), layout.c (files on the disk), cgroup.c,
+ * iolog_write.c, and the hosts: host.c (what every host shares) and
+ * host_sim.c (the simulated one).
  */
 #ifndef IOSCHED_RUN_INT_H
 #define IOSCHED_RUN_INT_H
@@ -17,6 +24,7 @@
 #include "iosched/fiolog.h"
 #include "iosched/plot.h"
 #include "iosched/replay.h"
+#include "iosched/host.h"
 
 struct run_ctx;
 struct run_task;
@@ -176,16 +184,24 @@ struct run_task {
 	struct run_replay *rp;
 };
 
+/*
+ * One run, and what its phases (run.c) hand one another: configure fills
+ * the tunables, the settings and the scheduler's name; build the host and
+ * the queue; plan the tasks, files and page cache; the loop runs; collect
+ * reads it all into the result.
+ */
 struct run_ctx {
-	struct ios_sim sim;
-	struct ios_dev *dev;
+	const struct ios_run_config *cfg;
+	struct ios_settings *set;	/* the run's copy: 'used' marks are per run */
+	const char *schedname;		/* --scheduler, ioscheduler= or the default */
+
+	struct ios_host *host;		/* the disk below the queue, and the clock */
+	struct ios_sim *sim;		/* &host->loop: where tasks arm their wake-ups */
 	struct ios_queue *q;
 	struct ios_fs *fs;
 	struct ios_vfs *vfs;
 	struct ios_vm_tunables vm;
 	struct ios_lab_tunables lab;
-	struct ios_timer dev_timer;
-	struct ios_timer q_timer;
 
 	struct run_task *tasks;
 	unsigned nr_tasks;
@@ -267,6 +283,12 @@ uint64_t run_replay_total_ios(const struct run_task *t);
 
 /* run.c */
 void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
+
+/* plan.c: the plan phase (tasks, files, page cache, task set-up) */
+int run_plan(struct run_ctx *c, struct ios_err *e);
+
+/* collect.c: the collect phase (the result, warnings for jobs cut short) */
+int run_collect(struct run_ctx *c, struct ios_err *e);
 
 /* cgroup.c */
 struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path);

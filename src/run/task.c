@@ -132,29 +132,13 @@ static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_
 	return 0;
 }
 
-int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+/*
+ * The ioengine's model: how many I/Os fly at once, and in what batches
+ * they are submitted and reaped.
+ */
+static void task_setup_engine(struct run_task *t)
 {
 	const struct ios_job *j = t->job;
-	uint64_t total = 0;
-
-	t->ctx = c;
-	ios_timer_init(&t->timer);
-	ios_timer_init(&t->sample_timer);
-	task_ioprio(t);
-	t->ioc.nr_tasks = 1;
-	if (t->replay) {
-		int ret = run_replay_setup(c, t, e);
-
-		if (!ret)
-			ret = run_iolog_open(c, t, e);	/* only says read_iolog overrides it */
-		return ret ? ret : task_setup_samples(c, t, e);
-	}
-	{
-		int ret = run_iolog_open(c, t, e);
-
-		if (ret)
-			return ret;
-	}
 
 	switch (j->ioengine) {
 	case IOS_ENGINE_LIBAIO:
@@ -188,6 +172,12 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	t->batch_complete_max = j->iodepth_batch_complete_max > t->batch_complete_min
 				? j->iodepth_batch_complete_max : t->batch_complete_min;
 	t->depth_low = j->iodepth_low && j->iodepth_low < t->depth ? j->iodepth_low : t->depth;
+}
+
+/* Options the run honours differently from fio, or that do nothing here: a note each. */
+static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
 
 	/*
 	 * overwrite: the files here are laid out before the run, which is what
@@ -229,31 +219,42 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 			     "(only the context switches of the sleeping part)", w))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
-	if (j->rate_process_poisson) {
-		char w[256];
-		bool rated = false;
+	return 0;
+}
 
-		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
-		for (int d = 0; d < 2; d++) {
-			uint64_t min_bs = j->bs_min[d] ? j->bs_min[d] : j->bs[d];
-			uint64_t bps = j->rate[d] ? j->rate[d] : (uint64_t)j->rate_iops[d] * min_bs;
+/* rate_process=poisson: each rated direction's own stream of gaps. */
+static int task_setup_poisson(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	char w[256];
+	bool rated = false;
 
-			if (!j->rate[d] && !j->rate_iops[d])
-				continue;
-			rated = true;
-			/* fio divides by this rate in IOPS of the smallest block */
-			if (!min_bs || bps / min_bs == 0)
-				return IOS_ERR(e, -EINVAL, "%s: rate_process=poisson needs a rate of at "
-					       "least one %" PRIu64 "-byte block per second (rate=%"
-					       PRIu64 ")", w, min_bs, bps);
-			ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
-		}
-		if (!rated && run_warn(c->res, "%s: rate_process=poisson has no effect without "
-				       "rate= or rate_iops= (as in fio)", w))
-			return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (!j->rate_process_poisson)
+		return 0;
+	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+	for (int d = 0; d < 2; d++) {
+		uint64_t min_bs = j->bs_min[d] ? j->bs_min[d] : j->bs[d];
+		uint64_t bps = j->rate[d] ? j->rate[d] : (uint64_t)j->rate_iops[d] * min_bs;
+
+		if (!j->rate[d] && !j->rate_iops[d])
+			continue;
+		rated = true;
+		/* fio divides by this rate in IOPS of the smallest block */
+		if (!min_bs || bps / min_bs == 0)
+			return IOS_ERR(e, -EINVAL, "%s: rate_process=poisson needs a rate of at "
+				       "least one %" PRIu64 "-byte block per second (rate=%"
+				       PRIu64 ")", w, min_bs, bps);
+		ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
 	}
+	if (!rated && run_warn(c->res, "%s: rate_process=poisson has no effect without "
+			       "rate= or rate_iops= (as in fio)", w))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
 
-	/* depth units for data, one more for fsync and friends */
+/* The I/O units: depth of them for data on the free list, one more for fsync and friends. */
+static int task_setup_units(struct run_task *t, struct ios_err *e)
+{
 	t->ios = calloc(t->depth + 1, sizeof(*t->ios));
 	if (!t->ios)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
@@ -267,6 +268,17 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		t->ios[i].next = t->free_ios;
 		t->free_ios = &t->ios[i];
 	}
+	return 0;
+}
+
+/*
+ * Each file's region: its block alignment, the random map over its blocks,
+ * the open file in the page cache. *@total gets the regions' bytes.
+ */
+static int task_setup_files(struct run_ctx *c, struct run_task *t, uint64_t *total,
+			    struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
 
 	for (unsigned k = 0; k < t->nr_files; k++) {
 		struct run_task_file *tf = &t->files[k];
@@ -303,11 +315,44 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 				       w, tf->f->name, tf->len, align);
 		}
 		run_perm_init(&tf->perm, tf->len / align, &t->rng);
-		total += tf->len;
+		*total += tf->len;
 		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc,
 				  (j->direct ? IOS_O_DIRECT : 0) | (j->sync ? IOS_O_SYNC : 0));
 	}
-	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run warns) */
+	return 0;
+}
+
+int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	uint64_t total = 0;
+	int ret;
+
+	t->ctx = c;
+	ios_timer_init(&t->timer);
+	ios_timer_init(&t->sample_timer);
+	task_ioprio(t);
+	t->ioc.nr_tasks = 1;
+	if (t->replay) {
+		ret = run_replay_setup(c, t, e);
+		if (!ret)
+			ret = run_iolog_open(c, t, e);	/* only says read_iolog overrides it */
+		return ret ? ret : task_setup_samples(c, t, e);
+	}
+	ret = run_iolog_open(c, t, e);
+	if (ret)
+		return ret;
+	task_setup_engine(t);
+	ret = task_setup_notes(c, t, e);
+	if (!ret)
+		ret = task_setup_poisson(c, t, e);
+	if (!ret)
+		ret = task_setup_units(t, e);
+	if (!ret)
+		ret = task_setup_files(c, t, &total, e);
+	if (ret)
+		return ret;
+	/* as fio's fixup_options: time_based without a runtime is dropped (run_plan warns) */
 	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
 	} else {
@@ -473,7 +518,7 @@ static void io_step(struct run_io *io, uint64_t now)
 		io->error = io->op.error;
 	/* the last page copies took CPU time */
 	if (io->op.cpu_ns)
-		(void)ios_sim_at(&c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
+		(void)ios_sim_at(c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
 	else
 		io_done(io, now);
 }
@@ -492,7 +537,7 @@ static void io_op_wake(struct ios_vfs_op *op, uint64_t now)
 {
 	struct run_io *io = op->priv;
 
-	(void)ios_timer_arm(&io->t->ctx->sim, &io->step_timer, now + io->t->ctx->lab.complete_ns,
+	(void)ios_timer_arm(io->t->ctx->sim, &io->step_timer, now + io->t->ctx->lab.complete_ns,
 			    ev_io_step, io);
 }
 
@@ -603,7 +648,7 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data);
 
 static void task_arm(struct run_task *t, uint64_t when)
 {
-	(void)ios_timer_arm(&t->ctx->sim, &t->timer, when, ev_task, t);
+	(void)ios_timer_arm(t->ctx->sim, &t->timer, when, ev_task, t);
 }
 
 static void task_sleep_io(struct run_task *t, unsigned threshold, uint64_t cursor)
@@ -851,28 +896,38 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	io->issue_ns = cursor;
 	t->inflight++;
 	run_iolog_io(t, io, cursor);
-	(void)ios_sim_at(&c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
+	(void)ios_sim_at(c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
 
-static void task_step(struct run_task *t, uint64_t now)
+/* A submission batch ends: fio's io_submit histogram counts it. */
+static void batch_end(struct run_task *t, unsigned *batch)
+{
+	if (*batch) {
+		t->res->io_submit[ios_batch_bucket(*batch)]++;
+		*batch = 0;
+	}
+}
+
+/*
+ * The step begins with completions: a full queue drains to iodepth_low
+ * (false while it waits); otherwise everything done is reaped, in getevents
+ * batches of at most the maximum (io_u_quiesce).
+ */
+static bool step_reap(struct run_task *t, uint64_t now)
+{
+	if (t->draining)
+		return drain(t, now);
+	while (reap(t, now, t->batch_complete_max))
+		;
+	return true;
+}
+
+/* The clock's effects on the job: the end of the ramp, the deadline, rate_min. */
+static void step_limits(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
-	struct run_ctx *c = t->ctx;
-	uint64_t cursor = now;
-	unsigned batch = 0;
 
-	t->state = TS_RUNNING;
-	if (!t->opened && !open_files(t, now))
-		return;
-	if (t->draining) {
-		if (!drain(t, now))
-			return;
-	} else {
-		/* everything done, in getevents batches of at most the maximum (io_u_quiesce) */
-		while (reap(t, now, t->batch_complete_max))
-			;
-	}
 	if (!t->stats_on && now >= t->ramp_end_ns) {
 		t->stats_on = true;
 		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
@@ -889,73 +944,155 @@ static void task_step(struct run_task *t, uint64_t now)
 		t->stop = true;
 		t->res->error = -EIO;
 	}
+}
+
+/* Stopped or done: wait for what is in flight, sync at the end, finish. */
+static void step_end(struct run_task *t, uint64_t now)
+{
+	const struct ios_job *j = t->job;
+
+	if (t->inflight) {
+		task_sleep_io(t, t->inflight, now);
+		return;
+	}
+	/* end_fsync / fsync_on_close: sync every file the job wrote to */
+	if ((j->end_fsync || j->fsync_on_close) && t->bytes_issued[IOS_WRITE] && !t->null_engine &&
+	    !t->failed &&
+	    t->end_sync_idx < t->nr_files) {
+		issue_sync(t, &t->files[t->end_sync_idx++], false, now);
+		return;
+	}
+	finish(t, now);
+}
+
+/* fsync=N / fdatasync=N: after N writes, drain and sync. True when the step ends here. */
+static bool step_sync_due(struct run_task *t, unsigned *batch, uint64_t cursor)
+{
+	const struct ios_job *j = t->job;
+
+	if (!((j->fsync_blocks && t->writes_since_sync >= j->fsync_blocks) ||
+	      (j->fdatasync_blocks && t->writes_since_sync >= j->fdatasync_blocks)) ||
+	    t->null_engine)
+		return false;
+	batch_end(t, batch);
+	t->writes_since_sync = 0;
+	if (t->inflight) {
+		/* fio queues the sync behind the writes: wait for them first */
+		t->writes_since_sync = j->fsync_blocks ? j->fsync_blocks : j->fdatasync_blocks;
+		task_sleep_io(t, t->inflight, cursor);
+		return true;
+	}
+	issue_sync(t, t->last_written ? t->last_written : &t->files[0], !j->fsync_blocks, cursor);
+	return true;
+}
+
+/* thinktime every thinktime_blocks I/Os. True when the task thinks (the step ends). */
+static bool step_think(struct run_task *t, unsigned *batch, uint64_t cursor)
+{
+	const struct ios_job *j = t->job;
+	uint64_t wake;
+
+	if (!j->thinktime_ns || t->think_count < (j->thinktime_blocks ? j->thinktime_blocks : 1))
+		return false;
+	batch_end(t, batch);
+	/* fio's handle_thinktime quiesces first: everything in flight completes */
+	if (t->inflight) {
+		task_sleep_io(t, t->inflight, cursor);
+		return true;
+	}
+	t->think_count = 0;
+	wake = cursor > UINT64_MAX - j->thinktime_ns ? UINT64_MAX : cursor + j->thinktime_ns;
+	/*
+	 * thinktime_spin of it is spent running (no sleep, no context
+	 * switch), the rest asleep; the delay is thinktime either way,
+	 * and neither runs past the job's deadline.
+	 */
+	if (j->thinktime_spin_ns >= j->thinktime_ns) {
+		t->state = TS_WAIT_TIMER;
+		task_arm(t, wake > t->deadline_ns ? t->deadline_ns : wake);
+	} else {
+		task_sleep_until(t, wake);
+	}
+	return true;
+}
+
+/* rate / rate_iops hold the prepared @io back. True when the task waits (the step ends). */
+static bool step_rate_wait(struct run_task *t, const struct run_io *io, unsigned *batch,
+			   uint64_t cursor)
+{
+	uint64_t gate = rate_gate(t, io->dir);
+
+	/* fio cuts the rate-limiting sleep at the runtime (rate_ddir) */
+	if (gate > t->deadline_ns)
+		gate = t->deadline_ns;
+	if (gate <= cursor)
+		return false;
+	batch_end(t, batch);
+	if (t->inflight && t->async) {
+		/* wait for a completion or the gate, whichever first */
+		t->res->ctx++;
+		t->state = TS_WAIT_IO;
+		t->wait_threshold = 1;
+		t->wait_from_ns = cursor;
+		task_arm(t, gate);
+		return true;
+	}
+	task_sleep_until(t, gate);
+	return true;
+}
+
+/* Submit @io at @cursor: it reaches the queue after lab.submit_ns, the returned time. */
+static uint64_t step_submit(struct run_task *t, struct run_io *io, uint64_t cursor)
+{
+	const struct ios_job *j = t->job;
+	struct run_ctx *c = t->ctx;
+
+	io->start_ns = cursor;
+	run_iolog_io(t, io, cursor);
+	cursor += c->lab.submit_ns;
+	io->issue_ns = t->async ? cursor : io->start_ns;
+	t->inflight++;
+	t->io_issued += io->len;
+	t->bytes_issued[io->dir] += io->len;
+	rate_issued(t, io->dir, io->len);
+	if (io->dir == IOS_WRITE) {
+		t->writes_since_sync++;
+		t->last_written = io->tf;
+	}
+	t->ios_issued[io->dir]++;
+	if (j->thinktime_blocks_issue || !t->async)
+		t->think_count++;
+	if (t->stats_on)
+		t->res->io_depth[ios_depth_bucket(t->inflight)]++;
+	(void)ios_sim_at(c->sim, cursor, ev_io_submit, io, 0);
+	return cursor;
+}
+
+/*
+ * One turn of fio's loop: reap, check the limits, then issue until the
+ * depth is reached, a sync or a think is due, or a rate holds the next I/O.
+ */
+static void task_step(struct run_task *t, uint64_t now)
+{
+	uint64_t cursor = now;
+	unsigned batch = 0;
+
+	t->state = TS_RUNNING;
+	if (!t->opened && !open_files(t, now))
+		return;
+	if (!step_reap(t, now))
+		return;
+	step_limits(t, now);
 	if (t->stop || target_reached(t)) {
-		if (t->inflight) {
-			task_sleep_io(t, t->inflight, now);
-			return;
-		}
-		/* end_fsync / fsync_on_close: sync every file the job wrote to */
-		if ((j->end_fsync || j->fsync_on_close) && t->bytes_issued[IOS_WRITE] && !t->null_engine &&
-		    !t->failed &&
-		    t->end_sync_idx < t->nr_files) {
-			issue_sync(t, &t->files[t->end_sync_idx++], false, now);
-			return;
-		}
-		finish(t, now);
+		step_end(t, now);
 		return;
 	}
 
 	while (t->inflight < t->depth && !t->stop && !target_reached(t)) {
 		struct run_io *io;
-		uint64_t gate, wake;
 
-		/* fsync=N / fdatasync=N: after N writes, drain and sync */
-		if (((j->fsync_blocks && t->writes_since_sync >= j->fsync_blocks) ||
-		     (j->fdatasync_blocks && t->writes_since_sync >= j->fdatasync_blocks)) &&
-		    !t->null_engine) {
-			if (batch) {
-				t->res->io_submit[ios_batch_bucket(batch)]++;
-				batch = 0;
-			}
-			t->writes_since_sync = 0;
-			if (t->inflight) {
-				/* fio queues the sync behind the writes: wait for them first */
-				t->writes_since_sync = j->fsync_blocks ? j->fsync_blocks
-								       : j->fdatasync_blocks;
-				task_sleep_io(t, t->inflight, cursor);
-				return;
-			}
-			issue_sync(t, t->last_written ? t->last_written : &t->files[0],
-				   !j->fsync_blocks, cursor);
+		if (step_sync_due(t, &batch, cursor) || step_think(t, &batch, cursor))
 			return;
-		}
-
-		if (j->thinktime_ns && t->think_count >= (j->thinktime_blocks ? j->thinktime_blocks : 1)) {
-			if (batch) {
-				t->res->io_submit[ios_batch_bucket(batch)]++;
-				batch = 0;
-			}
-			/* fio's handle_thinktime quiesces first: everything in flight completes */
-			if (t->inflight) {
-				task_sleep_io(t, t->inflight, cursor);
-				return;
-			}
-			t->think_count = 0;
-			wake = cursor > UINT64_MAX - j->thinktime_ns ? UINT64_MAX
-								    : cursor + j->thinktime_ns;
-			/*
-			 * thinktime_spin of it is spent running (no sleep, no context
-			 * switch), the rest asleep; the delay is thinktime either way,
-			 * and neither runs past the job's deadline.
-			 */
-			if (j->thinktime_spin_ns >= j->thinktime_ns) {
-				t->state = TS_WAIT_TIMER;
-				task_arm(t, wake > t->deadline_ns ? t->deadline_ns : wake);
-			} else {
-				task_sleep_until(t, wake);
-			}
-			return;
-		}
 		if (!t->prepared) {
 			io = t->free_ios;
 			t->free_ios = io->next;
@@ -963,46 +1100,10 @@ static void task_step(struct run_task *t, uint64_t now)
 			t->prepared = io;
 		}
 		io = t->prepared;
-		gate = rate_gate(t, io->dir);
-		/* fio cuts the rate-limiting sleep at the runtime (rate_ddir) */
-		if (gate > t->deadline_ns)
-			gate = t->deadline_ns;
-		if (gate > cursor) {
-			if (batch) {
-				t->res->io_submit[ios_batch_bucket(batch)]++;
-				batch = 0;
-			}
-			if (t->inflight && t->async) {
-				/* wait for a completion or the gate, whichever first */
-				t->res->ctx++;
-				t->state = TS_WAIT_IO;
-				t->wait_threshold = 1;
-				t->wait_from_ns = cursor;
-				task_arm(t, gate);
-				return;
-			}
-			task_sleep_until(t, gate);
+		if (step_rate_wait(t, io, &batch, cursor))
 			return;
-		}
 		t->prepared = NULL;
-		io->start_ns = cursor;
-		run_iolog_io(t, io, cursor);
-		cursor += c->lab.submit_ns;
-		io->issue_ns = t->async ? cursor : io->start_ns;
-		t->inflight++;
-		t->io_issued += io->len;
-		t->bytes_issued[io->dir] += io->len;
-		rate_issued(t, io->dir, io->len);
-		if (io->dir == IOS_WRITE) {
-			t->writes_since_sync++;
-			t->last_written = io->tf;
-		}
-		t->ios_issued[io->dir]++;
-		if (j->thinktime_blocks_issue || !t->async)
-			t->think_count++;
-		if (t->stats_on)
-			t->res->io_depth[ios_depth_bucket(t->inflight)]++;
-		(void)ios_sim_at(&c->sim, cursor, ev_io_submit, io, 0);
+		cursor = step_submit(t, io, cursor);
 		batch++;
 		if (!t->async) {
 			/* the task sleeps in the system call */
@@ -1010,13 +1111,10 @@ static void task_step(struct run_task *t, uint64_t now)
 			task_sleep_io(t, 1, cursor);
 			return;
 		}
-		if (batch >= t->batch_submit) {
-			t->res->io_submit[ios_batch_bucket(batch)]++;
-			batch = 0;
-		}
+		if (batch >= t->batch_submit)
+			batch_end(t, &batch);
 	}
-	if (batch)
-		t->res->io_submit[ios_batch_bucket(batch)]++;
+	batch_end(t, &batch);
 	if (t->stop || target_reached(t)) {
 		task_sleep_io(t, 1, cursor);
 	} else {
@@ -1101,7 +1199,7 @@ static void sample_arm(struct run_task *t)
 	if (t->iops_win_ns && t->iops_at_ns + t->iops_win_ns < when)
 		when = t->iops_at_ns + t->iops_win_ns;
 	if (when != UINT64_MAX)
-		(void)ios_timer_arm(&t->ctx->sim, &t->sample_timer, when, ev_sample, t);
+		(void)ios_timer_arm(t->ctx->sim, &t->sample_timer, when, ev_sample, t);
 }
 
 /* Asleep on a timer with no I/O of its own in flight: nothing can land in its windows. */

@@ -1,0 +1,134 @@
+/*
+ * The host: what sits under the request queue and keeps the run's time.
+ *
+ * The runner (run.h) builds one machine per run: tasks above, the request
+ * queue with its scheduler in the middle, and a host below. The host does
+ * three things and nothing else:
+ *
+ * - it serves the queue: issue() takes a dispatched request, and the host
+ *   hands it back with ios_queue_complete(h->q, ...) when the disk is done;
+ *   set_queue_timer() arms the scheduler's wake-up, which the host answers
+ *   with ios_queue_timer(h->q, ...);
+ * - it keeps the clock: now() is the run's time in nanoseconds, and every
+ *   handler the host calls sees one instant;
+ * - it runs the loop: run() dispatches the events of h->loop (every task
+ *   wake-up, the page cache's flusher, its own completions and timers) until
+ *   nothing is left or something calls ios_sim_stop(&h->loop).
+ *
+ * The wake-ups themselves are not an op. The tasks and the page cache arm
+ * their timers on h->loop (sim.h) under every host: the event heap is the
+ * one timer store of a run, and a host differs only in how it moves time
+ * along it and where completions come from. That keeps this interface to
+ * what the runner calls, and each op below is called by it.
+ *
+ * Today's one host is the simulator (src/run/host_sim.c, ios_host_sim_ops):
+ * the device model is the disk, and run() jumps the clock from one event to
+ * the next (ios_sim_run), so an hour of I/O takes a second.
+ *
+ * How the io_uring host will plug in (the next issue), with nothing in the
+ * runner's phases changed:
+ * - a file src/run/host_uring.c (built when the configure probe finds
+ *   liburing) defines const struct ios_host_ops ios_host_uring_ops; the
+ *   caller picks it with ios_run_config.host (the CLI's host flag), as the
+ *   unit test tests/unit/run_host.c picks its recording host today;
+ * - init() opens cfg->device (a block device or a file, O_DIRECT), sets up
+ *   a ring of at least disk.depth entries, fills h->disk from the device
+ *   (name, capacity, rotational, depth from sysfs) and takes the clock's
+ *   origin (CLOCK_MONOTONIC), so now() is real nanoseconds since init;
+ * - issue() preps one SQE for the request (read, write, or fsync for a
+ *   flush; user_data = the request) and submits; it never completes inline,
+ *   except for a submission error, which completes at once with the error
+ *   as the simulated device's refusal does;
+ * - set_queue_timer() is the sim host's, word for word: a timer on h->loop;
+ * - run() is a loop of its own instead of ios_sim_run: wait for a CQE with
+ *   a timeout at the next event of h->loop (ios_evq_peek_time; the timers
+ *   are the loop's wake-ups), set h->loop.now to now(), complete every CQE
+ *   reaped through ios_queue_complete, then pop and run each event already
+ *   due, with h->loop.now held at the clock (never the event's earlier
+ *   stamp: real time does not go back, and ios_sim_at takes the past for a
+ *   bug), counting h->loop.nr_events and calling the loop's tick observer
+ *   (progress) as ios_sim_run does. It moves h->loop.now only between two
+ *   events, so a handler sees one instant, as under the simulator; it ends
+ *   when the heap is empty and no request is in flight (h->q->rq_in_driver),
+ *   or on h->loop.stop / h->loop.error;
+ * - destroy() tears the ring down and closes the device.
+ * The schedulers get the real time the same way they get simulated time:
+ * as the now_ns of each queue call, which comes from h->loop.now.
+ */
+#ifndef IOSCHED_HOST_H
+#define IOSCHED_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "sim.h"
+#include "tunable.h"
+
+struct ios_queue;
+struct ios_queue_host_ops;
+struct ios_request;
+struct ios_host;
+
+/* The disk below the queue, as the host describes it after init(). */
+struct ios_host_disk {
+	char name[16];			/* block device name for the report: "sda" */
+	const char *profile;		/* what messages call it: the device profile */
+	uint64_t nr_sectors;		/* capacity in 512-byte sectors */
+	unsigned depth;			/* commands it takes at once (tags) */
+	bool rotational;		/* seeks cost time */
+};
+
+struct ios_host_config {
+	const char *device;		/* sim: a device profile (device.h), NULL the default */
+	struct ios_settings *settings;	/* device.* settings, marked used when taken */
+	uint64_t seed;			/* the run's seed */
+};
+
+struct ios_host_ops {
+	const char *name;
+	size_t priv_size;		/* h->priv is this many bytes, zeroed */
+	/* Fill h->disk. 0 or -errno with @e filled. */
+	int (*init)(struct ios_host *h, const struct ios_host_config *cfg, struct ios_err *e);
+	/* Free what init allocated; every request has completed. */
+	void (*destroy)(struct ios_host *h);
+	/* The run's time in ns. */
+	uint64_t (*now)(struct ios_host *h);
+	/* The queue dispatched @rq at @now_ns; complete it through ios_queue_complete. */
+	void (*issue)(struct ios_host *h, struct ios_request *rq, uint64_t now_ns);
+	/*
+	 * Call ios_queue_timer(h->q, t) at @when_ns (now if that has passed);
+	 * IOS_NO_WAKEUP cancels, a new call replaces the last.
+	 */
+	void (*set_queue_timer)(struct ios_host *h, uint64_t when_ns);
+	/* Run h->loop until it is idle or stopped. 0 or the loop's first error. */
+	int (*run)(struct ios_host *h);
+};
+
+struct ios_host {
+	const struct ios_host_ops *ops;
+	struct ios_sim loop;		/* the run's events and timers, and its clock */
+	struct ios_queue *q;		/* the queue on top, set once it exists */
+	struct ios_host_disk disk;	/* filled by init */
+	void *priv;
+};
+
+/* The simulated device under the event loop (src/run/host_sim.c). */
+extern const struct ios_host_ops ios_host_sim_ops;
+
+/*
+ * The queue's side of a host (block.h): pass as ios_queue_config.host_ops
+ * with the host as .host; it forwards to issue() and set_queue_timer().
+ */
+extern const struct ios_queue_host_ops ios_host_queue_ops;
+
+/*
+ * Allocate a host, start its loop and init() it: 0 with *@out set, or
+ * -errno (init's own, with @e as init filled it) and *@out NULL.
+ */
+int ios_host_create(const struct ios_host_ops *ops, const struct ios_host_config *cfg,
+		    struct ios_host **out, struct ios_err *e) IOS_MUST_CHECK;
+/* destroy() and free; NULL is fine. */
+void ios_host_destroy(struct ios_host *h);
+
+#endif

@@ -1,0 +1,138 @@
+/*
+ * The collect phase: what the run left in the queue, the page cache, the
+ * scheduler and the tasks becomes the struct ios_run_result the report
+ * writers read, with a warning for every job the clock's limit cut short.
+ *
+ * It reads and never changes the machine, except for the fio logs, whose
+ * last lines go out here (a write error fails the run), and the plot
+ * series, which moves into the result. The disk's figures are
+ * /proc/diskstats' as the queue counted them, up to the end of the last job.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "run_int.h"
+
+/*
+ * A job or replayed process that lab.max_sim_time (or the end of the
+ * simulated clock) stopped with work left: say what was cut, so a truncated
+ * result is never taken for a whole one.
+ */
+static int run_warn_cut(const struct run_ctx *c, const struct run_task *t,
+			struct ios_run_result *out)
+{
+	char lim[128], w[300];
+	uint64_t ios = t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE];
+
+	if (t->deadline_ns == c->lab.max_sim_time_ns)
+		snprintf(lim, sizeof(lim), "lab.max_sim_time=%.9g s",
+			 (double)c->lab.max_sim_time_ns / 1e9);
+	else
+		snprintf(lim, sizeof(lim), "the end of the simulated clock (%.4g s; lab.max_sim_time=0)",
+			 (double)RUN_CLOCK_END_NS / 1e9);
+	if (t->replay)
+		return run_warn(out, "replay of process %" PRIu32 " (%s): stopped by %s: %" PRIu64
+				" of %" PRIu64 " I/Os replayed", t->ioc.pid, t->ioc.comm, lim, ios,
+				run_replay_total_ios(t));
+	run_job_where_opt(t->job, NULL, w, sizeof(w));
+	if (t->io_target != UINT64_MAX)
+		return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s: %" PRIu64 " I/Os, %" PRIu64
+				" of %" PRIu64 " bytes issued", w, t->ioc.pid, lim, ios, t->io_issued,
+				t->io_target);
+	return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s, %.9g s before the end of its "
+			"runtime: %" PRIu64 " I/Os issued", w, t->ioc.pid, lim,
+			(double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
+}
+
+/* The one disk's line of the result: its diskstats at the end of the jobs. */
+static void collect_disk(const struct run_ctx *c, struct ios_disk_result *d)
+{
+	const struct ios_disk_stats *s = &c->q->stats;
+
+	snprintf(d->name, sizeof(d->name), "%s", c->q->disk_name);
+	for (int k = 0; k < 2; k++) {
+		d->ios[k] = s->ios[k];
+		d->merges[k] = s->merges[k];
+		d->sectors[k] = s->sectors[k];
+		d->ticks_ms[k] = s->ticks_ns[k] / IOS_NSEC_PER_MSEC;
+	}
+	d->in_queue_ms = s->time_in_queue_ns / IOS_NSEC_PER_MSEC;
+	d->util = c->end_ns ? 100.0 * (double)s->io_ticks_ns / (double)c->end_ns : 0.0;
+	if (d->util > 100.0)
+		d->util = 100.0;
+}
+
+/* The scheduler's own counters, as many as the result has room for. */
+static void collect_sched_stats(const struct run_ctx *c, struct ios_run_result *out)
+{
+	const struct ios_tunable *t = c->q->sched->stats;
+	size_t n = 0;
+
+	if (!t)
+		return;
+	for (; t->name && n < sizeof(out->sched_stats) / sizeof(out->sched_stats[0]); t++, n++) {
+		snprintf(out->sched_stats[n].name, sizeof(out->sched_stats[n].name), "%s", t->name);
+		out->sched_stats[n].value = t->type == IOS_TUN_U64
+			? (int64_t)ios_tunable_get_u64(t, c->q->sched_data)
+			: ios_tunable_get_int(t, c->q->sched_data);
+	}
+	out->nr_sched_stats = n;
+}
+
+int run_collect(struct run_ctx *c, struct ios_err *e)
+{
+	struct ios_run_result *out = c->res;
+	const struct ios_run_config *cfg = c->cfg;
+	int ret;
+
+	/* the logs' last lines go out now; a write error fails the run */
+	ret = ios_fiolog_set_close(c->logs, e);
+	c->logs = NULL;
+	if (ret)
+		return ret;
+	if (c->series_err)
+		return IOS_ERR(e, c->series_err, "out of memory recording the plot series");
+	if (c->series) {
+		c->series->end_ns = c->end_ns;
+		out->series = c->series;
+		c->series = NULL;
+	}
+
+	ios_queue_stats_update(c->q, c->end_ns);
+	out->disks = calloc(1, sizeof(*out->disks));
+	if (!out->disks)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	out->nr_disks = 1;
+	collect_disk(c, &out->disks[0]);
+	out->jobfile = c->jf;
+	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
+	snprintf(out->device, sizeof(out->device), "%s",
+		 cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE);
+	out->seed = cfg->seed;
+	out->sim_end_ns = c->end_ns;
+	ios_vfs_get_stats(c->vfs, &out->vm_stats);
+	collect_sched_stats(c, out);
+	out->nr_events = c->sim->nr_events;
+	out->timestamp = 0;
+	if (run_cgroups_result(c, out))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		if (!c->tasks[i].cut)
+			continue;
+		out->jobs[i].cut_short = true;
+		ret = run_warn_cut(c, &c->tasks[i], out);
+		if (ret)
+			return IOS_ERR(e, ret, "out of memory");
+	}
+	/* cgroup paths point into the context: keep them in the result */
+	for (size_t i = 0; i < out->nr_jobs; i++)
+		out->jobs[i].cgroup = NULL;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const char *p = c->tasks[i].ioc.cgroup->path;
+
+		out->jobs[i].cgroup = *p ? c->tasks[i].job->cgroup : NULL;
+	}
+	ret = ios_run_result_group(out);
+	if (ret)
+		IOS_ERR(e, ret, "out of memory");
+	return ret;
+}

@@ -1,0 +1,137 @@
+/*
+ * The simulated host: a device model (src/dev/) under the request queue,
+ * and the discrete-event loop as the clock.
+ *
+ * The device model is a pure function of its state and the commands it is
+ * given: submit() takes a command, next_event() says when the device next
+ * changes state, complete() hands back what has finished by a given time.
+ * The host turns that into events with two re-armable timers on the loop
+ * (sim.h): the device's timer fires at next_event() and completes what is
+ * done, then re-arms; the queue's timer fires at the scheduler's wake-up.
+ * Re-arming replaces the previous event instead of adding one, so the heap
+ * holds at most one event per timer and nothing ever scans for work.
+ *
+ * Time is the loop's: run() jumps from one event to the next, so the clock
+ * costs nothing while the disk seeks. The same seed gives the same device
+ * (its internal randomness is seeded from the run's seed) and the same run.
+ */
+#include "iosched/block.h"
+#include "iosched/device.h"
+#include "iosched/host.h"
+
+struct host_sim {
+	struct ios_dev *dev;
+	struct ios_timer dev_timer;	/* the device's next state change */
+	struct ios_timer q_timer;	/* the scheduler's wake-up */
+};
+
+static void host_sim_ev_dev(struct ios_sim *sim, void *arg, uint64_t data);
+
+static void host_sim_dev_rearm(struct ios_host *h)
+{
+	struct host_sim *hs = h->priv;
+	uint64_t when = hs->dev->type->ops.next_event(hs->dev);
+
+	if (when != IOS_NO_WAKEUP && when < h->loop.now)
+		when = h->loop.now;
+	(void)ios_timer_arm(&h->loop, &hs->dev_timer, when, host_sim_ev_dev, h);
+}
+
+static void host_sim_ev_dev(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct ios_host *h = arg;
+	struct host_sim *hs = h->priv;
+	struct ios_request *rq;
+
+	if (!ios_timer_fire(&hs->dev_timer, data))
+		return;
+	while ((rq = hs->dev->type->ops.complete(hs->dev, sim->now)) != NULL)
+		ios_queue_complete(h->q, rq, sim->now, rq->error);
+	host_sim_dev_rearm(h);
+}
+
+static void host_sim_issue(struct ios_host *h, struct ios_request *rq, uint64_t now_ns)
+{
+	struct host_sim *hs = h->priv;
+	int ret = hs->dev->type->ops.submit(hs->dev, rq, now_ns);
+
+	if (ret) {
+		/* the device refused: complete at once with the error */
+		rq->error = ret;
+		ios_queue_complete(h->q, rq, now_ns, ret);
+		return;
+	}
+	host_sim_dev_rearm(h);
+}
+
+static void host_sim_ev_qtimer(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct ios_host *h = arg;
+	struct host_sim *hs = h->priv;
+
+	if (!ios_timer_fire(&hs->q_timer, data))
+		return;
+	ios_queue_timer(h->q, sim->now);
+}
+
+static void host_sim_set_queue_timer(struct ios_host *h, uint64_t when_ns)
+{
+	struct host_sim *hs = h->priv;
+
+	if (when_ns == IOS_NO_WAKEUP)
+		ios_timer_cancel(&hs->q_timer);
+	else
+		(void)ios_timer_arm(&h->loop, &hs->q_timer,
+				    when_ns < h->loop.now ? h->loop.now : when_ns,
+				    host_sim_ev_qtimer, h);
+}
+
+static uint64_t host_sim_now(struct ios_host *h)
+{
+	return h->loop.now;
+}
+
+static int host_sim_run(struct ios_host *h)
+{
+	return ios_sim_run(&h->loop, IOS_NO_WAKEUP);
+}
+
+static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, struct ios_err *e)
+{
+	struct host_sim *hs = h->priv;
+	const char *profile = cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE;
+
+	ios_timer_init(&hs->dev_timer);
+	ios_timer_init(&hs->q_timer);
+	/* the device's own random stream: the run's seed, salted with "device" */
+	hs->dev = ios_dev_create(profile, cfg->settings,
+				 ios_mix64(cfg->seed ^ 0x6465766963650000ULL), e);
+	if (!hs->dev)
+		return e && e->code ? e->code : -EINVAL;
+	snprintf(h->disk.name, sizeof(h->disk.name), "%s", hs->dev->name[0] ? hs->dev->name : "sda");
+	h->disk.profile = hs->dev->profile;
+	h->disk.nr_sectors = hs->dev->nr_sectors;
+	h->disk.depth = hs->dev->type->ops.queue_depth(hs->dev);
+	h->disk.rotational = (ios_dev_caps(hs->dev) & IOS_DEV_ROTATIONAL) != 0;
+	return 0;
+}
+
+static void host_sim_destroy(struct ios_host *h)
+{
+	struct host_sim *hs = h->priv;
+
+	if (hs->dev)
+		ios_dev_destroy(hs->dev);
+	hs->dev = NULL;
+}
+
+const struct ios_host_ops ios_host_sim_ops = {
+	.name = "sim",
+	.priv_size = sizeof(struct host_sim),
+	.init = host_sim_init,
+	.destroy = host_sim_destroy,
+	.now = host_sim_now,
+	.issue = host_sim_issue,
+	.set_queue_timer = host_sim_set_queue_timer,
+	.run = host_sim_run,
+};

@@ -1,0 +1,286 @@
+/*
+ * The plan phase: the jobs become tasks, the tasks' files are laid out on
+ * the host's disk, the page cache goes on top of the queue, and every task
+ * is set up with its result slot, ready to start.
+ *
+ * It runs after the host and the queue are built: the layout needs the
+ * disk's capacity, the page cache needs the queue, and the cgroups' check
+ * needs the scheduler the queue ended up with. The tasks are numbered in
+ * job order (clones of a job next to one another) and grouped into the
+ * stonewall phases the loop starts one after the other; each task's random
+ * stream is seeded from the run's seed (or the job's randseed=), the job's
+ * index and the clone's, so no task's numbers depend on another's.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include "run_int.h"
+
+/* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
+static int series_setup(struct run_ctx *c, struct ios_err *e)
+{
+	c->series = calloc(1, sizeof(*c->series));
+	if (!c->series || ios_series_init(c->series, c->nr_tasks))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct ios_job *j = c->tasks[i].job;
+		char label[256];
+
+		if (j->numjobs > 1)
+			snprintf(label, sizeof(label), "%s.%u", j->name ? j->name : "", c->tasks[i].clone);
+		else
+			snprintf(label, sizeof(label), "%s", j->name ? j->name : "");
+		if (ios_series_set_label(c->series, i, label))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/*
+ * Linux adjusts the writeback thresholds without a word (get_dirty_limits);
+ * the run keeps Linux's numbers but says what became of the settings.
+ */
+static int run_warn_dirty_limits(const struct ios_vm_tunables *vm, struct ios_run_result *out)
+{
+	uint64_t bg, d, pages = vm->memory / IOS_PAGE_SIZE;
+	unsigned adj = ios_vm_dirty_limits(vm, &bg, &d);
+	int ret = 0;
+
+	if (adj & IOS_VM_DIRTY_RATIO_RAISED)
+		ret = run_warn(out, "vm.dirty_ratio=%d counts as %d: Linux 2.6.31's get_dirty_limits "
+			       "never sets the dirty limit below %d%% of memory (%llu pages)",
+			       vm->dirty_ratio, IOS_VM_MIN_DIRTY_RATIO, IOS_VM_MIN_DIRTY_RATIO,
+			       (unsigned long long)d);
+	if (!ret && (adj & IOS_VM_BACKGROUND_HALVED))
+		ret = run_warn(out, "vm.dirty_background_ratio=%d is not below the dirty limit "
+			       "(%llu pages): as Linux's get_dirty_limits does, background writeback "
+			       "starts at half of it, %llu pages (%.2f%% of memory)",
+			       vm->dirty_background_ratio, (unsigned long long)d,
+			       (unsigned long long)bg, pages ? 100.0 * (double)bg / (double)pages : 0.0);
+	return ret;
+}
+
+static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, struct ios_err *e)
+{
+	struct ios_job_result *r = t->res;
+	const struct ios_job *j = t->job;
+
+	r->name = strdup(j->name ? j->name : "");
+	if (!r->name)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	r->groupid = groupid;
+	r->nr_merged = 1;
+	r->pid = t->ioc.pid;
+	r->job = j;
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		struct ios_dir_result *dr = &r->dir[d];
+
+		ios_lat_init(&dr->slat);
+		ios_lat_init(&dr->clat);
+		ios_lat_init(&dr->lat);
+		if ((j->clat_percentiles && ios_lat_enable_hist(&dr->clat)) ||
+		    (j->lat_percentiles && ios_lat_enable_hist(&dr->lat)) ||
+		    (j->slat_percentiles && ios_lat_enable_hist(&dr->slat)))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	ios_lat_init(&r->sync_lat);
+	r->ioprio_class = ios_ioc_class(&t->ioc);
+	r->ioprio_level = ios_ioc_level(&t->ioc);
+	r->cgroup = t->ioc.cgroup->path;
+	r->cgroup_weight = j->cgroup_weight;
+	if (j->nr_percentiles) {
+		r->pcts = j->percentile_list;
+		r->nr_pcts = j->nr_percentiles;
+	} else {
+		r->pcts = ios_default_percentiles;
+		r->nr_pcts = ios_nr_default_percentiles;
+	}
+	(void)c;
+	return 0;
+}
+
+/*
+ * Tasks: one per clone, in job order. The count is not capped (fio's
+ * 4096 is not iosched's), but it is summed wide: 2^20 sections of
+ * numjobs=4096 wrapped an unsigned count to 0 and the clones were
+ * written past a zero-length array. A count beyond what task indexes
+ * and pids (1000 + index, 32 bits) can number is refused; below that
+ * the allocations fail cleanly with "out of memory".
+ */
+static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
+{
+	const struct ios_jobfile *jf = c->jf;
+	struct ios_run_result *out = c->res;
+	uint64_t want_tasks = 0;
+	unsigned nr_tasks;
+
+	for (size_t i = 0; i < jf->nr_jobs; i++)
+		want_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
+	if (want_tasks > UINT32_MAX - 1000)
+		return IOS_ERR(e, -E2BIG, "%" PRIu64 " jobs in all (sections times their numjobs): "
+			       "more than the %" PRIu32 " one run can number", want_tasks,
+			       (uint32_t)(UINT32_MAX - 1000));
+	nr_tasks = (unsigned)want_tasks;
+	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
+	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
+	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));
+	if (!c->tasks || !c->phase_left || !out->jobs || !run_cgroup_get(c, ""))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	c->nr_tasks = nr_tasks;
+	out->nr_jobs = nr_tasks;
+	return 0;
+}
+
+/* cgroup_weight=: the weight of the job's cgroup, the same for every job in it */
+static int plan_cgroup_weight(const struct ios_job *j, struct ios_cgroup *cg, struct ios_err *e)
+{
+	const char *wf = j->cgroup_weight_file ? j->cgroup_weight_file : j->file ? j->file : "?";
+	int wl = j->cgroup_weight_file ? j->cgroup_weight_line : j->line;
+
+	if (!cg->id)
+		return IOS_ERR(e, -EINVAL,
+			       "%s:%d: job '%s': cgroup_weight=%u needs a cgroup= "
+			       "(the root group's weight is fixed)",
+			       wf, wl, j->name, j->cgroup_weight);
+	if (cg->weight && cg->weight != j->cgroup_weight)
+		return IOS_ERR(e, -EINVAL,
+			       "%s:%d: job '%s': cgroup_weight=%u for cgroup '%s', which "
+			       "an earlier job gave weight %u",
+			       wf, wl, j->name, j->cgroup_weight, cg->path, cg->weight);
+	cg->weight = j->cgroup_weight;
+	return 0;
+}
+
+/* Each job's clones: their cgroup, stonewall phase, pid, name and random stream. */
+static int plan_tasks(struct run_ctx *c, struct ios_err *e)
+{
+	const struct ios_jobfile *jf = c->jf;
+	unsigned phase = 0, idx = 0;
+	int ret = plan_alloc_tasks(c, e);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+		struct ios_cgroup *cg = run_cgroup_get(c, j->cgroup);
+
+		if (!cg)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		if (j->cgroup_weight && (ret = plan_cgroup_weight(j, cg, e)))
+			return ret;
+		if (i && j->stonewall)
+			phase++;
+		for (unsigned k = 0; k < n; k++, idx++) {
+			struct run_task *t = &c->tasks[idx];
+			uint64_t rseed = j->randseed_set ? j->randseed : c->cfg->seed;
+
+			t->job = j;
+			t->index = idx;
+			t->clone = k;
+			t->phase = phase;
+			t->res = &c->res->jobs[idx];
+			t->ioc.pid = 1000 + idx;
+			snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", j->name ? j->name : "fio");
+			t->ioc.cgroup = cg;
+			t->replay = c->replay || (j->read_iolog && *j->read_iolog);
+			ios_rand_seed(&t->rng, rseed, ((uint64_t)i << 20) | k);
+			c->phase_left[phase]++;
+		}
+	}
+	c->nr_phases = phase + 1;
+	return 0;
+}
+
+/* The page cache over the queue, and an inode for every file laid out. */
+static int plan_vfs(struct run_ctx *c, struct ios_err *e)
+{
+	struct ios_vfs_config vc = {
+		.sim = c->sim,
+		.q = c->q,
+		.fs = c->fs,
+		.vm = &c->vm,
+		.read_ahead_bytes = c->q->tun.read_ahead_bytes,
+		.flusher_pid = 100,
+		.cache_flush = c->lab.barrier,
+		.page_copy_ns = c->lab.page_copy_ns,
+	};
+	int ret;
+
+	c->vfs = ios_vfs_create(&vc, e);
+	if (!c->vfs)
+		return e && e->code ? e->code : -ENOMEM;
+	ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
+	ret = run_warn_dirty_limits(&c->vm, c->res);
+	if (ret)
+		return ret;
+	for (struct run_file *f = c->files; f; f = f->next) {
+		f->inode = ios_vfs_inode(c->vfs, f->fsf);
+		if (!f->inode || (!f->preexisting && ios_vfs_warm_meta(c->vfs, f->inode)))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Every task set up, with its result slot and the job's reporting group. */
+static int plan_setup_tasks(struct run_ctx *c, struct ios_err *e)
+{
+	const struct ios_jobfile *jf = c->jf;
+	unsigned idx = 0;
+	int ret;
+
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		unsigned n = j->numjobs ? j->numjobs : 1;
+		int gid = 0;
+
+		for (size_t k = 0; k <= i; k++)
+			if (k && (jf->jobs[k].stonewall || jf->jobs[k].new_group))
+				gid++;
+		for (unsigned k = 0; k < n; k++, idx++) {
+			ret = run_task_setup(c, &c->tasks[idx], e);
+			if (!ret)
+				ret = init_result_job(c, &c->tasks[idx], gid, e);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int run_plan(struct run_ctx *c, struct ios_err *e)
+{
+	const struct ios_jobfile *jf = c->jf;
+	struct ios_run_result *out = c->res;
+	int ret = plan_tasks(c, e);
+
+	if (!ret)
+		ret = run_cgroups_check(c, c->q->sched, c->set, out, e);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		char w[300];
+
+		/* fio 3.33 says this (log_err) and runs the job without time_based */
+		if (j->time_based && !j->runtime_ns &&
+		    (ret = run_warn(out, "%s: time_based requires a runtime/timeout setting; "
+				    "the job runs without time_based, as in fio",
+				    run_job_where_opt(j, NULL, w, sizeof(w)))))
+			return ret;
+	}
+	ret = run_layout_files(c, e);
+	if (!ret)
+		ret = plan_vfs(c, e);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < jf->nr_jobs && !c->logs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+
+		if ((j->write_bw_log || j->write_lat_log || j->write_iops_log) &&
+		    !(c->logs = ios_fiolog_set_new()))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	if (c->cfg->record_series && (ret = series_setup(c, e)))
+		return ret;
+	return plan_setup_tasks(c, e);
+}
