@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "iosched/exp.h"
 #include "iosched/repro.h"
 
 #define REPRO_DEFAULT_DIR "docs"
@@ -538,9 +539,15 @@ int cmd_repro(int argc, char **argv)
 		}
 	}
 	{
-		struct cli_pool_cfg pcfg = { ctx.nr, workers, rp_run_task, rp_task_label, &ctx };
+		struct ios_exp_pool pool = { ctx.nr, rp_run_task, rp_task_label, &ctx };
+		struct ios_exp_opts eo;
+		struct cli_progress prog;
+		int pret;
 
-		if (cli_pool_run(&pcfg, &failed)) {
+		cli_exp_opts(&eo, workers, &prog);
+		pret = ios_exp_pool_run(&pool, &eo, &failed);
+		cli_progress_clear(&prog);
+		if (pret) {
 			fprintf(stderr, "iosched: out of memory\n");
 			goto out;
 		}
