@@ -116,4 +116,52 @@ int ios_cmp_run_all(const struct ios_jobfile *jf, const struct ios_run_config *b
 		    struct ios_cmp_results *out) IOS_MUST_CHECK;
 void ios_cmp_results_free(struct ios_cmp_results *r);
 
+/* ---- repro: the seed experiments ---- */
+
+/*
+ * One experiment's runs. The caller fills x, jf, base and args (the job
+ * file parsed with the options of its .args file); ios_repro_prepare()
+ * the rest, ios_repro_run_all() the results.
+ */
+struct ios_repro_set {
+	const struct ios_repro_exp *x;
+	const struct ios_jobfile *jf;
+	const struct ios_run_config *base;	/* device and settings; seed and series per run */
+	const char *args;			/* the options as the report quotes them ("": none) */
+	struct ios_cmp_column *cols;		/* x->columns, parsed and checked */
+	size_t nr_cols;
+	unsigned nr_seeds;			/* seeds 1..nr_seeds */
+	size_t alone_col;			/* with x->alone: x->alone_column's index */
+	struct ios_repro_result *res;		/* [col * nr_seeds + seed - 1] */
+	struct ios_repro_result *alone;		/* [seed - 1], with x->alone */
+};
+
+/*
+ * Check @s's columns as `iosched compare` checks them (against
+ * base->settings and base->device), take the seeds (@quick: one) and make
+ * room for the results. Nothing runs. -errno with @e set (the columns'
+ * message as ios_cmp_columns_parse words it).
+ */
+int ios_repro_prepare(struct ios_repro_set *s, bool quick, struct ios_err *e) IOS_MUST_CHECK;
+void ios_repro_set_free(struct ios_repro_set *s);
+
+/* The run that failed first, in the order the runs are planned. */
+struct ios_repro_failure {
+	const struct ios_repro_set *set;	/* NULL: none */
+	char label[160];			/* "a1 cfq:fairness=1 s3", "a1 alone s2" */
+	struct ios_err err;
+};
+
+/*
+ * Every run of the @n prepared experiments (in order: each experiment's
+ * columns, each with its seeds, then its first job alone per seed) on
+ * o->workers threads, into each set's res and alone; seed 1 of each column
+ * records series for the plot. 0; -ENOMEM when nothing could run
+ * (fail->set NULL); or the first failed run's error, in @fail.
+ */
+int ios_repro_run_all(struct ios_repro_set *sets, size_t n, const struct ios_exp_opts *o,
+		      struct ios_repro_failure *fail) IOS_MUST_CHECK;
+/* The report's view of a finished set (pointers into @s). */
+void ios_repro_set_data(const struct ios_repro_set *s, struct ios_repro_data *d);
+
 #endif
