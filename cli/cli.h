@@ -106,25 +106,13 @@ void cli_progress_clear(struct cli_progress *p);
 void cli_progress_run_cb(void *arg, const struct ios_run_progress *pr);
 
 /*
- * Worker threads (pool.c): run tasks 0..nr-1 on up to @workers threads, in
- * order. @fn does one task; it passes @prog/@prog_arg (NULL when no
- * progress line is drawn) on as its runs' ios_run_config.progress and
- * returns 0 or non-zero on failure. After a failure the tasks past it are
- * skipped; *first_failed gets the lowest failed task (nr: none), the same
- * for any number of workers. @label names a running task on the progress
- * line (may be NULL). Returns 0, or -1 when out of memory (nothing ran).
+ * The experiments' worker pool (pool.c; the pool is the library's,
+ * iosched/exp.h): cli_exp_opts() fills @o with @workers and, when stderr
+ * is a terminal, the progress line drawn through @prog (initialised here;
+ * cli_progress_clear() it after the runs).
  */
-#define CLI_POOL_MAX_WORKERS 256
-
-struct cli_pool_cfg {
-	size_t nr;
-	long workers;
-	int (*fn)(void *arg, size_t idx, ios_run_progress_fn prog, void *prog_arg);
-	const char *(*label)(void *arg, size_t idx);
-	void *arg;
-};
-
-int cli_pool_run(const struct cli_pool_cfg *cfg, size_t *first_failed);
+struct ios_exp_opts;
+void cli_exp_opts(struct ios_exp_opts *o, long workers, struct cli_progress *prog);
 
 /*
  * --plot (plotfile.c): title "job files", subtitle "scheduler S, device D,

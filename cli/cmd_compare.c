@@ -2,14 +2,12 @@
  * iosched compare: the same jobs, seed and settings under several
  * schedulers, one table.
  *
- * The job files are parsed once; every column (a scheduler with its own
- * tunables) is checked before anything runs (ios_cmp_columns_parse). Then
- * worker threads (pool.c) take columns in order, each doing whole runs: the
- * simulator keeps no global state, so runs in parallel share only the
- * parsed jobs, read-only. A finished run is reduced to its compare metrics
- * (struct ios_cmp_run) in the worker and its full result freed. The report
- * is written after the last run from the results in column order, so it is
- * the same bytes whatever the number of workers.
+ * This file parses the arguments and prints; the experiment is the
+ * library's (iosched/exp.h): the job files are parsed once, every column
+ * (a scheduler with its own tunables) is checked before anything runs
+ * (ios_cmp_columns_parse), and ios_cmp_run_all() runs the columns on worker
+ * threads and hands the results back in column order, so the report is the
+ * same bytes whatever the number of workers.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -17,60 +15,8 @@
 #include <unistd.h>
 #include "cli.h"
 #include "iosched/compare.h"
+#include "iosched/exp.h"
 #include "iosched/plot.h"
-
-/* One column's outcome, written by the worker that ran it (cli_pool_run). */
-struct cmp_slot {
-	struct ios_cmp_run run;		/* the result, once done */
-	struct ios_series *series;	/* kept from the result for --plot */
-	char **warnings;		/* options the run ignored, kept for stderr */
-	size_t nr_warnings;
-	struct ios_err err;
-	int ret;
-};
-
-struct cmp_ctx {
-	const struct ios_jobfile *jf;
-	const struct ios_run_config *base;
-	const struct ios_cmp_column *cols;
-	struct cmp_slot *slots;
-};
-
-static int cmp_run_one(void *arg, size_t idx, ios_run_progress_fn prog, void *prog_arg)
-{
-	struct cmp_ctx *ctx = arg;
-	const struct ios_cmp_column *col = &ctx->cols[idx];
-	struct cmp_slot *slot = &ctx->slots[idx];
-	struct ios_run_config cfg = *ctx->base;
-	struct ios_run_result res = { 0 };
-	int ret;
-
-	cfg.scheduler = col->sched->name;
-	cfg.settings = &col->settings;
-	cfg.progress = prog;
-	cfg.progress_arg = prog_arg;
-	ret = ios_run(ctx->jf, &cfg, &res, &slot->err);
-	if (!ret) {
-		ret = ios_cmp_run_from_result(&slot->run, col->label, &col->share, &res);
-		if (ret)
-			IOS_ERR(&slot->err, ret, "out of memory");
-		/* the plot needs the series after the result is gone */
-		slot->series = res.series;
-		res.series = NULL;
-		slot->warnings = res.warnings;
-		slot->nr_warnings = res.nr_warnings;
-		res.warnings = NULL;
-		res.nr_warnings = 0;
-		ios_run_result_free(&res);
-	}
-	slot->ret = ret;
-	return ret;
-}
-
-static const char *cmp_label(void *arg, size_t idx)
-{
-	return ((struct cmp_ctx *)arg)->cols[idx].label;
-}
 
 /* compare's own options, before the run options (its --scheduler refuses) */
 struct cmp_args {
@@ -110,7 +56,7 @@ static const struct ios_cl_opt cmp_opts[] = {
 	{ .name = "--schedulers", .kind = IOS_CL_STR, .off = CA(list), .metavar = "LIST",
 	  .help_fn = cmp_schedulers_help },
 	{ .name = "--jobs", .alias = "-j", .kind = IOS_CL_U64, .off = CA(workers), .min = 1,
-	  .max = CLI_POOL_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
+	  .max = IOS_EXP_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
 	  .help = "runs at a time (default: online CPUs); the output does not\n"
 		  "depend on it" },
 	{ .name = "--shares", .kind = IOS_CL_FLAG, .off = CA(shares),
@@ -149,7 +95,7 @@ static void cmp_usage(FILE *f)
 
 /* --plot: one row per column, in column order, labelled as the user wrote the column. */
 static int cmp_plot(const char *path, const struct cli_run_opts *o,
-		    const struct ios_cmp_column *cols, const struct cmp_slot *slots, size_t nr)
+		    const struct ios_cmp_column *cols, const struct ios_cmp_results *res, size_t nr)
 {
 	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
 	char title[1024], sub[1024];
@@ -162,13 +108,72 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o,
 	}
 	for (size_t c = 0; c < nr; c++) {
 		pr[c].label = cols[c].label;
-		pr[c].series = slots[c].series;
+		pr[c].series = res->extra[c].series;
 	}
 	cli_plot_title(o, title, sizeof(title));
-	cli_plot_subtitle(o, NULL, slots[0].run.device, slots[0].run.seed, sub, sizeof(sub));
+	cli_plot_subtitle(o, NULL, res->runs[0].device, res->runs[0].seed, sub, sizeof(sub));
 	ret = cli_write_plot(path, &p);
 	free(pr);
 	return ret;
+}
+
+/*
+ * Run every column (the library's worker threads, the progress line on a
+ * terminal) and say on stderr what failed, or else what each column
+ * ignored (cgroup= under noop, ...), as 'run' says it, in column order.
+ */
+static int cmp_run(const struct ios_jobfile *jf, const struct cli_run_opts *o,
+		   const struct ios_cmp_column *cols, size_t nr_cols, long workers,
+		   struct ios_cmp_results *res)
+{
+	struct ios_exp_opts eo;
+	struct cli_progress prog;
+	int ret;
+
+	cli_exp_opts(&eo, workers, &prog);
+	ret = ios_cmp_run_all(jf, &o->cfg, cols, nr_cols, &eo, res);
+	cli_progress_clear(&prog);
+	if (ret && res->failed >= nr_cols) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	if (ret) {
+		const struct ios_err *err = &res->err;
+
+		fprintf(stderr, "iosched: compare: %s: %s\n", cols[res->failed].label,
+			err->msg[0] ? err->msg : strerror(-res->ret));
+		return -1;
+	}
+	for (size_t c = 0; c < nr_cols; c++)
+		for (size_t w = 0; w < res->extra[c].nr_warnings; w++)
+			fprintf(stderr, "iosched: warning: %s: %s\n", cols[c].label,
+				res->extra[c].warnings[w]);
+	return 0;
+}
+
+/* The table, as text or JSON, to --output or stdout: an exit code. */
+static int cmp_print(const struct cli_run_opts *o, const struct ios_cmp_results *res,
+		     size_t nr_cols, bool shares)
+{
+	struct ios_cmp_report rep = {
+		.jobfiles = o->jobs,
+		.nr_jobfiles = (size_t)o->nr_jobs,
+		.runs = res->runs,
+		.nr_runs = nr_cols,
+		.shares = shares,
+	};
+	struct ios_buf out;
+	int rc = CLI_EXIT_FAIL, ret;
+
+	ios_buf_init(&out);
+	ret = !strcmp(o->fmt, "json") ? ios_cmp_report_json(&rep, &out)
+				      : ios_cmp_report_text(&rep, &out);
+	if (ret)
+		fprintf(stderr, "iosched: out of memory writing the report\n");
+	else if (!cli_write_output(o->outfile, &out))
+		rc = CLI_EXIT_OK;
+	ios_buf_free(&out);
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -176,13 +181,10 @@ int cmd_compare(int argc, char **argv)
 	struct cli_run_opts o;
 	struct ios_jobfile jf = { 0 };
 	struct ios_cmp_column *cols = NULL;
-	struct ios_cmp_run *runs = NULL;
-	struct cmp_ctx ctx = { 0 };
-	struct cli_pool_cfg pcfg = { 0 };
+	struct ios_cmp_results res = { 0 };
 	struct ios_err e = { 0 };
-	struct ios_buf out;
 	const char *list = NULL, *plot = NULL;
-	size_t nr_cols = 0, failed;
+	size_t nr_cols = 0;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
 	struct cli_paths paths = { 0 };
@@ -231,81 +233,18 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	for (size_t i = 0; i < jf.nr_jobs; i++) {
-		const struct ios_job *j = &jf.jobs[i];
-		const char *opt = j->write_bw_log ? "write_bw_log" : j->write_lat_log ? "write_lat_log"
-				: j->write_iops_log ? "write_iops_log" : NULL;
-
-		/* write_iolog appends: one log per column, in no fixed order, lines mixed */
-		if (!opt && j->write_iolog && *j->write_iolog && !(j->read_iolog && *j->read_iolog))
-			opt = "write_iolog";
-		/* every column would write its logs over the same files, at once */
-		if (opt) {
-			fprintf(stderr, "iosched: compare: %s:%d: job '%s' sets %s; the columns "
-				"would write their logs over the same files: get logs with "
-				"'iosched run --scheduler S' per scheduler\n", j->file ? j->file : "?",
-				j->line, j->name ? j->name : "", opt);
-			rc = CLI_EXIT_USAGE;
-			goto out;
-		}
-	}
-
-	ctx.jf = &jf;
-	ctx.base = &o.cfg;
-	ctx.cols = cols;
-	ctx.slots = calloc(nr_cols, sizeof(*ctx.slots));
-	runs = calloc(nr_cols, sizeof(*runs));
-	pcfg = (struct cli_pool_cfg){ nr_cols, workers, cmp_run_one, cmp_label, &ctx };
-	if (!ctx.slots || !runs || cli_pool_run(&pcfg, &failed)) {
-		fprintf(stderr, "iosched: out of memory\n");
+	if (ios_cmp_check_jobs(&jf, &e)) {
+		fprintf(stderr, "iosched: compare: %s\n", e.msg);
+		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (failed < nr_cols) {
-		struct cmp_slot *s = &ctx.slots[failed];
-
-		fprintf(stderr, "iosched: compare: %s: %s\n", cols[failed].label,
-			s->err.msg[0] ? s->err.msg : strerror(-s->ret));
+	if (cmp_run(&jf, &o, cols, nr_cols, workers, &res))
 		goto out;
-	}
-	/* what each column ignored (cgroup= under noop, ...), as 'run' says it, in column order */
-	for (size_t c = 0; c < nr_cols; c++)
-		for (size_t w = 0; w < ctx.slots[c].nr_warnings; w++)
-			fprintf(stderr, "iosched: warning: %s: %s\n", cols[c].label,
-				ctx.slots[c].warnings[w]);
-	for (size_t c = 0; c < nr_cols; c++)
-		runs[c] = ctx.slots[c].run;
-	{
-		struct ios_cmp_report rep = {
-			.jobfiles = o.jobs,
-			.nr_jobfiles = (size_t)o.nr_jobs,
-			.runs = runs,
-			.nr_runs = nr_cols,
-			.shares = shares,
-		};
-
-		ios_buf_init(&out);
-		ret = !strcmp(o.fmt, "json") ? ios_cmp_report_json(&rep, &out)
-					     : ios_cmp_report_text(&rep, &out);
-		if (ret)
-			fprintf(stderr, "iosched: out of memory writing the report\n");
-		else if (!cli_write_output(o.outfile, &out))
-			rc = CLI_EXIT_OK;
-		ios_buf_free(&out);
-	}
-	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, ctx.slots, nr_cols))
+	rc = cmp_print(&o, &res, nr_cols, shares);
+	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, &res, nr_cols))
 		rc = CLI_EXIT_FAIL;
 out:
-	if (ctx.slots)
-		for (size_t c = 0; c < nr_cols; c++) {
-			ios_cmp_run_free(&ctx.slots[c].run);
-			ios_series_free(ctx.slots[c].series);
-			free(ctx.slots[c].series);
-			for (size_t w = 0; w < ctx.slots[c].nr_warnings; w++)
-				free(ctx.slots[c].warnings[w]);
-			free(ctx.slots[c].warnings);
-		}
-	free(ctx.slots);
-	free(runs);
+	ios_cmp_results_free(&res);
 	ios_cmp_columns_free(cols, nr_cols);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);

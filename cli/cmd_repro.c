@@ -1,15 +1,16 @@
 /*
  * iosched repro: the seed reproduction report (`make seeds`).
  *
- * Every experiment of the library's table (ios_repro_experiments[]) is
- * prepared before anything runs: its job file parsed with the options of
- * the .args file beside it (the same options the smoke tests and the
- * README use, so there is one place that says how a seed job runs), and its
- * columns checked as `iosched compare` checks them. Then every run of every
- * experiment (column x seed, plus the first job alone where an experiment
- * needs that rate) is one task for the worker threads of pool.c; the report
- * is written after the last one, from the results in table order, so its
- * bytes do not depend on the number of workers.
+ * This file parses the arguments, reads each experiment's .args file (the
+ * options beside its job file: the same options the smoke tests and the
+ * README use, parsed by the same code as the command line, so there is one
+ * place that says how a seed job runs), parses the job file, and writes
+ * what comes back. The experiments are the library's (iosched/exp.h):
+ * ios_repro_prepare() checks an experiment's columns before anything runs,
+ * ios_repro_run_all() does every run (column x seed, plus the first job
+ * alone where an experiment needs that rate) on worker threads, and the
+ * results come back in table order, so the report's bytes do not depend on
+ * the number of workers.
  *
  * Output: DIR/REPRODUCTION.md and DIR/repro/NAME.svg (DIR: docs), and the
  * PASS/MISS list on stdout; or, with --output-format json, the data as JSON
@@ -23,56 +24,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "iosched/exp.h"
 #include "iosched/repro.h"
 
 #define REPRO_DEFAULT_DIR "docs"
 
-/* One experiment, prepared. */
+/* One experiment: what the command line read for it, and the library's runs. */
 struct rp_exp {
 	const struct ios_repro_exp *x;
 	struct cli_run_opts o;		/* from the .args file: device, --set, --fio-compat */
 	char *args;			/* the .args file's text, on one line */
 	char *argv_text;		/* its tokens, which o's options point into */
 	struct ios_jobfile jf;
-	struct ios_cmp_column *cols;
-	size_t nr_cols;
-	unsigned nr_seeds;
-	struct ios_repro_result *res;	/* [col * nr_seeds + seed - 1] */
-	struct ios_repro_result *alone;	/* [seed - 1] */
+	struct ios_repro_set *set;	/* in the array ios_repro_run_all() takes */
 };
-
-/* One run: an experiment, a column (or the first job alone), a seed. */
-struct rp_task {
-	struct rp_exp *e;
-	size_t col;			/* the column; with alone, the alone column */
-	bool alone;
-	unsigned seed_idx;
-	struct ios_repro_result *out;
-	struct ios_err err;
-	char label[160];
-};
-
-struct rp_ctx {
-	struct rp_task *tasks;
-	size_t nr;
-};
-
-static int rp_run_task(void *arg, size_t idx, ios_run_progress_fn prog, void *prog_arg)
-{
-	struct rp_task *t = &((struct rp_ctx *)arg)->tasks[idx];
-	struct ios_run_config cfg = t->e->o.cfg;
-
-	cfg.seed = t->seed_idx + 1;
-	/* the plot shows seed 1 of each column */
-	cfg.record_series = !t->alone && t->seed_idx == 0;
-	return ios_repro_run(&t->e->jf, &cfg, &t->e->cols[t->col], t->alone, prog, prog_arg,
-			     t->out, &t->err);
-}
-
-static const char *rp_task_label(void *arg, size_t idx)
-{
-	return ((struct rp_ctx *)arg)->tasks[idx].label;
-}
 
 /* repro's options (it takes no run options: the .args files hold those) */
 struct rp_args {
@@ -111,7 +76,7 @@ static const struct ios_cl_opt rp_opts[] = {
 	  .help = "where the report goes (default " REPRO_DEFAULT_DIR "); the Markdown links as if\n"
 		  "DIR were docs/, wherever it is written" },
 	{ .name = "--jobs", .alias = "-j", .kind = IOS_CL_U64, .off = RA(workers), .min = 1,
-	  .max = CLI_POOL_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
+	  .max = IOS_EXP_MAX_WORKERS, .flags = IOS_CL_BRIEF_RANGE, .metavar = "N",
 	  .help = "runs at a time (default: online CPUs); the output does not\n"
 		  "depend on it" },
 	{ .name = "--quick", .kind = IOS_CL_FLAG, .off = RA(quick),
@@ -279,12 +244,11 @@ out:
 	return ret;
 }
 
-/* Parse the job file and check the columns: nothing runs before all of this. */
+/* Read the .args, parse the job file, check the columns: nothing runs before all of this. */
 static int rp_prepare(struct rp_exp *e, bool quick)
 {
 	struct ios_err err = { 0 };
-	char *list;
-	size_t len = 1;
+	int ret;
 
 	if (cli_run_opts_init(&e->o, 1))
 		return -1;
@@ -298,48 +262,21 @@ static int rp_prepare(struct rp_exp *e, bool quick)
 	e->o.jobs[e->o.nr_jobs++] = e->x->jobfile;
 	if (cli_run_opts_load(&e->o, &e->jf))
 		return -1;
-	for (size_t c = 0; e->x->columns[c]; c++)
-		len += strlen(e->x->columns[c]) + 1;
-	list = calloc(1, len);
-	if (!list)
-		return -1;
-	for (size_t c = 0; e->x->columns[c]; c++) {
-		if (c)
-			strcat(list, ",");
-		strcat(list, e->x->columns[c]);
-	}
-	if (ios_cmp_columns_parse(list, &e->o.settings, e->o.cfg.device, &e->cols, &e->nr_cols,
-				  &err)) {
+	*e->set = (struct ios_repro_set){ .x = e->x, .jf = &e->jf, .base = &e->o.cfg,
+					  .args = e->args };
+	ret = ios_repro_prepare(e->set, quick, &err);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "iosched: out of memory\n");
+	} else if (ret) {
 		fprintf(stderr, "iosched: repro: %s: ", e->x->name);
 		cli_error(&err);
-		free(list);
-		return -1;
 	}
-	free(list);
-	e->nr_seeds = quick ? 1 : e->x->nr_seeds;
-	if (!e->nr_seeds || e->nr_seeds > IOS_REPRO_MAX_SEEDS) {
-		fprintf(stderr, "iosched: repro: %s: %u seeds (allowed 1..%d)\n", e->x->name,
-			e->nr_seeds, IOS_REPRO_MAX_SEEDS);
-		return -1;
-	}
-	e->res = calloc(e->nr_cols * e->nr_seeds, sizeof(*e->res));
-	e->alone = e->x->alone ? calloc(e->nr_seeds, sizeof(*e->alone)) : NULL;
-	if (!e->res || (e->x->alone && !e->alone)) {
-		fprintf(stderr, "iosched: out of memory\n");
-		return -1;
-	}
-	return 0;
+	return ret;
 }
 
 static void rp_exp_free(struct rp_exp *e)
 {
-	for (size_t i = 0; e->res && i < e->nr_cols * e->nr_seeds; i++)
-		ios_repro_result_free(&e->res[i]);
-	for (unsigned s = 0; e->alone && s < e->nr_seeds; s++)
-		ios_repro_result_free(&e->alone[s]);
-	free(e->res);
-	free(e->alone);
-	ios_cmp_columns_free(e->cols, e->nr_cols);
+	ios_repro_set_free(e->set);
 	ios_jobfile_free(&e->jf);
 	cli_run_opts_free(&e->o);
 	free(e->args);
@@ -474,6 +411,53 @@ out:
 	return ret;
 }
 
+/* Every run (the library's worker threads, the progress line on a terminal); -1 said on stderr. */
+static int rp_run(struct ios_repro_set *sets, size_t nr, long workers)
+{
+	struct ios_repro_failure fail;
+	struct ios_exp_opts eo;
+	struct cli_progress prog;
+	int ret;
+
+	cli_exp_opts(&eo, workers, &prog);
+	ret = ios_repro_run_all(sets, nr, &eo, &fail);
+	cli_progress_clear(&prog);
+	if (ret && !fail.set) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	if (ret) {
+		fprintf(stderr, "iosched: repro: %s (%s): %s\n", fail.label, fail.set->x->jobfile,
+			fail.err.msg[0] ? fail.err.msg : strerror(-fail.err.code));
+		return -1;
+	}
+	return 0;
+}
+
+/* The report: JSON to --output, or the files under @dir and the PASS/MISS list. */
+static int rp_print(const char *dir, const char *fmt, const char *outfile,
+		    const struct ios_repro_data *data, size_t nr, bool quick)
+{
+	struct ios_buf b;
+	int rc = CLI_EXIT_FAIL, ret;
+
+	ios_buf_init(&b);
+	if (!strcmp(fmt, "json")) {
+		ret = ios_repro_report_json(data, nr, quick, &b);
+	} else {
+		ret = rp_write_report(dir, data, nr, quick) ? -EIO
+		      : ios_repro_report_text(data, nr, &b);
+	}
+	if (ret == -EIO)
+		;	/* the message is out */
+	else if (ret)
+		fprintf(stderr, "iosched: repro: the report: %s\n", strerror(-ret));
+	else if (!cli_write_output(outfile, &b))
+		rc = CLI_EXIT_OK;
+	ios_buf_free(&b);
+	return rc;
+}
+
 int cmd_repro(int argc, char **argv)
 {
 	const char *dir = REPRO_DEFAULT_DIR, *fmt = "normal", *outfile = NULL;
@@ -481,8 +465,8 @@ int cmd_repro(int argc, char **argv)
 	bool quick = false, want[64] = { false }, any = false;
 	struct rp_exp *exps = NULL;
 	struct ios_repro_data *data = NULL;
-	struct rp_ctx ctx = { 0 };
-	size_t nr = 0, failed;
+	struct ios_repro_set *sets = NULL;
+	size_t nr = 0;
 	struct rp_args args = { .dir = REPRO_DEFAULT_DIR, .fmt = "normal" };
 	const struct ios_cl_group groups[] = { { rp_opts, &args, 0 } };
 	const struct ios_cl_cmd cmd = { "repro", "iosched repro --help", groups, 1, rp_experiment,
@@ -510,12 +494,14 @@ int cmd_repro(int argc, char **argv)
 	/* in the table's order, whatever the order asked in */
 	exps = calloc(ios_repro_nr_experiments, sizeof(*exps));
 	data = calloc(ios_repro_nr_experiments, sizeof(*data));
-	if (!exps || !data)
+	sets = calloc(ios_repro_nr_experiments, sizeof(*sets));
+	if (!exps || !data || !sets)
 		goto out;
 	for (size_t k = 0; k < ios_repro_nr_experiments; k++) {
 		if (any && !want[k])
 			continue;
 		exps[nr].x = &ios_repro_experiments[k];
+		exps[nr].set = &sets[nr];
 		nr++;
 		if (rp_prepare(&exps[nr - 1], quick))
 			goto out;
@@ -524,92 +510,16 @@ int cmd_repro(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	if (rp_run(sets, nr, workers))
+		goto out;
 	for (size_t k = 0; k < nr; k++)
-		ctx.nr += exps[k].nr_seeds * (exps[k].nr_cols + (exps[k].x->alone ? 1 : 0));
-	ctx.tasks = calloc(ctx.nr, sizeof(*ctx.tasks));
-	if (!ctx.tasks) {
-		fprintf(stderr, "iosched: out of memory\n");
-		goto out;
-	}
-	ctx.nr = 0;
-	for (size_t k = 0; k < nr; k++) {
-		struct rp_exp *e = &exps[k];
-
-		for (size_t c = 0; c < e->nr_cols; c++) {
-			for (unsigned s = 0; s < e->nr_seeds; s++) {
-				struct rp_task *t = &ctx.tasks[ctx.nr++];
-
-				*t = (struct rp_task){ .e = e, .col = c, .seed_idx = s,
-						       .out = &e->res[c * e->nr_seeds + s] };
-				snprintf(t->label, sizeof(t->label), "%s %s s%u", e->x->name,
-					 e->cols[c].label, s + 1);
-			}
-		}
-		for (unsigned s = 0; e->x->alone && s < e->nr_seeds; s++) {
-			struct rp_task *t = &ctx.tasks[ctx.nr++];
-			size_t c = 0;
-
-			while (c < e->nr_cols && strcmp(e->cols[c].label, e->x->alone_column))
-				c++;
-			if (c == e->nr_cols) {
-				fprintf(stderr, "iosched: repro: %s: no column '%s' to run the first "
-					"job alone under\n", e->x->name, e->x->alone_column);
-				goto out;
-			}
-			*t = (struct rp_task){ .e = e, .col = c, .alone = true, .seed_idx = s,
-					       .out = &e->alone[s] };
-			snprintf(t->label, sizeof(t->label), "%s alone s%u", e->x->name, s + 1);
-		}
-	}
-	{
-		struct cli_pool_cfg pcfg = { ctx.nr, workers, rp_run_task, rp_task_label, &ctx };
-
-		if (cli_pool_run(&pcfg, &failed)) {
-			fprintf(stderr, "iosched: out of memory\n");
-			goto out;
-		}
-	}
-	if (failed < ctx.nr) {
-		const struct rp_task *t = &ctx.tasks[failed];
-
-		fprintf(stderr, "iosched: repro: %s (%s): %s\n", t->label, t->e->x->jobfile,
-			t->err.msg[0] ? t->err.msg : strerror(-t->err.code));
-		goto out;
-	}
-	for (size_t k = 0; k < nr; k++) {
-		struct rp_exp *e = &exps[k];
-
-		data[k] = (struct ios_repro_data){
-			.exp = e->x, .args = e->args,
-			.device = e->o.cfg.device ? e->o.cfg.device : IOS_DEV_DEFAULT_PROFILE,
-			.cols = e->cols, .nr_cols = e->nr_cols, .nr_seeds = e->nr_seeds,
-			.res = e->res, .alone = e->alone,
-		};
-	}
-	{
-		struct ios_buf b;
-		int ret;
-
-		ios_buf_init(&b);
-		if (!strcmp(fmt, "json")) {
-			ret = ios_repro_report_json(data, nr, quick, &b);
-		} else {
-			ret = rp_write_report(dir, data, nr, quick) ? -EIO
-			      : ios_repro_report_text(data, nr, &b);
-		}
-		if (ret == -EIO)
-			;	/* the message is out */
-		else if (ret)
-			fprintf(stderr, "iosched: repro: the report: %s\n", strerror(-ret));
-		else if (!cli_write_output(outfile, &b))
-			rc = CLI_EXIT_OK;
-		ios_buf_free(&b);
-	}
+		ios_repro_set_data(&sets[k], &data[k]);
+	rc = rp_print(dir, fmt, outfile, data, nr, quick);
 out:
 	for (size_t k = 0; exps && k < nr; k++)
 		rp_exp_free(&exps[k]);
 	free(exps);
 	free(data);
-	free(ctx.tasks);
+	free(sets);
 	return rc;
 }

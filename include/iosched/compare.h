@@ -13,9 +13,11 @@
  *  3. Columns (`cfq:fairness=1`: a scheduler with its own tunables), checked
  *     before anything runs, and the text and JSON writers of the table.
  *
- * Nothing here runs a simulation or reads a clock; the command line runs
- * the columns (in parallel) and hands the results back in column order, so
- * the report depends only on the inputs.
+ * Layers 1 and 2 and the columns are the experiments module's (src/exp/
+ * metrics.c, columns.c), the writers the report's (src/report/compare.c).
+ * Nothing here runs a simulation or reads a clock; ios_cmp_run_all()
+ * (exp.h) runs the columns in parallel and hands the results back in
+ * column order, so the report depends only on the inputs.
  */
 #ifndef IOSCHED_COMPARE_H
 #define IOSCHED_COMPARE_H

@@ -18,6 +18,11 @@
  *  - the writers turn the results into Markdown, JSON, a short text
  *    summary and one SVG plot per experiment.
  *
+ * The table, the runs and the evaluation are the experiments module's
+ * (src/exp/repro_table.c, repro.c; exp.h plans and runs every run of a set
+ * of experiments); the words and the writers are the report's
+ * (src/report/repro_words.c, repro_out.c).
+ *
  * The only numbers typed into the source are the thread's; everything
  * derived from them (spreads, ratios, Moyer's ideal and %diff) is computed
  * by the same code as ours. Nothing reads a clock, so the same runs give

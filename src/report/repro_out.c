@@ -20,7 +20,7 @@
 #include "iosched/ios.h"
 #include "iosched/repro.h"
 #include "jsonw.h"
-#include "repro_int.h"
+#include "exp/repro_int.h"
 
 /* ---- helpers ---- */
 

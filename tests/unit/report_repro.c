@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "iosched/repro.h"
-#include "report/repro_int.h"
+#include "exp/repro_int.h"
 
 #define T_ASSERT_STR(got, want) T_ASSERT_MSG(!strcmp(got, want), "'%s', wanted '%s'", got, want)
 

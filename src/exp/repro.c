@@ -13,6 +13,9 @@
  * as scenarios.md §5 asks. The thread's numbers go through the same code:
  * each thread run is turned into a run with just what was posted, and a
  * measure that needs something it lacks is NaN ("-" in the report).
+ *
+ * How a measure is named and printed is the writers' business
+ * (src/report/repro_words.c); this file only computes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -273,33 +276,29 @@ out:
 	free(others);
 }
 
-struct rp_measure_info {
-	const char *name;		/* in the criterion: "finish spread" */
-	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	unsigned needs;			/* RP_HAS_* */
-	enum { RP_PCT, RP_RATIO, RP_MS, RP_TIMES } unit;
-};
-
-static const struct rp_measure_info rp_measures[IOS_RM_COUNT] = {
-	[IOS_RM_SPREAD] = { "finish spread", NULL, RP_HAS_FINISH, RP_PCT },
-	[IOS_RM_MAKESPAN_REL] = { NULL, "makespan / %s's", RP_HAS_FINISH, RP_TIMES },
-	[IOS_RM_AGG_ALONE] = { "aggregate / the first job alone", NULL, RP_HAS_ALL, RP_PCT },
-	[IOS_RM_WORST_DIFF] = { "worst |%diff|", NULL, RP_HAS_BYTES, RP_PCT },
-	[IOS_RM_BW_SUM_REL] = { NULL, "aggregate / %s's", RP_HAS_BW, RP_PCT },
-	[IOS_RM_RW_RATIO] = { "reader / writer", NULL, RP_HAS_BW, RP_RATIO },
-	[IOS_RM_WR_REL] = { "writer / reader", NULL, RP_HAS_BW, RP_PCT },
-	[IOS_RM_LAT_RATIO] = { "writer max clat / reader's", NULL, RP_HAS_LAT, RP_TIMES },
-	[IOS_RM_MAX_LAT] = { "worst max clat", NULL, RP_HAS_LAT, RP_MS },
-	[IOS_RM_BW_DEV] = { NULL, "largest per-job bandwidth difference from %s", RP_HAS_BW,
-			    RP_PCT },
-	[IOS_RM_READ_TIME] = { "reads' share of device time", NULL, RP_HAS_BUSY, RP_PCT },
-	[IOS_RM_WRITE_TIME] = { "writes' share of device time", NULL, RP_HAS_BUSY, RP_PCT },
-	[IOS_RM_SHARER_MIN] = { "each sharer / the others' median", NULL, RP_HAS_BW, RP_RATIO },
-	[IOS_RM_SHARER_MAX] = { "each sharer / the others' median", NULL, RP_HAS_BW, RP_RATIO },
-	[IOS_RM_OTHERS_SPREAD] = { "the others' bandwidth spread", NULL, RP_HAS_BW, RP_PCT },
-	[IOS_RM_GROUP_RATIO] = { "I/Os, first cgroup / second", NULL, RP_HAS_GROUPS, RP_TIMES },
-	[IOS_RM_GROUP_TIME_RATIO] = { "disk time, first cgroup / second", NULL, RP_HAS_GROUPS,
-				      RP_TIMES },
+/*
+ * What each measure needs of a run (RP_HAS_*): a thread run that did not
+ * post it gives NaN. The measures' names and units are the writers'
+ * (src/report/repro_words.c).
+ */
+static const unsigned rp_needs[IOS_RM_COUNT] = {
+	[IOS_RM_SPREAD] = RP_HAS_FINISH,
+	[IOS_RM_MAKESPAN_REL] = RP_HAS_FINISH,
+	[IOS_RM_AGG_ALONE] = RP_HAS_ALL,
+	[IOS_RM_WORST_DIFF] = RP_HAS_BYTES,
+	[IOS_RM_BW_SUM_REL] = RP_HAS_BW,
+	[IOS_RM_RW_RATIO] = RP_HAS_BW,
+	[IOS_RM_WR_REL] = RP_HAS_BW,
+	[IOS_RM_LAT_RATIO] = RP_HAS_LAT,
+	[IOS_RM_MAX_LAT] = RP_HAS_LAT,
+	[IOS_RM_BW_DEV] = RP_HAS_BW,
+	[IOS_RM_READ_TIME] = RP_HAS_BUSY,
+	[IOS_RM_WRITE_TIME] = RP_HAS_BUSY,
+	[IOS_RM_SHARER_MIN] = RP_HAS_BW,
+	[IOS_RM_SHARER_MAX] = RP_HAS_BW,
+	[IOS_RM_OTHERS_SPREAD] = RP_HAS_BW,
+	[IOS_RM_GROUP_RATIO] = RP_HAS_GROUPS,
+	[IOS_RM_GROUP_TIME_RATIO] = RP_HAS_GROUPS,
 };
 
 /*
@@ -327,7 +326,7 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 {
 	const struct ios_cmp_run *cr = &run->r->run;
 	const struct ios_cmp_job *j0 = rp_job(run, 0), *j1 = rp_job(run, 1);
-	unsigned needs = rp_measures[m].needs;
+	unsigned needs = rp_needs[m];
 	double lo, hi, spread, median, a, b;
 
 	if ((run->has & needs) != needs || (ref && (ref->has & needs) != needs))
@@ -588,93 +587,4 @@ int ios_repro_evaluate(const struct ios_repro_data *d, struct ios_repro_verdict 
 		v[k].thread_pass = rp_within(c, v[k].thread);
 	}
 	return 0;
-}
-
-/* ---- words and numbers ---- */
-
-/* @v in @m's unit with @extra more decimals than usual */
-static void rp_format(enum ios_repro_measure m, double v, int extra, char *buf, size_t len)
-{
-	if (m >= IOS_RM_COUNT || !isfinite(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	switch (rp_measures[m].unit) {
-	case RP_PCT:
-		snprintf(buf, len, "%.*f %%", 1 + extra, 100.0 * v);
-		break;
-	case RP_RATIO:
-		snprintf(buf, len, "%.*f", (fabs(v) < 0.1 ? 4 : 2) + extra, v);
-		break;
-	case RP_TIMES:
-		snprintf(buf, len, "%.*f", 2 + extra, v);
-		break;
-	case RP_MS:
-		snprintf(buf, len, "%.*f ms", 1 + extra, v / 1e6);
-		break;
-	}
-}
-
-void ios_repro_format(enum ios_repro_measure m, double v, char *buf, size_t len)
-{
-	rp_format(m, v, 0, buf, len);
-}
-
-/*
- * A value that rounds to a bound it does not equal gets more decimals, so
- * that a MISS never prints the bound itself ("25.0 %" for 24.98 % against
- * >= 25 %).
- */
-void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, size_t len)
-{
-	double blo, bhi;
-
-	ios_repro_bounds(c, &blo, &bhi);
-	for (int extra = 0; extra <= 4; extra++) {
-		char lo[32], hi[32];
-		bool tie = false;
-
-		rp_format(c->m, v, extra, buf, len);
-		rp_format(c->m, blo, extra, lo, sizeof(lo));
-		rp_format(c->m, bhi, extra, hi, sizeof(hi));
-		if (isfinite(blo) && v != blo && !strcmp(buf, lo))
-			tie = true;
-		if (isfinite(bhi) && v != bhi && !strcmp(buf, hi))
-			tie = true;
-		if (!tie)
-			return;
-	}
-}
-
-void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, size_t len)
-{
-	const struct rp_measure_info *mi = c->m < IOS_RM_COUNT ? &rp_measures[c->m] : NULL;
-	const char *ge = utf8 ? "≥" : ">=", *le = utf8 ? "≤" : "<=";
-	char name[160], lo[32], hi[32];
-
-	if (!mi) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	if (mi->ref_name) {
-		/* the format names the reference column once */
-		snprintf(name, sizeof(name), mi->ref_name, c->ref ? c->ref : "?");
-	} else {
-		snprintf(name, sizeof(name), "%s", mi->name);
-	}
-	if (c->tol > 0.0) {
-		char ex[32];
-
-		ios_repro_format(c->m, c->expect, ex, sizeof(ex));
-		snprintf(buf, len, "%s within %.0f %% of %s", name, 100.0 * c->tol, ex);
-		return;
-	}
-	ios_repro_format(c->m, c->lo, lo, sizeof(lo));
-	ios_repro_format(c->m, c->hi, hi, sizeof(hi));
-	if (isfinite(c->lo) && isfinite(c->hi))
-		snprintf(buf, len, "%s in %s to %s", name, lo, hi);
-	else if (isfinite(c->lo))
-		snprintf(buf, len, "%s %s %s", name, ge, lo);
-	else
-		snprintf(buf, len, "%s %s %s", name, c->hi_strict ? "<" : le, hi);
 }

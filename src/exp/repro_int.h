@@ -1,6 +1,6 @@
 /*
- * Private helpers shared by the reproduction report's logic (repro.c) and
- * its writers (repro_out.c).
+ * Private helpers of the experiments module's reproduction logic
+ * (src/exp/repro.c) that its writers (src/report/repro_out.c) use too.
  */
 #ifndef IOSCHED_REPRO_INT_H
 #define IOSCHED_REPRO_INT_H

@@ -1,0 +1,127 @@
+/*
+ * The seed reproduction report's words and numbers (repro.h): what each
+ * measure is called in a criterion, its unit, and how a value prints.
+ *
+ * The experiments module (src/exp/repro.c) computes the measures and the
+ * verdicts; the writers here and in repro_out.c only say them. A value is
+ * printed in its measure's unit ("44.4 %", "0.003", "108 ms", "1.25"),
+ * and where it would round to a bound it does not equal it gets more
+ * decimals, so that a MISS never prints as the bound it missed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "iosched/repro.h"
+
+struct rw_measure_info {
+	const char *name;		/* in the criterion: "finish spread" */
+	const char *ref_name;		/* for relative measures: "makespan / %s's" */
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES } unit;
+};
+
+static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
+	[IOS_RM_SPREAD] = { "finish spread", NULL, RW_PCT },
+	[IOS_RM_MAKESPAN_REL] = { NULL, "makespan / %s's", RW_TIMES },
+	[IOS_RM_AGG_ALONE] = { "aggregate / the first job alone", NULL, RW_PCT },
+	[IOS_RM_WORST_DIFF] = { "worst |%diff|", NULL, RW_PCT },
+	[IOS_RM_BW_SUM_REL] = { NULL, "aggregate / %s's", RW_PCT },
+	[IOS_RM_RW_RATIO] = { "reader / writer", NULL, RW_RATIO },
+	[IOS_RM_WR_REL] = { "writer / reader", NULL, RW_PCT },
+	[IOS_RM_LAT_RATIO] = { "writer max clat / reader's", NULL, RW_TIMES },
+	[IOS_RM_MAX_LAT] = { "worst max clat", NULL, RW_MS },
+	[IOS_RM_BW_DEV] = { NULL, "largest per-job bandwidth difference from %s", RW_PCT },
+	[IOS_RM_READ_TIME] = { "reads' share of device time", NULL, RW_PCT },
+	[IOS_RM_WRITE_TIME] = { "writes' share of device time", NULL, RW_PCT },
+	[IOS_RM_SHARER_MIN] = { "each sharer / the others' median", NULL, RW_RATIO },
+	[IOS_RM_SHARER_MAX] = { "each sharer / the others' median", NULL, RW_RATIO },
+	[IOS_RM_OTHERS_SPREAD] = { "the others' bandwidth spread", NULL, RW_PCT },
+	[IOS_RM_GROUP_RATIO] = { "I/Os, first cgroup / second", NULL, RW_TIMES },
+	[IOS_RM_GROUP_TIME_RATIO] = { "disk time, first cgroup / second", NULL, RW_TIMES },
+};
+
+/* @v in @m's unit with @extra more decimals than usual */
+static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, size_t len)
+{
+	if (m >= IOS_RM_COUNT || !isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	switch (rw_measures[m].unit) {
+	case RW_PCT:
+		snprintf(buf, len, "%.*f %%", 1 + extra, 100.0 * v);
+		break;
+	case RW_RATIO:
+		snprintf(buf, len, "%.*f", (fabs(v) < 0.1 ? 4 : 2) + extra, v);
+		break;
+	case RW_TIMES:
+		snprintf(buf, len, "%.*f", 2 + extra, v);
+		break;
+	case RW_MS:
+		snprintf(buf, len, "%.*f ms", 1 + extra, v / 1e6);
+		break;
+	}
+}
+
+void ios_repro_format(enum ios_repro_measure m, double v, char *buf, size_t len)
+{
+	rw_format(m, v, 0, buf, len);
+}
+
+/*
+ * A value that rounds to a bound it does not equal gets more decimals, so
+ * that a MISS never prints the bound itself ("25.0 %" for 24.98 % against
+ * >= 25 %).
+ */
+void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, size_t len)
+{
+	double blo, bhi;
+
+	ios_repro_bounds(c, &blo, &bhi);
+	for (int extra = 0; extra <= 4; extra++) {
+		char lo[32], hi[32];
+		bool tie = false;
+
+		rw_format(c->m, v, extra, buf, len);
+		rw_format(c->m, blo, extra, lo, sizeof(lo));
+		rw_format(c->m, bhi, extra, hi, sizeof(hi));
+		if (isfinite(blo) && v != blo && !strcmp(buf, lo))
+			tie = true;
+		if (isfinite(bhi) && v != bhi && !strcmp(buf, hi))
+			tie = true;
+		if (!tie)
+			return;
+	}
+}
+
+void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, size_t len)
+{
+	const struct rw_measure_info *mi = c->m < IOS_RM_COUNT ? &rw_measures[c->m] : NULL;
+	const char *ge = utf8 ? "≥" : ">=", *le = utf8 ? "≤" : "<=";
+	char name[160], lo[32], hi[32];
+
+	if (!mi) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (mi->ref_name) {
+		/* the format names the reference column once */
+		snprintf(name, sizeof(name), mi->ref_name, c->ref ? c->ref : "?");
+	} else {
+		snprintf(name, sizeof(name), "%s", mi->name);
+	}
+	if (c->tol > 0.0) {
+		char ex[32];
+
+		ios_repro_format(c->m, c->expect, ex, sizeof(ex));
+		snprintf(buf, len, "%s within %.0f %% of %s", name, 100.0 * c->tol, ex);
+		return;
+	}
+	ios_repro_format(c->m, c->lo, lo, sizeof(lo));
+	ios_repro_format(c->m, c->hi, hi, sizeof(hi));
+	if (isfinite(c->lo) && isfinite(c->hi))
+		snprintf(buf, len, "%s in %s to %s", name, lo, hi);
+	else if (isfinite(c->lo))
+		snprintf(buf, len, "%s %s %s", name, ge, lo);
+	else
+		snprintf(buf, len, "%s %s %s", name, c->hi_strict ? "<" : le, hi);
+}
