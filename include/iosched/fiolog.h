@@ -106,11 +106,6 @@ static inline bool ios_fiolog_has(const struct ios_fiolog_job *lj, enum ios_fiol
 {
 	return lj->file[k] != NULL;
 }
-/* True when @k (bw or iops) gets one line per I/O rather than windows. */
-static inline bool ios_fiolog_per_io(const struct ios_fiolog_job *lj, enum ios_fiolog_kind k)
-{
-	return lj->file[k] && !lj->avg_ns;
-}
 
 /*
  * One completed I/O, @t_ns after the job's epoch. @slat_ns is logged only

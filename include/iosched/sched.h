@@ -51,7 +51,9 @@ enum ios_mqueue {
 
 /* features */
 #define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
-#define IOS_SCHED_FEATURES	IOS_SCHED_IDLES	/* every bit this version knows */
+/* takes lab.ttime_back_to_back (Divyesh Shah's think-time sample, built on 2.6.31) */
+#define IOS_SCHED_TTIME_B2B	(1u << 1)
+#define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B)	/* every bit known */
 
 /*
  * The version of struct ios_sched_type and struct ios_sched_ops a

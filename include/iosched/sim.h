@@ -72,11 +72,6 @@ void ios_sim_destroy(struct ios_sim *s);
 void ios_sim_set_tick(struct ios_sim *s, ios_sim_tick_fn fn, void *arg, uint64_t every);
 /* Schedule @fn(@arg, @data) at @when (>= now). -ENOMEM on failure (sim->error set). */
 int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uint64_t data);
-static inline int ios_sim_after(struct ios_sim *s, uint64_t delay, ios_event_fn fn, void *arg,
-				uint64_t data)
-{
-	return ios_sim_at(s, s->now + delay, fn, arg, data);
-}
 /*
  * Run events in order until the queue is empty, ios_sim_stop() is called, or
  * the next event is later than @until (then now = @until). Returns 0 or the

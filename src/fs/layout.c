@@ -52,7 +52,7 @@ enum ios_fs_type ios_fs_type(const struct ios_fs *fs)
 }
 
 
-const char *lay_bytes(char *buf, size_t len, uint64_t bytes)
+const char *ios_lay_bytes(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
@@ -103,8 +103,8 @@ int ios_fs_create(enum ios_fs_type type, uint64_t capacity_bytes, uint64_t align
 		return IOS_ERR(e, -EINVAL,
 			       "a device of %s is too small for the extent layout: its inode "
 			       "area alone takes the first %s",
-			       lay_bytes(b1, sizeof(b1), capacity_bytes),
-			       lay_bytes(b2, sizeof(b2), LAY_EXTENT_AREA_BYTES));
+			       ios_lay_bytes(b1, sizeof(b1), capacity_bytes),
+			       ios_lay_bytes(b2, sizeof(b2), LAY_EXTENT_AREA_BYTES));
 
 	fs = calloc(1, sizeof(*fs));
 	if (!fs)
@@ -118,7 +118,7 @@ int ios_fs_create(enum ios_fs_type type, uint64_t capacity_bytes, uint64_t align
 		fs->used_bytes = LAY_EXTENT_AREA_BYTES;
 	}
 	if (type == IOS_FS_EXT3) {
-		ret = lay_ext3_init(fs, e);
+		ret = ios_lay_ext3_init(fs, e);
 		if (ret) {
 			free(fs);
 			return ret;
@@ -141,7 +141,7 @@ void ios_fs_destroy(struct ios_fs *fs)
 		free(f);
 	}
 	if (fs->type == IOS_FS_EXT3)
-		lay_ext3_fini(fs);
+		ios_lay_ext3_fini(fs);
 	ios_strmap_free(&fs->names);
 	free(fs);
 }
@@ -161,17 +161,17 @@ static uint64_t lay_round_up(uint64_t v, uint64_t align, bool *overflow)
 	return v + (align - r);
 }
 
-int lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, uint64_t need,
-		const char *why, uint64_t free_bytes, struct ios_err *e)
+int ios_lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, uint64_t need,
+		    const char *why, uint64_t free_bytes, struct ios_err *e)
 {
 	char b1[64], b2[64], b3[64], b4[64];
 
 	return IOS_ERR(e, -ENOSPC,
 		       "file '%s' of %s does not fit on the %s layout: it needs %s%s, %s are "
-		       "still free of the device's %s", path, lay_bytes(b1, sizeof(b1), size),
-		       ios_fs_type_name(fs->type), lay_bytes(b2, sizeof(b2), need), why,
-		       lay_bytes(b3, sizeof(b3), free_bytes),
-		       lay_bytes(b4, sizeof(b4), fs->capacity_bytes));
+		       "still free of the device's %s", path, ios_lay_bytes(b1, sizeof(b1), size),
+		       ios_fs_type_name(fs->type), ios_lay_bytes(b2, sizeof(b2), need), why,
+		       ios_lay_bytes(b3, sizeof(b3), free_bytes),
+		       ios_lay_bytes(b4, sizeof(b4), fs->capacity_bytes));
 }
 
 /* raw: files back to back at @align_bytes boundaries from byte 0, as src/run/layout.c did */
@@ -187,7 +187,7 @@ static int lay_raw_add(struct ios_fs *fs, struct lay_file *lf, const char *path,
 
 		snprintf(why, sizeof(why), " from byte %" PRIu64 " (the next %" PRIu64
 			 "-byte boundary)", start, fs->align_bytes);
-		return lay_nospace(fs, path, size, size, why, free_bytes, e);
+		return ios_lay_nospace(fs, path, size, size, why, free_bytes, e);
 	}
 	lf->start_block = start / IOS_FS_BLOCK_SIZE;
 	lf->pub.first_sector = start >> 9;
@@ -219,8 +219,8 @@ static int lay_extent_add(struct ios_fs *fs, struct lay_file *lf, const char *pa
 
 		snprintf(why, sizeof(why), " from byte %" PRIu64 " (the next %" PRIu64
 			 "-byte boundary)", start, fs->align_bytes);
-		return lay_nospace(fs, path, lf->pub.size, need, why,
-				   usable * IOS_FS_BLOCK_SIZE - fs->next_byte, e);
+		return ios_lay_nospace(fs, path, lf->pub.size, need, why,
+				       usable * IOS_FS_BLOCK_SIZE - fs->next_byte, e);
 	}
 	lf->start_block = first;
 	lf->pub.first_sector = start >> 9;
@@ -285,7 +285,7 @@ int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
 			ret = lay_extent_add(fs, lf, path, e);
 			break;
 		default:
-			ret = lay_ext3_add(fs, lf, path, e);
+			ret = ios_lay_ext3_add(fs, lf, path, e);
 			break;
 		}
 	}
@@ -314,7 +314,7 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 
 	IOS_BUG_ON(fblock >= lf->nblocks);
 	if (!f->is_dev && fs->type == IOS_FS_EXT3) {
-		lay_ext3_map(fs, lf, fblock, out);
+		ios_lay_ext3_map(fs, lf, fblock, out);
 		return;
 	}
 	out->block = lf->start_block + fblock;
@@ -326,13 +326,13 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid)
 {
 	if (fs->type == IOS_FS_EXT3)
-		lay_ext3_set_creator(fs, pid);
+		ios_lay_ext3_set_creator(fs, pid);
 }
 
 uint64_t ios_fs_used_bytes(const struct ios_fs *fs)
 {
 	if (fs->type == IOS_FS_EXT3)
-		return lay_ext3_used_bytes(fs);
+		return ios_lay_ext3_used_bytes(fs);
 	return fs->used_bytes;
 }
 
@@ -340,7 +340,7 @@ uint64_t ios_fs_free_inodes(const struct ios_fs *fs)
 {
 	switch (fs->type) {
 	case IOS_FS_EXT3:
-		return lay_ext3_free_inodes(fs);
+		return ios_lay_ext3_free_inodes(fs);
 	case IOS_FS_EXTENT:
 		return LAY_EXTENT_MAX_INODES - fs->nr_inodes;
 	default:

@@ -313,7 +313,7 @@ static uint64_t ext3_inode_block(const struct lay_ext3 *x, uint32_t ino)
 	return x->g[g].data - x->geo.itb + idx / EXT3_INODES_PER_BLOCK;
 }
 
-int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
+int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 {
 	uint64_t blocks = fs->capacity_bytes / IOS_FS_BLOCK_SIZE;
 	struct lay_ext3 *x;
@@ -326,8 +326,9 @@ int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 		return IOS_ERR(e, -EINVAL,
 			       "a device of %s is too large for ext3 with 4 KiB blocks: block "
 			       "numbers are 32 bits, so at most %s",
-			       lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
-			       lay_bytes(b2, sizeof(b2), EXT3_MAX_FS_BLOCKS * IOS_FS_BLOCK_SIZE));
+			       ios_lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
+			       ios_lay_bytes(b2, sizeof(b2),
+					     EXT3_MAX_FS_BLOCKS * IOS_FS_BLOCK_SIZE));
 	if (!ext3_geometry(blocks, &geo)) {
 		uint64_t min = blocks + 1;
 
@@ -336,9 +337,9 @@ int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 		return IOS_ERR(e, -EINVAL,
 			       "a device of %s is too small for ext3: one block group needs its "
 			       "superblock, descriptors, bitmaps, inode table and %u data blocks, "
-			       "at least %s", lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
+			       "at least %s", ios_lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
 			       EXT3_SPARE_BLOCKS,
-			       lay_bytes(b2, sizeof(b2), min * IOS_FS_BLOCK_SIZE));
+			       ios_lay_bytes(b2, sizeof(b2), min * IOS_FS_BLOCK_SIZE));
 	}
 	x = calloc(1, sizeof(*x));
 	if (x)
@@ -377,7 +378,7 @@ int lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 	return 0;
 }
 
-void lay_ext3_fini(struct ios_fs *fs)
+void ios_lay_ext3_fini(struct ios_fs *fs)
 {
 	struct lay_ext3 *x = fs->ext3;
 	struct ext3_dir *d, *n;
@@ -393,19 +394,19 @@ void lay_ext3_fini(struct ios_fs *fs)
 	fs->ext3 = NULL;
 }
 
-void lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid)
+void ios_lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid)
 {
 	fs->ext3->creator_pid = pid;
 }
 
-uint64_t lay_ext3_used_bytes(const struct ios_fs *fs)
+uint64_t ios_lay_ext3_used_bytes(const struct ios_fs *fs)
 {
 	const struct lay_ext3 *x = fs->ext3;
 
 	return (x->geo.blocks - x->free_blocks) * IOS_FS_BLOCK_SIZE;
 }
 
-uint64_t lay_ext3_free_inodes(const struct ios_fs *fs)
+uint64_t ios_lay_ext3_free_inodes(const struct ios_fs *fs)
 {
 	return fs->ext3->free_inodes;
 }
@@ -460,8 +461,8 @@ static uint64_t ext3_dev(const struct lay_file *lf, uint64_t pos, uint64_t *left
 	return r->block + (pos - r->pos);
 }
 
-void lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t b,
-		  struct ios_fs_map *out)
+void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t b,
+		      struct ios_fs_map *out)
 {
 	uint64_t end, left, first;
 
@@ -699,7 +700,7 @@ static int ext3_mkdir(struct ios_fs *fs, struct ext3_dir *parent, const char *ke
 	return 0;
 }
 
-int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e)
+int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e)
 {
 	struct lay_ext3 *x = fs->ext3;
 	size_t plen = strlen(path);
@@ -749,8 +750,8 @@ int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struc
 		ret = IOS_ERR(e, -EFBIG,
 			      "file '%s' of %s is larger than ext3 with 4 KiB blocks allows, %s "
 			      "(i_blocks counts its 512-byte sectors in 32 bits)", path,
-			      lay_bytes(b1, sizeof(b1), lf->pub.size),
-			      lay_bytes(b2, sizeof(b2), EXT3_MAX_FILE_BYTES));
+			      ios_lay_bytes(b1, sizeof(b1), lf->pub.size),
+			      ios_lay_bytes(b2, sizeof(b2), EXT3_MAX_FILE_BYTES));
 		goto out;
 	}
 	meta = ext3_meta_total(lf->nblocks);
@@ -760,8 +761,8 @@ int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struc
 
 		snprintf(why, sizeof(why), " with its %" PRIu64 " indirect blocks and %u new "
 			 "director%s", meta, nc - 1 - first_new, nc - 1 - first_new == 1 ? "y" : "ies");
-		ret = lay_nospace(fs, path, lf->pub.size, need * IOS_FS_BLOCK_SIZE, why,
-				  x->free_blocks * IOS_FS_BLOCK_SIZE, e);
+		ret = ios_lay_nospace(fs, path, lf->pub.size, need * IOS_FS_BLOCK_SIZE, why,
+				      x->free_blocks * IOS_FS_BLOCK_SIZE, e);
 		goto out;
 	}
 	if (nc - first_new > x->free_inodes) {

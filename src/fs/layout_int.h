@@ -68,20 +68,20 @@ static inline int lay_names_add(struct ios_strmap *t, const char *key, size_t le
 }
 
 /* Human-readable byte count for messages ("234179072 bytes (223.3 MiB)"). */
-const char *lay_bytes(char *buf, size_t len, uint64_t bytes);
+const char *ios_lay_bytes(char *buf, size_t len, uint64_t bytes);
 
 /* -ENOSPC naming @path, its @size, what it @need-s (@why says more), what is free, the capacity. */
-int lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, uint64_t need,
-		const char *why, uint64_t free_bytes, struct ios_err *e);
+int ios_lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, uint64_t need,
+		    const char *why, uint64_t free_bytes, struct ios_err *e);
 
 /* layout_ext3.c */
-int lay_ext3_init(struct ios_fs *fs, struct ios_err *e);
-void lay_ext3_fini(struct ios_fs *fs);
-int lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e);
-void lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
-		  struct ios_fs_map *out);
-uint64_t lay_ext3_used_bytes(const struct ios_fs *fs);
-uint64_t lay_ext3_free_inodes(const struct ios_fs *fs);
-void lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid);
+int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e);
+void ios_lay_ext3_fini(struct ios_fs *fs);
+int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e);
+void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
+		      struct ios_fs_map *out);
+uint64_t ios_lay_ext3_used_bytes(const struct ios_fs *fs);
+uint64_t ios_lay_ext3_free_inodes(const struct ios_fs *fs);
+void ios_lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid);
 
 #endif

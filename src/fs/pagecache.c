@@ -17,7 +17,7 @@
 #include <string.h>
 #include "vfs_int.h"
 
-struct ios_inode *pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta)
+struct ios_inode *ios_pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta)
 {
 	struct ios_inode *in = calloc(1, sizeof(*in));
 	uint64_t npages;
@@ -40,7 +40,7 @@ struct ios_inode *pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool 
 	return in;
 }
 
-void pc_inode_free(struct ios_inode *in)
+void ios_pc_inode_free(struct ios_inode *in)
 {
 	for (uint64_t c = 0; c < in->nr_chunks; c++) {
 		if (!in->chunks[c])
@@ -53,7 +53,7 @@ void pc_inode_free(struct ios_inode *in)
 	free(in);
 }
 
-struct pc_page *pc_lookup(struct ios_inode *in, uint64_t index)
+struct pc_page *ios_pc_lookup(struct ios_inode *in, uint64_t index)
 {
 	uint64_t c = index >> PC_CHUNK_SHIFT;
 
@@ -67,7 +67,7 @@ static bool pc_idle(const struct pc_page *p)
 	return !(p->flags & (PG_LOCKED | PG_DIRTY | PG_WRITEBACK)) && !p->waiters;
 }
 
-void pc_lru_update(struct ios_vfs *vfs, struct pc_page *p)
+void ios_pc_lru_update(struct ios_vfs *vfs, struct pc_page *p)
 {
 	bool want = pc_idle(p);
 
@@ -80,14 +80,14 @@ void pc_lru_update(struct ios_vfs *vfs, struct pc_page *p)
 	}
 }
 
-void pc_touch(struct ios_vfs *vfs, struct pc_page *p)
+void ios_pc_touch(struct ios_vfs *vfs, struct pc_page *p)
 {
 	if (p->on_lru)
 		ios_list_move_tail(&p->lru, &vfs->lru);
 	(void)vfs;
 }
 
-void pc_remove(struct ios_vfs *vfs, struct pc_page *p)
+void ios_pc_remove(struct ios_vfs *vfs, struct pc_page *p)
 {
 	struct ios_inode *in = p->inode;
 	uint64_t c = p->index >> PC_CHUNK_SHIFT;
@@ -103,7 +103,7 @@ void pc_remove(struct ios_vfs *vfs, struct pc_page *p)
 	vfs->free_pages = p;
 }
 
-struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t index)
+struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t index)
 {
 	uint64_t c = index >> PC_CHUNK_SHIFT;
 	struct pc_page *p;
@@ -118,7 +118,7 @@ struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t ind
 	if (vfs->nr_pages >= vfs->capacity) {
 		if (ios_list_empty(&vfs->lru))
 			return NULL;
-		pc_remove(vfs, ios_list_first_entry(&vfs->lru, struct pc_page, lru));
+		ios_pc_remove(vfs, ios_list_first_entry(&vfs->lru, struct pc_page, lru));
 		vfs->st.evictions++;
 	}
 	if (!in->chunks[c]) {
@@ -155,7 +155,7 @@ static bool dirty_less(const struct ios_rb_node *a, const struct ios_rb_node *b)
 	       ios_rb_entry(b, struct pc_page, dirty_node)->index;
 }
 
-void pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
+void ios_pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
 {
 	struct ios_inode *in = p->inode;
 
@@ -167,16 +167,16 @@ void pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
 		/* clean -> dirty: the file's age for kupdate starts now */
 		in->dirtied_when = now;
 		ios_list_add_tail(&in->dirty_link, &vfs->dirty_inodes);
-		wb_inode_dirtied(vfs, now);
+		ios_wb_inode_dirtied(vfs, now);
 	}
 	in->nr_dirty++;
 	vfs->nr_dirty++;
 	if (vfs->nr_dirty + vfs->nr_writeback > vfs->st.max_dirty_pages)
 		vfs->st.max_dirty_pages = vfs->nr_dirty + vfs->nr_writeback;
-	pc_lru_update(vfs, p);
+	ios_pc_lru_update(vfs, p);
 }
 
-void pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p)
+void ios_pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p)
 {
 	struct ios_inode *in = p->inode;
 
@@ -188,10 +188,10 @@ void pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p)
 	vfs->nr_dirty--;
 	if (!in->nr_dirty && !ios_list_unlinked(&in->dirty_link))
 		ios_list_del(&in->dirty_link);
-	pc_lru_update(vfs, p);
+	ios_pc_lru_update(vfs, p);
 }
 
-struct pc_page *pc_first_dirty_from(struct ios_inode *in, uint64_t index)
+struct pc_page *ios_pc_first_dirty_from(struct ios_inode *in, uint64_t index)
 {
 	struct ios_rb_node *n = in->dirty_tree.node, *best = NULL;
 
@@ -208,7 +208,7 @@ struct pc_page *pc_first_dirty_from(struct ios_inode *in, uint64_t index)
 	return best ? ios_rb_entry(best, struct pc_page, dirty_node) : NULL;
 }
 
-struct pc_page *pc_next_dirty(struct pc_page *p)
+struct pc_page *ios_pc_next_dirty(struct pc_page *p)
 {
 	struct ios_rb_node *n = ios_rb_next(&p->dirty_node);
 
@@ -217,7 +217,7 @@ struct pc_page *pc_next_dirty(struct pc_page *p)
 
 /* ---- wait lists: singly linked through op->wait_next ---- */
 
-void pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
+void ios_pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
 {
 	IOS_BUG_ON(op->waiting);
 	op->waiting = true;
@@ -225,7 +225,7 @@ void pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
 	*list = op;
 }
 
-void pc_wake_all(struct ios_vfs_op **list, uint64_t now)
+void ios_pc_wake_all(struct ios_vfs_op **list, uint64_t now)
 {
 	struct ios_vfs_op *op = *list, *rev = NULL;
 

@@ -63,7 +63,7 @@ const struct ios_tunable ios_vm_tunables_table[] = {
 
 /* ---- bios ---- */
 
-struct vfs_bio *vb_get(struct ios_vfs *vfs)
+struct vfs_bio *ios_vb_get(struct ios_vfs *vfs)
 {
 	struct vfs_bio *vb = vfs->free_bios;
 
@@ -101,15 +101,15 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 	switch (vb->kind) {
 	case VB_READ:
 		for (uint32_t i = 0; i < vb->nr; i++) {
-			struct pc_page *p = pc_lookup(in, vb->first + i);
+			struct pc_page *p = ios_pc_lookup(in, vb->first + i);
 
 			if (!p)
 				continue;
 			p->flags &= ~PG_LOCKED;
 			if (!error)
 				p->flags |= PG_UPTODATE;
-			pc_wake_all(&p->waiters, now);
-			pc_lru_update(vfs, p);
+			ios_pc_wake_all(&p->waiters, now);
+			ios_pc_lru_update(vfs, p);
 		}
 		if (in->is_meta)
 			vfs->st.meta_reads += vb->nr;
@@ -118,19 +118,19 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 		break;
 	case VB_WRITE:
 		for (uint32_t i = 0; i < vb->nr; i++) {
-			struct pc_page *p = pc_lookup(in, vb->first + i);
+			struct pc_page *p = ios_pc_lookup(in, vb->first + i);
 
 			if (!p || !(p->flags & PG_WRITEBACK))
 				continue;
 			p->flags &= ~PG_WRITEBACK;
 			in->nr_writeback--;
 			vfs->nr_writeback--;
-			pc_wake_all(&p->waiters, now);
-			pc_lru_update(vfs, p);
+			ios_pc_wake_all(&p->waiters, now);
+			ios_pc_lru_update(vfs, p);
 		}
 		if (!in->nr_writeback)
-			pc_wake_all(&in->wb_waiters, now);
-		wb_balance_wake(vfs, now);
+			ios_pc_wake_all(&in->wb_waiters, now);
+		ios_wb_balance_wake(vfs, now);
 		break;
 	case VB_DIRECT:
 	case VB_FLUSH:
@@ -141,7 +141,7 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 		break;
 	}
 	if (vfs->mem_waiters && !ios_list_empty(&vfs->lru))
-		pc_wake_all(&vfs->mem_waiters, now);
+		ios_pc_wake_all(&vfs->mem_waiters, now);
 	vb_put(vfs, vb);
 }
 
@@ -203,7 +203,7 @@ static void vb_set_blocks(struct ios_vfs *vfs, struct vfs_bio *vb, uint64_t bloc
 
 static void op_wait(struct ios_vfs_op **list, struct ios_vfs_op *op)
 {
-	pc_wait(list, op);
+	ios_pc_wait(list, op);
 }
 
 /*
@@ -235,18 +235,18 @@ static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t bloc
 
 	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs))
 		return 0;
-	p = pc_lookup(vfs->meta, block);
+	p = ios_pc_lookup(vfs->meta, block);
 	if (p && (p->flags & PG_UPTODATE)) {
-		pc_touch(vfs, p);
+		ios_pc_touch(vfs, p);
 		return 0;
 	}
 	if (!p) {
-		p = pc_alloc(vfs, vfs->meta, block);
+		p = ios_pc_alloc(vfs, vfs->meta, block);
 		if (!p)
 			return mem_wait(vfs, op);
-		vb = vb_get(vfs);
+		vb = ios_vb_get(vfs);
 		if (!vb) {
-			pc_remove(vfs, p);
+			ios_pc_remove(vfs, p);
 			op->error = -ENOMEM;
 			return 0;
 		}
@@ -270,12 +270,12 @@ static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t bloc
 		vb->bio.flags = is_meta ? IOS_REQ_META | IOS_REQ_PRIO | IOS_REQ_SYNC : IOS_REQ_SYNC;
 		vb->bio.ioc = op->file->ioc;
 		op_wait(&p->waiters, op);
-		pc_lru_update(vfs, p);
+		ios_pc_lru_update(vfs, p);
 		(void)vb_submit(vfs, op, vb, now, false);
 		return IOS_VFS_WAIT;
 	}
 	op_wait(&p->waiters, op);
-	pc_lru_update(vfs, p);
+	ios_pc_lru_update(vfs, p);
 	return IOS_VFS_WAIT;
 }
 
@@ -296,7 +296,7 @@ static uint64_t ra_next_hole(void *priv, uint64_t from, uint64_t max)
 	struct ios_inode *in = priv;
 
 	for (uint64_t i = from; i < from + max; i++)
-		if (i >= in->npages || !pc_lookup(in, i))
+		if (i >= in->npages || !ios_pc_lookup(in, i))
 			return i;
 	return from + max;
 }
@@ -306,7 +306,7 @@ static uint64_t ra_history(void *priv, uint64_t index, uint64_t max)
 	struct ios_inode *in = priv;
 	uint64_t n = 0;
 
-	while (n < max && n < index && pc_lookup(in, index - 1 - n))
+	while (n < max && n < index && ios_pc_lookup(in, index - 1 - n))
 		n++;
 	return n;
 }
@@ -347,7 +347,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 		struct vfs_bio *vb;
 		uint64_t n = 0, run, next;
 
-		if (pc_lookup(in, i)) {
+		if (ios_pc_lookup(in, i)) {
 			op->ra_next = ++i;
 			continue;
 		}
@@ -359,15 +359,15 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			run = vfs->max_bio_pages;
 		if (!run)
 			run = 1;
-		for (next = i + run; next < end && pc_lookup(in, next); next++)
+		for (next = i + run; next < end && ios_pc_lookup(in, next); next++)
 			;
 		if (next < end) {
 			ios_fs_map_block(vfs->fs, in->f, next, &mn);
 			if (ensure_map_meta(vfs, op, &mn, now))
 				return IOS_VFS_WAIT;
 		}
-		while (n < run && !pc_lookup(in, i + n)) {
-			struct pc_page *p = pc_alloc(vfs, in, i + n);
+		while (n < run && !ios_pc_lookup(in, i + n)) {
+			struct pc_page *p = ios_pc_alloc(vfs, in, i + n);
 
 			if (!p)
 				break;
@@ -384,7 +384,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			op_wait(&vfs->mem_waiters, op);
 			return IOS_VFS_WAIT;
 		}
-		vb = vb_get(vfs);
+		vb = ios_vb_get(vfs);
 		if (!vb) {
 			op->error = -ENOMEM;
 			op->ra_pending = false;
@@ -432,7 +432,7 @@ static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 			break;
 		idx = op->cursor >> IOS_PAGE_SHIFT;
 		last = (end - 1) >> IOS_PAGE_SHIFT;
-		p = pc_lookup(in, idx);
+		p = ios_pc_lookup(in, idx);
 		if (!p) {
 			struct ios_ra_window w;
 
@@ -463,7 +463,7 @@ static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 				break;
 			}
 			op_wait(&p->waiters, op);
-			pc_lru_update(vfs, p);
+			ios_pc_lru_update(vfs, p);
 			return IOS_VFS_WAIT;
 		}
 		n = ((idx + 1) << IOS_PAGE_SHIFT) < end ? ((idx + 1) << IOS_PAGE_SHIFT) - op->cursor
@@ -472,7 +472,7 @@ static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 		op->cursor += n;
 		op->done += n;
 		vfs->st.read_hits++;
-		pc_touch(vfs, p);
+		ios_pc_touch(vfs, p);
 	}
 	file->ra.prev_pos = op->cursor;
 	return IOS_VFS_DONE;
@@ -480,12 +480,12 @@ static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 
 /* ---- writing dirty pages (fsync, O_SYNC, the flusher) ---- */
 
-int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
-		    struct ios_inode *in, uint64_t *from, uint64_t end, uint32_t flags,
-		    uint64_t *max_pages, uint64_t now)
+int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
+			struct ios_inode *in, uint64_t *from, uint64_t end, uint32_t flags,
+			uint64_t *max_pages, uint64_t now)
 {
 	while (*max_pages) {
-		struct pc_page *p = pc_first_dirty_from(in, *from), *q;
+		struct pc_page *p = ios_pc_first_dirty_from(in, *from), *q;
 		struct ios_fs_map m;
 		struct vfs_bio *vb;
 		uint64_t idx, n, run;
@@ -497,7 +497,7 @@ int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *
 			if (flags & IOS_REQ_SYNC) {
 				/* data integrity: the earlier write must finish first */
 				op_wait(&p->waiters, op);
-				pc_lru_update(vfs, p);
+				ios_pc_lru_update(vfs, p);
 				return IOS_VFS_WAIT;
 			}
 			*from = idx + 1; /* background writeback skips busy pages */
@@ -515,16 +515,16 @@ int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *
 			run = end - idx;
 		for (n = 0, q = p; n < run && q && q->index == idx + n &&
 				   !(q->flags & (PG_WRITEBACK | PG_LOCKED)); n++) {
-			struct pc_page *next = pc_next_dirty(q);
+			struct pc_page *next = ios_pc_next_dirty(q);
 
-			pc_clear_dirty(vfs, q);
+			ios_pc_clear_dirty(vfs, q);
 			q->flags |= PG_WRITEBACK;
 			in->nr_writeback++;
 			vfs->nr_writeback++;
-			pc_lru_update(vfs, q);
+			ios_pc_lru_update(vfs, q);
 			q = next;
 		}
-		vb = vb_get(vfs);
+		vb = ios_vb_get(vfs);
 		if (!vb) {
 			op->error = -ENOMEM;
 			return 0;
@@ -567,8 +567,8 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 		 * without REQ_IDLE (wbc_to_write_flags), which its CFQ reads the
 		 * same way from the absent IOS_REQ_IDLE.
 		 */
-		if (vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq,
-				    IOS_REQ_SYNC | IOS_REQ_NOIDLE, &unlimited, now))
+		if (ios_vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, op->seq,
+					IOS_REQ_SYNC | IOS_REQ_NOIDLE, &unlimited, now))
 			return IOS_VFS_WAIT;
 		op->state = ST_SYNC_WAIT;
 	}
@@ -584,7 +584,7 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 
 		if (!vfs->cache_flush)
 			return IOS_VFS_DONE;
-		vb = vb_get(vfs);
+		vb = ios_vb_get(vfs);
 		if (!vb) {
 			op->error = -ENOMEM;
 			return IOS_VFS_DONE;
@@ -624,7 +624,7 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 	while (op->state == ST_COPY && op->cursor < end && !op->error) {
 		uint64_t idx = op->cursor >> IOS_PAGE_SHIFT;
 		uint64_t pstart = idx << IOS_PAGE_SHIFT, pend = pstart + IOS_PAGE_SIZE, n;
-		struct pc_page *p = pc_lookup(in, idx);
+		struct pc_page *p = ios_pc_lookup(in, idx);
 
 		if (pend > end)
 			pend = end;
@@ -640,10 +640,10 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 				ios_fs_map_block(vfs->fs, in->f, idx, &m);
 				if (ensure_map_meta(vfs, op, &m, now))
 					return IOS_VFS_WAIT;
-				p = pc_alloc(vfs, in, idx);
+				p = ios_pc_alloc(vfs, in, idx);
 				if (!p)
 					return mem_wait(vfs, op);
-				vb = vb_get(vfs);
+				vb = ios_vb_get(vfs);
 				if (!vb) {
 					op->error = -ENOMEM;
 					break;
@@ -657,25 +657,25 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 				vb->bio.dir = IOS_READ;
 				vb->bio.ioc = file->ioc;
 				op_wait(&p->waiters, op);
-				pc_lru_update(vfs, p);
+				ios_pc_lru_update(vfs, p);
 				(void)vb_submit(vfs, op, vb, now, false);
 				return IOS_VFS_WAIT;
 			}
-			p = pc_alloc(vfs, in, idx);
+			p = ios_pc_alloc(vfs, in, idx);
 			if (!p)
 				return mem_wait(vfs, op);
 			p->flags |= PG_UPTODATE; /* overwritten whole */
 		}
 		if (p->flags & PG_LOCKED) {
 			op_wait(&p->waiters, op);
-			pc_lru_update(vfs, p);
+			ios_pc_lru_update(vfs, p);
 			return IOS_VFS_WAIT;
 		}
 		n = pend - op->cursor;
 		op->cpu_ns += vfs->page_copy_ns * n / IOS_PAGE_SIZE;
 		p->flags |= PG_UPTODATE;
-		pc_set_dirty(vfs, p, now);
-		pc_touch(vfs, p);
+		ios_pc_set_dirty(vfs, p, now);
+		ios_pc_touch(vfs, p);
 		op->cursor += n;
 		op->done += n;
 	}
@@ -683,9 +683,9 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 		op->state = ST_BALANCE;
 	if (op->state == ST_BALANCE) {
 		/* balance_dirty_pages, simplified: wait below the limit */
-		if (vfs->nr_dirty >= wb_background_thresh(vfs))
-			wb_kick(vfs, now);
-		if (vfs->nr_dirty + vfs->nr_writeback > wb_dirty_thresh(vfs)) {
+		if (vfs->nr_dirty >= ios_wb_background_thresh(vfs))
+			ios_wb_kick(vfs, now);
+		if (vfs->nr_dirty + vfs->nr_writeback > ios_wb_dirty_thresh(vfs)) {
 			vfs->st.throttled++;
 			op_wait(&vfs->throttled, op);
 			return IOS_VFS_WAIT;
@@ -738,7 +738,7 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			bytes = end - op->cursor;
 		if (bytes > max_bytes)
 			bytes = max_bytes;
-		vb = vb_get(vfs);
+		vb = ios_vb_get(vfs);
 		if (!vb) {
 			op->error = -ENOMEM;
 			break;
@@ -835,7 +835,7 @@ struct ios_inode *ios_vfs_inode(struct ios_vfs *vfs, struct ios_fs_file *f)
 	/* the file keeps its inode: a job with 100k files must not look it up linearly */
 	if (f->inode)
 		return f->inode;
-	in = pc_inode_new(vfs, f, false);
+	in = ios_pc_inode_new(vfs, f, false);
 	if (!in)
 		return NULL;
 	in->next = vfs->inodes;
@@ -849,13 +849,13 @@ static int warm_meta_block(struct ios_vfs *vfs, uint64_t block)
 {
 	struct pc_page *p;
 
-	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs) || pc_lookup(vfs->meta, block))
+	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs) || ios_pc_lookup(vfs->meta, block))
 		return 0;
-	p = pc_alloc(vfs, vfs->meta, block);
+	p = ios_pc_alloc(vfs, vfs->meta, block);
 	if (!p)
 		return -ENOMEM;
 	p->flags |= PG_UPTODATE;
-	pc_lru_update(vfs, p);
+	ios_pc_lru_update(vfs, p);
 	return 0;
 }
 
@@ -901,7 +901,7 @@ void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *in)
 			struct pc_page *p = in->chunks[c][i];
 
 			if (p && p->on_lru)
-				pc_remove(vfs, p);
+				ios_pc_remove(vfs, p);
 		}
 	}
 }
@@ -932,14 +932,14 @@ struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err 
 	vfs->meta_file.is_dev = true;
 	vfs->meta_file.inode_block = IOS_FS_NO_BLOCK;
 	vfs->meta_file.dir_block = IOS_FS_NO_BLOCK;
-	vfs->meta = pc_inode_new(vfs, &vfs->meta_file, true);
+	vfs->meta = ios_pc_inode_new(vfs, &vfs->meta_file, true);
 	if (!vfs->meta) {
 		free(vfs);
 		IOS_ERR(e, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	vfs->fl.ioc.pid = cfg->flusher_pid;
-	wb_init(vfs);
+	ios_wb_init(vfs);
 	return vfs;
 }
 
@@ -949,14 +949,14 @@ void ios_vfs_destroy(struct ios_vfs *vfs)
 
 	if (!vfs)
 		return;
-	wb_destroy(vfs);
+	ios_wb_destroy(vfs);
 	for (in = vfs->inodes; in; in = n) {
 		n = in->next;
 		if (in->f && in->f->inode == in)
 			in->f->inode = NULL;
-		pc_inode_free(in);
+		ios_pc_inode_free(in);
 	}
-	pc_inode_free(vfs->meta);
+	ios_pc_inode_free(vfs->meta);
 	while (vfs->free_bios) {
 		struct vfs_bio *vb = vfs->free_bios;
 

@@ -103,7 +103,8 @@ struct ios_vfs {
 	struct ios_list_head more_io_inodes;	/* s_more_io: to go on with next pass */
 	struct ios_vfs_op *throttled;	/* writers waiting at dirty_ratio */
 	struct ios_vfs_op *mem_waiters;	/* ops waiting for a page of memory */
-	bool alloc_failed;		/* the last pc_alloc failed on malloc, not on a full cache */
+	bool alloc_failed;		/* the last ios_pc_alloc failed on malloc, not on a
+				   full cache */
 
 	struct vfs_bio *free_bios;
 	struct pc_page *free_pages;	/* recycled page structs (linked via waiters) */
@@ -112,43 +113,43 @@ struct ios_vfs {
 };
 
 /* pagecache.c */
-struct pc_page *pc_lookup(struct ios_inode *inode, uint64_t index);
+struct pc_page *ios_pc_lookup(struct ios_inode *inode, uint64_t index);
 /* Allocate page @index (not present). NULL: memory is full of busy pages. */
-struct pc_page *pc_alloc(struct ios_vfs *vfs, struct ios_inode *inode, uint64_t index);
-void pc_touch(struct ios_vfs *vfs, struct pc_page *p);
+struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *inode, uint64_t index);
+void ios_pc_touch(struct ios_vfs *vfs, struct pc_page *p);
 /* Put @p on the LRU if it is clean and idle, else take it off. */
-void pc_lru_update(struct ios_vfs *vfs, struct pc_page *p);
-void pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now);
-void pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p);
-void pc_remove(struct ios_vfs *vfs, struct pc_page *p);
-void pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op);
-void pc_wake_all(struct ios_vfs_op **list, uint64_t now);
-struct pc_page *pc_first_dirty_from(struct ios_inode *inode, uint64_t index);
-struct pc_page *pc_next_dirty(struct pc_page *p);
-void pc_inode_free(struct ios_inode *inode);
-struct ios_inode *pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta);
+void ios_pc_lru_update(struct ios_vfs *vfs, struct pc_page *p);
+void ios_pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now);
+void ios_pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p);
+void ios_pc_remove(struct ios_vfs *vfs, struct pc_page *p);
+void ios_pc_wait(struct ios_vfs_op **list, struct ios_vfs_op *op);
+void ios_pc_wake_all(struct ios_vfs_op **list, uint64_t now);
+struct pc_page *ios_pc_first_dirty_from(struct ios_inode *inode, uint64_t index);
+struct pc_page *ios_pc_next_dirty(struct pc_page *p);
+void ios_pc_inode_free(struct ios_inode *inode);
+struct ios_inode *ios_pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, bool is_meta);
 
 /* writeback.c */
-void wb_init(struct ios_vfs *vfs);
-void wb_kick(struct ios_vfs *vfs, uint64_t now);
+void ios_wb_init(struct ios_vfs *vfs);
+void ios_wb_kick(struct ios_vfs *vfs, uint64_t now);
 /* A file just became dirty: make sure the periodic flush will look at it. */
-void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now);
+void ios_wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now);
 /* Called when dirty/writeback counts drop: wakes throttled writers. */
-void wb_balance_wake(struct ios_vfs *vfs, uint64_t now);
-uint64_t wb_dirty_thresh(const struct ios_vfs *vfs);
-uint64_t wb_background_thresh(const struct ios_vfs *vfs);
-void wb_destroy(struct ios_vfs *vfs);
+void ios_wb_balance_wake(struct ios_vfs *vfs, uint64_t now);
+uint64_t ios_wb_dirty_thresh(const struct ios_vfs *vfs);
+uint64_t ios_wb_background_thresh(const struct ios_vfs *vfs);
+void ios_wb_destroy(struct ios_vfs *vfs);
 
 /* vfs.c, shared with writeback.c */
-struct vfs_bio *vb_get(struct ios_vfs *vfs);
+struct vfs_bio *ios_vb_get(struct ios_vfs *vfs);
 /*
  * Write dirty pages of @inode starting at page @from (and before @end) as
  * bios of @flags, at most @max_pages pages; advances *from. Returns 0 when
  * done (no dirty page left in range or @max_pages written), IOS_VFS_WAIT when
  * @op must wait (metadata or a request slot).
  */
-int vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
-		    struct ios_inode *inode, uint64_t *from, uint64_t end, uint32_t flags,
-		    uint64_t *max_pages, uint64_t now);
+int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ioc *ioc,
+			struct ios_inode *inode, uint64_t *from, uint64_t end, uint32_t flags,
+			uint64_t *max_pages, uint64_t now);
 
 #endif

@@ -71,7 +71,7 @@ unsigned ios_vm_dirty_limits(const struct ios_vm_tunables *vm, uint64_t *backgro
 	return adjusted;
 }
 
-uint64_t wb_dirty_thresh(const struct ios_vfs *vfs)
+uint64_t ios_wb_dirty_thresh(const struct ios_vfs *vfs)
 {
 	uint64_t d;
 
@@ -79,7 +79,7 @@ uint64_t wb_dirty_thresh(const struct ios_vfs *vfs)
 	return d;
 }
 
-uint64_t wb_background_thresh(const struct ios_vfs *vfs)
+uint64_t ios_wb_background_thresh(const struct ios_vfs *vfs)
 {
 	uint64_t bg;
 
@@ -104,7 +104,7 @@ static void fl_op_wake(struct ios_vfs_op *op, uint64_t now)
 
 static bool fl_background_due(const struct ios_vfs *vfs)
 {
-	return vfs->nr_dirty > 0 && vfs->nr_dirty >= wb_background_thresh(vfs);
+	return vfs->nr_dirty > 0 && vfs->nr_dirty >= ios_wb_background_thresh(vfs);
 }
 
 static uint64_t fl_period(const struct ios_vfs *vfs)
@@ -216,8 +216,8 @@ static int fl_write_inode(struct ios_vfs *vfs, struct ios_inode *in, uint64_t no
 		int ret;
 
 		fl->op.file->inode = in;
-		ret = vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end, 0,
-				      &fl->pass_left, now);
+		ret = ios_vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end, 0,
+					  &fl->pass_left, now);
 		if (ret)
 			return ret;
 		if (fl->cycled || !fl->pass_left)
@@ -316,7 +316,7 @@ static void ev_flusher(struct ios_sim *sim, void *arg, uint64_t data)
 	fl_step(vfs, sim->now);
 }
 
-void wb_kick(struct ios_vfs *vfs, uint64_t now)
+void ios_wb_kick(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
 
@@ -326,13 +326,13 @@ void wb_kick(struct ios_vfs *vfs, uint64_t now)
 	fl_schedule(vfs, now);
 }
 
-void wb_balance_wake(struct ios_vfs *vfs, uint64_t now)
+void ios_wb_balance_wake(struct ios_vfs *vfs, uint64_t now)
 {
-	if (vfs->throttled && vfs->nr_dirty + vfs->nr_writeback <= wb_dirty_thresh(vfs))
-		pc_wake_all(&vfs->throttled, now);
+	if (vfs->throttled && vfs->nr_dirty + vfs->nr_writeback <= ios_wb_dirty_thresh(vfs))
+		ios_pc_wake_all(&vfs->throttled, now);
 }
 
-void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
+void ios_wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
 	uint64_t period = fl_period(vfs);
@@ -347,7 +347,7 @@ void wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now)
 	fl_schedule(vfs, next);
 }
 
-void wb_init(struct ios_vfs *vfs)
+void ios_wb_init(struct ios_vfs *vfs)
 {
 	struct flusher *fl = &vfs->fl;
 
@@ -375,7 +375,7 @@ void ios_vfs_quiesce(struct ios_vfs *vfs)
 	ios_timer_cancel(&vfs->fl.timer);
 }
 
-void wb_destroy(struct ios_vfs *vfs)
+void ios_wb_destroy(struct ios_vfs *vfs)
 {
 	ios_timer_cancel(&vfs->fl.timer);
 }

@@ -33,12 +33,12 @@
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
 
-const char *run_group_policy_name(int gp)
+const char *ios_run_group_policy_name(int gp)
 {
 	return gp >= 0 && gp < IOS_GROUP_POLICY_NR ? gp_names[gp] : "?";
 }
 
-int run_warn(struct ios_run_result *out, const char *fmt, ...)
+int ios_run_warn(struct ios_run_result *out, const char *fmt, ...)
 {
 	char buf[512], **v;
 	va_list ap;
@@ -101,7 +101,7 @@ static struct ios_cgroup *cg_new(struct run_ctx *c, const char *path, size_t len
  * are ignored ("/a//b/" is "a/b"), as in a cgroup file system. NULL or ""
  * is the root.
  */
-struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path)
+struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path)
 {
 	char norm[4096];
 	size_t n = 0;
@@ -127,7 +127,7 @@ struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path)
 	return cg;
 }
 
-void run_cgroups_free(struct run_ctx *c)
+void ios_run_cgroups_free(struct run_ctx *c)
 {
 	for (unsigned i = 0; i < c->nr_cgroups; i++) {
 		free(c->cgroups[i]->path);
@@ -146,13 +146,13 @@ void run_cgroups_free(struct run_ctx *c)
  * it divides the disk between groups its own way (the two would fight),
  * else a warning that the setting changes nothing.
  */
-int run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
-		      struct ios_run_result *out, struct ios_err *e)
+int ios_run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
+			  struct ios_run_result *out, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cgi = (*st)->cgroups;
 	int gp = c->lab.group_policy;
 
-	snprintf(out->group_policy, sizeof(out->group_policy), "%s", run_group_policy_name(gp));
+	snprintf(out->group_policy, sizeof(out->group_policy), "%s", ios_run_group_policy_name(gp));
 	if (gp == IOS_GROUP_POLICY_BLKIO)
 		return 0;
 	if (cgi && cgi->policy[gp]) {
@@ -162,11 +162,11 @@ int run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
 	if (cgi && cgi->groups)
 		return IOS_ERR(e, -EINVAL, "lab.group_policy=%s: %s has group scheduling of its own "
 			       "(%s); the 2008 designs are built on the 2.6.31 profile: use "
-			       "--scheduler cfq", run_group_policy_name(gp), (*st)->name,
+			       "--scheduler cfq", ios_run_group_policy_name(gp), (*st)->name,
 			       cgi->weight_file ? cgi->weight_file : "blkio");
-	if (run_warn(out, "lab.group_policy=%s has no effect: %s has no group scheduling "
-		     "(the 2008 designs are built on --scheduler cfq)", run_group_policy_name(gp),
-		     (*st)->name))
+	if (ios_run_warn(out, "lab.group_policy=%s has no effect: %s has no group scheduling "
+			 "(the 2008 designs are built on --scheduler cfq)", ios_run_group_policy_name(gp),
+			 (*st)->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -213,8 +213,9 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 			return IOS_ERR(e, -ERANGE, "%s%s%s=%s: out of range, allowed 0..7", s->origin,
 				       *s->origin ? ": " : "", s->name, s->value);
 		if (!cgi || !cgi->groups) {
-			if (run_warn(out, "%s has no effect: %s has no group scheduling", s->name,
-				     st->name))
+			if (ios_run_warn(out, "%s has no effect: %s has no group scheduling",
+					 s->name,
+					 st->name))
 				return IOS_ERR(e, -ENOMEM, "out of memory");
 		} else if (!cgi->ioprio_levels) {
 			return IOS_ERR(e, -EINVAL, "%s%s%s: %s's groups have weights, not priorities "
@@ -231,12 +232,12 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
  * Check the jobs' group options against @st (the descriptor that will run)
  * and apply the cgroup.* settings. Errors point at the option's line.
  */
-int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
-		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
+int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
+			  struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cgi = st->cgroups;
 	bool groups = cgi && cgi->groups;
-	const char *pol = run_group_policy_name(c->lab.group_policy);
+	const char *pol = ios_run_group_policy_name(c->lab.group_policy);
 
 	for (size_t i = 0; i < c->jf->nr_jobs; i++) {
 		const struct ios_job *j = &c->jf->jobs[i];
@@ -248,19 +249,21 @@ int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 		int ret = 0;
 
 		if (j->cgroup && *j->cgroup && !groups)
-			ret = run_warn(out, "%s:%d: job '%s': cgroup=%s has no effect: %s has no "
-				       "group scheduling (the kernel would ignore it too)", cf, cl,
-				       j->name, j->cgroup, st->name);
+			ret = ios_run_warn(out,
+					   "%s:%d: job '%s': cgroup=%s has no effect: %s has no "
+					   "group scheduling (the kernel would ignore it too)", cf, cl,
+					   j->name, j->cgroup, st->name);
 		if (!ret && j->cgroup_weight && !groups)
-			ret = run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect: %s has "
-				       "no group scheduling", wf, wl, j->name, j->cgroup_weight,
-				       st->name);
+			ret = ios_run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect: %s has "
+					   "no group scheduling", wf, wl, j->name, j->cgroup_weight,
+					   st->name);
 		if (!ret && j->cgroup_weight && groups && !cgi->weight_max)
-			ret = run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect under "
-				       "lab.group_policy=%s: its groups have priorities "
-				       "(--set cgroup.PATH.ioprio=0..%u)", wf, wl, j->name,
-				       j->cgroup_weight, pol,
-				       cgi->ioprio_levels ? cgi->ioprio_levels - 1 : 7);
+			ret = ios_run_warn(out,
+					   "%s:%d: job '%s': cgroup_weight=%u has no effect under "
+					   "lab.group_policy=%s: its groups have priorities "
+					   "(--set cgroup.PATH.ioprio=0..%u)", wf, wl, j->name,
+					   j->cgroup_weight, pol,
+					   cgi->ioprio_levels ? cgi->ioprio_levels - 1 : 7);
 		if (ret)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 		if (j->cgroup_weight && groups && cgi->weight_max &&
@@ -291,7 +294,7 @@ int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 
 /* ---- results ---- */
 
-int run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
+int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 {
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
 	size_t n = 0;

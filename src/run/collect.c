@@ -30,17 +30,17 @@ static int run_warn_cut(const struct run_ctx *c, const struct run_task *t,
 		snprintf(lim, sizeof(lim), "the end of the simulated clock (%.4g s; lab.max_sim_time=0)",
 			 (double)RUN_CLOCK_END_NS / 1e9);
 	if (t->replay)
-		return run_warn(out, "replay of process %" PRIu32 " (%s): stopped by %s: %" PRIu64
-				" of %" PRIu64 " I/Os replayed", t->ioc.pid, t->ioc.comm, lim, ios,
-				run_replay_total_ios(t));
-	run_job_where_opt(t->job, NULL, w, sizeof(w));
+		return ios_run_warn(out, "replay of process %" PRIu32 " (%s): stopped by %s: %" PRIu64
+				    " of %" PRIu64 " I/Os replayed", t->ioc.pid, t->ioc.comm, lim, ios,
+				    ios_run_replay_total_ios(t));
+	ios_run_job_where_opt(t->job, NULL, w, sizeof(w));
 	if (t->io_target != UINT64_MAX)
-		return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s: %" PRIu64 " I/Os, %" PRIu64
-				" of %" PRIu64 " bytes issued", w, t->ioc.pid, lim, ios, t->io_issued,
-				t->io_target);
-	return run_warn(out, "%s (pid %" PRIu32 "): stopped by %s, %.9g s before the end of its "
-			"runtime: %" PRIu64 " I/Os issued", w, t->ioc.pid, lim,
-			(double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
+		return ios_run_warn(out, "%s (pid %" PRIu32 "): stopped by %s: %" PRIu64 " I/Os, %" PRIu64
+				    " of %" PRIu64 " bytes issued", w, t->ioc.pid, lim, ios, t->io_issued,
+				    t->io_target);
+	return ios_run_warn(out, "%s (pid %" PRIu32 "): stopped by %s, %.9g s before the end of its "
+			    "runtime: %" PRIu64 " I/Os issued", w, t->ioc.pid, lim,
+			    (double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
 }
 
 /* The one disk's line of the result: its diskstats at the end of the jobs. */
@@ -78,7 +78,7 @@ static void collect_sched_stats(const struct run_ctx *c, struct ios_run_result *
 	out->nr_sched_stats = n;
 }
 
-int run_collect(struct run_ctx *c, struct ios_err *e)
+int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 {
 	struct ios_run_result *out = c->res;
 	const struct ios_run_config *cfg = c->cfg;
@@ -113,7 +113,7 @@ int run_collect(struct run_ctx *c, struct ios_err *e)
 	collect_sched_stats(c, out);
 	out->nr_events = c->sim->nr_events;
 	out->timestamp = 0;
-	if (run_cgroups_result(c, out))
+	if (ios_run_cgroups_result(c, out))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < c->nr_tasks; i++) {
 		if (!c->tasks[i].cut)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include "run_int.h"
 
-int run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+int ios_run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 	char w[300];
@@ -28,8 +28,8 @@ int run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		return 0;
 	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
 	if (j->read_iolog && *j->read_iolog) {
-		if (run_warn(c->res, "%s: write_iolog=%s is not written: read_iolog overrides it "
-			     "(as in fio)", w, j->write_iolog))
+		if (ios_run_warn(c->res, "%s: write_iolog=%s is not written: read_iolog overrides it "
+				 "(as in fio)", w, j->write_iolog))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 		return 0;
 	}
@@ -61,7 +61,7 @@ static uint64_t iolog_us(const struct run_task *t, uint64_t now)
 	return now > t->start_ns ? (now - t->start_ns) / IOS_NSEC_PER_USEC : 0;
 }
 
-void run_iolog_start(struct run_task *t)
+void ios_run_iolog_start(struct run_task *t)
 {
 	if (!t->iolog)
 		return;
@@ -70,14 +70,14 @@ void run_iolog_start(struct run_task *t)
 		fprintf(t->iolog, "0 %s add\n", t->files[k].f->name);
 }
 
-void run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
-		    uint64_t now)
+void ios_run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
+			uint64_t now)
 {
 	if (t->iolog)
 		fprintf(t->iolog, "%" PRIu64 " %s %s\n", iolog_us(t, now), tf->f->name, what);
 }
 
-void run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now)
+void ios_run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now)
 {
 	const char *act = io->sync_op ? (io->dir ? "datasync" : "sync")
 				      : io->dir == IOS_WRITE ? "write" : "read";
@@ -88,26 +88,27 @@ void run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now)
 }
 
 /* The job's end: its files are closed, and the log with them. */
-void run_iolog_close(struct run_task *t, uint64_t now)
+void ios_run_iolog_close(struct run_task *t, uint64_t now)
 {
 	bool bad;
 
 	if (!t->iolog)
 		return;
 	for (unsigned k = 0; k < t->open_idx && k < t->nr_files; k++)
-		run_iolog_file(t, &t->files[k], "close", now);
+		ios_run_iolog_file(t, &t->files[k], "close", now);
 	bad = ferror(t->iolog) != 0;
 	if (fclose(t->iolog))
 		bad = true;
 	t->iolog = NULL;
 	if (bad)
-		(void)run_warn(t->ctx->res, "%s:%d: job '%s': write_iolog=%s: the log could not be "
-			       "written completely", t->job->file ? t->job->file : "?", t->job->line,
-			       t->job->name, t->job->write_iolog);
+		(void)ios_run_warn(t->ctx->res,
+				   "%s:%d: job '%s': write_iolog=%s: the log could not be "
+				   "written completely", t->job->file ? t->job->file : "?", t->job->line,
+				   t->job->name, t->job->write_iolog);
 }
 
 /* A run that failed before the job ended: keep what was logged. */
-void run_iolog_abort(struct run_task *t)
+void ios_run_iolog_abort(struct run_task *t)
 {
 	if (t->iolog) {
 		fclose(t->iolog);

@@ -40,7 +40,7 @@ static struct run_file *file_get(struct run_ctx *c, const char *name, const stru
 	return f;
 }
 
-void run_files_free(struct run_ctx *c)
+void ios_run_files_free(struct run_ctx *c)
 {
 	struct run_file *f, *n;
 
@@ -74,8 +74,8 @@ static const char *job_where(const struct ios_job *j, char *buf, size_t len)
 	return buf;
 }
 
-const char *run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
-			      size_t len)
+const char *ios_run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
+				  size_t len)
 {
 	if (!src || !src->file)
 		return job_where(j, buf, len);
@@ -97,7 +97,8 @@ static const char *file_blame(const struct run_file *f, const struct run_ctx *c,
 
 	if (by_count) {
 		if (f->first_job->nrfiles_src.file)
-			return run_job_where_opt(f->first_job, &f->first_job->nrfiles_src, buf, len);
+			return ios_run_job_where_opt(f->first_job, &f->first_job->nrfiles_src,
+						     buf, len);
 		return job_where(f->first_job, buf, len);
 	}
 	if (f->preexisting) {
@@ -106,8 +107,8 @@ static const char *file_blame(const struct run_file *f, const struct run_ctx *c,
 		return buf;
 	}
 	if (j->filesize_lo)
-		return run_job_where_opt(j, &j->filesize_src, buf, len);
-	run_job_where_opt(j, &j->size_src, w, sizeof(w));
+		return ios_run_job_where_opt(j, &j->filesize_src, buf, len);
+	ios_run_job_where_opt(j, &j->size_src, w, sizeof(w));
 	if (j->nrfiles > 1 && j->nrfiles_src.file && j->size_src.file)
 		snprintf(buf, len, "%s with %s (%" PRIu64 " bytes a file)%s%s", w,
 			 j->nrfiles_src.text, j->size / j->nrfiles, f->need_off ? " after " : "",
@@ -244,7 +245,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 			return IOS_ERR(e, -EINVAL,
 				       "%s: size=%" PRIu64 " is smaller than one byte per file "
 				       "for its %" PRIu64 " files",
-				       run_job_where_opt(j, src, w, sizeof(w)), j->size, nf);
+				       ios_run_job_where_opt(j, src, w, sizeof(w)), j->size, nf);
 		if (!j->size && !j->filesize_lo && !c->lab.file_size && !job_name_seen(c, i, j)) {
 			char name[300], *full;
 
@@ -262,7 +263,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 			return IOS_ERR(e, -E2BIG,
 				       "%s: %" PRIu64 " files in all (this job's and those before "
 				       "it), more than the %u one run simulates (each costs the "
-				       "simulator about 1 KiB, more once read)", run_job_where_opt(j, src, w, sizeof(w)),
+				       "simulator about 1 KiB, more once read)", ios_run_job_where_opt(j, src, w, sizeof(w)),
 				       total,
 				       IOS_RUN_MAX_FILES);
 		if (total > inodes || total > cap_bytes / per)
@@ -270,7 +271,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 				       "%s: %" PRIu64 " files in all (this job's and those before "
 				       "it), more than lab.fs=%s on device '%s' (%" PRIu64 " bytes) "
 				       "can hold: %" PRIu64 " (%s)",
-				       run_job_where_opt(j, src, w, sizeof(w)), total,
+				       ios_run_job_where_opt(j, src, w, sizeof(w)), total,
 				       ios_fs_type_name((enum ios_fs_type)c->lab.fs), c->host->disk.profile,
 				       cap_bytes, inodes < cap_bytes / per ? inodes : cap_bytes / per,
 				       inodes < cap_bytes / per ? "its free inodes"
@@ -280,7 +281,7 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 	return 0;
 }
 
-int run_layout_files(struct run_ctx *c, struct ios_err *e)
+int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 {
 	uint64_t cap_bytes = c->host->disk.nr_sectors << IOS_SECTOR_SHIFT;
 	uint64_t align = c->lab.file_align;
@@ -319,9 +320,10 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: size=%" PRIu64 " is smaller than one byte per file "
 					       "for its %u files",
-					       run_job_where_opt(j, j->nrfiles_src.file && j->nrfiles > 1
-								 ? &j->nrfiles_src : &j->size_src,
-								 w, sizeof(w)),
+					       ios_run_job_where_opt(j, j->nrfiles_src.file &&
+								     j->nrfiles > 1
+								     ? &j->nrfiles_src : &j->size_src,
+								     w, sizeof(w)),
 					       j->size, t->nr_files);
 			t->files[k].len = per;
 			if (per && !task_offset_relative(t) && f->need < task_offset(t, 0) + per) {
@@ -358,11 +360,11 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 				return IOS_ERR(e, -ENOSPC,
 					       "%s: offset=%" PRIu64 " plus size=%" PRIu64
 					       " reaches past the end of %s (%" PRIu64 " bytes)",
-					       run_job_where_opt(f->need_job,
-								 f->need_job->filesize_lo
+					       ios_run_job_where_opt(f->need_job,
+								     f->need_job->filesize_lo
 									 ? &f->need_job->filesize_src
 									 : &f->need_job->size_src,
-								 w, sizeof(w)), f->need_off,
+								     w, sizeof(w)), f->need_off,
 					       f->need - f->need_off, f->name, cap_bytes);
 		} else {
 			f->size = f->need;
@@ -414,7 +416,8 @@ int run_layout_files(struct run_ctx *c, struct ios_err *e)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: offset=%" PRIu64 " is beyond the end of '%s' "
 					       "(%" PRIu64 " bytes)",
-					       run_job_where_opt(j, &j->offset_src, w, sizeof(w)), off,
+					       ios_run_job_where_opt(j, &j->offset_src, w,
+								     sizeof(w)), off,
 					       tf->f->name, tf->f->size);
 			if (!tf->len || off + tf->len > tf->f->size)
 				tf->len = tf->f->size - off;

@@ -46,16 +46,16 @@ static int run_warn_dirty_limits(const struct ios_vm_tunables *vm, struct ios_ru
 	int ret = 0;
 
 	if (adj & IOS_VM_DIRTY_RATIO_RAISED)
-		ret = run_warn(out, "vm.dirty_ratio=%d counts as %d: Linux 2.6.31's get_dirty_limits "
-			       "never sets the dirty limit below %d%% of memory (%llu pages)",
-			       vm->dirty_ratio, IOS_VM_MIN_DIRTY_RATIO, IOS_VM_MIN_DIRTY_RATIO,
-			       (unsigned long long)d);
+		ret = ios_run_warn(out, "vm.dirty_ratio=%d counts as %d: Linux 2.6.31's get_dirty_limits "
+				   "never sets the dirty limit below %d%% of memory (%llu pages)",
+				   vm->dirty_ratio, IOS_VM_MIN_DIRTY_RATIO, IOS_VM_MIN_DIRTY_RATIO,
+				   (unsigned long long)d);
 	if (!ret && (adj & IOS_VM_BACKGROUND_HALVED))
-		ret = run_warn(out, "vm.dirty_background_ratio=%d is not below the dirty limit "
-			       "(%llu pages): as Linux's get_dirty_limits does, background writeback "
-			       "starts at half of it, %llu pages (%.2f%% of memory)",
-			       vm->dirty_background_ratio, (unsigned long long)d,
-			       (unsigned long long)bg, pages ? 100.0 * (double)bg / (double)pages : 0.0);
+		ret = ios_run_warn(out, "vm.dirty_background_ratio=%d is not below the dirty limit "
+				   "(%llu pages): as Linux's get_dirty_limits does, background writeback "
+				   "starts at half of it, %llu pages (%.2f%% of memory)",
+				   vm->dirty_background_ratio, (unsigned long long)d,
+				   (unsigned long long)bg, pages ? 100.0 * (double)bg / (double)pages : 0.0);
 	return ret;
 }
 
@@ -123,7 +123,7 @@ static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
 	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
 	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
 	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));
-	if (!c->tasks || !c->phase_left || !out->jobs || !run_cgroup_get(c, ""))
+	if (!c->tasks || !c->phase_left || !out->jobs || !ios_run_cgroup_get(c, ""))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	c->nr_tasks = nr_tasks;
 	out->nr_jobs = nr_tasks;
@@ -162,7 +162,7 @@ static int plan_tasks(struct run_ctx *c, struct ios_err *e)
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
 		unsigned n = j->numjobs ? j->numjobs : 1;
-		struct ios_cgroup *cg = run_cgroup_get(c, j->cgroup);
+		struct ios_cgroup *cg = ios_run_cgroup_get(c, j->cgroup);
 
 		if (!cg)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
@@ -237,7 +237,7 @@ static int plan_setup_tasks(struct run_ctx *c, struct ios_err *e)
 			if (k && (jf->jobs[k].stonewall || jf->jobs[k].new_group))
 				gid++;
 		for (unsigned k = 0; k < n; k++, idx++) {
-			ret = run_task_setup(c, &c->tasks[idx], e);
+			ret = ios_run_task_setup(c, &c->tasks[idx], e);
 			if (!ret)
 				ret = init_result_job(c, &c->tasks[idx], gid, e);
 			if (ret)
@@ -247,14 +247,14 @@ static int plan_setup_tasks(struct run_ctx *c, struct ios_err *e)
 	return 0;
 }
 
-int run_plan(struct run_ctx *c, struct ios_err *e)
+int ios_run_plan(struct run_ctx *c, struct ios_err *e)
 {
 	const struct ios_jobfile *jf = c->jf;
 	struct ios_run_result *out = c->res;
 	int ret = plan_tasks(c, e);
 
 	if (!ret)
-		ret = run_cgroups_check(c, c->q->sched, c->set, out, e);
+		ret = ios_run_cgroups_check(c, c->q->sched, c->set, out, e);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
@@ -263,12 +263,12 @@ int run_plan(struct run_ctx *c, struct ios_err *e)
 
 		/* fio 3.33 says this (log_err) and runs the job without time_based */
 		if (j->time_based && !j->runtime_ns &&
-		    (ret = run_warn(out, "%s: time_based requires a runtime/timeout setting; "
-				    "the job runs without time_based, as in fio",
-				    run_job_where_opt(j, NULL, w, sizeof(w)))))
+		    (ret = ios_run_warn(out, "%s: time_based requires a runtime/timeout setting; "
+					"the job runs without time_based, as in fio",
+					ios_run_job_where_opt(j, NULL, w, sizeof(w)))))
 			return ret;
 	}
-	ret = run_layout_files(c, e);
+	ret = ios_run_layout_files(c, e);
 	if (!ret)
 		ret = plan_vfs(c, e);
 	if (ret)

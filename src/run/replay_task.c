@@ -41,11 +41,11 @@
 #include "run_int.h"
 #include "iosched/replay.h"
 
-struct rp_io {
+struct rpl_io {
 	struct run_io io;		/* what accounting reads: dir, len, offset, times */
 	struct run_task *t;
-	struct rp_io *next_free;
-	struct rp_io *next_all;		/* every unit of the task, for freeing */
+	struct rpl_io *next_free;
+	struct rpl_io *next_all;		/* every unit of the task, for freeing */
 	struct ios_bio *bios;
 	unsigned cap, nr, submitted, done;
 	bool blocking;
@@ -57,8 +57,8 @@ struct run_replay {
 	uint64_t base_ns, first_ns;	/* due = base + scaled(recorded - first) */
 	struct ios_replay_rec rec;	/* the next I/O */
 	bool have_rec, eof;
-	struct rp_io *free_units, *all_units;
-	struct rp_io *sending;		/* bios not all submitted yet */
+	struct rpl_io *free_units, *all_units;
+	struct rpl_io *sending;		/* bios not all submitted yet */
 	unsigned inflight, blocking_inflight;
 	uint64_t ready_ns;		/* the process runs again, after a wait */
 	bool parked;			/* a bio sleeps for a request slot */
@@ -67,14 +67,14 @@ struct run_replay {
 	uint64_t nr_ios;		/* what the stream holds to replay */
 };
 
-static void rp_step(struct run_task *t, uint64_t now);
+static void rpl_step(struct run_task *t, uint64_t now);
 
-unsigned run_replay_inflight(const struct run_task *t)
+unsigned ios_run_replay_inflight(const struct run_task *t)
 {
 	return t->rp ? t->rp->inflight : 0;
 }
 
-uint64_t run_replay_total_ios(const struct run_task *t)
+uint64_t ios_run_replay_total_ios(const struct run_task *t)
 {
 	return t->rp ? t->rp->nr_ios : 0;
 }
@@ -85,11 +85,11 @@ static void ev_rp(struct ios_sim *sim, void *arg, uint64_t data)
 
 	if (!ios_timer_fire(&t->timer, data) || t->state == TS_DONE)
 		return;
-	run_task_sample_wake(t, sim->now);
-	rp_step(t, sim->now);
+	ios_run_task_sample_wake(t, sim->now);
+	rpl_step(t, sim->now);
 }
 
-static void rp_arm(struct run_task *t, uint64_t when)
+static void rpl_arm(struct run_task *t, uint64_t when)
 {
 	(void)ios_timer_arm(t->ctx->sim, &t->timer, when, ev_rp, t);
 }
@@ -104,13 +104,13 @@ static bool rec_blocks(const struct ios_replay_rec *rec)
 	return rec->flags & IOS_REQ_SYNC;		/* writeback does not block */
 }
 
-static void rp_unit_done(struct rp_io *u, uint64_t now)
+static void rpl_unit_done(struct rpl_io *u, uint64_t now)
 {
 	struct run_task *t = u->t;
 	struct run_replay *rp = t->rp;
 
 	u->io.done_ns = now;
-	run_task_account(t, &u->io, now);
+	ios_run_task_account(t, &u->io, now);
 	if (t->stats_on)
 		t->res->io_complete[ios_batch_bucket(1)]++;
 	rp->inflight--;
@@ -120,39 +120,39 @@ static void rp_unit_done(struct rp_io *u, uint64_t now)
 			/* the process returns from its system call */
 			rp->waiting = false;
 			rp->ready_ns = now + t->ctx->lab.complete_ns + t->ctx->lab.submit_ns;
-			rp_arm(t, now + t->ctx->lab.complete_ns);
+			rpl_arm(t, now + t->ctx->lab.complete_ns);
 		}
 	}
 	u->next_free = rp->free_units;
 	rp->free_units = u;
 	if (t->state == TS_WAIT_IO && !rp->inflight && (rp->eof || t->stop))
-		rp_arm(t, now);
+		rpl_arm(t, now);
 }
 
-static void rp_bio_end(struct ios_bio *bio, uint64_t now, int error)
+static void rpl_bio_end(struct ios_bio *bio, uint64_t now, int error)
 {
-	struct rp_io *u = bio->private;
+	struct rpl_io *u = bio->private;
 
 	if (error && !u->io.error)
 		u->io.error = error;
 	if (++u->done == u->nr && u->submitted == u->nr)
-		rp_unit_done(u, now);
+		rpl_unit_done(u, now);
 }
 
 /* The bio that slept for a request slot has one: the process wakes up. */
-static void rp_bio_queued(struct ios_bio *bio, uint64_t now)
+static void rpl_bio_queued(struct ios_bio *bio, uint64_t now)
 {
-	struct rp_io *u = bio->private;
+	struct rpl_io *u = bio->private;
 	struct run_task *t = u->t;
 
 	t->rp->parked = false;
-	rp_arm(t, now + t->ctx->lab.complete_ns);
+	rpl_arm(t, now + t->ctx->lab.complete_ns);
 }
 
-static struct rp_io *rp_unit_get(struct run_task *t, unsigned nr_bios)
+static struct rpl_io *rpl_unit_get(struct run_task *t, unsigned nr_bios)
 {
 	struct run_replay *rp = t->rp;
-	struct rp_io *u = rp->free_units;
+	struct rpl_io *u = rp->free_units;
 
 	if (u) {
 		rp->free_units = u->next_free;
@@ -185,13 +185,13 @@ static struct rp_io *rp_unit_get(struct run_task *t, unsigned nr_bios)
 }
 
 /* Build the bios of the next record: a flush, data split at max_sectors_kb, or both. */
-static struct rp_io *rp_unit_build(struct run_task *t, const struct ios_replay_rec *rec,
+static struct rpl_io *rpl_unit_build(struct run_task *t, const struct ios_replay_rec *rec,
 				   uint64_t now)
 {
 	uint64_t max = t->ctx->q->tun.max_sectors_bytes >> IOS_SECTOR_SHIFT;
 	bool preflush = rec->flags & IOS_REQ_PREFLUSH;
 	unsigned nr = 0, k = 0;
-	struct rp_io *u;
+	struct rpl_io *u;
 	uint64_t sector = rec->sector, left = rec->nr_sectors;
 
 	if (!max)
@@ -200,7 +200,7 @@ static struct rp_io *rp_unit_build(struct run_task *t, const struct ios_replay_r
 		nr = (unsigned)((rec->nr_sectors + max - 1) / max);
 	if (preflush)
 		nr++;
-	u = rp_unit_get(t, nr);
+	u = rpl_unit_get(t, nr);
 	if (!u)
 		return NULL;
 	if (preflush) {
@@ -221,8 +221,8 @@ static struct rp_io *rp_unit_build(struct run_task *t, const struct ios_replay_r
 	}
 	for (k = 0; k < nr; k++) {
 		u->bios[k].ioc = &t->ioc;
-		u->bios[k].end_io = rp_bio_end;
-		u->bios[k].queued = rp_bio_queued;
+		u->bios[k].end_io = rpl_bio_end;
+		u->bios[k].queued = rpl_bio_queued;
 		u->bios[k].private = u;
 	}
 	memset(&u->io.op, 0, sizeof(u->io.op));
@@ -239,10 +239,10 @@ static struct rp_io *rp_unit_build(struct run_task *t, const struct ios_replay_r
 }
 
 /* Submit what is left of the unit being sent; true when a bio had to sleep. */
-static bool rp_send(struct run_task *t, uint64_t now)
+static bool rpl_send(struct run_task *t, uint64_t now)
 {
 	struct run_replay *rp = t->rp;
-	struct rp_io *u = rp->sending;
+	struct rpl_io *u = rp->sending;
 
 	while (u->submitted < u->nr) {
 		struct ios_bio *b = &u->bios[u->submitted++];
@@ -263,7 +263,7 @@ static bool rp_send(struct run_task *t, uint64_t now)
 			if (!u->io.error)
 				u->io.error = ret;
 			if (++u->done == u->nr && last)
-				rp_unit_done(u, now);
+				rpl_unit_done(u, now);
 		} else if (ret == 1) {
 			rp->parked = true;
 			t->res->ctx++;
@@ -275,7 +275,7 @@ static bool rp_send(struct run_task *t, uint64_t now)
 }
 
 /* The recorded time @ns on the run's clock. */
-static uint64_t rp_scale(const struct run_task *t, uint64_t ns)
+static uint64_t rpl_scale(const struct run_task *t, uint64_t ns)
 {
 	const struct ios_replay_tunables *tun = &t->ctx->replay_tun;
 	__uint128_t v;
@@ -287,18 +287,18 @@ static uint64_t rp_scale(const struct run_task *t, uint64_t ns)
 	return v > UINT64_MAX / 2 ? UINT64_MAX / 2 : (uint64_t)v;
 }
 
-static uint64_t rp_due(const struct run_task *t, const struct ios_replay_rec *rec)
+static uint64_t rpl_due(const struct run_task *t, const struct ios_replay_rec *rec)
 {
 	const struct run_replay *rp = t->rp;
 	uint64_t rel = rec->time_ns > rp->first_ns ? rec->time_ns - rp->first_ns : 0;
 
-	return rp->base_ns + rp_scale(t, rel);
+	return rp->base_ns + rpl_scale(t, rel);
 }
 
-uint64_t run_replay_start_delay(const struct run_task *t)
+uint64_t ios_run_replay_start_delay(const struct run_task *t)
 {
 	const struct ios_replay_stream *s = ios_replay_stream(t->ctx->replay, t->index);
-	uint64_t d = s ? rp_scale(t, s->first_ns) : 0;
+	uint64_t d = s ? rpl_scale(t, s->first_ns) : 0;
 
 	/* a process past the time limit starts there, and stops at once */
 	if (t->ctx->lab.max_sim_time_ns && d > t->ctx->lab.max_sim_time_ns)
@@ -306,7 +306,7 @@ uint64_t run_replay_start_delay(const struct run_task *t)
 	return d;
 }
 
-static void rp_step(struct run_task *t, uint64_t now)
+static void rpl_step(struct run_task *t, uint64_t now)
 {
 	struct run_replay *rp = t->rp;
 	struct ios_err e = { 0 };
@@ -318,11 +318,11 @@ static void rp_step(struct run_task *t, uint64_t now)
 		t->state = TS_WAIT_IO;
 		return;
 	}
-	if (rp->sending && rp_send(t, now))
+	if (rp->sending && rpl_send(t, now))
 		return;
 	for (;;) {
 		uint64_t at;
-		struct rp_io *u;
+		struct rpl_io *u;
 		int ret;
 
 		if (!rp->have_rec && !rp->eof && !t->stop) {
@@ -343,10 +343,10 @@ static void rp_step(struct run_task *t, uint64_t now)
 				t->state = TS_WAIT_IO;
 				return;
 			}
-			run_task_finish(t, now);
+			ios_run_task_finish(t, now);
 			return;
 		}
-		at = rp_due(t, &rp->rec);
+		at = rpl_due(t, &rp->rec);
 		if (at < rp->ready_ns)
 			at = rp->ready_ns;
 		if (at >= t->deadline_ns) {
@@ -364,10 +364,10 @@ static void rp_step(struct run_task *t, uint64_t now)
 		if (at > now) {
 			t->res->ctx++;
 			t->state = TS_WAIT_TIMER;
-			rp_arm(t, at);
+			rpl_arm(t, at);
 			return;
 		}
-		u = rp_unit_build(t, &rp->rec, now);
+		u = rpl_unit_build(t, &rp->rec, now);
 		if (!u) {
 			t->res->error = ENOMEM;
 			t->stop = true;
@@ -385,13 +385,13 @@ static void rp_step(struct run_task *t, uint64_t now)
 			t->res->io_submit[ios_batch_bucket(1)]++;
 		}
 		rp->sending = u;
-		if (rp_send(t, now))
+		if (rpl_send(t, now))
 			return;
 	}
 }
 
 /* What a task replays: one stream, or (a job's read_iolog) all of them. */
-static void rp_summary(const struct ios_replay *r, size_t idx, struct ios_replay_stream *sum)
+static void rpl_summary(const struct ios_replay *r, size_t idx, struct ios_replay_stream *sum)
 {
 	if (idx != IOS_REPLAY_ALL) {
 		*sum = *ios_replay_stream(r, idx);
@@ -419,7 +419,7 @@ static void rp_summary(const struct ios_replay *r, size_t idx, struct ios_replay
 	}
 }
 
-int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 	struct ios_replay *r = c->replay;
@@ -446,7 +446,7 @@ int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	} else if (idx >= ios_replay_nr_streams(r)) {
 		return IOS_ERR(e, -EINVAL, "replay: no stream for task %u", t->index);
 	}
-	rp_summary(r, idx, &s);
+	rpl_summary(r, idx, &s);
 	if (s.max_end > c->host->disk.nr_sectors)
 		return IOS_ERR(e, -ERANGE, "%s: %s %" PRIu64 ": process %" PRIu32 " (%s) reaches "
 			       "sector %" PRIu64 ", past the end of the simulated disk (%" PRIu64
@@ -476,23 +476,23 @@ int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	return 0;
 }
 
-void run_replay_start(struct run_task *t, uint64_t now)
+void ios_run_replay_start(struct run_task *t, uint64_t now)
 {
 	if (!t->ctx->replay)
 		t->rp->base_ns = now;
-	rp_step(t, now);
+	rpl_step(t, now);
 }
 
-void run_replay_stop(struct run_task *t, uint64_t now)
+void ios_run_replay_stop(struct run_task *t, uint64_t now)
 {
 	if (t->state == TS_DONE || t->state == TS_NEW)
 		return;
 	t->stop = true;
 	if (t->state == TS_WAIT_TIMER)
-		rp_arm(t, now);
+		rpl_arm(t, now);
 }
 
-void run_replay_free(struct run_task *t)
+void ios_run_replay_free(struct run_task *t)
 {
 	struct run_replay *rp = t->rp;
 
@@ -501,7 +501,7 @@ void run_replay_free(struct run_task *t)
 	ios_replay_cursor_close(rp->cur);
 	ios_replay_close(rp->own);
 	while (rp->all_units) {
-		struct rp_io *u = rp->all_units;
+		struct rpl_io *u = rp->all_units;
 
 		rp->all_units = u->next_all;
 		free(u->bios);

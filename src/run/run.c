@@ -95,7 +95,7 @@ static void ev_start(struct ios_sim *sim, void *arg, uint64_t data)
 	/* exitall fired before this job's start delay ran out: it ends at once */
 	if (t->ctx->exitall)
 		t->stop = true;
-	run_task_start(t, sim->now);
+	ios_run_task_start(t, sim->now);
 }
 
 static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
@@ -109,21 +109,22 @@ static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
 		if (t->phase != phase)
 			continue;
 		if (c->replay)
-			delay = run_replay_start_delay(t);	/* the process appears at its first I/O */
+			/* the process appears at its first I/O */
+			delay = ios_run_replay_start_delay(t);
 		else if (j->startdelay_hi_ns > j->startdelay_lo_ns)
 			delay += ios_rand_below(&t->rng, j->startdelay_hi_ns - j->startdelay_lo_ns + 1);
 		(void)ios_sim_at(c->sim, now + delay, ev_start, t, 0);
 	}
 }
 
-void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
+void ios_run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
 {
 	c->running--;
 	c->phase_left[t->phase]--;
 	if (t->job->exitall && !c->exitall) {
 		c->exitall = true;
 		for (unsigned i = 0; i < c->nr_tasks; i++)
-			run_task_stop_now(&c->tasks[i], now);
+			ios_run_task_stop_now(&c->tasks[i], now);
 	}
 	if (c->phase_left[c->cur_phase])
 		return;
@@ -222,13 +223,13 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 static int run_check_ttime_back_to_back(struct run_ctx *c, const struct ios_sched_type *st,
 					struct ios_run_result *out, struct ios_err *e)
 {
-	if (!c->lab.ttime_back_to_back || st == ios_sched_find("cfq"))
+	if (!c->lab.ttime_back_to_back || (st->features & IOS_SCHED_TTIME_B2B))
 		return 0;
-	if (!strncmp(st->name, "cfq", 3))
+	if (st->share_model == IOS_SHARE_CFQ_SLICE || st->share_model == IOS_SHARE_CFQ_GROUP_SLICE)
 		return IOS_ERR(e, -EINVAL, "lab.ttime_back_to_back=1: built on the 2.6.31 profile "
 			       "only (--scheduler cfq, without lab.group_policy), not %s", st->name);
-	if (run_warn(out, "lab.ttime_back_to_back=1 has no effect: %s is not CFQ (it is built "
-		     "on --scheduler cfq)", st->name))
+	if (ios_run_warn(out, "lab.ttime_back_to_back=1 has no effect: %s is not CFQ (it is built "
+			 "on --scheduler cfq)", st->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -245,11 +246,11 @@ static void ctx_free(struct run_ctx *c)
 	c->q = NULL;
 	if (c->tasks)
 		for (unsigned i = 0; i < c->nr_tasks; i++)
-			run_task_free(&c->tasks[i]);
+			ios_run_task_free(&c->tasks[i]);
 	free(c->tasks);
 	free(c->phase_left);
-	run_files_free(c);
-	run_cgroups_free(c);
+	ios_run_files_free(c);
+	ios_run_cgroups_free(c);
 	ios_fiolog_set_free(c->logs);
 	ios_series_free(c->series);
 	free(c->series);
@@ -301,9 +302,9 @@ static int run_job_sched(const struct ios_jobfile *jf, const struct ios_run_conf
 		}
 		if (j->ioengine == IOS_ENGINE_NULL) {
 			all = false;
-			if (run_warn(out, "%s:%d: job '%s': ioscheduler=%s has no effect with "
-				     "ioengine=null (fio switches no scheduler for a diskless engine)",
-				     f, l, j->name, j->ioscheduler))
+			if (ios_run_warn(out, "%s:%d: job '%s': ioscheduler=%s has no effect with "
+					 "ioengine=null (fio switches no scheduler for a diskless engine)",
+					 f, l, j->name, j->ioscheduler))
 				return IOS_ERR(e, -ENOMEM, "out of memory");
 			continue;
 		}
@@ -423,7 +424,7 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	qc.id = 0;
 	qc.disk_name = c->host->disk.name;
 	qc.sched = ios_sched_find(c->schedname);
-	ret = run_cgroups_sched(c, &qc.sched, c->res, e);
+	ret = ios_run_cgroups_sched(c, &qc.sched, c->res, e);
 	if (!ret)
 		ret = run_check_ttime_back_to_back(c, qc.sched, c->res, e);
 	if (ret)
@@ -494,11 +495,11 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	if (!ret)
 		ret = run_build(c, e);
 	if (!ret)
-		ret = run_plan(c, e);
+		ret = ios_run_plan(c, e);
 	if (!ret)
 		ret = run_loop(c, e);
 	if (!ret)
-		ret = run_collect(c, e);
+		ret = ios_run_collect(c, e);
 	ctx_free(c);
 	free(c);
 	if (ret)

@@ -167,7 +167,7 @@ struct run_task {
 	/*
 	 * The task sleeps with nothing in flight: its windows until it wakes
 	 * hold no I/O, so the timer is stopped and the wake-up adds them
-	 * (run_task_sample_wake) instead of ticking through idle time.
+	 * (ios_run_task_sample_wake) instead of ticking through idle time.
 	 */
 	bool sample_idle;
 	bool dir_used[2];
@@ -232,15 +232,15 @@ struct run_ctx {
 };
 
 /* layout.c */
-int run_layout_files(struct run_ctx *c, struct ios_err *e);
+int ios_run_layout_files(struct run_ctx *c, struct ios_err *e);
 /*
  * The start of a message about @j caused by one of its options:
  * "job.fio:3: job 'name': size=2t" at the line of @src when the job file set
  * it, else "job.fio:1: job 'name'" at the job's [section] line.
  */
-const char *run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
-			      size_t len);
-void run_files_free(struct run_ctx *c);
+const char *ios_run_job_where_opt(const struct ios_job *j, const struct ios_optsrc *src, char *buf,
+				  size_t len);
+void ios_run_files_free(struct run_ctx *c);
 
 /*
  * The latest simulated time a job may run to (about 292 years): with
@@ -251,58 +251,58 @@ void run_files_free(struct run_ctx *c);
 
 /* task.c */
 /* The task wakes from a timer sleep: account the sample windows it slept through. */
-void run_task_sample_wake(struct run_task *t, uint64_t now);
-int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
-void run_task_free(struct run_task *t);
-void run_task_start(struct run_task *t, uint64_t now);
-void run_task_stop_now(struct run_task *t, uint64_t now);
+void ios_run_task_sample_wake(struct run_task *t, uint64_t now);
+int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void ios_run_task_free(struct run_task *t);
+void ios_run_task_start(struct run_task *t, uint64_t now);
+void ios_run_task_stop_now(struct run_task *t, uint64_t now);
 
 /* accounting and ending shared with replay tasks (task.c) */
-void run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
-void run_task_finish(struct run_task *t, uint64_t now);
+void ios_run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
+void ios_run_task_finish(struct run_task *t, uint64_t now);
 
 /* iolog_write.c: write_iolog= */
-int run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e);
-void run_iolog_start(struct run_task *t);
-void run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
-		    uint64_t now);
-void run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now);
-void run_iolog_close(struct run_task *t, uint64_t now);
-void run_iolog_abort(struct run_task *t);
+int ios_run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void ios_run_iolog_start(struct run_task *t);
+void ios_run_iolog_file(struct run_task *t, const struct run_task_file *tf, const char *what,
+			uint64_t now);
+void ios_run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now);
+void ios_run_iolog_close(struct run_task *t, uint64_t now);
+void ios_run_iolog_abort(struct run_task *t);
 
 /* replay_task.c */
-int run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
-uint64_t run_replay_start_delay(const struct run_task *t);
-void run_replay_start(struct run_task *t, uint64_t now);
-void run_replay_stop(struct run_task *t, uint64_t now);
-void run_replay_free(struct run_task *t);
+int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+uint64_t ios_run_replay_start_delay(const struct run_task *t);
+void ios_run_replay_start(struct run_task *t, uint64_t now);
+void ios_run_replay_stop(struct run_task *t, uint64_t now);
+void ios_run_replay_free(struct run_task *t);
 /* I/Os of the replay task @t not yet complete. */
-unsigned run_replay_inflight(const struct run_task *t);
+unsigned ios_run_replay_inflight(const struct run_task *t);
 /* I/Os (records with data or flushes) the replay task @t has to replay in all. */
-uint64_t run_replay_total_ios(const struct run_task *t);
+uint64_t ios_run_replay_total_ios(const struct run_task *t);
 
 /* run.c */
-void run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
+void ios_run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
 
 /* plan.c: the plan phase (tasks, files, page cache, task set-up) */
-int run_plan(struct run_ctx *c, struct ios_err *e);
+int ios_run_plan(struct run_ctx *c, struct ios_err *e);
 
 /* collect.c: the collect phase (the result, warnings for jobs cut short) */
-int run_collect(struct run_ctx *c, struct ios_err *e);
+int ios_run_collect(struct run_ctx *c, struct ios_err *e);
 
 /* cgroup.c */
-struct ios_cgroup *run_cgroup_get(struct run_ctx *c, const char *path);
-void run_cgroups_free(struct run_ctx *c);
-const char *run_group_policy_name(int gp);
-int run_warn(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
-int run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
-		      struct ios_run_result *out, struct ios_err *e);
-int run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
-		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e);
-int run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
+struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path);
+void ios_run_cgroups_free(struct run_ctx *c);
+const char *ios_run_group_policy_name(int gp);
+int ios_run_warn(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
+int ios_run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
+			  struct ios_run_result *out, struct ios_err *e);
+int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
+			  struct ios_settings *set, struct ios_run_result *out, struct ios_err *e);
+int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
 
 /* perm */
-void run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
-uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng);
+void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
+uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
 
 #endif

@@ -36,7 +36,7 @@
 
 /* ---- random block permutation: a 4-round Feistel network, cycle walking ---- */
 
-void run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng)
+void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng)
 {
 	unsigned bits = 0;
 
@@ -67,13 +67,13 @@ static uint64_t perm_map(const struct run_perm *p, uint64_t x)
 }
 
 /* Next block of the current pass; a new pass with fresh keys when one ends. */
-uint64_t run_perm_next(struct run_perm *p, struct ios_rand *rng)
+uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng)
 {
 	uint64_t domain = 1ULL << (2 * p->bits_half), v;
 
 	for (;;) {
 		if (p->pos >= domain)
-			run_perm_init(p, p->n, rng);
+			ios_run_perm_init(p, p->n, rng);
 		v = perm_map(p, p->pos++);
 		if (v < p->n)
 			return v;
@@ -197,26 +197,27 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 			if (!t->files[k].f->is_dev && !t->files[k].f->preexisting &&
 			    t->files[k].f->first_job == j)
 				fresh = true;
-		if (fresh && run_warn(c->res, "%s:%d: job '%s': overwrite=0: fio would create the "
-				      "file afresh (allocated by fallocate, or while writing); "
-				      "iosched lays it out before the run, as with overwrite=1",
-				      j->file ? j->file : "?", j->line, j->name))
+		if (fresh && ios_run_warn(c->res,
+					  "%s:%d: job '%s': overwrite=0: fio would create the "
+					  "file afresh (allocated by fallocate, or while writing); "
+					  "iosched lays it out before the run, as with overwrite=1",
+					  j->file ? j->file : "?", j->line, j->name))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	if (j->rate_cycle_set && !j->rate_min[0] && !j->rate_min[1] && !j->rate_iops_min[0] &&
 	    !j->rate_iops_min[1] &&
-	    run_warn(c->res, "%s:%d: job '%s': rate_cycle has no effect without rate_min or "
-		     "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
-		     j->line, j->name))
+	    ios_run_warn(c->res, "%s:%d: job '%s': rate_cycle has no effect without rate_min or "
+			 "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
+			 j->line, j->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (j->thinktime_spin_ns) {
 		char w[256];
 
 		snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
 		/* (the parser refused a thinktime_spin longer than thinktime) */
-		if (run_warn(c->res, "%s: thinktime_spin is CPU time of the machine running fio: "
-			     "the delay is thinktime as before, and iosched reports no CPU use "
-			     "(only the context switches of the sleeping part)", w))
+		if (ios_run_warn(c->res, "%s: thinktime_spin is CPU time of the machine running fio: "
+				 "the delay is thinktime as before, and iosched reports no CPU use "
+				 "(only the context switches of the sleeping part)", w))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	return 0;
@@ -246,8 +247,8 @@ static int task_setup_poisson(struct run_ctx *c, struct run_task *t, struct ios_
 				       PRIu64 ")", w, min_bs, bps);
 		ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
 	}
-	if (!rated && run_warn(c->res, "%s: rate_process=poisson has no effect without "
-			       "rate= or rate_iops= (as in fio)", w))
+	if (!rated && ios_run_warn(c->res, "%s: rate_process=poisson has no effect without "
+				   "rate= or rate_iops= (as in fio)", w))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -308,13 +309,13 @@ static int task_setup_files(struct run_ctx *c, struct run_task *t, uint64_t *tot
 				: j->size_src.file ? &j->size_src : &j->offset_src;
 			char w[300];
 
-			run_job_where_opt(j, src, w, sizeof(w));
+			ios_run_job_where_opt(j, src, w, sizeof(w));
 			return IOS_ERR(e, -EINVAL,
 				       "%s: the region of '%s' it may use (%" PRIu64
 				       " bytes) is smaller than one block (%" PRIu64 ")",
 				       w, tf->f->name, tf->len, align);
 		}
-		run_perm_init(&tf->perm, tf->len / align, &t->rng);
+		ios_run_perm_init(&tf->perm, tf->len / align, &t->rng);
 		*total += tf->len;
 		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc,
 				  (j->direct ? IOS_O_DIRECT : 0) | (j->sync ? IOS_O_SYNC : 0));
@@ -322,7 +323,7 @@ static int task_setup_files(struct run_ctx *c, struct run_task *t, uint64_t *tot
 	return 0;
 }
 
-int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 	uint64_t total = 0;
@@ -334,12 +335,13 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	task_ioprio(t);
 	t->ioc.nr_tasks = 1;
 	if (t->replay) {
-		ret = run_replay_setup(c, t, e);
+		ret = ios_run_replay_setup(c, t, e);
 		if (!ret)
-			ret = run_iolog_open(c, t, e);	/* only says read_iolog overrides it */
+			ret = ios_run_iolog_open(c, t,
+						 e);	/* only says read_iolog overrides it */
 		return ret ? ret : task_setup_samples(c, t, e);
 	}
-	ret = run_iolog_open(c, t, e);
+	ret = ios_run_iolog_open(c, t, e);
 	if (ret)
 		return ret;
 	task_setup_engine(t);
@@ -352,7 +354,7 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_files(c, t, &total, e);
 	if (ret)
 		return ret;
-	/* as fio's fixup_options: time_based without a runtime is dropped (run_plan warns) */
+	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run_plan warns) */
 	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
 	} else {
@@ -367,13 +369,13 @@ int run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	return task_setup_samples(c, t, e);
 }
 
-void run_task_free(struct run_task *t)
+void ios_run_task_free(struct run_task *t)
 {
-	run_iolog_abort(t);
+	ios_run_iolog_abort(t);
 	/* the io context outlives its requests (the queue went first) */
 	IOS_BUG_ON_MSG(t->ioc.nr_requests, "task pid %u freed with %u requests still holding"
 		       " its io context", t->ioc.pid, t->ioc.nr_requests);
-	run_replay_free(t);
+	ios_run_replay_free(t);
 	free(t->ios);
 	free(t->files);
 	t->ios = NULL;
@@ -452,7 +454,7 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		if (j->norandommap || blocks != tf->perm.n)
 			b = ios_rand_below(&t->rng, blocks);
 		else
-			b = run_perm_next(&tf->perm, &t->rng);
+			b = ios_run_perm_next(&tf->perm, &t->rng);
 		off = tf->off + b * tf->align;
 		if (j->rw_seq_nr > 1)
 			tf->seq_left = j->rw_seq_nr - 1;
@@ -785,17 +787,19 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 			if (j->rate_min[d]) {
 				got = (dr->io_bytes - t->rc_bytes[d]) * 1000 / spent_ms;
 				if (got < j->rate_min[d]) {
-					(void)run_warn(t->ctx->res, "%s: rate_min=%" PRIu64 "B/s not met, "
-						       "got %" PRIu64 "B/s (fio: the job ends with "
-						       "EIO)", where, j->rate_min[d], got);
+					(void)ios_run_warn(t->ctx->res,
+							   "%s: rate_min=%" PRIu64 "B/s not met, "
+							   "got %" PRIu64 "B/s (fio: the job ends with "
+							   "EIO)", where, j->rate_min[d], got);
 					return true;
 				}
 			} else {
 				got = (dr->total_ios - t->rc_ios[d]) * 1000 / spent_ms;
 				if (got < j->rate_iops_min[d]) {
-					(void)run_warn(t->ctx->res, "%s: rate_iops_min=%u not met, got %"
-						       PRIu64 " IOPS (fio: the job ends with EIO)", where,
-						       j->rate_iops_min[d], got);
+					(void)ios_run_warn(t->ctx->res,
+							   "%s: rate_iops_min=%u not met, got %"
+							   PRIu64 " IOPS (fio: the job ends with EIO)", where,
+							   j->rate_iops_min[d], got);
 					return true;
 				}
 			}
@@ -818,7 +822,7 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
 	finish_logs(t, now);
-	run_iolog_close(t, now);
+	ios_run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
 	for (int d = 0; d < 2; d++)
@@ -826,15 +830,15 @@ static void finish(struct run_task *t, uint64_t now)
 			r->dir[d].runtime_ns = r->runtime_ns;
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
-	run_task_finished(t->ctx, t, now);
+	ios_run_task_finished(t->ctx, t, now);
 }
 
-void run_task_account(struct run_task *t, struct run_io *io, uint64_t now)
+void ios_run_task_account(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	account_io(t, io, now);
 }
 
-void run_task_finish(struct run_task *t, uint64_t now)
+void ios_run_task_finish(struct run_task *t, uint64_t now)
 {
 	finish(t, now);
 }
@@ -873,7 +877,7 @@ static bool open_files(struct run_task *t, uint64_t now)
 		}
 		if (t->job->invalidate)
 			ios_vfs_invalidate(c->vfs, tf->f->inode);
-		run_iolog_file(t, tf, "open", now);
+		ios_run_iolog_file(t, tf, "open", now);
 		t->open_idx++;
 	}
 	t->opened = true;
@@ -895,7 +899,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	io->start_ns = cursor;
 	io->issue_ns = cursor;
 	t->inflight++;
-	run_iolog_io(t, io, cursor);
+	ios_run_iolog_io(t, io, cursor);
 	(void)ios_sim_at(c->sim, cursor + c->lab.submit_ns, ev_io_submit, io, 0);
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
@@ -1048,7 +1052,7 @@ static uint64_t step_submit(struct run_task *t, struct run_io *io, uint64_t curs
 	struct run_ctx *c = t->ctx;
 
 	io->start_ns = cursor;
-	run_iolog_io(t, io, cursor);
+	ios_run_iolog_io(t, io, cursor);
 	cursor += c->lab.submit_ns;
 	io->issue_ns = t->async ? cursor : io->start_ns;
 	t->inflight++;
@@ -1133,7 +1137,7 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
 
 	if (!ios_timer_fire(&t->timer, data) || t->state == TS_DONE)
 		return;
-	run_task_sample_wake(t, sim->now);
+	ios_run_task_sample_wake(t, sim->now);
 	task_step(t, sim->now);
 }
 
@@ -1206,7 +1210,7 @@ static void sample_arm(struct run_task *t)
 static bool task_idle(const struct run_task *t)
 {
 	return t->state == TS_WAIT_TIMER &&
-	       !(t->replay ? run_replay_inflight(t) : t->inflight);
+	       !(t->replay ? ios_run_replay_inflight(t) : t->inflight);
 }
 
 static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
@@ -1249,7 +1253,7 @@ static void sample_empty_windows(struct run_task *t, uint64_t *at, uint64_t win,
 	*at += k * win;
 }
 
-void run_task_sample_wake(struct run_task *t, uint64_t now)
+void ios_run_task_sample_wake(struct run_task *t, uint64_t now)
 {
 	uint64_t k;
 
@@ -1296,7 +1300,7 @@ static void finish_logs(struct run_task *t, uint64_t now)
 	ios_fiolog_job_end(&t->log, now - t->ramp_end_ns);
 }
 
-void run_task_start(struct run_task *t, uint64_t now)
+void ios_run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 
@@ -1320,18 +1324,18 @@ void run_task_start(struct run_task *t, uint64_t now)
 	}
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	sample_arm(t);
-	run_iolog_start(t);
+	ios_run_iolog_start(t);
 	if (t->replay)
-		run_replay_start(t, now);
+		ios_run_replay_start(t, now);
 	else
 		task_step(t, now);
 }
 
 /* Stop issuing (exitall); in-flight I/O still completes. */
-void run_task_stop_now(struct run_task *t, uint64_t now)
+void ios_run_task_stop_now(struct run_task *t, uint64_t now)
 {
 	if (t->replay) {
-		run_replay_stop(t, now);
+		ios_run_replay_stop(t, now);
 		return;
 	}
 	if (t->state == TS_DONE || t->state == TS_NEW)

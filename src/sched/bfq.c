@@ -207,7 +207,7 @@ static void bfq_updated_next_req(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 		new_budget = bfq_serv_to_charge(bfqq->next_rq, bfqq);
 	if (entity->budget != new_budget) {
 		entity->budget = new_budget;
-		bfq_requeue_bfqq(bfqd, bfqq, false);
+		ios_bfq_requeue_bfqq(bfqd, bfqq, false);
 	}
 }
 
@@ -284,8 +284,8 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	}
 
 	if (bfqd->low_latency && bfqq->split_time_ns + bfqd->wr_min_idle_time_ns < now) {
-		bfq_update_bfqq_wr_on_rq_arrival(bfqd, bfqq, old_wr_coeff, wr_or_deserves_wr,
-						 *interactive, in_burst, soft_rt);
+		ios_bfq_update_bfqq_wr_on_rq_arrival(bfqd, bfqq, old_wr_coeff, wr_or_deserves_wr,
+						     *interactive, in_burst, soft_rt);
 		if (old_wr_coeff != bfqq->wr_coeff)
 			bfqq->entity.prio_changed = true;
 	}
@@ -293,15 +293,16 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	bfqq->last_idle_bklogged_ns = now;
 	bfqq->service_from_backlogged = 0;
 	bfqq_clear(bfqq, BFQQF_softrt_update);
-	bfq_add_bfqq_busy(bfqd, bfqq);
+	ios_bfq_add_bfqq_busy(bfqd, bfqq);
 
 	/*
 	 * Preempt only for guarantees: a queue recovering a hole or raised
 	 * above the in-service one, and only if it may come next.
 	 */
 	if (bfqd->in_service_queue && wants_to_preempt &&
-	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff && bfq_next_queue_may_preempt(bfqd))
-		bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
+	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff &&
+	    ios_bfq_next_queue_may_preempt(bfqd))
+		ios_bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
 }
 
 /* ---- adding and removing requests ---- */
@@ -320,7 +321,7 @@ static void bfq_add_request(struct bfq_data *bfqd, struct ios_request *rq)
 	prev = bfqq->next_rq;
 	bfqq->next_rq = bfq_choose_req(bfqd, bfqq->next_rq, rq, bfqd->last_position);
 	if (prev != bfqq->next_rq)
-		bfq_pos_tree_add_move(bfqd, bfqq);
+		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 
 	if (!bfqq_flag(bfqq, BFQQF_busy)) {
 		bfq_bfqq_handle_idle_busy_switch(bfqd, bfqq, old_wr_coeff, &interactive);
@@ -329,7 +330,7 @@ static void bfq_add_request(struct bfq_data *bfqd, struct ios_request *rq)
 		if (bfqd->low_latency && old_wr_coeff == 1 && !ios_rq_is_sync(rq) &&
 		    bfqq->last_wr_start_finish_ns + bfqd->wr_min_inter_arr_async_ns < bfqd->now_ns) {
 			bfqq->wr_coeff = bfqd->wr_coeff;
-			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+			bfqq->wr_cur_max_time_ns = ios_bfq_wr_duration(bfqd);
 			bfqd->wr_busy_queues++;
 			bfqd->wr_starts++;
 			bfqq->entity.prio_changed = true;
@@ -362,7 +363,7 @@ static void bfq_remove_request(struct bfq_data *bfqd, struct ios_request *rq)
 	if (ios_rb_empty(&bfqq->sort_list)) {
 		bfqq->next_rq = NULL;
 		if (bfqq_flag(bfqq, BFQQF_busy) && bfqq != bfqd->in_service_queue) {
-			bfq_del_bfqq_busy(bfqd, bfqq, false);
+			ios_bfq_del_bfqq_busy(bfqd, bfqq, false);
 			/* emptied out of service: its budget bookkeeping is void */
 			bfqq->entity.budget = bfqq->entity.service = 0;
 		}
@@ -371,7 +372,7 @@ static void bfq_remove_request(struct bfq_data *bfqd, struct ios_request *rq)
 			bfqq->pos_root = NULL;
 		}
 	} else {
-		bfq_pos_tree_add_move(bfqd, bfqq);
+		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 	}
 	if (rq->flags & IOS_REQ_META)
 		bfqq->meta_pending--;
@@ -447,7 +448,7 @@ static void bfq_rq_enqueued(struct bfq_data *bfqd, struct bfq_queue *bfqq, struc
 			return;
 		bfqq_clear(bfqq, BFQQF_wait_request);
 		if (budget_timeout)
-			bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
+			ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
 	}
 }
 
@@ -494,7 +495,7 @@ static void __bfq_set_in_service_queue(struct bfq_data *bfqd, struct bfq_queue *
 
 static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
 {
-	struct bfq_queue *bfqq = bfq_get_next_queue(bfqd);
+	struct bfq_queue *bfqq = ios_bfq_get_next_queue(bfqd);
 
 	__bfq_set_in_service_queue(bfqd, bfqq);
 	return bfqq;
@@ -524,7 +525,7 @@ static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 
 /* ---- expiration ---- */
 
-void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	/* a shared queue whose processes no longer work close together splits */
 	if (bfqq_flag(bfqq, BFQQF_coop) && bfqq_seeky(bfqq))
@@ -532,12 +533,12 @@ void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	if (ios_rb_empty(&bfqq->sort_list)) {
 		if (bfqq->dispatched == 0)
 			bfqq->budget_timeout_ns = bfqd->now_ns;	/* empty since now */
-		bfq_del_bfqq_busy(bfqd, bfqq, true);
+		ios_bfq_del_bfqq_busy(bfqd, bfqq, true);
 	} else {
-		bfq_requeue_bfqq(bfqd, bfqq, true);
-		bfq_pos_tree_add_move(bfqd, bfqq);
+		ios_bfq_requeue_bfqq(bfqd, bfqq, true);
+		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 	}
-	__bfq_bfqd_reset_in_service(bfqd);
+	__ios_bfq_bfqd_reset_in_service(bfqd);
 }
 
 /* The next budget, from why this one ended (sync, unraised queues). */
@@ -616,8 +617,8 @@ static bool bfq_bfqq_is_slow(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool
 	return slow;
 }
 
-void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
-		     enum bfq_expiration reason)
+void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
+			 enum bfq_expiration reason)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 	uint64_t delta = 0;
@@ -632,7 +633,7 @@ void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compens
 	if (bfqq->wr_coeff == 1 &&
 	    (slow || (reason == BFQQE_BUDGET_TIMEOUT &&
 		      bfq_budget_left(bfqq) >= entity->budget / 3)))
-		bfq_bfqq_charge_time(bfqd, bfqq, delta);
+		ios_bfq_bfqq_charge_time(bfqd, bfqq, delta);
 	if (reason == BFQQE_TOO_IDLE && entity->service <= 2 * entity->budget / 10)
 		bfqq_clear(bfqq, BFQQF_IO_bound);
 	if (bfqd->low_latency && bfqq->wr_coeff == 1)
@@ -640,7 +641,7 @@ void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compens
 	if (bfqd->low_latency && bfqd->wr_max_softrt_rate > 0 && ios_rb_empty(&bfqq->sort_list)) {
 		/* isochronous only once everything it issued is back */
 		if (bfqq->dispatched == 0)
-			bfqq->soft_rt_next_start_ns = bfq_bfqq_softrt_next_start(bfqd, bfqq);
+			bfqq->soft_rt_next_start_ns = ios_bfq_bfqq_softrt_next_start(bfqd, bfqq);
 		else
 			bfqq_set(bfqq, BFQQF_softrt_update);
 	}
@@ -650,7 +651,7 @@ void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compens
 		     (unsigned long long)(delta / IOS_NSEC_PER_MSEC));
 	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
 	ref = bfqq->ref;
-	__bfq_bfqq_expire(bfqd, bfqq);
+	__ios_bfq_bfqq_expire(bfqd, bfqq);
 	if (ref == 1)
 		return;		/* freed */
 	/*
@@ -733,7 +734,7 @@ check_queue:
 		return NULL;
 	reason = BFQQE_NO_MORE_REQUESTS;
 expire:
-	bfq_bfqq_expire(bfqd, bfqq, false, reason);
+	ios_bfq_bfqq_expire(bfqd, bfqq, false, reason);
 new_queue:
 	bfqq = bfq_set_in_service_queue(bfqd);
 	if (bfqq)
@@ -745,14 +746,14 @@ static struct ios_request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, stru
 {
 	struct ios_request *rq = bfqq->next_rq;
 
-	bfq_bfqq_served(bfqq, bfq_serv_to_charge(rq, bfqq));
+	ios_bfq_bfqq_served(bfqq, bfq_serv_to_charge(rq, bfqq));
 	bfqq->dispatched++;
-	bfq_update_peak_rate(bfqd, rq);
+	ios_bfq_update_peak_rate(bfqd, rq);
 	bfq_remove_request(bfqd, rq);
-	bfq_update_wr_data(bfqd, bfqq);
+	ios_bfq_update_wr_data(bfqd, bfqq);
 	/* the idle class gives way after every request when others wait */
 	if (bfqd->busy_queues > 1 && bfq_class_idle(bfqq))
-		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_EXHAUSTED);
+		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_EXHAUSTED);
 	return rq;
 }
 
@@ -778,7 +779,7 @@ static void bfq_idle_timer_fire(struct bfq_data *bfqd)
 		reason = BFQQE_TOO_IDLE;
 	else
 		goto out;	/* a request came: dispatch will serve it */
-	bfq_bfqq_expire(bfqd, bfqq, true, reason);
+	ios_bfq_bfqq_expire(bfqd, bfqq, true, reason);
 out:
 	bfqd->now_ns = now;
 }
@@ -820,7 +821,7 @@ static void bfq_init_oom_queue(struct bfq_data *bfqd)
 	oom->new_ioprio_class = IOS_IOPRIO_CLASS_BE;
 	oom->entity.new_weight = bfq_ioprio_to_weight(IOS_IOPRIO_NORM);
 	oom->entity.prio_changed = true;
-	bfq_init_entity(&oom->entity, bfqd->root_group);
+	ios_bfq_init_entity(&oom->entity, bfqd->root_group);
 }
 
 static int bfq_init(struct ios_queue *q)
@@ -833,11 +834,11 @@ static int bfq_init(struct ios_queue *q)
 	ios_list_init(&bfqd->all_queues);
 	ios_list_init(&bfqd->dispatch);
 	ios_list_init(&bfqd->burst_list);
-	if (bfq_bic_map_init(&bfqd->bic_map))
+	if (ios_bfq_bic_map_init(&bfqd->bic_map))
 		return -ENOMEM;
-	bfqd->root_group = bfq_group_root_create(bfqd);
+	bfqd->root_group = ios_bfq_group_root_create(bfqd);
 	if (!bfqd->root_group) {
-		bfq_bic_map_free(&bfqd->bic_map);
+		ios_bfq_bic_map_free(&bfqd->bic_map);
 		return -ENOMEM;
 	}
 	bfqd->hw_tag = -1;
@@ -851,7 +852,7 @@ static int bfq_init(struct ios_queue *q)
 	bfqd->wr_min_idle_time_ns = 2000 * IOS_NSEC_PER_MSEC;
 	bfqd->wr_min_inter_arr_async_ns = 500 * IOS_NSEC_PER_MSEC;
 	bfqd->wr_max_softrt_rate = 7000;
-	bfq_init_peak_rate(bfqd);
+	ios_bfq_init_peak_rate(bfqd);
 	/* as Linux's strict_guarantees store: idling must be long enough to matter */
 	if (bfqd->strict_guarantees && bfqd->slice_idle_ns < 8 * IOS_NSEC_PER_MSEC)
 		bfqd->slice_idle_ns = 8 * IOS_NSEC_PER_MSEC;
@@ -872,8 +873,8 @@ static void bfq_exit(struct ios_queue *q)
 		free(ios_list_entry(pos, struct bfq_queue, all_node));
 	ios_list_init(&bfqd->bics);
 	ios_list_init(&bfqd->all_queues);
-	bfq_groups_free(bfqd);
-	bfq_bic_map_free(&bfqd->bic_map);
+	ios_bfq_groups_free(bfqd);
+	ios_bfq_bic_map_free(&bfqd->bic_map);
 }
 
 static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns,
@@ -884,25 +885,25 @@ static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	struct bfq_queue *bfqq, *new_bfqq;
 
 	bfq_set_now(bfqd, now_ns);
-	bfqq = bfq_init_rq(bfqd, rq, &bic);
+	bfqq = ios_bfq_init_rq(bfqd, rq, &bic);
 	if (flags & (IOS_INSERT_FRONT | IOS_INSERT_REQUEUE)) {
 		ios_rb_clear(&rq->rb_node);
 		ios_list_add(&rq->queuelist, &bfqd->dispatch);
 		return;
 	}
 	/* early queue merge with a cooperating process */
-	new_bfqq = bic ? bfq_setup_cooperator(bfqd, bfqq, rq->sector) : NULL;
+	new_bfqq = bic ? ios_bfq_setup_cooperator(bfqd, bfqq, rq->sector) : NULL;
 	if (new_bfqq) {
 		if (bic->bfqq[1] != bfqq)
 			new_bfqq = bic->bfqq[1];
 		new_bfqq->allocated++;
 		new_bfqq->ref++;
 		if (bic->bfqq[1] == bfqq)
-			bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
+			ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
 		bfqq_clear(bfqq, BFQQF_just_created);
 		rq->sched_priv[0] = new_bfqq;
 		bfqq->allocated--;
-		bfq_put_queue(bfqq);	/* the request's reference moved too */
+		ios_bfq_put_queue(bfqq);	/* the request's reference moved too */
 		bfqq = new_bfqq;
 	}
 	bfq_add_request(bfqd, rq);
@@ -952,12 +953,12 @@ static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	int64_t now = bfqd->now_ns;
 	uint64_t delta_us;
 
-	bfq_update_hw_tag(bfqd);
+	ios_bfq_update_hw_tag(bfqd);
 	bfqd->rq_in_driver--;
 	bfqq->dispatched--;
 	if (!bfqq->dispatched && !bfqq_flag(bfqq, BFQQF_busy)) {
 		bfqq->budget_timeout_ns = now;	/* empty and idle since now */
-		bfq_weights_tree_remove(bfqd, bfqq);
+		ios_bfq_weights_tree_remove(bfqd, bfqq);
 	}
 	bfqq->last_end_request_ns = now;
 
@@ -970,12 +971,12 @@ static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	if (delta_us > BFQ_MIN_TT_NS / IOS_NSEC_PER_USEC &&
 	    ((uint64_t)bfqd->last_rq_max_size << BFQ_RATE_SHIFT) / delta_us <
 		    (1ULL << (BFQ_RATE_SHIFT - 10)))
-		bfq_update_rate_reset(bfqd, NULL);
+		ios_bfq_update_rate_reset(bfqd, NULL);
 	bfqd->last_completion_ns = now;
 
 	if (bfqq_flag(bfqq, BFQQF_softrt_update) && bfqq->dispatched == 0 &&
 	    ios_rb_empty(&bfqq->sort_list))
-		bfqq->soft_rt_next_start_ns = bfq_bfqq_softrt_next_start(bfqd, bfqq);
+		bfqq->soft_rt_next_start_ns = ios_bfq_bfqq_softrt_next_start(bfqd, bfqq);
 
 	if (bfqd->in_service_queue != bfqq)
 		return;
@@ -986,10 +987,10 @@ static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 		return;
 	}
 	if (bfq_may_expire_for_budg_timeout(bfqd, bfqq))
-		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
+		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
 	else if (ios_rb_empty(&bfqq->sort_list) &&
 		 (bfqq->dispatched == 0 || !bfq_better_to_idle(bfqd, bfqq)))
-		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_NO_MORE_REQUESTS);
+		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_NO_MORE_REQUESTS);
 }
 
 static void bfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns)
@@ -1002,7 +1003,7 @@ static void bfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 	bfq_set_now(bfqd, now_ns);
 	/* the request's reference keeps bfqq alive through this */
 	bfq_completed_request(bfqd, bfqq);
-	bfq_finish_rq(rq);
+	ios_bfq_finish_rq(rq);
 }
 
 /* The device gave @rq back: undo its dispatch and serve it first. */
@@ -1021,7 +1022,7 @@ static void bfq_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	if (!bfqq) {
 		struct bfq_io_cq *bic;
 
-		bfq_init_rq(bfqd, rq, &bic);
+		ios_bfq_init_rq(bfqd, rq, &bic);
 	}
 }
 
@@ -1044,13 +1045,13 @@ static bool bfq_allow_merge(struct ios_queue *q, struct ios_request *rq, const s
 
 	if (is_sync && !ios_rq_is_sync(rq))
 		return false;
-	bic = bfq_bic_lookup(bfqd, bio->ioc);
+	bic = ios_bfq_bic_lookup(bfqd, bio->ioc);
 	bfqq = bic ? bic->bfqq[is_sync] : NULL;
 	if (!bfqq)
 		return false;
-	new_bfqq = bfq_setup_cooperator(bfqd, bfqq, bio->sector);
+	new_bfqq = ios_bfq_setup_cooperator(bfqd, bfqq, bio->sector);
 	if (new_bfqq) {
-		bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
+		ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
 		bfqq = new_bfqq;
 	}
 	return bfqq == rq->sched_priv[0];
@@ -1060,7 +1061,7 @@ static enum ios_merge bfq_bio_merge(struct ios_queue *q, const struct ios_bio *b
 				    struct ios_request **out)
 {
 	struct bfq_data *bfqd = bfq_data(q);
-	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, bio->ioc);
+	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, bio->ioc);
 	struct bfq_queue *bfqq = bic ? bic->bfqq[ios_bio_is_sync(bio)] : NULL;
 	struct ios_request *rq;
 
@@ -1097,7 +1098,7 @@ static void bfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 	}
 	/* the head's sector moved: keep the position tree ordered */
 	if (bfqq->next_rq == rq)
-		bfq_pos_tree_add_move(bfqd, bfqq);
+		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 }
 
 static void bfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
@@ -1109,7 +1110,7 @@ static void bfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
 	if (bfq_on_dispatch_list(next)) {
 		ios_list_del(&next->queuelist);
 		if (next_bfqq)
-			bfq_finish_rq(next);
+			ios_bfq_finish_rq(next);
 		return;
 	}
 	/* the survivor inherits an older FIFO position */
@@ -1122,7 +1123,7 @@ static void bfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
 	if (bfqq && bfqq->next_rq == next)
 		bfqq->next_rq = rq;
 	bfq_remove_request(bfqd, next);
-	bfq_finish_rq(next);
+	ios_bfq_finish_rq(next);
 }
 
 static struct ios_request *bfq_former(struct ios_queue *q, struct ios_request *rq)
@@ -1151,21 +1152,21 @@ static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
 	(void)now;
 	struct bfq_data *bfqd = bfq_data(q);
-	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
+	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, ioc);
 
 	if (bic)
-		bfq_bic_release(bfqd, bic);
+		ios_bfq_bic_release(bfqd, bic);
 }
 
 static void bfq_ioprio_changed(struct ios_queue *q, struct ios_ioc *ioc)
 {
 	struct bfq_data *bfqd = bfq_data(q);
-	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
+	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, ioc);
 
 	if (!bic)
 		return;
-	bfq_check_ioprio_change(bfqd, bic);
-	bfq_check_cgroup_change(bfqd, bic);
+	ios_bfq_check_ioprio_change(bfqd, bic);
+	ios_bfq_check_cgroup_change(bfqd, bic);
 }
 
 /* ---- tables ---- */

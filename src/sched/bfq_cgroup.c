@@ -58,7 +58,7 @@ static size_t bfq_bic_hash(const struct ios_ioc *ioc, size_t mask)
 	return (size_t)(h ^ (h >> 29)) & mask;
 }
 
-int bfq_bic_map_init(struct bfq_bic_map *m)
+int ios_bfq_bic_map_init(struct bfq_bic_map *m)
 {
 	m->mask = 63;
 	m->used = 0;
@@ -66,7 +66,7 @@ int bfq_bic_map_init(struct bfq_bic_map *m)
 	return m->slot ? 0 : -ENOMEM;
 }
 
-void bfq_bic_map_free(struct bfq_bic_map *m)
+void ios_bfq_bic_map_free(struct bfq_bic_map *m)
 {
 	free(m->slot);
 	m->slot = NULL;
@@ -123,16 +123,16 @@ static void bfq_bic_map_del(struct bfq_bic_map *m, const struct ios_ioc *ioc)
 	}
 }
 
-struct bfq_io_cq *bfq_bic_lookup(struct bfq_data *bfqd, const struct ios_ioc *ioc)
+struct bfq_io_cq *ios_bfq_bic_lookup(struct bfq_data *bfqd, const struct ios_ioc *ioc)
 {
 	return bfqd->bic_map.slot[bfq_bic_find_slot(&bfqd->bic_map, ioc)];
 }
 
 /* The context of @ioc, created on first use; NULL only when out of memory. */
-struct bfq_io_cq *bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc)
+struct bfq_io_cq *ios_bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc)
 {
 	struct bfq_bic_map *m = &bfqd->bic_map;
-	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd, ioc);
+	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, ioc);
 
 	if (bic)
 		return bic;
@@ -167,7 +167,7 @@ static void bfq_bic_drop_queue(struct bfq_io_cq *bic, bool is_sync)
 	bic->bfqq[is_sync] = NULL;
 	if (bfqq->bic == bic)
 		bfqq->bic = NULL;
-	bfq_put_queue(bfqq);
+	ios_bfq_put_queue(bfqq);
 }
 
 /*
@@ -175,7 +175,7 @@ static void bfq_bic_drop_queue(struct bfq_io_cq *bic, bool is_sync)
  * queue references (rq->sched_priv[0]), never the bic, so it can go now:
  * nothing in flight reaches it.
  */
-void bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+void ios_bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 {
 	for (int is_sync = 1; is_sync >= 0; is_sync--) {
 		struct bfq_queue *bfqq = bic->bfqq[is_sync];
@@ -184,7 +184,7 @@ void bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 			continue;
 		bfqq->bic = NULL;
 		bic->bfqq[is_sync] = NULL;
-		bfq_exit_bfqq(bfqd, bfqq);
+		ios_bfq_exit_bfqq(bfqd, bfqq);
 	}
 	bfq_bic_map_del(&bfqd->bic_map, bic->ioc);
 	ios_list_del(&bic->node);
@@ -197,12 +197,12 @@ static void bfq_group_init(struct bfq_data *bfqd, struct bfq_group *bfqg, unsign
 {
 	bfqg->bfqd = bfqd;
 	bfqg->id = id;
-	bfq_init_sched_data(&bfqg->sched_data, bfqd->now_ns);
+	ios_bfq_init_sched_data(&bfqg->sched_data, bfqd->now_ns);
 	bfqg->rq_pos_tree = IOS_RB_ROOT;
 	ios_rb_clear(&bfqg->entity.rb_node);
 }
 
-struct bfq_group *bfq_group_root_create(struct bfq_data *bfqd)
+struct bfq_group *ios_bfq_group_root_create(struct bfq_data *bfqd)
 {
 	struct bfq_group *root = calloc(1, sizeof(*root));
 
@@ -217,7 +217,7 @@ struct bfq_group *bfq_group_root_create(struct bfq_data *bfqd)
  * The group for cgroup @cg, created with its ancestors on first use. NULL
  * when out of memory (the caller then uses the root group).
  */
-struct bfq_group *bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgroup *cg)
+struct bfq_group *ios_bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgroup *cg)
 {
 	struct bfq_group *parent, *bfqg;
 	unsigned w;
@@ -240,7 +240,7 @@ struct bfq_group *bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgr
 	}
 	if (bfqd->groups[cg->id])
 		return bfqd->groups[cg->id];
-	parent = bfq_find_set_group(bfqd, cg->parent);
+	parent = ios_bfq_find_set_group(bfqd, cg->parent);
 	if (!parent)
 		return NULL;
 	bfqg = calloc(1, sizeof(*bfqg));
@@ -254,12 +254,12 @@ struct bfq_group *bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgr
 	if (w > BFQ_MAX_WEIGHT)
 		w = BFQ_MAX_WEIGHT;
 	bfqg->entity.new_weight = w;
-	bfq_init_entity(&bfqg->entity, parent);
+	ios_bfq_init_entity(&bfqg->entity, parent);
 	bfqd->groups[cg->id] = bfqg;
 	return bfqg;
 }
 
-void bfq_groups_free(struct bfq_data *bfqd)
+void ios_bfq_groups_free(struct bfq_data *bfqd)
 {
 	for (unsigned i = 1; i < bfqd->nr_groups; i++)
 		free(bfqd->groups[i]);
@@ -270,7 +270,7 @@ void bfq_groups_free(struct bfq_data *bfqd)
 	bfqd->root_group = NULL;
 }
 
-void bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg)
+void ios_bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg)
 {
 	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
 
@@ -285,17 +285,17 @@ void bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg)
 }
 
 /* The process behind @bfqq moved to another cgroup: move the queue along. */
-void bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_group *bfqg)
+void ios_bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_group *bfqg)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 
 	if (bfqq == bfqd->in_service_queue)
-		bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_PREEMPTED);
+		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_PREEMPTED);
 	if (bfqq_flag(bfqq, BFQQF_busy)) {
-		bfq_deactivate_bfqq(bfqd, bfqq, false, false);
+		ios_bfq_deactivate_bfqq(bfqd, bfqq, false, false);
 	} else if (entity->on_st) {
 		/* on the old group's idle tree: forget it there */
-		bfq_put_idle_entity(bfq_entity_service_tree(entity), entity);
+		ios_bfq_put_idle_entity(ios_bfq_entity_service_tree(entity), entity);
 	}
 	if (bfqq->pos_root) {
 		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
@@ -304,14 +304,14 @@ void bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_gro
 	entity->parent = bfqg->my_entity;
 	entity->sched_data = &bfqg->sched_data;
 	if (bfqq_flag(bfqq, BFQQF_busy)) {
-		bfq_pos_tree_add_move(bfqd, bfqq);
-		bfq_activate_bfqq(bfqd, bfqq);
+		ios_bfq_pos_tree_add_move(bfqd, bfqq);
+		ios_bfq_activate_bfqq(bfqd, bfqq);
 	}
 }
 
 /* ---- queues ---- */
 
-void bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic)
+void ios_bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic)
 {
 	int class = bic->ioprio_class, level = bic->ioprio_level;
 
@@ -342,7 +342,7 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	bfqq->ref = 0;
 	bfqq->bfqd = bfqd;
 	if (bic)
-		bfq_set_next_ioprio_data(bfqq, bic);
+		ios_bfq_set_next_ioprio_data(bfqq, bic);
 	if (is_sync) {
 		/* no idling for the idle class, so no think time to track */
 		if (!bfq_class_idle(bfqq) && bfqq->new_ioprio_class != IOS_IOPRIO_CLASS_IDLE)
@@ -381,10 +381,10 @@ static struct bfq_queue **bfq_async_queue_prio(struct bfq_group *bfqg, int class
  * async queue of its group, class and level), with a process reference
  * taken. NULL only when out of memory.
  */
-struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync)
+struct bfq_queue *ios_bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync)
 {
 	struct ios_cgroup *cg = bic->ioc ? bic->ioc->cgroup : NULL;
-	struct bfq_group *bfqg = bfq_find_set_group(bfqd, cg);
+	struct bfq_group *bfqg = ios_bfq_find_set_group(bfqd, cg);
 	struct bfq_queue **async_slot = NULL, *bfqq;
 	int level = bic->ioprio_level;
 
@@ -412,7 +412,7 @@ struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bo
 	if (!bfqq)
 		return NULL;
 	bfq_init_bfqq(bfqd, bfqq, bic, bic->ioc ? bic->ioc->pid : 0, is_sync);
-	bfq_init_entity(&bfqq->entity, bfqg);
+	ios_bfq_init_entity(&bfqq->entity, bfqg);
 	ios_list_add_tail(&bfqq->all_node, &bfqd->all_queues);
 	bfqd->nr_queues_created++;
 	if (async_slot) {
@@ -424,7 +424,7 @@ out:
 	return bfqq;
 }
 
-void bfq_put_queue(struct bfq_queue *bfqq)
+void ios_bfq_put_queue(struct bfq_queue *bfqq)
 {
 	struct bfq_data *bfqd = bfqq->bfqd;
 
@@ -477,13 +477,13 @@ static struct bfq_queue *bfq_rq_pos_tree_lookup(struct ios_rb_root *root, uint64
 }
 
 /* Cooperating processes start together: only young queues may be merged. */
-bool bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+bool ios_bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
 {
 	return bfqq->service_from_backlogged > 0 &&
 	       bfqq->first_io_time_ns + (int64_t)BFQ_MERGE_TIME_LIMIT_NS < bfqd->now_ns;
 }
 
-void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct ios_rb_node **p, *parent;
 
@@ -491,7 +491,7 @@ void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
 		bfqq->pos_root = NULL;
 	}
-	if (bfq_too_late_for_merging(bfqd, bfqq) || bfq_class_idle(bfqq) || !bfqq->next_rq ||
+	if (ios_bfq_too_late_for_merging(bfqd, bfqq) || bfq_class_idle(bfqq) || !bfqq->next_rq ||
 	    bfqq == &bfqd->oom_bfqq)
 		return;
 	bfqq->pos_root = &bfqq_group(bfqq)->rq_pos_tree;
@@ -581,7 +581,7 @@ static struct bfq_queue *bfq_setup_merge(struct bfq_queue *bfqq, struct bfq_queu
 static bool bfq_may_be_close_cooperator(const struct bfq_data *bfqd, const struct bfq_queue *bfqq,
 					const struct bfq_queue *new_bfqq)
 {
-	if (bfq_too_late_for_merging(bfqd, new_bfqq))
+	if (ios_bfq_too_late_for_merging(bfqd, new_bfqq))
 		return false;
 	if (bfq_class_idle(bfqq) || bfq_class_idle(new_bfqq) ||
 	    bfqq->ioprio_class != new_bfqq->ioprio_class)
@@ -598,12 +598,12 @@ static bool bfq_may_be_close_cooperator(const struct bfq_data *bfqd, const struc
  * @sector? First the in-service queue, if the I/O lands close to where it
  * is working, then any queue of the same group with a close next request.
  */
-struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+struct bfq_queue *ios_bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
 					      uint64_t sector)
 {
 	struct bfq_queue *in_service = bfqd->in_service_queue, *new_bfqq;
 
-	if (bfq_too_late_for_merging(bfqd, bfqq))
+	if (ios_bfq_too_late_for_merging(bfqd, bfqq))
 		return NULL;
 	if (bfqq->new_bfqq)
 		return bfqq->new_bfqq;
@@ -647,7 +647,7 @@ static void bfq_bfqq_save_state(struct bfq_queue *bfqq)
 	    bfqd->low_latency) {
 		/* merged before it could be raised: store the raising it deserved */
 		bic->saved_wr_coeff = bfqd->wr_coeff;
-		bic->saved_wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+		bic->saved_wr_cur_max_time_ns = ios_bfq_wr_duration(bfqd);
 		bic->saved_last_wr_start_finish_ns = bfqd->now_ns;
 	} else {
 		bic->saved_wr_coeff = bfqq->wr_coeff;
@@ -685,8 +685,8 @@ static void bfq_bfqq_resume_state(struct bfq_data *bfqd, struct bfq_queue *bfqq,
 	     bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns)) {
 		if (bfqq->wr_cur_max_time_ns == bfqd->wr_rt_max_time_ns &&
 		    !bfqq_flag(bfqq, BFQQF_in_large_burst) &&
-		    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) >= bfqd->now_ns)
-			bfq_switch_back_to_interactive_wr(bfqd, bfqq);
+		    bfqq->wr_start_at_switch_to_srt_ns + ios_bfq_wr_duration(bfqd) >= bfqd->now_ns)
+			ios_bfq_switch_back_to_interactive_wr(bfqd, bfqq);
 		else
 			bfqq->wr_coeff = 1;
 	}
@@ -700,7 +700,7 @@ static void bfq_bfqq_resume_state(struct bfq_data *bfqd, struct bfq_queue *bfqq,
 }
 
 /* @bic's process now sends its sync I/O to @new_bfqq, shared with another. */
-void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
+void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
 			    struct bfq_queue *new_bfqq)
 {
 	bfq_bfqq_save_state(bfqq);
@@ -730,7 +730,7 @@ void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_qu
 	new_bfqq->bic = NULL;	/* shared: owned by no single process */
 	bfqq->bic = NULL;
 	bfqd->queue_merges++;
-	bfq_put_queue(bfqq);	/* the process reference moved to new_bfqq */
+	ios_bfq_put_queue(bfqq);	/* the process reference moved to new_bfqq */
 }
 
 static void bfq_put_cooperator(struct bfq_queue *bfqq)
@@ -741,7 +741,7 @@ static void bfq_put_cooperator(struct bfq_queue *bfqq)
 		if (q == bfqq)
 			break;
 		next = q->new_bfqq;
-		bfq_put_queue(q);
+		ios_bfq_put_queue(q);
 		q = next;
 	}
 }
@@ -760,7 +760,7 @@ static struct bfq_queue *bfq_split_bfqq(struct bfq_data *bfqd, struct bfq_io_cq 
 		bfqq->bic = NULL;
 	bic->bfqq[1] = NULL;
 	bfq_put_cooperator(bfqq);
-	bfq_put_queue(bfqq);
+	ios_bfq_put_queue(bfqq);
 	return NULL;
 }
 
@@ -821,16 +821,16 @@ static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 
 /* ---- the queue of a request ---- */
 
-void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	if (bfqq == bfqd->in_service_queue)
-		__bfq_bfqq_expire(bfqd, bfqq);
+		__ios_bfq_bfqq_expire(bfqd, bfqq);
 	bfq_put_cooperator(bfqq);
-	bfq_put_queue(bfqq);	/* the process reference */
+	ios_bfq_put_queue(bfqq);	/* the process reference */
 }
 
 /* The process changed class or level: async queue swapped, sync queue reweighted. */
-void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+void ios_bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 {
 	struct bfq_queue *bfqq;
 	int class, level;
@@ -845,15 +845,15 @@ void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 	bic->ioprio_level = level;
 	if (bic->bfqq[0]) {
 		bfq_bic_drop_queue(bic, false);
-		bic->bfqq[0] = bfq_get_queue(bfqd, bic, false);
+		bic->bfqq[0] = ios_bfq_get_queue(bfqd, bic, false);
 	}
 	bfqq = bic->bfqq[1];
 	if (bfqq && bfqq != &bfqd->oom_bfqq)
-		bfq_set_next_ioprio_data(bfqq, bic);
+		ios_bfq_set_next_ioprio_data(bfqq, bic);
 }
 
 /* The process moved to another cgroup: its queues follow. */
-void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 {
 	struct bfq_group *bfqg;
 	struct bfq_queue *bfqq;
@@ -865,14 +865,14 @@ void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 	if (id == bic->cgroup_id)
 		return;
 	bic->cgroup_id = id;
-	bfqg = bfq_find_set_group(bfqd, bic->ioc->cgroup);
+	bfqg = ios_bfq_find_set_group(bfqd, bic->ioc->cgroup);
 	if (!bfqg)
 		return;
 	if (bic->bfqq[0])
 		bfq_bic_drop_queue(bic, false);
 	bfqq = bic->bfqq[1];
 	if (bfqq && bfqq != &bfqd->oom_bfqq && bfqq->entity.sched_data != &bfqg->sched_data)
-		bfq_bfqq_move(bfqd, bfqq, bfqg);
+		ios_bfq_bfqq_move(bfqd, bfqq, bfqg);
 }
 
 static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct bfq_io_cq *bic,
@@ -885,8 +885,8 @@ static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct
 	if (new_queue)
 		*new_queue = true;
 	if (bfqq)
-		bfq_put_queue(bfqq);
-	bfqq = bfq_get_queue(bfqd, bic, is_sync);
+		ios_bfq_put_queue(bfqq);
+	bfqq = ios_bfq_get_queue(bfqd, bic, is_sync);
 	if (!bfqq) {
 		bfqq = &bfqd->oom_bfqq;
 		bfqq->ref++;
@@ -910,7 +910,7 @@ static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct
  * take a request reference. *@bicp gets the process context (NULL if none
  * could be had: the request goes to the fallback queue).
  */
-struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
+struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 				     struct bfq_io_cq **bicp)
 {
 	bool is_sync = ios_rq_is_sync(rq), new_queue = false, split = false, existing = false;
@@ -920,14 +920,14 @@ struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 	*bicp = NULL;
 	if (rq->sched_priv[0])
 		return rq->sched_priv[0];
-	bic = bfq_bic_get(bfqd, rq->ioc);
+	bic = ios_bfq_bic_get(bfqd, rq->ioc);
 	if (!bic) {
 		bfqq = &bfqd->oom_bfqq;
 		goto attach;
 	}
 	*bicp = bic;
-	bfq_check_ioprio_change(bfqd, bic);
-	bfq_check_cgroup_change(bfqd, bic);
+	ios_bfq_check_ioprio_change(bfqd, bic);
+	ios_bfq_check_cgroup_change(bfqd, bic);
 	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
 	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop)) {
 		if (bfqq_flag(bfqq, BFQQF_in_large_burst))
@@ -954,11 +954,11 @@ attach:
 }
 
 /* Drop @rq's reference to its queue (completed or merged away). */
-void bfq_finish_rq(struct ios_request *rq)
+void ios_bfq_finish_rq(struct ios_request *rq)
 {
 	struct bfq_queue *bfqq = rq->sched_priv[0];
 
 	rq->sched_priv[0] = NULL;
 	bfqq->allocated--;
-	bfq_put_queue(bfqq);
+	ios_bfq_put_queue(bfqq);
 }

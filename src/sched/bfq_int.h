@@ -346,83 +346,83 @@ static inline int bfq_min_budget(const struct bfq_data *bfqd)
 
 /* ---- bfq_wf2q.c: the B-WF2Q+ engine ---- */
 
-void bfq_init_service_tree(struct bfq_service_tree *st);
-void bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns);
-void bfq_bfqq_served(struct bfq_queue *bfqq, int served);
-void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns);
-struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd);
-bool bfq_next_queue_may_preempt(struct bfq_data *bfqd);
-bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd);
-void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
-void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
-			 bool expiration);
-void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
-void bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-struct bfq_service_tree *bfq_entity_service_tree(struct bfq_entity *entity);
-struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
+void ios_bfq_init_service_tree(struct bfq_service_tree *st);
+void ios_bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns);
+void ios_bfq_bfqq_served(struct bfq_queue *bfqq, int served);
+void ios_bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns);
+struct bfq_queue *ios_bfq_get_next_queue(struct bfq_data *bfqd);
+bool ios_bfq_next_queue_may_preempt(struct bfq_data *bfqd);
+bool __ios_bfq_bfqd_reset_in_service(struct bfq_data *bfqd);
+void ios_bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
+void ios_bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
+			     bool expiration);
+void ios_bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration);
+void ios_bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+struct bfq_service_tree *ios_bfq_entity_service_tree(struct bfq_entity *entity);
+struct bfq_service_tree *__ios_bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
 							  struct bfq_entity *entity,
 							  bool update_class_too);
-void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
-		     struct bfq_weight_counts *wc);
-void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
-			struct bfq_weight_counts *wc);
-void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity);
+void ios_bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
+			 struct bfq_weight_counts *wc);
+void ios_bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
+			    struct bfq_weight_counts *wc);
+void ios_bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity);
 /* Debug: check the min_start augmentation of every active tree under @sd. */
-bool bfq_check_active_tree(const struct ios_rb_root *root);
+bool ios_bfq_check_active_tree(const struct ios_rb_root *root);
 
 /* ---- bfq_cgroup.c: contexts, queues (lifetime, merging, splitting), groups ---- */
 
-int bfq_bic_map_init(struct bfq_bic_map *m);
-void bfq_bic_map_free(struct bfq_bic_map *m);
-struct bfq_io_cq *bfq_bic_lookup(struct bfq_data *bfqd, const struct ios_ioc *ioc);
-struct bfq_io_cq *bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc);
-void bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic);
-struct bfq_group *bfq_group_root_create(struct bfq_data *bfqd);
-struct bfq_group *bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgroup *cg);
-void bfq_groups_free(struct bfq_data *bfqd);
-void bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg);
-void bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_group *bfqg);
-struct bfq_queue *bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync);
-void bfq_put_queue(struct bfq_queue *bfqq);
-void bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic);
-void bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
-void bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
-struct bfq_queue *bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
-			      struct bfq_io_cq **bicp);
-void bfq_finish_rq(struct ios_request *rq);
+int ios_bfq_bic_map_init(struct bfq_bic_map *m);
+void ios_bfq_bic_map_free(struct bfq_bic_map *m);
+struct bfq_io_cq *ios_bfq_bic_lookup(struct bfq_data *bfqd, const struct ios_ioc *ioc);
+struct bfq_io_cq *ios_bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc);
+void ios_bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+struct bfq_group *ios_bfq_group_root_create(struct bfq_data *bfqd);
+struct bfq_group *ios_bfq_find_set_group(struct bfq_data *bfqd, const struct ios_cgroup *cg);
+void ios_bfq_groups_free(struct bfq_data *bfqd);
+void ios_bfq_init_entity(struct bfq_entity *entity, struct bfq_group *bfqg);
+void ios_bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq_group *bfqg);
+struct bfq_queue *ios_bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync);
+void ios_bfq_put_queue(struct bfq_queue *bfqq);
+void ios_bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic);
+void ios_bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
+				  struct bfq_io_cq **bicp);
+void ios_bfq_finish_rq(struct ios_request *rq);
 /* early queue merge */
-bool bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
-void bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-struct bfq_queue *bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-				       uint64_t sector);
-void bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
-		     struct bfq_queue *new_bfqq);
+bool ios_bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+void ios_bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+struct bfq_queue *ios_bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					   uint64_t sector);
+void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
+			 struct bfq_queue *new_bfqq);
 
 /* ---- bfq_wr.c: weight raising (low_latency) ---- */
 
-int64_t bfq_wr_duration(const struct bfq_data *bfqd);
-void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-				      unsigned old_wr_coeff, bool wr_or_deserves_wr,
-				      bool interactive, bool in_burst, bool soft_rt);
-int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_bfqq_end_wr(struct bfq_queue *bfqq);
-void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq);
-void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+int64_t ios_bfq_wr_duration(const struct bfq_data *bfqd);
+void ios_bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+					  unsigned old_wr_coeff, bool wr_or_deserves_wr,
+					  bool interactive, bool in_burst, bool soft_rt);
+int64_t ios_bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_bfqq_end_wr(struct bfq_queue *bfqq);
+void ios_bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 
 /* ---- bfq_rate.c: what BFQ measures of the device ---- */
 
-void bfq_init_peak_rate(struct bfq_data *bfqd);
-void bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq);
-void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq);
-void bfq_update_hw_tag(struct bfq_data *bfqd);
+void ios_bfq_init_peak_rate(struct bfq_data *bfqd);
+void ios_bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq);
+void ios_bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq);
+void ios_bfq_update_hw_tag(struct bfq_data *bfqd);
 
 /* ---- bfq.c ---- */
 
-void bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
-		     enum bfq_expiration reason);
-void __bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
+			 enum bfq_expiration reason);
+void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 
 #endif

@@ -34,7 +34,7 @@ static const uint64_t bfq_ref_wr_duration_ns[2] = { 7000 * IOS_NSEC_PER_MSEC,
 						    2500 * IOS_NSEC_PER_MSEC };
 
 /* Start optimistic: two thirds of the reference device's rate. */
-void bfq_init_peak_rate(struct bfq_data *bfqd)
+void ios_bfq_init_peak_rate(struct bfq_data *bfqd)
 {
 	bool nonrot = !bfqd->queue->rotational;
 
@@ -70,7 +70,7 @@ static void bfq_update_thr_responsiveness_params(struct bfq_data *bfqd)
  * or faster than the current estimate, fold its rate into the peak rate
  * with a weight growing with both, then retune max_budget.
  */
-void bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq)
+void ios_bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *rq)
 {
 	uint64_t rate, us;
 	uint32_t weight, divisor;
@@ -106,7 +106,7 @@ reset:
 }
 
 /* Every dispatch is a sample: sectors over time from the window's first dispatch. */
-void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq)
+void ios_bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq)
 {
 	int64_t now = bfqd->now_ns;
 	uint64_t sdist = 0;
@@ -137,14 +137,14 @@ void bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq)
 	if (bfqd->delta_from_first_ns < BFQ_RATE_REF_INTERVAL_NS)
 		goto update_last;
 update_rate_and_reset:
-	bfq_update_rate_reset(bfqd, rq);
+	ios_bfq_update_rate_reset(bfqd, rq);
 update_last:
 	bfqd->last_position = ios_rq_end(rq);
 	bfqd->last_dispatch_ns = now;
 }
 
 /* Learn whether the device queues commands: enough samples with enough outstanding. */
-void bfq_update_hw_tag(struct bfq_data *bfqd)
+void ios_bfq_update_hw_tag(struct bfq_data *bfqd)
 {
 	if (bfqd->rq_in_driver > bfqd->max_rq_in_driver)
 		bfqd->max_rq_in_driver = bfqd->rq_in_driver;

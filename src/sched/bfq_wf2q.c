@@ -56,12 +56,12 @@ static unsigned bfq_class_idx(const struct bfq_entity *entity)
 	return bfqq ? (unsigned)bfqq->ioprio_class - 1 : IOS_IOPRIO_CLASS_BE - 1;
 }
 
-struct bfq_service_tree *bfq_entity_service_tree(struct bfq_entity *entity)
+struct bfq_service_tree *ios_bfq_entity_service_tree(struct bfq_entity *entity)
 {
 	return entity->sched_data->service_tree + bfq_class_idx(entity);
 }
 
-void bfq_init_service_tree(struct bfq_service_tree *st)
+void ios_bfq_init_service_tree(struct bfq_service_tree *st)
 {
 	st->active = IOS_RB_ROOT;
 	st->idle = IOS_RB_ROOT;
@@ -70,12 +70,12 @@ void bfq_init_service_tree(struct bfq_service_tree *st)
 	st->wsum = 0;
 }
 
-void bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns)
+void ios_bfq_init_sched_data(struct bfq_sched_data *sd, int64_t now_ns)
 {
 	sd->in_service_entity = NULL;
 	sd->next_in_service = NULL;
 	for (int i = 0; i < BFQ_IOPRIO_CLASSES; i++)
-		bfq_init_service_tree(&sd->service_tree[i]);
+		ios_bfq_init_service_tree(&sd->service_tree[i]);
 	sd->class_idle_last_service_ns = now_ns;
 }
 
@@ -93,8 +93,8 @@ static void bfq_calc_finish(struct bfq_entity *entity, int service)
 
 /* ---- weight counters ---- */
 
-void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
-		     struct bfq_weight_counts *wc)
+void ios_bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
+			 struct bfq_weight_counts *wc)
 {
 	unsigned w = entity->weight;
 
@@ -110,8 +110,8 @@ void bfq_weights_add(struct bfq_data *bfqd, struct bfq_entity *entity,
 	entity->counted_weight = w;
 }
 
-void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
-			struct bfq_weight_counts *wc)
+void ios_bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
+			    struct bfq_weight_counts *wc)
 {
 	unsigned w = entity->counted_weight;
 
@@ -129,17 +129,17 @@ void bfq_weights_remove(struct bfq_data *bfqd, struct bfq_entity *entity,
  * counting, and so do its groups' weights unless something else below them
  * is still active.
  */
-void bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct bfq_entity *entity;
 
-	bfq_weights_remove(bfqd, &bfqq->entity, &bfqd->queue_weights);
+	ios_bfq_weights_remove(bfqd, &bfqq->entity, &bfqd->queue_weights);
 	for (entity = bfqq->entity.parent; entity; entity = entity->parent) {
 		struct bfq_sched_data *sd = entity->my_sched_data;
 
 		if (sd->next_in_service || sd->in_service_entity)
 			break;
-		bfq_weights_remove(bfqd, entity, &bfqd->group_weights);
+		ios_bfq_weights_remove(bfqd, entity, &bfqd->group_weights);
 	}
 }
 
@@ -276,7 +276,7 @@ static bool bfq_check_subtree(const struct ios_rb_node *n, uint64_t *min_start)
 	return e->min_start == m;
 }
 
-bool bfq_check_active_tree(const struct ios_rb_root *root)
+bool ios_bfq_check_active_tree(const struct ios_rb_root *root)
 {
 	uint64_t m;
 
@@ -316,10 +316,10 @@ static void bfq_forget_entity(struct bfq_service_tree *st, struct bfq_entity *en
 	entity->on_st = false;
 	st->wsum -= entity->weight;
 	if (bfqq && !is_in_service)
-		bfq_put_queue(bfqq);
+		ios_bfq_put_queue(bfqq);
 }
 
-void bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity)
+void ios_bfq_put_idle_entity(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
 	bfq_idle_extract(st, entity);
 	bfq_forget_entity(st, entity, entity == entity->sched_data->in_service_entity);
@@ -339,7 +339,7 @@ static void bfq_forget_idle(struct bfq_service_tree *st)
 	if (ios_rb_empty(&st->active) && last_idle && !bfq_gt(last_idle->finish, st->vtime))
 		st->vtime = last_idle->finish;
 	if (first_idle && !bfq_gt(first_idle->finish, st->vtime))
-		bfq_put_idle_entity(st, first_idle);
+		ios_bfq_put_idle_entity(st, first_idle);
 }
 
 /* ---- weights and classes ---- */
@@ -349,7 +349,7 @@ static void bfq_forget_idle(struct bfq_service_tree *st)
  * tree (update_class_too) or when only its weight may change (then it stays
  * on its class's tree). Returns the tree the entity now belongs to.
  */
-struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
+struct bfq_service_tree *__ios_bfq_entity_update_weight_prio(struct bfq_service_tree *old_st,
 							  struct bfq_entity *entity,
 							  bool update_class_too)
 {
@@ -380,14 +380,14 @@ struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree
 	if (!bfqq || bfqq->ioprio_class == bfqq->new_ioprio_class)
 		entity->prio_changed = false;
 
-	new_st = bfq_entity_service_tree(entity);
+	new_st = ios_bfq_entity_service_tree(entity);
 	prev_weight = entity->weight;
 	new_weight = entity->orig_weight * (bfqq ? bfqq->wr_coeff : 1);
 	if (prev_weight != new_weight && bfqq)
-		bfq_weights_remove(bfqd, entity, &bfqd->queue_weights);
+		ios_bfq_weights_remove(bfqd, entity, &bfqd->queue_weights);
 	entity->weight = new_weight;
 	if (prev_weight != new_weight && bfqq && bfqq->wr_coeff == 1)
-		bfq_weights_add(bfqd, entity, &bfqd->queue_weights);
+		ios_bfq_weights_add(bfqd, entity, &bfqd->queue_weights);
 	new_st->wsum += entity->weight;
 	if (new_st != old_st)
 		entity->start = new_st->vtime;
@@ -396,7 +396,7 @@ struct bfq_service_tree *__bfq_entity_update_weight_prio(struct bfq_service_tree
 
 /* ---- service accounting ---- */
 
-void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
+void ios_bfq_bfqq_served(struct bfq_queue *bfqq, int served)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 
@@ -406,7 +406,7 @@ void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
 		bfqq->service_from_wr += (uint64_t)served;
 	bfqq->service_from_backlogged += (uint64_t)served;
 	for (; entity; entity = entity->parent) {
-		struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+		struct bfq_service_tree *st = ios_bfq_entity_service_tree(entity);
 
 		entity->service += served;
 		st->vtime += bfq_delta((uint64_t)served, st->wsum);
@@ -423,7 +423,7 @@ void bfq_bfqq_served(struct bfq_queue *bfqq, int served)
  * timeout_sync tunable: 4.19 reads its bfq_timeout constant here, so with
  * another timeout_sync the charge does not follow it.
  */
-void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns)
+void ios_bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_t time_ns)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 	const uint64_t timeout = BFQ_DEFAULT_TIMEOUT_NS;
@@ -434,7 +434,7 @@ void bfq_bfqq_charge_time(struct bfq_data *bfqd, struct bfq_queue *bfqq, uint64_
 	if (tot > entity->budget)
 		entity->budget = tot;
 	if (tot > entity->service)
-		bfq_bfqq_served(bfqq, tot - entity->service);
+		ios_bfq_bfqq_served(bfqq, tot - entity->service);
 }
 
 /* ---- activation, requeueing, deactivation ---- */
@@ -452,7 +452,7 @@ static void bfq_update_fin_time_enqueue(struct bfq_entity *entity, struct bfq_se
 {
 	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
 
-	st = __bfq_entity_update_weight_prio(st, entity, true);
+	st = __ios_bfq_entity_update_weight_prio(st, entity, true);
 	bfq_calc_finish(entity, entity->budget);
 	/*
 	 * A queue that keeps coming back with back-shifted timestamps could
@@ -473,7 +473,7 @@ static void bfq_update_fin_time_enqueue(struct bfq_entity *entity, struct bfq_se
 /* A true activation: the entity was idle (on the idle tree or nowhere). */
 static void __bfq_activate_entity(struct bfq_entity *entity, bool non_blocking_wait_rq)
 {
-	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+	struct bfq_service_tree *st = ios_bfq_entity_service_tree(entity);
 	bool backshifted = false;
 	uint64_t min_vstart;
 
@@ -516,7 +516,7 @@ static void __bfq_activate_entity(struct bfq_entity *entity, bool non_blocking_w
 static void __bfq_requeue_entity(struct bfq_entity *entity)
 {
 	struct bfq_sched_data *sd = entity->sched_data;
-	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+	struct bfq_service_tree *st = ios_bfq_entity_service_tree(entity);
 
 	if (entity == sd->in_service_entity) {
 		bfq_calc_finish(entity, entity->service);
@@ -532,7 +532,7 @@ static void __bfq_requeue_entity(struct bfq_entity *entity)
 static void __bfq_activate_requeue_entity(struct bfq_entity *entity, struct bfq_sched_data *sd,
 					  bool non_blocking_wait_rq)
 {
-	struct bfq_service_tree *st = bfq_entity_service_tree(entity);
+	struct bfq_service_tree *st = ios_bfq_entity_service_tree(entity);
 
 	if (sd->in_service_entity == entity || entity->tree == &st->active)
 		__bfq_requeue_entity(entity);
@@ -568,7 +568,7 @@ static bool __bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idl
 
 	if (!entity->on_st)
 		return false;
-	st = bfq_entity_service_tree(entity);
+	st = ios_bfq_entity_service_tree(entity);
 	is_in_service = entity == sd->in_service_entity;
 	/*
 	 * As 4.19.1: only the in-service entity's finish is recomputed from
@@ -767,7 +767,7 @@ static bool bfq_no_longer_next_in_service(struct bfq_entity *entity)
 	return ios_container_of(entity, struct bfq_group, entity)->active_entities == 1;
 }
 
-bool bfq_next_queue_may_preempt(struct bfq_data *bfqd)
+bool ios_bfq_next_queue_may_preempt(struct bfq_data *bfqd)
 {
 	struct bfq_sched_data *sd = &bfqd->root_group->sched_data;
 
@@ -775,7 +775,7 @@ bool bfq_next_queue_may_preempt(struct bfq_data *bfqd)
 }
 
 /* Walk down from the root setting next_in_service in service at each level. */
-struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd)
+struct bfq_queue *ios_bfq_get_next_queue(struct bfq_data *bfqd)
 {
 	struct bfq_entity *entity = NULL;
 	struct bfq_sched_data *sd;
@@ -790,7 +790,7 @@ struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd)
 			return NULL;
 		sd->in_service_entity = entity;
 		if (bfq_no_longer_next_in_service(entity))
-			bfq_active_extract(bfq_entity_service_tree(entity), entity);
+			bfq_active_extract(ios_bfq_entity_service_tree(entity), entity);
 	}
 	bfqq = bfq_entity_to_bfqq(entity);
 	/* now that the leaf is known, the candidates above can be refreshed */
@@ -805,7 +805,7 @@ struct bfq_queue *bfq_get_next_queue(struct bfq_data *bfqd)
  * in-service marks along its path. Returns true if the queue was freed
  * (its service reference was the last one).
  */
-bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd)
+bool __ios_bfq_bfqd_reset_in_service(struct bfq_data *bfqd)
 {
 	struct bfq_queue *bfqq = bfqd->in_service_queue;
 	struct bfq_entity *entity;
@@ -817,21 +817,21 @@ bool __bfq_bfqd_reset_in_service(struct bfq_data *bfqd)
 	if (!bfqq->entity.on_st) {
 		int ref = bfqq->ref;
 
-		bfq_put_queue(bfqq);
+		ios_bfq_put_queue(bfqq);
 		if (ref == 1)
 			return true;
 	}
 	return false;
 }
 
-void bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
-			 bool expiration)
+void ios_bfq_deactivate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool ins_into_idle_tree,
+			     bool expiration)
 {
 	(void)bfqd;
 	bfq_deactivate_entity(&bfqq->entity, ins_into_idle_tree, expiration);
 }
 
-void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	(void)bfqd;
 	bfq_activate_requeue_entity(&bfqq->entity,
@@ -839,33 +839,33 @@ void bfq_activate_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
 }
 
-void bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
+void ios_bfq_requeue_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
 {
 	bfq_activate_requeue_entity(&bfqq->entity, false, bfqq == bfqd->in_service_queue,
 				    expiration);
 }
 
 /* @bfqq has no request queued any more. */
-void bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
+void ios_bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool expiration)
 {
 	bfqq_clear(bfqq, BFQQF_busy);
 	bfqd->busy_queues--;
 	/* before the deactivation, which may drop the last reference */
 	if (!bfqq->dispatched)
-		bfq_weights_tree_remove(bfqd, bfqq);
+		ios_bfq_weights_tree_remove(bfqd, bfqq);
 	if (bfqq->wr_coeff > 1)
 		bfqd->wr_busy_queues--;
-	bfq_deactivate_bfqq(bfqd, bfqq, true, expiration);
+	ios_bfq_deactivate_bfqq(bfqd, bfqq, true, expiration);
 }
 
 /* @bfqq, empty until now, got a request. */
-void bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
-	bfq_activate_bfqq(bfqd, bfqq);
+	ios_bfq_activate_bfqq(bfqd, bfqq);
 	bfqq_set(bfqq, BFQQF_busy);
 	bfqd->busy_queues++;
 	if (!bfqq->dispatched && bfqq->wr_coeff == 1)
-		bfq_weights_add(bfqd, &bfqq->entity, &bfqd->queue_weights);
+		ios_bfq_weights_add(bfqd, &bfqq->entity, &bfqd->queue_weights);
 	if (bfqq->wr_coeff > 1)
 		bfqd->wr_busy_queues++;
 }

@@ -29,7 +29,7 @@
 #define BFQ_SOFTRT_SLACK_NS	(16 * IOS_NSEC_PER_MSEC)
 
 /* Interactive raising lasts (reference rate / peak rate) x reference duration, 3..25 s. */
-int64_t bfq_wr_duration(const struct bfq_data *bfqd)
+int64_t ios_bfq_wr_duration(const struct bfq_data *bfqd)
 {
 	uint64_t dur = bfqd->rate_dur_prod / (bfqd->peak_rate ? bfqd->peak_rate : 1);
 
@@ -40,7 +40,7 @@ int64_t bfq_wr_duration(const struct bfq_data *bfqd)
 	return (int64_t)dur;
 }
 
-void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+void ios_bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *bfqq,
 					     unsigned old_wr_coeff, bool wr_or_deserves_wr,
 					     bool interactive, bool in_burst, bool soft_rt)
 {
@@ -48,7 +48,7 @@ void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *b
 		if (interactive) {
 			bfqq->service_from_wr = 0;
 			bfqq->wr_coeff = bfqd->wr_coeff;
-			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+			bfqq->wr_cur_max_time_ns = ios_bfq_wr_duration(bfqd);
 		} else {
 			/* no interactive raising to fall back to after this one */
 			bfqq->wr_start_at_switch_to_srt_ns = BFQ_T_NEVER;
@@ -62,7 +62,7 @@ void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *b
 	} else if (old_wr_coeff > 1) {
 		if (interactive) {
 			bfqq->wr_coeff = bfqd->wr_coeff;
-			bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+			bfqq->wr_cur_max_time_ns = ios_bfq_wr_duration(bfqd);
 		} else if (in_burst) {
 			bfqq->wr_coeff = 1;
 		} else if (soft_rt) {
@@ -83,7 +83,7 @@ void bfq_update_bfqq_wr_on_rq_arrival(struct bfq_data *bfqd, struct bfq_queue *b
  * before slice_idle plus a little from now (a greedy process comes back
  * at once).
  */
-int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+int64_t ios_bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	int64_t a = bfqq->soft_rt_next_start_ns;
 	int64_t b = bfqq->last_idle_bklogged_ns +
@@ -96,7 +96,7 @@ int64_t bfq_bfqq_softrt_next_start(struct bfq_data *bfqd, struct bfq_queue *bfqq
 	return c > a ? c : a;
 }
 
-void bfq_bfqq_end_wr(struct bfq_queue *bfqq)
+void ios_bfq_bfqq_end_wr(struct bfq_queue *bfqq)
 {
 	if (bfqq->wr_coeff > 1 && bfqq_flag(bfqq, BFQQF_busy))
 		bfqq->bfqd->wr_busy_queues--;
@@ -106,34 +106,36 @@ void bfq_bfqq_end_wr(struct bfq_queue *bfqq)
 	bfqq->entity.prio_changed = true;
 }
 
-void bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_switch_back_to_interactive_wr(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	bfqq->wr_coeff = bfqd->wr_coeff;
-	bfqq->wr_cur_max_time_ns = bfq_wr_duration(bfqd);
+	bfqq->wr_cur_max_time_ns = ios_bfq_wr_duration(bfqd);
 	bfqq->last_wr_start_finish_ns = bfqq->wr_start_at_switch_to_srt_ns;
 }
 
 /* End raising that ran its time or its service; apply weight changes at once. */
-void bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void ios_bfq_update_wr_data(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct bfq_entity *entity = &bfqq->entity;
 
 	if (bfqq->wr_coeff > 1) {
 		if (bfqq_flag(bfqq, BFQQF_in_large_burst)) {
-			bfq_bfqq_end_wr(bfqq);
+			ios_bfq_bfqq_end_wr(bfqq);
 		} else if (bfqq->last_wr_start_finish_ns + bfqq->wr_cur_max_time_ns < bfqd->now_ns) {
 			if (bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns ||
-			    bfqq->wr_start_at_switch_to_srt_ns + bfq_wr_duration(bfqd) < bfqd->now_ns) {
-				bfq_bfqq_end_wr(bfqq);
+			    bfqq->wr_start_at_switch_to_srt_ns + ios_bfq_wr_duration(bfqd) <
+			    bfqd->now_ns) {
+				ios_bfq_bfqq_end_wr(bfqq);
 			} else {
-				bfq_switch_back_to_interactive_wr(bfqd, bfqq);
+				ios_bfq_switch_back_to_interactive_wr(bfqd, bfqq);
 				entity->prio_changed = true;
 			}
 		}
 		if (bfqq->wr_coeff > 1 && bfqq->wr_cur_max_time_ns != bfqd->wr_rt_max_time_ns &&
 		    bfqq->service_from_wr > BFQ_MAX_SERVICE_FROM_WR)
-			bfq_bfqq_end_wr(bfqq);	/* a copy, not an application start */
+			ios_bfq_bfqq_end_wr(bfqq);	/* a copy, not an application start */
 	}
 	if ((entity->weight > entity->orig_weight) != (bfqq->wr_coeff > 1))
-		__bfq_entity_update_weight_prio(bfq_entity_service_tree(entity), entity, false);
+		__ios_bfq_entity_update_weight_prio(ios_bfq_entity_service_tree(entity), entity,
+						    false);
 }

@@ -91,8 +91,8 @@ static struct ios_request *cfq_choose_req(const struct cfq_data *cfqd, struct io
 }
 
 /* The next request after @last leaves (dispatched or merged away). */
-struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				     struct ios_request *last)
+struct ios_request *ios_cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+					 struct ios_request *last)
 {
 	struct ios_request *next = ios_elv_rb_latter(last), *prev = ios_elv_rb_former(last);
 	uint64_t ref = cfqd->prof->next_rq_from_dispatched ? last->sector : cfqd->last_position;
@@ -124,15 +124,15 @@ static void cfq_add_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 		struct ios_request *alias;
 
 		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
-			cfq_dispatch_alias(cfqd, alias);
+			ios_cfq_dispatch_alias(cfqd, alias);
 	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	if (!cfqq_has(cfqq, CFQ_QF_ON_RR))
-		cfq_add_cfqq_rr(cfqd, cfqq);
+		ios_cfq_add_cfqq_rr(cfqd, cfqq);
 	prev = cfqq->next_rq;
 	cfq_set_next_rq(cfqq, cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position));
 	if (prev != cfqq->next_rq)
-		cfq_prio_tree_add(cfqd, cfqq);
+		ios_cfq_prio_tree_add(cfqd, cfqq);
 }
 
 static void cfq_del_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
@@ -147,19 +147,19 @@ static void cfq_del_rq_rb(struct cfq_data *cfqd, struct ios_request *rq)
 		if (!cfqd->prof->keep_empty_busy) {
 			/* 2.6.31: off the tree the moment its last request goes */
 			if (cfqq_has(cfqq, CFQ_QF_ON_RR))
-				cfq_del_cfqq_rr(cfqd, cfqq);
+				ios_cfq_del_cfqq_rr(cfqd, cfqq);
 		} else {
-			cfq_prio_tree_del(cfqq);
+			ios_cfq_prio_tree_del(cfqq);
 		}
 	}
 }
 
-void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq)
+void ios_cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq)
 {
 	struct cfq_queue *cfqq = rq_cfqq(rq);
 
 	if (cfqq->next_rq == rq)
-		cfq_set_next_rq(cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
+		cfq_set_next_rq(cfqq, ios_cfq_find_next_rq(cfqd, cfqq, rq));
 	ios_list_del(&rq->queuelist);
 	cfq_del_rq_rb(cfqd, rq);
 	cfqd->rq_queued--;
@@ -201,14 +201,14 @@ static struct cfq_io_cq *cfq_cic(struct cfq_data *cfqd, struct ios_ioc *ioc, boo
 	return cic;
 }
 
-void cfq_cic_get(struct cfq_io_cq *cic)
+void ios_cfq_cic_get(struct cfq_io_cq *cic)
 {
 	IOS_BUG_ON(cic->ref < 0);
 	cic->ref++;
 }
 
 /* Drop a reference; the last one frees the context (cic_free_func). */
-void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic)
+void ios_cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 {
 	IOS_BUG_ON(cic->ref <= 0);
 	if (--cic->ref)
@@ -277,7 +277,7 @@ static struct cfq_queue *cfq_alloc_queue(struct cfq_data *cfqd, bool sync, struc
 	return cfqq;
 }
 
-void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	IOS_BUG_ON(cfqq->ref <= 0);
 	if (--cfqq->ref)
@@ -286,10 +286,10 @@ void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfqd->active_queue == cfqq)
 		return; /* freed when it expires */
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR))
-		cfq_del_cfqq_rr(cfqd, cfqq);
+		ios_cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_list_del(&cfqq->all);
 	if (cfqq_has(cfqq, CFQ_QF_MERGE_TARGET))
-		cfq_unlink_merge_target(cfqd, cfqq);
+		ios_cfq_unlink_merge_target(cfqd, cfqq);
 	free(cfqq);
 }
 
@@ -318,7 +318,7 @@ static struct cfq_queue **cfq_async_slot(struct cfq_data *cfqd, struct cfq_group
 static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, bool sync, struct ios_ioc *ioc,
 				       struct cfq_io_cq *cic)
 {
-	struct cfq_group *g = cfq_lookup_group(cfqd, ioc->cgroup);
+	struct cfq_group *g = ios_cfq_lookup_group(cfqd, ioc->cgroup);
 	struct cfq_queue *cfqq;
 
 	if (!sync) {
@@ -351,7 +351,7 @@ static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, bool sync, struct 
 	}
 	if (cic->cfqq[0] != cfqq) {
 		if (cic->cfqq[0])
-			cfq_put_queue(cfqd, cic->cfqq[0]);
+			ios_cfq_put_queue(cfqd, cic->cfqq[0]);
 		cfqq->ref++;
 		cic->cfqq[0] = cfqq;
 	}
@@ -364,7 +364,7 @@ static void cfq_timer(struct ios_queue *q, uint64_t now)
 
 	cfqd->now = now;
 	if (cfq_timer_pending(cfqd) && now >= cfqd->idle_timer)
-		cfq_idle_slice_timer(cfqd);
+		ios_cfq_idle_slice_timer(cfqd);
 }
 
 static uint64_t cfq_next_wakeup(struct ios_queue *q)
@@ -448,17 +448,17 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 			break;
 		/* a merged queue that stopped cooperating is split at allocation */
 		if (cfqq_has(cfqq, CFQ_QF_COOP) && cfqq_has(cfqq, CFQ_QF_SPLIT_COOP)) {
-			if (!cfq_split_cfqq(cfqd, cic, cfqq))
+			if (!ios_cfq_split_cfqq(cfqd, cic, cfqq))
 				continue;
 		}
 		/* a pending merge takes effect at the next allocation */
 		if (cfqq->new_cfqq)
-			cfqq = cfq_merge_cfqqs(cfqd, cic, cfqq);
+			cfqq = ios_cfq_merge_cfqqs(cfqd, cic, cfqq);
 		break;
 	}
 	cfqq->allocated[rq->dir]++;
 	cfqq->ref++;
-	cfq_cic_get(cic);	/* the request's reference (get_io_context) */
+	ios_cfq_cic_get(cic);	/* the request's reference (get_io_context) */
 	rq->sched_priv[0] = cfqq;
 	rq->sched_priv[1] = cic;
 	return 0;
@@ -473,9 +473,9 @@ static void cfq_put_request(struct ios_queue *q, struct ios_request *rq)
 		return;
 	IOS_BUG_ON(!cfqq->allocated[rq->dir]);
 	cfqq->allocated[rq->dir]--;
-	cfq_cic_put(cfqd, rq_cic(rq));	/* put_io_context */
+	ios_cfq_cic_put(cfqd, rq_cic(rq));	/* put_io_context */
 	rq->sched_priv[0] = rq->sched_priv[1] = NULL;
-	cfq_put_queue(cfqd, cfqq);
+	ios_cfq_put_queue(cfqd, cfqq);
 }
 
 static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struct ios_request *rq)
@@ -485,9 +485,9 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 	cfqd->rq_queued++;
 	if (rq->flags & cfqd->prof->meta_flag)
 		cfqq->meta_pending++;
-	cfq_update_io_thinktime(cfqd, cfqq, cic);
-	cfq_update_io_seektime(cfqd, cfqq, cic, rq);
-	cfq_update_idle_window(cfqd, cfqq, cic);
+	ios_cfq_update_io_thinktime(cfqd, cfqq, cic);
+	ios_cfq_update_io_seektime(cfqd, cfqq, cic, rq);
+	ios_cfq_update_idle_window(cfqd, cfqq, cic);
 	if (cfqd->prof->seek == CFQ_SEEK_CIC_MEAN)
 		cic->last_request_pos = ios_rq_end(rq);
 	else
@@ -510,8 +510,8 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 				cfqq_mark(cfqq, CFQ_QF_MUST_DISPATCH);
 			}
 		}
-	} else if (cfq_should_preempt(cfqd, cfqq, rq)) {
-		cfq_preempt_queue(cfqd, cfqq);
+	} else if (ios_cfq_should_preempt(cfqd, cfqq, rq)) {
+		ios_cfq_preempt_queue(cfqd, cfqq);
 	}
 }
 
@@ -539,7 +539,7 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 	bool sync = ios_rq_is_sync(rq);
 
 	cfqd->now = now;
-	cfq_update_hw_tag(cfqd);
+	ios_cfq_update_hw_tag(cfqd);
 	IOS_BUG_ON(!cfqd->rq_in_driver || !cfqq->dispatched);
 	cfqd->rq_in_driver--;
 	cfqq->dispatched--;
@@ -561,7 +561,7 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		if (cfqd->prof->tree_group_ttime)
 			(cfqq_has(cfqq, CFQ_QF_ON_RR) && cfqq->service_tree
 				 ? cfqq->service_tree
-				 : cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq)))
+				 : ios_cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq)))
 				->ttime.last_end = now;
 		if (cfqd->prof->async_depth_ramp && rq->alloc_ns + cfqd->fifo_expire[1] <= now)
 			cfqd->last_delayed_sync = now;
@@ -573,10 +573,11 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 		bool empty = ios_rb_empty(&cfqq->sort_list);
 
 		if (cfqq_has(cfqq, CFQ_QF_SLICE_NEW)) {
-			cfq_set_prio_slice(cfqd, cfqq);
+			ios_cfq_set_prio_slice(cfqd, cfqq);
 			cfqq_clear(cfqq, CFQ_QF_SLICE_NEW);
 		}
-		if (cfqd->prof->wait_busy != CFQ_WAIT_BUSY_NONE && cfq_should_wait_busy(cfqd, cfqq)) {
+		if (cfqd->prof->wait_busy != CFQ_WAIT_BUSY_NONE && ios_cfq_should_wait_busy(cfqd,
+											    cfqq)) {
 			uint64_t extend = cfqd->slice_idle;
 
 			if (cfqd->prof->group_idle && !cfqd->slice_idle)
@@ -585,21 +586,21 @@ static void cfq_completed(struct ios_queue *q, struct ios_request *rq, uint64_t 
 			cfqq_mark(cfqq, CFQ_QF_WAIT_BUSY);
 		}
 		if (cfq_slice_used(cfqd, cfqq) || cfq_class_idle(cfqq)) {
-			cfq_slice_expired(cfqd, true);
-		} else if (sync && empty && !cfq_close_cooperator(cfqd, cfqq, true)) {
+			ios_cfq_slice_expired(cfqd, true);
+		} else if (sync && empty && !ios_cfq_close_cooperator(cfqd, cfqq, true)) {
 			switch (cfqd->prof->arm) {
 			case CFQ_ARM_UNLESS_NOIDLE:
-				if (!cfq_req_noidle(cfqd, rq))
-					cfq_arm_slice_timer(cfqd);
+				if (!ios_cfq_req_noidle(cfqd, rq))
+					ios_cfq_arm_slice_timer(cfqd);
 				break;
 			case CFQ_ARM_NOIDLE_TREE:
-				cfqd->noidle_tree_requires_idle |= !cfq_req_noidle(cfqd, rq);
+				cfqd->noidle_tree_requires_idle |= !ios_cfq_req_noidle(cfqd, rq);
 				if (cfqd->serving_wl_type == CFQ_SYNC_WL ||
 				    cfqd->noidle_tree_requires_idle || cfqq->cfqg->nr_cfqq == 1)
-					cfq_arm_slice_timer(cfqd);
+					ios_cfq_arm_slice_timer(cfqd);
 				break;
 			default:
-				cfq_arm_slice_timer(cfqd);
+				ios_cfq_arm_slice_timer(cfqd);
 				break;
 			}
 		}
@@ -664,14 +665,14 @@ static void cfq_request_merged(struct ios_queue *q, struct ios_request *rq, enum
 		struct ios_request *alias;
 
 		while ((alias = ios_elv_rb_find(&cfqq->sort_list, rq->sector)) != NULL)
-			cfq_dispatch_alias(cfqd, alias);
+			ios_cfq_dispatch_alias(cfqd, alias);
 	}
 	ios_elv_rb_add(&cfqq->sort_list, rq);
 	prev = cfqq->next_rq;
 	/* also when rq was next_rq already: its sector moved */
 	cfq_set_next_rq(cfqq, cfq_choose_req(cfqd, cfqq->next_rq, rq, cfqd->last_position));
 	if (prev != cfqq->next_rq)
-		cfq_prio_tree_add(cfqd, cfqq);
+		ios_cfq_prio_tree_add(cfqd, cfqq);
 }
 
 static void cfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
@@ -689,10 +690,10 @@ static void cfq_requests_merged(struct ios_queue *q, struct ios_request *rq,
 	}
 	if (rq_cfqq(rq)->next_rq == next)
 		cfq_set_next_rq(rq_cfqq(rq), rq);
-	cfq_remove_request(cfqd, next);
+	ios_cfq_remove_request(cfqd, next);
 	if (cfqd->prof->keep_empty_busy && nq != cfqd->active_queue && ios_rb_empty(&nq->sort_list) &&
 	    cfqq_has(nq, CFQ_QF_ON_RR))
-		cfq_del_cfqq_rr(cfqd, nq);
+		ios_cfq_del_cfqq_rr(cfqd, nq);
 }
 
 static struct ios_request *cfq_former(struct ios_queue *q, struct ios_request *rq)
@@ -726,9 +727,10 @@ static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 		 * its slice, async (shared) as well as sync, in every release.
 		 */
 		if (cfqq == cfqd->active_queue)
-			cfq_slice_expired(cfqd, false);	/* __cfq_slice_expired of this queue */
-		cfq_put_cooperator(cfqd, cfqq);
-		cfq_put_queue(cfqd, cfqq);
+			ios_cfq_slice_expired(cfqd,
+					      false);	/* __cfq_slice_expired of this queue */
+		ios_cfq_put_cooperator(cfqd, cfqq);
+		ios_cfq_put_queue(cfqd, cfqq);
 	}
 }
 
@@ -747,7 +749,7 @@ static void cfq_exit_cic(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 	cfq_cic_detach(cfqd, cic);
 	if (cic->ioc->icq[cfqd->q->id] == cic)
 		cic->ioc->icq[cfqd->q->id] = NULL;
-	cfq_cic_put(cfqd, cic);
+	ios_cfq_cic_put(cfqd, cic);
 }
 
 static void cfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
@@ -771,7 +773,7 @@ static int cfq_group_stats(struct ios_queue *q, const struct ios_cgroup *cg,
 
 	if (!cfqd->prof->groups)
 		return -ENOENT;
-	g = cfq_find_group(cfqd, cg);
+	g = ios_cfq_find_group(cfqd, cg);
 	if (!g)
 		return -ENOENT;
 	memset(st, 0, sizeof(*st));
@@ -818,7 +820,7 @@ static int cfq_init(struct ios_queue *q)
 	cfqd->service_tree.rb = IOS_RB_ROOT_CACHED;
 	for (int i = 0; i < 8; i++)
 		cfqd->prio_trees[i] = IOS_RB_ROOT;
-	if (cfq_groups_init(cfqd))
+	if (ios_cfq_groups_init(cfqd))
 		return -ENOMEM;
 	cfqd->serving_group = cfqd->root_group;
 	cfqd->serving_wl_class = CFQ_BE_WL;
@@ -846,7 +848,7 @@ static void cfq_exit(struct ios_queue *q)
 		struct cfq_io_cq *cic = cfqd->active_cic;
 
 		cfqd->active_cic = NULL;
-		cfq_cic_put(cfqd, cic);
+		ios_cfq_cic_put(cfqd, cic);
 	}
 	/*
 	 * Every request is gone, so what is left are contexts of tasks that
@@ -864,11 +866,11 @@ static void cfq_exit(struct ios_queue *q)
 		struct cfq_queue *cfqq = ios_list_first_entry(&cfqd->all_queues, struct cfq_queue, all);
 
 		if (cfqq_has(cfqq, CFQ_QF_ON_RR))
-			cfq_del_cfqq_rr(cfqd, cfqq);
+			ios_cfq_del_cfqq_rr(cfqd, cfqq);
 		ios_list_del(&cfqq->all);
 		free(cfqq);
 	}
-	cfq_groups_exit(cfqd);
+	ios_cfq_groups_exit(cfqd);
 }
 
 #define CFQ_OPS                                         \
@@ -880,7 +882,7 @@ static void cfq_exit(struct ios_queue *q)
 		.set_request = cfq_set_request,         \
 		.put_request = cfq_put_request,         \
 		.insert = cfq_insert,                   \
-		.dispatch = cfq_dispatch,               \
+		.dispatch = ios_cfq_dispatch,               \
 		.has_work = cfq_has_work,               \
 		.completed = cfq_completed,             \
 		.allow_merge = cfq_allow_merge,         \
@@ -932,12 +934,12 @@ const struct ios_sched_type ios_sched_cfq = {
 	.alias = "cfq-2.6.31",
 	.desc = "Completely Fair Queuing, Linux 2.6.31 (with seed 000's fairness tunable)",
 	.ops = CFQ_OPS,
-	.tunables = cfq_2631_tunables,
-	.stats = cfq_stats_table,
+	.tunables = ios_cfq_2631_tunables,
+	.stats = ios_cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
-	.features = IOS_SCHED_IDLES,
+	.features = IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B,
 	.cgroups = &cfq_2631_cgroups,
-	.profile = &cfq_profile_2631,
+	.profile = &ios_cfq_profile_2631,
 	.share_model = IOS_SHARE_CFQ_SLICE,
 };
 
@@ -947,12 +949,12 @@ const struct ios_sched_type ios_sched_cfq_2633 = {
 	.alias = NULL,
 	.desc = "CFQ, Linux 2.6.33: groups, workload types, low_latency, queue merging",
 	.ops = CFQ_OPS,
-	.tunables = cfq_2633_tunables,
-	.stats = cfq_stats_table,
+	.tunables = ios_cfq_2633_tunables,
+	.stats = ios_cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_2633_cgroups,
-	.profile = &cfq_profile_2633,
+	.profile = &ios_cfq_profile_2633,
 	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 
@@ -962,12 +964,12 @@ const struct ios_sched_type ios_sched_cfq_419 = {
 	.alias = NULL,
 	.desc = "CFQ, Linux 4.19 (its final form): quantum 8, group_idle, ns timing",
 	.ops = CFQ_OPS,
-	.tunables = cfq_419_tunables,
-	.stats = cfq_stats_table,
+	.tunables = ios_cfq_419_tunables,
+	.stats = ios_cfq_stats_table,
 	.priv_size = sizeof(struct cfq_data),
 	.features = IOS_SCHED_IDLES,
 	.cgroups = &cfq_419_cgroups,
-	.profile = &cfq_profile_419,
+	.profile = &ios_cfq_profile_419,
 	.share_model = IOS_SHARE_CFQ_GROUP_SLICE,
 };
 

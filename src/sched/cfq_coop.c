@@ -20,7 +20,7 @@
  * queues without processes. The kernel leaves them dangling; we end the
  * chain there and say so, for cfq_setup_merge to refuse it.
  */
-void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
+void ios_cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
 {
 	struct ios_list_head *pos;
 
@@ -36,8 +36,8 @@ void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
 
 /* ---- queue merging (2.6.33+) ---- */
 
-void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-		     struct cfq_queue *new_cfqq)
+void ios_cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			 struct cfq_queue *new_cfqq)
 {
 	int process_refs, new_process_refs;
 	struct cfq_queue *q;
@@ -83,8 +83,8 @@ void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /* A context adopts the queue its old one was merged into. */
-struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
-				  struct cfq_queue *cfqq)
+struct cfq_queue *ios_cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				      struct cfq_queue *cfqq)
 {
 	struct cfq_queue *nq = cfqq->new_cfqq;
 
@@ -95,13 +95,13 @@ struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 	 */
 	cic->cfqq[1] = nq;
 	cfqq_mark(nq, CFQ_QF_COOP);
-	cfq_put_queue(cfqd, cfqq);
+	ios_cfq_put_queue(cfqd, cfqq);
 	return nq;
 }
 
 /* A merged queue that stopped cooperating: this process gets its own again. */
-struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
-				 struct cfq_queue *cfqq)
+struct cfq_queue *ios_cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				     struct cfq_queue *cfqq)
 {
 	int process_refs = cfqq->ref - (int)(cfqq->allocated[0] + cfqq->allocated[1]);
 
@@ -117,8 +117,8 @@ struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
 	 * the queue has pending; 2.6.33.3's split_cfqq keeps it.
 	 */
 	if (cfqd->prof->split_puts_cooperator)
-		cfq_put_cooperator(cfqd, cfqq);
-	cfq_put_queue(cfqd, cfqq);
+		ios_cfq_put_cooperator(cfqd, cfqq);
+	ios_cfq_put_queue(cfqd, cfqq);
 	cfqd->st_splits++;
 	return NULL;
 }
@@ -161,8 +161,8 @@ static uint64_t cfq_close_radius(const struct cfq_data *cfqd, const struct cfq_q
 	return mean;
 }
 
-bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
-		  const struct ios_request *rq, bool for_preempt)
+bool ios_cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+		      const struct ios_request *rq, bool for_preempt)
 {
 	return cfq_dist_from_last(cfqd, rq) <= cfq_close_radius(cfqd, cur, for_preempt);
 }
@@ -182,21 +182,21 @@ static struct cfq_queue *cfqq_close(struct cfq_data *cfqd, struct cfq_queue *cur
 
 	if (ios_rb_empty(root))
 		return NULL;
-	q = cfq_prio_tree_lookup(root, sector, &parent, NULL);
+	q = ios_cfq_prio_tree_lookup(root, sector, &parent, NULL);
 	if (q)
 		return q;
 	q = ios_rb_entry(parent, struct cfq_queue, p_node);
-	if (cfq_rq_close(cfqd, cur, q->next_rq, false))
+	if (ios_cfq_rq_close(cfqd, cur, q->next_rq, false))
 		return q;
 	n = q->next_rq->sector < sector ? ios_rb_next(&q->p_node) : ios_rb_prev(&q->p_node);
 	if (!n)
 		return NULL;
 	q = ios_rb_entry(n, struct cfq_queue, p_node);
-	return cfq_rq_close(cfqd, cur, q->next_rq, false) ? q : NULL;
+	return ios_cfq_rq_close(cfqd, cur, q->next_rq, false) ? q : NULL;
 }
 
-struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
-				       bool probe)
+struct cfq_queue *ios_cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
+					   bool probe)
 {
 	struct cfq_queue *q;
 
@@ -210,7 +210,7 @@ struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *
 			cfqq_mark(q, CFQ_QF_COOP);
 		return q;
 	}
-	if (!cfqq_sync(cur) || cfqq_seeky(cfqd, cur, NULL))
+	if (!cfqq_sync(cur) || ios_cfqq_seeky(cfqd, cur, NULL))
 		return NULL;
 	if (cfqd->prof->no_coop_for_idle_class && cfq_class_idle(cur))
 		return NULL;
@@ -219,7 +219,7 @@ struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *
 	q = cfqq_close(cfqd, cur);
 	if (!q || q == cur)
 		return NULL;
-	if (q->cfqg != cur->cfqg || !cfqq_sync(q) || cfqq_seeky(cfqd, q, NULL) ||
+	if (q->cfqg != cur->cfqg || !cfqq_sync(q) || ios_cfqq_seeky(cfqd, q, NULL) ||
 	    cfq_class_rt(q) != cfq_class_rt(cur))
 		return NULL;
 	return q;
@@ -231,13 +231,13 @@ struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *
  * Drop the merge targets' references this process's queue took for it
  * (cfq_setup_merge gave them its process references): cfq_put_cooperator.
  */
-void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_queue *q = cfqq->new_cfqq, *next;
 
 	while (q && q != cfqq) {
 		next = q->new_cfqq;
-		cfq_put_queue(cfqd, q);
+		ios_cfq_put_queue(cfqd, q);
 		q = next;
 	}
 }

@@ -17,7 +17,7 @@
 
 static uint64_t cfq_prio_to_slice(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
 {
-	return cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio);
+	return ios_cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio);
 }
 
 /* 2.6.33+ low_latency: scale the slice so all interested queues fit in the target */
@@ -27,7 +27,8 @@ static uint64_t cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 
 	if (cfqd->prof->low_latency_slice && cfqd->low_latency) {
 		struct cfq_group *g = cfqq->cfqg;
-		unsigned busy = cfq_group_busy_queues_wl(cfq_class_rt(cfqq) ? CFQ_RT_WL : CFQ_BE_WL, g);
+		unsigned busy = ios_cfq_group_busy_queues_wl(cfq_class_rt(cfqq) ? CFQ_RT_WL
+									   : CFQ_BE_WL, g);
 		unsigned avg = g->busy_queues_avg[cfq_class_rt(cfqq)];
 		unsigned iq;
 		uint64_t sync_slice = cfqd->slice[1], expect, grp;
@@ -41,7 +42,7 @@ static uint64_t cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 			iq = g->busy_queues_avg[cfq_class_rt(cfqq)];
 		}
 		expect = sync_slice * iq;
-		grp = cfq_group_slice(cfqd, g);
+		grp = ios_cfq_group_slice(cfqd, g);
 		if (expect > grp) {
 			uint64_t base_low = 2 * cfqd->slice_idle;
 			uint64_t low = base_low * slice / sync_slice;
@@ -56,7 +57,7 @@ static uint64_t cfq_scaled_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	return slice;
 }
 
-void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	uint64_t slice = cfq_scaled_slice(cfqd, cfqq);
 
@@ -74,7 +75,7 @@ static void cfq_free_if_unused(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	if (cfqq->ref == 0 && cfqd->active_queue != cfqq) {
 		cfqq->ref = 1;
-		cfq_put_queue(cfqd, cfqq);
+		ios_cfq_put_queue(cfqd, cfqq);
 	}
 }
 
@@ -85,7 +86,8 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	if (cfqq_has(cfqq, CFQ_QF_WAIT_REQUEST))
 		cfq_del_idle_timer(cfqd);
 	cfqq_clear(cfqq, CFQ_QF_WAIT_REQUEST | CFQ_QF_WAIT_BUSY);
-	if (cfqd->prof->queue_merging && cfqq_has(cfqq, CFQ_QF_COOP) && cfqq_seeky(cfqd, cfqq, NULL))
+	if (cfqd->prof->queue_merging && cfqq_has(cfqq, CFQ_QF_COOP) && ios_cfqq_seeky(cfqd, cfqq,
+										       NULL))
 		cfqq_mark(cfqq, CFQ_QF_SPLIT_COOP);
 	/* bank what is left of the slice (or the overrun) for the next key */
 	if (timed_out) {
@@ -96,24 +98,24 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 			cfqq->slice_resid = (int64_t)(cfqq->slice_end - now);
 		}
 	}
-	cfq_group_served(cfqd, cfqq->cfqg, cfqq);
+	ios_cfq_group_served(cfqd, cfqq->cfqg, cfqq);
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR) && ios_rb_empty(&cfqq->sort_list))
-		cfq_del_cfqq_rr(cfqd, cfqq);
-	cfq_resort_rr_list(cfqd, cfqq);
+		ios_cfq_del_cfqq_rr(cfqd, cfqq);
+	ios_cfq_resort_rr_list(cfqd, cfqq);
 	if (cfqq == cfqd->active_queue)
 		cfqd->active_queue = NULL;
 	if (cfqd->active_cic) {
 		struct cfq_io_cq *cic = cfqd->active_cic;
 
 		cfqd->active_cic = NULL;
-		cfq_cic_put(cfqd, cic);
+		ios_cfq_cic_put(cfqd, cic);
 	}
 	cfqd->st_expired_slices++;
 	ios_queue_msg(cfqd->q, now, "cfq%u slice_expired t=%d", cfqq->pid, timed_out);
 	cfq_free_if_unused(cfqd, cfqq);
 }
 
-void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
+void ios_cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
 {
 	if (cfqd->active_queue)
 		__cfq_slice_expired(cfqd, cfqd->active_queue, timed_out);
@@ -123,10 +125,10 @@ void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out)
  * The lab's two-level design (Tarasov 2008, cfq_lab2008.c): the group
  * whose queue is active lost its turn, so the queue loses the disk too.
  */
-void cfq_expire_active(struct cfq_data *cfqd, uint64_t now)
+void ios_cfq_expire_active(struct cfq_data *cfqd, uint64_t now)
 {
 	cfqd->now = now;
-	cfq_slice_expired(cfqd, false);
+	ios_cfq_slice_expired(cfqd, false);
 }
 
 /* ---- preemption ---- */
@@ -136,8 +138,8 @@ void cfq_expire_active(struct cfq_data *cfqd, uint64_t now)
  * One list of rules: each release leaves some out or tests them in its
  * own order (the prof->preempt_* behaviours).
  */
-bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
-			struct ios_request *rq)
+bool ios_cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
+			    struct ios_request *rq)
 {
 	const struct cfq_profile *prof = cfqd->prof;
 	struct cfq_queue *cq = cfqd->active_queue;
@@ -160,7 +162,8 @@ bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
 	 * another. Nested groups let a queue of the active group's ancestors in.
 	 */
 	if (prof->groups &&
-	    (prof->hier_groups ? !cfqg_is_descendant(cq->cfqg, nq->cfqg) : nq->cfqg != cq->cfqg))
+	    (prof->hier_groups ? !ios_cfqg_is_descendant(cq->cfqg,
+							 nq->cfqg) : nq->cfqg != cq->cfqg))
 		return false;
 	if (!prof->preempt_used_slice_first && cfq_slice_used(cfqd, cq))
 		return true;
@@ -175,14 +178,14 @@ bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
 	if (!prof->preempt_rt_before_noidle && cfq_class_rt(nq) && !cfq_class_rt(cq))
 		return true;
 	if (prof->preempt_empty_not_idling && ios_rb_empty(&cq->sort_list) &&
-	    !cfq_should_idle(cfqd, cq))
+	    !ios_cfq_should_idle(cfqd, cq))
 		return true;
 	if (!cfqd->active_cic || !cfqq_has(cq, CFQ_QF_WAIT_REQUEST))
 		return false;
-	return cfq_rq_close(cfqd, cq, rq, true);
+	return ios_cfq_rq_close(cfqd, cq, rq, true);
 }
 
-void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_queue *old = cfqd->active_queue;
 
@@ -190,9 +193,9 @@ void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqd->st_preempts++;
 	if (cfqd->prof->preempt_resets_wl_slice && old && cfqq_type(old) != cfqq_type(cfqq))
 		cfqq->cfqg->saved_wl_slice = 0;
-	cfq_slice_expired(cfqd, true);
+	ios_cfq_slice_expired(cfqd, true);
 	IOS_BUG_ON(!cfqq_has(cfqq, CFQ_QF_ON_RR));
-	cfq_service_tree_add(cfqd, cfqq, true);
+	ios_cfq_service_tree_add(cfqd, cfqq, true);
 	cfqq->slice_end = 0;
 	cfqq_mark(cfqq, CFQ_QF_SLICE_NEW);
 }
@@ -265,7 +268,8 @@ static bool cfq_may_dispatch(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (prof->fifo_before_limits && cfqq_has(cfqq, CFQ_QF_MUST_DISPATCH))
 		return true;
 	/* drain async requests before a queue that will idle starts */
-	if (prof->drain_async_before_idle && cfq_should_idle(cfqd, cfqq) && cfqd->rq_in_flight[0])
+	if (prof->drain_async_before_idle && ios_cfq_should_idle(cfqd, cfqq) &&
+	    cfqd->rq_in_flight[0])
 		return false;
 	if (cfqd->rq_in_flight[1] && !cfqq_sync(cfqq))
 		return false;
@@ -313,8 +317,8 @@ static void cfq_dispatch_leave(struct cfq_data *cfqd, struct ios_request *rq)
 	 * dispatched, also when the FIFO picked it instead of next_rq.
 	 */
 	if (cfqd->prof->next_rq_from_dispatched)
-		cfq_set_next_rq(cfqq, cfq_find_next_rq(cfqd, cfqq, rq));
-	cfq_remove_request(cfqd, rq);
+		cfq_set_next_rq(cfqq, ios_cfq_find_next_rq(cfqd, cfqq, rq));
+	ios_cfq_remove_request(cfqd, rq);
 	cfqq->dispatched++;
 	cfqq->cfqg->dispatched++;
 	cfqd->rq_in_flight[cfqq_sync(cfqq)]++;
@@ -345,7 +349,7 @@ static void cfq_dispatch_insert(struct cfq_data *cfqd, struct ios_request *rq)
  * (the kernel unhashes it in elv_dispatch_sort), so a bio may grow it
  * there; CFQ names no neighbours for it (its tree node is cleared).
  */
-void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias)
+void ios_cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias)
 {
 	cfq_dispatch_leave(cfqd, alias);
 	ios_list_add_tail(&alias->queuelist, &cfqd->alias_list);
@@ -364,7 +368,7 @@ static struct ios_request *cfq_dispatch_request(struct cfq_data *cfqd, struct cf
 	if (!cfqd->active_cic) {
 		/* the dispatching context is pinned until the slice ends */
 		cfqd->active_cic = rq_cic(rq);
-		cfq_cic_get(cfqd->active_cic);
+		ios_cfq_cic_get(cfqd->active_cic);
 	}
 	return rq;
 }
@@ -374,9 +378,9 @@ static struct ios_request *cfq_forced_dispatch(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq;
 
-	cfq_slice_expired(cfqd, false);
+	ios_cfq_slice_expired(cfqd, false);
 	for (;;) {
-		cfqq = cfq_first_busy(cfqd);
+		cfqq = ios_cfq_first_busy(cfqd);
 		if (!cfqq)
 			return NULL;
 		if (!ios_rb_empty(&cfqq->sort_list)) {
@@ -386,11 +390,11 @@ static struct ios_request *cfq_forced_dispatch(struct cfq_data *cfqd)
 			return rq;
 		}
 		/* an empty queue left on a tree (2.6.33+): off it goes */
-		cfq_del_cfqq_rr(cfqd, cfqq);
+		ios_cfq_del_cfqq_rr(cfqd, cfqq);
 	}
 }
 
-struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags)
+struct ios_request *ios_cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags)
 {
 	struct cfq_data *cfqd = cfq_data(q);
 	struct cfq_queue *cfqq;
@@ -398,7 +402,7 @@ struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned fla
 
 	cfqd->now = now;
 	if (cfq_timer_pending(cfqd) && now >= cfqd->idle_timer)
-		cfq_idle_slice_timer(cfqd);
+		ios_cfq_idle_slice_timer(cfqd);
 	if (!ios_list_empty(&cfqd->alias_list)) {
 		rq = ios_list_first_entry(&cfqd->alias_list, struct ios_request, queuelist);
 		ios_list_del(&rq->queuelist);
@@ -409,7 +413,7 @@ struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned fla
 		return NULL;
 	if (flags & IOS_DISPATCH_FORCE)
 		return cfq_forced_dispatch(cfqd);
-	cfqq = cfq_select_queue(cfqd);
+	cfqq = ios_cfq_select_queue(cfqd);
 	if (!cfqq)
 		return NULL;
 	if (ios_rb_empty(&cfqq->sort_list))
@@ -433,7 +437,7 @@ struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned fla
 	    ((!cfqq_sync(cfqq) && cfqq->slice_dispatch >= cfq_prio_to_maxrq(cfqd, cfqq)) ||
 	     cfq_class_idle(cfqq))) {
 		cfqq->slice_end = now + CFQ_JIFFY_NS;
-		cfq_slice_expired(cfqd, false);
+		ios_cfq_slice_expired(cfqd, false);
 	}
 	return rq;
 }

@@ -36,7 +36,7 @@
 #include <string.h>
 #include "cfq_int.h"
 
-uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio)
+uint64_t ios_cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio)
 {
 	uint64_t base = cfqd->slice[sync ? 1 : 0];
 
@@ -44,7 +44,7 @@ uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio)
 	return (uint64_t)((int64_t)base + (int64_t)(base / CFQ_SLICE_SCALE) * (4 - prio));
 }
 
-bool cfq_iops_mode(const struct cfq_data *cfqd)
+bool ios_cfq_iops_mode(const struct cfq_data *cfqd)
 {
 	/* 4.x: no idling on queueing hardware means time cannot be measured */
 	return cfqd->prof->iops_mode && !cfqd->slice_idle && cfqd->hw_tag;
@@ -52,28 +52,28 @@ bool cfq_iops_mode(const struct cfq_data *cfqd)
 
 /* ---- generic service tree with a count ---- */
 
-void cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
-		   bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *))
+void ios_cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
+		       bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *))
 {
 	ios_rb_add_cached(n, &st->rb, less);
 	st->count++;
 }
 
-void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n)
+void ios_cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n)
 {
 	ios_rb_erase_cached(n, &st->rb);
 	ios_rb_clear(n);
 	st->count--;
 }
 
-struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, enum cfq_wl_type t)
+struct cfq_rb_root *ios_cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, enum cfq_wl_type t)
 {
 	if (c == CFQ_IDLE_WL)
 		return &cfqg->service_tree_idle;
 	return &cfqg->service_trees[c][t];
 }
 
-unsigned cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg)
+unsigned ios_cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg)
 {
 	if (c == CFQ_IDLE_WL)
 		return cfqg->service_tree_idle.count;
@@ -116,7 +116,7 @@ static struct cfq_group *cfqg_new(struct cfq_data *cfqd, const struct ios_cgroup
 	return g;
 }
 
-int cfq_groups_init(struct cfq_data *cfqd)
+int ios_cfq_groups_init(struct cfq_data *cfqd)
 {
 	ios_list_init(&cfqd->all_groups);
 	cfqd->grp_service_tree.rb = IOS_RB_ROOT_CACHED;
@@ -124,7 +124,7 @@ int cfq_groups_init(struct cfq_data *cfqd)
 	return cfqd->root_group ? 0 : -ENOMEM;
 }
 
-void cfq_groups_exit(struct cfq_data *cfqd)
+void ios_cfq_groups_exit(struct cfq_data *cfqd)
 {
 	while (!ios_list_empty(&cfqd->all_groups)) {
 		struct cfq_group *g = ios_list_first_entry(&cfqd->all_groups, struct cfq_group, all);
@@ -135,7 +135,7 @@ void cfq_groups_exit(struct cfq_data *cfqd)
 }
 
 /* The group of @cg if CFQ has made one (no creation); the root for the root. */
-struct cfq_group *cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+struct cfq_group *ios_cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
 {
 	struct ios_list_head *pos;
 
@@ -150,25 +150,25 @@ struct cfq_group *cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup 
 	return NULL;
 }
 
-struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
+struct cfq_group *ios_cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg)
 {
 	struct cfq_group *g, *parent = cfqd->root_group;
 
 	/* 2.6.31 has no groups: everyone is in the root */
 	if (!cg || !cg->id || !cfqd->prof->groups)
 		return cfqd->root_group;
-	g = cfq_find_group(cfqd, cg);
+	g = ios_cfq_find_group(cfqd, cg);
 	if (g)
 		return g;
 	/* 4.19 builds the path down from the root; 2.6.33's groups are all the root's */
 	if (cfqd->prof->hier_groups && cg->parent && cg->parent->id)
-		parent = cfq_lookup_group(cfqd, cg->parent);
+		parent = ios_cfq_lookup_group(cfqd, cg->parent);
 	g = cfqg_new(cfqd, cg, parent);
 	/* out of memory: the root serves, as the kernel falls back to it */
 	return g ? g : cfqd->root_group;
 }
 
-bool cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor)
+bool ios_cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor)
 {
 	for (; cfqg; cfqg = cfqg->parent)
 		if (cfqg == ancestor)
@@ -190,7 +190,7 @@ static bool cfqg_less(const struct ios_rb_node *a, const struct ios_rb_node *b)
 
 static void grp_insert(struct cfq_data *cfqd, struct cfq_group *g)
 {
-	cfq_rb_insert(&cfqd->grp_service_tree, &g->rb_node, cfqg_less);
+	ios_cfq_rb_insert(&cfqd->grp_service_tree, &g->rb_node, cfqg_less);
 }
 
 static struct cfq_group *grp_first(struct cfq_data *cfqd)
@@ -280,12 +280,12 @@ static void grp_st_del(struct cfq_data *cfqd, struct cfq_group *g)
 	} else {
 		cfqd->grp_service_tree.total_weight -= g->weight;
 	}
-	cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+	ios_cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
 	g->on_st = false;
 }
 
 /* A group gets its first busy queue: onto the group tree, behind the others. */
-void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
+void ios_cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	struct cfq_group *last;
 
@@ -301,14 +301,14 @@ void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *g)
 	last = grp_last(cfqd);
 	if (last)
 		g->vdisktime = last->vdisktime +
-			       (cfq_iops_mode(cfqd) ? CFQ_IOPS_GROUP_DELAY : CFQ_IDLE_DELAY_NS);
+			       (ios_cfq_iops_mode(cfqd) ? CFQ_IOPS_GROUP_DELAY : CFQ_IDLE_DELAY_NS);
 	else
 		g->vdisktime = cfqd->grp_service_tree.min_vdisktime;
 	grp_st_add(cfqd, g);
 }
 
 /* A group loses its last busy queue. */
-void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
+void ios_cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	IOS_BUG_ON(!g->nr_cfqq);
 	g->nr_cfqq--;
@@ -318,7 +318,7 @@ void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *g)
 	g->saved_wl_slice = 0;
 }
 
-uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
+uint64_t ios_cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
 {
 	uint64_t total = cfqd->grp_service_tree.total_weight;
 
@@ -332,10 +332,10 @@ uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
 }
 
 /* Charge @g for the time @cfqq held the disk (group_served). */
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_queue *cfqq)
+void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_queue *cfqq)
 {
 	uint64_t now = cfqd->now, used, charge;
-	unsigned nr_sync = g->nr_cfqq - cfq_group_busy_queues_wl(CFQ_IDLE_WL, g) -
+	unsigned nr_sync = g->nr_cfqq - ios_cfq_group_busy_queues_wl(CFQ_IDLE_WL, g) -
 			   g->service_trees[CFQ_RT_WL][CFQ_ASYNC_WL].count -
 			   g->service_trees[CFQ_BE_WL][CFQ_ASYNC_WL].count;
 
@@ -352,7 +352,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 			used = cfqq->allocated_slice;
 	}
 	charge = used;
-	if (cfq_iops_mode(cfqd))
+	if (ios_cfq_iops_mode(cfqd))
 		charge = cfqq->slice_dispatch;
 	else if (!cfqq_sync(cfqq) && !nr_sync)
 		charge = cfqq->allocated_slice;
@@ -372,7 +372,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
 			g->vdisktime += (charge << (2 * CFQ_SERVICE_SHIFT)) / vfr;
 			grp_st_add(cfqd, g);
 		} else {
-			cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
+			ios_cfq_rb_erase(&cfqd->grp_service_tree, &g->rb_node);
 			g->vdisktime += (charge << CFQ_SERVICE_SHIFT) * CFQ_WEIGHT_DEFAULT / g->weight;
 			grp_insert(cfqd, g);
 		}
@@ -394,7 +394,7 @@ void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_que
  * it leaves one group's busy count for the other's. Returns whether it
  * moved.
  */
-bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+bool ios_cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_group *to;
 
@@ -413,9 +413,9 @@ bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	cfqq->cfqg->dispatched -= cfqq->dispatched;
 	to->dispatched += cfqq->dispatched;
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR)) {
-		cfq_group_idle(cfqd, cfqq->cfqg);
+		ios_cfq_group_idle(cfqd, cfqq->cfqg);
 		cfqq->cfqg = to;
-		cfq_group_busy(cfqd, to);
+		ios_cfq_group_busy(cfqd, to);
 	} else {
 		cfqq->cfqg = to;
 	}
@@ -433,7 +433,7 @@ static enum cfq_wl_type choose_wl_type(struct cfq_group *g, enum cfq_wl_class c)
 	bool found = false;
 
 	for (int t = 0; t <= CFQ_SYNC_WL; t++) {
-		struct ios_rb_node *n = ios_rb_first_cached(&cfq_st_for(g, c, t)->rb);
+		struct ios_rb_node *n = ios_rb_first_cached(&ios_cfq_st_for(g, c, t)->rb);
 		struct cfq_queue *q;
 
 		if (!n)
@@ -454,9 +454,9 @@ static void choose_service_tree(struct cfq_data *cfqd, struct cfq_group *g)
 	uint64_t now = cfqd->now, slice, grp_slice;
 	unsigned count;
 
-	if (cfq_group_busy_queues_wl(CFQ_RT_WL, g))
+	if (ios_cfq_group_busy_queues_wl(CFQ_RT_WL, g))
 		cfqd->serving_wl_class = CFQ_RT_WL;
-	else if (cfq_group_busy_queues_wl(CFQ_BE_WL, g))
+	else if (ios_cfq_group_busy_queues_wl(CFQ_BE_WL, g))
 		cfqd->serving_wl_class = CFQ_BE_WL;
 	else {
 		cfqd->serving_wl_class = CFQ_IDLE_WL;
@@ -466,17 +466,17 @@ static void choose_service_tree(struct cfq_data *cfqd, struct cfq_group *g)
 	if (cfqd->prof->class_change_new_workload && prev_class != cfqd->serving_wl_class)
 		goto new_workload;
 	/* the current type still has work and time: keep it */
-	if (cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count &&
+	if (ios_cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count &&
 	    (int64_t)(now - cfqd->workload_expires) <= 0)
 		return;
 new_workload:
 	cfqd->serving_wl_type = choose_wl_type(g, cfqd->serving_wl_class);
-	count = cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count;
-	grp_slice = cfq_group_slice(cfqd, g);
+	count = ios_cfq_st_for(g, cfqd->serving_wl_class, cfqd->serving_wl_type)->count;
+	grp_slice = ios_cfq_group_slice(cfqd, g);
 	{
 		/* the average as the last queue slice left it: only slices update it */
 		unsigned avg = g->busy_queues_avg[cfqd->serving_wl_class == CFQ_RT_WL];
-		unsigned busy = cfq_group_busy_queues_wl(cfqd->serving_wl_class, g);
+		unsigned busy = ios_cfq_group_busy_queues_wl(cfqd->serving_wl_class, g);
 		unsigned div = avg > busy ? avg : busy;
 
 		slice = div ? grp_slice * count / div : grp_slice;
@@ -502,7 +502,7 @@ new_workload:
 }
 
 /* Pick the next group and, in it, the workload to serve (cfq_choose_cfqg). */
-void cfq_choose_cfqg(struct cfq_data *cfqd)
+void ios_cfq_choose_cfqg(struct cfq_data *cfqd)
 {
 	struct cfq_group *g;
 

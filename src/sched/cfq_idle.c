@@ -46,8 +46,8 @@ static bool cfq_ttime_back_to_back(const struct cfq_data *cfqd, const struct cfq
 	return cic->ttime_slice && cfqd->active_queue == cfqq && cic->ttime_slice == cfqd->st_slices;
 }
 
-void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			     struct cfq_io_cq *cic)
+void ios_cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 struct cfq_io_cq *cic)
 {
 	if (cfqd->prof->tree_group_ttime) {
 		if (cfqq_sync(cfqq)) {
@@ -76,8 +76,8 @@ static void cfq_update_seek_mean(uint64_t *samples, uint64_t *total, uint64_t *m
 	*mean = (*total + *samples / 2) / *samples;
 }
 
-void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			    struct cfq_io_cq *cic, const struct ios_request *rq)
+void ios_cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct cfq_io_cq *cic, const struct ios_request *rq)
 {
 	enum cfq_seek_model model = cfqd->prof->seek;
 	uint64_t last = model == CFQ_SEEK_CIC_MEAN ? cic->last_request_pos : cfqq->last_request_pos;
@@ -111,8 +111,8 @@ void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	}
 }
 
-bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
-		const struct cfq_io_cq *cic)
+bool ios_cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+		    const struct cfq_io_cq *cic)
 {
 	switch (cfqd->prof->seek) {
 	case CFQ_SEEK_CIC_MEAN:
@@ -124,14 +124,14 @@ bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
 	}
 }
 
-bool cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group)
+bool ios_cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group)
 {
 	if (!sample_valid(t->samples))
 		return false;
 	return t->mean > (group ? cfqd->group_idle : cfqd->slice_idle);
 }
 
-bool cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq)
+bool ios_cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq)
 {
 	if (cfqd->prof->req_idle)
 		return rq->dir == IOS_WRITE && (rq->flags & (IOS_REQ_SYNC | IOS_REQ_IDLE)) == IOS_REQ_SYNC;
@@ -154,11 +154,11 @@ static bool cfq_seeky_loses_window(const struct cfq_data *cfqd, const struct cfq
 		return false;
 	if (prof->seek == CFQ_SEEK_QUEUE_MEAN && !sample_valid(cfqq->seek_samples))
 		return false;
-	return cfqq_seeky(cfqd, cfqq, cic);
+	return ios_cfqq_seeky(cfqd, cfqq, cic);
 }
 
-void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			    struct cfq_io_cq *cic)
+void ios_cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct cfq_io_cq *cic)
 {
 	bool enable, old;
 	bool exited = cic->ioc->nr_tasks == 0;
@@ -169,7 +169,7 @@ void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	if (cfqd->prof->deep_queue && cfqq->queued[0] + cfqq->queued[1] >= 4)
 		cfqq_mark(cfqq, CFQ_QF_DEEP);
 	if (cfqd->prof->window_off_noidle_next && cfqq->next_rq &&
-	    cfq_req_noidle(cfqd, cfqq->next_rq))
+	    ios_cfq_req_noidle(cfqd, cfqq->next_rq))
 		enable = false;
 	else if (exited || !cfqd->slice_idle || cfq_seeky_loses_window(cfqd, cfqq, cic))
 		enable = false;
@@ -185,7 +185,7 @@ void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 }
 
 /* NCQ detection: does the driver keep more than a few requests? */
-void cfq_update_hw_tag(struct cfq_data *cfqd)
+void ios_cfq_update_hw_tag(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
 
@@ -219,7 +219,7 @@ void cfq_update_hw_tag(struct cfq_data *cfqd)
 
 /* ---- idling ---- */
 
-bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+bool ios_cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_rb_root *st = cfqq->service_tree;
 
@@ -231,7 +231,7 @@ bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		return true;
 	/* the last queue of its tree idles, to keep its tree's share */
 	if (st && st->count == 1 && cfqq_sync(cfqq)) {
-		if (cfqd->prof->tree_group_ttime && cfq_ttime_big(cfqd, &st->ttime, false))
+		if (cfqd->prof->tree_group_ttime && ios_cfq_ttime_big(cfqd, &st->ttime, false))
 			return false;
 		return true;
 	}
@@ -252,7 +252,8 @@ static bool cfq_arm_window(struct cfq_data *cfqd, struct cfq_queue *cfqq, struct
 		return false;
 	*sl = cfqd->slice_idle;
 	/* a seeky context is given the minimum, 2 ms */
-	if (sample_valid(cic->seek_samples) && cfqq_seeky(cfqd, cfqq, cic) && *sl > CFQ_MIN_TT_NS)
+	if (sample_valid(cic->seek_samples) && ios_cfqq_seeky(cfqd, cfqq, cic) &&
+	    *sl > CFQ_MIN_TT_NS)
 		*sl = CFQ_MIN_TT_NS;
 	return true;
 }
@@ -274,7 +275,7 @@ static bool cfq_arm_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/* 2.6.33 tests slice_idle here; 4.19's cfq_should_idle does */
 	if (!cfqd->slice_idle && !gi)
 		return false;
-	if (!cfq_should_idle(cfqd, cfqq)) {
+	if (!ios_cfq_should_idle(cfqd, cfqq)) {
 		if (!gi)
 			return false;
 		group_idle = true;
@@ -291,16 +292,16 @@ static bool cfq_arm_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	 */
 	if (group_idle &&
 	    (cfqq->cfqg->nr_cfqq > 1 ||
-	     cfq_ttime_big(cfqd,
-			   &(cfqq->service_tree ? cfqq->service_tree
-						: cfqq_target_tree(cfqd, cfqq))->ttime,
-			   true)))
+	     ios_cfq_ttime_big(cfqd,
+			       &(cfqq->service_tree ? cfqq->service_tree
+						: ios_cfqq_target_tree(cfqd, cfqq))->ttime,
+			       true)))
 		return false;
 	*sl = group_idle ? gi : cfqd->slice_idle;
 	return true;
 }
 
-void cfq_arm_slice_timer(struct cfq_data *cfqd)
+void ios_cfq_arm_slice_timer(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
 	struct cfq_io_cq *cic = cfqd->active_cic;
@@ -317,7 +318,7 @@ void cfq_arm_slice_timer(struct cfq_data *cfqd)
 
 /* ---- the idle slice timer ---- */
 
-void cfq_idle_slice_timer(struct cfq_data *cfqd)
+void ios_cfq_idle_slice_timer(struct cfq_data *cfqd)
 {
 	struct cfq_queue *cfqq = cfqd->active_queue;
 	bool timed_out = true;
@@ -339,21 +340,21 @@ void cfq_idle_slice_timer(struct cfq_data *cfqd)
 			cfqq_clear(cfqq, CFQ_QF_DEEP);
 	}
 expire:
-	cfq_slice_expired(cfqd, timed_out);
+	ios_cfq_slice_expired(cfqd, timed_out);
 out_kick:
 out_cont:
 	/* the block layer runs the queue after the timer hook: that is the kick */
 	return;
 }
 
-bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+bool ios_cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct cfq_io_cq *cic = cfqd->active_cic;
 
 	if (cfqd->prof->wait_busy == CFQ_WAIT_BUSY_LAST_EMPTY) {
 		if (!ios_rb_empty(&cfqq->sort_list))
 			return false;
-		if (cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
+		if (ios_cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
 			return false;
 	}
 	if (cfqq->cfqg->nr_cfqq > 1)

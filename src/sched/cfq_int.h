@@ -139,9 +139,9 @@ struct cfq_profile {
 	bool preempt_resets_wl_slice;	/* another workload type forgets the saved slice */
 };
 
-extern const struct cfq_profile cfq_profile_2631;
-extern const struct cfq_profile cfq_profile_2633;
-extern const struct cfq_profile cfq_profile_419;
+extern const struct cfq_profile ios_cfq_profile_2631;
+extern const struct cfq_profile ios_cfq_profile_2633;
+extern const struct cfq_profile ios_cfq_profile_419;
 
 /* workload classes and types (2.6.33+) */
 enum cfq_wl_class { CFQ_BE_WL = 0, CFQ_RT_WL = 1, CFQ_IDLE_WL = 2 };
@@ -485,85 +485,85 @@ static inline void cfq_set_next_rq(struct cfq_queue *cfqq, struct ios_request *r
  * kernel's names (all static in its one cfq-iosched.c).
  */
 /* cfq.c: queues, contexts and the request life */
-struct ios_request *cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-				     struct ios_request *last);
-void cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq);
-void cfq_cic_get(struct cfq_io_cq *cic);
-void cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic);
-void cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct ios_request *ios_cfq_find_next_rq(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+					 struct ios_request *last);
+void ios_cfq_remove_request(struct cfq_data *cfqd, struct ios_request *rq);
+void ios_cfq_cic_get(struct cfq_io_cq *cic);
+void ios_cfq_cic_put(struct cfq_data *cfqd, struct cfq_io_cq *cic);
+void ios_cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 /* cfq_tree.c: service trees, prio trees, queue selection */
-struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
-				       struct ios_rb_node **parentp,
-				       struct ios_rb_node ***linkp);
-void cfq_prio_tree_del(struct cfq_queue *cfqq);
-void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front);
-void cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd);
-struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd);
+struct cfq_queue *ios_cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+					   struct ios_rb_node **parentp,
+					   struct ios_rb_node ***linkp);
+void ios_cfq_prio_tree_del(struct cfq_queue *cfqq);
+void ios_cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_rb_root *ios_cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front);
+void ios_cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+struct cfq_queue *ios_cfq_select_queue(struct cfq_data *cfqd);
+struct cfq_queue *ios_cfq_first_busy(struct cfq_data *cfqd);
 /* cfq_idle.c: think time, seeks, idling */
-void cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			     struct cfq_io_cq *cic);
-void cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			    struct cfq_io_cq *cic, const struct ios_request *rq);
-bool cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
-		const struct cfq_io_cq *cic);
-bool cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group);
-bool cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq);
-void cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-			    struct cfq_io_cq *cic);
-void cfq_update_hw_tag(struct cfq_data *cfqd);
-bool cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_arm_slice_timer(struct cfq_data *cfqd);
-void cfq_idle_slice_timer(struct cfq_data *cfqd);
-bool cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_update_io_thinktime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				 struct cfq_io_cq *cic);
+void ios_cfq_update_io_seektime(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct cfq_io_cq *cic, const struct ios_request *rq);
+bool ios_cfqq_seeky(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+		    const struct cfq_io_cq *cic);
+bool ios_cfq_ttime_big(const struct cfq_data *cfqd, const struct cfq_ttime *t, bool group);
+bool ios_cfq_req_noidle(const struct cfq_data *cfqd, const struct ios_request *rq);
+void ios_cfq_update_idle_window(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+				struct cfq_io_cq *cic);
+void ios_cfq_update_hw_tag(struct cfq_data *cfqd);
+bool ios_cfq_should_idle(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_arm_slice_timer(struct cfq_data *cfqd);
+void ios_cfq_idle_slice_timer(struct cfq_data *cfqd);
+bool ios_cfq_should_wait_busy(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 /* cfq_coop.c: close cooperators, queue merging */
-void cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead);
-void cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
-		     struct cfq_queue *new_cfqq);
-struct cfq_queue *cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
-				  struct cfq_queue *cfqq);
-struct cfq_queue *cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
-				 struct cfq_queue *cfqq);
-bool cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
-		  const struct ios_request *rq, bool for_preempt);
-struct cfq_queue *cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
-				       bool probe);
-void cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead);
+void ios_cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
+			 struct cfq_queue *new_cfqq);
+struct cfq_queue *ios_cfq_merge_cfqqs(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				      struct cfq_queue *cfqq);
+struct cfq_queue *ios_cfq_split_cfqq(struct cfq_data *cfqd, struct cfq_io_cq *cic,
+				     struct cfq_queue *cfqq);
+bool ios_cfq_rq_close(const struct cfq_data *cfqd, const struct cfq_queue *cur,
+		      const struct ios_request *rq, bool for_preempt);
+struct cfq_queue *ios_cfq_close_cooperator(struct cfq_data *cfqd, struct cfq_queue *cur,
+					   bool probe);
+void ios_cfq_put_cooperator(struct cfq_data *cfqd, struct cfq_queue *cfqq);
 /* cfq_dispatch.c: slices, dispatch, preemption */
-void cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
-bool cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
-			struct ios_request *rq);
-void cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-void cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
-struct ios_request *cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags);
+void ios_cfq_set_prio_slice(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_slice_expired(struct cfq_data *cfqd, bool timed_out);
+bool ios_cfq_should_preempt(struct cfq_data *cfqd, struct cfq_queue *nq,
+			    struct ios_request *rq);
+void ios_cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+void ios_cfq_dispatch_alias(struct cfq_data *cfqd, struct ios_request *alias);
+struct ios_request *ios_cfq_dispatch(struct ios_queue *q, uint64_t now, unsigned flags);
 
 /* cfq_group.c */
-int cfq_groups_init(struct cfq_data *cfqd);
-void cfq_groups_exit(struct cfq_data *cfqd);
-struct cfq_group *cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg);
-struct cfq_rb_root *cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, enum cfq_wl_type t);
-void cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *cfqg);
-void cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, struct cfq_queue *cfqq);
-uint64_t cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
-unsigned cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg);
-void cfq_choose_cfqg(struct cfq_data *cfqd);
-bool cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq);
-bool cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor);
-struct cfq_group *cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg);
-void cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
-		   bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *));
-void cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
-uint64_t cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio);
-bool cfq_iops_mode(const struct cfq_data *cfqd);
+int ios_cfq_groups_init(struct cfq_data *cfqd);
+void ios_cfq_groups_exit(struct cfq_data *cfqd);
+struct cfq_group *ios_cfq_lookup_group(struct cfq_data *cfqd, const struct ios_cgroup *cg);
+struct cfq_rb_root *ios_cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, enum cfq_wl_type t);
+void ios_cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg);
+void ios_cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *cfqg);
+void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, struct cfq_queue *cfqq);
+uint64_t ios_cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
+unsigned ios_cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg);
+void ios_cfq_choose_cfqg(struct cfq_data *cfqd);
+bool ios_cfq_isolation_move(struct cfq_data *cfqd, struct cfq_queue *cfqq);
+bool ios_cfqg_is_descendant(const struct cfq_group *cfqg, const struct cfq_group *ancestor);
+struct cfq_group *ios_cfq_find_group(struct cfq_data *cfqd, const struct ios_cgroup *cg);
+void ios_cfq_rb_insert(struct cfq_rb_root *st, struct ios_rb_node *n,
+		       bool (*less)(const struct ios_rb_node *, const struct ios_rb_node *));
+void ios_cfq_rb_erase(struct cfq_rb_root *st, struct ios_rb_node *n);
+uint64_t ios_cfq_prio_slice(const struct cfq_data *cfqd, bool sync, int prio);
+bool ios_cfq_iops_mode(const struct cfq_data *cfqd);
 
 /* cfq_dispatch.c, for the 2008 designs' top layer (cfq_lab2008.c) */
-void cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
+void ios_cfq_expire_active(struct cfq_data *cfqd, uint64_t now);
 /* the CFQ descriptors, and cfq_lab2008.c's two 2008 designs */
 #include "core/builtin.h"
 
@@ -578,12 +578,12 @@ struct cfq_lab_profile {
 };
 
 /* cfq_profiles.c */
-extern const struct ios_tunable cfq_tarasov2008_tunables[];
-extern const struct ios_tunable cfq_uchida2008_tunables[];
-extern const struct ios_tunable cfq_2631_tunables[];
-extern const struct ios_tunable cfq_2633_tunables[];
-extern const struct ios_tunable cfq_419_tunables[];
-extern const struct ios_tunable cfq_2631_hidden[];
-extern const struct ios_tunable cfq_stats_table[];
+extern const struct ios_tunable ios_cfq_tarasov2008_tunables[];
+extern const struct ios_tunable ios_cfq_uchida2008_tunables[];
+extern const struct ios_tunable ios_cfq_2631_tunables[];
+extern const struct ios_tunable ios_cfq_2633_tunables[];
+extern const struct ios_tunable ios_cfq_419_tunables[];
+extern const struct ios_tunable ios_cfq_2631_hidden[];
+extern const struct ios_tunable ios_cfq_stats_table[];
 
 #endif

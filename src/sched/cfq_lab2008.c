@@ -130,7 +130,7 @@ static void lab_set_slice(struct cfq_lab *lab, struct lab_group *g)
 		g->slice = lab->tun.cgrp_slice + lab->tun.cgrp_slice * (uint64_t)g->prio /
 						 (LAB_PRIO_MAX - 1);
 	else
-		g->slice = cfq_prio_slice(&lab->tun, true, g->prio);
+		g->slice = ios_cfq_prio_slice(&lab->tun, true, g->prio);
 }
 
 static struct lab_group *lab_find(struct cfq_lab *lab, const struct ios_cgroup *cg)
@@ -248,7 +248,7 @@ static void tarasov_schedule(struct cfq_lab *lab, uint64_t now)
 		return;
 	lab_turn_end(lab, now);
 	if (prev)
-		cfq_expire_active(prev->cfqd, now);
+		ios_cfq_expire_active(prev->cfqd, now);
 	if (ios_list_empty(&lab->rr_list))
 		return;
 	g = ios_list_first_entry(&lab->rr_list, struct lab_group, rr);
@@ -272,7 +272,7 @@ static bool uchida_less(const struct ios_rb_node *a, const struct ios_rb_node *b
 static void uchida_tree_add(struct cfq_lab *lab, struct lab_group *g, uint64_t now)
 {
 	int64_t offset = ((int64_t)lab->busy_groups - 1) *
-			 (int64_t)(cfq_prio_slice(&lab->tun, true, 0) - g->slice);
+			 (int64_t)(ios_cfq_prio_slice(&lab->tun, true, 0) - g->slice);
 
 	if (!ios_rb_unlinked(&g->rb_node))
 		ios_rb_erase_cached(&g->rb_node, &lab->st);
@@ -577,7 +577,7 @@ static int lab_init(struct ios_queue *q)
 	ios_list_init(&lab->rr_list);
 	lab->st = IOS_RB_ROOT_CACHED;
 	/* 2.6.31 has no target_latency file, but its code reads the constant */
-	if (ios_tunable_defaults(cfq_2631_hidden, &lab->tun, &e))
+	if (ios_tunable_defaults(ios_cfq_2631_hidden, &lab->tun, &e))
 		return -EINVAL;
 	if (!lab->tun.slice[0] || !lab->tun.slice[1])
 		return -EINVAL;
@@ -668,7 +668,7 @@ const struct ios_sched_type ios_sched_cfq_tarasov2008 = {
 	.desc = "CFQ 2.6.31 per cgroup, groups served round-robin with a slice of "
 		"cgrp_slice * (1 + ioprio/7) (Vasily Tarasov, LKML, March 2008)",
 	.ops = LAB_OPS,
-	.tunables = cfq_tarasov2008_tunables,
+	.tunables = ios_cfq_tarasov2008_tunables,
 	.stats = lab_stats_table,
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,
@@ -683,7 +683,7 @@ const struct ios_sched_type ios_sched_cfq_uchida2008 = {
 	.desc = "CFQ 2.6.31 per cgroup under a CFQ of cgroups by ioprio "
 		"(Satoshi Uchida, LKML, April 2008)",
 	.ops = LAB_OPS,
-	.tunables = cfq_uchida2008_tunables,
+	.tunables = ios_cfq_uchida2008_tunables,
 	.stats = lab_stats_table,
 	.priv_size = sizeof(struct cfq_lab),
 	.features = IOS_SCHED_IDLES,

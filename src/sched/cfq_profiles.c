@@ -41,7 +41,7 @@
 	{ "slice_idle", IOS_TUN_TIME, CFQ_OFF(slice_idle), 0, CFQ_TIME_MAX, "8", "ms",         \
 	  "how long to wait for the next request of the active sync queue (0: never)", 0, NULL }
 
-const struct ios_tunable cfq_2631_tunables[] = {
+const struct ios_tunable ios_cfq_2631_tunables[] = {
 	CFQ_COMMON_TUNABLES("4"),
 	{ "fairness", IOS_TUN_BOOL, CFQ_OFF(fairness), 0, 1, "0", "",
 	  "1: seeky queues keep their idle window on command-queueing disks "
@@ -60,7 +60,7 @@ const struct ios_tunable cfq_2631_tunables[] = {
 	  "1: seeky queues keep their idle window on command-queueing disks "                  \
 	  "(Vivek Goyal's 2009 patch, seed 000)", 0, NULL }
 
-const struct ios_tunable cfq_tarasov2008_tunables[] = {
+const struct ios_tunable ios_cfq_tarasov2008_tunables[] = {
 	CFQ_COMMON_TUNABLES("4"),
 	CFQ_FAIRNESS_TUNABLE,
 	{ "cgrp_slice", IOS_TUN_TIME, CFQ_OFF(cgrp_slice), 1, CFQ_TIME_MAX, "500", "ms",
@@ -69,13 +69,13 @@ const struct ios_tunable cfq_tarasov2008_tunables[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
-const struct ios_tunable cfq_uchida2008_tunables[] = {
+const struct ios_tunable ios_cfq_uchida2008_tunables[] = {
 	CFQ_COMMON_TUNABLES("4"),
 	CFQ_FAIRNESS_TUNABLE,
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
-const struct ios_tunable cfq_2633_tunables[] = {
+const struct ios_tunable ios_cfq_2633_tunables[] = {
 	CFQ_COMMON_TUNABLES("4"),
 	{ "low_latency", IOS_TUN_BOOL, CFQ_OFF(low_latency), 0, 1, "1", "",
 	  "scale slices so that busy queues fit in target_latency; ramp async up slowly", 0, NULL },
@@ -89,7 +89,7 @@ const struct ios_tunable cfq_2633_tunables[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
-const struct ios_tunable cfq_419_tunables[] = {
+const struct ios_tunable ios_cfq_419_tunables[] = {
 	CFQ_COMMON_TUNABLES("8"),
 	{ "group_idle", IOS_TUN_TIME, CFQ_OFF(group_idle), 0, CFQ_TIME_MAX, "8", "ms",
 	  "idle on a group with one busy queue when the queue itself would not idle", 0, NULL },
@@ -112,13 +112,13 @@ const struct ios_tunable cfq_419_tunables[] = {
 };
 
 /* hidden defaults the 2.6.31 profile still needs in its struct */
-const struct ios_tunable cfq_2631_hidden[] = {
+const struct ios_tunable ios_cfq_2631_hidden[] = {
 	{ "target_latency", IOS_TUN_TIME, CFQ_OFF(target_latency), 1, CFQ_TIME_MAX, "300", "ms",
 	  "", IOS_TUN_HIDDEN | IOS_TUN_RO, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
-const struct ios_tunable cfq_stats_table[] = {
+const struct ios_tunable ios_cfq_stats_table[] = {
 	{ "preemptions", IOS_TUN_U64, CFQ_OFF(st_preempts), 0, INT64_MAX, NULL, "", "", IOS_TUN_RO, NULL },
 	{ "idle_timer_fired", IOS_TUN_U64, CFQ_OFF(st_idle_timer), 0, INT64_MAX, NULL, "", "", IOS_TUN_RO, NULL },
 	{ "cooperators_chosen", IOS_TUN_U64, CFQ_OFF(st_coop_selected), 0, INT64_MAX, NULL, "", "", IOS_TUN_RO, NULL },
@@ -135,10 +135,10 @@ const struct ios_tunable cfq_stats_table[] = {
  * field named here is explained once, at its first profile; the kernel
  * function is where the release does it.
  */
-const struct cfq_profile cfq_profile_2631 = {
+const struct cfq_profile ios_cfq_profile_2631 = {
 	.release = "2.6.31",
 	/* cfq_scaled_slice etc. read target_latency, which 2.6.31 has no file for */
-	.hidden = cfq_2631_hidden,
+	.hidden = ios_cfq_2631_hidden,
 	/*
 	 * cfq_service_tree_add: one service tree per device, RT before BE
 	 * before IDLE, then key; no cfq_group (both came in 2.6.33).
@@ -188,7 +188,7 @@ const struct cfq_profile cfq_profile_2631 = {
 	.preempt_used_slice_first = true,
 };
 
-const struct cfq_profile cfq_profile_2633 = {
+const struct cfq_profile ios_cfq_profile_2633 = {
 	.release = "2.6.33",
 	/*
 	 * cfq_group (blkio, flat): groups on a vdisktime tree, each with
@@ -243,7 +243,7 @@ const struct cfq_profile cfq_profile_2633 = {
 	.preempt_rt_protected = true,
 };
 
-const struct cfq_profile cfq_profile_419 = {
+const struct cfq_profile ios_cfq_profile_419 = {
 	.release = "4.19",
 	.workload_trees = true,
 	.groups = true,

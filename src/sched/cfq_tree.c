@@ -30,9 +30,9 @@
  * way, and that inaccuracy is the kernel's. A queue whose sector a node on
  * the path already has is not inserted.
  */
-struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
-				       struct ios_rb_node **parentp,
-				       struct ios_rb_node ***linkp)
+struct cfq_queue *ios_cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector,
+					   struct ios_rb_node **parentp,
+					   struct ios_rb_node ***linkp)
 {
 	struct ios_rb_node **link = &root->node, *parent = NULL;
 
@@ -51,7 +51,7 @@ struct cfq_queue *cfq_prio_tree_lookup(struct ios_rb_root *root, uint64_t sector
 	return NULL;
 }
 
-void cfq_prio_tree_del(struct cfq_queue *cfqq)
+void ios_cfq_prio_tree_del(struct cfq_queue *cfqq)
 {
 	if (cfqq->p_root) {
 		ios_rb_erase(&cfqq->p_node, cfqq->p_root);
@@ -59,15 +59,15 @@ void cfq_prio_tree_del(struct cfq_queue *cfqq)
 	}
 }
 
-void cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_prio_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	struct ios_rb_root *root = &cfqd->prio_trees[cfqq->org_ioprio];
 	struct ios_rb_node *parent, **link;
 
-	cfq_prio_tree_del(cfqq);
+	ios_cfq_prio_tree_del(cfqq);
 	if (cfq_class_idle(cfqq) || !cfqq->next_rq)
 		return;
-	if (cfq_prio_tree_lookup(root, cfqq->next_rq->sector, &parent, &link))
+	if (ios_cfq_prio_tree_lookup(root, cfqq->next_rq->sector, &parent, &link))
 		return;
 	ios_rb_link(&cfqq->p_node, parent, link);
 	ios_rb_insert_color(&cfqq->p_node, root);
@@ -104,11 +104,11 @@ static struct cfq_queue *cfq_rb_first(struct cfq_rb_root *st)
 	return n ? ios_rb_entry(n, struct cfq_queue, rb_node) : NULL;
 }
 
-struct cfq_rb_root *cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+struct cfq_rb_root *ios_cfqq_target_tree(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	if (!cfqd->prof->workload_trees)
 		return &cfqd->service_tree;
-	return cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq));
+	return ios_cfq_st_for(cfqq->cfqg, cfqq_class(cfqq), cfqq_type(cfqq));
 }
 
 /*
@@ -130,15 +130,15 @@ static int64_t cfq_slice_offset(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 		if (ios_rb_unlinked(&cfqq->rb_node) || moved)
 			n--;
 	}
-	return (n - 1) * (int64_t)(cfq_prio_slice(cfqd, true, 0) -
-				   cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio));
+	return (n - 1) * (int64_t)(ios_cfq_prio_slice(cfqd, true, 0) -
+				   ios_cfq_prio_slice(cfqd, cfqq_sync(cfqq), cfqq->ioprio));
 }
 
-void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front)
+void ios_cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool add_front)
 {
 	/* 2.6.33 group_isolation=0: seeky queues of other groups live in the root (§10) */
-	bool moved = cfq_isolation_move(cfqd, cfqq);
-	struct cfq_rb_root *st = cfqq_target_tree(cfqd, cfqq);
+	bool moved = ios_cfq_isolation_move(cfqd, cfqq);
+	struct cfq_rb_root *st = ios_cfqq_target_tree(cfqd, cfqq);
 	uint64_t now = cfqd->now, key;
 
 	if (cfq_class_idle(cfqq)) {
@@ -174,24 +174,25 @@ void cfq_service_tree_add(struct cfq_data *cfqd, struct cfq_queue *cfqq, bool ad
 	if (!ios_rb_unlinked(&cfqq->rb_node)) {
 		if (key == cfqq->rb_key && cfqq->service_tree == st)
 			return;
-		cfq_rb_erase(cfqq->service_tree, &cfqq->rb_node);
+		ios_cfq_rb_erase(cfqq->service_tree, &cfqq->rb_node);
 		cfqq->service_tree = NULL;
 	}
 	cfqq->rb_key = key;
 	cfqq->service_tree = st;
-	cfq_rb_insert(st, &cfqq->rb_node, cfqd->prof->workload_trees ? cfqq_less : cfqq_less_2631);
+	ios_cfq_rb_insert(st, &cfqq->rb_node,
+			  cfqd->prof->workload_trees ? cfqq_less : cfqq_less_2631);
 }
 
-void cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_resort_rr_list(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR)) {
-		cfq_service_tree_add(cfqd, cfqq, false);
-		cfq_prio_tree_add(cfqd, cfqq);
+		ios_cfq_service_tree_add(cfqd, cfqq, false);
+		ios_cfq_prio_tree_add(cfqd, cfqq);
 	}
 }
 
 /* The queue gets requests: it becomes busy. */
-void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	IOS_BUG_ON(cfqq_has(cfqq, CFQ_QF_ON_RR));
 	cfqq_mark(cfqq, CFQ_QF_ON_RR);
@@ -200,20 +201,20 @@ void cfq_add_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 		cfqd->busy_sync_queues++;
 	if (cfq_class_rt(cfqq))
 		cfqd->busy_rt_queues++;
-	cfq_group_busy(cfqd, cfqq->cfqg);
-	cfq_resort_rr_list(cfqd, cfqq);
+	ios_cfq_group_busy(cfqd, cfqq->cfqg);
+	ios_cfq_resort_rr_list(cfqd, cfqq);
 }
 
-void cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
+void ios_cfq_del_cfqq_rr(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 {
 	IOS_BUG_ON(!cfqq_has(cfqq, CFQ_QF_ON_RR));
 	cfqq_clear(cfqq, CFQ_QF_ON_RR);
 	if (!ios_rb_unlinked(&cfqq->rb_node)) {
-		cfq_rb_erase(cfqq->service_tree, &cfqq->rb_node);
+		ios_cfq_rb_erase(cfqq->service_tree, &cfqq->rb_node);
 		cfqq->service_tree = NULL;
 	}
-	cfq_prio_tree_del(cfqq);
-	cfq_group_idle(cfqd, cfqq->cfqg);
+	ios_cfq_prio_tree_del(cfqq);
+	ios_cfq_group_idle(cfqd, cfqq->cfqg);
 	cfqd->busy_queues--;
 	if (cfqq_sync(cfqq))
 		cfqd->busy_sync_queues--;
@@ -248,8 +249,8 @@ static struct cfq_queue *cfq_get_next_queue(struct cfq_data *cfqd)
 		return NULL;
 	if (!cfqd->prof->workload_trees)
 		return cfq_rb_first(&cfqd->service_tree);
-	return cfq_rb_first(cfq_st_for(cfqd->serving_group, cfqd->serving_wl_class,
-				       cfqd->serving_wl_type));
+	return cfq_rb_first(ios_cfq_st_for(cfqd->serving_group, cfqd->serving_wl_class,
+					   cfqd->serving_wl_type));
 }
 
 static struct cfq_queue *cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
@@ -266,7 +267,7 @@ static struct cfq_queue *cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_
 
 /* ---- selecting the queue ---- */
 
-struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
+struct cfq_queue *ios_cfq_select_queue(struct cfq_data *cfqd)
 {
 	const struct cfq_profile *prof = cfqd->prof;
 	struct cfq_queue *cfqq = cfqd->active_queue, *new_cfqq = NULL;
@@ -284,7 +285,7 @@ struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 			goto expire;
 		/* let a group with one queue get backlogged before switching */
 		if (cfqq->cfqg->nr_cfqq == 1 && ios_rb_empty(&cfqq->sort_list) && cfqq->dispatched &&
-		    cfq_should_idle(cfqd, cfqq))
+		    ios_cfq_should_idle(cfqd, cfqq))
 			return NULL;
 		if (prof->group_idle)
 			goto check_group_idle;
@@ -292,16 +293,16 @@ struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 	}
 	if (prof->rt_expires_in_select && !cfq_class_rt(cfqq) && cfqd->busy_rt_queues) {
 		/* an RT queue waits: this one banks its remaining time */
-		cfq_slice_expired(cfqd, true);
+		ios_cfq_slice_expired(cfqd, true);
 		goto new_queue;
 	}
 	if (!ios_rb_empty(&cfqq->sort_list))
 		return cfqq;
 	/* another queue's next request is close to the head: let it run instead */
-	new_cfqq = cfq_close_cooperator(cfqd, cfqq, false);
+	new_cfqq = ios_cfq_close_cooperator(cfqd, cfqq, false);
 	if (new_cfqq) {
 		if (prof->queue_merging && !cfqq->new_cfqq)
-			cfq_setup_merge(cfqd, cfqq, new_cfqq);
+			ios_cfq_setup_merge(cfqd, cfqq, new_cfqq);
 		cfqd->st_coop_selected++;
 		goto expire;
 	}
@@ -312,29 +313,29 @@ struct cfq_queue *cfq_select_queue(struct cfq_data *cfqd)
 			return NULL;
 		goto expire;
 	}
-	if (prof->seeky_drops_window_in_select && cfqq_seeky(cfqd, cfqq, NULL) &&
+	if (prof->seeky_drops_window_in_select && ios_cfqq_seeky(cfqd, cfqq, NULL) &&
 	    cfqq_has(cfqq, CFQ_QF_IDLE_WINDOW) &&
 	    (cfqq_has(cfqq, CFQ_QF_SLICE_NEW) ||
 	     cfqq->slice_end - cfqd->now > cfqd->now - cfqq->slice_start)) {
 		/* the device is faster than this seeky queue can feed it */
 		cfqq_clear(cfqq, CFQ_QF_DEEP | CFQ_QF_IDLE_WINDOW);
 	}
-	if (cfqq->dispatched && cfq_should_idle(cfqd, cfqq))
+	if (cfqq->dispatched && ios_cfq_should_idle(cfqd, cfqq))
 		return NULL;
 check_group_idle:
 	if (prof->group_idle && cfqd->group_idle && cfqq->cfqg->nr_cfqq == 1 &&
-	    cfqq->cfqg->dispatched && !cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
+	    cfqq->cfqg->dispatched && !ios_cfq_ttime_big(cfqd, &cfqq->cfqg->ttime, true))
 		return NULL;
 expire:
-	cfq_slice_expired(cfqd, false);
+	ios_cfq_slice_expired(cfqd, false);
 new_queue:
 	if (!new_cfqq && prof->workload_trees)
-		cfq_choose_cfqg(cfqd);
+		ios_cfq_choose_cfqg(cfqd);
 	return cfq_set_active_queue(cfqd, new_cfqq);
 }
 
 /* The first busy queue in service order, ignoring idling (forced dispatch). */
-struct cfq_queue *cfq_first_busy(struct cfq_data *cfqd)
+struct cfq_queue *ios_cfq_first_busy(struct cfq_data *cfqd)
 {
 	struct ios_list_head *pos;
 

@@ -30,7 +30,7 @@ static int bin_read(struct tr_iter *it, unsigned k, struct ios_err *e)
 	uint32_t magic;
 
 	b->have = false;
-	got = tr_rd_need(&b->rd, IOS_BLK_REC_SIZE, e);
+	got = ios_tr_rd_need(&b->rd, IOS_BLK_REC_SIZE, e);
 	if (got < 0)
 		return (int)got;
 	b->recno++;
@@ -62,7 +62,7 @@ static int bin_read(struct tr_iter *it, unsigned k, struct ios_err *e)
 	return 1;
 }
 
-int tr_bin_init(struct tr_iter *it, struct ios_err *e)
+int ios_tr_bin_init(struct tr_iter *it, struct ios_err *e)
 {
 	struct ios_replay *r = it->r;
 	int ret;
@@ -74,12 +74,12 @@ int tr_bin_init(struct tr_iter *it, struct ios_err *e)
 	for (unsigned k = 0; k < r->nr_files; k++) {
 		struct tr_file *f = &r->files[k];
 
-		ret = tr_rd_init(&it->bin[k].rd, r, f, TR_BUF_BIN, e);
+		ret = ios_tr_rd_init(&it->bin[k].rd, r, f, TR_BUF_BIN, e);
 		if (ret)
 			return ret;
 		if (it->check) {
 			/* the file's byte order, from its first record's magic */
-			ssize_t got = tr_rd_need(&it->bin[k].rd, 4, e);
+			ssize_t got = ios_tr_rd_need(&it->bin[k].rd, 4, e);
 
 			if (got < 0)
 				return (int)got;
@@ -142,7 +142,7 @@ static int bin_item(struct tr_iter *it, struct tr_bin *b, unsigned k, struct tr_
 		item->device = 0;
 		if (code == IOS_BLK_TN_PROCESS) {
 			size_t n = h->pdu_len < sizeof(it->comm) - 1 ? h->pdu_len : sizeof(it->comm) - 1;
-			ssize_t got = tr_rd_need(&b->rd, IOS_BLK_REC_SIZE + n, e);
+			ssize_t got = ios_tr_rd_need(&b->rd, IOS_BLK_REC_SIZE + n, e);
 
 			if (got < 0)
 				return (int)got;
@@ -194,7 +194,7 @@ static int bin_item(struct tr_iter *it, struct tr_bin *b, unsigned k, struct tr_
 	return 0;
 }
 
-int tr_bin_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
+int ios_tr_bin_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
 {
 	struct ios_replay *r = it->r;
 	struct tr_bin *b = NULL;
@@ -216,7 +216,7 @@ int tr_bin_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
 	ret = bin_item(it, b, k, item, e);
 	if (ret)
 		return ret;
-	/* past this record and its payload (tr_rd_need refills from there) */
+	/* past this record and its payload (ios_tr_rd_need refills from there) */
 	b->rd.pos += IOS_BLK_REC_SIZE + b->head.pdu_len;
 	ret = bin_read(it, k, e);
 	return ret < 0 ? ret : 1;

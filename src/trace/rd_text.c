@@ -30,9 +30,9 @@
 #include <string.h>
 #include "trace_int.h"
 
-int tr_text_init(struct tr_iter *it, struct ios_err *e)
+int ios_tr_text_init(struct tr_iter *it, struct ios_err *e)
 {
-	return tr_rd_init(&it->rd, it->r, &it->r->files[0], TR_BUF_TEXT, e);
+	return ios_tr_rd_init(&it->rd, it->r, &it->r->files[0], TR_BUF_TEXT, e);
 }
 
 /* The next line (without its newline, NUL-terminated in the buffer): 1, 0 at the end, -errno. */
@@ -80,7 +80,7 @@ static int next_line(struct tr_iter *it, char **line, size_t *len, struct ios_er
 			return IOS_ERR(e, -EINVAL, "%s: line %" PRIu64 ": longer than %d characters",
 				       name, it->lineno + 1, IOS_REPLAY_MAX_LINE);
 		scanned = avail;
-		got = tr_rd_need(rd, avail + 1, e);
+		got = ios_tr_rd_need(rd, avail + 1, e);
 		if (got < 0)
 			return (int)got;
 	}
@@ -340,7 +340,7 @@ static int blkparse_line(struct tr_iter *it, char *line, struct tr_item *item, s
 
 /* ---- fio iologs ---- */
 
-long tr_iofile_find(struct ios_replay *r, const char *name, bool add, struct ios_err *e)
+long ios_tr_iofile_find(struct ios_replay *r, const char *name, bool add, struct ios_err *e)
 {
 	struct tr_iofile *v;
 
@@ -400,7 +400,7 @@ static int iolog_line(struct tr_iter *it, char *line, struct tr_item *item, stru
 		if (strcmp(act, "add") && strcmp(act, "open") && strcmp(act, "close"))
 			return IOS_ERR(e, -EINVAL, "%s: line %" PRIu64 ": file action '%s' (allowed: "
 				       "add, open, close)", name, it->lineno, act);
-		file = tr_iofile_find(r, f[base], it->check && !strcmp(act, "add"), e);
+		file = ios_tr_iofile_find(r, f[base], it->check && !strcmp(act, "add"), e);
 		if (file < -1)
 			return (int)file;
 		if (file < 0)
@@ -425,7 +425,7 @@ static int iolog_line(struct tr_iter *it, char *line, struct tr_item *item, stru
 		}
 		return 0;
 	}
-	file = tr_iofile_find(r, f[base], false, e);
+	file = ios_tr_iofile_find(r, f[base], false, e);
 	if (file < 0)
 		goto not_added;
 	item->iofile = (uint32_t)file;
@@ -462,7 +462,7 @@ not_added:
 		       "line", name, it->lineno, f[base], v3 ? "USEC " : "", f[base]);
 }
 
-int tr_text_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
+int ios_tr_text_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
 {
 	char *line = NULL;
 	size_t len = 0;

@@ -36,8 +36,8 @@ const struct ios_tunable ios_replay_tunables_table[] = {
 
 /* ---- readers ---- */
 
-int tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, size_t cap,
-	       struct ios_err *e)
+int ios_tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, size_t cap,
+		   struct ios_err *e)
 {
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
@@ -52,7 +52,7 @@ int tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, 
 	return 0;
 }
 
-void tr_rd_free(struct tr_rd *rd)
+void ios_tr_rd_free(struct tr_rd *rd)
 {
 	if (!rd->buf)
 		return;
@@ -61,7 +61,7 @@ void tr_rd_free(struct tr_rd *rd)
 	rd->buf = NULL;
 }
 
-ssize_t tr_rd_need(struct tr_rd *rd, size_t n, struct ios_err *e)
+ssize_t ios_tr_rd_need(struct tr_rd *rd, size_t n, struct ios_err *e)
 {
 	const struct tr_file *f = rd->f;
 
@@ -106,14 +106,14 @@ ssize_t tr_rd_need(struct tr_rd *rd, size_t n, struct ios_err *e)
 	return (ssize_t)(rd->len < n ? rd->len : n);
 }
 
-void tr_iter_free(struct tr_iter *it)
+void ios_tr_iter_free(struct tr_iter *it)
 {
 	for (unsigned i = 0; i < it->nr_bin; i++)
-		tr_rd_free(&it->bin[i].rd);
+		ios_tr_rd_free(&it->bin[i].rd);
 	free(it->bin);
 	it->bin = NULL;
 	it->nr_bin = 0;
-	tr_rd_free(&it->rd);
+	ios_tr_rd_free(&it->rd);
 }
 
 static int iter_init(struct tr_iter *it, struct ios_replay *r, bool check, struct ios_err *e)
@@ -123,16 +123,16 @@ static int iter_init(struct tr_iter *it, struct ios_replay *r, bool check, struc
 	memset(it, 0, sizeof(*it));
 	it->r = r;
 	it->check = check;
-	ret = r->format == IOS_REPLAY_BLKTRACE ? tr_bin_init(it, e) : tr_text_init(it, e);
+	ret = r->format == IOS_REPLAY_BLKTRACE ? ios_tr_bin_init(it, e) : ios_tr_text_init(it, e);
 	if (ret)
-		tr_iter_free(it);
+		ios_tr_iter_free(it);
 	return ret;
 }
 
 static int iter_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e)
 {
-	return it->r->format == IOS_REPLAY_BLKTRACE ? tr_bin_next(it, item, e)
-						    : tr_text_next(it, item, e);
+	return it->r->format == IOS_REPLAY_BLKTRACE ? ios_tr_bin_next(it, item, e)
+						    : ios_tr_text_next(it, item, e);
 }
 
 /* ---- pids ---- */
@@ -359,7 +359,7 @@ static int check(struct ios_replay *r, struct ios_err *e)
 	if (r->format == IOS_REPLAY_IOLOG2 || r->format == IOS_REPLAY_IOLOG3)
 		iolog_place(r);
 out:
-	tr_iter_free(&it);
+	ios_tr_iter_free(&it);
 	return ret;
 }
 
@@ -565,13 +565,13 @@ static int replay_open(struct ios_replay *r, const char *path, const void *mem, 
 		struct tr_rd rd;
 		ssize_t got;
 
-		ret = tr_rd_init(&rd, r, &r->files[first], sizeof(head), e);
+		ret = ios_tr_rd_init(&rd, r, &r->files[first], sizeof(head), e);
 		if (ret)
 			return ret;
-		got = tr_rd_need(&rd, sizeof(head), e);
+		got = ios_tr_rd_need(&rd, sizeof(head), e);
 		if (got >= 0)
 			memcpy(head, rd.buf, (size_t)got);
-		tr_rd_free(&rd);
+		ios_tr_rd_free(&rd);
 		if (got < 0)
 			return (int)got;
 		n = (size_t)got;
@@ -729,7 +729,7 @@ void ios_replay_cursor_close(struct ios_replay_cursor *c)
 {
 	if (!c)
 		return;
-	tr_iter_free(&c->it);
+	ios_tr_iter_free(&c->it);
 	free(c);
 }
 

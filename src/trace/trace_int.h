@@ -114,11 +114,11 @@ struct ios_replay {
 };
 
 /* files and readers (replay.c) */
-int tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, size_t cap,
-	       struct ios_err *e);
-void tr_rd_free(struct tr_rd *rd);
+int ios_tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, size_t cap,
+		   struct ios_err *e);
+void ios_tr_rd_free(struct tr_rd *rd);
 /* Make @n bytes readable at rd->buf + rd->pos: returns how many are (< @n at the end), or -errno. */
-ssize_t tr_rd_need(struct tr_rd *rd, size_t n, struct ios_err *e);
+ssize_t ios_tr_rd_need(struct tr_rd *rd, size_t n, struct ios_err *e);
 /* Offset in the file of the next unread byte. */
 static inline uint64_t tr_rd_tell(const struct tr_rd *rd)
 {
@@ -126,15 +126,15 @@ static inline uint64_t tr_rd_tell(const struct tr_rd *rd)
 }
 
 /* blktrace binary (rd_blktrace.c) */
-int tr_bin_init(struct tr_iter *it, struct ios_err *e);
-int tr_bin_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e);
+int ios_tr_bin_init(struct tr_iter *it, struct ios_err *e);
+int ios_tr_bin_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e);
 
 /* blkparse text and fio iologs (rd_text.c) */
-int tr_text_init(struct tr_iter *it, struct ios_err *e);
-int tr_text_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e);
+int ios_tr_text_init(struct tr_iter *it, struct ios_err *e);
+int ios_tr_text_next(struct tr_iter *it, struct tr_item *item, struct ios_err *e);
 /* iolog: index of file @name, adding it when @add; -1 when unknown */
-long tr_iofile_find(struct ios_replay *r, const char *name, bool add, struct ios_err *e);
+long ios_tr_iofile_find(struct ios_replay *r, const char *name, bool add, struct ios_err *e);
 
-void tr_iter_free(struct tr_iter *it);
+void ios_tr_iter_free(struct tr_iter *it);
 
 #endif

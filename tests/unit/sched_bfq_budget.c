@@ -193,14 +193,14 @@ static int test_charge_time_scales_by_default_timeout(void)
 	T_ASSERT(qa);
 	T_ASSERT_EQ(bfqd->max_budget, 4096);
 	T_ASSERT_EQ(qa->entity.service, 0);
-	bfq_bfqq_charge_time(bfqd, qa, 125 * MS);
+	ios_bfq_bfqq_charge_time(bfqd, qa, 125 * MS);
 	T_ASSERT_EQ(qa->entity.service, 4096);
 	qa->entity.service = 0;
 	/* a longer hold charges no more than the whole budget */
-	bfq_bfqq_charge_time(bfqd, qa, 200 * MS);
+	ios_bfq_bfqq_charge_time(bfqd, qa, 200 * MS);
 	T_ASSERT_EQ(qa->entity.service, 4096);
 	qa->entity.service = 0;
-	bfq_bfqq_charge_time(bfqd, qa, 25 * MS);
+	ios_bfq_bfqq_charge_time(bfqd, qa, 25 * MS);
 	T_ASSERT_EQ(qa->entity.service, 4096 / 5);
 	t_sq_free(s);
 	return T_PASS;

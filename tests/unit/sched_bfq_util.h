@@ -22,7 +22,7 @@ static inline struct bfq_data *bfqd_of(struct ios_queue *q)
 /* The sync (or async) queue of @ioc's process, NULL if it has none. */
 static inline struct bfq_queue *bfqq_of(struct ios_queue *q, struct ios_ioc *ioc, bool sync)
 {
-	struct bfq_io_cq *bic = bfq_bic_lookup(bfqd_of(q), ioc);
+	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd_of(q), ioc);
 
 	return bic ? bic->bfqq[sync] : NULL;
 }
@@ -71,13 +71,15 @@ static inline bool bfq_trees_ok(struct ios_queue *q)
 	struct bfq_data *bfqd = bfqd_of(q);
 
 	for (int c = 0; c < BFQ_IOPRIO_CLASSES; c++)
-		if (!bfq_check_active_tree(&bfqd->root_group->sched_data.service_tree[c].active))
+		if (!ios_bfq_check_active_tree(
+			    &bfqd->root_group->sched_data.service_tree[c].active))
 			return false;
 	for (unsigned g = 1; g < bfqd->nr_groups; g++) {
 		if (!bfqd->groups[g])
 			continue;
 		for (int c = 0; c < BFQ_IOPRIO_CLASSES; c++)
-			if (!bfq_check_active_tree(&bfqd->groups[g]->sched_data.service_tree[c].active))
+			if (!ios_bfq_check_active_tree(
+				    &bfqd->groups[g]->sched_data.service_tree[c].active))
 				return false;
 	}
 	return true;

@@ -31,7 +31,7 @@ static int test_async_group_2633(void)
 	struct cfq_group *ga;
 
 	T_ASSERT(s);
-	ga = cfq_lookup_group(cq_data(s), &cg_a);
+	ga = ios_cfq_lookup_group(cq_data(s), &cg_a);
 	T_ASSERT(ga != cq_data(s)->root_group);
 	/* one queue for both writers, in the group of pid 1, who wrote first */
 	T_ASSERT(cq_queue(s, 1, false) == cq_queue(s, 2, false));
@@ -46,7 +46,7 @@ static int test_async_group_419(void)
 	struct cfq_group *ga;
 
 	T_ASSERT(s);
-	ga = cfq_lookup_group(cq_data(s), &cg_a);
+	ga = ios_cfq_lookup_group(cq_data(s), &cg_a);
 	/* a queue per group: pid 1's in a, pid 2's in the root */
 	T_ASSERT(cq_queue(s, 1, false) != cq_queue(s, 2, false));
 	T_ASSERT(cq_queue(s, 1, false)->cfqg == ga);

@@ -165,8 +165,8 @@ static int test_group_slice(void)
 		cq_read(s, 2, 50000000, 0);
 		ga = cq_group(s, 1);
 		gb = cq_group(s, 2);
-		sa = cfq_group_slice(cfqd, ga);
-		sb = cfq_group_slice(cfqd, gb);
+		sa = ios_cfq_group_slice(cfqd, ga);
+		sb = ios_cfq_group_slice(cfqd, gb);
 		if (!cfqd->prof->hier_groups) {
 			/* target_latency * weight / weight of the busy groups */
 			T_ASSERT_U64_EQ(sa, 300 * MS * 1000 / 1500);
@@ -179,7 +179,7 @@ static int test_group_slice(void)
 		T_ASSERT(t_sq_dispatch(s, 0) != NULL);
 		T_ASSERT_U64_EQ(cfqd->workload_expires, sa);
 		/* off the tree, a group's slice is the whole target latency */
-		T_ASSERT_U64_EQ(cfq_group_slice(cfqd, cfqd->root_group), 300 * MS);
+		T_ASSERT_U64_EQ(ios_cfq_group_slice(cfqd, cfqd->root_group), 300 * MS);
 		cq_free(s);
 	}
 	return T_PASS;
@@ -203,28 +203,28 @@ static int test_hierarchy_shares(void)
 	T_ASSERT(s);
 	cfqd = cq_data(s);
 	cfqd->now = 0;
-	gx = cfq_lookup_group(cfqd, &cx);
-	gy = cfq_lookup_group(cfqd, &cy);
-	gb = cfq_lookup_group(cfqd, &cb);
-	ga = cfq_find_group(cfqd, &ca);
+	gx = ios_cfq_lookup_group(cfqd, &cx);
+	gy = ios_cfq_lookup_group(cfqd, &cy);
+	gb = ios_cfq_lookup_group(cfqd, &cb);
+	ga = ios_cfq_find_group(cfqd, &ca);
 	T_ASSERT(ga && gx->parent == ga && gy->parent == ga && gb->parent == cfqd->root_group);
 	T_ASSERT_EQ(ga->weight, 500);	/* the implicit parent has the default weight */
-	cfq_group_busy(cfqd, gx);
+	ios_cfq_group_busy(cfqd, gx);
 	T_ASSERT_EQ(gx->vfraction, 4096);
-	cfq_group_busy(cfqd, gy);
+	ios_cfq_group_busy(cfqd, gy);
 	T_ASSERT_EQ(gy->vfraction, 2048);	/* half of a, a alone under the root */
-	cfq_group_busy(cfqd, gb);
+	ios_cfq_group_busy(cfqd, gb);
 	T_ASSERT_EQ(gb->vfraction, 2048);
 	/* rejoining, x sees the whole tree: half of a's half */
-	cfq_group_idle(cfqd, gx);
+	ios_cfq_group_idle(cfqd, gx);
 	T_ASSERT(!gx->on_st && ga->nr_active == 1 && ga->children_weight == 500);
-	cfq_group_busy(cfqd, gx);
+	ios_cfq_group_busy(cfqd, gx);
 	T_ASSERT_EQ(gx->vfraction, 1024);
-	T_ASSERT_U64_EQ(cfq_group_slice(cfqd, gx), 300 * MS / 4);
+	T_ASSERT_U64_EQ(ios_cfq_group_slice(cfqd, gx), 300 * MS / 4);
 	/* everything leaves: the counts go back to zero all the way up */
-	cfq_group_idle(cfqd, gx);
-	cfq_group_idle(cfqd, gy);
-	cfq_group_idle(cfqd, gb);
+	ios_cfq_group_idle(cfqd, gx);
+	ios_cfq_group_idle(cfqd, gy);
+	ios_cfq_group_idle(cfqd, gb);
 	T_ASSERT(ga->nr_active == 0 && ga->children_weight == 0);
 	T_ASSERT(cfqd->root_group->nr_active == 0 && cfqd->root_group->children_weight == 0);
 	cq_free(s);
@@ -232,9 +232,9 @@ static int test_hierarchy_shares(void)
 	/* 2.6.33 is flat: a/x is a child of the root, no group is made for a */
 	s = t_sq_new("cfq-2.6.33", 1, 1, NULL);
 	T_ASSERT(s);
-	gx = cfq_lookup_group(cq_data(s), &cx);
+	gx = ios_cfq_lookup_group(cq_data(s), &cx);
 	T_ASSERT(gx->parent == cq_data(s)->root_group);
-	T_ASSERT(cfq_find_group(cq_data(s), &ca) == NULL);
+	T_ASSERT(ios_cfq_find_group(cq_data(s), &ca) == NULL);
 	cq_free(s);
 	return T_PASS;
 }
@@ -333,7 +333,7 @@ static int test_iops_mode_charge(void)
 
 	T_ASSERT(s);
 	cq_data(s)->hw_tag = 1;		/* a queueing device, as found out */
-	T_ASSERT(cfq_iops_mode(cq_data(s)));
+	T_ASSERT(ios_cfq_iops_mode(cq_data(s)));
 	cg_ioc(1, &cg_a);
 	cg_ioc(2, &cg_b);
 	for (int i = 0; i < 3; i++)

@@ -69,7 +69,7 @@ static int test_every_cfq_descriptor_has_profile(void)
 			T_ASSERT_MSG(lp, "%s has no profile", lab->name);
 			T_ASSERT_EQ(lp->policy, p);
 			/* one 2.6.31 CFQ per group, the CFQ the patches were for */
-			T_ASSERT(lp->inner && lp->inner->profile == &cfq_profile_2631);
+			T_ASSERT(lp->inner && lp->inner->profile == &ios_cfq_profile_2631);
 		}
 	}
 	T_ASSERT_EQ(n, 3);
@@ -78,7 +78,7 @@ static int test_every_cfq_descriptor_has_profile(void)
 
 static int test_2631_facts(void)
 {
-	const struct cfq_profile *p = &cfq_profile_2631;
+	const struct cfq_profile *p = &ios_cfq_profile_2631;
 
 	T_ASSERT(cfq_desc("cfq")->profile == p);
 	T_ASSERT(!p->workload_trees && !p->groups && !p->hier_groups);
@@ -99,7 +99,7 @@ static int test_2631_facts(void)
 
 static int test_2633_facts(void)
 {
-	const struct cfq_profile *p = &cfq_profile_2633;
+	const struct cfq_profile *p = &ios_cfq_profile_2633;
 
 	T_ASSERT(cfq_desc("cfq-2.6.33")->profile == p);
 	T_ASSERT(p->workload_trees && p->groups && !p->hier_groups && p->isolation_move);
@@ -121,7 +121,7 @@ static int test_2633_facts(void)
 
 static int test_419_facts(void)
 {
-	const struct cfq_profile *p = &cfq_profile_419;
+	const struct cfq_profile *p = &ios_cfq_profile_419;
 
 	T_ASSERT(cfq_desc("cfq-4.19")->profile == p);
 	T_ASSERT(p->workload_trees && p->groups && p->hier_groups && !p->isolation_move);
@@ -143,8 +143,8 @@ static int test_419_facts(void)
 /* Behaviours that only work together, in every profile. */
 static int test_profiles_consistent(void)
 {
-	const struct cfq_profile *all[] = { &cfq_profile_2631, &cfq_profile_2633,
-					    &cfq_profile_419 };
+	const struct cfq_profile *all[] = { &ios_cfq_profile_2631, &ios_cfq_profile_2633,
+					    &ios_cfq_profile_419 };
 
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(all); i++) {
 		const struct cfq_profile *p = all[i];

@@ -22,7 +22,7 @@ static int test_end_stamped_off_the_tree(void)
 	r = cq_read(s, 1, 1000, 0);
 	T_ASSERT(t_sq_dispatch(s, 0) == r);
 	q1 = cq_queue(s, 1, true);
-	st = cfq_st_for(q1->cfqg, CFQ_BE_WL, cfqq_type(q1));
+	st = ios_cfq_st_for(q1->cfqg, CFQ_BE_WL, cfqq_type(q1));
 	/* an RT request preempts: pid 1's slice ends, empty, it leaves the tree */
 	cq_read(s, 2, 90000000, 1 * MS);
 	T_ASSERT_EQ(cq_data(s)->st_preempts, 1);
