@@ -22,6 +22,8 @@
 #include "job.h"
 #include "stats.h"
 #include "run.h"
+#include "host.h"
+#include "scope.h"
 #include "fs.h"
 #include "vfs.h"
 
