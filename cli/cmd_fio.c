@@ -510,7 +510,7 @@ int cmd_fio(int argc, char **argv)
 	rc = CLI_EXIT_FAIL;
 	if (fio_refuse(&f))
 		goto out;
-	if (!f.nr_args && !f.o.nr_jobs) {
+	if (!f.nr_args && !f.o.nr_jobs && !f.parse_only && !f.showcmd) {
 		fprintf(stderr, "iosched: fio: no job given (a job file, or --name=NAME and its "
 			"options)\n");
 		fio_usage(stderr);
@@ -518,13 +518,15 @@ int cmd_fio(int argc, char **argv)
 	}
 	if (fio_load(&f, &jf, &showcmd))
 		goto out;
+	/* as fio: --showcmd and --parse-only stop after the parse, jobs or none */
 	if (f.showcmd) {
 		fputs(showcmd.s ? showcmd.s : "", stdout);
 		rc = CLI_EXIT_OK;
 	} else if (f.parse_only) {
 		rc = CLI_EXIT_OK;
 	} else if (!jf.nr_jobs) {
-		fprintf(stderr, "iosched: fio: no job(s) defined\n");
+		fprintf(stderr, "iosched: fio: no job(s) defined (options before the first --name "
+			"are global; --name=NAME starts a job)\n");
 	} else {
 		rc = fio_run(&f, &jf);
 	}

@@ -59,6 +59,12 @@ grep -q '^b: (groupid' out || fail "--section=b did not run b"
 grep -q '^a: (groupid' out && fail "--section=b ran a"
 "$BIN" fio --section=a --section=b s.fio >out 2>err || fail "--section twice"
 [ "$(grep -c ': (groupid' out)" -eq 2 ] || fail "--section=a --section=b: not both"
+# fio's order rule for command-line jobs: a --section given before a --name
+# skips that job, and the skipped job's options become global (as fio does)
+"$BIN" fio --output-format=json --section=b --name=a --size=64k --name=b --rw=write >out 2>err ||
+	fail "--section with command-line jobs"
+[ "$(grep -c '"jobname"' out)" -eq 1 ] && grep -q '"jobname" : "b"' out || fail "--section=b: not b alone"
+grep -A2 '"global options"' out | grep -q '"size" : "64k"' || fail "skipped job's size is not global"
 
 # --parse-only: exit 0, nothing run or written; an error is still found
 "$BIN" fio --parse-only --output=rep.txt s.fio >out 2>err || fail "--parse-only"
@@ -96,6 +102,7 @@ grep -q 'Scheduler stats (deadline)' dl.txt || fail "--scheduler=deadline not us
 
 # refusals
 expect 1 "unrecognized option '--nosuch=1'" --name=a --nosuch=1
+expect 1 "<command line>:2: option 'cpumask' is not supported by iosched" --name=a --cpumask=1
 expect 1 "--debug: a fio option that iosched does not model" --debug=io g.fio
 expect 1 "the terse output is not yet supported" --output-format=terse g.fio
 expect 1 "the json+ output is not yet supported" --output-format=normal,json+ g.fio
@@ -103,4 +110,6 @@ expect 1 "invalid output format 'xml'" --output-format=xml g.fio
 expect 1 "--minimal: the terse output is not yet supported" --minimal g.fio
 expect 1 "--status-interval=1: not supported" --status-interval=1 g.fio
 expect 1 "no job given" --seed=1
+expect 1 "no job(s) defined" --rw=read --size=1m
+"$BIN" fio --parse-only >out 2>err || fail "--parse-only alone: exit $? (fio: 0)"
 exit 0

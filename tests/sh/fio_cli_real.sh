@@ -18,7 +18,7 @@ printf '[global]\nrw=randread\n[a]\nsize=1m\ntime_based\n[global]\nbs=8k\n[b]\ni
 printf '[global]\nblocksize=4k\n[a]\nreadwrite=read\n[global]\nbs=8k\n[b]\n' >al.fio
 n=0
 for args in "j.fio" "k.fio" "al.fio" "k.fio j.fio" "--section=b k.fio" "--iodepth=2 al.fio" \
-	"--section=a --section=b k.fio" "--name=x --size=1m j.fio"; do
+	"--section=a --section=b k.fio" "--name=x --size=1m j.fio" "--bs 8k j.fio"; do
 	# shellcheck disable=SC2086
 	fio --showcmd $args >want 2>/dev/null
 	# shellcheck disable=SC2086
@@ -27,7 +27,8 @@ for args in "j.fio" "k.fio" "al.fio" "k.fio j.fio" "--section=b k.fio" "--iodept
 	n=$((n + 1))
 done
 # exit statuses of --parse-only: a good job, an option fio does not have
-for args in "j.fio" "--name=a --rw=read --size=1m" "--name=a --nosuch=1"; do
+for args in "j.fio" "--name=a --rw=read --size=1m" "--name=a --nosuch=1" "--direct j.fio" \
+	"--rw=read" ""; do
 	# shellcheck disable=SC2086
 	fio --parse-only $args >/dev/null 2>&1
 	want=$?
