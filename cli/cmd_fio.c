@@ -87,7 +87,12 @@ static int fio_add_section(void *base, const struct ios_cl_opt *opt, const char 
 	struct fio_cli *f = base;
 
 	(void)opt;
-	(void)msg;
+	/* fio refuses it too: [global] sections are always read */
+	if (!strcmp(v, "global")) {
+		ios_buf_puts(msg, "--section=global: can't use global as only section (as fio "
+			     "says; [global] sections always apply)");
+		return -1;
+	}
 	f->sections[f->nr_sections++] = v;
 	return 0;
 }

@@ -109,6 +109,8 @@ expect 1 "the json+ output is not yet supported" --output-format=normal,json+ g.
 expect 1 "invalid output format 'xml'" --output-format=xml g.fio
 expect 1 "--minimal: the terse output is not yet supported" --minimal g.fio
 expect 1 "--status-interval=1: not supported" --status-interval=1 g.fio
+expect 1 "can't use global as only section" --section=global g.fio
+expect 1 "<command line>:2: option 'bs=': empty value" --name=a --bs=
 expect 1 "no job given" --seed=1
 expect 1 "no job(s) defined" --rw=read --size=1m
 "$BIN" fio --parse-only >out 2>err || fail "--parse-only alone: exit $? (fio: 0)"

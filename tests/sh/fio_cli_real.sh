@@ -28,7 +28,7 @@ for args in "j.fio" "k.fio" "al.fio" "k.fio j.fio" "--section=b k.fio" "--iodept
 done
 # exit statuses of --parse-only: a good job, an option fio does not have
 for args in "j.fio" "--name=a --rw=read --size=1m" "--name=a --nosuch=1" "--direct j.fio" \
-	"--rw=read" ""; do
+	"--rw=read" "" "--section=global j.fio" "--name=a --bs="; do
 	# shellcheck disable=SC2086
 	fio --parse-only $args >/dev/null 2>&1
 	want=$?
