@@ -51,6 +51,12 @@ grep -A3 '"global options"' j.txt | grep -q '"bs" : "8k"' || fail "bs=8k is not 
 [ "$(grep -o 'issued rwts: total=[0-9]*' out | tr '\n' ' ')" = \
 	"issued rwts: total=16 issued rwts: total=21 " ] || fail "--name=global: a 4k, b 3k blocks"
 expect 1 "<command line>:5: option 'bs=3x'" --name=a --size=64k --rw=randread --name=global --bs=3x --name=b
+# the command-line jobs, then the first job file with no stonewall between
+# them (one group), then a later file after an implicit stonewall
+printf '[s]\nsize=64k\n' >one.fio
+"$BIN" fio --name=x --size=64k - g.fio <one.fio >out 2>err || fail "flags + stdin + file"
+[ "$(grep -o '^[a-z]*: (groupid=[0-9]*' out | tr '\n' ' ')" = \
+	"x: (groupid=0 s: (groupid=0 a: (groupid=1 b: (groupid=1 " ] || fail "groups: $(grep groupid out)"
 
 # --section: only the named job sections run ([global] always applies)
 printf '[global]\nsize=64k\n[a]\nrw=read\n[b]\nrw=write\n' >s.fio

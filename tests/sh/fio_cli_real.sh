@@ -38,5 +38,15 @@ for args in "j.fio" "--name=a --rw=read --size=1m" "--name=a --nosuch=1" "--dire
 	[ "$want" -eq "$got" ] || fail "--parse-only $args: fio exit $want, iosched $got"
 	n=$((n + 1))
 done
+# job order and groups of command-line jobs, stdin and a later file (fio runs
+# them on small files here: 64 KiB per job, null engine where it can)
+printf '[global]\nsize=64k\nioengine=null\n[a]\n[b]\n' >g.fio
+printf '[s]\nsize=64k\nioengine=null\n' >one.fio
+fio --minimal --name=x --size=64k --ioengine=null - g.fio <one.fio 2>/dev/null |
+	cut -d';' -f3,4 | tr '\n' ' ' >want
+"$BIN" fio --name=x --size=64k --ioengine=null - g.fio <one.fio 2>/dev/null |
+	sed -n 's/^\([a-z]*\): (groupid=\([0-9]*\),.*/\1;\2/p' | tr '\n' ' ' >got
+cmp -s want got || fail "jobs and groups: fio '$(cat want)', iosched '$(cat got)'"
+n=$((n + 1))
 echo "fio_cli_real: $n comparisons with fio 3.33 agree"
 exit 0
