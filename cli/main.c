@@ -23,6 +23,8 @@ void cli_usage(FILE *f)
 "       iosched repro [EXPERIMENT...]       the seed experiments under every scheduler:\n"
 "                                           docs/REPRODUCTION.md (iosched repro --help)\n"
 "       iosched list                        schedulers, devices and every tunable\n"
+"       iosched fio ARGS...                 fio 3.33's command line (also as 'fio';\n"
+"                                           docs/fio-cli.md)\n"
 "       iosched --help | --version\n"
 "\n"
 "A job file '-' is read from stdin. An option's value is the next argument or follows\n"
@@ -50,10 +52,17 @@ static const struct {
 	{ "replay", cmd_replay },
 	{ "repro", cmd_repro },
 	{ "list", cmd_list },
+	{ "fio", cmd_fio },
 };
 
 int main(int argc, char **argv)
 {
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	/* called "fio" (a symlink on PATH): fio's command line, for scripts written for fio */
+	base = base ? base + 1 : argv[0];
+	if (base && !strcmp(base, "fio"))
+		return cmd_fio(argc, argv);
 	if (argc < 2) {
 		cli_usage(stderr);
 		return CLI_EXIT_USAGE;

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include "err.h"
 
+struct ios_buf;
+
 enum ios_rw {
 	IOS_RW_READ,		/* read: sequential reads */
 	IOS_RW_WRITE,		/* write */
@@ -221,6 +223,17 @@ struct ios_job_parse_opts {
 	/* read include files; NULL = from the file system (fuzzers pass a stub) */
 	char *(*read_file)(const char *path, size_t *len, void *priv);
 	void *read_file_priv;
+	/*
+	 * fio's --section: when set, only job sections named here are parsed
+	 * ([global] sections always are); NULL-terminated, NULL: every section.
+	 */
+	const char *const *sections;
+	/*
+	 * fio's --showcmd: when set, each job file parsed appends its jobs
+	 * as one fio command line ("fio --rw=read --name=a --size=1m \n"),
+	 * as fio prints them.
+	 */
+	struct ios_buf *showcmd;
 };
 
 void ios_job_parse_opts_init(struct ios_job_parse_opts *o);
@@ -241,6 +254,29 @@ int ios_job_parse_buf(const char *name, const char *buf, size_t len,
 		      const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
 		      struct ios_err *e) IOS_MUST_CHECK;
 void ios_jobfile_free(struct ios_jobfile *jf);
+
+/*
+ * fio's command-line jobs (args.c). Each argument is a job option "--key=value"
+ * (@value NULL for a bare "--key"); @pos is its place on the command line,
+ * named in messages as "<command line>:POS: option 'key=value'". As fio's
+ * parse_cmd_line() builds jobs: "name" starts a job of that name (its
+ * options follow), except a name beginning with "global", after which the
+ * options are global again; options before the first "name" are global.
+ * Global options reach every later job and, when @first_file is given, the
+ * jobs of that job file too (fio parses the command line first, then the
+ * first job file with the same defaults, and no stonewall between them).
+ * Other job files are parsed after with ios_job_parse_file() as usual.
+ */
+struct ios_job_arg {
+	const char *key;
+	const char *value;
+	int pos;
+};
+int ios_job_parse_args(const struct ios_job_arg *args, size_t n, const char *first_file,
+		       const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+		       struct ios_err *e) IOS_MUST_CHECK;
+/* Is @name a job option? 1: modelled, 2: a fio option iosched does not model, 0: neither. */
+int ios_job_option_known(const char *name);
 
 /* Initialise @job with the defaults of @compat (used by the parser and by tests). */
 int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat) IOS_MUST_CHECK;

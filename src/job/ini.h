@@ -47,4 +47,17 @@ struct ios_ini_ops {
 int ios_ini_parse(const struct ios_ini_ops *ops, const char *path, const char *buf,
 		  size_t len, struct ios_err *e) IOS_MUST_CHECK;
 
+/*
+ * job.c: parse the command line's sections @pre, then (unless NULL) the
+ * job file @buf / @path, as one fio parse (see ios_job_parse_args()).
+ */
+struct ios_job_parse_opts;
+struct ios_jobfile;
+int ios_job_parse_pre(const struct ios_ini_section *pre, size_t nr_pre, const char *name,
+		      const char *buf, size_t len, const struct ios_job_parse_opts *o,
+		      struct ios_jobfile *jf, struct ios_err *e) IOS_MUST_CHECK;
+int ios_job_parse_file_pre(const struct ios_ini_section *pre, size_t nr_pre, const char *path,
+			   const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+			   struct ios_err *e) IOS_MUST_CHECK;
+
 #endif

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "iosched/stats.h"
 #include "job/ini.h"
 #include "job/opt.h"
 
@@ -33,6 +34,8 @@ struct jp_state {
 	struct ios_jobfile *jf;
 	struct ios_job global;
 	bool stonewall_first;	/* next job gets stonewall (file after the first) */
+	bool args;		/* command-line jobs: the CLI applies --section, no --showcmd */
+	struct ios_buf gcmd;	/* --showcmd: the global options so far */
 };
 
 /* ---- public small things ---- */
@@ -321,6 +324,52 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 	return 0;
 }
 
+/* fio's --section: a job section not named is left out ([global] never is) */
+static bool jp_skipped(const struct jp_state *st, const struct ios_ini_section *s)
+{
+	const char *const *p;
+
+	if (s->global || !st->po->sections)
+		return false;
+	for (p = st->po->sections; *p; p++)
+		if (!strcmp(*p, s->name))
+			return false;
+	return true;
+}
+
+/* A section's options as fio's --showcmd writes them: canonical names, in order */
+static void jp_showcmd(struct ios_buf *out, const struct ios_ini_section *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct ios_opt *o = ios_opt_find(s->kv[i].key);
+		const char *v = s->kv[i].value;
+
+		while (v && (*v == ' ' || *v == '\t'))
+			v++;
+		ios_buf_printf(out, "--%s%s%s ", o ? o->info.name : s->kv[i].key, v ? "=" : "",
+			       v ? v : "");
+	}
+}
+
+/*
+ * --showcmd, as fio prints it: a job's --name and its own options; for a
+ * [global] section every global option so far (the command line's too),
+ * with no --name, so that one after a job reads as that job's options.
+ */
+static void jp_showcmd_section(struct jp_state *st, const struct ios_ini_section *s)
+{
+	struct ios_buf *out = st->po->showcmd;
+
+	if (s->global) {
+		jp_showcmd(&st->gcmd, s);
+		if (!st->args)
+			ios_buf_puts(out, st->gcmd.s ? st->gcmd.s : "");
+	} else if (!st->args) {
+		ios_buf_printf(out, "--name=%s ", s->name);
+		jp_showcmd(out, s);
+	}
+}
+
 static int jp_section(void *priv, const struct ios_ini_section *s, struct ios_err *e)
 {
 	struct jp_state *st = priv;
@@ -328,6 +377,10 @@ static int jp_section(void *priv, const struct ios_ini_section *s, struct ios_er
 	struct ios_job job, *nv;
 	int ret;
 
+	if (!st->args && jp_skipped(st, s))
+		return 0;
+	if (st->po->showcmd)
+		jp_showcmd_section(st, s);
 	if (s->global)
 		return jp_apply(st, s, &st->global, &jf->global_opts, &jf->nr_global_opts, e);
 
@@ -514,15 +567,21 @@ static void jf_truncate(struct ios_jobfile *jf, size_t jobs, size_t globals, siz
 	}
 }
 
-int ios_job_parse_buf(const char *name, const char *buf, size_t len,
-		      const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
-		      struct ios_err *e)
+/*
+ * Parse @buf after the command line's sections @pre (fio: its jobs come
+ * first, and its global options are the defaults of the first job file,
+ * with no stonewall between them). ios_job_parse_buf() has no @pre.
+ */
+int ios_job_parse_pre(const struct ios_ini_section *pre, size_t nr_pre, const char *name,
+		      const char *buf, size_t len, const struct ios_job_parse_opts *o,
+		      struct ios_jobfile *jf, struct ios_err *e)
 {
 	struct ios_job_parse_opts defaults;
 	struct jp_state st = { 0 };
 	struct ios_ini_ops ops = { 0 };
 	size_t jobs = jf->nr_jobs, globals = jf->nr_global_opts, paths = jf->nr_paths;
-	int ret;
+	size_t cmd_at = o && o->showcmd ? o->showcmd->len : 0;
+	int ret = 0;
 
 	if (!o) {
 		ios_job_parse_opts_init(&defaults);
@@ -532,7 +591,7 @@ int ios_job_parse_buf(const char *name, const char *buf, size_t len,
 		name = "<job file>";
 	st.po = o;
 	st.jf = jf;
-	st.stonewall_first = jf->nr_jobs > 0;
+	st.stonewall_first = jf->nr_jobs > 0 && !pre;
 	ret = ios_job_init_defaults(&st.global, o->compat);
 	if (ret)
 		return IOS_ERR(e, ret, "%s: cannot set the default options", name);
@@ -543,15 +602,46 @@ int ios_job_parse_buf(const char *name, const char *buf, size_t len,
 	ops.getenv = jp_getenv;
 	ops.max_depth = o->max_include_depth ? o->max_include_depth : 16;
 	ops.priv = &st;
-	ret = ios_ini_parse(&ops, name, buf, len, e);
+	/* only a job file is shown by --showcmd (fio prints no command-line job) */
+	st.args = true;
+	for (size_t i = 0; i < nr_pre && !ret; i++)
+		ret = jp_section(&st, &pre[i], e);
+	st.args = false;
+	if (!ret && buf) {
+		if (o->showcmd)
+			ios_buf_puts(o->showcmd, "fio ");
+		ret = ios_ini_parse(&ops, name, buf, len, e);
+		if (o->showcmd)
+			ios_buf_puts(o->showcmd, "\n");
+	}
 	job_free_fields(&st.global);
-	if (ret)
+	ios_buf_free(&st.gcmd);
+	if (ret) {
 		jf_truncate(jf, jobs, globals, paths);
+		if (o->showcmd && o->showcmd->s) {
+			o->showcmd->len = cmd_at;
+			o->showcmd->s[cmd_at] = '\0';
+		}
+	}
 	return ret;
+}
+
+int ios_job_parse_buf(const char *name, const char *buf, size_t len,
+		      const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+		      struct ios_err *e)
+{
+	return ios_job_parse_pre(NULL, 0, name, buf, len, o, jf, e);
 }
 
 int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		       struct ios_jobfile *jf, struct ios_err *e)
+{
+	return ios_job_parse_file_pre(NULL, 0, path, o, jf, e);
+}
+
+int ios_job_parse_file_pre(const struct ios_ini_section *pre, size_t nr_pre, const char *path,
+			   const struct ios_job_parse_opts *o, struct ios_jobfile *jf,
+			   struct ios_err *e)
 {
 	struct ios_job_parse_opts defaults;
 	char *buf = NULL;
@@ -562,6 +652,8 @@ int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		ios_job_parse_opts_init(&defaults);
 		o = &defaults;
 	}
+	if (!path)
+		return ios_job_parse_pre(pre, nr_pre, "<command line>", NULL, 0, o, jf, e);
 	ret = jp_read_with(o, path, true, &buf, &len);
 	if (!strcmp(path, "-"))
 		path = "<stdin>";
@@ -572,9 +664,14 @@ int ios_job_parse_file(const char *path, const struct ios_job_parse_opts *o,
 		return IOS_ERR(e, ret, "%s: is a directory, not a job file", path);
 	if (ret)
 		return IOS_ERR(e, ret, "%s: cannot read the job file (%s)", path, strerror(-ret));
-	ret = ios_job_parse_buf(path, buf, len, o, jf, e);
+	ret = ios_job_parse_pre(pre, nr_pre, path, buf, len, o, jf, e);
 	free(buf);
 	return ret;
+}
+
+int ios_job_option_known(const char *name)
+{
+	return ios_opt_find(name) ? 1 : ios_opt_is_fio_only(name) ? 2 : 0;
 }
 
 void ios_jobfile_free(struct ios_jobfile *jf)

@@ -1,0 +1,543 @@
+/*
+ * iosched fio ARGS...: fio 3.33's command line, read as fio reads it; also
+ * what runs when the binary is called "fio" (a symlink on PATH), so that
+ * fio one-liners and wrapper scripts run unchanged on the simulated disk.
+ *
+ * Arguments are taken left to right. fio's own options (--output-format,
+ * --section, --showcmd, ...) and the lab's (--scheduler, --device, --set,
+ * --seed) come from option tables read by the command-line engine; any
+ * other "--key[=value]" is a job option and goes, with its position, to
+ * the job parser's command-line entry (src/job/args.c), which builds jobs
+ * as fio's parse_cmd_line() does: --name starts a job, options before the
+ * first --name are global. Arguments that are not options are job files,
+ * parsed after the command-line jobs as fio parses them. As fio reads its
+ * options with getopt_long_only(), "-name=x" is "--name=x".
+ *
+ * Errors exit 1, as fio's do (the other commands' usage errors exit 2).
+ * Options fio has and iosched does not model are refused by name, never
+ * called unknown; docs/fio-cli.md lists what is accepted and refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define FIO_VERSION "fio-3.33"
+
+/* --output-format: each name a bit; the writers not yet built are refused by name */
+#define FIO_FMT_NORMAL	0x1u
+#define FIO_FMT_JSON	0x2u
+#define FIO_FMT_JSONPLUS 0x4u
+#define FIO_FMT_TERSE	0x8u
+
+static const struct {
+	const char *name;
+	unsigned bit;
+	bool supported;		/* the terse and json+ writers are another change's work */
+} fio_formats[] = {
+	{ "normal", FIO_FMT_NORMAL, true }, { "json", FIO_FMT_JSON, true },
+	{ "json+", FIO_FMT_JSONPLUS, false }, { "terse", FIO_FMT_TERSE, false },
+};
+
+struct fio_cli {
+	struct cli_run_opts o;		/* lab options, --output, the job files */
+	struct ios_job_arg *args;	/* job options, in order */
+	size_t nr_args;
+	const char **sections;		/* --section names, NULL-terminated */
+	size_t nr_sections;
+	unsigned formats;
+	bool parse_only, showcmd, minimal, version;
+	const char *terse_version, *status_interval;
+	int eta;
+};
+
+static int fio_set_format(void *base, const struct ios_cl_opt *opt, const char *v,
+			  struct ios_buf *msg)
+{
+	struct fio_cli *f = base;
+	unsigned bits = 0;
+
+	(void)opt;
+	for (const char *p = v; *p;) {
+		size_t n = strcspn(p, ",");
+		size_t k;
+
+		for (k = 0; k < IOS_ARRAY_SIZE(fio_formats); k++)
+			if (strlen(fio_formats[k].name) == n && !strncmp(fio_formats[k].name, p, n))
+				break;
+		if (k == IOS_ARRAY_SIZE(fio_formats)) {
+			ios_buf_printf(msg, "--output-format=%s: invalid output format '%.*s' "
+				       "(fio has normal, json, json+ and terse)", v, (int)n, p);
+			return -1;
+		}
+		if (!fio_formats[k].supported) {
+			ios_buf_printf(msg, "--output-format=%s: the %s output is not yet supported "
+				       "by iosched (normal and json are)", v, fio_formats[k].name);
+			return -1;
+		}
+		bits |= fio_formats[k].bit;
+		p += n + (p[n] == ',');
+	}
+	f->formats = bits;
+	return 0;
+}
+
+static int fio_add_section(void *base, const struct ios_cl_opt *opt, const char *v,
+			   struct ios_buf *msg)
+{
+	struct fio_cli *f = base;
+
+	(void)opt;
+	/* fio refuses it too: [global] sections are always read */
+	if (!strcmp(v, "global")) {
+		ios_buf_puts(msg, "--section=global: can't use global as only section (as fio "
+			     "says; [global] sections always apply)");
+		return -1;
+	}
+	f->sections[f->nr_sections++] = v;
+	return 0;
+}
+
+static const struct ios_cl_choice fio_eta[] = {
+	{ "never", 0, false }, { "always", 1, false }, { "auto", 2, false }, { NULL, 0, false },
+};
+
+#define FO(x) offsetof(struct fio_cli, x)
+
+static const struct ios_cl_opt fio_table[] = {
+	{ .name = "--help", .alias = "-h", .kind = IOS_CL_HELP },
+	{ .name = "--version", .alias = "-v", .kind = IOS_CL_FLAG, .off = FO(version) },
+	{ .name = "--output-format", .kind = IOS_CL_CALL, .fn = fio_set_format },
+	{ .name = "--section", .kind = IOS_CL_CALL, .fn = fio_add_section },
+	{ .name = "--parse-only", .kind = IOS_CL_FLAG, .off = FO(parse_only) },
+	{ .name = "--showcmd", .kind = IOS_CL_FLAG, .off = FO(showcmd) },
+	{ .name = "--minimal", .kind = IOS_CL_FLAG, .off = FO(minimal) },
+	{ .name = "--terse-version", .kind = IOS_CL_STR, .off = FO(terse_version) },
+	{ .name = "--status-interval", .kind = IOS_CL_STR, .off = FO(status_interval) },
+	{ .name = "--eta", .kind = IOS_CL_CHOICE, .off = FO(eta), .choices = fio_eta },
+	{ .name = NULL },
+};
+
+/* fio 3.33's own options (its --help) that iosched does not model */
+static const char *const fio_unmodelled[] = {
+	"debug", "merge-blktrace-only", "bandwidth-log", "cpuclock-test", "crctest",
+	"eta-newline", "readonly", "alloc-size", "warnings-fatal", "max-jobs", "server",
+	"daemonize", "client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
+	"trigger-timeout", "trigger", "trigger-remote", "aux-path", "eta-interval",
+	NULL,
+};
+
+static void fio_usage(FILE *out)
+{
+	fputs(FIO_VERSION " (iosched " IOS_VERSION_STRING ": fio's command line on a simulated disk)\n"
+"fio [options] [job options] <job file(s)>\n"
+"  --output=FILE            write the report to FILE\n"
+"  --output-format=LIST     normal (default), json, or both: normal,json\n"
+"  --section=NAME           run only the job sections named (repeatable)\n"
+"  --parse-only             parse the jobs, run nothing\n"
+"  --showcmd                print each job file as a fio command line\n"
+"  --cmdhelp[=OPTION]       the job options (all, or one)\n"
+"  --enghelp                the modelled I/O engines\n"
+"  --eta=never|always|auto  accepted (a simulation has no ETA)\n"
+"  --version                fio's version, and iosched's\n"
+"job options: --name=NAME starts a job; options before the first --name are\n"
+"global. A job file '-' is read from stdin. The lab's options work beside\n"
+"these: see 'iosched --help'. Refused options: docs/fio-cli.md.\n", out);
+	fprintf(out, "\nlab options:\n");
+	{
+		struct ios_buf b;
+
+		ios_buf_init(&b);
+		ios_cl_usage(cli_run_opts_table, 0, 27, &b);
+		if (b.s && !b.oom)
+			fputs(b.s, out);
+		ios_buf_free(&b);
+	}
+}
+
+/* A job option's row: by its name or one of its comma-separated aliases. */
+static const struct ios_job_option_info *fio_job_opt(const char *key, size_t n)
+{
+	const struct ios_job_option_info *in;
+
+	for (size_t i = 0; (in = ios_job_option_at(i)); i++) {
+		const char *a = in->alias;
+
+		if (strlen(in->name) == n && !strncmp(in->name, key, n))
+			return in;
+		while (a && *a) {
+			size_t an = strcspn(a, ",");
+
+			if (an == n && !strncmp(a, key, n))
+				return in;
+			a += an + (a[an] == ',');
+		}
+	}
+	return NULL;
+}
+
+/* --cmdhelp[=NAME]: every job option's name and help, or one option's details */
+static int fio_cmdhelp(const char *name)
+{
+	const struct ios_job_option_info *in;
+
+	if (!name || !strcmp(name, "all")) {
+		for (size_t i = 0; (in = ios_job_option_at(i)); i++)
+			printf("%20s: %s\n", in->name, in->help ? in->help : "");
+		return CLI_EXIT_OK;
+	}
+	in = fio_job_opt(name, strlen(name));
+	if (!in) {
+		if (ios_job_option_known(name) == 2)
+			fprintf(stderr, "iosched: --cmdhelp=%s: a fio option that iosched does not "
+				"model\n", name);
+		else
+			fprintf(stderr, "iosched: --cmdhelp=%s: no such option\n", name);
+		return CLI_EXIT_FAIL;
+	}
+	printf("%20s: %s\n", in->name, in->help ? in->help : "");
+	if (in->alias)
+		printf("%20s: %s\n", "alias", in->alias);
+	printf("%20s: %s\n", "type", in->type ? in->type : "");
+	printf("%20s: %s\n", "default", in->def ? in->def : "no default");
+	return CLI_EXIT_OK;
+}
+
+/* --enghelp[=ENGINE]: the engines the simulator models */
+static int fio_enghelp(const char *name)
+{
+	for (int e = IOS_ENGINE_SYNC; e <= IOS_ENGINE_NULL; e++) {
+		const char *en = ios_ioengine_name((enum ios_ioengine)e);
+
+		if (name && !strcmp(name, en)) {
+			printf("%s: modelled; iosched has no engine-specific options for it\n", en);
+			return CLI_EXIT_OK;
+		}
+	}
+	if (name) {
+		fprintf(stderr, "iosched: --enghelp=%s: not an I/O engine iosched models "
+			"(see --enghelp)\n", name);
+		return CLI_EXIT_FAIL;
+	}
+	printf("Available IO engines:\n");
+	for (int e = IOS_ENGINE_SYNC; e <= IOS_ENGINE_NULL; e++)
+		printf("\t%s\n", ios_ioengine_name((enum ios_ioengine)e));
+	return CLI_EXIT_OK;
+}
+
+static bool fio_section_wanted(const struct fio_cli *f, const char *name)
+{
+	if (!f->nr_sections)
+		return true;
+	for (size_t i = 0; i < f->nr_sections; i++)
+		if (!strcmp(f->sections[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * argv[*i], "--key[=value]", is no option of the tables: a job option
+ * (0), or an error said on stderr (-1). A job option with a value and no
+ * '=' takes the next argument, as fio's getopt does, unless that is an
+ * option (then the parser says the value is missing).
+ */
+static int fio_job_arg(struct fio_cli *f, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *key = a + 2, *eq = strchr(key, '=');
+	size_t n = eq ? (size_t)(eq - key) : strlen(key);
+	const struct ios_job_option_info *in = fio_job_opt(key, n);
+	struct ios_job_arg *ja = &f->args[f->nr_args];
+	char *k = strndup(key, n);
+	int known = k ? ios_job_option_known(k) : -1;
+
+	free(k);
+	for (size_t u = 0; fio_unmodelled[u]; u++) {
+		if (strlen(fio_unmodelled[u]) == n && !strncmp(fio_unmodelled[u], key, n)) {
+			fprintf(stderr, "iosched: --%.*s: a fio option that iosched does not model "
+				"(docs/fio-cli.md)\n", (int)n, key);
+			return -1;
+		}
+	}
+	if (known <= 0) {
+		fprintf(stderr, "iosched: unrecognized option '%s'\n", a);
+		return -1;
+	}
+	ja->value = eq ? eq + 1 : NULL;
+	ja->pos = *i;
+	if (!eq && in && strcmp(in->type, "flag") && *i + 1 < argc && argv[*i + 1][0] != '-')
+		ja->value = argv[++*i];
+	ja->key = strndup(key, n);
+	if (!ja->key) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	/* fio: a --name not among the --section names given so far starts no job */
+	if (!strcmp(ja->key, "name") && ja->value && !fio_section_wanted(f, ja->value))
+		ja->value = "global";
+	f->nr_args++;
+	return 0;
+}
+
+/* --cmdhelp and --enghelp take an optional value (only after '='): 1 when @a is one */
+static int fio_help_opt(const char *a, int *rc)
+{
+	static const char *const names[] = { "--cmdhelp", "--enghelp" };
+
+	for (int k = 0; k < 2; k++) {
+		size_t n = strlen(names[k]);
+
+		if (strncmp(a, names[k], n) || (a[n] && a[n] != '='))
+			continue;
+		a = a[n] == '=' && a[n + 1] ? a + n + 1 : NULL;
+		*rc = k ? fio_enghelp(a) : fio_cmdhelp(a);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The arguments, left to right (as fio, --version and the help options
+ * act when met). CLI_EXIT_OK + 10: go on and run; anything else: exit.
+ */
+#define FIO_GO 10
+static int fio_parse(struct fio_cli *f, int argc, char **argv)
+{
+	const struct ios_cl_group groups[] = {
+		{ fio_table, f, 0 }, { cli_run_opts_table, &f->o, 0 },
+	};
+	struct ios_buf msg;
+	int rc = FIO_GO;
+	bool files_only = false;
+
+	ios_buf_init(&msg);
+	for (int i = 1; i < argc && rc == FIO_GO; i++) {
+		const char *a = argv[i];
+		int r;
+
+		if (files_only || a[0] != '-' || !strcmp(a, "-")) {
+			if (cli_run_opts_add_job(&f->o, a, &msg))
+				rc = CLI_EXIT_FAIL;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			files_only = true;
+			continue;
+		}
+		if (fio_help_opt(a, &rc))
+			continue;
+		r = ios_cl_parse_one("fio", groups, IOS_ARRAY_SIZE(groups), argc, argv, &i, &msg);
+		if (r == IOS_CL_ONE_HELP) {
+			fio_usage(stdout);
+			rc = CLI_EXIT_OK;
+		} else if (r < 0) {
+			rc = CLI_EXIT_FAIL;
+		} else if (r && f->version) {
+			printf(FIO_VERSION " (iosched %s)\n", IOS_VERSION_STRING);
+			rc = CLI_EXIT_OK;
+		} else if (!r && fio_job_arg(f, argc, argv, &i)) {
+			ios_buf_free(&msg);
+			return CLI_EXIT_FAIL;
+		}
+	}
+	if (msg.len)
+		cli_msg(&msg);
+	ios_buf_free(&msg);
+	return rc;
+}
+
+/* Options taken but not (yet) honoured: refused by name, after the parse */
+static int fio_refuse(const struct fio_cli *f)
+{
+	if (f->minimal || f->terse_version) {
+		fprintf(stderr, "iosched: %s: the terse output is not yet supported by iosched "
+			"(normal and json are)\n", f->minimal ? "--minimal" : "--terse-version");
+		return -1;
+	}
+	if (f->status_interval) {
+		fprintf(stderr, "iosched: --status-interval=%s: not supported by iosched (the "
+			"report is written once, at the end of the run)\n", f->status_interval);
+		return -1;
+	}
+	if (f->eta == 1)
+		fprintf(stderr, "iosched: note: --eta=always: a simulation has no ETA; the "
+			"progress line is drawn when stderr is a terminal\n");
+	return 0;
+}
+
+/* The command-line jobs with the first job file, then the other job files. */
+static int fio_load(struct fio_cli *f, struct ios_jobfile *jf, struct ios_buf *showcmd)
+{
+	struct cli_run_opts *o = &f->o;
+	struct ios_err e = { 0 };
+
+	if (f->nr_sections)
+		o->po.sections = f->sections;
+	if (f->showcmd)
+		o->po.showcmd = showcmd;
+	if (ios_job_parse_args(f->args, f->nr_args, o->nr_jobs ? o->jobs[0] : NULL, &o->po, jf,
+			       &e)) {
+		cli_error(&e);
+		return -1;
+	}
+	for (int i = 1; i < o->nr_jobs; i++) {
+		if (ios_job_parse_file(o->jobs[i], &o->po, jf, &e)) {
+			cli_error(&e);
+			return -1;
+		}
+	}
+	o->cfg.settings = &o->settings;
+	return 0;
+}
+
+/* The report in the formats asked for: fio writes json before normal, a blank line between */
+static int fio_report(unsigned formats, const struct ios_run_result *res, struct ios_buf *out)
+{
+	int ret = 0;
+
+	if (formats & FIO_FMT_JSON)
+		ret = ios_report_json(res, out);
+	if (!ret && (formats & FIO_FMT_JSON) && (formats & FIO_FMT_NORMAL))
+		ios_buf_puts(out, "\n");
+	if (!ret && (formats & FIO_FMT_NORMAL))
+		ret = ios_report_normal(res, out);
+	return ret || out->oom ? -1 : 0;
+}
+
+/* Run @jf and write its report, as iosched run does; the exit status. */
+static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
+{
+	struct cli_run_opts *o = &f->o;
+	struct ios_run_result res = { 0 };
+	struct ios_err e = { 0 };
+	struct ios_blktrace *bt = NULL;
+	struct cli_paths paths = { 0 };
+	struct cli_progress prog;
+	struct ios_buf out;
+	int rc = CLI_EXIT_FAIL, ret;
+
+	if (o->plot)
+		o->cfg.record_series = true;
+	if (cli_paths_run(&paths, o, jf, o->trace, o->plot) || cli_paths_check(&paths) ||
+	    cli_trace_open(o->trace, &o->cfg, &bt)) {
+		cli_paths_free(&paths);
+		return CLI_EXIT_FAIL;
+	}
+	cli_progress_init(&prog);
+	if (prog.tty) {
+		o->cfg.progress = cli_progress_run_cb;
+		o->cfg.progress_arg = &prog;
+	}
+	ret = ios_run(jf, &o->cfg, &res, &e);
+	cli_progress_clear(&prog);
+	ret = cli_trace_close(bt, ret, &res, &e);
+	cli_paths_free(&paths);
+	if (ret) {
+		cli_error(&e);
+		return CLI_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < res.nr_warnings; i++)
+		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
+	ios_buf_init(&out);
+	if (fio_report(f->formats ? f->formats : FIO_FMT_NORMAL, &res, &out))
+		fprintf(stderr, "iosched: out of memory writing the report\n");
+	else if (!cli_write_output(o->outfile, &out))
+		rc = CLI_EXIT_OK;
+	/* fio's exit status counts the jobs that ended with an error */
+	for (size_t i = 0; i < res.nr_jobs && rc == CLI_EXIT_OK; i++)
+		if (res.jobs[i].error)
+			rc = CLI_EXIT_FAIL;
+	ios_buf_free(&out);
+	if (rc == CLI_EXIT_OK && o->plot && cli_plot_run(o->plot, o, &res))
+		rc = CLI_EXIT_FAIL;
+	ios_run_result_free(&res);
+	return rc;
+}
+
+/* getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay */
+static char **fio_argv(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+
+	for (int i = 0; v && i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i && a[0] == '-' && a[1] && a[1] != '-' && a[2]) {
+			v[i] = malloc(strlen(a) + 2);
+			if (v[i]) {
+				v[i][0] = '-';
+				strcpy(v[i] + 1, a);
+			}
+		} else {
+			v[i] = strdup(a);
+		}
+		if (!v[i]) {
+			for (int k = 0; k < i; k++)
+				free(v[k]);
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+static void fio_free(struct fio_cli *f, char **v, int argc)
+{
+	for (size_t i = 0; i < f->nr_args; i++)
+		free((char *)f->args[i].key);
+	free(f->args);
+	free(f->sections);
+	cli_run_opts_free(&f->o);
+	for (int i = 0; v && i < argc; i++)
+		free(v[i]);
+	free(v);
+}
+
+int cmd_fio(int argc, char **argv)
+{
+	struct fio_cli f = { 0 };
+	struct ios_jobfile jf = { 0 };
+	struct ios_buf showcmd;
+	char **v = NULL;
+	int rc = CLI_EXIT_FAIL;
+
+	ios_buf_init(&showcmd);
+	if (cli_run_opts_init(&f.o, argc))
+		return CLI_EXIT_FAIL;
+	f.args = calloc((size_t)argc + 1, sizeof(*f.args));
+	f.sections = calloc((size_t)argc + 1, sizeof(*f.sections));
+	v = fio_argv(argc, argv);
+	if (!f.args || !f.sections || !v) {
+		fprintf(stderr, "iosched: out of memory\n");
+		goto out;
+	}
+	rc = fio_parse(&f, argc, v);
+	if (rc != FIO_GO)
+		goto out;
+	rc = CLI_EXIT_FAIL;
+	if (fio_refuse(&f))
+		goto out;
+	if (!f.nr_args && !f.o.nr_jobs && !f.parse_only && !f.showcmd) {
+		fprintf(stderr, "iosched: fio: no job given (a job file, or --name=NAME and its "
+			"options)\n");
+		fio_usage(stderr);
+		goto out;
+	}
+	if (fio_load(&f, &jf, &showcmd))
+		goto out;
+	/* as fio: --showcmd and --parse-only stop after the parse, jobs or none */
+	if (f.showcmd) {
+		fputs(showcmd.s ? showcmd.s : "", stdout);
+		rc = CLI_EXIT_OK;
+	} else if (f.parse_only) {
+		rc = CLI_EXIT_OK;
+	} else if (!jf.nr_jobs) {
+		fprintf(stderr, "iosched: fio: no job(s) defined (options before the first --name "
+			"are global; --name=NAME starts a job)\n");
+	} else {
+		rc = fio_run(&f, &jf);
+	}
+out:
+	ios_buf_free(&showcmd);
+	ios_jobfile_free(&jf);
+	fio_free(&f, v, argc);
+	return rc;
+}

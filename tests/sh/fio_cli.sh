@@ -1,0 +1,123 @@
+#!/bin/sh
+# Description: `iosched fio`, fio 3.33's command line (issue 14, item 1),
+# and the same binary called "fio" through a symlink. The same job as a
+# file and as flags gives the same bytes; options before the first --name
+# are global and reach every job; --section, --parse-only, --showcmd,
+# --version, --output, --output-format=normal,json; and the refusals: a
+# fio option iosched does not model is named, one fio does not have is
+# "unrecognized", an output format not yet written is refused by name.
+BIN=${IOSCHED_BIN:-./iosched}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+fail() { echo "FAIL: $*"; [ -f err ] && sed 's/^/    /' err; exit 1; }
+mkdir bin && ln -s "$BIN" bin/fio
+FIO=$d/bin/fio
+
+# expect STATUS NEEDLE ARGS...: `iosched fio ARGS` exits STATUS, NEEDLE on stderr
+expect() {
+	want=$1 needle=$2; shift 2
+	"$BIN" fio "$@" >out 2>err
+	st=$?
+	[ "$st" -eq "$want" ] || fail "'fio $*': exit $st, want $want"
+	grep -qF -- "$needle" err || fail "'fio $*': stderr lacks '$needle'"
+	grep -q 'Sanitizer' err && fail "'fio $*': crashed"
+	return 0
+}
+
+# the same job as a file and as flags: byte-identical reports
+printf '[global]\nrw=randread\nbs=4k\nsize=256k\n[a]\n[b]\niodepth=4\n' >g.fio
+"$BIN" fio g.fio >file.txt 2>err || fail "job file run"
+"$BIN" fio --rw=randread --bs=4k --size=256k --name=a --name=b --iodepth=4 >flags.txt 2>err ||
+	fail "flags run"
+cmp -s file.txt flags.txt || fail "file and flags differ"
+grep -q '^a: (groupid=0' flags.txt && grep -q '^b: (groupid=0' flags.txt || fail "jobs a, b missing"
+# iosched run gives the same report for the file
+"$BIN" run g.fio >run.txt 2>err || fail "iosched run"
+cmp -s file.txt run.txt || fail "iosched fio and iosched run differ on one file"
+# under the name fio, from PATH
+PATH=$d/bin:$PATH fio --rw=randread --bs=4k --size=256k --name=a --name=b --iodepth=4 \
+	>sym.txt 2>err || fail "run as fio"
+cmp -s sym.txt flags.txt || fail "the fio symlink gives another report"
+
+# globals before --name reach every job; options after a --name are that job's
+"$BIN" fio --output-format=json --bs=8k --size=64k --name=a --name=b --iodepth=4 >j.txt 2>err ||
+	fail "json run"
+grep -A3 '"global options"' j.txt | grep -q '"bs" : "8k"' || fail "bs=8k is not global"
+[ "$(grep -c '"iodepth" : "4"' j.txt)" -eq 1 ] || fail "iodepth=4 reached more than job b"
+# --name=global: the options after it are global again, for the later jobs only
+"$BIN" fio --size=63k --name=a --name=global --bs=3k --name=b >out 2>err || fail "--name=global"
+[ "$(grep -o 'issued rwts: total=[0-9]*' out | tr '\n' ' ')" = \
+	"issued rwts: total=16 issued rwts: total=21 " ] || fail "--name=global: a 4k, b 3k blocks"
+expect 1 "<command line>:5: option 'bs=3x'" --name=a --size=64k --rw=randread --name=global --bs=3x --name=b
+# the command-line jobs, then the first job file with no stonewall between
+# them (one group), then a later file after an implicit stonewall
+printf '[s]\nsize=64k\n' >one.fio
+"$BIN" fio --name=x --size=64k - g.fio <one.fio >out 2>err || fail "flags + stdin + file"
+[ "$(grep -o '^[a-z]*: (groupid=[0-9]*' out | tr '\n' ' ')" = \
+	"x: (groupid=0 s: (groupid=0 a: (groupid=1 b: (groupid=1 " ] || fail "groups: $(grep groupid out)"
+
+# --section: only the named job sections run ([global] always applies)
+printf '[global]\nsize=64k\n[a]\nrw=read\n[b]\nrw=write\n' >s.fio
+"$BIN" fio --section=b s.fio >out 2>err || fail "--section"
+grep -q '^b: (groupid' out || fail "--section=b did not run b"
+grep -q '^a: (groupid' out && fail "--section=b ran a"
+"$BIN" fio --section=a --section=b s.fio >out 2>err || fail "--section twice"
+[ "$(grep -c ': (groupid' out)" -eq 2 ] || fail "--section=a --section=b: not both"
+# fio's order rule for command-line jobs: a --section given before a --name
+# skips that job, and the skipped job's options become global (as fio does)
+"$BIN" fio --output-format=json --section=b --name=a --size=64k --name=b --rw=write >out 2>err ||
+	fail "--section with command-line jobs"
+[ "$(grep -c '"jobname"' out)" -eq 1 ] && grep -q '"jobname" : "b"' out || fail "--section=b: not b alone"
+grep -A2 '"global options"' out | grep -q '"size" : "64k"' || fail "skipped job's size is not global"
+
+# --parse-only: exit 0, nothing run or written; an error is still found
+"$BIN" fio --parse-only --output=rep.txt s.fio >out 2>err || fail "--parse-only"
+[ -s out ] && fail "--parse-only printed a report"
+[ -e rep.txt ] && fail "--parse-only wrote --output"
+expect 1 "<command line>:3: option 'bs=4x'" --parse-only --name=a --bs=4x
+
+# --showcmd: the job file as fio's command line
+"$BIN" fio --showcmd g.fio >out 2>err || fail "--showcmd"
+[ "$(cat out)" = "fio --rw=randread --bs=4k --size=256k --name=a --name=b --iodepth=4 " ] ||
+	fail "--showcmd printed '$(cat out)'"
+printf '[global]\nblocksize=4k\n[a]\nreadwrite=read\ntime_based\n[global]\nbs=8k\n[b]\n' >al.fio
+"$BIN" fio --showcmd --iodepth=2 al.fio >out 2>err || fail "--showcmd aliases"
+[ "$(cat out)" = "fio --iodepth=2 --bs=4k --name=a --rw=read --time_based --iodepth=2 --bs=4k --bs=8k --name=b " ] ||
+	fail "--showcmd (aliases, second [global]) printed '$(cat out)'"
+"$BIN" fio --showcmd --section=b s.fio >out 2>err || fail "--showcmd --section"
+[ "$(cat out)" = "fio --size=64k --name=b --rw=write " ] || fail "--showcmd --section: '$(cat out)'"
+
+# --version, stdin, --output, both formats
+[ "$("$FIO" --version)" = "fio-3.33 (iosched $("$BIN" --version | sed 's/^iosched //'))" ] ||
+	fail "--version: '$("$FIO" --version)'"
+"$FIO" - <g.fio >stdin.txt 2>err || fail "job file on stdin"
+cmp -s stdin.txt file.txt || fail "stdin job differs from the file"
+"$FIO" --output=rep.txt g.fio >out 2>err || fail "--output"
+cmp -s rep.txt file.txt || fail "--output differs"
+"$FIO" --output-format=normal,json g.fio >both.txt 2>err || fail "normal,json"
+head -1 both.txt | grep -q '^{' || fail "normal,json: json does not come first (as in fio)"
+tail -n +2 both.txt | grep -q '^a: (groupid=0' || fail "normal,json: no normal report"
+"$FIO" --cmdhelp=blocksize >out 2>err || fail "--cmdhelp"
+grep -q 'bs: ' out && grep -q 'alias: blocksize' out || fail "--cmdhelp=blocksize: $(cat out)"
+"$FIO" --enghelp >out 2>err && grep -q 'libaio' out || fail "--enghelp"
+# the lab's options beside fio's
+"$BIN" fio --scheduler=deadline --seed 3 g.fio >dl.txt 2>err || fail "--scheduler"
+grep -q 'Scheduler stats (deadline)' dl.txt || fail "--scheduler=deadline not used"
+
+# refusals
+expect 1 "unrecognized option '--nosuch=1'" --name=a --nosuch=1
+expect 1 "<command line>:2: option 'cpumask' is not supported by iosched" --name=a --cpumask=1
+expect 1 "--debug: a fio option that iosched does not model" --debug=io g.fio
+expect 1 "the terse output is not yet supported" --output-format=terse g.fio
+expect 1 "the json+ output is not yet supported" --output-format=normal,json+ g.fio
+expect 1 "invalid output format 'xml'" --output-format=xml g.fio
+expect 1 "--minimal: the terse output is not yet supported" --minimal g.fio
+expect 1 "--status-interval=1: not supported" --status-interval=1 g.fio
+expect 1 "can't use global as only section" --section=global g.fio
+expect 1 "<command line>:2: option 'bs=': empty value" --name=a --bs=
+expect 1 "no job given" --seed=1
+expect 1 "no job(s) defined" --rw=read --size=1m
+"$BIN" fio --parse-only >out 2>err || fail "--parse-only alone: exit $? (fio: 0)"
+exit 0
