@@ -153,10 +153,19 @@ static void tr_dists(struct ios_buf *b, const struct ios_job_result *j)
 		ios_buf_printf(b, ";%3.2f%%", dist[i]);
 }
 
-/* fio's print_disk_util(terse): appended to every job's line */
+/*
+ * fio's print_disk_util(terse), appended to every job's line. fio measures
+ * the disks its jobs' files live on, and the null engine has no files: a
+ * run of null jobs only has no disk fields (the normal report still shows
+ * the idle simulated disk).
+ */
 static void tr_disks(struct ios_buf *b, const struct ios_run_result *r)
 {
-	for (size_t i = 0; i < r->nr_disks; i++) {
+	bool files = false;
+
+	for (size_t i = 0; i < r->nr_jobs && !files; i++)
+		files = !r->jobs[i].job || r->jobs[i].job->ioengine != IOS_ENGINE_NULL;
+	for (size_t i = 0; files && i < r->nr_disks; i++) {
 		const struct ios_disk_result *dk = &r->disks[i];
 
 		ios_buf_printf(b, ";%.*s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
