@@ -11,9 +11,10 @@
  *  - our normal text equals fio's line for line, except the pid/date of
  *    the header and the cpu line, which describe the host;
  *  - our json+ "bins" equal fio's (keys from our plat_idx_to_val);
- *  - our terse v3 lines (fio ran with terse too, in the same run) have
- *    fio's field count and every field fio's, except CPU usage and page
- *    faults, numbers to the last printed digit;
+ *  - our terse lines (fio ran with terse too, in the same run; versions 3,
+ *    5 and 4 in the three cases) have fio's field count and every field
+ *    fio's, except CPU usage and page faults, numbers to the last printed
+ *    digit;
  *  - our pre-run lines, made from the job file as we parse it, equal fio's.
  * The measurements are copied; everything fio computes from them is
  * computed by our code, so this checks our formulas and formatting.
@@ -28,6 +29,7 @@ struct cmp_case {
 	const char *name;
 	const char *jobfile;	/* "%s" is replaced by the scratch directory */
 	bool needs_dir;
+	unsigned terse_ver;	/* fio's --terse-version (3 when 0) */
 };
 
 static const struct cmp_case cases[] = {
@@ -36,15 +38,16 @@ static const struct cmp_case cases[] = {
 	  "[a]\nrw=randread\ndescription=first \"job\"\n\n"
 	  "[b]\nrw=randrw\nrwmixread=60\npercentile_list=50:99:99.999\n\n"
 	  "[c]\nnew_group\nrw=write\nnumjobs=2\ngroup_reporting\niodepth=4\n\n"
-	  "[d]\nnew_group\nrw=read\nrate_iops=0\n", false },
+	  "[d]\nnew_group\nrw=read\nrate_iops=0\n", false, 3 },
 	{ "psync-fsync",
 	  "[global]\nioengine=psync\ndirectory=%s\nsize=256k\nbs=4k\n\n"
-	  "[s]\nrw=randrw\nfsync=8\nlat_percentiles=1\n", true },
+	  "[s]\nrw=randrw\nfsync=8\nlat_percentiles=1\n", true, 5 },
 	/* pre-run lines: threads and processes, "..." for clones, bs ranges */
 	{ "null-threads",
 	  "[global]\nioengine=null\nsize=4m\n\n"
 	  "[t]\nthread\nrw=randwrite\nbsrange=4k-16k\niodepth=8\n\n"
-	  "[p]\nnew_group\nrw=read\nbs=8k\nnumjobs=3\ngroup_reporting\nclat_percentiles=0\n", false },
+	  "[p]\nnew_group\nrw=read\nbs=8k\nnumjobs=3\ngroup_reporting\nclat_percentiles=0\n", false,
+	  4 },
 };
 
 /* ---- rebuilding a result from fio's JSON ---- */
@@ -464,13 +467,19 @@ static bool terse_field_eq(const char *a, size_t la, const char *b, size_t lb)
 	return fabs(vx - vy) <= u * 1.001;
 }
 
-/* v3 fields that describe the host: usr and sys CPU, major and minor faults */
-static bool terse_host_field(unsigned k)
+/*
+ * Fields that describe the host: usr and sys CPU, major and minor faults,
+ * after the header (5 fields) and 2 (v3) or 3 directions of 41 fields (47
+ * in v5, with the samples counts).
+ */
+static bool terse_host_field(unsigned ver, unsigned k)
 {
-	return k == 87 || k == 88 || k == 90 || k == 91;
+	unsigned cpu = 5 + (ver == 3 ? 2 : 3) * (ver == 5 ? 47 : 41);
+
+	return k == cpu || k == cpu + 1 || k == cpu + 3 || k == cpu + 4;
 }
 
-static int compare_terse(const char *fio, const char *ours)
+static int compare_terse(const char *fio, const char *ours, unsigned ver)
 {
 	int lineno = 0;
 
@@ -483,7 +492,7 @@ static int compare_terse(const char *fio, const char *ours)
 		while (a < fio + la && b < ours + lb) {
 			size_t fa = strcspn(a, ";\n"), fb = strcspn(b, ";\n");
 
-			if (!terse_host_field(k) && !terse_field_eq(a, fa, b, fb)) {
+			if (!terse_host_field(ver, k) && !terse_field_eq(a, fa, b, fb)) {
 				fprintf(stderr, "    terse line %d field %u: fio \"%.*s\", ours \"%.*s\"\n",
 					lineno, k + 1, (int)fa, a, (int)fb, b);
 				return 1;
@@ -544,6 +553,7 @@ out:
 
 static int run_case(const struct cmp_case *c)
 {
+	unsigned ver = c->terse_ver ? c->terse_ver : 3;
 	char dir[] = "/tmp/iosched-fio-XXXXXX", path[256], cmd[1024], jobtext[2048];
 	char *out = NULL, *json_end, *normal, *terse = NULL, *pre = NULL;
 	struct jm *fio = NULL, *ours = NULL;
@@ -566,7 +576,8 @@ static int run_case(const struct cmp_case *c)
 	fputs(jobtext, f);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "cd %s && fio --output-format=json+,terse,normal "
-		 "--output=%s/out.txt job.fio >/dev/null 2>&1; echo $?", dir, dir);
+		 "--terse-version=%u --output=%s/out.txt job.fio >/dev/null 2>&1; echo $?", dir,
+		 ver, dir);
 	free(t_run_cmd(cmd, &status));
 	snprintf(path, sizeof(path), "%s/out.txt", dir);
 	out = t_read_file(path, NULL);
@@ -581,7 +592,10 @@ static int run_case(const struct cmp_case *c)
 	{
 		char *start = strstr(out, "\n{\n");
 
-		char *t = strstr(out, "\n3;fio-3.33;");
+		char tag[32], *t;
+
+		snprintf(tag, sizeof(tag), "\n%u;fio-3.33;", ver);
+		t = strstr(out, tag);
 
 		json_end = start ? strstr(start, "\n}\n") : NULL;
 		if (!start || !json_end || !t || t > start) {
@@ -604,7 +618,7 @@ static int run_case(const struct cmp_case *c)
 		goto out;
 	}
 	if (ios_report_json_plus(&rb.r, &jb) || ios_report_normal(&rb.r, &tb) ||
-	    ios_report_terse(&rb.r, 3, &xb))
+	    ios_report_terse(&rb.r, ver, &xb))
 		goto out;
 	ours = jm_parse(jb.s, &err, &off);
 	if (!ours) {
@@ -623,7 +637,7 @@ static int run_case(const struct cmp_case *c)
 		fprintf(stderr, "  %s: normal output differs\n", c->name);
 		goto out;
 	}
-	if (compare_terse(terse, xb.s ? xb.s : "")) {
+	if (compare_terse(terse, xb.s ? xb.s : "", ver)) {
 		fprintf(stderr, "  %s: terse output differs\n", c->name);
 		goto out;
 	}
