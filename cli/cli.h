@@ -50,7 +50,7 @@ struct cli_run_opts {
 	struct ios_run_config cfg;	/* scheduler, device, seed; settings after _load */
 	struct ios_settings settings;	/* --set, in order */
 	struct ios_job_parse_opts po;	/* --fio-compat */
-	const char *fmt;		/* "normal" or "json" */
+	const char *fmt;		/* --output-format: "normal", "json,terse", ... */
 	const char *outfile;		/* NULL: stdout */
 	const char *trace;		/* --trace NAME (run, replay) */
 	const char *plot;		/* --plot FILE.svg (run, replay) */
@@ -58,6 +58,13 @@ struct cli_run_opts {
 	int nr_jobs;
 };
 
+/*
+ * The report in the formats @fmt names (fio's --output-format list); with
+ * @fio_preamble, fio's pre-run lines before a normal report (the fio
+ * command's). 0, -EINVAL or -ENOMEM.
+ */
+int cli_report(const struct ios_run_result *r, const char *fmt, bool fio_preamble,
+	       struct ios_buf *out);
 int cli_run_opts_init(struct cli_run_opts *o, int argc);
 void cli_run_opts_free(struct cli_run_opts *o);
 extern const struct ios_cl_opt cli_run_opts_table[];

@@ -208,6 +208,12 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	/* a comparison table has a text and a JSON form, not fio's others */
+	if (strcmp(o.fmt, "normal") && strcmp(o.fmt, "json")) {
+		fprintf(stderr, "iosched: compare: --output-format=%s: allowed normal, json\n", o.fmt);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	list = args.list;
 	plot = args.plot;
 	if (args.workers)	/* 0: no --jobs (it takes 1..) */

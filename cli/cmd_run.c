@@ -67,7 +67,7 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
 	ios_buf_init(&out);
-	ret = !strcmp(o.fmt, "json") ? ios_report_json(&res, &out) : ios_report_normal(&res, &out);
+	ret = cli_report(&res, o.fmt, false, &out);
 	if (ret)
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 	else if (!cli_write_output(o.outfile, &out))

@@ -59,9 +59,31 @@ static void ro_set_help(int at, int col, struct ios_buf *out)
 	ios_buf_free(&text);
 }
 
-static const struct ios_cl_choice ro_formats[] = {
-	{ "normal", 0, false }, { "json", 1, false }, { NULL, 0, false },
-};
+/* --output-format: fio's comma-separated list (normal, json, json+, terse) */
+static int ro_format(void *base, const struct ios_cl_opt *opt, const char *v, struct ios_buf *msg)
+{
+	struct cli_run_opts *o = base;
+	unsigned mask;
+
+	(void)opt;
+	if (ios_report_parse_formats(v, &mask)) {
+		ios_buf_printf(msg, "--output-format=%s: allowed normal, json, json+, terse, "
+			       "or several joined by commas (normal,json)", v);
+		return -1;
+	}
+	o->fmt = v;
+	return 0;
+}
+
+int cli_report(const struct ios_run_result *r, const char *fmt, bool fio_preamble,
+	       struct ios_buf *out)
+{
+	struct ios_report_opts ro = { .preamble = fio_preamble };
+
+	if (ios_report_parse_formats(fmt, &ro.formats))
+		return -EINVAL;
+	return ios_report(r, &ro, out);
+}
 
 static const struct ios_cl_choice ro_compat[] = {
 	{ "1", IOS_JOB_COMPAT_FIO1, false },
@@ -82,8 +104,9 @@ const struct ios_cl_opt cli_run_opts_table[] = {
 	  .help_fn = ro_set_help },
 	{ .name = "--seed", .kind = IOS_CL_U64, .off = RO(cfg.seed), .min = 0, .max = UINT64_MAX,
 	  .metavar = "N", .help = "random seed (default 1); same seed, same output" },
-	{ .name = "--output-format", .kind = IOS_CL_CHOICE, .off = RO(fmt), .choices = ro_formats,
-	  .flags = IOS_CL_STORE_NAME, .metavar = "FMT", .help = "normal (default) or json" },
+	{ .name = "--output-format", .kind = IOS_CL_CALL, .fn = ro_format, .metavar = "FMT",
+	  .help = "normal (default), json, json+, terse, or several\n"
+		  "joined by commas (normal,json); docs/formats.md" },
 	{ .name = "--output", .kind = IOS_CL_STR, .off = RO(outfile), .metavar = "FILE",
 	  .help = "write the report to FILE instead of stdout" },
 	{ .name = "--trace", .kind = IOS_CL_STR, .off = RO(trace), .mask = CLI_RUN_OWN,

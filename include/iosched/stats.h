@@ -244,5 +244,43 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out) IOS_M
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
 /* fio 1.9's (2006) text layout, to set beside the LKML threads of that era */
 int ios_report_fio19(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+/* fio's json+: the JSON plus each latency histogram's non-empty "bins" */
+int ios_report_json_plus(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+/*
+ * fio's terse line per job, version @ver 2..5 (fio's default and
+ * --minimal's is 3); -EINVAL for another version (src/report/terse.c).
+ */
+int ios_report_terse(const struct ios_run_result *r, unsigned ver,
+		     struct ios_buf *out) IOS_MUST_CHECK;
+/* fio's lines before a run: "name: (g=0): rw=...", "fio-3.33", "Starting N processes" */
+int ios_report_preamble(const struct ios_run_result *r, struct ios_buf *out) IOS_MUST_CHECK;
+
+/* Output formats, combinable as fio's --output-format=normal,json,... */
+enum {
+	IOS_OUT_NORMAL = 1u << 0,
+	IOS_OUT_TERSE = 1u << 1,
+	IOS_OUT_JSON = 1u << 2,
+	IOS_OUT_JSON_PLUS = 1u << 3,	/* with IOS_OUT_JSON: one json+ document */
+};
+struct ios_report_opts {
+	unsigned formats;		/* IOS_OUT_* */
+	unsigned terse_version;		/* 2..5; 0 = 3, fio's default */
+	bool preamble;			/* the pre-run lines before a normal report,
+					 * as fio prints them (the fio command's,
+					 * not run's: run's outputs start blank) */
+};
+/*
+ * fio's --output-format value: a comma-separated list of normal, terse,
+ * json, json+. Returns 0 with *mask set, or -EINVAL (an unknown or empty
+ * name).
+ */
+int ios_report_parse_formats(const char *s, unsigned *mask) IOS_MUST_CHECK;
+/*
+ * Every format @o asks for, in fio's order: pre-run lines (with normal),
+ * terse, JSON, normal. Returns 0, -EINVAL (no format, bad terse version)
+ * or -ENOMEM.
+ */
+int ios_report(const struct ios_run_result *r, const struct ios_report_opts *o,
+	       struct ios_buf *out) IOS_MUST_CHECK;
 
 #endif

@@ -28,6 +28,7 @@
 
 struct js {
 	struct ios_buf *b;
+	bool plus;		/* json+: histograms' bins too */
 	unsigned depth;
 	bool first[JS_MAX_DEPTH];
 };
@@ -153,6 +154,25 @@ static void js_options(struct js *w, const char *key, const struct ios_kv *kv, s
 	js_close(w, '}');
 }
 
+/*
+ * json+: every non-empty histogram bucket, keyed by the latency fio's
+ * plat_idx_to_val() gives it (the bucket's midpoint, exact below 128 ns),
+ * so readers such as fio_jsonplus_clat2csv rebuild the distribution.
+ */
+static void js_bins(struct js *w, const struct ios_lat_stat *s)
+{
+	js_open(w, "bins", '{');
+	for (unsigned i = 0; i < IOS_PLAT_NR; i++) {
+		char name[32];
+
+		if (!s->plat[i])
+			continue;
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)ios_plat_idx_to_val(i));
+		js_u64(w, name, s->plat[i]);
+	}
+	js_close(w, '}');
+}
+
 /* fio's add_ddir_lat_json */
 static void js_lat(struct js *w, const char *key, const struct ios_job_result *j,
 		   const struct ios_lat_stat *s)
@@ -183,6 +203,8 @@ static void js_lat(struct js *w, const char *key, const struct ios_job_result *j
 			}
 			js_close(w, '}');
 		}
+		if (w->plus)
+			js_bins(w, s);
 	}
 	js_close(w, '}');
 }
@@ -349,9 +371,9 @@ static size_t nr_cut(const struct ios_run_result *r)
 	return n;
 }
 
-int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
+static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *out)
 {
-	struct js w = { .b = out };
+	struct js w = { .b = out, .plus = plus };
 	struct ios_rep_group *groups;
 	int nr_groups, ret;
 	char date[32];
@@ -447,4 +469,14 @@ int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 	ios_buf_puts(out, "\n");
 	free(groups);
 	return out->oom ? -ENOMEM : 0;
+}
+
+int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
+{
+	return js_report(r, false, out);
+}
+
+int ios_report_json_plus(const struct ios_run_result *r, struct ios_buf *out)
+{
+	return js_report(r, true, out);
 }

@@ -9,7 +9,13 @@
  *  - every number fio derived (bw, iops, percentiles, bw_agg, the depth and
  *    latency distributions, ...) equals ours, and every string too;
  *  - our normal text equals fio's line for line, except the pid/date of
- *    the header and the cpu line, which describe the host.
+ *    the header and the cpu line, which describe the host;
+ *  - our json+ "bins" equal fio's (keys from our plat_idx_to_val);
+ *  - our terse lines (fio ran with terse too, in the same run; versions 3,
+ *    5 and 4 in the three cases) have fio's field count and every field
+ *    fio's, except CPU usage and page faults, numbers to the last printed
+ *    digit;
+ *  - our pre-run lines, made from the job file as we parse it, equal fio's.
  * The measurements are copied; everything fio computes from them is
  * computed by our code, so this checks our formulas and formatting.
  */
@@ -23,6 +29,7 @@ struct cmp_case {
 	const char *name;
 	const char *jobfile;	/* "%s" is replaced by the scratch directory */
 	bool needs_dir;
+	unsigned terse_ver;	/* fio's --terse-version (3 when 0) */
 };
 
 static const struct cmp_case cases[] = {
@@ -31,10 +38,16 @@ static const struct cmp_case cases[] = {
 	  "[a]\nrw=randread\ndescription=first \"job\"\n\n"
 	  "[b]\nrw=randrw\nrwmixread=60\npercentile_list=50:99:99.999\n\n"
 	  "[c]\nnew_group\nrw=write\nnumjobs=2\ngroup_reporting\niodepth=4\n\n"
-	  "[d]\nnew_group\nrw=read\nrate_iops=0\n", false },
+	  "[d]\nnew_group\nrw=read\nrate_iops=0\n", false, 3 },
 	{ "psync-fsync",
 	  "[global]\nioengine=psync\ndirectory=%s\nsize=256k\nbs=4k\n\n"
-	  "[s]\nrw=randrw\nfsync=8\nlat_percentiles=1\n", true },
+	  "[s]\nrw=randrw\nfsync=8\nlat_percentiles=1\n", true, 5 },
+	/* pre-run lines: threads and processes, "..." for clones, bs ranges */
+	{ "null-threads",
+	  "[global]\nioengine=null\nsize=4m\n\n"
+	  "[t]\nthread\nrw=randwrite\nbsrange=4k-16k\niodepth=8\n\n"
+	  "[p]\nnew_group\nrw=read\nbs=8k\nnumjobs=3\ngroup_reporting\nclat_percentiles=0\n", false,
+	  4 },
 };
 
 /* ---- rebuilding a result from fio's JSON ---- */
@@ -261,7 +274,8 @@ static int rebuild(struct rebuilt *rb, const struct jm *root)
 static bool skip_fio(const char *prefix, const char *key)
 {
 	(void)prefix;
-	return !strcmp(key, "bins");	/* json+ only */
+	(void)key;
+	return false;
 }
 
 static bool skip_ours(const char *prefix, const char *key)
@@ -331,7 +345,7 @@ static int compare_values(const struct jm *f, const struct jm *o, const char *pa
 			char sub[512];
 
 			if (f->type == JM_OBJ) {
-				if (host_only(fc->key) || !strcmp(fc->key, "bins"))
+				if (host_only(fc->key))
 					continue;
 				oc = jm_get(o, fc->key);
 				snprintf(sub, sizeof(sub), "%s/%s", path, fc->key);
@@ -419,14 +433,131 @@ static int compare_text(const char *fio, const char *ours)
 	return 0;
 }
 
+/* ---- terse and pre-run lines ---- */
+
+/*
+ * Two terse fields agree when they are the same text, or both numbers
+ * (with an optional '%') printed with the same decimals that differ by at
+ * most one unit in the last place (our means come back from fio's JSON
+ * rounded to 6 decimals, as for the normal text).
+ */
+static bool terse_field_eq(const char *a, size_t la, const char *b, size_t lb)
+{
+	char x[128], y[128], *ex, *ey;
+	const char *dot;
+	double u = 1, vx, vy;
+
+	if (la == lb && !memcmp(a, b, la))
+		return true;
+	if (la >= sizeof(x) || lb >= sizeof(y))
+		return false;
+	memcpy(x, a, la);
+	x[la] = '\0';
+	memcpy(y, b, lb);
+	y[lb] = '\0';
+	vx = strtod(x, &ex);
+	vy = strtod(y, &ey);
+	if (ex == x || ey == y || strcmp(ex, ey) || (*ex && strcmp(ex, "%")))
+		return false;
+	dot = strchr(x, '.');
+	if (!dot || !strchr(y, '.') || strlen(dot) != strlen(strchr(y, '.')))
+		return false;
+	for (const char *q = dot + 1; *q >= '0' && *q <= '9'; q++)
+		u /= 10;
+	return fabs(vx - vy) <= u * 1.001;
+}
+
+/*
+ * Fields that describe the host: usr and sys CPU, major and minor faults,
+ * after the header (5 fields) and 2 (v3) or 3 directions of 41 fields (47
+ * in v5, with the samples counts).
+ */
+static bool terse_host_field(unsigned ver, unsigned k)
+{
+	unsigned cpu = 5 + (ver == 3 ? 2 : 3) * (ver == 5 ? 47 : 41);
+
+	return k == cpu || k == cpu + 1 || k == cpu + 3 || k == cpu + 4;
+}
+
+static int compare_terse(const char *fio, const char *ours, unsigned ver)
+{
+	int lineno = 0;
+
+	while (*fio || *ours) {
+		size_t la = strcspn(fio, "\n"), lb = strcspn(ours, "\n");
+		const char *a = fio, *b = ours;
+		unsigned k = 0;
+
+		lineno++;
+		while (a < fio + la && b < ours + lb) {
+			size_t fa = strcspn(a, ";\n"), fb = strcspn(b, ";\n");
+
+			if (!terse_host_field(ver, k) && !terse_field_eq(a, fa, b, fb)) {
+				fprintf(stderr, "    terse line %d field %u: fio \"%.*s\", ours \"%.*s\"\n",
+					lineno, k + 1, (int)fa, a, (int)fb, b);
+				return 1;
+			}
+			k++;
+			a += fa + (a[fa] == ';');
+			b += fb + (b[fb] == ';');
+		}
+		if (a < fio + la || b < ours + lb || !fio[la] != !ours[lb] || k < 121) {
+			fprintf(stderr, "    terse line %d: field counts differ (or too few: %u)\n",
+				lineno, k);
+			return 1;
+		}
+		fio += la + (fio[la] == '\n');
+		ours += lb + (ours[lb] == '\n');
+	}
+	return lineno ? 0 : 1;
+}
+
+/*
+ * Our pre-run lines from the job file as iosched parses it. fio's "NAME:
+ * Laying out IO file" lines report creating real files on the host (the
+ * simulator's files are laid out silently) and are left out.
+ */
+static int compare_preamble(char *fio, const char *jobtext)
+{
+	for (char *p = strstr(fio, ": Laying out IO file"); p; p = strstr(fio, ": Laying out IO file")) {
+		char *bol = p, *eol = strchr(p, '\n');
+
+		while (bol > fio && bol[-1] != '\n')
+			bol--;
+		memmove(bol, eol ? eol + 1 : p + strlen(p), strlen(eol ? eol + 1 : p + strlen(p)) + 1);
+	}
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_err e = { 0 };
+	struct ios_run_result r = { 0 };
+	struct ios_buf b;
+	int bad = 1;
+
+	ios_buf_init(&b);
+	ios_job_parse_opts_init(&po);
+	if (ios_job_parse_buf("job.fio", jobtext, strlen(jobtext), &po, &jf, &e)) {
+		fprintf(stderr, "    job file: %s\n", e.msg);
+		goto out;
+	}
+	r.jobfile = &jf;
+	if (ios_report_preamble(&r, &b))
+		goto out;
+	bad = compare_text(fio, b.s);
+out:
+	ios_jobfile_free(&jf);
+	ios_buf_free(&b);
+	return bad;
+}
+
 /* ---- driver ---- */
 
 static int run_case(const struct cmp_case *c)
 {
+	unsigned ver = c->terse_ver ? c->terse_ver : 3;
 	char dir[] = "/tmp/iosched-fio-XXXXXX", path[256], cmd[1024], jobtext[2048];
-	char *out = NULL, *json_end, *normal;
+	char *out = NULL, *json_end, *normal, *terse = NULL, *pre = NULL;
 	struct jm *fio = NULL, *ours = NULL;
-	struct ios_buf tb, jb;
+	struct ios_buf tb, jb, xb;
 	struct rebuilt rb;
 	const char *err = NULL;
 	size_t off;
@@ -436,6 +567,7 @@ static int run_case(const struct cmp_case *c)
 	memset(&rb, 0, sizeof(rb));
 	ios_buf_init(&tb);
 	ios_buf_init(&jb);
+	ios_buf_init(&xb);
 	T_ASSERT(mkdtemp(dir));
 	snprintf(jobtext, sizeof(jobtext), c->jobfile, dir);
 	snprintf(path, sizeof(path), "%s/job.fio", dir);
@@ -443,8 +575,9 @@ static int run_case(const struct cmp_case *c)
 	T_ASSERT(f);
 	fputs(jobtext, f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cd %s && fio --output-format=json+,normal --output=%s/out.txt "
-		 "job.fio >/dev/null 2>&1; echo $?", dir, dir);
+	snprintf(cmd, sizeof(cmd), "cd %s && fio --output-format=json+,terse,normal "
+		 "--terse-version=%u --output=%s/out.txt job.fio >/dev/null 2>&1; echo $?", dir,
+		 ver, dir);
 	free(t_run_cmd(cmd, &status));
 	snprintf(path, sizeof(path), "%s/out.txt", dir);
 	out = t_read_file(path, NULL);
@@ -452,17 +585,28 @@ static int run_case(const struct cmp_case *c)
 		fprintf(stderr, "  %s: fio produced no output\n", c->name);
 		goto out;
 	}
-	/* json+ first, from the first line "{" to the first line "}", then normal */
+	/*
+	 * fio's order: the pre-run lines, the terse lines ("3;..."), json+
+	 * from the first line "{" to the first line "}", then normal.
+	 */
 	{
 		char *start = strstr(out, "\n{\n");
 
+		char tag[32], *t;
+
+		snprintf(tag, sizeof(tag), "\n%u;fio-3.33;", ver);
+		t = strstr(out, tag);
+
 		json_end = start ? strstr(start, "\n}\n") : NULL;
-		if (!start || !json_end) {
-			fprintf(stderr, "  %s: no JSON in fio's output\n", c->name);
+		if (!start || !json_end || !t || t > start) {
+			fprintf(stderr, "  %s: no JSON or terse lines in fio's output\n", c->name);
 			goto out;
 		}
 		json_end[2] = '\0';
 		normal = json_end + 3;
+		pre = strndup(out, (size_t)(t + 1 - out));
+		terse = strndup(t + 1, (size_t)(start - t));
+		T_ASSERT(pre && terse);
 		fio = jm_parse(start + 1, &err, &off);
 	}
 	if (!fio) {
@@ -473,7 +617,8 @@ static int run_case(const struct cmp_case *c)
 		fprintf(stderr, "  %s: rebuilding failed\n", c->name);
 		goto out;
 	}
-	if (ios_report_json(&rb.r, &jb) || ios_report_normal(&rb.r, &tb))
+	if (ios_report_json_plus(&rb.r, &jb) || ios_report_normal(&rb.r, &tb) ||
+	    ios_report_terse(&rb.r, ver, &xb))
 		goto out;
 	ours = jm_parse(jb.s, &err, &off);
 	if (!ours) {
@@ -492,6 +637,14 @@ static int run_case(const struct cmp_case *c)
 		fprintf(stderr, "  %s: normal output differs\n", c->name);
 		goto out;
 	}
+	if (compare_terse(terse, xb.s ? xb.s : "", ver)) {
+		fprintf(stderr, "  %s: terse output differs\n", c->name);
+		goto out;
+	}
+	if (compare_preamble(pre, jobtext)) {
+		fprintf(stderr, "  %s: pre-run lines differ\n", c->name);
+		goto out;
+	}
 	ret = T_PASS;
 out:
 	if (ret != T_PASS && out)
@@ -506,6 +659,9 @@ out:
 	rebuilt_free(&rb);
 	ios_buf_free(&tb);
 	ios_buf_free(&jb);
+	ios_buf_free(&xb);
+	free(pre);
+	free(terse);
 	return ret;
 }
 
@@ -537,7 +693,14 @@ static int test_psync_with_fsync(void)
 	return run_case(&cases[1]);
 }
 
+static int test_threads_and_clones(void)
+{
+	if (!have_fio())
+		return T_SKIP;
+	return run_case(&cases[2]);
+}
+
 int main(void)
 {
-	return T_RUN(test_null_engine_groups, test_psync_with_fsync);
+	return T_RUN(test_null_engine_groups, test_psync_with_fsync, test_threads_and_clones);
 }
