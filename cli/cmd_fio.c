@@ -23,61 +23,42 @@
 
 #define FIO_VERSION "fio-3.33"
 
-/* --output-format: each name a bit; the writers not yet built are refused by name */
-#define FIO_FMT_NORMAL	0x1u
-#define FIO_FMT_JSON	0x2u
-#define FIO_FMT_JSONPLUS 0x4u
-#define FIO_FMT_TERSE	0x8u
-
-static const struct {
-	const char *name;
-	unsigned bit;
-	bool supported;		/* the terse and json+ writers are another change's work */
-} fio_formats[] = {
-	{ "normal", FIO_FMT_NORMAL, true }, { "json", FIO_FMT_JSON, true },
-	{ "json+", FIO_FMT_JSONPLUS, false }, { "terse", FIO_FMT_TERSE, false },
-};
-
 struct fio_cli {
 	struct cli_run_opts o;		/* lab options, --output, the job files */
 	struct ios_job_arg *args;	/* job options, in order */
 	size_t nr_args;
 	const char **sections;		/* --section names, NULL-terminated */
 	size_t nr_sections;
-	unsigned formats;
-	bool parse_only, showcmd, minimal, version;
-	const char *terse_version, *status_interval;
+	unsigned formats;		/* IOS_OUT_*; 0: normal */
+	uint64_t terse_version;		/* 2..5; 0: fio's default, 3 */
+	bool parse_only, showcmd, version;
+	const char *status_interval;
 	int eta;
 };
 
+/* --output-format=LIST, as fio reads it: the last one given wins */
 static int fio_set_format(void *base, const struct ios_cl_opt *opt, const char *v,
 			  struct ios_buf *msg)
 {
 	struct fio_cli *f = base;
-	unsigned bits = 0;
 
 	(void)opt;
-	for (const char *p = v; *p;) {
-		size_t n = strcspn(p, ",");
-		size_t k;
-
-		for (k = 0; k < IOS_ARRAY_SIZE(fio_formats); k++)
-			if (strlen(fio_formats[k].name) == n && !strncmp(fio_formats[k].name, p, n))
-				break;
-		if (k == IOS_ARRAY_SIZE(fio_formats)) {
-			ios_buf_printf(msg, "--output-format=%s: invalid output format '%.*s' "
-				       "(fio has normal, json, json+ and terse)", v, (int)n, p);
-			return -1;
-		}
-		if (!fio_formats[k].supported) {
-			ios_buf_printf(msg, "--output-format=%s: the %s output is not yet supported "
-				       "by iosched (normal and json are)", v, fio_formats[k].name);
-			return -1;
-		}
-		bits |= fio_formats[k].bit;
-		p += n + (p[n] == ',');
+	if (ios_report_parse_formats(v, &f->formats)) {
+		ios_buf_printf(msg, "--output-format=%s: invalid output format (fio has normal, "
+			       "json, json+ and terse, comma-separated)", v);
+		return -1;
 	}
-	f->formats = bits;
+	return 0;
+}
+
+/* --minimal is fio's shorthand for --output-format=terse (in argument order) */
+static int fio_set_minimal(void *base, const struct ios_cl_opt *opt, const char *v,
+			   struct ios_buf *msg)
+{
+	(void)opt;
+	(void)v;
+	(void)msg;
+	((struct fio_cli *)base)->formats = IOS_OUT_TERSE;
 	return 0;
 }
 
@@ -110,8 +91,8 @@ static const struct ios_cl_opt fio_table[] = {
 	{ .name = "--section", .kind = IOS_CL_CALL, .fn = fio_add_section },
 	{ .name = "--parse-only", .kind = IOS_CL_FLAG, .off = FO(parse_only) },
 	{ .name = "--showcmd", .kind = IOS_CL_FLAG, .off = FO(showcmd) },
-	{ .name = "--minimal", .kind = IOS_CL_FLAG, .off = FO(minimal) },
-	{ .name = "--terse-version", .kind = IOS_CL_STR, .off = FO(terse_version) },
+	{ .name = "--minimal", .kind = IOS_CL_CALL, .fn = fio_set_minimal, .flags = IOS_CL_NO_VALUE },
+	{ .name = "--terse-version", .kind = IOS_CL_U64, .off = FO(terse_version), .min = 2, .max = 5 },
 	{ .name = "--status-interval", .kind = IOS_CL_STR, .off = FO(status_interval) },
 	{ .name = "--eta", .kind = IOS_CL_CHOICE, .off = FO(eta), .choices = fio_eta },
 	{ .name = NULL },
@@ -347,11 +328,6 @@ static int fio_parse(struct fio_cli *f, int argc, char **argv)
 /* Options taken but not (yet) honoured: refused by name, after the parse */
 static int fio_refuse(const struct fio_cli *f)
 {
-	if (f->minimal || f->terse_version) {
-		fprintf(stderr, "iosched: %s: the terse output is not yet supported by iosched "
-			"(normal and json are)\n", f->minimal ? "--minimal" : "--terse-version");
-		return -1;
-	}
 	if (f->status_interval) {
 		fprintf(stderr, "iosched: --status-interval=%s: not supported by iosched (the "
 			"report is written once, at the end of the run)\n", f->status_interval);
@@ -388,20 +364,6 @@ static int fio_load(struct fio_cli *f, struct ios_jobfile *jf, struct ios_buf *s
 	return 0;
 }
 
-/* The report in the formats asked for: fio writes json before normal, a blank line between */
-static int fio_report(unsigned formats, const struct ios_run_result *res, struct ios_buf *out)
-{
-	int ret = 0;
-
-	if (formats & FIO_FMT_JSON)
-		ret = ios_report_json(res, out);
-	if (!ret && (formats & FIO_FMT_JSON) && (formats & FIO_FMT_NORMAL))
-		ios_buf_puts(out, "\n");
-	if (!ret && (formats & FIO_FMT_NORMAL))
-		ret = ios_report_normal(res, out);
-	return ret || out->oom ? -1 : 0;
-}
-
 /* Run @jf and write its report, as iosched run does; the exit status. */
 static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 {
@@ -411,6 +373,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	struct ios_blktrace *bt = NULL;
 	struct cli_paths paths = { 0 };
 	struct cli_progress prog;
+	struct ios_report_opts ro = { 0 };
 	struct ios_buf out;
 	int rc = CLI_EXIT_FAIL, ret;
 
@@ -437,7 +400,11 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
 	ios_buf_init(&out);
-	if (fio_report(f->formats ? f->formats : FIO_FMT_NORMAL, &res, &out))
+	/* fio's order: the pre-run lines, terse, JSON, normal (ios_report) */
+	ro.formats = f->formats ? f->formats : IOS_OUT_NORMAL;
+	ro.terse_version = (unsigned)f->terse_version;
+	ro.preamble = true;
+	if (ios_report(&res, &ro, &out))
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 	else if (!cli_write_output(o->outfile, &out))
 		rc = CLI_EXIT_OK;

@@ -47,6 +47,7 @@ enum ios_cl_kind {
 /* Option flags. */
 #define IOS_CL_BRIEF_RANGE	0x1u	/* U64: "CMD: NAME=V: allowed MIN..MAX" */
 #define IOS_CL_STORE_NAME	0x2u	/* CHOICE: store the choice's name (const char *) */
+#define IOS_CL_NO_VALUE		0x4u	/* CALL: takes no value, .fn gets NULL (fio's --minimal) */
 
 struct ios_cl_choice {
 	const char *name;

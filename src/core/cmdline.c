@@ -184,7 +184,7 @@ int ios_cl_parse_one(const char *cmd, const struct ios_cl_group *groups, size_t 
 				continue;
 			if (opt->kind == IOS_CL_HELP)
 				return IOS_CL_ONE_HELP;
-			if (opt->kind != IOS_CL_FLAG) {
+			if (opt->kind != IOS_CL_FLAG && !(opt->flags & IOS_CL_NO_VALUE)) {
 				v = cl_value(spelled, n, glued, argc, argv, i, msg);
 				if (!v)
 					return -1;

@@ -5,7 +5,7 @@
 # are global and reach every job; --section, --parse-only, --showcmd,
 # --version, --output, --output-format=normal,json; and the refusals: a
 # fio option iosched does not model is named, one fio does not have is
-# "unrecognized", an output format not yet written is refused by name.
+# "unrecognized"; the pre-run lines, terse (--minimal) and json+.
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d)
@@ -33,9 +33,15 @@ printf '[global]\nrw=randread\nbs=4k\nsize=256k\n[a]\n[b]\niodepth=4\n' >g.fio
 	fail "flags run"
 cmp -s file.txt flags.txt || fail "file and flags differ"
 grep -q '^a: (groupid=0' flags.txt && grep -q '^b: (groupid=0' flags.txt || fail "jobs a, b missing"
-# iosched run gives the same report for the file
+# fio's pre-run lines: one per job, the version, the process count
+[ "$(sed -n '1,4p' file.txt | cut -c1-40)" = "$(printf 'a: (g=0): rw=randread, bs=(R) 4096B-4096\nb: (g=0): rw=randread, bs=(R) 4096B-4096\nfio-3.33\nStarting 2 processes')" ] ||
+	fail "pre-run lines: $(sed -n '1,4p' file.txt)"
+grep -q '^a: (g=0): .*ioengine=psync, iodepth=1$' file.txt && grep -q '^b: (g=0): .*iodepth=4$' file.txt ||
+	fail "pre-run lines: engine and depth"
+# after them iosched run's report for the same file, byte for byte
 "$BIN" run g.fio >run.txt 2>err || fail "iosched run"
-cmp -s file.txt run.txt || fail "iosched fio and iosched run differ on one file"
+sed -n '/^$/,$p' file.txt >report.txt
+cmp -s report.txt run.txt || fail "iosched fio and iosched run differ on one file"
 # under the name fio, from PATH
 PATH=$d/bin:$PATH fio --rw=randread --bs=4k --size=256k --name=a --name=b --iodepth=4 \
 	>sym.txt 2>err || fail "run as fio"
@@ -97,8 +103,17 @@ cmp -s stdin.txt file.txt || fail "stdin job differs from the file"
 "$FIO" --output=rep.txt g.fio >out 2>err || fail "--output"
 cmp -s rep.txt file.txt || fail "--output differs"
 "$FIO" --output-format=normal,json g.fio >both.txt 2>err || fail "normal,json"
-head -1 both.txt | grep -q '^{' || fail "normal,json: json does not come first (as in fio)"
-tail -n +2 both.txt | grep -q '^a: (groupid=0' || fail "normal,json: no normal report"
+# fio's order: the pre-run lines, the JSON, a blank line, the normal report
+[ "$(sed -n '/^Starting/{n;p;q}' both.txt)" = "{" ] || fail "normal,json: json does not follow the pre-run lines (as in fio)"
+[ "$(sed -n '/^}$/{n;p;n;p;q}' both.txt | tr '\n' '|')" = "|a: (groupid=0, jobs=1): err= 0: pid=1000: Thu Jan  1 00:00:00 1970|" ] ||
+	fail "normal,json: one blank line, then the normal report"
+# terse: --minimal (no pre-run lines), --terse-version, json+ with its bins
+"$FIO" --minimal g.fio >t.txt 2>err || fail "--minimal"
+[ "$(cut -d';' -f1-4 t.txt | tr '\n' ' ')" = "3;fio-3.33;a;0 3;fio-3.33;b;0 " ] || fail "--minimal: $(cut -c1-40 t.txt)"
+"$FIO" --output-format=terse --terse-version=5 g.fio >t.txt 2>err || fail "--terse-version=5"
+[ "$(cut -d';' -f1 t.txt | sort -u)" = "5" ] || fail "--terse-version=5: $(cut -c1-20 t.txt)"
+"$FIO" --output-format=json+ g.fio >jp.txt 2>err || fail "json+"
+grep -q '"bins" : {' jp.txt || fail "json+: no bins"
 "$FIO" --cmdhelp=blocksize >out 2>err || fail "--cmdhelp"
 grep -q 'bs: ' out && grep -q 'alias: blocksize' out || fail "--cmdhelp=blocksize: $(cat out)"
 "$FIO" --enghelp >out 2>err && grep -q 'libaio' out || fail "--enghelp"
@@ -110,10 +125,8 @@ grep -q 'Scheduler stats (deadline)' dl.txt || fail "--scheduler=deadline not us
 expect 1 "unrecognized option '--nosuch=1'" --name=a --nosuch=1
 expect 1 "<command line>:2: option 'cpumask' is not supported by iosched" --name=a --cpumask=1
 expect 1 "--debug: a fio option that iosched does not model" --debug=io g.fio
-expect 1 "the terse output is not yet supported" --output-format=terse g.fio
-expect 1 "the json+ output is not yet supported" --output-format=normal,json+ g.fio
-expect 1 "invalid output format 'xml'" --output-format=xml g.fio
-expect 1 "--minimal: the terse output is not yet supported" --minimal g.fio
+expect 1 "--output-format=xml: invalid output format" --output-format=xml g.fio
+expect 1 "--terse-version=6:" --terse-version=6 g.fio
 expect 1 "--status-interval=1: not supported" --status-interval=1 g.fio
 expect 1 "can't use global as only section" --section=global g.fio
 expect 1 "<command line>:2: option 'bs=': empty value" --name=a --bs=
