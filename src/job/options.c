@@ -596,7 +596,8 @@ const struct ios_opt ios_job_options[] = {
 
 	/* ---- pattern ---- */
 	{ INFO("rw", "readwrite", "enum", "read",
-	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw; ':N' = "
+	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw, trim, "
+	       "randtrim, trimwrite; ':N' = "
 	       "N I/Os per random offset, or an N-byte hole after each sequential I/O"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_rw },
 	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),

@@ -288,9 +288,46 @@ static int test_ftl_trim_job(void)
 	return T_PASS;
 }
 
+/* Block layer: a discard merges with a contiguous discard, never with a write next to it. */
+static int test_discard_merging(void)
+{
+	static const char *const scheds[] = { "noop", "deadline", "cfq", "bfq" };
+
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(scheds); i++) {
+		struct t_rig *r = t_rig_new(scheds[i], 1, 0, NULL);
+		struct ios_ioc *ioc = t_ioc(30 + (uint32_t)i);
+		int ret;
+
+		T_ASSERT(r);
+		t_submit(r, ioc, 0, 8, IOS_READ, 0, 0, &ret);	/* holds the only tag */
+		t_submit(r, ioc, 1000, 8, IOS_WRITE, IOS_REQ_SYNC, 1, &ret);
+		t_submit(r, ioc, 1008, 8, IOS_WRITE, IOS_REQ_SYNC | IOS_REQ_DISCARD, 2, &ret);
+		t_submit(r, ioc, 1016, 8, IOS_WRITE, IOS_REQ_SYNC | IOS_REQ_DISCARD, 3, &ret);
+		t_submit(r, ioc, 1024, 8, IOS_WRITE, IOS_REQ_SYNC, 4, &ret);
+		/* read, write 1000, discard 1008-1024, write 1024 */
+		T_ASSERT_MSG(r->q->nr_allocated == 4, "%s: %llu requests", scheds[i],
+			     (unsigned long long)r->q->nr_allocated);
+		for (uint64_t now = 1000000; t_in_device(r) || r->q->nr_sorted; now += 1000000) {
+			T_ASSERT(now < 100000000);
+			if (t_in_device(r)) {
+				/* depth 1: the newest issued request is the one in the device */
+				const struct ios_request *rq = r->issued[r->nr_issued - 1];
+
+				T_ASSERT_EQ(!!(rq->flags & IOS_REQ_DISCARD), rq->sector == 1008);
+				T_ASSERT_EQ(rq->nr_sectors, rq->sector == 1008 ? 16 : 8);
+			}
+			if (!t_complete_next(r, now) && r->timer_at != IOS_NO_WAKEUP)
+				t_fire_timer(r, r->timer_at > now ? r->timer_at : now);
+		}
+		T_ASSERT_EQ(r->nr_issued, 4);
+		t_rig_free(r);
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_write_cliff_and_trim, test_sequential_block_overwrites_wa_1,
 		     test_prefill_and_reads, test_bad_geometry, test_deterministic,
-		     test_hdd_refuses_trim, test_ftl_trim_job);
+		     test_hdd_refuses_trim, test_ftl_trim_job, test_discard_merging);
 }
