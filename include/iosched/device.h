@@ -51,6 +51,12 @@
  * bits for those come back with the code that reads them.
  */
 #define IOS_DEV_ROTATIONAL	(1u << 0)	/* seeks cost time: /sys/block/X/queue/rotational */
+/*
+ * Accepts discards (IOS_REQ_DISCARD): queue/discard_max_bytes non-zero. The
+ * host refuses a discard for a device without it with -EOPNOTSUPP, as
+ * blkdev_issue_discard() does for a queue without discard support.
+ */
+#define IOS_DEV_DISCARD		(1u << 1)
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {
@@ -58,6 +64,8 @@ enum ios_dev_ctl {
 	IOS_DEV_CTL_MEDIA_RATE = 1,
 	/* arg: struct ios_dev_counters *; internal counters for reports and tests */
 	IOS_DEV_CTL_COUNTERS = 2,
+	/* arg: struct ios_dev_ftl_stats *; flash translation layer counters (ssd-ftl) */
+	IOS_DEV_CTL_FTL_STATS = 3,
 };
 
 struct ios_dev_rate_query {
@@ -72,6 +80,20 @@ struct ios_dev_counters {
 	uint64_t media_ops;		/* mechanical or flash operations done */
 	uint64_t busy_ns;		/* time the mechanism / dies were busy */
 	uint64_t seeks;			/* positioning operations with a non-zero seek */
+};
+
+/*
+ * What an FTL did since init or reset. Write amplification is
+ * flash_pages_written / host_pages_written.
+ */
+struct ios_dev_ftl_stats {
+	uint64_t host_pages_written;	/* pages the host wrote */
+	uint64_t flash_pages_written;	/* pages programmed: host pages + GC copies */
+	uint64_t gc_copies;		/* valid pages moved by garbage collection */
+	uint64_t erases;		/* blocks erased */
+	uint64_t gc_ns;			/* die time spent on copies and erases */
+	uint64_t pages_trimmed;		/* mapped pages a discard unmapped */
+	uint64_t free_blocks;		/* erased blocks now (all dies) */
 };
 
 struct ios_dev;

@@ -29,6 +29,9 @@ enum ios_rw {
 	IOS_RW_RANDWRITE,
 	IOS_RW_RW,		/* rw, readwrite: sequential mix */
 	IOS_RW_RANDRW,
+	IOS_RW_TRIM,		/* trim: sequential discards */
+	IOS_RW_RANDTRIM,
+	IOS_RW_TRIMWRITE,	/* trimwrite: each block trimmed, then written */
 };
 
 enum ios_ioengine {
@@ -285,7 +288,13 @@ const char *ios_rw_name(enum ios_rw rw);
 const char *ios_ioengine_name(enum ios_ioengine e);
 static inline int ios_rw_is_random(enum ios_rw rw)
 {
-	return rw == IOS_RW_RANDREAD || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RANDRW;
+	return rw == IOS_RW_RANDREAD || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RANDRW ||
+	       rw == IOS_RW_RANDTRIM;
+}
+/* Trims are accounted in the write direction (the results have no trim line). */
+static inline int ios_rw_has_trim(enum ios_rw rw)
+{
+	return rw == IOS_RW_TRIM || rw == IOS_RW_RANDTRIM || rw == IOS_RW_TRIMWRITE;
 }
 static inline int ios_rw_has_read(enum ios_rw rw)
 {
@@ -293,7 +302,8 @@ static inline int ios_rw_has_read(enum ios_rw rw)
 }
 static inline int ios_rw_has_write(enum ios_rw rw)
 {
-	return rw == IOS_RW_WRITE || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RW || rw == IOS_RW_RANDRW;
+	return rw == IOS_RW_WRITE || rw == IOS_RW_RANDWRITE || rw == IOS_RW_RW || rw == IOS_RW_RANDRW ||
+	       ios_rw_has_trim(rw);
 }
 
 /* Option table introspection for 'iosched list' and --help. */

@@ -43,6 +43,7 @@ enum {
 	IOS_REQ_NOIDLE	 = 1u << 5,	/* sync write not followed by more I/O soon */
 	IOS_REQ_PRIO	 = 1u << 6,	/* boosted priority (4.x REQ_PRIO) */
 	IOS_REQ_IDLE	 = 1u << 7,	/* 4.x REQ_IDLE: more sync writes follow */
+	IOS_REQ_DISCARD	 = 1u << 8,	/* a discard (TRIM), dir IOS_WRITE; no data moves */
 };
 
 /* ioprio classes as in include/linux/ioprio.h */

@@ -76,6 +76,7 @@ enum ios_vfs_op_type {
 	IOS_VFS_FDATASYNC,
 	IOS_VFS_DIRECT_READ,
 	IOS_VFS_DIRECT_WRITE,
+	IOS_VFS_DISCARD,	/* BLKDISCARD on the blocks under [off, off+len): no data, no cache */
 };
 
 /* ios_vfs_step() results */

@@ -196,7 +196,9 @@ static inline uint64_t q_max_sectors(const struct ios_queue *q)
 
 static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
 {
-	if (!rq_mergeable(rq) || rq->dir != bio->dir)
+	/* a discard merges only with discards (2.6.31 elv_rq_merge_ok, 4.19 blk_rq_merge_ok) */
+	if (!rq_mergeable(rq) || rq->dir != bio->dir ||
+	    ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD))
 		return false;
 	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
 		return false;
@@ -260,7 +262,8 @@ static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
 {
 	if (!rq_mergeable(rq) || !rq_mergeable(next))
 		return false;
-	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir)
+	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir ||
+	    ((rq->flags ^ next->flags) & IOS_REQ_DISCARD))
 		return false;
 	if ((uint64_t)rq->nr_sectors + next->nr_sectors > q_max_sectors(q))
 		return false;

@@ -43,5 +43,6 @@ extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 /* device types in the registry (dev/dev.c) */
 extern const struct ios_dev_type ios_dev_hdd;
 extern const struct ios_dev_type ios_dev_ssd;
+extern const struct ios_dev_type ios_dev_ssd_ftl;
 
 #endif

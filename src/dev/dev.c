@@ -23,6 +23,7 @@
 static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,
 	&ios_dev_ssd,
+	&ios_dev_ssd_ftl,
 };
 
 /*
@@ -122,6 +123,31 @@ static const char *const dev_ssd_nvme[] = {
 	NULL,
 };
 
+/*
+ * ssd-ftl-2009: an Intel X25-M class 2009 MLC drive (10 channels) with a
+ * page-mapped FTL and 7.3 % spare, capacity scaled to 16 GiB so the page
+ * map stays small; sources in docs/devices.md.
+ */
+static const char *const dev_ssd_ftl_2009[] = {
+	"capacity=16GiB",
+	"channels=10",
+	"ways=2",
+	"page_size=4KiB",
+	"pages_per_block=128",
+	"over_provisioning=73",
+	"gc_reserve=2",
+	"prefill=0",
+	"t_read_us=50",
+	"t_prog_us=900",
+	"t_erase_ms=2",
+	"channel_mbps=80",
+	"interface_mbps=300",
+	"cmd_overhead_us=28",
+	"write_buffer=16MiB",
+	"queue_depth=32",
+	NULL,
+};
+
 static const struct ios_dev_profile dev_profiles[] = {
 	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache",
 	  dev_hdd_2009 },
@@ -131,6 +157,9 @@ static const struct ios_dev_profile dev_profiles[] = {
 	  dev_ssd_2009 },
 	{ "ssd-nvme", "ssd", "512 GB NVMe SSD, 8 channels x 8 dies, queue depth 256",
 	  dev_ssd_nvme },
+	{ "ssd-ftl-2009", "ssd-ftl",
+	  "16 GiB MLC SSD (2009) with a page-mapped FTL, greedy GC, 7.3 % spare, TRIM",
+	  dev_ssd_ftl_2009 },
 };
 
 const struct ios_dev_type *ios_dev_type_at(size_t i)

@@ -703,7 +703,8 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 {
 	struct ios_file *file = op->file;
 	struct ios_inode *in = file->inode;
-	bool wr = op->type == IOS_VFS_DIRECT_WRITE;
+	bool disc = op->type == IOS_VFS_DISCARD;
+	bool wr = op->type == IOS_VFS_DIRECT_WRITE || disc;
 	uint64_t end = op->off + op->len;
 	uint64_t max_bytes = vfs->q->tun.max_sectors_bytes;
 	struct ios_fs_map m;
@@ -759,12 +760,14 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		vb->bio.flags = wr ? IOS_REQ_SYNC | IOS_REQ_IDLE |
 					     ((file->flags & IOS_O_SYNC) ? IOS_REQ_FUA : 0)
 				   : 0;
+		if (disc)
+			vb->bio.flags = IOS_REQ_DISCARD | IOS_REQ_SYNC; /* submit_bio_wait() */
 		vb->bio.ioc = file->ioc;
 		op->pending++;
 		op->cursor += bytes;
-		if (wr)
+		if (wr && !disc)
 			vfs->st.pages_written += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
-		else
+		else if (!wr)
 			vfs->st.pages_read += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
 		if (vb_submit(vfs, op, vb, now, true))
 			return IOS_VFS_WAIT;
@@ -818,6 +821,7 @@ enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uin
 		break;
 	case IOS_VFS_DIRECT_READ:
 	case IOS_VFS_DIRECT_WRITE:
+	case IOS_VFS_DISCARD:
 		st = do_direct(vfs, op, now);
 		break;
 	}

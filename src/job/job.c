@@ -60,6 +60,9 @@ const char *ios_rw_name(enum ios_rw rw)
 	case IOS_RW_RANDWRITE: return "randwrite";
 	case IOS_RW_RW: return "rw";
 	case IOS_RW_RANDRW: return "randrw";
+	case IOS_RW_TRIM: return "trim";
+	case IOS_RW_RANDTRIM: return "randtrim";
+	case IOS_RW_TRIMWRITE: return "trimwrite";
 	}
 	return "?";
 }

@@ -110,8 +110,10 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 		{ "read", IOS_RW_READ }, { "write", IOS_RW_WRITE },
 		{ "randread", IOS_RW_RANDREAD }, { "randwrite", IOS_RW_RANDWRITE },
 		{ "rw", IOS_RW_RW }, { "readwrite", IOS_RW_RW }, { "randrw", IOS_RW_RANDRW },
+		{ "trim", IOS_RW_TRIM }, { "randtrim", IOS_RW_RANDTRIM },
+		{ "trimwrite", IOS_RW_TRIMWRITE },
 	};
-	static const char *const trims[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
+	static const char *const trims[] = { "randtrimwrite" };
 	const char *colon = strchr(c->value, ':');
 	size_t len = colon ? (size_t)(colon - c->value) : strlen(c->value);
 	size_t i;
@@ -121,13 +123,15 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 
 	for (i = 0; i < IOS_ARRAY_SIZE(trims); i++)
 		if (strlen(trims[i]) == len && !strncmp(trims[i], c->value, len))
-			return ios_opt_err(c, -ENOTSUP, "trims are not modelled by iosched");
+			return ios_opt_err(c, -ENOTSUP, "randtrimwrite is not modelled by iosched "
+					   "(trim, randtrim and trimwrite are)");
 	for (i = 0; i < IOS_ARRAY_SIZE(tab); i++)
 		if (strlen(tab[i].name) == len && !strncmp(tab[i].name, c->value, len))
 			break;
 	if (i == IOS_ARRAY_SIZE(tab))
 		return ios_opt_err(c, -EINVAL, "unknown value, allowed: read, write, randread, "
-				   "randwrite, rw, readwrite, randrw (with an optional :N)");
+				   "randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite "
+				   "(with an optional :N)");
 	job->rw = tab[i].rw;
 	job->rw_seq_nr = 0;
 	if (!colon)
@@ -592,7 +596,8 @@ const struct ios_opt ios_job_options[] = {
 
 	/* ---- pattern ---- */
 	{ INFO("rw", "readwrite", "enum", "read",
-	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw; ':N' = "
+	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw, trim, "
+	       "randtrim, trimwrite; ':N' = "
 	       "N I/Os per random offset, or an N-byte hole after each sequential I/O"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_rw },
 	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),

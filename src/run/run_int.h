@@ -59,6 +59,7 @@ struct run_io {
 	struct run_task_file *tf;
 	uint8_t dir;
 	bool sync_op;			/* fsync / fdatasync, accounted as fio's "sync" */
+	bool trim;			/* a discard (rw=trim...), accounted as a write */
 	uint64_t offset;		/* within the file */
 	uint64_t len;
 	uint64_t start_ns;		/* prepared (fio start_time) */
@@ -120,6 +121,9 @@ struct run_task {
 	unsigned inflight, nr_done, wait_threshold;
 	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
+	bool trimwrite_pending;		/* rw=trimwrite: the block just trimmed is written next */
+	uint64_t trimwrite_off, trimwrite_len;
+	struct run_task_file *trimwrite_tf;
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */

@@ -428,10 +428,33 @@ static int pick_dir(struct run_task *t)
 		return IOS_READ;
 	case IOS_RW_WRITE:
 	case IOS_RW_RANDWRITE:
+	case IOS_RW_TRIM:
+	case IOS_RW_RANDTRIM:
+	case IOS_RW_TRIMWRITE:
 		return IOS_WRITE;
 	default:
 		return ios_rand_below(&t->rng, 100) < j->rwmixread ? IOS_READ : IOS_WRITE;
 	}
+}
+
+/*
+ * rw=trimwrite (fio's TD_DDIR_TRIMWRITE): every block is trimmed, then the
+ * same block written. Returns true when @io became the write of the block
+ * the previous I/O trimmed.
+ */
+static bool prepare_trimwrite(struct run_task *t, struct run_io *io)
+{
+	if (t->job->rw != IOS_RW_TRIMWRITE)
+		return false;
+	t->trimwrite_pending = !t->trimwrite_pending;
+	if (t->trimwrite_pending) {
+		io->trim = true;
+		return false;
+	}
+	io->tf = t->trimwrite_tf;
+	io->offset = t->trimwrite_off;
+	io->len = t->trimwrite_len;
+	return true;
 }
 
 static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
@@ -441,6 +464,9 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	int dir = pick_dir(t);
 	uint64_t bs = pick_bs(t, dir), off, end;
 
+	io->trim = j->rw == IOS_RW_TRIM || j->rw == IOS_RW_RANDTRIM;
+	if (prepare_trimwrite(t, io))
+		goto fill;
 	tf = &t->files[t->cur_file];
 	if (t->nr_files > 1)
 		t->cur_file = (t->cur_file + 1) % t->nr_files;
@@ -471,10 +497,14 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		tf->pos[dir] = tf->off;
 
 	io->tf = tf;
-	io->sync_op = false;
-	io->dir = (uint8_t)dir;
 	io->offset = off;
 	io->len = bs;
+	t->trimwrite_tf = tf;
+	t->trimwrite_off = off;
+	t->trimwrite_len = bs;
+fill:
+	io->sync_op = false;
+	io->dir = (uint8_t)dir;
 	io->start_ns = now;
 	io->issue_ns = 0;
 	io->done_ns = 0;
@@ -561,6 +591,11 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 	io->op.priv = io;
 	if (io->sync_op) {
 		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
+	} else if (io->trim) {
+		/* BLKDISCARD: never through the page cache */
+		io->op.off = io->offset;
+		io->op.len = io->len;
+		io->op.type = IOS_VFS_DISCARD;
 	} else {
 		io->op.off = io->offset;
 		io->op.len = io->len;
@@ -575,7 +610,8 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	struct ios_job_result *r = t->res;
-	struct ios_dir_result *d = &r->dir[io->dir];
+	/* trims have fio's third direction in the results (the task's counters keep them as writes) */
+	struct ios_dir_result *d = &r->dir[io->trim ? IOS_DDIR_TRIM : io->dir];
 	uint64_t clat = now - io->issue_ns, lat = now - io->start_ns;
 
 	if (io->sync_op) {
@@ -591,6 +627,9 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	t->ios_done[io->dir]++;
 	if (io->error)
 		r->error = -io->error;
+	/* a failed trim ends the job (fio stops at an I/O error; err=95 for no discard) */
+	if (io->error && io->trim)
+		t->io_target = t->io_issued;
 	if (!t->stats_on)
 		return;
 	d->io_bytes += io->len;
@@ -600,15 +639,19 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	ios_lat_add(&d->clat, clat);
 	ios_lat_add(&d->lat, lat);
 	ios_job_mark_latency(r, clat);
-	t->sample_bytes[io->dir] += io->len;
-	t->sample_ios[io->dir]++;
+	if (!io->trim) {
+		/* windowed bw/iops samples and the logs are for reads and writes only */
+		t->sample_bytes[io->dir] += io->len;
+		t->sample_ios[io->dir]++;
+	}
 	if (!t->bw_win_ns)
 		/* fio's per-I/O rate: bytes * 10^6 / clat_ns, an integer */
 		ios_sample_add(&d->bw, clat ? (double)(io->len * 1000000 / clat) : 0.0);
 	if (!t->iops_win_ns)
 		ios_sample_add(&d->iops, 1.0);
 	if (t->logging)
-		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->dir, io->len, io->offset, t->async,
+		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->trim ? IOS_DDIR_TRIM : io->dir,
+			      io->len, io->offset, t->async,
 			      io->issue_ns - io->start_ns, clat, lat);
 	if (t->ctx->series && !t->ctx->series_err)
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
@@ -828,6 +871,8 @@ static void finish(struct run_task *t, uint64_t now)
 	for (int d = 0; d < 2; d++)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
+	if (ios_rw_has_trim(t->job->rw))
+		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);
@@ -893,6 +938,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 
 	io->tf = tf;
 	io->sync_op = true;
+	io->trim = false;
 	io->dir = datasync ? 1 : 0;
 	io->offset = io->len = 0;
 	io->error = 0;
@@ -1113,6 +1159,17 @@ static void task_step(struct run_task *t, uint64_t now)
 			/* the task sleeps in the system call */
 			t->res->io_submit[ios_batch_bucket(batch)]++;
 			task_sleep_io(t, 1, cursor);
+			return;
+		}
+		if (io->trim) {
+			/*
+			 * fio's async engines trim synchronously (libaio's queue
+			 * hook calls do_io_u_trim): the task waits for the trim;
+			 * waiting for everything in flight is the nearest the
+			 * completion count can say.
+			 */
+			t->res->io_submit[ios_batch_bucket(batch)]++;
+			task_sleep_io(t, t->inflight, cursor);
 			return;
 		}
 		if (batch >= t->batch_submit)

@@ -23,7 +23,8 @@ static int test_registry(void)
 
 	T_ASSERT(!strcmp(ios_dev_type_at(0)->name, "hdd"));
 	T_ASSERT(!strcmp(ios_dev_type_at(1)->name, "ssd"));
-	T_ASSERT(ios_dev_type_at(2) == NULL);
+	T_ASSERT(!strcmp(ios_dev_type_at(2)->name, "ssd-ftl"));
+	T_ASSERT(ios_dev_type_at(3) == NULL);
 	T_ASSERT(ios_dev_type_find("ssd") == ios_dev_type_at(1));
 	T_ASSERT(ios_dev_type_find("tape") == NULL);
 	while (ios_dev_profile_at(n)) {
@@ -37,7 +38,7 @@ static int test_registry(void)
 		T_ASSERT(dev->nr_sectors > 0);
 		ios_dev_destroy(dev);
 	}
-	T_ASSERT_EQ(n, 4);
+	T_ASSERT_EQ(n, 5);
 	T_ASSERT(ios_dev_profile_find("hdd-2004"));
 	T_ASSERT(ios_dev_profile_find(IOS_DEV_DEFAULT_PROFILE));
 	dev = ios_dev_create(NULL, NULL, 1, &e);
@@ -198,8 +199,15 @@ static int test_show_roundtrip(void)
 	for (size_t i = 0; ios_dev_type_at(i); i++) {
 		const struct ios_dev_type *t = ios_dev_type_at(i);
 		const struct ios_tunable *tun;
-		struct ios_dev *dev = dev_new(t->name == ios_dev_type_at(0)->name ? "hdd-2004" : "ssd",
-					      NULL);
+		const char *prof = NULL;
+		struct ios_dev *dev;
+
+		/* the first profile of this type */
+		for (size_t k = 0; ios_dev_profile_at(k) && !prof; k++)
+			if (!strcmp(ios_dev_profile_at(k)->type, t->name))
+				prof = ios_dev_profile_at(k)->name;
+		T_ASSERT(prof);
+		dev = dev_new(prof, NULL);
 
 		T_ASSERT(dev);
 		ios_tunable_for_each(tun, t->tunables) {

@@ -58,7 +58,7 @@ static const struct err_case cases[] = {
 	{ "[j]\nfoo=1\n", -EINVAL, { "t.fio:2: unknown option 'foo'" } },
 	{ "[j]\nverify=md5\n", -ENOTSUP, { "t.fio:2: option 'verify' is not supported by iosched" } },
 	{ "[j]\nunit_base=8\n", -ENOTSUP, { "'unit_base' is not supported by iosched" } },
-	{ "[j]\nrw=randtrim\n", -ENOTSUP, { "'rw=randtrim'", "trims are not modelled" } },
+	{ "[j]\nrw=randtrimwrite\n", -ENOTSUP, { "'rw=randtrimwrite'", "is not modelled" } },
 	{ "[j]\nioengine=mmap\n", -ENOTSUP, { "'ioengine=mmap'", "not supported by iosched" } },
 	/* whole-job checks */
 	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
