@@ -479,6 +479,31 @@ static bool terse_host_field(unsigned ver, unsigned k)
 	return k == cpu || k == cpu + 1 || k == cpu + 3 || k == cpu + 4;
 }
 
+/*
+ * The first microsecond latency field, into which fio folds the nanosecond
+ * buckets. Those come back from fio's JSON only as percentages, and a
+ * bucket fio floors at 0.01 % may hold 1 I/O or many, so the rebuilt sum
+ * is known to 0.01 per nanosecond bucket: this field may differ by that
+ * much (fio printed 100.01 % where the rebuild gave 99.99 % once).
+ */
+static bool terse_folded_field(unsigned ver, unsigned k)
+{
+	return k == 5u + (ver == 3 ? 2u : 3u) * (ver == 5 ? 47u : 41u) + 5u + 7u;
+}
+
+static bool terse_near(const char *a, size_t la, const char *b, size_t lb, double tol)
+{
+	char x[64], y[64];
+
+	if (la >= sizeof(x) || lb >= sizeof(y))
+		return false;
+	memcpy(x, a, la);
+	x[la] = '\0';
+	memcpy(y, b, lb);
+	y[lb] = '\0';
+	return fabs(strtod(x, NULL) - strtod(y, NULL)) <= tol;
+}
+
 static int compare_terse(const char *fio, const char *ours, unsigned ver)
 {
 	int lineno = 0;
@@ -492,7 +517,9 @@ static int compare_terse(const char *fio, const char *ours, unsigned ver)
 		while (a < fio + la && b < ours + lb) {
 			size_t fa = strcspn(a, ";\n"), fb = strcspn(b, ";\n");
 
-			if (!terse_host_field(ver, k) && !terse_field_eq(a, fa, b, fb)) {
+			if (!terse_host_field(ver, k) && !terse_field_eq(a, fa, b, fb) &&
+			    !(terse_folded_field(ver, k) &&
+			      terse_near(a, fa, b, fb, 0.01 * IOS_NR_LAT_N + 1e-9))) {
 				fprintf(stderr, "    terse line %d field %u: fio \"%.*s\", ours \"%.*s\"\n",
 					lineno, k + 1, (int)fa, a, (int)fb, b);
 				return 1;
