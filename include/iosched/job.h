@@ -270,4 +270,15 @@ struct ios_job_option_info {
 };
 const struct ios_job_option_info *ios_job_option_at(size_t i);
 
+/*
+ * fio 3.33's option names (modelled or not), for 'iosched fio --cmdhelp':
+ * general options have engines NULL; an engine option lists the engines
+ * that take it ("net, netsplice"). NULL past the end.
+ */
+struct ios_fio_option {
+	const char *name;
+	const char *engines;
+};
+const struct ios_fio_option *ios_job_fio_option_at(size_t i);
+
 #endif

@@ -10,8 +10,8 @@
  * (fio checks some later and clamps others), loops/numjobs/thinktime_blocks
  * start at 1, iodepth stops at 65536, trims are refused.
  *
- * ios_job_fio_only[] lists fio options we know but do not model, so that
- * they fail with "not supported by iosched" rather than "unknown option".
+ * fio_names.c lists fio 3.33's options, so that one we do not model fails
+ * with "not modelled by iosched" rather than "unknown option".
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -802,47 +802,3 @@ const struct ios_job_option_info *ios_job_option_at(size_t i)
 			return &ios_job_options[n].info;
 	return NULL;
 }
-
-/*
- * fio 3.33 options (from `fio --cmdhelp=all` and its aliases, plus common
- * engine options) that iosched does not model.
- */
-const char *const ios_job_fio_only[] = {
-	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic",
-	"block_error_percentiles", "buffer_compress_chunk", "buffer_compress_percentage",
-	"buffer_pattern", "clocksource", "cmdprio", "cmdprio_bssplit", "cmdprio_class",
-	"cmdprio_percentage", "continue_on_error", "cpuchunks", "cpuload", "cpumask",
-	"cpus_allowed", "cpus_allowed_policy", "create_fsync", "create_only",
-	"create_serialize", "dedupe_global", "dedupe_mode", "dedupe_percentage",
-	"dedupe_working_set_percentage", "disable_bw", "disable_bw_measurement",
-	"disable_clat", "disable_lat", "disable_slat", "disk_util", "do_verify",
-	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall_on_error",
-	"experimental_verify", "fadvise_hint", "fallocate", "file_append",
-	"file_service_type", "filename_format", "fill_device", "fill_fs", "fixedbufs",
-	"flow", "flow_id", "flow_sleep", "force_async", "gid", "gtod_cpu", "gtod_reduce",
-	"hipri", "ignore_error", "ignore_zone_limits", "io_submit_mode", "iolog", "iomem",
-	"job_max_open_zones", "latency_percentile", "latency_run", "latency_target",
-	"latency_window", "lockfile", "lockmem", "log_alternate_epoch",
-	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus",
-	"log_entries", "log_hist_coarseness", "log_hist_msec", "log_max_value",
-	"log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem",
-	"merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
-	"nonvectored", "nowait", "numa_cpu_nodes", "numa_mem_policy", "number_ios",
-	"offset_align", "opendir", "openfiles", "percentage_random", "pre_read", "profile",
-	"random_distribution", "random_generator", "rate_ignore_thinktime",
-	"read_beyond_wp", "read_iolog_chunked", "refill_buffers", "registerfiles",
-	"replay_align", "replay_no_stall", "replay_redirect", "replay_scale",
-	"replay_skip", "replay_time_scale", "rw_sequencer", "rwmixcycle",
-	"scramble_buffers", "serialize_overlap", "significant_figures", "sqthread_poll",
-	"sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "stats", "steadystate",
-	"steadystate_duration", "steadystate_ramp_time", "sync_file_range",
-	"thinktime_iotime", "trim_backlog", "trim_backlog_batch", "trim_percentage",
-	"trim_verify_zero", "uid", "uncached", "unified_rw_reporting", "unique_filename",
-	"unit_base", "unlink_each_loop", "userspace_reap", "verify", "verify_async",
-	"verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
-	"verify_interval", "verify_offset", "verify_only", "verify_pattern",
-	"verify_state_load", "verify_state_save", "wait_for", "write_barrier",
-	"write_hint", "write_hist_log", "zone_reset_frequency", "zone_reset_threshold",
-	"zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
-	NULL,
-};
