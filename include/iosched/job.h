@@ -41,6 +41,11 @@ enum ios_ioengine {
 	IOS_ENGINE_NULL,	/* completes at once, no device I/O */
 };
 
+enum ios_zone_mode {
+	IOS_ZONE_NONE = 0,
+	IOS_ZONE_STRIDED,	/* fio's zonemode=strided: zonesize bytes, then skip */
+};
+
 enum ios_compat {
 	IOS_JOB_COMPAT_FIO3 = 0,
 	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
@@ -96,7 +101,11 @@ struct ios_job {
 
 	/* --- pattern --- */
 	enum ios_rw rw;
-	unsigned rw_seq_nr;		/* the ":N" suffix of rw= */
+	unsigned rw_seq_nr;		/* the ":N" suffix of rw= (random: N; sequential: a hole >= 0) */
+	int64_t rw_seq_add;		/* sequential rw=X:N, N signed: fio's ddir_seq_add */
+	int rw_seq_ident;		/* rw_sequencer=identical */
+	int zone_mode;			/* IOS_ZONE_NONE, IOS_ZONE_STRIDED */
+	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
 	unsigned rwmixread;		/* percent of reads in a mix */
 	uint64_t bs[2];			/* read, write */
 	uint64_t bs_min[2], bs_max[2];	/* bsrange; equal to bs when unset */

@@ -379,6 +379,22 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': iodepth_batch_complete_max=%u is below "
 			       "iodepth_batch_complete_min=%u", job->file, job->line, job->name,
 			       job->iodepth_batch_complete_max, job->iodepth_batch_complete_min);
+	if (job->zone_mode == IOS_ZONE_NONE && job->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': zonesize needs zonemode=strided (fio "
+			       "3.33: \"--zonemode=none and --zonesize are not compatible\")",
+			       job->file, job->line, job->name);
+	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': zonemode=strided needs zonesize",
+			       job->file, job->line, job->name);
+	/* fio turns strided zones off for more than one file, without a word */
+	if (job->zone_mode == IOS_ZONE_STRIDED &&
+	    (job->nrfiles > 1 || job->nr_filenames > 1))
+		return IOS_ERR(e, -ENOTSUP, "%s:%d: job '%s': zonemode=strided with %u files: "
+			       "fio 3.33 would silently ignore the zones; use one file",
+			       job->file, job->line, job->name,
+			       job->nrfiles > 1 ? job->nrfiles : job->nr_filenames);
+	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_range)
+		job->zone_range = job->zone_size;	/* fio's init.c, for compatibility */
 	if (job->thinktime_spin_ns > job->thinktime_ns)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': thinktime_spin is longer than "
 			       "thinktime", job->file, job->line, job->name);

@@ -117,6 +117,7 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 	size_t i;
 	int64_t n;
 	uint64_t hole;
+	bool neg = false;
 	int ret;
 
 	for (i = 0; i < IOS_ARRAY_SIZE(trims); i++)
@@ -130,6 +131,7 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 				   "randwrite, rw, readwrite, randrw (with an optional :N)");
 	job->rw = tab[i].rw;
 	job->rw_seq_nr = 0;
+	job->rw_seq_add = 0;
 	if (!colon)
 		return 0;
 	if (ios_rw_is_random(job->rw)) {
@@ -139,13 +141,47 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 			job->rw_seq_nr = (unsigned)n;
 		return ret;
 	}
-	/* sequential: a hole of N bytes after each I/O */
-	ret = ios_val_size(&c->v, colon + 1, &hole, NULL);
-	if (!ret && hole > UINT_MAX)
-		ret = ios_opt_err(c, -ERANGE, "hole out of range, allowed 0..%u bytes", UINT_MAX);
-	if (!ret)
-		job->rw_seq_nr = (unsigned)hole;
+	/*
+	 * sequential: N bytes more (a hole) or, negative, back (fio's
+	 * ddir_seq_add, read with size suffixes as fio's str_to_decimal does)
+	 */
+	{
+		const char *v = colon + 1;
+
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v == '-') {
+			neg = true;
+			v++;
+		}
+		ret = ios_val_size(&c->v, v, &hole, NULL);
+		if (!ret && hole > UINT_MAX)
+			ret = ios_opt_err(c, -ERANGE, "hole out of range, allowed -%u..%u bytes",
+					  UINT_MAX, UINT_MAX);
+	}
+	if (!ret) {
+		job->rw_seq_add = neg ? -(int64_t)hole : (int64_t)hole;
+		job->rw_seq_nr = job->rw_seq_add > 0 ? (unsigned)hole : 0;
+	}
 	return ret;
+}
+
+/*
+ * zonemode: none and strided are fio's offset rules (io_u.c,
+ * setup_strided_zone_mode); zbd needs a zoned device, which iosched has not.
+ */
+static int opt_zonemode(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!strcmp(c->value, "none"))
+		job->zone_mode = IOS_ZONE_NONE;
+	else if (!strcmp(c->value, "strided"))
+		job->zone_mode = IOS_ZONE_STRIDED;
+	else if (!strcmp(c->value, "zbd"))
+		return ios_opt_err(c, -ENOTSUP, "zonemode=zbd (zoned block devices) is not "
+				   "modelled by iosched");
+	else
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: none, strided, zbd");
+	return 0;
 }
 
 static int opt_rwmixwrite(struct ios_job *job, struct ios_optctx *c)
@@ -537,6 +573,7 @@ static int opt_overwrite_hook(struct ios_job *job, struct ios_optctx *c)
 
 static const char *const tb_types[] = { "complete", "issue", NULL };
 static const char *const rate_processes[] = { "linear", "poisson", NULL };
+static const char *const rw_sequencers[] = { "sequential", "identical", NULL };
 
 #define INFO(n, a, t, d, h)	.info = { .name = n, .alias = a, .type = t, .def = d, .help = h }
 
@@ -593,8 +630,26 @@ const struct ios_opt ios_job_options[] = {
 	/* ---- pattern ---- */
 	{ INFO("rw", "readwrite", "enum", "read",
 	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw; ':N' = "
-	       "N I/Os per random offset, or an N-byte hole after each sequential I/O"),
+	       "a new random offset every N I/Os, or an N-byte hole (-N: N bytes back) after "
+	       "each sequential I/O"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_rw },
+	{ INFO("rw_sequencer", NULL, "enum", "sequential",
+	       "With rw=randX:N, the I/Os between two random offsets are sequential, or "
+	       "identical (the same offset again)"),
+	  .type = IOS_OPT_ENUM, .off = OFF(rw_seq_ident), .choices = rw_sequencers },
+	{ INFO("zonemode", NULL, "enum", "none",
+	       "none, or strided: zonesize bytes in each zonerange, then skip zoneskip bytes "
+	       "(zbd is not modelled)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_zonemode },
+	{ INFO("zonesize", NULL, "size", "0",
+	       "zonemode=strided: bytes to transfer in a zone before moving to the next"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_size), .min = 0 },
+	{ INFO("zonerange", NULL, "size", "0",
+	       "zonemode=strided: size of a zone (default: zonesize)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_range), .min = 0 },
+	{ INFO("zoneskip", NULL, "size", "0",
+	       "zonemode=strided: bytes skipped after each zone"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_skip), .min = 0 },
 	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),
 	  .type = IOS_OPT_INT, .off = OFF(rwmixread), .size = FSIZE(rwmixread), .min = 0, .max = 100 },
 	{ INFO("rwmixwrite", NULL, "int", "50",

@@ -79,6 +79,11 @@ struct run_task_file {
 	struct run_perm perm;		/* random blocks, fresh each pass */
 	uint64_t align;
 	unsigned seq_left;		/* random with rw=randX:N: sequential I/Os left */
+	/* fio's own offset rules (offsets.c), for the jobs that need them */
+	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
+	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
+	struct run_perm zone_perm;	/* random blocks of the current zone */
+	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
 };
 
 enum run_task_state {
@@ -120,6 +125,10 @@ struct run_task {
 	unsigned inflight, nr_done, wait_threshold;
 	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
+	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
+	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
+	uint64_t zone_bytes;		/* fio's td->zone_bytes */
+	unsigned loops_done;		/* passes ended by running out of offsets */
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -303,6 +312,11 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
 
 /* perm */
 void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
+/* offsets.c: fio's offset rules for holes, rw_sequencer and strided zones */
+bool ios_run_offsets_wanted(const struct ios_job *j);
+void ios_run_offsets_init(struct run_task *t);
+bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
+			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
 
 #endif

@@ -354,6 +354,7 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_files(c, t, &total, e);
 	if (ret)
 		return ret;
+	ios_run_offsets_init(t);
 	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run_plan warns) */
 	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
@@ -434,7 +435,8 @@ static int pick_dir(struct run_task *t)
 	}
 }
 
-static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
+/* Fill @io with the task's next I/O; false when its pattern has no next offset. */
+static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 	struct run_task_file *tf;
@@ -448,7 +450,10 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		bs = tf->len / tf->align * tf->align;
 	end = tf->off + tf->len;
 
-	if (ios_rw_is_random(j->rw) && !(j->rw_seq_nr > 1 && tf->seq_left)) {
+	if (t->fio_offsets) {
+		if (!ios_run_offsets_next(t, &tf, dir, bs, &off))
+			return false;
+	} else if (ios_rw_is_random(j->rw) && !(j->rw_seq_nr > 1 && tf->seq_left)) {
 		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
 
 		if (j->norandommap || blocks != tf->perm.n)
@@ -465,8 +470,8 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		if (off + bs > end)
 			off = tf->off; /* wrap to the start of the region */
 	}
-	/* next sequential position; rw=read:N adds a hole of N bytes */
-	tf->pos[dir] = off + bs + (ios_rw_is_random(j->rw) ? 0 : j->rw_seq_nr);
+	/* next sequential position */
+	tf->pos[dir] = off + bs;
 	if (tf->pos[dir] >= end)
 		tf->pos[dir] = tf->off;
 
@@ -480,6 +485,7 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	io->done_ns = 0;
 	io->error = 0;
 	io->next = NULL;
+	return true;
 }
 
 /* ---- submission and completion ---- */
@@ -1098,9 +1104,16 @@ static void task_step(struct run_task *t, uint64_t now)
 		if (step_sync_due(t, &batch, cursor) || step_think(t, &batch, cursor))
 			return;
 		if (!t->prepared) {
+			struct run_io *next;
+
 			io = t->free_ios;
-			t->free_ios = io->next;
-			prepare_io(t, io, cursor);
+			next = io->next;
+			if (!prepare_io(t, io, cursor)) {
+				/* fio: out of offsets, the job's I/O is done */
+				t->io_target = t->io_issued;
+				break;
+			}
+			t->free_ios = next;
 			t->prepared = io;
 		}
 		io = t->prepared;

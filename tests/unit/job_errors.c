@@ -82,6 +82,15 @@ static const struct err_case cases[] = {
 	  { "t.fio:2: missing option name before '='", "(${IOS_T_KEY} is not set)" } },
 	{ "[j]\nrw=randtrim\n", -ENOTSUP, { "'rw=randtrim'", "trims are not modelled" } },
 	{ "[j]\nioengine=mmap\n", -ENOTSUP, { "'ioengine=mmap'", "not supported by iosched" } },
+	/* zones, as fio 3.33's init.c checks them */
+	{ "[j]\nzonesize=64k\n", -EINVAL, { "job 'j': zonesize needs zonemode=strided" } },
+	{ "[j]\nzonemode=strided\n", -EINVAL, { "zonemode=strided needs zonesize" } },
+	{ "[j]\nzonemode=zbd\n", -ENOTSUP, { "'zonemode=zbd'", "not modelled" } },
+	{ "[j]\nzonemode=bogus\n", -EINVAL, { "allowed: none, strided, zbd" } },
+	{ "[j]\nzonemode=strided\nzonesize=1m\nnrfiles=2\n", -ENOTSUP,
+	  { "zonemode=strided with 2 files", "silently ignore" } },
+	{ "[j]\nrw_sequencer=random\n", -EINVAL, { "allowed: sequential, identical" } },
+	{ "[j]\nrw=read:-\n", -EINVAL, { "'rw=read:-'" } },
 	/* whole-job checks */
 	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
 	  { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },

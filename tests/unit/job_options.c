@@ -70,6 +70,17 @@ static int test_rw(void)
 	T_ASSERT_EQ(jt_parse("[global]\nreadwrite=randread:4\n[a]\n[b]\nrw=randread\n"), 0);
 	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_nr, 4);
 	T_ASSERT_EQ(jt_jf.jobs[1].rw_seq_nr, 0);
+	/* sequential: a signed step (fio's ddir_seq_add); backward seeks keep no hole */
+	T_ASSERT_EQ(jt_parse("[a]\nrw=read:-8k\n[b]\nrw=write:4k\n[c]\nrw=randread:4\n"
+			     "rw_sequencer=identical\n[d]\nzonemode=strided\nzonesize=64k\n"), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_add, -8192);
+	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_nr, 0);
+	T_ASSERT_EQ(jt_jf.jobs[1].rw_seq_add, 4096);
+	T_ASSERT_EQ(jt_jf.jobs[2].rw_seq_add, 0);
+	T_ASSERT_EQ(jt_jf.jobs[2].rw_seq_ident, 1);
+	T_ASSERT_EQ(jt_jf.jobs[3].zone_mode, IOS_ZONE_STRIDED);
+	T_ASSERT_EQ(jt_jf.jobs[3].zone_range, 65536);	/* zonerange defaults to zonesize */
+	jt_cleanup();
 	T_ASSERT(!strcmp(ios_rw_name(IOS_RW_RANDRW), "randrw"));
 	jt_cleanup();
 	return T_PASS;

@@ -1,0 +1,188 @@
+/*
+ * Description: the offsets of fio's patterns that are more than "next block"
+ * or "random block", as fio 3.33's HOWTO describes them and its io_u.c
+ * computes them: zonemode=strided (zonesize bytes, then skip zoneskip; a
+ * zonesize above zonerange revisits the zone; the zones wrap at the end of
+ * the file), rw=read:N holes (the first I/O has none; a hole that lands past
+ * the end wraps, an I/O that ends exactly at the end of the file ends the
+ * job), rw=read:-N backward reads, and rw=randread:N with rw_sequencer. The
+ * offsets are read back from the job's write_iolog. Each expected list
+ * below was also produced by the real fio 3.33 (ioengine=null, write_iolog)
+ * and compared line by line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+
+#define MAX_IOS 4096
+
+static uint64_t offs[MAX_IOS];
+static size_t nr_offs;
+
+/* Run @opts as job 'j' (direct, raw device) and read its iolog's offsets. */
+static int run_offsets(const char *opts)
+{
+	char dir[] = "/tmp/iosched-off-XXXXXX", path[64], job[512], line[128];
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_settings set = { 0 };
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+	FILE *f;
+	int ret;
+
+	nr_offs = 0;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/j.log", dir);
+	snprintf(job, sizeof(job), "[j]\ndirect=1\n%s\nwrite_iolog=%s\n", opts, path);
+	ios_job_parse_opts_init(&po);
+	ret = ios_job_parse_buf("o.fio", job, strlen(job), &po, &jf, &e);
+	if (!ret)
+		ret = ios_settings_add_kv(&set, "lab.fs=raw", "test", &e);
+	if (!ret) {
+		cfg.scheduler = "noop";
+		cfg.device = "hdd-2009";
+		cfg.seed = 3;
+		cfg.settings = &set;
+		ret = ios_run(&jf, &cfg, &r, &e);
+		if (!ret)
+			ios_run_result_free(&r);
+	}
+	if (ret)
+		fprintf(stderr, "run failed: %s\n", e.msg);
+	ios_settings_free(&set);
+	ios_jobfile_free(&jf);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long us, off, len;
+		char name[32], act[16];
+
+		if (sscanf(line, "%llu %31s %15s %llu %llu", &us, name, act, &off, &len) == 5 &&
+		    (!strcmp(act, "read") || !strcmp(act, "write")) && nr_offs < MAX_IOS)
+			offs[nr_offs++] = off;
+	}
+	if (f)
+		fclose(f);
+	unlink(path);
+	rmdir(dir);
+	return ret;
+}
+
+/* zonesize=64k zoneskip=192k: 64k of every 256k, the file read 4 times round */
+static int test_strided_zones(void)
+{
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=read\nbs=16k\nsize=1m\nzonemode=strided\nzonesize=64k\n"
+				"zoneskip=192k"), 0);
+	T_ASSERT_EQ(nr_offs, 64);	/* size=1m of I/O, as fio */
+	for (i = 0; i < nr_offs; i++) {
+		uint64_t zone = (i / 4) % 4, in = i % 4;
+
+		T_ASSERT_MSG(offs[i] == zone * 256 * 1024 + in * 16384, "I/O %zu at %llu", i,
+			     (unsigned long long)offs[i]);
+	}
+	return T_PASS;
+}
+
+/* zonesize=128k zonerange=64k: each 64k zone twice, then 64k skipped */
+static int test_zonesize_above_zonerange(void)
+{
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=read\nbs=4k\nsize=1m\nzonemode=strided\nzonesize=128k\n"
+				"zonerange=64k\nzoneskip=64k"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	for (i = 0; i < nr_offs; i++) {
+		uint64_t zone = (i / 32) % 8, in = i % 16;
+
+		T_ASSERT_MSG(offs[i] == zone * 128 * 1024 + in * 4096, "I/O %zu at %llu", i,
+			     (unsigned long long)offs[i]);
+	}
+	return T_PASS;
+}
+
+/* random offsets stay within the current zone */
+static int test_strided_random(void)
+{
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=1m\nzonemode=strided\nzonesize=32k\n"
+				"zoneskip=96k"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	for (i = 0; i < nr_offs; i++) {
+		uint64_t zone = (i / 8) % 8;
+
+		T_ASSERT_MSG(offs[i] >= zone * 128 * 1024 && offs[i] < zone * 128 * 1024 + 32768,
+			     "I/O %zu at %llu outside zone %llu", i, (unsigned long long)offs[i],
+			     (unsigned long long)zone);
+	}
+	return T_PASS;
+}
+
+/*
+ * rw=read:8k bs=4k: one block in three; the 86th I/O ends exactly at the
+ * end of the 1 MiB file, which ends the job (344 KiB done, as fio).
+ */
+static int test_holes(void)
+{
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=read:8k\nbs=4k\nsize=1m"), 0);
+	T_ASSERT_EQ(nr_offs, 86);
+	for (i = 0; i < nr_offs; i++)
+		T_ASSERT_EQ(offs[i], i * 12288);
+	/* a hole that lands past the end wraps to the start */
+	T_ASSERT_EQ(run_offsets("rw=read:12k\nbs=4k\nsize=1m"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	for (i = 0; i < nr_offs; i++)
+		T_ASSERT_EQ(offs[i], (i % 64) * 16384);
+	return T_PASS;
+}
+
+/* rw=read:-8k bs=4k: the first block, then backwards from the end */
+static int test_backward(void)
+{
+	const uint64_t S = 256 * 1024;
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=read:-8k\nbs=4k\nsize=256k"), 0);
+	T_ASSERT_EQ(nr_offs, 64);
+	T_ASSERT_EQ(offs[0], 0);
+	for (i = 1; i < nr_offs; i++)
+		T_ASSERT_MSG(offs[i] == S - 4096 - i * 4096, "I/O %zu at %llu", i,
+			     (unsigned long long)offs[i]);
+	return T_PASS;
+}
+
+/*
+ * rw=randread:8: a random offset, then 7 more I/Os: sequential after it,
+ * or with rw_sequencer=identical at the same offset.
+ */
+static int test_rw_sequencer(void)
+{
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=randread:8\nbs=4k\nsize=1m\nrw_sequencer=identical\n"
+				"norandommap=1"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	for (i = 0; i < nr_offs; i++)
+		T_ASSERT_EQ(offs[i], offs[i / 8 * 8]);
+	T_ASSERT(offs[0] != offs[8] || offs[8] != offs[16]);
+	T_ASSERT_EQ(run_offsets("rw=randread:8\nbs=4k\nsize=1m\nnorandommap=1"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	for (i = 0; i < nr_offs; i++)
+		if (i % 8 && offs[i - 1] + 4096 < 1 << 20)
+			T_ASSERT_EQ(offs[i], offs[i - 1] + 4096);
+	return T_PASS;
+}
+
+int main(void)
+{
+	return T_RUN(test_strided_zones, test_zonesize_above_zonerange, test_strided_random,
+		     test_holes, test_backward, test_rw_sequencer);
+}
