@@ -46,6 +46,23 @@ enum ios_zone_mode {
 	IOS_ZONE_STRIDED,	/* fio's zonemode=strided: zonesize bytes, then skip */
 };
 
+enum ios_rand_dist {
+	IOS_RAND_UNIFORM = 0,	/* random_distribution=random */
+	IOS_RAND_ZIPF,
+	IOS_RAND_PARETO,
+	IOS_RAND_NORMAL,
+	IOS_RAND_ZONED,		/* zoned: access% / size% */
+	IOS_RAND_ZONED_ABS,	/* zoned_abs: access% / bytes */
+};
+
+/* One zone of random_distribution=zoned or zoned_abs */
+struct ios_rand_zone {
+	unsigned access_perc;
+	unsigned size_perc;	/* zoned */
+	uint64_t size;		/* zoned_abs: bytes */
+};
+#define IOS_MAX_RAND_ZONES 64
+
 enum ios_compat {
 	IOS_JOB_COMPAT_FIO3 = 0,
 	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
@@ -117,6 +134,11 @@ struct ios_job {
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;
+	int rand_dist;			/* enum ios_rand_dist */
+	double rand_dist_val;		/* zipf theta, pareto h, normal deviation (percent) */
+	double rand_center;		/* 0..1, -1 = unset (fio's random_center) */
+	struct ios_rand_zone rand_zones[IOS_MAX_RAND_ZONES];
+	unsigned nr_rand_zones;
 	int zero_buffers;
 
 	/* --- engine --- */
@@ -152,6 +174,7 @@ struct ios_job {
 	int rate_process_poisson;
 	unsigned loops;
 	unsigned numjobs;
+	uint64_t number_ios;		/* stop after this many I/Os (times loops); 0 = no limit */
 
 	/* --- priority and groups --- */
 	int prio;			/* ioprio level 0..7, -1 = unset */

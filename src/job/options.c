@@ -184,6 +184,126 @@ static int opt_zonemode(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/* zoned:50/10:50/90 or zoned_abs:60/20m:40/100m (one list for all directions) */
+static int opt_rand_zones(struct ios_job *job, struct ios_optctx *c, const char *list, bool abs)
+{
+	struct ios_rand_zone z[IOS_MAX_RAND_ZONES];
+	char *buf = strdup(list), *p, *next;
+	unsigned n = 0, acc = 0, sz = 0;
+	int ret = 0;
+
+	if (!buf)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	if (strchr(buf, ',')) {
+		ret = ios_opt_err(c, -ENOTSUP, "per-direction zone lists are not supported by "
+				  "iosched (give one list for all directions)");
+		goto out;
+	}
+	for (p = buf; p && *p && !ret; p = next) {
+		char *slash = strchr(p, '/');
+		int64_t v;
+
+		next = strchr(p, ':');
+		if (next)
+			*next++ = '\0';
+		if (n == IOS_MAX_RAND_ZONES || !slash) {
+			ret = ios_opt_err(c, -EINVAL, n == IOS_MAX_RAND_ZONES ? "more than %d zones"
+					  : "expected access%%/size for each zone (%d at most)",
+					  IOS_MAX_RAND_ZONES);
+			break;
+		}
+		*slash = '\0';
+		memset(&z[n], 0, sizeof(z[n]));
+		ret = ios_val_int(&c->v, p, 1, 100, &v);
+		if (ret)
+			break;
+		z[n].access_perc = (unsigned)v;
+		acc += (unsigned)v;
+		if (abs) {
+			ret = ios_val_size(&c->v, slash + 1, &z[n].size, NULL);
+			if (!ret && !z[n].size)
+				ret = ios_opt_err(c, -ERANGE, "zone size out of range, allowed 1 or more");
+		} else {
+			ret = ios_val_int(&c->v, slash + 1, 1, 100, &v);
+			z[n].size_perc = (unsigned)v;
+			sz += (unsigned)v;
+		}
+		n++;
+	}
+	if (!ret && (acc != 100 || (!abs && sz > 100)))
+		ret = ios_opt_err(c, -ERANGE, acc != 100 ? "access percentages add up to %u, not 100"
+				  : "size percentages add up to %u, more than 100",
+				  acc != 100 ? acc : sz);
+	if (!ret && !n)
+		ret = ios_opt_err(c, -EINVAL, "no zones given");
+	if (!ret) {
+		memcpy(job->rand_zones, z, n * sizeof(z[0]));
+		job->nr_rand_zones = n;
+		job->rand_dist = abs ? IOS_RAND_ZONED_ABS : IOS_RAND_ZONED;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+/*
+ * random_distribution: random, zipf[:theta[:center]], pareto[:h[:center]],
+ * normal[:dev[:center]], zoned:..., zoned_abs:... with fio 3.33's defaults
+ * (theta 1.2, h 0.3, dev 0) and ranges (options.c, str_random_distribution_cb).
+ */
+static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
+{
+	static const struct { const char *name; int dist; double def; } tab[] = {
+		{ "random", IOS_RAND_UNIFORM, 0 }, { "zipf", IOS_RAND_ZIPF, 1.2 },
+		{ "pareto", IOS_RAND_PARETO, 0.3 }, { "normal", IOS_RAND_NORMAL, 0 },
+	};
+	const char *colon = strchr(c->value, ':');
+	size_t len = colon ? (size_t)(colon - c->value) : strlen(c->value), i;
+	double val, center = -1;
+	int ret;
+
+	job->nr_rand_zones = 0;
+	if (len == 5 && !strncmp(c->value, "zoned", 5) && colon)
+		return opt_rand_zones(job, c, colon + 1, false);
+	if (len == 9 && !strncmp(c->value, "zoned_abs", 9) && colon)
+		return opt_rand_zones(job, c, colon + 1, true);
+	for (i = 0; i < IOS_ARRAY_SIZE(tab); i++)
+		if (strlen(tab[i].name) == len && !strncmp(tab[i].name, c->value, len))
+			break;
+	if (i == IOS_ARRAY_SIZE(tab))
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: random, zipf[:theta], "
+				   "pareto[:h], normal[:dev], zoned:a/s:..., zoned_abs:a/size:...");
+	val = tab[i].def;
+	if (colon && tab[i].dist != IOS_RAND_UNIFORM) {
+		char *buf = strdup(colon + 1), *c2;
+
+		if (!buf)
+			return ios_opt_err(c, -ENOMEM, "out of memory");
+		c2 = strchr(buf, ':');
+		if (c2)
+			*c2++ = '\0';
+		ret = ios_val_decimal(&c->v, buf, &val);
+		if (!ret && c2)
+			ret = ios_val_decimal(&c->v, c2, &center);
+		free(buf);
+		if (ret)
+			return ret;
+		if (c2 && center > 1.0)
+			return ios_opt_err(c, -ERANGE, "center out of range, allowed 0..1");
+	}
+	if (tab[i].dist == IOS_RAND_ZIPF && val == 1.0)
+		return ios_opt_err(c, -ERANGE, "zipf theta must be other than 1.0 (fio's rule)");
+	if (tab[i].dist == IOS_RAND_PARETO && !(val > 0.0 && val < 1.0))
+		return ios_opt_err(c, -ERANGE, "pareto h out of range, allowed above 0, below 1");
+	if (tab[i].dist == IOS_RAND_NORMAL && !(val >= 0.0 && val < 100.0))
+		return ios_opt_err(c, -ERANGE, "normal deviation out of range, allowed 0 up to "
+				   "below 100");
+	job->rand_dist = tab[i].dist;
+	job->rand_dist_val = val;
+	job->rand_center = center;
+	return 0;
+}
+
 static int opt_rwmixwrite(struct ios_job *job, struct ios_optctx *c)
 {
 	int64_t v;
@@ -676,6 +796,10 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_BOOL, .off = OFF(randrepeat) },
 	{ INFO("randseed", NULL, "int", "0x89", "Seed of the job's random generators"),
 	  .type = IOS_OPT_SIZE, .off = OFF(randseed), .min = 0, .set = opt_randseed_hook },
+	{ INFO("random_distribution", NULL, "str", "random",
+	       "Random offsets: random, zipf[:theta], pareto[:h], normal[:dev] (each with an "
+	       "optional :center), zoned:access%/size%:..., zoned_abs:access%/bytes:..."),
+	  .type = IOS_OPT_CUSTOM, .set = opt_random_distribution },
 	{ INFO("norandommap", NULL, "flag", NULL, "Random offsets may repeat and skip blocks"),
 	  .type = IOS_OPT_FLAG, .off = OFF(norandommap) },
 	{ INFO("zero_buffers", NULL, "flag", NULL, "Fill buffers with zeroes (no effect on timing)"),
@@ -765,6 +889,9 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_ENUM, .off = OFF(rate_process_poisson), .choices = rate_processes },
 	{ INFO("loops", NULL, "int", "1", "Run the workload this many times"),
 	  .type = IOS_OPT_INT, .off = OFF(loops), .size = FSIZE(loops), .min = 1, .max = UINT_MAX },
+	{ INFO("number_ios", NULL, "int", "0",
+	       "End the job after this many I/Os (times loops), if it has not ended before"),
+	  .type = IOS_OPT_SIZE, .off = OFF(number_ios), .min = 0 },
 	{ INFO("numjobs", NULL, "int", "1", "Clones of this job"),
 	  .type = IOS_OPT_INT, .off = OFF(numjobs), .size = FSIZE(numjobs), .min = 1, .max = 4096 },
 

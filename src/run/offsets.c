@@ -23,11 +23,25 @@
  *                            offset at the end of the file. Random offsets
  *                            stay within the zone.
  *
+ * random_distribution (io_u.c get_next_rand_offset, lib/zipf.c, lib/gauss.c):
+ * zipf and pareto draw a rank with fio's formulas, normal averages 12 uniform
+ * draws and adds a deviation, then the rank is scrambled by a hash (so the
+ * hot blocks are spread over the file) and rotated by random_center; none of
+ * them consults the random map, so blocks repeat, as in fio. zoned and
+ * zoned_abs pick a zone by its access percentage, then a block in it through
+ * fio's random map (a used block moves to the next free one). The draws come
+ * from the task's generator, not fio's, so the blocks differ from fio's but
+ * follow the same distribution.
+ *
  * As in fio, a pattern that runs out of offsets (a hole that reaches the end
  * of the file exactly, an offset past the job's io_size) ends the job's I/O
  * there, with less than size done; loops= starts the next pass from the
  * start offset.
  */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "run_int.h"
 
 static bool off_random(const struct ios_job *j)
@@ -37,7 +51,7 @@ static bool off_random(const struct ios_job *j)
 
 bool ios_run_offsets_wanted(const struct ios_job *j)
 {
-	return j->zone_mode == IOS_ZONE_STRIDED || j->rw_seq_add != 0 || j->rw_seq_ident ||
+	return (off_random(j) && j->rand_dist != IOS_RAND_UNIFORM) || j->zone_mode == IOS_ZONE_STRIDED || j->rw_seq_add != 0 || j->rw_seq_ident ||
 	       (off_random(j) && j->rw_seq_nr > 1);
 }
 
@@ -52,15 +66,73 @@ static void off_file_reset(struct run_task *t, struct run_task_file *tf)
 		ios_run_perm_init(&tf->zone_perm, tf->zone_perm.n, &t->rng);
 	else
 		ios_run_perm_init(&tf->perm, tf->perm.n, &t->rng);
+	if (tf->rmap)
+		memset(tf->rmap, 0, (tf->rmap_bits + 63) / 64 * sizeof(uint64_t));
 }
 
-void ios_run_offsets_init(struct run_task *t)
+/* filesetup.c __init_rand_distribution: the distribution's state per file */
+static int off_dist_init(struct run_task *t, struct run_task_file *tf, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	uint64_t range = j->bs_min[IOS_READ] < j->bs_min[IOS_WRITE] ? j->bs_min[IOS_READ]
+								      : j->bs_min[IOS_WRITE];
+
+	if (!range)
+		range = tf->align;
+	tf->nranges = (tf->len + range - 1) / range;
+	if (j->rand_dist == IOS_RAND_ZONED || j->rand_dist == IOS_RAND_ZONED_ABS) {
+		uint64_t total = 0;
+
+		for (unsigned z = 0; z < j->nr_rand_zones; z++)
+			total += j->rand_zones[z].size;
+		if (j->rand_dist == IOS_RAND_ZONED_ABS && total > tf->len)
+			return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': random_distribution=zoned_abs: "
+				       "the zones (%" PRIu64 " bytes) exceed the file's region (%"
+				       PRIu64 " bytes; fio: \"zoned_abs sizes exceed file size\")",
+				       j->file ? j->file : "?", j->line, j->name, total, tf->len);
+		if (!j->norandommap) {
+			tf->rmap_bits = tf->len / tf->align;
+			tf->rmap = calloc((tf->rmap_bits + 63) / 64, sizeof(uint64_t));
+			if (!tf->rmap)
+				return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
+		return 0;
+	}
+	tf->rand_off = j->rand_center >= 0 ? (uint64_t)((double)tf->nranges * j->rand_center)
+					   : ios_rand_u64(&t->rng) & 0xffffffffu;
+	if (j->rand_dist == IOS_RAND_ZIPF) {
+		uint64_t n = tf->nranges < 10000000 ? tf->nranges : 10000000;
+
+		tf->zetan = 0;
+		for (uint64_t i = 0; i < n; i++)
+			tf->zetan += pow(1.0 / (double)(i + 1), j->rand_dist_val);
+	} else if (j->rand_dist == IOS_RAND_NORMAL) {
+		tf->stddev = 0;
+		if (j->rand_dist_val != 0.0)
+			tf->stddev = (uint64_t)ceil((double)tf->nranges * j->rand_dist_val / 100.0);
+		if (tf->stddev > tf->nranges / 2)
+			tf->stddev = tf->nranges / 2;
+		tf->rand_off = j->rand_center >= 0
+			? (uint64_t)((double)tf->nranges * (j->rand_center - 0.5)) : 0;
+	}
+	return 0;
+}
+
+void ios_run_offsets_free(struct run_task *t)
+{
+	for (unsigned k = 0; t->files && k < t->nr_files; k++) {
+		free(t->files[k].rmap);
+		t->files[k].rmap = NULL;
+	}
+}
+
+int ios_run_offsets_init(struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 
 	t->fio_offsets = ios_run_offsets_wanted(j);
 	if (!t->fio_offsets)
-		return;	/* task.c's offsets; and no draws from the task's generator */
+		return 0;	/* task.c's offsets; and no draws from the task's generator */
 	t->seq_nr_left = 1;	/* fio's init.c: the first I/O takes a new offset */
 	t->zone_bytes = 0;
 	t->loops_done = 0;
@@ -74,8 +146,15 @@ void ios_run_offsets_init(struct run_task *t)
 		if (bs > tf->align && zr > bs - tf->align)
 			zr -= bs - tf->align;
 		tf->zone_perm.n = zr / tf->align ? zr / tf->align : 1;
+		if (off_random(j) && j->rand_dist != IOS_RAND_UNIFORM) {
+			int ret = off_dist_init(t, tf, e);
+
+			if (ret)
+				return ret;
+		}
 		off_file_reset(t, tf);
 	}
+	return 0;
 }
 
 /* setup_strided_zone_mode: before each I/O */
@@ -125,12 +204,136 @@ static bool off_seq(struct run_task *t, struct run_task_file *tf, int dir, uint6
 	return true;
 }
 
+/* a uniform value in [0, 1), 32 bits as fio's __rand / FRAND32_MAX */
+static double off_uni(struct run_task *t)
+{
+	return (double)(ios_rand_u64(&t->rng) >> 32) / 4294967296.0;
+}
+
+/* the hash that spreads the ranks over the file (fio: __hash_u64) */
+static uint64_t off_hash(uint64_t v)
+{
+	return ios_mix64(v);
+}
+
+/* zipf_next: the rank of a zipf(theta) draw over nranges, scrambled */
+static uint64_t off_zipf(struct run_task *t, struct run_task_file *tf)
+{
+	double theta = t->job->rand_dist_val, n = (double)tf->nranges;
+	double zeta2 = 1.0 + pow(0.5, theta), alpha = 1.0 / (1.0 - theta);
+	double eta = (1.0 - pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / tf->zetan);
+	double u = off_uni(t), z = u * tf->zetan;
+	uint64_t v;
+
+	if (z < 1.0)
+		v = 1;
+	else if (z < 1.0 + pow(0.5, theta))
+		v = 2;
+	else
+		v = 1 + (uint64_t)(n * pow(eta * u - eta + 1.0, alpha));
+	return (off_hash(v - 1) + tf->rand_off) % tf->nranges;
+}
+
+/* pareto_next: (n - 1) * u^(log h / log(1 - h)), scrambled */
+static uint64_t off_pareto(struct run_task *t, struct run_task_file *tf)
+{
+	double h = t->job->rand_dist_val;
+	uint64_t v = (uint64_t)((double)(tf->nranges - 1) * pow(off_uni(t), log(h) / log(1.0 - h)));
+
+	return (off_hash(v) + tf->rand_off) % tf->nranges;
+}
+
+/* gauss_next: the mean of 12 uniform ranks, plus a deviation, scrambled */
+static uint64_t off_normal(struct run_task *t, struct run_task_file *tf)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < 12; i++)
+		sum += (ios_rand_u64(&t->rng) >> 32) % (tf->nranges + 1);
+	sum = (sum + 11) / 12;
+	if (tf->stddev) {
+		int64_t dev = (int64_t)((double)tf->stddev * off_uni(t)) - (int64_t)(tf->stddev / 2);
+
+		while (dev + (int64_t)sum >= (int64_t)tf->nranges)
+			dev /= 2;
+		sum = (uint64_t)((int64_t)sum + dev);
+	}
+	return (off_hash(sum) + tf->rand_off) % tf->nranges;
+}
+
+/* fio's random map: @b if free, else the next free block (wrapping); marks it */
+static bool off_map_take(struct run_task_file *tf, uint64_t b, uint64_t *out)
+{
+	for (uint64_t k = 0; k < tf->rmap_bits; k++) {
+		uint64_t x = (b + k) % tf->rmap_bits;
+
+		if (!(tf->rmap[x / 64] & (1ULL << (x % 64)))) {
+			tf->rmap[x / 64] |= 1ULL << (x % 64);
+			*out = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* __get_next_rand_offset_zoned(_abs): a zone by access %, a block within it */
+static bool off_zoned(struct run_task *t, struct run_task_file *tf, uint64_t *b)
+{
+	const struct ios_job *j = t->job;
+	uint64_t lastb = tf->len / tf->align, start = 0, n = lastb, bytes = 0;
+	unsigned v = 1 + (unsigned)ios_rand_below(&t->rng, 100), acc = 0, perc = 0;
+
+	for (unsigned z = 0; z < j->nr_rand_zones; z++) {
+		const struct ios_rand_zone *rz = &j->rand_zones[z];
+
+		if (j->rand_dist == IOS_RAND_ZONED_ABS) {
+			start = bytes / tf->align;
+			bytes += rz->size;
+			n = bytes / tf->align - start;
+		} else {
+			start = perc * lastb / 100;
+			n = lastb * rz->size_perc / 100;
+			perc += rz->size_perc;
+		}
+		acc += rz->access_perc;
+		if (v <= acc)
+			break;
+	}
+	if (!n)
+		n = 1;
+	*b = start + ios_rand_below(&t->rng, n);
+	if (tf->rmap)
+		return off_map_take(tf, *b, b);
+	return true;
+}
+
 /* get_next_rand_block: a block of the region (or of the zone), times the alignment */
 static uint64_t off_rand(struct run_task *t, struct run_task_file *tf, uint64_t bs)
 {
 	const struct ios_job *j = t->job;
 	struct run_perm *p = &tf->perm;
-	uint64_t blocks;
+	uint64_t blocks, b;
+
+	switch (off_random(j) ? j->rand_dist : IOS_RAND_UNIFORM) {
+	case IOS_RAND_ZIPF:
+		return off_zipf(t, tf) * tf->align;
+	case IOS_RAND_PARETO:
+		return off_pareto(t, tf) * tf->align;
+	case IOS_RAND_NORMAL:
+		return off_normal(t, tf) * tf->align;
+	case IOS_RAND_ZONED:
+	case IOS_RAND_ZONED_ABS:
+		/* every block used: past the region, which ends the job as in fio */
+		if (off_zoned(t, tf, &b))
+			return b * tf->align;
+		if (!j->time_based)
+			return UINT64_MAX;
+		/* time_based: fio resets the map and draws again */
+		memset(tf->rmap, 0, (tf->rmap_bits + 63) / 64 * sizeof(uint64_t));
+		return off_zoned(t, tf, &b) ? b * tf->align : UINT64_MAX;
+	default:
+		break;
+	}
 
 	if (j->zone_mode == IOS_ZONE_STRIDED) {
 		p = &tf->zone_perm;

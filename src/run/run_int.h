@@ -84,6 +84,13 @@ struct run_task_file {
 	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
 	struct run_perm zone_perm;	/* random blocks of the current zone */
 	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
+	/* random_distribution (offsets.c) */
+	uint64_t *rmap;			/* zoned: fio's random map, one bit per block */
+	uint64_t rmap_bits;
+	uint64_t nranges;		/* zipf, pareto, normal: blocks of the minimum size */
+	uint64_t rand_off;		/* their rotation (random_center, or drawn) */
+	double zetan;			/* zipf: its normalising sum */
+	uint64_t stddev;		/* normal: in blocks */
 };
 
 enum run_task_state {
@@ -314,7 +321,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
 void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
 /* offsets.c: fio's offset rules for holes, rw_sequencer and strided zones */
 bool ios_run_offsets_wanted(const struct ios_job *j);
-void ios_run_offsets_init(struct run_task *t);
+int ios_run_offsets_init(struct run_task *t, struct ios_err *e);
+void ios_run_offsets_free(struct run_task *t);
 bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
 			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);

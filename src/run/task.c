@@ -354,7 +354,9 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_files(c, t, &total, e);
 	if (ret)
 		return ret;
-	ios_run_offsets_init(t);
+	ret = ios_run_offsets_init(t, e);
+	if (ret)
+		return ret;
 	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run_plan warns) */
 	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
@@ -377,6 +379,7 @@ void ios_run_task_free(struct run_task *t)
 	IOS_BUG_ON_MSG(t->ioc.nr_requests, "task pid %u freed with %u requests still holding"
 		       " its io context", t->ioc.pid, t->ioc.nr_requests);
 	ios_run_replay_free(t);
+	ios_run_offsets_free(t);
 	free(t->ios);
 	free(t->files);
 	t->ios = NULL;
@@ -708,8 +711,17 @@ static bool drain(struct run_task *t, uint64_t now)
 	return true;
 }
 
+/*
+ * number_ios: fio's exceeds_number_ios counts the I/Os done, queued and in
+ * flight, so the I/Os issued, against number_ios times loops.
+ */
 static bool target_reached(const struct run_task *t)
 {
+	const struct ios_job *j = t->job;
+
+	if (j->number_ios && t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE] >=
+			     j->number_ios * (j->loops ? j->loops : 1))
+		return true;
 	return t->io_issued >= t->io_target;
 }
 

@@ -91,6 +91,18 @@ static const struct err_case cases[] = {
 	  { "zonemode=strided with 2 files", "silently ignore" } },
 	{ "[j]\nrw_sequencer=random\n", -EINVAL, { "allowed: sequential, identical" } },
 	{ "[j]\nrw=read:-\n", -EINVAL, { "'rw=read:-'" } },
+	/* random_distribution: fio 3.33's ranges (str_random_distribution_cb) */
+	{ "[j]\nrandom_distribution=zipf:1\n", -ERANGE, { "zipf theta must be other than 1.0" } },
+	{ "[j]\nrandom_distribution=pareto:1.5\n", -ERANGE, { "pareto h out of range" } },
+	{ "[j]\nrandom_distribution=normal:100\n", -ERANGE, { "normal deviation out of range" } },
+	{ "[j]\nrandom_distribution=zipf:1.2:2\n", -ERANGE, { "center out of range" } },
+	{ "[j]\nrandom_distribution=zoned:50/10:40/90\n", -ERANGE,
+	  { "access percentages add up to 90, not 100" } },
+	{ "[j]\nrandom_distribution=zoned:50/60:50/60\n", -ERANGE,
+	  { "size percentages add up to 120" } },
+	{ "[j]\nrandom_distribution=zoned:50/10:50/90,50/10:50/90\n", -ENOTSUP,
+	  { "per-direction zone lists" } },
+	{ "[j]\nrandom_distribution=lognormal\n", -EINVAL, { "allowed: random, zipf" } },
 	/* whole-job checks */
 	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
 	  { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },

@@ -10,13 +10,14 @@
  * below was also produced by the real fio 3.33 (ioengine=null, write_iolog)
  * and compared line by line.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
 
-#define MAX_IOS 4096
+#define MAX_IOS 20000
 
 static uint64_t offs[MAX_IOS];
 static size_t nr_offs;
@@ -181,8 +182,112 @@ static int test_rw_sequencer(void)
 	return T_PASS;
 }
 
+/* share of the I/Os below @lim */
+static double share_below(uint64_t lim)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr_offs; i++)
+		n += offs[i] < lim;
+	return nr_offs ? (double)n / (double)nr_offs : 0;
+}
+
+/*
+ * zoned:50/10:50/90 (HOWTO: "50% of accesses to the first 10% of the
+ * file"): without a random map, about half the I/Os land in the first 10 %.
+ * zoned_abs:60/2m:40/14m: 60 % in the first 2 MiB. With the random map (fio's
+ * default), a full pass visits every block once, whatever the zones.
+ */
+static int test_zoned(void)
+{
+	double s;
+	size_t i;
+	static uint8_t seen[4096];
+
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=16m\nnorandommap=1\n"
+				"random_distribution=zoned:50/10:50/90"), 0);
+	T_ASSERT_EQ(nr_offs, 4096);
+	s = share_below(16 << 20) - share_below(0);
+	printf("zoned:50/10:50/90: %.3f in the first 10%%\n", share_below((16 << 20) / 10));
+	T_ASSERT_MSG(fabs(share_below((16 << 20) / 10) - 0.5) < 0.03, "share %.3f",
+		     share_below((16 << 20) / 10));
+	T_ASSERT(s == 1.0);
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=16m\nnorandommap=1\n"
+				"random_distribution=zoned_abs:60/2m:40/14m"), 0);
+	T_ASSERT_MSG(fabs(share_below(2 << 20) - 0.6) < 0.03, "share %.3f", share_below(2 << 20));
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=16m\n"
+				"random_distribution=zoned:50/10:50/90"), 0);
+	T_ASSERT_EQ(nr_offs, 4096);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < nr_offs; i++)
+		seen[offs[i] / 4096]++;
+	for (i = 0; i < 4096; i++)
+		T_ASSERT_EQ(seen[i], 1);
+	/* the first 1000 I/Os still favour the hot zone */
+	nr_offs = 1000;
+	T_ASSERT(share_below((16 << 20) / 10) > 0.4);
+	return T_PASS;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * zipf:1.2 over 4096 blocks: the 10 % most used blocks take about 90 % of
+ * the I/Os (sum of 1/k^1.2 up to 410 over the sum up to 4096); uniform would
+ * give them a little more than 10 %.
+ */
+static int test_zipf(void)
+{
+	static unsigned cnt[4096];
+	double top = 0, want = 0, all = 0;
+	size_t i;
+
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=16m\nnumber_ios=4000\nloops=5\n"
+				"random_distribution=zipf:1.2"), 0);
+	T_ASSERT_EQ(nr_offs, 20000);
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < nr_offs; i++)
+		cnt[offs[i] / 4096]++;
+	qsort(cnt, 4096, sizeof(cnt[0]), cmp_desc);
+	for (i = 0; i < 410; i++)
+		top += cnt[i];
+	for (i = 1; i <= 4096; i++) {
+		all += pow(1.0 / (double)i, 1.2);
+		if (i <= 410)
+			want += pow(1.0 / (double)i, 1.2);
+	}
+	printf("zipf:1.2 top 10%% of blocks: %.3f of I/Os (zipf: %.3f)\n", top / 20000.0, want / all);
+	T_ASSERT_MSG(fabs(top / 20000.0 - want / all) < 0.04, "top 10%%: %.3f, zipf %.3f",
+		     top / 20000.0, want / all);
+	/* normal and pareto parse and run */
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=1m\nrandom_distribution=pareto:0.3"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	T_ASSERT_EQ(run_offsets("rw=randread\nbs=4k\nsize=1m\nrandom_distribution=normal:10"), 0);
+	T_ASSERT_EQ(nr_offs, 256);
+	return T_PASS;
+}
+
+/* number_ios ends the job after that many I/Os, times loops (fio's exceeds_number_ios) */
+static int test_number_ios(void)
+{
+	T_ASSERT_EQ(run_offsets("rw=read\nbs=4k\nsize=1m\nnumber_ios=100"), 0);
+	T_ASSERT_EQ(nr_offs, 100);
+	T_ASSERT_EQ(run_offsets("rw=randwrite\nbs=4k\nsize=1m\nnumber_ios=37\nloops=2"), 0);
+	T_ASSERT_EQ(nr_offs, 74);
+	/* it never extends the job */
+	T_ASSERT_EQ(run_offsets("rw=read\nbs=4k\nsize=64k\nnumber_ios=100"), 0);
+	T_ASSERT_EQ(nr_offs, 16);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_strided_zones, test_zonesize_above_zonerange, test_strided_random,
-		     test_holes, test_backward, test_rw_sequencer);
+		     test_holes, test_backward, test_rw_sequencer, test_zoned, test_zipf,
+		     test_number_ios);
 }
