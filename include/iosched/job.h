@@ -63,6 +63,14 @@ struct ios_rand_zone {
 };
 #define IOS_MAX_RAND_ZONES 64
 
+/* CPU placement options: accepted, no effect in a simulator, noted on each run */
+#define IOS_CPUOPT_CPUS_ALLOWED		(1u << 0)
+#define IOS_CPUOPT_CPUS_POLICY		(1u << 1)
+#define IOS_CPUOPT_CPUMASK		(1u << 2)
+#define IOS_CPUOPT_NUMA_CPU		(1u << 3)
+#define IOS_CPUOPT_NUMA_MEM		(1u << 4)
+extern const char *const ios_job_cpuopt_names[5];	/* by bit */
+
 enum ios_compat {
 	IOS_JOB_COMPAT_FIO3 = 0,
 	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
@@ -223,6 +231,8 @@ struct ios_job {
 	unsigned io_size_pct;		/* io_size given as a percentage (1..100), else 0 */
 	unsigned offset_increment_pct;	/* offset_increment as a percentage, else 0 */
 	int thread;			/* accepted; no effect in a simulator */
+	unsigned cpu_opts;		/* CPU-side options given (IOS_CPUOPT_*): a note at run time */
+	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;	/* only 0 */
 
 	/* options given in this job's own section, in order, for JSON */
 	struct ios_kv *opts;

@@ -304,6 +304,68 @@ static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+const char *const ios_job_cpuopt_names[5] = {
+	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
+};
+
+/*
+ * CPU placement: fio pins the job's process or its memory; a simulated task
+ * has no CPU or NUMA node, so the option is checked for shape, remembered
+ * and noted when the job runs (task.c), as docs/jobfiles.md says.
+ */
+static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
+{
+	static const char *const policies[] = { "shared", "split", NULL };
+	static const char *const mems[] = { "default", "prefer", "bind", "interleave", "local",
+					    NULL };
+	const char *const *allowed = NULL;
+	unsigned bit = 0, i;
+
+	for (i = 0; i < IOS_ARRAY_SIZE(ios_job_cpuopt_names); i++)
+		if (!strcmp(c->o->info.name, ios_job_cpuopt_names[i]))
+			bit = 1u << i;
+	if (bit == IOS_CPUOPT_CPUS_POLICY)
+		allowed = policies;
+	else if (bit == IOS_CPUOPT_NUMA_MEM)
+		allowed = mems;
+	if (c->is_default) {
+		job->cpu_opts &= ~bit;
+		return 0;
+	}
+	if (!*c->value)
+		return ios_opt_err(c, -EINVAL, "empty value");
+	if (allowed) {
+		size_t len = strcspn(c->value, ":");
+
+		for (i = 0; allowed[i]; i++)
+			if (strlen(allowed[i]) == len && !strncmp(allowed[i], c->value, len))
+				break;
+		if (!allowed[i])
+			return ios_opt_err(c, -EINVAL, "unknown value, allowed: %s",
+					   allowed == policies ? "shared, split"
+					   : "default, prefer, bind, interleave, local (with :nodes)");
+	}
+	job->cpu_opts |= bit;
+	return 0;
+}
+
+/*
+ * gtod_reduce and disable_*: fio then reports no latencies (or no bandwidth
+ * samples). iosched's reports always have them, so 1 is refused rather than
+ * accepted with a report fio would not print; 0 is fio's default.
+ */
+static int opt_no_stats_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	int v = *(int *)((char *)job + c->o->off);
+
+	if (v && !c->is_default)
+		return ios_opt_err(c, -ENOTSUP, "fio would then report no %s; iosched's reports "
+				   "always have them (not modelled, only %s=0 is accepted)",
+				   !strcmp(c->o->info.name, "disable_bw_measurement")
+				   ? "bandwidth samples" : "latency statistics", c->o->info.name);
+	return 0;
+}
+
 static int opt_rwmixwrite(struct ios_job *job, struct ios_optctx *c)
 {
 	int64_t v;
@@ -967,6 +1029,36 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("ioscheduler", NULL, "str", NULL,
 	       "Switch the device to this I/O scheduler for the run (see 'iosched list')"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_ioscheduler },
+	{ INFO("cpus_allowed", NULL, "str", NULL,
+	       "CPUs the job may run on (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("cpus_allowed_policy", NULL, "enum", "shared",
+	       "shared or split cpus_allowed between clones (accepted; no effect, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("cpumask", NULL, "str", NULL,
+	       "CPU affinity mask (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("numa_cpu_nodes", NULL, "str", NULL,
+	       "NUMA nodes to run on (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("numa_mem_policy", NULL, "str", "default",
+	       "NUMA memory policy (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("gtod_reduce", NULL, "bool", "0",
+	       "Fewer clock reads, no latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(gtod_reduce), .set = opt_no_stats_hook },
+	{ INFO("disable_lat", NULL, "bool", "0",
+	       "No total latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_lat), .set = opt_no_stats_hook },
+	{ INFO("disable_clat", NULL, "bool", "0",
+	       "No completion latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_clat), .set = opt_no_stats_hook },
+	{ INFO("disable_slat", NULL, "bool", "0",
+	       "No submission latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_slat), .set = opt_no_stats_hook },
+	{ INFO("disable_bw_measurement", "disable_bw", "bool", "0",
+	       "No bandwidth samples (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_bw), .set = opt_no_stats_hook },
 	{ INFO("thread", NULL, "flag", NULL,
 	       "Threads instead of processes (accepted; no effect in a simulator)"),
 	  .type = IOS_OPT_FLAG, .off = OFF(thread) },

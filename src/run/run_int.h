@@ -78,7 +78,6 @@ struct run_task_file {
 	uint64_t pos[2];		/* next sequential offset per direction */
 	struct run_perm perm;		/* random blocks, fresh each pass */
 	uint64_t align;
-	unsigned seq_left;		/* random with rw=randX:N: sequential I/Os left */
 	/* fio's own offset rules (offsets.c), for the jobs that need them */
 	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
 	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */

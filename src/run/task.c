@@ -210,6 +210,18 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 			 "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
 			 j->line, j->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (j->cpu_opts && t->clone == 0) {
+		char names[160] = "";
+
+		for (unsigned b = 0; b < IOS_ARRAY_SIZE(ios_job_cpuopt_names); b++)
+			if (j->cpu_opts & (1u << b))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 names[0] ? ", " : "", ios_job_cpuopt_names[b]);
+		if (ios_run_warn(c->res, "%s:%d: job '%s': %s: CPU and memory placement has no "
+				 "effect in a simulator (accepted, see docs/jobfiles.md)",
+				 j->file ? j->file : "?", j->line, j->name, names))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	if (j->thinktime_spin_ns) {
 		char w[256];
 
@@ -456,7 +468,7 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (t->fio_offsets) {
 		if (!ios_run_offsets_next(t, &tf, dir, bs, &off))
 			return false;
-	} else if (ios_rw_is_random(j->rw) && !(j->rw_seq_nr > 1 && tf->seq_left)) {
+	} else if (ios_rw_is_random(j->rw)) {
 		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
 
 		if (j->norandommap || blocks != tf->perm.n)
@@ -464,11 +476,7 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		else
 			b = ios_run_perm_next(&tf->perm, &t->rng);
 		off = tf->off + b * tf->align;
-		if (j->rw_seq_nr > 1)
-			tf->seq_left = j->rw_seq_nr - 1;
 	} else {
-		if (ios_rw_is_random(j->rw))
-			tf->seq_left--;
 		off = tf->pos[dir];
 		if (off + bs > end)
 			off = tf->off; /* wrap to the start of the region */

@@ -103,6 +103,13 @@ static const struct err_case cases[] = {
 	{ "[j]\nrandom_distribution=zoned:50/10:50/90,50/10:50/90\n", -ENOTSUP,
 	  { "per-direction zone lists" } },
 	{ "[j]\nrandom_distribution=lognormal\n", -EINVAL, { "allowed: random, zipf" } },
+	/* options that change fio's report: refused at 1 (issue 14, item 3) */
+	{ "[j]\ngtod_reduce=1\n", -ENOTSUP, { "t.fio:2: option 'gtod_reduce=1'", "no latency" } },
+	{ "[j]\ndisable_clat=1\n", -ENOTSUP, { "'disable_clat=1'", "only disable_clat=0" } },
+	{ "[j]\ndisable_bw=1\n", -ENOTSUP, { "'disable_bw=1'", "no bandwidth samples" } },
+	{ "[j]\ncpus_allowed_policy=spread\n", -EINVAL, { "allowed: shared, split" } },
+	{ "[j]\nnuma_mem_policy=foo\n", -EINVAL, { "allowed: default, prefer" } },
+	{ "[j]\ncpus_allowed=\n", -EINVAL, { "'cpus_allowed='" } },
 	/* whole-job checks */
 	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
 	  { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },

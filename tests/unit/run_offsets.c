@@ -285,9 +285,42 @@ static int test_number_ios(void)
 	return T_PASS;
 }
 
+/*
+ * CPU placement options run as if absent, with one note per job (not per
+ * clone); gtod_reduce=0 and disable_lat=0 (fio's defaults) are accepted.
+ */
+static int test_cpu_options_noted(void)
+{
+	static const char job[] = "[j]\nioengine=null\nsize=64k\nnumjobs=2\n"
+				  "cpus_allowed=0-3\ncpus_allowed_policy=split\n"
+				  "numa_mem_policy=bind:0\ngtod_reduce=0\ndisable_lat=0\n";
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+	size_t i, notes = 0;
+
+	ios_job_parse_opts_init(&po);
+	T_ASSERT_EQ(ios_job_parse_buf("c.fio", job, strlen(job), &po, &jf, &e), 0);
+	T_ASSERT_EQ(jf.jobs[0].cpu_opts, IOS_CPUOPT_CPUS_ALLOWED | IOS_CPUOPT_CPUS_POLICY |
+					 IOS_CPUOPT_NUMA_MEM);
+	cfg.scheduler = "noop";
+	cfg.device = "hdd-2009";
+	T_ASSERT_EQ(ios_run(&jf, &cfg, &r, &e), 0);
+	for (i = 0; i < r.nr_warnings; i++)
+		if (strstr(r.warnings[i], "cpus_allowed, cpus_allowed_policy, numa_mem_policy: "
+				"CPU and memory placement has no effect"))
+			notes++;
+	T_ASSERT_EQ(notes, 1);
+	ios_run_result_free(&r);
+	ios_jobfile_free(&jf);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_strided_zones, test_zonesize_above_zonerange, test_strided_random,
 		     test_holes, test_backward, test_rw_sequencer, test_zoned, test_zipf,
-		     test_number_ios);
+		     test_number_ios, test_cpu_options_noted);
 }
