@@ -189,7 +189,7 @@ static int opt_rand_zones(struct ios_job *job, struct ios_optctx *c, const char 
 {
 	struct ios_rand_zone z[IOS_MAX_RAND_ZONES];
 	char *buf = strdup(list), *p, *next;
-	unsigned n = 0, acc = 0, sz = 0;
+	unsigned n = 0, acc = 0, sz = 0, missing = 0;
 	int ret = 0;
 
 	if (!buf)
@@ -223,6 +223,9 @@ static int opt_rand_zones(struct ios_job *job, struct ios_optctx *c, const char 
 			ret = ios_val_size(&c->v, slash + 1, &z[n].size, NULL);
 			if (!ret && !z[n].size)
 				ret = ios_opt_err(c, -ERANGE, "zone size out of range, allowed 1 or more");
+		} else if (!slash[1]) {
+			z[n].size_perc = UINT_MAX;	/* fio: a share of what is left */
+			missing++;
 		} else {
 			ret = ios_val_int(&c->v, slash + 1, 1, 100, &v);
 			z[n].size_perc = (unsigned)v;
@@ -230,6 +233,9 @@ static int opt_rand_zones(struct ios_job *job, struct ios_optctx *c, const char 
 		}
 		n++;
 	}
+	for (unsigned k = 0; !ret && missing && k < n; k++)
+		if (z[k].size_perc == UINT_MAX)
+			z[k].size_perc = sz < 100 ? (100 - sz) / missing : 0;
 	if (!ret && (acc != 100 || (!abs && sz > 100)))
 		ret = ios_opt_err(c, -ERANGE, acc != 100 ? "access percentages add up to %u, not 100"
 				  : "size percentages add up to %u, more than 100",

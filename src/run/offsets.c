@@ -55,6 +55,29 @@ bool ios_run_offsets_wanted(const struct ios_job *j)
 	       (off_random(j) && j->rw_seq_nr > 1);
 }
 
+/*
+ * Options fio accepts and then ignores for this job's pattern: said once per
+ * job, so that nothing a job file asks for goes unremarked.
+ */
+int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	const char *what = NULL;
+
+	if (t->clone)
+		return 0;
+	if (j->rand_dist != IOS_RAND_UNIFORM && !off_random(j))
+		what = "random_distribution has no effect on a sequential pattern";
+	else if (j->rw_seq_ident && !(off_random(j) && j->rw_seq_nr > 1))
+		what = "rw_sequencer=identical has no effect without rw=randX:N (N > 1)";
+	else if (j->zone_mode == IOS_ZONE_NONE && (j->zone_range || j->zone_skip))
+		what = "zonerange and zoneskip have no effect without zonemode=strided";
+	if (what && ios_run_warn(c->res, "%s:%d: job '%s': %s (as in fio 3.33)",
+				 j->file ? j->file : "?", j->line, j->name, what))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /* fio_file_reset: the next I/O of each direction starts at file_offset */
 static void off_file_reset(struct run_task *t, struct run_task_file *tf)
 {
@@ -261,14 +284,25 @@ static uint64_t off_normal(struct run_task *t, struct run_task_file *tf)
 	return (off_hash(sum) + tf->rand_off) % tf->nranges;
 }
 
-/* fio's random map: @b if free, else the next free block (wrapping); marks it */
+/*
+ * fio's random map: @b if free, else the next free block (wrapping), found a
+ * 64-block word at a time so that the end of a pass stays cheap; marks it.
+ */
 static bool off_map_take(struct run_task_file *tf, uint64_t b, uint64_t *out)
 {
-	for (uint64_t k = 0; k < tf->rmap_bits; k++) {
-		uint64_t x = (b + k) % tf->rmap_bits;
+	uint64_t words = (tf->rmap_bits + 63) / 64, w = b / 64;
 
-		if (!(tf->rmap[x / 64] & (1ULL << (x % 64)))) {
-			tf->rmap[x / 64] |= 1ULL << (x % 64);
+	for (uint64_t k = 0; k <= words; k++, w = (w + 1) % words) {
+		uint64_t free = ~tf->rmap[w];
+
+		if (k == 0)
+			free &= ~0ULL << (b % 64);	/* from @b on in its own word */
+		if (w == words - 1 && tf->rmap_bits % 64)
+			free &= (1ULL << (tf->rmap_bits % 64)) - 1;
+		if (free) {
+			uint64_t x = w * 64 + (uint64_t)__builtin_ctzll(free);
+
+			tf->rmap[w] |= 1ULL << (x % 64);
 			*out = x;
 			return true;
 		}

@@ -322,6 +322,7 @@ void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
 bool ios_run_offsets_wanted(const struct ios_job *j);
 int ios_run_offsets_init(struct run_task *t, struct ios_err *e);
 void ios_run_offsets_free(struct run_task *t);
+int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
 			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);

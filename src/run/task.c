@@ -210,6 +210,8 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 			 "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
 			 j->line, j->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (ios_run_offsets_notes(c, t, e))
+		return -ENOMEM;
 	if (j->cpu_opts && t->clone == 0) {
 		char names[160] = "";
 

@@ -81,6 +81,16 @@ static int test_rw(void)
 	T_ASSERT_EQ(jt_jf.jobs[3].zone_mode, IOS_ZONE_STRIDED);
 	T_ASSERT_EQ(jt_jf.jobs[3].zone_range, 65536);	/* zonerange defaults to zonesize */
 	jt_cleanup();
+	/* a blank size percentage gets what is left (fio's examples/rand-zones.fio) */
+	T_ASSERT_EQ(jt_parse("[a]\nrandom_distribution=zoned:50/5:30/15:20/\n"
+			     "[b]\nrandom_distribution=zipf:0.8:0.25\n"), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_dist, IOS_RAND_ZONED);
+	T_ASSERT_EQ(jt_jf.jobs[0].nr_rand_zones, 3);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_zones[2].access_perc, 20);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_zones[2].size_perc, 80);
+	T_ASSERT_EQ(jt_jf.jobs[1].rand_dist, IOS_RAND_ZIPF);
+	T_ASSERT(jt_jf.jobs[1].rand_dist_val == 0.8 && jt_jf.jobs[1].rand_center == 0.25);
+	jt_cleanup();
 	T_ASSERT(!strcmp(ios_rw_name(IOS_RW_RANDRW), "randrw"));
 	jt_cleanup();
 	return T_PASS;

@@ -11,6 +11,7 @@
  * and compared line by line.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,9 +319,47 @@ static int test_cpu_options_noted(void)
 	return T_PASS;
 }
 
+/* the warnings of a run of @job that contain @needle */
+static size_t count_notes(const char *job, const char *needle)
+{
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_run_result r;
+	struct ios_err e = { 0 };
+	size_t i, n = 0;
+
+	ios_job_parse_opts_init(&po);
+	if (ios_job_parse_buf("n.fio", job, strlen(job), &po, &jf, &e))
+		return SIZE_MAX;
+	cfg.scheduler = "noop";
+	cfg.device = "hdd-2009";
+	if (!ios_run(&jf, &cfg, &r, &e)) {
+		for (i = 0; i < r.nr_warnings; i++)
+			n += strstr(r.warnings[i], needle) != NULL;
+		ios_run_result_free(&r);
+	}
+	ios_jobfile_free(&jf);
+	return n;
+}
+
+/* options fio ignores for the job's pattern are noted, once per job */
+static int test_ignored_noted(void)
+{
+	T_ASSERT_EQ(count_notes("[j]\nioengine=null\nsize=64k\nnumjobs=3\n"
+				"random_distribution=zipf\n", "random_distribution has no effect"), 1);
+	T_ASSERT_EQ(count_notes("[j]\nioengine=null\nsize=64k\nrw=randread\n"
+				"rw_sequencer=identical\n", "rw_sequencer=identical has no effect"), 1);
+	T_ASSERT_EQ(count_notes("[j]\nioengine=null\nsize=64k\nzoneskip=4k\n",
+				"zoneskip have no effect"), 1);
+	T_ASSERT_EQ(count_notes("[j]\nioengine=null\nsize=64k\nrw=randread\n"
+				"random_distribution=zipf\n", "no effect"), 0);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_strided_zones, test_zonesize_above_zonerange, test_strided_random,
 		     test_holes, test_backward, test_rw_sequencer, test_zoned, test_zipf,
-		     test_number_ios, test_cpu_options_noted);
+		     test_number_ios, test_cpu_options_noted, test_ignored_noted);
 }
