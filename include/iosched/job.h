@@ -46,6 +46,36 @@ enum ios_ioengine {
 	IOS_ENGINE_NULL,	/* completes at once, no device I/O */
 };
 
+enum ios_zone_mode {
+	IOS_ZONE_NONE = 0,
+	IOS_ZONE_STRIDED,	/* fio's zonemode=strided: zonesize bytes, then skip */
+};
+
+enum ios_rand_dist {
+	IOS_RAND_UNIFORM = 0,	/* random_distribution=random */
+	IOS_RAND_ZIPF,
+	IOS_RAND_PARETO,
+	IOS_RAND_NORMAL,
+	IOS_RAND_ZONED,		/* zoned: access% / size% */
+	IOS_RAND_ZONED_ABS,	/* zoned_abs: access% / bytes */
+};
+
+/* One zone of random_distribution=zoned or zoned_abs */
+struct ios_rand_zone {
+	unsigned access_perc;
+	unsigned size_perc;	/* zoned */
+	uint64_t size;		/* zoned_abs: bytes */
+};
+#define IOS_MAX_RAND_ZONES 64
+
+/* CPU placement options: accepted, no effect in a simulator, noted on each run */
+#define IOS_CPUOPT_CPUS_ALLOWED		(1u << 0)
+#define IOS_CPUOPT_CPUS_POLICY		(1u << 1)
+#define IOS_CPUOPT_CPUMASK		(1u << 2)
+#define IOS_CPUOPT_NUMA_CPU		(1u << 3)
+#define IOS_CPUOPT_NUMA_MEM		(1u << 4)
+extern const char *const ios_job_cpuopt_names[5];	/* by bit */
+
 enum ios_compat {
 	IOS_JOB_COMPAT_FIO3 = 0,
 	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
@@ -101,7 +131,11 @@ struct ios_job {
 
 	/* --- pattern --- */
 	enum ios_rw rw;
-	unsigned rw_seq_nr;		/* the ":N" suffix of rw= */
+	unsigned rw_seq_nr;		/* the ":N" suffix of rw= (random: N; sequential: a hole >= 0) */
+	int64_t rw_seq_add;		/* sequential rw=X:N, N signed: fio's ddir_seq_add */
+	int rw_seq_ident;		/* rw_sequencer=identical */
+	int zone_mode;			/* IOS_ZONE_NONE, IOS_ZONE_STRIDED */
+	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
 	unsigned rwmixread;		/* percent of reads in a mix */
 	uint64_t bs[2];			/* read, write */
 	uint64_t bs_min[2], bs_max[2];	/* bsrange; equal to bs when unset */
@@ -113,6 +147,11 @@ struct ios_job {
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;
+	int rand_dist;			/* enum ios_rand_dist */
+	double rand_dist_val;		/* zipf theta, pareto h, normal deviation (percent) */
+	double rand_center;		/* 0..1, -1 = unset (fio's random_center) */
+	struct ios_rand_zone rand_zones[IOS_MAX_RAND_ZONES];
+	unsigned nr_rand_zones;
 	int zero_buffers;
 
 	/* --- engine --- */
@@ -148,6 +187,7 @@ struct ios_job {
 	int rate_process_poisson;
 	unsigned loops;
 	unsigned numjobs;
+	uint64_t number_ios;		/* stop after this many I/Os (times loops); 0 = no limit */
 
 	/* --- priority and groups --- */
 	int prio;			/* ioprio level 0..7, -1 = unset */
@@ -196,6 +236,8 @@ struct ios_job {
 	unsigned io_size_pct;		/* io_size given as a percentage (1..100), else 0 */
 	unsigned offset_increment_pct;	/* offset_increment as a percentage, else 0 */
 	int thread;			/* accepted; no effect in a simulator */
+	unsigned cpu_opts;		/* CPU-side options given (IOS_CPUOPT_*): a note at run time */
+	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;	/* only 0 */
 
 	/* options given in this job's own section, in order, for JSON */
 	struct ios_kv *opts;
@@ -315,5 +357,16 @@ struct ios_job_option_info {
 	const char *help;
 };
 const struct ios_job_option_info *ios_job_option_at(size_t i);
+
+/*
+ * fio 3.33's option names (modelled or not), for 'iosched fio --cmdhelp':
+ * general options have engines NULL; an engine option lists the engines
+ * that take it ("net, netsplice"). NULL past the end.
+ */
+struct ios_fio_option {
+	const char *name;
+	const char *engines;
+};
+const struct ios_fio_option *ios_job_fio_option_at(size_t i);
 
 #endif

@@ -44,6 +44,7 @@ struct ini_state {
 	char *stack[INI_MAX_STACK];	/* normalised paths being read, for loops */
 	unsigned depth;			/* files on the stack: 1 = the job file itself */
 	struct ios_err *e;
+	char unset[64];			/* first unset ${VAR} of the line being read */
 };
 
 static void ini_section_reset(struct ios_ini_section *s)
@@ -82,6 +83,7 @@ static char *ini_expand(struct ini_state *st, const char *s, size_t *outlen)
 	char *out = malloc(cap);
 
 	*outlen = 0;
+	st->unset[0] = '\0';
 	if (!out)
 		return NULL;
 	while (*s) {
@@ -97,6 +99,9 @@ static char *ini_expand(struct ini_state *st, const char *s, size_t *outlen)
 			}
 			if (st->ops->getenv)
 				val = st->ops->getenv(st->ops->priv, name);
+			/* remembered so that an empty value can name its variable */
+			if (!val && !st->unset[0])
+				snprintf(st->unset, sizeof(st->unset), "%s", name);
 			free(name);
 			s = close + 1;
 			if (!val)
@@ -147,6 +152,7 @@ static int ini_add_kv(struct ini_state *st, char *key, char *value, const char *
 	s->kv[s->nr].value = value;
 	s->kv[s->nr].file = file;
 	s->kv[s->nr].line = line;
+	memcpy(s->kv[s->nr].unset_var, st->unset, sizeof(st->unset));
 	s->nr++;
 	return 0;
 }
@@ -339,7 +345,12 @@ static int ini_line(struct ini_state *st, const char *path, int lineno, char *s)
 	while (isspace((unsigned char)*key))
 		key++;
 	if (!*key) {
-		ret = IOS_ERR(st->e, -EINVAL, "%s:%d: missing option name before '='", path, lineno);
+		if (st->unset[0])
+			ret = IOS_ERR(st->e, -EINVAL, "%s:%d: missing option name before '=' "
+				      "(${%s} is not set)", path, lineno, st->unset);
+		else
+			ret = IOS_ERR(st->e, -EINVAL, "%s:%d: missing option name before '='",
+				      path, lineno);
 		goto err;
 	}
 	if (key != line)

@@ -19,6 +19,7 @@ struct ios_ini_kv {
 	char *value;		/* text after '=' (leading blanks kept); NULL: bare key */
 	const char *file;	/* from ops->file_read: lives as long as the caller wants */
 	int line;
+	char unset_var[64];	/* the first ${VAR} on the line that was unset, or "" */
 };
 
 struct ios_ini_section {

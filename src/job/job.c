@@ -236,13 +236,95 @@ static int kv_push(struct ios_kv **v, size_t *n, const char *key, const char *va
 	return 0;
 }
 
+/* The context of one option line of a section. */
+static void jp_ctx(struct jp_state *st, const struct ios_ini_section *s, struct ios_job *job,
+		   const struct ios_ini_kv *kv, const struct ios_opt *o, char *where,
+		   size_t wlen, struct ios_err *e, struct ios_optctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	jp_where(where, wlen, kv->file, kv->line, kv->key, kv->value);
+	c->v.where = where;
+	c->v.kb_base = job->kb_base;
+	c->v.po = st->po;
+	c->v.e = e;
+	c->o = o;
+	c->key = kv->key;
+	c->value = kv->value;
+	c->compat = st->po->compat;
+	c->global = s->global;
+	c->section = s->name;
+	c->file = kv->file;
+	c->line = kv->line;
+}
+
+/*
+ * A name the option table does not have: one of fio 3.33's own options, an
+ * option of one of fio's engines (named, so that the engine shows as the
+ * reason), or a typo.
+ */
+static int jp_unknown(const struct ios_ini_kv *kv, struct ios_err *e)
+{
+	const char *engines = ios_opt_fio_engines(kv->key);
+
+	if (engines)
+		return IOS_ERR(e, -ENOTSUP, "%s:%d: fio option '%s' is not modelled by iosched "
+			       "(an option of fio's ioengine %s)", kv->file, kv->line, kv->key,
+			       engines);
+	if (ios_opt_fio_general(kv->key))
+		return IOS_ERR(e, -ENOTSUP, "%s:%d: fio option '%s' is not modelled by iosched",
+			       kv->file, kv->line, kv->key);
+	return IOS_ERR(e, -EINVAL, "%s:%d: unknown option '%s'", kv->file, kv->line, kv->key);
+}
+
+/* An error caused by an empty value from an unset ${VAR} says which. */
+static void jp_blame_unset(const struct ios_ini_kv *kv, struct ios_err *e)
+{
+	const char *v = kv->value;
+	size_t len;
+
+	if (!kv->unset_var[0] || !e)
+		return;
+	while (v && (*v == ' ' || *v == '\t'))
+		v++;
+	if (v && *v)
+		return;
+	len = strlen(e->msg);
+	snprintf(e->msg + len, sizeof(e->msg) - len, " (${%s} is not set)", kv->unset_var);
+}
+
+/*
+ * fio loads the engine before it reads the engine's options: an ioengine
+ * iosched does not model is the reason, not the options that come with it.
+ */
+static int jp_engine_first(struct jp_state *st, const struct ios_ini_section *s,
+			   struct ios_job *job, const struct ios_opt **rows, struct ios_err *e)
+{
+	char where[256];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->nr; i++) {
+		struct ios_optctx c;
+
+		if (!rows[i] || strcmp(rows[i]->info.name, "ioengine"))
+			continue;
+		jp_ctx(st, s, job, &s->kv[i], rows[i], where, sizeof(where), e, &c);
+		ret = ios_opt_apply(job, &c);
+		if (ret) {
+			jp_blame_unset(&s->kv[i], e);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Apply a section's options to @job in fio's order, recording them in @rec. */
 static int jp_apply(struct jp_state *st, const struct ios_ini_section *s, struct ios_job *job,
 		    struct ios_kv **rec, size_t *nrec, struct ios_err *e)
 {
 	const struct ios_opt **rows;
 	char where[256];
-	size_t i;
+	size_t i, bad = SIZE_MAX;
 	int pass, ret = 0;
 
 	if (!s->nr)
@@ -252,48 +334,30 @@ static int jp_apply(struct jp_state *st, const struct ios_ini_section *s, struct
 		return IOS_ERR(e, -ENOMEM, "%s:%d: out of memory", s->file, s->line);
 	/* names first, in file order, so the first bad name is the one reported */
 	for (i = 0; i < s->nr; i++) {
-		const struct ios_ini_kv *kv = &s->kv[i];
-
-		rows[i] = ios_opt_find(kv->key);
-		if (rows[i])
-			continue;
-		if (ios_opt_is_fio_only(kv->key))
-			ret = IOS_ERR(e, -ENOTSUP, "%s:%d: option '%s' is not supported by iosched "
-				      "(fio has it, iosched does not model it)", kv->file, kv->line,
-				      kv->key);
-		else
-			ret = IOS_ERR(e, -EINVAL, "%s:%d: unknown option '%s'", kv->file, kv->line,
-				      kv->key);
-		goto out;
+		rows[i] = ios_opt_find(s->kv[i].key);
+		if (!rows[i] && bad == SIZE_MAX)
+			bad = i;
 	}
+	ret = jp_engine_first(st, s, job, rows, e);
+	if (!ret && bad != SIZE_MAX)
+		ret = jp_unknown(&s->kv[bad], e);
 	for (pass = 0; pass < 3 && !ret; pass++) {
 		for (i = 0; i < s->nr && !ret; i++) {
 			const struct ios_ini_kv *kv = &s->kv[i];
 			const struct ios_opt *o = rows[i];
 			int p = o->flags & IOS_OPTF_FIRST ? 0 : o->flags & IOS_OPTF_LAST ? 2 : 1;
-			struct ios_optctx c = { 0 };
+			struct ios_optctx c;
 
 			if (p != pass)
 				continue;
-			jp_where(where, sizeof(where), kv->file, kv->line, kv->key, kv->value);
-			c.v.where = where;
-			c.v.kb_base = job->kb_base;
-			c.v.po = st->po;
-			c.v.e = e;
-			c.o = o;
-			c.key = kv->key;
-			c.value = kv->value;
-			c.compat = st->po->compat;
-			c.global = s->global;
-			c.section = s->name;
-			c.file = kv->file;
-			c.line = kv->line;
+			jp_ctx(st, s, job, kv, o, where, sizeof(where), e, &c);
 			ret = ios_opt_apply(job, &c);
+			if (ret)
+				jp_blame_unset(kv, e);
 			if (!ret && c.value && kv_push(rec, nrec, o->info.name, c.value))
 				ret = IOS_ERR(e, -ENOMEM, "%s: out of memory", where);
 		}
 	}
-out:
 	free(rows);
 	return ret;
 }
@@ -321,6 +385,22 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': iodepth_batch_complete_max=%u is below "
 			       "iodepth_batch_complete_min=%u", job->file, job->line, job->name,
 			       job->iodepth_batch_complete_max, job->iodepth_batch_complete_min);
+	if (job->zone_mode == IOS_ZONE_NONE && job->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': zonesize needs zonemode=strided (fio "
+			       "3.33: \"--zonemode=none and --zonesize are not compatible\")",
+			       job->file, job->line, job->name);
+	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': zonemode=strided needs zonesize",
+			       job->file, job->line, job->name);
+	/* fio turns strided zones off for more than one file, without a word */
+	if (job->zone_mode == IOS_ZONE_STRIDED &&
+	    (job->nrfiles > 1 || job->nr_filenames > 1))
+		return IOS_ERR(e, -ENOTSUP, "%s:%d: job '%s': zonemode=strided with %u files: "
+			       "fio 3.33 would silently ignore the zones; use one file",
+			       job->file, job->line, job->name,
+			       job->nrfiles > 1 ? job->nrfiles : job->nr_filenames);
+	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_range)
+		job->zone_range = job->zone_size;	/* fio's init.c, for compatibility */
 	if (job->thinktime_spin_ns > job->thinktime_ns)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': thinktime_spin is longer than "
 			       "thinktime", job->file, job->line, job->name);

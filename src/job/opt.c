@@ -68,16 +68,6 @@ const struct ios_opt *ios_opt_find(const char *name)
 	return NULL;
 }
 
-bool ios_opt_is_fio_only(const char *name)
-{
-	const char *const *p;
-
-	for (p = ios_job_fio_only; *p; p++)
-		if (!strcmp(*p, name))
-			return true;
-	return false;
-}
-
 int ios_opt_set_string(char **dst, const char *s)
 {
 	char *n = strdup(s);

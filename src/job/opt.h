@@ -126,10 +126,13 @@ struct ios_opt {
 };
 
 extern const struct ios_opt ios_job_options[];	/* ends with a NULL name */
-extern const char *const ios_job_fio_only[];	/* fio options we do not model */
 
 const struct ios_opt *ios_opt_find(const char *name);
+/* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */
 bool ios_opt_is_fio_only(const char *name);
+bool ios_opt_fio_general(const char *name);
+/* the engines owning engine option @name ("net, rdma"), NULL if it is none */
+const char *ios_opt_fio_engines(const char *name);
 
 /* Parse @c->value for @c->o and store it into @job. */
 int ios_opt_apply(struct ios_job *job, struct ios_optctx *c);

@@ -10,8 +10,8 @@
  * (fio checks some later and clamps others), loops/numjobs/thinktime_blocks
  * start at 1, iodepth stops at 65536, trims are refused.
  *
- * ios_job_fio_only[] lists fio options we know but do not model, so that
- * they fail with "not supported by iosched" rather than "unknown option".
+ * fio_names.c lists fio 3.33's options, so that one we do not model fails
+ * with "not modelled by iosched" rather than "unknown option".
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -119,6 +119,7 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 	size_t i;
 	int64_t n;
 	uint64_t hole;
+	bool neg = false;
 	int ret;
 
 	for (i = 0; i < IOS_ARRAY_SIZE(trims); i++)
@@ -134,6 +135,7 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 				   "(with an optional :N)");
 	job->rw = tab[i].rw;
 	job->rw_seq_nr = 0;
+	job->rw_seq_add = 0;
 	if (!colon)
 		return 0;
 	if (ios_rw_is_random(job->rw)) {
@@ -143,13 +145,235 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 			job->rw_seq_nr = (unsigned)n;
 		return ret;
 	}
-	/* sequential: a hole of N bytes after each I/O */
-	ret = ios_val_size(&c->v, colon + 1, &hole, NULL);
-	if (!ret && hole > UINT_MAX)
-		ret = ios_opt_err(c, -ERANGE, "hole out of range, allowed 0..%u bytes", UINT_MAX);
-	if (!ret)
-		job->rw_seq_nr = (unsigned)hole;
+	/*
+	 * sequential: N bytes more (a hole) or, negative, back (fio's
+	 * ddir_seq_add, read with size suffixes as fio's str_to_decimal does)
+	 */
+	{
+		const char *v = colon + 1;
+
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (*v == '-') {
+			neg = true;
+			v++;
+		}
+		ret = ios_val_size(&c->v, v, &hole, NULL);
+		if (!ret && hole > UINT_MAX)
+			ret = ios_opt_err(c, -ERANGE, "hole out of range, allowed -%u..%u bytes",
+					  UINT_MAX, UINT_MAX);
+	}
+	if (!ret) {
+		job->rw_seq_add = neg ? -(int64_t)hole : (int64_t)hole;
+		job->rw_seq_nr = job->rw_seq_add > 0 ? (unsigned)hole : 0;
+	}
 	return ret;
+}
+
+/*
+ * zonemode: none and strided are fio's offset rules (io_u.c,
+ * setup_strided_zone_mode); zbd needs a zoned device, which iosched has not.
+ */
+static int opt_zonemode(struct ios_job *job, struct ios_optctx *c)
+{
+	if (!strcmp(c->value, "none"))
+		job->zone_mode = IOS_ZONE_NONE;
+	else if (!strcmp(c->value, "strided"))
+		job->zone_mode = IOS_ZONE_STRIDED;
+	else if (!strcmp(c->value, "zbd"))
+		return ios_opt_err(c, -ENOTSUP, "zonemode=zbd (zoned block devices) is not "
+				   "modelled by iosched");
+	else
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: none, strided, zbd");
+	return 0;
+}
+
+/* zoned:50/10:50/90 or zoned_abs:60/20m:40/100m (one list for all directions) */
+static int opt_rand_zones(struct ios_job *job, struct ios_optctx *c, const char *list, bool abs)
+{
+	struct ios_rand_zone z[IOS_MAX_RAND_ZONES];
+	char *buf = strdup(list), *p, *next;
+	unsigned n = 0, acc = 0, sz = 0, missing = 0;
+	int ret = 0;
+
+	if (!buf)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	if (strchr(buf, ',')) {
+		ret = ios_opt_err(c, -ENOTSUP, "per-direction zone lists are not supported by "
+				  "iosched (give one list for all directions)");
+		goto out;
+	}
+	for (p = buf; p && *p && !ret; p = next) {
+		char *slash = strchr(p, '/');
+		int64_t v;
+
+		next = strchr(p, ':');
+		if (next)
+			*next++ = '\0';
+		if (n == IOS_MAX_RAND_ZONES || !slash) {
+			ret = ios_opt_err(c, -EINVAL, n == IOS_MAX_RAND_ZONES ? "more than %d zones"
+					  : "expected access%%/size for each zone (%d at most)",
+					  IOS_MAX_RAND_ZONES);
+			break;
+		}
+		*slash = '\0';
+		memset(&z[n], 0, sizeof(z[n]));
+		ret = ios_val_int(&c->v, p, 1, 100, &v);
+		if (ret)
+			break;
+		z[n].access_perc = (unsigned)v;
+		acc += (unsigned)v;
+		if (abs) {
+			ret = ios_val_size(&c->v, slash + 1, &z[n].size, NULL);
+			if (!ret && !z[n].size)
+				ret = ios_opt_err(c, -ERANGE, "zone size out of range, allowed 1 or more");
+		} else if (!slash[1]) {
+			z[n].size_perc = UINT_MAX;	/* fio: a share of what is left */
+			missing++;
+		} else {
+			ret = ios_val_int(&c->v, slash + 1, 1, 100, &v);
+			z[n].size_perc = (unsigned)v;
+			sz += (unsigned)v;
+		}
+		n++;
+	}
+	for (unsigned k = 0; !ret && missing && k < n; k++)
+		if (z[k].size_perc == UINT_MAX)
+			z[k].size_perc = sz < 100 ? (100 - sz) / missing : 0;
+	if (!ret && (acc != 100 || (!abs && sz > 100)))
+		ret = ios_opt_err(c, -ERANGE, acc != 100 ? "access percentages add up to %u, not 100"
+				  : "size percentages add up to %u, more than 100",
+				  acc != 100 ? acc : sz);
+	if (!ret && !n)
+		ret = ios_opt_err(c, -EINVAL, "no zones given");
+	if (!ret) {
+		memcpy(job->rand_zones, z, n * sizeof(z[0]));
+		job->nr_rand_zones = n;
+		job->rand_dist = abs ? IOS_RAND_ZONED_ABS : IOS_RAND_ZONED;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+/*
+ * random_distribution: random, zipf[:theta[:center]], pareto[:h[:center]],
+ * normal[:dev[:center]], zoned:..., zoned_abs:... with fio 3.33's defaults
+ * (theta 1.2, h 0.3, dev 0) and ranges (options.c, str_random_distribution_cb).
+ */
+static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
+{
+	static const struct { const char *name; int dist; double def; } tab[] = {
+		{ "random", IOS_RAND_UNIFORM, 0 }, { "zipf", IOS_RAND_ZIPF, 1.2 },
+		{ "pareto", IOS_RAND_PARETO, 0.3 }, { "normal", IOS_RAND_NORMAL, 0 },
+	};
+	const char *colon = strchr(c->value, ':');
+	size_t len = colon ? (size_t)(colon - c->value) : strlen(c->value), i;
+	double val, center = -1;
+	int ret;
+
+	job->nr_rand_zones = 0;
+	if (len == 5 && !strncmp(c->value, "zoned", 5) && colon)
+		return opt_rand_zones(job, c, colon + 1, false);
+	if (len == 9 && !strncmp(c->value, "zoned_abs", 9) && colon)
+		return opt_rand_zones(job, c, colon + 1, true);
+	for (i = 0; i < IOS_ARRAY_SIZE(tab); i++)
+		if (strlen(tab[i].name) == len && !strncmp(tab[i].name, c->value, len))
+			break;
+	if (i == IOS_ARRAY_SIZE(tab))
+		return ios_opt_err(c, -EINVAL, "unknown value, allowed: random, zipf[:theta], "
+				   "pareto[:h], normal[:dev], zoned:a/s:..., zoned_abs:a/size:...");
+	val = tab[i].def;
+	if (colon && tab[i].dist != IOS_RAND_UNIFORM) {
+		char *buf = strdup(colon + 1), *c2;
+
+		if (!buf)
+			return ios_opt_err(c, -ENOMEM, "out of memory");
+		c2 = strchr(buf, ':');
+		if (c2)
+			*c2++ = '\0';
+		ret = ios_val_decimal(&c->v, buf, &val);
+		if (!ret && c2)
+			ret = ios_val_decimal(&c->v, c2, &center);
+		free(buf);
+		if (ret)
+			return ret;
+		if (c2 && center > 1.0)
+			return ios_opt_err(c, -ERANGE, "center out of range, allowed 0..1");
+	}
+	if (tab[i].dist == IOS_RAND_ZIPF && val == 1.0)
+		return ios_opt_err(c, -ERANGE, "zipf theta must be other than 1.0 (fio's rule)");
+	if (tab[i].dist == IOS_RAND_PARETO && !(val > 0.0 && val < 1.0))
+		return ios_opt_err(c, -ERANGE, "pareto h out of range, allowed above 0, below 1");
+	if (tab[i].dist == IOS_RAND_NORMAL && !(val >= 0.0 && val < 100.0))
+		return ios_opt_err(c, -ERANGE, "normal deviation out of range, allowed 0 up to "
+				   "below 100");
+	job->rand_dist = tab[i].dist;
+	job->rand_dist_val = val;
+	job->rand_center = center;
+	return 0;
+}
+
+const char *const ios_job_cpuopt_names[5] = {
+	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
+};
+
+/*
+ * CPU placement: fio pins the job's process or its memory; a simulated task
+ * has no CPU or NUMA node, so the option is checked for shape, remembered
+ * and noted when the job runs (task.c), as docs/jobfiles.md says.
+ */
+static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
+{
+	static const char *const policies[] = { "shared", "split", NULL };
+	static const char *const mems[] = { "default", "prefer", "bind", "interleave", "local",
+					    NULL };
+	const char *const *allowed = NULL;
+	unsigned bit = 0, i;
+
+	for (i = 0; i < IOS_ARRAY_SIZE(ios_job_cpuopt_names); i++)
+		if (!strcmp(c->o->info.name, ios_job_cpuopt_names[i]))
+			bit = 1u << i;
+	if (bit == IOS_CPUOPT_CPUS_POLICY)
+		allowed = policies;
+	else if (bit == IOS_CPUOPT_NUMA_MEM)
+		allowed = mems;
+	if (c->is_default) {
+		job->cpu_opts &= ~bit;
+		return 0;
+	}
+	if (!*c->value)
+		return ios_opt_err(c, -EINVAL, "empty value");
+	if (allowed) {
+		size_t len = strcspn(c->value, ":");
+
+		for (i = 0; allowed[i]; i++)
+			if (strlen(allowed[i]) == len && !strncmp(allowed[i], c->value, len))
+				break;
+		if (!allowed[i])
+			return ios_opt_err(c, -EINVAL, "unknown value, allowed: %s",
+					   allowed == policies ? "shared, split"
+					   : "default, prefer, bind, interleave, local (with :nodes)");
+	}
+	job->cpu_opts |= bit;
+	return 0;
+}
+
+/*
+ * gtod_reduce and disable_*: fio then reports no latencies (or no bandwidth
+ * samples). iosched's reports always have them, so 1 is refused rather than
+ * accepted with a report fio would not print; 0 is fio's default.
+ */
+static int opt_no_stats_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	int v = *(int *)((char *)job + c->o->off);
+
+	if (v && !c->is_default)
+		return ios_opt_err(c, -ENOTSUP, "fio would then report no %s; iosched's reports "
+				   "always have them (not modelled, only %s=0 is accepted)",
+				   !strcmp(c->o->info.name, "disable_bw_measurement")
+				   ? "bandwidth samples" : "latency statistics", c->o->info.name);
+	return 0;
 }
 
 static int opt_rwmixwrite(struct ios_job *job, struct ios_optctx *c)
@@ -541,6 +765,7 @@ static int opt_overwrite_hook(struct ios_job *job, struct ios_optctx *c)
 
 static const char *const tb_types[] = { "complete", "issue", NULL };
 static const char *const rate_processes[] = { "linear", "poisson", NULL };
+static const char *const rw_sequencers[] = { "sequential", "identical", NULL };
 
 #define INFO(n, a, t, d, h)	.info = { .name = n, .alias = a, .type = t, .def = d, .help = h }
 
@@ -597,9 +822,26 @@ const struct ios_opt ios_job_options[] = {
 	/* ---- pattern ---- */
 	{ INFO("rw", "readwrite", "enum", "read",
 	       "I/O pattern: read, write, randread, randwrite, rw/readwrite, randrw, trim, "
-	       "randtrim, trimwrite; ':N' = "
-	       "N I/Os per random offset, or an N-byte hole after each sequential I/O"),
+	       "randtrim, trimwrite; ':N' = a new random offset every N I/Os, or an N-byte "
+	       "hole (-N: N bytes back) after each sequential I/O"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_rw },
+	{ INFO("rw_sequencer", NULL, "enum", "sequential",
+	       "With rw=randX:N, the I/Os between two random offsets are sequential, or "
+	       "identical (the same offset again)"),
+	  .type = IOS_OPT_ENUM, .off = OFF(rw_seq_ident), .choices = rw_sequencers },
+	{ INFO("zonemode", NULL, "enum", "none",
+	       "none, or strided: zonesize bytes in each zonerange, then skip zoneskip bytes "
+	       "(zbd is not modelled)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_zonemode },
+	{ INFO("zonesize", NULL, "size", "0",
+	       "zonemode=strided: bytes to transfer in a zone before moving to the next"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_size), .min = 0 },
+	{ INFO("zonerange", NULL, "size", "0",
+	       "zonemode=strided: size of a zone (default: zonesize)"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_range), .min = 0 },
+	{ INFO("zoneskip", NULL, "size", "0",
+	       "zonemode=strided: bytes skipped after each zone"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_skip), .min = 0 },
 	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),
 	  .type = IOS_OPT_INT, .off = OFF(rwmixread), .size = FSIZE(rwmixread), .min = 0, .max = 100 },
 	{ INFO("rwmixwrite", NULL, "int", "50",
@@ -626,6 +868,10 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_BOOL, .off = OFF(randrepeat) },
 	{ INFO("randseed", NULL, "int", "0x89", "Seed of the job's random generators"),
 	  .type = IOS_OPT_SIZE, .off = OFF(randseed), .min = 0, .set = opt_randseed_hook },
+	{ INFO("random_distribution", NULL, "str", "random",
+	       "Random offsets: random, zipf[:theta], pareto[:h], normal[:dev] (each with an "
+	       "optional :center), zoned:access%/size%:..., zoned_abs:access%/bytes:..."),
+	  .type = IOS_OPT_CUSTOM, .set = opt_random_distribution },
 	{ INFO("norandommap", NULL, "flag", NULL, "Random offsets may repeat and skip blocks"),
 	  .type = IOS_OPT_FLAG, .off = OFF(norandommap) },
 	{ INFO("zero_buffers", NULL, "flag", NULL, "Fill buffers with zeroes (no effect on timing)"),
@@ -715,6 +961,9 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_ENUM, .off = OFF(rate_process_poisson), .choices = rate_processes },
 	{ INFO("loops", NULL, "int", "1", "Run the workload this many times"),
 	  .type = IOS_OPT_INT, .off = OFF(loops), .size = FSIZE(loops), .min = 1, .max = UINT_MAX },
+	{ INFO("number_ios", NULL, "int", "0",
+	       "End the job after this many I/Os (times loops), if it has not ended before"),
+	  .type = IOS_OPT_SIZE, .off = OFF(number_ios), .min = 0 },
 	{ INFO("numjobs", NULL, "int", "1", "Clones of this job"),
 	  .type = IOS_OPT_INT, .off = OFF(numjobs), .size = FSIZE(numjobs), .min = 1, .max = 4096 },
 
@@ -790,6 +1039,36 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("ioscheduler", NULL, "str", NULL,
 	       "Switch the device to this I/O scheduler for the run (see 'iosched list')"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_ioscheduler },
+	{ INFO("cpus_allowed", NULL, "str", NULL,
+	       "CPUs the job may run on (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("cpus_allowed_policy", NULL, "enum", "shared",
+	       "shared or split cpus_allowed between clones (accepted; no effect, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("cpumask", NULL, "str", NULL,
+	       "CPU affinity mask (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("numa_cpu_nodes", NULL, "str", NULL,
+	       "NUMA nodes to run on (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("numa_mem_policy", NULL, "str", "default",
+	       "NUMA memory policy (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("gtod_reduce", NULL, "bool", "0",
+	       "Fewer clock reads, no latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(gtod_reduce), .set = opt_no_stats_hook },
+	{ INFO("disable_lat", NULL, "bool", "0",
+	       "No total latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_lat), .set = opt_no_stats_hook },
+	{ INFO("disable_clat", NULL, "bool", "0",
+	       "No completion latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_clat), .set = opt_no_stats_hook },
+	{ INFO("disable_slat", NULL, "bool", "0",
+	       "No submission latency statistics (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_slat), .set = opt_no_stats_hook },
+	{ INFO("disable_bw_measurement", "disable_bw", "bool", "0",
+	       "No bandwidth samples (only 0: iosched always reports them)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_bw), .set = opt_no_stats_hook },
 	{ INFO("thread", NULL, "flag", NULL,
 	       "Threads instead of processes (accepted; no effect in a simulator)"),
 	  .type = IOS_OPT_FLAG, .off = OFF(thread) },
@@ -807,47 +1086,3 @@ const struct ios_job_option_info *ios_job_option_at(size_t i)
 			return &ios_job_options[n].info;
 	return NULL;
 }
-
-/*
- * fio 3.33 options (from `fio --cmdhelp=all` and its aliases, plus common
- * engine options) that iosched does not model.
- */
-const char *const ios_job_fio_only[] = {
-	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic",
-	"block_error_percentiles", "buffer_compress_chunk", "buffer_compress_percentage",
-	"buffer_pattern", "clocksource", "cmdprio", "cmdprio_bssplit", "cmdprio_class",
-	"cmdprio_percentage", "continue_on_error", "cpuchunks", "cpuload", "cpumask",
-	"cpus_allowed", "cpus_allowed_policy", "create_fsync", "create_only",
-	"create_serialize", "dedupe_global", "dedupe_mode", "dedupe_percentage",
-	"dedupe_working_set_percentage", "disable_bw", "disable_bw_measurement",
-	"disable_clat", "disable_lat", "disable_slat", "disk_util", "do_verify",
-	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall_on_error",
-	"experimental_verify", "fadvise_hint", "fallocate", "file_append",
-	"file_service_type", "filename_format", "fill_device", "fill_fs", "fixedbufs",
-	"flow", "flow_id", "flow_sleep", "force_async", "gid", "gtod_cpu", "gtod_reduce",
-	"hipri", "ignore_error", "ignore_zone_limits", "io_submit_mode", "iolog", "iomem",
-	"job_max_open_zones", "latency_percentile", "latency_run", "latency_target",
-	"latency_window", "lockfile", "lockmem", "log_alternate_epoch",
-	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus",
-	"log_entries", "log_hist_coarseness", "log_hist_msec", "log_max_value",
-	"log_store_compressed", "log_unix_epoch", "max_latency", "max_open_zones", "mem",
-	"merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars",
-	"nonvectored", "nowait", "numa_cpu_nodes", "numa_mem_policy", "number_ios",
-	"offset_align", "opendir", "openfiles", "percentage_random", "pre_read", "profile",
-	"random_distribution", "random_generator", "rate_ignore_thinktime",
-	"read_beyond_wp", "read_iolog_chunked", "refill_buffers", "registerfiles",
-	"replay_align", "replay_no_stall", "replay_redirect", "replay_scale",
-	"replay_skip", "replay_time_scale", "rw_sequencer", "rwmixcycle",
-	"scramble_buffers", "serialize_overlap", "significant_figures", "sqthread_poll",
-	"sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "stats", "steadystate",
-	"steadystate_duration", "steadystate_ramp_time", "sync_file_range",
-	"thinktime_iotime", "trim_backlog", "trim_backlog_batch", "trim_percentage",
-	"trim_verify_zero", "uid", "uncached", "unified_rw_reporting", "unique_filename",
-	"unit_base", "unlink_each_loop", "userspace_reap", "verify", "verify_async",
-	"verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
-	"verify_interval", "verify_offset", "verify_only", "verify_pattern",
-	"verify_state_load", "verify_state_save", "wait_for", "write_barrier",
-	"write_hint", "write_hist_log", "zone_reset_frequency", "zone_reset_threshold",
-	"zonecapacity", "zonemode", "zonerange", "zonesize", "zoneskip",
-	NULL,
-};

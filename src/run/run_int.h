@@ -79,7 +79,18 @@ struct run_task_file {
 	uint64_t pos[2];		/* next sequential offset per direction */
 	struct run_perm perm;		/* random blocks, fresh each pass */
 	uint64_t align;
-	unsigned seq_left;		/* random with rw=randX:N: sequential I/Os left */
+	/* fio's own offset rules (offsets.c), for the jobs that need them */
+	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
+	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
+	struct run_perm zone_perm;	/* random blocks of the current zone */
+	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
+	/* random_distribution (offsets.c) */
+	uint64_t *rmap;			/* zoned: fio's random map, one bit per block */
+	uint64_t rmap_bits;
+	uint64_t nranges;		/* zipf, pareto, normal: blocks of the minimum size */
+	uint64_t rand_off;		/* their rotation (random_center, or drawn) */
+	double zetan;			/* zipf: its normalising sum */
+	uint64_t stddev;		/* normal: in blocks */
 };
 
 enum run_task_state {
@@ -124,6 +135,10 @@ struct run_task {
 	bool trimwrite_pending;		/* rw=trimwrite: the block just trimmed is written next */
 	uint64_t trimwrite_off, trimwrite_len;
 	struct run_task_file *trimwrite_tf;
+	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
+	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
+	uint64_t zone_bytes;		/* fio's td->zone_bytes */
+	unsigned loops_done;		/* passes ended by running out of offsets */
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -307,6 +322,13 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
 
 /* perm */
 void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);
+/* offsets.c: fio's offset rules for holes, rw_sequencer and strided zones */
+bool ios_run_offsets_wanted(const struct ios_job *j);
+int ios_run_offsets_init(struct run_task *t, struct ios_err *e);
+void ios_run_offsets_free(struct run_task *t);
+int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
+			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
 
 #endif

@@ -210,6 +210,20 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 			 "rate_iops_min (fio uses it only to check them)", j->file ? j->file : "?",
 			 j->line, j->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (ios_run_offsets_notes(c, t, e))
+		return -ENOMEM;
+	if (j->cpu_opts && t->clone == 0) {
+		char names[160] = "";
+
+		for (unsigned b = 0; b < IOS_ARRAY_SIZE(ios_job_cpuopt_names); b++)
+			if (j->cpu_opts & (1u << b))
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 names[0] ? ", " : "", ios_job_cpuopt_names[b]);
+		if (ios_run_warn(c->res, "%s:%d: job '%s': %s: CPU and memory placement has no "
+				 "effect in a simulator (accepted, see docs/jobfiles.md)",
+				 j->file ? j->file : "?", j->line, j->name, names))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	if (j->thinktime_spin_ns) {
 		char w[256];
 
@@ -354,6 +368,9 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_files(c, t, &total, e);
 	if (ret)
 		return ret;
+	ret = ios_run_offsets_init(t, e);
+	if (ret)
+		return ret;
 	/* as fio's fixup_options: time_based without a runtime is dropped (ios_run_plan warns) */
 	if (j->time_based && j->runtime_ns) {
 		t->io_target = UINT64_MAX;
@@ -376,6 +393,7 @@ void ios_run_task_free(struct run_task *t)
 	IOS_BUG_ON_MSG(t->ioc.nr_requests, "task pid %u freed with %u requests still holding"
 		       " its io context", t->ioc.pid, t->ioc.nr_requests);
 	ios_run_replay_free(t);
+	ios_run_offsets_free(t);
 	free(t->ios);
 	free(t->files);
 	t->ios = NULL;
@@ -457,7 +475,8 @@ static bool prepare_trimwrite(struct run_task *t, struct run_io *io)
 	return true;
 }
 
-static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
+/* Fill @io with the task's next I/O; false when its pattern has no next offset. */
+static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 	struct run_task_file *tf;
@@ -474,7 +493,10 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		bs = tf->len / tf->align * tf->align;
 	end = tf->off + tf->len;
 
-	if (ios_rw_is_random(j->rw) && !(j->rw_seq_nr > 1 && tf->seq_left)) {
+	if (t->fio_offsets) {
+		if (!ios_run_offsets_next(t, &tf, dir, bs, &off))
+			return false;
+	} else if (ios_rw_is_random(j->rw)) {
 		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
 
 		if (j->norandommap || blocks != tf->perm.n)
@@ -482,17 +504,13 @@ static void prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 		else
 			b = ios_run_perm_next(&tf->perm, &t->rng);
 		off = tf->off + b * tf->align;
-		if (j->rw_seq_nr > 1)
-			tf->seq_left = j->rw_seq_nr - 1;
 	} else {
-		if (ios_rw_is_random(j->rw))
-			tf->seq_left--;
 		off = tf->pos[dir];
 		if (off + bs > end)
 			off = tf->off; /* wrap to the start of the region */
 	}
-	/* next sequential position; rw=read:N adds a hole of N bytes */
-	tf->pos[dir] = off + bs + (ios_rw_is_random(j->rw) ? 0 : j->rw_seq_nr);
+	/* next sequential position */
+	tf->pos[dir] = off + bs;
 	if (tf->pos[dir] >= end)
 		tf->pos[dir] = tf->off;
 
@@ -510,6 +528,7 @@ fill:
 	io->done_ns = 0;
 	io->error = 0;
 	io->next = NULL;
+	return true;
 }
 
 /* ---- submission and completion ---- */
@@ -745,8 +764,17 @@ static bool drain(struct run_task *t, uint64_t now)
 	return true;
 }
 
+/*
+ * number_ios: fio's exceeds_number_ios counts the I/Os done, queued and in
+ * flight, so the I/Os issued, against number_ios times loops.
+ */
 static bool target_reached(const struct run_task *t)
 {
+	const struct ios_job *j = t->job;
+
+	if (j->number_ios && t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE] >=
+			     j->number_ios * (j->loops ? j->loops : 1))
+		return true;
 	return t->io_issued >= t->io_target;
 }
 
@@ -1144,9 +1172,16 @@ static void task_step(struct run_task *t, uint64_t now)
 		if (step_sync_due(t, &batch, cursor) || step_think(t, &batch, cursor))
 			return;
 		if (!t->prepared) {
+			struct run_io *next;
+
 			io = t->free_ios;
-			t->free_ios = io->next;
-			prepare_io(t, io, cursor);
+			next = io->next;
+			if (!prepare_io(t, io, cursor)) {
+				/* fio: out of offsets, the job's I/O is done */
+				t->io_target = t->io_issued;
+				break;
+			}
+			t->free_ios = next;
 			t->prepared = io;
 		}
 		io = t->prepared;

@@ -70,6 +70,27 @@ static int test_rw(void)
 	T_ASSERT_EQ(jt_parse("[global]\nreadwrite=randread:4\n[a]\n[b]\nrw=randread\n"), 0);
 	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_nr, 4);
 	T_ASSERT_EQ(jt_jf.jobs[1].rw_seq_nr, 0);
+	/* sequential: a signed step (fio's ddir_seq_add); backward seeks keep no hole */
+	T_ASSERT_EQ(jt_parse("[a]\nrw=read:-8k\n[b]\nrw=write:4k\n[c]\nrw=randread:4\n"
+			     "rw_sequencer=identical\n[d]\nzonemode=strided\nzonesize=64k\n"), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_add, -8192);
+	T_ASSERT_EQ(jt_jf.jobs[0].rw_seq_nr, 0);
+	T_ASSERT_EQ(jt_jf.jobs[1].rw_seq_add, 4096);
+	T_ASSERT_EQ(jt_jf.jobs[2].rw_seq_add, 0);
+	T_ASSERT_EQ(jt_jf.jobs[2].rw_seq_ident, 1);
+	T_ASSERT_EQ(jt_jf.jobs[3].zone_mode, IOS_ZONE_STRIDED);
+	T_ASSERT_EQ(jt_jf.jobs[3].zone_range, 65536);	/* zonerange defaults to zonesize */
+	jt_cleanup();
+	/* a blank size percentage gets what is left (fio's examples/rand-zones.fio) */
+	T_ASSERT_EQ(jt_parse("[a]\nrandom_distribution=zoned:50/5:30/15:20/\n"
+			     "[b]\nrandom_distribution=zipf:0.8:0.25\n"), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_dist, IOS_RAND_ZONED);
+	T_ASSERT_EQ(jt_jf.jobs[0].nr_rand_zones, 3);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_zones[2].access_perc, 20);
+	T_ASSERT_EQ(jt_jf.jobs[0].rand_zones[2].size_perc, 80);
+	T_ASSERT_EQ(jt_jf.jobs[1].rand_dist, IOS_RAND_ZIPF);
+	T_ASSERT(jt_jf.jobs[1].rand_dist_val == 0.8 && jt_jf.jobs[1].rand_center == 0.25);
+	jt_cleanup();
 	T_ASSERT(!strcmp(ios_rw_name(IOS_RW_RANDRW), "randrw"));
 	jt_cleanup();
 	return T_PASS;
