@@ -35,13 +35,15 @@
 #
 # Usage: scripts/fio-examples-survey.sh DIR
 # Environment: IOSCHED_BIN (default ./iosched), SURVEY_SIM_TIME (simulated
-# seconds, default 10), SURVEY_TIMEOUT (wall seconds, default 60).
+# seconds, default 10), SURVEY_TIMEOUT (wall seconds, default 60),
+# SURVEY_ARGS (more iosched options for the real runs, e.g. "--scheduler bfq").
 set -u
 
 DIR=${1:?usage: $0 DIR (a folder of .fio job files)}
 BIN=${IOSCHED_BIN:-./iosched}
 SIM=${SURVEY_SIM_TIME:-10}
 WALL=${SURVEY_TIMEOUT:-60}
+EXTRA=${SURVEY_ARGS:-}
 case $BIN in /*) ;; *) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 case $DIR in /*) ;; *) DIR=$(cd "$DIR" && pwd) ;; esac
 [ -x "$BIN" ] || { echo "$0: no iosched binary at $BIN (set IOSCHED_BIN)" >&2; exit 2; }
@@ -99,7 +101,8 @@ msg_line() {
 # run FILE in a fresh directory: sets rc and leaves stderr in $work/err
 bounded_run() {
 	rm -rf "$work/run" && mkdir "$work/run"
-	(cd "$work/run" && timeout "$WALL" "$BIN" fio --set lab.max_sim_time="$SIM" \
+	# shellcheck disable=SC2086 # SURVEY_ARGS is a list of words
+	(cd "$work/run" && timeout "$WALL" "$BIN" fio $EXTRA --set lab.max_sim_time="$SIM" \
 		--output=/dev/null "$1" 2>"$work/err" >/dev/null)
 	rc=$?
 }
