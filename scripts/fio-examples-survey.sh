@@ -153,7 +153,7 @@ for f in "$DIR"/*.fio; do
 	elif [ -n "$dev" ]; then
 		result="refused: device needed"
 		msg="($dev) iosched: $msg"
-	elif grep -q "not supported by iosched" <<<"$msg"; then
+	elif grep -q "not supported by iosched\|is not modelled by iosched" <<<"$msg"; then
 		result="refused: option not modelled"
 	else
 		result="error"
@@ -183,7 +183,7 @@ for f in "$DIR"/*.fio; do
 			# a value refused (rw=read:-8k, ioengine=falloc, an empty
 			# ${VAR}) is tallied with its value, an option refused by name
 			# by its name
-			if [ "$o" = ioengine ] || ! grep -q "not supported by iosched\|unknown option" <<<"$m"; then
+			if [ "$o" = ioengine ] || ! grep -q "not supported by iosched\|is not modelled by iosched\|unknown option" <<<"$m"; then
 				v=$(sed -n "s/.*option '\([A-Za-z0-9_]*=[^']*\)'.*/\1/p" <<<"$m" | head -1)
 				[ -n "$v" ] && o=$v
 			fi

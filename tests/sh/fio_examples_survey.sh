@@ -46,7 +46,7 @@ expect option.fio "refused: option not modelled"
 expect error.fio error
 expect crash.fio crash
 expect hang.fio hang
-grep -q "(network: net) iosched: net.fio:3: " "$dir/out" || fail "net.fio: the engine class and iosched's message"
+grep -q "(network: net) iosched: net.fio:2: option 'ioengine=net'" "$dir/out" || fail "net.fio: the engine class and iosched's message (the engine is named first)"
 grep -q "blocking options: dedupe_percentage dedupe_mode; stripped run: runs" "$dir/out" ||
 	fail "option.fio: both blocking options, and the stripped copy runs"
 grep -q "^  runs  *1\$" "$dir/out" || fail "summary: runs"
