@@ -52,6 +52,8 @@ static int args_kv(struct ios_ini_section *s, const char *key, const char *value
 		s->cap = cap;
 	}
 	kv = &s->kv[s->nr];
+	/* every field the job-file reader fills, unset_var included ("": no ${VAR}) */
+	memset(kv, 0, sizeof(*kv));
 	kv->key = strdup(key);
 	kv->value = value ? strdup(value) : NULL;
 	kv->file = ARGS_WHERE;
