@@ -71,6 +71,11 @@ extern const struct ios_cl_opt cli_run_opts_table[];
 /* A job file (the positional argument of run, compare, replay): 0, or -1 and @msg. */
 int cli_run_opts_add_job(void *o, const char *a, struct ios_buf *msg);
 /*
+ * run's and replay's command line (the same tables): 0 to go on, or 1 with
+ * *@rc the exit status (--help printed, or a usage error printed).
+ */
+int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char **argv, int *rc);
+/*
  * argv[*i] is a job file or a shared option other than --trace and --plot
  * (its value may take argv[*i+1]: *i advances). Returns 1 when taken, 0
  * when not a shared option, -1 after printing an error about its value.

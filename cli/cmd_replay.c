@@ -18,27 +18,12 @@ int cmd_replay(int argc, char **argv)
 	struct ios_buf out;
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
-	const struct ios_cl_group groups[] = {
-		{ cli_help_table, NULL, 0 }, { cli_run_opts_table, &o, 0 },
-	};
-	const struct ios_cl_cmd cmd = { "replay", "iosched --help", groups, IOS_ARRAY_SIZE(groups),
-					cli_run_opts_add_job, &o, true };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
-	ret = cli_parse(&cmd, argc, argv);
-	if (ret == IOS_CL_HELP_SEEN) {
-		cli_usage(stdout);
-		rc = CLI_EXIT_OK;
+	if (cli_run_cmd_parse(&o, "replay", argc, argv, &rc))
 		goto out;
-	}
-	if (ret < 0) {
-		rc = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (o.plot)
-		o.cfg.record_series = true;
 	if (o.nr_jobs != 1) {
 		fprintf(stderr, "iosched: replay: %s\n", o.nr_jobs ? "one trace at a time"
 								 : "no trace given");

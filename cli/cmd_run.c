@@ -13,29 +13,14 @@ int cmd_run(int argc, char **argv)
 	struct ios_err e = { 0 };
 	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
-	const struct ios_cl_group groups[] = {
-		{ cli_help_table, NULL, 0 }, { cli_run_opts_table, &o, 0 },
-	};
-	const struct ios_cl_cmd cmd = { "run", "iosched --help", groups, IOS_ARRAY_SIZE(groups),
-					cli_run_opts_add_job, &o, true };
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (cli_run_opts_init(&o, argc))
 		return CLI_EXIT_FAIL;
-	ret = cli_parse(&cmd, argc, argv);
-	if (ret == IOS_CL_HELP_SEEN) {
-		cli_usage(stdout);
-		rc = CLI_EXIT_OK;
+	if (cli_run_cmd_parse(&o, "run", argc, argv, &rc))
 		goto out;
-	}
-	if (ret < 0) {
-		rc = CLI_EXIT_USAGE;
-		goto out;
-	}
-	if (o.plot)
-		o.cfg.record_series = true;
 	if (!o.nr_jobs) {
 		fprintf(stderr, "iosched: run: no job file given\n");
 		cli_usage(stderr);

@@ -160,6 +160,29 @@ int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i)
 	return r;
 }
 
+int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char **argv, int *rc)
+{
+	const struct ios_cl_group groups[] = {
+		{ cli_help_table, NULL, 0 }, { cli_run_opts_table, o, 0 },
+	};
+	const struct ios_cl_cmd cmd = { name, "iosched --help", groups, IOS_ARRAY_SIZE(groups),
+					cli_run_opts_add_job, o, true };
+	int ret = cli_parse(&cmd, argc, argv);
+
+	if (ret == IOS_CL_HELP_SEEN) {
+		cli_usage(stdout);
+		*rc = CLI_EXIT_OK;
+		return 1;
+	}
+	if (ret < 0) {
+		*rc = CLI_EXIT_USAGE;
+		return 1;
+	}
+	if (o->plot)
+		o->cfg.record_series = true;
+	return 0;
+}
+
 int cli_parse(const struct ios_cl_cmd *cmd, int argc, char **argv)
 {
 	struct ios_buf msg;
