@@ -34,15 +34,15 @@
 # separately as "stripped run".
 #
 # Some examples are written for hardware other than the default disk, and
-# say so in their comments (a zoned disk, a drive of 30 x 124 GB): the
-# survey gives those runs the simulated device the example asks for, from
-# its own table below (hardware_of), and prints the options it added. The
-# job file itself is never changed.
+# say so in their comments (a zoned disk, a drive of 30 x 124 GB), or are
+# meant to be run with a command line their comments give (xnvme-*): the
+# survey runs those with that device or command line, from its own table
+# below (hardware_of), and prints the options it added. The job file itself
+# is never changed.
 #
 # A few examples cannot run unchanged under the real fio 3.33 either, on a
 # fresh machine (fio_refuses, checked by hand with Debian's fio 3.33: a
-# file to read that does not exist and no size=, ${VAR}s that are meant to
-# be set). They stay in the count; the summary also gives the share of the
+# file to read that does not exist and no size=). They stay in the count; the summary also gives the share of the
 # modellable files that fio itself runs unchanged.
 #
 # Usage: scripts/fio-examples-survey.sh DIR
@@ -100,8 +100,10 @@ hardware_of() {
 	case $(basename "$1") in
 	# /dev/sdj, /dev/sdd with 256 MiB zones: a host-managed SMR disk
 	zbd-rand-write.fio|zbd-seq-read.fio) echo "--device smr-hm" ;;
-	# /dev/nvme0n1, "Running xNVMe/fio on a Zoned Device": a ZNS SSD
-	xnvme-zoned.fio) echo "--device zns" ;;
+	# the first invocation their README gives ("the built-in io_uring engine
+	# to get baseline numbers"); xnvme-zoned "on a Zoned Device": a ZNS SSD
+	xnvme-compare.fio) echo "--section=default --ioengine=io_uring --sqthread_poll=1 --filename=/dev/nvme0n1" ;;
+	xnvme-zoned.fio) echo "--device zns --section=default --ioengine=io_uring --sqthread_poll=1 --filename=/dev/nvme0n1" ;;
 	# 30 jobs at offset_increment=124g: "assumes a drive of about 30 * 124 GB"
 	cross-stripe-verify.fio) echo "--device ssd-nvme --set device.capacity=4096" ;;
 	esac
@@ -112,7 +114,6 @@ hardware_of() {
 fio_refuses() {
 	case $(basename "$1") in
 	butterfly.fio) echo "reads /tmp/testfile, which does not exist, with no size= (fio: 'you need to specify size=')" ;;
-	xnvme-compare.fio|xnvme-zoned.fio) echo "\${FIO_RW}, \${FIO_BS}, \${FIO_IODEPTH} unset (fio: 'failed parsing rw=')" ;;
 	esac
 }
 
