@@ -137,8 +137,8 @@ msg_line() {
 bounded_run() {
 	rm -rf "$work/run" && mkdir "$work/run"
 	# shellcheck disable=SC2086 # SURVEY_ARGS is a list of words
-	(cd "$work/run" && timeout "$WALL" "$BIN" fio $EXTRA $HW --set lab.max_sim_time="$SIM" \
-		--output=/dev/null "$1" 2>"$work/err" >/dev/null)
+	(cd "$work/run" && timeout "$WALL" "$BIN" fio $EXTRA --set lab.max_sim_time="$SIM" \
+		--output=/dev/null "$1" $HW 2>"$work/err" >/dev/null)
 	rc=$?
 }
 
@@ -166,7 +166,7 @@ for f in "$DIR"/*.fio; do
 	HW=$(hardware_of "$f")
 	fio_no=$(fio_refuses "$f")
 
-	(cd "$work" && timeout "$WALL" "$BIN" fio $HW --parse-only "$f" >/dev/null 2>"$work/err")
+	(cd "$work" && timeout "$WALL" "$BIN" fio --parse-only "$f" $HW >/dev/null 2>"$work/err")
 	rc=$?
 	out=$(run_outcome $rc)
 	msg=$(first_msg "$work/err")
@@ -215,7 +215,7 @@ for f in "$DIR"/*.fio; do
 		cp "$f" "$work/stripped.fio"
 		list=""
 		for _ in $(seq 1 30); do
-			(cd "$work" && timeout "$WALL" "$BIN" fio $HW --parse-only "$work/stripped.fio" \
+			(cd "$work" && timeout "$WALL" "$BIN" fio --parse-only "$work/stripped.fio" $HW \
 				>/dev/null 2>"$work/err")
 			prc=$?
 			[ $prc -eq 0 ] && break
