@@ -756,6 +756,25 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 	}
 	meta = ext3_meta_total(lf->nblocks);
 	need = lf->nblocks + meta + (nc - 1 - first_new);
+	if (need > x->free_blocks && lf->fit && x->free_blocks > nc - 1 - first_new) {
+		/* the most data blocks whose indirect blocks fit beside them */
+		uint64_t room = x->free_blocks - (nc - 1 - first_new), lo = 0, hi = room;
+
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo + 1) / 2;
+
+			if (mid + ext3_meta_total(mid) <= room)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		if (lo) {
+			lf->nblocks = lo;
+			lf->pub.size = lo * IOS_FS_BLOCK_SIZE;
+			meta = ext3_meta_total(lo);
+			need = lo + meta + (nc - 1 - first_new);
+		}
+	}
 	if (need > x->free_blocks) {
 		char why[96];
 
