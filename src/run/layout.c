@@ -306,9 +306,12 @@ static int layout_add(struct run_ctx *c, struct run_file *f, uint64_t cap_bytes,
 	 * a file can get is the device, and a write-only job keeps writing
 	 * past its blocks until ENOSPC. A job that reads reads what was written.
 	 */
-	if (f->fill && !f->size)
+	if (f->fill && !f->size) {
 		f->size = cap_bytes;
-	f->want = f->size;
+		f->want = RUN_FILL_BYTES;
+	} else {
+		f->want = f->size;
+	}
 	return ios_fs_add_file_upto(c->fs, f->name, f->size, &f->fsf, e);
 }
 

@@ -264,6 +264,12 @@ struct run_ctx {
 	uint64_t end_ns;		/* when the last one did */
 };
 
+/*
+ * fill_device without a size: fio's "really large" size (2^62 bytes here);
+ * a filling writer's region, of which writes past the blocks it got fail.
+ */
+#define RUN_FILL_BYTES (1ull << 62)
+
 /* errors.c: fio's error handling (continue_on_error, ignore_error, fill_device) */
 int ios_run_err_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 /* At submission: an I/O the simulator fails at once (a write past the space). */
