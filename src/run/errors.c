@@ -8,8 +8,7 @@
  *    left; run_file.alloc). It fails in the system call, before the device.
  *  - EIO: lab.eio_every=N fails every Nth read or write a job completes,
  *    after the device did it (fault injection: no kernel has such a knob).
- *  - EOPNOTSUPP: a trim on a device without discard (the block layer);
- *    ENOTTY: a trim on a regular file (fio 3.33 sends BLKDISCARD to it).
+ *  - EOPNOTSUPP: a trim on a device without discard (the block layer).
  *
  * What an error does: fio sorts it into a kind (verify for EILSEQ, else
  * read or write by the I/O's direction; trims count as writes) and calls it
@@ -130,15 +129,6 @@ bool ios_run_err_submit(struct run_io *io)
 {
 	const struct run_file *f = io->tf->f;
 
-	/*
-	 * fio 3.33 trims with the BLKDISCARD ioctl whatever the file
-	 * (os-linux.h's os_trim): on a regular file that is ENOTTY, before
-	 * any I/O.
-	 */
-	if (io->trim && !f->is_dev) {
-		io->error = -ENOTTY;
-		return true;
-	}
 	if (io->sync_op || io->trim || io->dir != IOS_WRITE || f->is_dev)
 		return false;
 	/* the part that fits is not written first: no short write, the whole write fails */
