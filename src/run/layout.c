@@ -315,6 +315,25 @@ static int layout_add(struct run_ctx *c, struct run_file *f, uint64_t cap_bytes,
 	return ios_fs_add_file_upto(c->fs, f->name, f->size, &f->fsf, e);
 }
 
+/*
+ * The files were written before the run, one after the other, by separate
+ * processes (a dd each, say): with lab.creator_pid their pids are
+ * consecutive from it; by default they are drawn from the seed, as a
+ * shell's pids are whatever other processes left them.
+ */
+static void layout_creators(struct run_ctx *c)
+{
+	uint32_t pid = (uint32_t)c->lab.creator_pid;
+	uint64_t i = 0;
+
+	for (struct run_file *f = c->files; f; f = f->next, i++) {
+		if (f->is_dev)
+			continue;
+		f->creator_pid = c->lab.creator_pid ? pid++
+			: 1000 + (uint32_t)(ios_mix64(c->seed * 0x100000001b3ULL + i) % 30000);
+	}
+}
+
 int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 {
 	uint64_t cap_bytes = c->host->disk.nr_sectors << IOS_SECTOR_SHIFT;
@@ -374,23 +393,7 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 	}
 
 	/* pass 2: sizes, then the filesystem lays the files out in order */
-	{
-		/*
-		 * The files were written before the run, one after the other, by
-		 * separate processes (a dd each, say): with lab.creator_pid their
-		 * pids are consecutive from it; by default they are drawn from the
-		 * seed, as a shell's pids are whatever other processes left them.
-		 */
-		uint32_t pid = (uint32_t)c->lab.creator_pid;
-		uint64_t i = 0;
-
-		for (struct run_file *f = c->files; f; f = f->next, i++) {
-			if (f->is_dev)
-				continue;
-			f->creator_pid = c->lab.creator_pid ? pid++
-				: 1000 + (uint32_t)(ios_mix64(c->seed * 0x100000001b3ULL + i) % 30000);
-		}
-	}
+	layout_creators(c);
 	for (struct run_file *f = c->files; f; f = f->next) {
 		struct ios_err fe = { 0 };
 
