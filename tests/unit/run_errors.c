@@ -101,6 +101,18 @@ static int test_fill_device(void)
 		T_ASSERT(!r.jobs[0].cut_short);
 		ios_run_result_free(&r);
 	}
+	/*
+	 * ext3 on 1 GiB: 257,701 blocks free (1,055,543,296 bytes, what the
+	 * layout's ENOSPC message reports); the new directory 'scratch' takes
+	 * one; n data blocks need 1 IND + 1 DIND + ceil((n - 12 - 1024) / 1024)
+	 * more: n = 257,447 takes 253 of them, exactly the rest.
+	 */
+	{
+		bool full;
+
+		T_ASSERT_EQ(free_data_bytes(IOS_FS_EXT3, &full), 257447ull * 4096);
+		T_ASSERT_EQ(1 + 257447 + 2 + (257447 - 12 - 1024 + 1023) / 1024, 257701);
+	}
 	/* raw has no metadata: the whole device */
 	{
 		bool full;
