@@ -101,8 +101,9 @@ int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
  * As ios_fs_add_file, but a file of @size bytes that does not fit gets the
  * space there is, in whole blocks (ext3: with the indirect blocks those
  * need): (*out)->size says how much. This is a file whose writes allocated
- * blocks until the filesystem was full. -ENOSPC, as ios_fs_add_file, only
- * when not one block (or inode) is left.
+ * blocks until the filesystem was full; on a full one it is empty (size 0,
+ * no block: never map it). -ENOSPC, as ios_fs_add_file, only when no inode
+ * is left (ext3: also no block for a new directory on its path).
  */
 int ios_fs_add_file_upto(struct ios_fs *fs, const char *path, uint64_t size,
 			 struct ios_fs_file **out, struct ios_err *e) IOS_MUST_CHECK;

@@ -182,8 +182,11 @@ static int lay_raw_add(struct ios_fs *fs, struct lay_file *lf, const char *path,
 	uint64_t start = lay_round_up(fs->next_byte, fs->align_bytes, &ovf);
 	uint64_t free_bytes = fs->capacity_bytes - fs->next_byte;
 
-	if (lf->fit && !ovf && start < fs->capacity_bytes &&
-	    (fs->capacity_bytes - start) / IOS_FS_BLOCK_SIZE && size > fs->capacity_bytes - start) {
+	if (lf->fit && (ovf || start >= fs->capacity_bytes || size > fs->capacity_bytes - start)) {
+		/* what is left, in whole blocks; nothing (an empty file) at the end */
+		if (ovf || start > fs->capacity_bytes)
+			start = fs->capacity_bytes;
+		ovf = false;
 		size = (fs->capacity_bytes - start) / IOS_FS_BLOCK_SIZE * IOS_FS_BLOCK_SIZE;
 		lf->pub.size = size;
 		lf->nblocks = size / IOS_FS_BLOCK_SIZE;
@@ -218,7 +221,12 @@ static int lay_extent_add(struct ios_fs *fs, struct lay_file *lf, const char *pa
 			       "file '%s' does not fit on the extent layout: its inode area "
 			       "holds %u files and all are in use", path,
 			       (unsigned)LAY_EXTENT_MAX_INODES);
-	if (lf->fit && !ovf && first < usable && lf->nblocks > usable - first) {
+	if (lf->fit && (ovf || first >= usable || lf->nblocks > usable - first)) {
+		if (ovf || first > usable) {
+			first = usable;
+			start = usable * IOS_FS_BLOCK_SIZE;
+		}
+		ovf = false;
 		lf->nblocks = usable - first;
 		lf->pub.size = lf->nblocks * IOS_FS_BLOCK_SIZE;
 	}

@@ -69,8 +69,9 @@ static uint64_t free_data_bytes(enum ios_fs_type type, bool *full_after)
 		return 0;
 	}
 	size = f->size;
-	/* nothing more fits: not one more block for another file */
-	*full_after = ios_fs_add_file(fs, "scratch/g", 4096, &g, &e) == -ENOSPC;
+	/* nothing more fits: not one more block for another file, which can only be empty */
+	*full_after = ios_fs_add_file(fs, "scratch/g", 4096, &g, &e) == -ENOSPC &&
+		      ios_fs_add_file_upto(fs, "scratch/h", 4096, &g, &e) == 0 && g->size == 0;
 	ios_fs_destroy(fs);
 	return size;
 }
@@ -196,6 +197,27 @@ static int test_enospc_mid_job(void)
 	/* ... and the number 28 works like the name */
 	T_ASSERT_EQ(run_over("ignore_error=,28:5", &r), 0);
 	T_ASSERT_EQ(wr(&r, 0)->total_ios, 2 * GIB / 65536);
+	ios_run_result_free(&r);
+	return T_PASS;
+}
+
+/* Three writers of 800 MiB on 1 GiB: the first fits, the second gets the rest, the third none */
+static int test_third_file_empty(void)
+{
+	struct ios_run_result r;
+	struct ios_err e;
+	const char *sets[] = { "lab.fs=raw", NULL };
+
+	T_ASSERT_EQ(run_job("[global]\nrw=write\nbs=64k\nsize=800m\n[a]\n[b]\n[c]\n", sets, &r,
+			    &e), 0);
+	T_ASSERT_EQ(r.jobs[0].error, 0);
+	T_ASSERT_EQ(wr(&r, 0)->io_bytes, 800ull << 20);
+	T_ASSERT_EQ(r.jobs[1].error, ENOSPC);
+	/* raw: b starts at the next 1 MiB boundary after a, and gets the device's end */
+	T_ASSERT_EQ(wr(&r, 1)->io_bytes, GIB - (800ull << 20));
+	T_ASSERT_EQ(r.jobs[2].error, ENOSPC);
+	T_ASSERT_EQ(wr(&r, 2)->io_bytes, 0);
+	T_ASSERT_EQ(wr(&r, 2)->total_ios, 1);
 	ios_run_result_free(&r);
 	return T_PASS;
 }
@@ -346,7 +368,7 @@ static int test_fill_never_ends(void)
 
 int main(void)
 {
-	return T_RUN(test_fill_device, test_fill_raw_device, test_enospc_mid_job,
+	return T_RUN(test_fill_device, test_fill_raw_device, test_enospc_mid_job, test_third_file_empty,
 		     test_reader_refused_at_layout, test_eio_injection, test_exitall_on_error,
 		     test_parse, test_fill_never_ends);
 }
