@@ -98,6 +98,17 @@ int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
 		    struct ios_fs_file **out, struct ios_err *e) IOS_MUST_CHECK;
 
 /*
+ * As ios_fs_add_file, but a file of @size bytes that does not fit gets the
+ * space there is, in whole blocks (ext3: with the indirect blocks those
+ * need): (*out)->size says how much. This is a file whose writes allocated
+ * blocks until the filesystem was full; on a full one it is empty (size 0,
+ * no block: never map it). -ENOSPC, as ios_fs_add_file, only when no inode
+ * is left (ext3: also no block for a new directory on its path).
+ */
+int ios_fs_add_file_upto(struct ios_fs *fs, const char *path, uint64_t size,
+			 struct ios_fs_file **out, struct ios_err *e) IOS_MUST_CHECK;
+
+/*
  * The pid of the process that writes the files laid out from now on. ext3
  * puts a file's first block (pid % 16) sixteenths of a block group after
  * the start of its inode's group (ext3_find_near's colour); 0 by default.

@@ -94,6 +94,11 @@ struct ios_bssplit {
 };
 #define IOS_MAX_BSSPLIT 64
 
+/* Kinds of error for continue_on_error= and ignore_error= (fio's error_type_bit). */
+enum { IOS_ERRTYPE_READ = 0, IOS_ERRTYPE_WRITE, IOS_ERRTYPE_VERIFY, IOS_ERRTYPE_NR };
+#define IOS_ERRTYPE_ANY 0xffffu		/* continue_on_error=all */
+#define IOS_MAX_IGNORE_ERRORS 64	/* errors in one kind's ignore_error= list */
+
 /*
  * Where an option was written, for messages the runner gives long after
  * parsing (a file that does not fit): file NULL = not set by the job file.
@@ -206,6 +211,16 @@ struct ios_job {
 	int new_group;
 	int group_reporting;
 	int exitall;
+	int exitall_on_error;		/* a job ending in error stops the others */
+	/* error handling (src/job/options_err.c, src/run/errors.c) */
+	unsigned continue_on_error;	/* IOS_ERRTYPE_* bits: kinds of error a job goes on after */
+	int ignore_error[IOS_ERRTYPE_NR][IOS_MAX_IGNORE_ERRORS];	/* errno values per kind */
+	unsigned ignore_error_nr[IOS_ERRTYPE_NR];	/* 0: fio's default list (EIO, EILSEQ) */
+	int error_dump;			/* print every error, even those continued after */
+	int fill_device;		/* write until the filesystem is full (fill_fs) */
+	int fallocate;			/* none, native, posix, keep, truncate, 0, 1: the index */
+	int fallocate_set;		/* given in the job file */
+	int create_serialize;		/* 0: fio creates the jobs' files at the same time */
 	uint64_t bwavgtime_ns;
 	uint64_t iopsavgtime_ns;
 	int bwavgtime_set;		/* given in the job file (fio: then a windowed */

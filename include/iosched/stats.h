@@ -104,6 +104,14 @@ struct ios_job_result {
 	char *name;
 	int groupid;
 	int error;
+	/*
+	 * continue_on_error (or ignore_error) was set: fio then prints the
+	 * errors the job counted (errors it went on after, and the one that
+	 * stopped it) and the first one's errno.
+	 */
+	bool continue_on_error;
+	uint64_t total_err;
+	int first_error;
 	unsigned nr_merged;		/* jobs folded in by group_reporting, 1 otherwise */
 	uint32_t pid;
 	const struct ios_job *job;	/* options as parsed (for "job options") */

@@ -182,6 +182,15 @@ static int lay_raw_add(struct ios_fs *fs, struct lay_file *lf, const char *path,
 	uint64_t start = lay_round_up(fs->next_byte, fs->align_bytes, &ovf);
 	uint64_t free_bytes = fs->capacity_bytes - fs->next_byte;
 
+	if (lf->fit && (ovf || start >= fs->capacity_bytes || size > fs->capacity_bytes - start)) {
+		/* what is left, in whole blocks; nothing (an empty file) at the end */
+		if (ovf || start > fs->capacity_bytes)
+			start = fs->capacity_bytes;
+		ovf = false;
+		size = (fs->capacity_bytes - start) / IOS_FS_BLOCK_SIZE * IOS_FS_BLOCK_SIZE;
+		lf->pub.size = size;
+		lf->nblocks = size / IOS_FS_BLOCK_SIZE;
+	}
 	if (ovf || start > fs->capacity_bytes || size > fs->capacity_bytes - start) {
 		char why[96];
 
@@ -212,6 +221,15 @@ static int lay_extent_add(struct ios_fs *fs, struct lay_file *lf, const char *pa
 			       "file '%s' does not fit on the extent layout: its inode area "
 			       "holds %u files and all are in use", path,
 			       (unsigned)LAY_EXTENT_MAX_INODES);
+	if (lf->fit && (ovf || first >= usable || lf->nblocks > usable - first)) {
+		if (ovf || first > usable) {
+			first = usable;
+			start = usable * IOS_FS_BLOCK_SIZE;
+		}
+		ovf = false;
+		lf->nblocks = usable - first;
+		lf->pub.size = lf->nblocks * IOS_FS_BLOCK_SIZE;
+	}
 	if (ovf || first > usable || lf->nblocks > usable - first) {
 		char why[96];
 		uint64_t need = lf->nblocks <= UINT64_MAX / IOS_FS_BLOCK_SIZE
@@ -237,8 +255,23 @@ static bool lay_is_dev(const char *path)
 	return !strncmp(path, "/dev/", 5);
 }
 
+static int lay_add(struct ios_fs *fs, const char *path, uint64_t size, bool fit,
+		   struct ios_fs_file **out, struct ios_err *e);
+
 int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
 		    struct ios_fs_file **out, struct ios_err *e)
+{
+	return lay_add(fs, path, size, false, out, e);
+}
+
+int ios_fs_add_file_upto(struct ios_fs *fs, const char *path, uint64_t size,
+			 struct ios_fs_file **out, struct ios_err *e)
+{
+	return lay_add(fs, path, size, true, out, e);
+}
+
+static int lay_add(struct ios_fs *fs, const char *path, uint64_t size, bool fit,
+		   struct ios_fs_file **out, struct ios_err *e)
 {
 	struct lay_file *lf;
 	bool dev;
@@ -266,6 +299,7 @@ int ios_fs_add_file(struct ios_fs *fs, const char *path, uint64_t size,
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	lf->pub.priv = lf;
+	lf->fit = fit;
 	lf->pub.inode_block = IOS_FS_NO_BLOCK;
 	lf->pub.dir_block = IOS_FS_NO_BLOCK;
 	if (dev) {

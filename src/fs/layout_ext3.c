@@ -756,6 +756,26 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 	}
 	meta = ext3_meta_total(lf->nblocks);
 	need = lf->nblocks + meta + (nc - 1 - first_new);
+	if (need > x->free_blocks && lf->fit && x->free_blocks >= nc - 1 - first_new) {
+		/* the most data blocks whose indirect blocks fit beside them */
+		uint64_t room = x->free_blocks - (nc - 1 - first_new), lo = 0, hi = room;
+
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo + 1) / 2;
+
+			if (mid + ext3_meta_total(mid) <= room)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		{
+			/* lo may be 0: an empty file, every write to it ENOSPC */
+			lf->nblocks = lo;
+			lf->pub.size = lo * IOS_FS_BLOCK_SIZE;
+			meta = ext3_meta_total(lo);
+			need = lo + meta + (nc - 1 - first_new);
+		}
+	}
 	if (need > x->free_blocks) {
 		char why[96];
 
@@ -783,8 +803,8 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 	IOS_BUG_ON(grp < 0);
 	g = (unsigned)grp;
 	lf->nr_runs = ext3_count_runs(x, g, ext3_first_goal(x, g), lf->nblocks + meta);
-	lf->runs = malloc(lf->nr_runs * sizeof(*lf->runs));
-	if (!lf->runs || lay_names_add(&fs->names, key, ends[nc - 1], LAY_FILE, lf)) {
+	lf->runs = lf->nr_runs ? malloc(lf->nr_runs * sizeof(*lf->runs)) : NULL;
+	if ((lf->nr_runs && !lf->runs) || lay_names_add(&fs->names, key, ends[nc - 1], LAY_FILE, lf)) {
 		ret = IOS_ERR(e, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -803,8 +823,9 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 	}
 	lf->pub.inode_block = ext3_inode_block(x, lf->ino);
 	lf->pub.dir_block = dir->block;
-	lf->pub.group = (unsigned)(lf->runs[0].block / EXT3_BPG);
-	lf->pub.first_sector = lf->runs[0].block * IOS_FS_BLOCK_SECTORS;
+	/* an empty file (ios_fs_add_file_upto on a full filesystem) has no block */
+	lf->pub.group = lf->nr_runs ? (unsigned)(lf->runs[0].block / EXT3_BPG) : g;
+	lf->pub.first_sector = lf->nr_runs ? lf->runs[0].block * IOS_FS_BLOCK_SECTORS : 0;
 out:
 	free(key);
 	free(ends);

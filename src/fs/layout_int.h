@@ -29,6 +29,7 @@ struct lay_file {
 	uint64_t nblocks;		/* file blocks (the last may be partial) */
 	uint64_t start_block;		/* raw, extent, /dev/: device block of file block 0 */
 	uint32_t ino;			/* ext3 inode number, 0 elsewhere */
+	bool fit;			/* ios_fs_add_file_upto: take what space there is */
 	struct lay_run *runs;		/* ext3: the stream's runs, sorted by pos */
 	size_t nr_runs;
 	struct lay_file *next;		/* every file of the layout, in call order */

@@ -152,4 +152,11 @@ int ios_opt_size_range(struct ios_optctx *c, const char *text, bool need_range,
 		       uint64_t *lo, uint64_t *hi);
 int ios_opt_set_string(char **dst, const char *s);
 
+/* options_err.c: continue_on_error= and ignore_error= */
+int ios_opt_continue_on_error(struct ios_job *job, struct ios_optctx *c);
+int ios_opt_ignore_error(struct ios_job *job, struct ios_optctx *c);
+/* fallocate=: fio's modes, in its order; the hook marks the option as given */
+extern const char *const ios_opt_fallocate_modes[];
+int ios_opt_fallocate_hook(struct ios_job *job, struct ios_optctx *c);
+
 #endif

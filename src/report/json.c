@@ -308,6 +308,10 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	js_pct_object(w, "latency_ns", lat_keys, j->lat_n, IOS_NR_LAT_N, rw_ios, 0.01);
 	js_pct_object(w, "latency_us", lat_keys, j->lat_u, IOS_NR_LAT_U, rw_ios, 0.01);
 	js_pct_object(w, "latency_ms", lat_keys, j->lat_m, IOS_NR_LAT_M, rw_ios, 0.01);
+	if (j->continue_on_error) {
+		js_u64(w, "total_err", j->total_err);
+		js_int(w, "first_error", j->first_error);
+	}
 	js_u64(w, "latency_depth", ios_rep_iodepth(j));
 	js_u64(w, "latency_target", 0);
 	js_float(w, "latency_percentile", 100.0);

@@ -429,6 +429,10 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 			 (src->nr_merged ? src->nr_merged : 1);
 	if (!dst->error)
 		dst->error = src->error;
+	/* fio's sum_thread_stats: the count adds up, the rest is the last member's */
+	dst->total_err += src->total_err;
+	dst->first_error = src->first_error;
+	dst->continue_on_error = src->continue_on_error;
 	/* like fio, options and percentile list come from the last member */
 	if (src->job)
 		dst->job = src->job;

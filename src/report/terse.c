@@ -204,6 +204,9 @@ int ios_report_terse(const struct ios_run_result *r, unsigned ver, struct ios_bu
 		tr_dists(out, j);
 		if (ver >= 3)
 			tr_disks(out, r);
+		if (j->continue_on_error)
+			ios_buf_printf(out, ";%llu;%d", (unsigned long long)j->total_err,
+				       j->first_error);
 		if (desc && *desc)
 			ios_buf_printf(out, "%s;%s", ver == 2 ? "\n" : "", desc);
 		ios_buf_puts(out, "\n");

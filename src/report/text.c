@@ -273,6 +273,10 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 		       (unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
 		       (unsigned long long)j->dir[2].short_ios, (unsigned long long)j->dir[0].drop_ios,
 		       (unsigned long long)j->dir[1].drop_ios, (unsigned long long)j->dir[2].drop_ios);
+	if (j->continue_on_error)
+		ios_buf_printf(b, "     errors    : total=%llu, first_error=%d/<%s>\n",
+			       (unsigned long long)j->total_err, j->first_error,
+			       strerror(j->first_error));
 	ios_buf_printf(b, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		       ios_rep_iodepth(j));
 }

@@ -246,7 +246,8 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 				       "%s: size=%" PRIu64 " is smaller than one byte per file "
 				       "for its %" PRIu64 " files",
 				       ios_run_job_where_opt(j, src, w, sizeof(w)), j->size, nf);
-		if (!j->size && !j->filesize_lo && !c->lab.file_size && !job_name_seen(c, i, j)) {
+		if (!j->size && !j->filesize_lo && !c->lab.file_size && !j->fill_device &&
+		    !job_name_seen(c, i, j)) {
 			char name[300], *full;
 
 			snprintf(name, sizeof(name), "%s.%u.0", j->name, c->tasks[i].clone);
@@ -279,6 +280,58 @@ static int layout_precheck(struct run_ctx *c, uint64_t cap_bytes, uint64_t align
 				       : "one lab.file_align extent each");
 	}
 	return 0;
+}
+
+/*
+ * A file fio creates without writing it out first (every job using it
+ * writes only, with overwrite=0, or has fill_device=1): where it does not
+ * fit, fio's fallocate fails (or is skipped, for fill_device) and the
+ * writes allocate blocks until the filesystem is full. Such a file keeps
+ * the size the jobs asked for and gets the blocks that are left; writes
+ * past them fail with ENOSPC (errors.c).
+ */
+static bool layout_grows(const struct run_file *f)
+{
+	return !f->preexisting && (f->fill || !f->laid_out_by_fio);
+}
+
+static int layout_add(struct run_ctx *c, struct run_file *f, uint64_t cap_bytes,
+		      struct ios_err *e)
+{
+	f->want = f->size;
+	if (f->is_dev || !layout_grows(f))
+		return ios_fs_add_file(c->fs, f->name, f->size, &f->fsf, e);
+	/*
+	 * fill_device without a size: fio's size is "really large"; the most
+	 * a file can get is the device, and a write-only job keeps writing
+	 * past its blocks until ENOSPC. A job that reads reads what was written.
+	 */
+	if (f->fill && !f->size) {
+		f->size = cap_bytes;
+		f->want = RUN_FILL_BYTES;
+	} else {
+		f->want = f->size;
+	}
+	return ios_fs_add_file_upto(c->fs, f->name, f->size, &f->fsf, e);
+}
+
+/*
+ * The files were written before the run, one after the other, by separate
+ * processes (a dd each, say): with lab.creator_pid their pids are
+ * consecutive from it; by default they are drawn from the seed, as a
+ * shell's pids are whatever other processes left them.
+ */
+static void layout_creators(struct run_ctx *c)
+{
+	uint32_t pid = (uint32_t)c->lab.creator_pid;
+	uint64_t i = 0;
+
+	for (struct run_file *f = c->files; f; f = f->next, i++) {
+		if (f->is_dev)
+			continue;
+		f->creator_pid = c->lab.creator_pid ? pid++
+			: 1000 + (uint32_t)(ios_mix64(c->seed * 0x100000001b3ULL + i) % 30000);
+	}
 }
 
 int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
@@ -326,6 +379,11 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 								     w, sizeof(w)),
 					       j->size, t->nr_files);
 			t->files[k].len = per;
+			/* fio writes the file out before the run when the job reads or overwrites */
+			f->fill |= j->fill_device;
+			f->laid_out_by_fio |= !j->fill_device &&
+					      (ios_rw_has_read(j->rw) || j->overwrite);
+			f->read |= ios_rw_has_read(j->rw);
 			if (per && !task_offset_relative(t) && f->need < task_offset(t, 0) + per) {
 				f->need = task_offset(t, 0) + per;
 				f->need_job = j;
@@ -335,23 +393,7 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 	}
 
 	/* pass 2: sizes, then the filesystem lays the files out in order */
-	{
-		/*
-		 * The files were written before the run, one after the other, by
-		 * separate processes (a dd each, say): with lab.creator_pid their
-		 * pids are consecutive from it; by default they are drawn from the
-		 * seed, as a shell's pids are whatever other processes left them.
-		 */
-		uint32_t pid = (uint32_t)c->lab.creator_pid;
-		uint64_t i = 0;
-
-		for (struct run_file *f = c->files; f; f = f->next, i++) {
-			if (f->is_dev)
-				continue;
-			f->creator_pid = c->lab.creator_pid ? pid++
-				: 1000 + (uint32_t)(ios_mix64(c->seed * 0x100000001b3ULL + i) % 30000);
-		}
-	}
+	layout_creators(c);
 	for (struct run_file *f = c->files; f; f = f->next) {
 		struct ios_err fe = { 0 };
 
@@ -373,7 +415,7 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 				f->size = c->lab.file_size;
 				f->preexisting = true;
 			}
-			if (!f->size)
+			if (!f->size && !f->fill)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: file '%s' does not exist and no size was given: set "
 					       "size= or filesize= in the job, or --set lab.file_size=SIZE "
@@ -381,7 +423,7 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 					       job_where(f->first_job, w, sizeof(w)), f->name);
 		}
 		ios_fs_set_creator(c->fs, f->creator_pid);
-		ret = ios_fs_add_file(c->fs, f->name, f->size, &f->fsf, &fe);
+		ret = layout_add(c, f, cap_bytes, &fe);
 		if (ret) {
 			/* a file and, on ext3, its new directories need an inode each */
 			uint64_t inodes = 1;
@@ -396,7 +438,10 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 				       fe.msg, c->host->disk.profile, cap_bytes,
 				       ios_fs_type_name((enum ios_fs_type)c->lab.fs));
 		}
-		f->size = f->fsf->size;
+		f->alloc = f->fsf->size;
+		/* a file that is read is as long as what was written */
+		if (f->is_dev || !layout_grows(f) || f->read)
+			f->size = f->fsf->size;
 	}
 
 	/* pass 3: each task's region in each file */
@@ -406,21 +451,24 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 
 		for (unsigned k = 0; k < t->nr_files; k++) {
 			struct run_task_file *tf = &t->files[k];
-			uint64_t off = task_offset(t, tf->f->size);
+			/* a filling writer goes on past what a reader of the file sees, to ENOSPC */
+			uint64_t fsize = j->fill_device && !ios_rw_has_read(j->rw) && !tf->f->is_dev
+					 ? tf->f->want : tf->f->size;
+			uint64_t off = task_offset(t, fsize);
 
 			if (j->filesize_lo)
 				tf->len = tf->f->size; /* whole file */
 			if (j->size_pct)
 				tf->len = tf->f->size / 100 * j->size_pct / t->nr_files;
-			if (off >= tf->f->size)
+			if (off >= fsize)
 				return IOS_ERR(e, -EINVAL,
 					       "%s: offset=%" PRIu64 " is beyond the end of '%s' "
 					       "(%" PRIu64 " bytes)",
 					       ios_run_job_where_opt(j, &j->offset_src, w,
 								     sizeof(w)), off,
-					       tf->f->name, tf->f->size);
-			if (!tf->len || off + tf->len > tf->f->size)
-				tf->len = tf->f->size - off;
+					       tf->f->name, fsize);
+			if (!tf->len || off + tf->len > fsize)
+				tf->len = fsize - off;
 			tf->off = off;
 		}
 	}

@@ -38,6 +38,17 @@ struct run_file {
 	uint64_t need;			/* bytes the jobs need (layout pass) */
 	bool is_dev;			/* a /dev/ name: the whole device */
 	bool preexisting;		/* sized by lab.file_size */
+	/*
+	 * Space (errors.c): a file fio would not write out before the run
+	 * (every job using it writes only, with overwrite=0, or fills the
+	 * device) gets what space is left when it does not fit; writes past
+	 * @alloc fail with ENOSPC. @alloc is @size for every other file.
+	 */
+	uint64_t alloc;
+	uint64_t want;			/* the size the jobs asked for (fill_device: the device) */
+	bool fill;			/* a job using it has fill_device=1 */
+	bool laid_out_by_fio;		/* a job using it reads or overwrites: fio lays it out */
+	bool read;			/* a job using it reads */
 	uint32_t creator_pid;		/* who wrote it before the run (ext3 colour) */
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
@@ -157,7 +168,10 @@ struct run_task {
 	struct ios_rand poisson_rng[2];
 	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */
 	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
-	bool failed;			/* ended by an error of its own (rate_min): no end_fsync */
+	bool failed;			/* ended by an error of its own (rate_min, an I/O error
+					 * errors.c calls fatal): no end_fsync */
+	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
+	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
 	bool stop;
 	bool stats_on;
 	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
@@ -249,6 +263,23 @@ struct run_ctx {
 	bool all_done;			/* every job finished */
 	uint64_t end_ns;		/* when the last one did */
 };
+
+/*
+ * fill_device without a size: fio's "really large" size (2^62 bytes here);
+ * a filling writer's region, of which writes past the blocks it got fail.
+ */
+#define RUN_FILL_BYTES (1ull << 62)
+
+/* errors.c: fio's error handling (continue_on_error, ignore_error, fill_device) */
+int ios_run_err_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+/* At submission: an I/O the simulator fails at once (a write past the space). */
+bool ios_run_err_submit(struct run_io *io);
+/* At completion (before accounting): lab.eio_every's injected EIO. */
+void ios_run_err_complete(struct run_task *t, struct run_io *io);
+/* An I/O failed: count it, print it, stop the job or not, as fio's options say. */
+void ios_run_err_io(struct run_task *t, struct run_io *io);
+/* The job's end: the reported error is the first one when it went on past errors. */
+void ios_run_err_finish(struct run_task *t);
 
 /* layout.c */
 int ios_run_layout_files(struct run_ctx *c, struct ios_err *e);

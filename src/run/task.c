@@ -366,6 +366,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_units(t, e);
 	if (!ret)
 		ret = task_setup_files(c, t, &total, e);
+	if (!ret)
+		ret = ios_run_err_setup(c, t, e);
 	if (ret)
 		return ret;
 	ret = ios_run_offsets_init(t, e);
@@ -623,7 +625,10 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 		else
 			io->op.type = io->dir == IOS_WRITE ? IOS_VFS_WRITE : IOS_VFS_READ;
 	}
-	io_step(io, sim->now);
+	if (ios_run_err_submit(io))
+		io_done(io, sim->now);
+	else
+		io_step(io, sim->now);
 }
 
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
@@ -642,13 +647,15 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		}
 		return;
 	}
+	ios_run_err_complete(t, io);
+	if (io->error) {
+		/* issued, but no bytes and no latency (errors.c says what happens next) */
+		ios_run_err_io(t, io);
+		d->total_ios += t->stats_on;
+		return;
+	}
 	t->bytes_done[io->dir] += io->len;
 	t->ios_done[io->dir]++;
-	if (io->error)
-		r->error = -io->error;
-	/* a failed trim ends the job (fio stops at an I/O error; err=95 for no discard) */
-	if (io->error && io->trim)
-		t->io_target = t->io_issued;
 	if (!t->stats_on)
 		return;
 	d->io_bytes += io->len;
@@ -901,6 +908,7 @@ static void finish(struct run_task *t, uint64_t now)
 			r->dir[d].runtime_ns = r->runtime_ns;
 	if (ios_rw_has_trim(t->job->rw))
 		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
+	ios_run_err_finish(t);
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);

@@ -260,7 +260,9 @@ static int test_hdd_refuses_trim(void)
 
 	T_ASSERT_EQ(run_job("hdd-2009", trim_job, &res), 0);
 	T_ASSERT_EQ(abs(res.jobs[0].error), EOPNOTSUPP);
-	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_TRIM].io_bytes, res.jobs[0].dir[IOS_DDIR_TRIM].total_ios * 4096);
+	/* every trim fails: issued, but a failed I/O adds no bytes (fio's io_completed) */
+	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_TRIM].io_bytes, 0);
+	T_ASSERT(res.jobs[0].dir[IOS_DDIR_TRIM].total_ios >= 1);
 	T_ASSERT(res.jobs[0].dir[IOS_DDIR_TRIM].total_ios <= 4);	/* stops at the first failure */
 	ios_run_result_free(&res);
 	return T_PASS;
