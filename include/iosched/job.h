@@ -402,5 +402,7 @@ struct ios_fio_option {
 	const char *engines;
 };
 const struct ios_fio_option *ios_job_fio_option_at(size_t i);
+/* The fio profile whose options fio 3.33 adds to its table at start ("tiobench"), or NULL. */
+const char *ios_job_fio_profile(const char *name);
 
 #endif
