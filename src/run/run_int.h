@@ -355,6 +355,8 @@ int ios_run_ss_result(struct run_task *t, struct ios_job_result *r);
 
 /* status.c: --status-interval */
 void ios_run_status_start(struct run_ctx *c, uint64_t now);
+/* May a periodic observer (status, steady state) tick again at @next? */
+bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next);
 
 /* plan.c: the plan phase (tasks, files, page cache, task set-up) */
 int ios_run_plan(struct run_ctx *c, struct ios_err *e);

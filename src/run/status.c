@@ -59,6 +59,31 @@ static int status_snapshot(struct run_ctx *c, uint64_t now, struct ios_run_resul
 	return ios_run_result_group(s);
 }
 
+/*
+ * The periodic observers (steady state, status) tick again only while
+ * something else may still happen: another event is pending, and some job
+ * not done may run until @next. In a stall (an I/O that never completes)
+ * they would otherwise tick on to the clock's end instead of letting the
+ * run stop and say so.
+ */
+bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next)
+{
+	size_t mine = (c->ss_timer.when != IOS_NO_WAKEUP) + (c->status_timer.when != IOS_NO_WAKEUP);
+	uint64_t last = 0;
+
+	if (c->all_done || c->sim->evq.n <= mine)
+		return false;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct run_task *t = &c->tasks[i];
+
+		if (t->state == TS_NEW)
+			return true;
+		if (t->state != TS_DONE && t->deadline_ns > last)
+			last = t->deadline_ns;
+	}
+	return next <= last;
+}
+
 static void status_tick(struct ios_sim *sim, void *arg, uint64_t data)
 {
 	struct run_ctx *c = arg;
@@ -78,8 +103,9 @@ static void status_tick(struct ios_sim *sim, void *arg, uint64_t data)
 		ios_sim_stop(sim);
 		return;
 	}
-	(void)ios_timer_arm(c->sim, &c->status_timer, sim->now + c->cfg->status_every_ns,
-			    status_tick, c);
+	if (ios_run_ticks_wanted(c, sim->now + c->cfg->status_every_ns))
+		(void)ios_timer_arm(c->sim, &c->status_timer, sim->now + c->cfg->status_every_ns,
+				    status_tick, c);
 }
 
 void ios_run_status_start(struct run_ctx *c, uint64_t now)

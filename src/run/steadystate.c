@@ -289,7 +289,8 @@ static void ss_tick(struct ios_sim *sim, void *arg, uint64_t data)
 	if (!ios_timer_fire(&c->ss_timer, data) || c->all_done)
 		return;
 	ss_check(c, sim->now);
-	(void)ios_timer_arm(c->sim, &c->ss_timer, sim->now + SS_TICK_NS, ss_tick, c);
+	if (ios_run_ticks_wanted(c, sim->now + SS_TICK_NS))
+		(void)ios_timer_arm(c->sim, &c->ss_timer, sim->now + SS_TICK_NS, ss_tick, c);
 }
 
 void ios_run_ss_start(struct run_ctx *c, uint64_t now)
