@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 
 #define FIO_VERSION "fio-3.33"
@@ -33,8 +34,26 @@ struct fio_cli {
 	uint64_t terse_version;		/* 2..5; 0: fio's default, 3 */
 	bool parse_only, showcmd, version;
 	const char *status_interval;
+	uint64_t status_ns;		/* --status-interval in simulated ns; 0: none */
 	int eta;
 };
+
+/* What --status-interval's reports need: the formats and where they go. */
+struct fio_status {
+	const struct ios_report_opts *ro;
+	struct ios_buf *out;
+	unsigned nr;			/* reports written so far */
+};
+
+/* One report while the jobs run (the first with fio's pre-run lines). */
+static int fio_status_cb(void *arg, const struct ios_run_result *snap)
+{
+	struct fio_status *st = arg;
+	struct ios_report_opts ro = *st->ro;
+
+	ro.preamble = st->ro->preamble && !st->nr++;
+	return ios_report(snap, &ro, st->out);
+}
 
 /* --output-format=LIST, as fio reads it: the last one given wins */
 static int fio_set_format(void *base, const struct ios_cl_opt *opt, const char *v,
@@ -325,14 +344,54 @@ static int fio_parse(struct fio_cli *f, int argc, char **argv)
 	return rc;
 }
 
-/* Options taken but not (yet) honoured: refused by name, after the parse */
-static int fio_refuse(const struct fio_cli *f)
+/*
+ * --status-interval=TIME, as fio's check_str_time reads it: a bare number
+ * is seconds, or with a unit (us, ms, s, m, h, d); at least 1 ms (fio: "status
+ * interval too small"), and whole milliseconds, which fio keeps.
+ */
+static int fio_status_interval(struct fio_cli *f)
 {
-	if (f->status_interval) {
-		fprintf(stderr, "iosched: --status-interval=%s: not supported by iosched (the "
-			"report is written once, at the end of the run)\n", f->status_interval);
+	static const struct { const char *u; uint64_t ns; } units[] = {
+		{ "us", 1000ULL }, { "usec", 1000ULL }, { "ms", 1000000ULL }, { "msec", 1000000ULL },
+		{ "s", 1000000000ULL }, { "sec", 1000000000ULL }, { "m", 60000000000ULL },
+		{ "min", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
+		{ "", 1000000000ULL },
+	};
+	const char *v = f->status_interval, *p = v;
+	uint64_t n = 0;
+	size_t k;
+
+	while (*p >= '0' && *p <= '9') {
+		if (n > UINT64_MAX / 10 - 9)
+			goto bad;
+		n = n * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (p == v)
+		goto bad;
+	for (k = 0; k < IOS_ARRAY_SIZE(units); k++)
+		if (!strcasecmp(p, units[k].u))
+			break;
+	if (k == IOS_ARRAY_SIZE(units) || n > UINT64_MAX / 2 / units[k].ns)
+		goto bad;
+	f->status_ns = n * units[k].ns;
+	if (f->status_ns < 1000000ULL || f->status_ns % 1000000ULL) {
+		fprintf(stderr, "iosched: --status-interval=%s: %s (fio keeps whole milliseconds, at "
+			"least 1)\n", v, f->status_ns < 1000000ULL ? "status interval too small"
+							    : "not a whole number of milliseconds");
 		return -1;
 	}
+	return 0;
+bad:
+	fprintf(stderr, "iosched: --status-interval=%s: failed parsing time (a number of "
+		"seconds, or with us, ms, s, m, h or d)\n", v);
+	return -1;
+}
+
+/* Options taken but not (yet) honoured: refused by name, after the parse */
+static int fio_refuse(struct fio_cli *f)
+{
+	if (f->status_interval && fio_status_interval(f))
+		return -1;
 	if (f->eta == 1)
 		fprintf(stderr, "iosched: note: --eta=always: a simulation has no ETA; the "
 			"progress line is drawn when stderr is a terminal\n");
@@ -375,6 +434,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	struct cli_progress prog;
 	struct ios_report_opts ro = { 0 };
 	struct ios_buf out;
+	struct fio_status st = { &ro, &out, 0 };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (o->plot)
@@ -389,21 +449,28 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		o->cfg.progress = cli_progress_run_cb;
 		o->cfg.progress_arg = &prog;
 	}
+	/* fio's order: the pre-run lines, terse, JSON, normal (ios_report) */
+	ios_buf_init(&out);
+	ro.formats = f->formats ? f->formats : IOS_OUT_NORMAL;
+	ro.terse_version = (unsigned)f->terse_version;
+	ro.preamble = true;
+	if (f->status_ns) {
+		o->cfg.status = fio_status_cb;
+		o->cfg.status_arg = &st;
+		o->cfg.status_every_ns = f->status_ns;
+	}
 	ret = ios_run(jf, &o->cfg, &res, &e);
 	cli_progress_clear(&prog);
 	ret = cli_trace_close(bt, ret, &res, &e);
 	cli_paths_free(&paths);
 	if (ret) {
+		ios_buf_free(&out);
 		cli_error(&e);
 		return CLI_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
-	ios_buf_init(&out);
-	/* fio's order: the pre-run lines, terse, JSON, normal (ios_report) */
-	ro.formats = f->formats ? f->formats : IOS_OUT_NORMAL;
-	ro.terse_version = (unsigned)f->terse_version;
-	ro.preamble = true;
+	ro.preamble = !st.nr;
 	if (ios_report(&res, &ro, &out))
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 	else if (!cli_write_output(o->outfile, &out))

@@ -76,6 +76,25 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_NUMA_MEM		(1u << 4)
 extern const char *const ios_job_cpuopt_names[5];	/* by bit */
 
+/* exit_what=: what a job's end stops when exitall is set (fio's TERMINATE_*) */
+enum { IOS_EXIT_GROUP = 0, IOS_EXIT_STONEWALL, IOS_EXIT_ALL };
+/* fio's tiobench profile options, accepted anywhere as fio 3.33 does: a note */
+#define IOS_PROFOPT_THREADS	(1u << 0)
+#define IOS_PROFOPT_DIR		(1u << 1)
+#define IOS_PROFOPT_BLOCK	(1u << 2)
+#define IOS_PROFOPT_NUMRUNS	(1u << 3)
+extern const char *const ios_job_profopt_names[4];	/* by bit */
+#define IOS_DEPR_FLOW_WATERMARK	(1u << 0)
+/* steadystate=: fio's FIO_SS_* bits of the criterion */
+#define IOS_SS_IOPS	(1u << 0)
+#define IOS_SS_BW	(1u << 1)
+#define IOS_SS_SLOPE	(1u << 2)
+#define IOS_SS_ATTAINED	(1u << 3)	/* (at run time) */
+#define IOS_SS_RAMP_OVER (1u << 4)
+#define IOS_SS_DATA	(1u << 5)
+#define IOS_SS_PCT	(1u << 6)
+#define IOS_SS_BUFFER_FULL (1u << 7)
+
 enum ios_compat {
 	IOS_JOB_COMPAT_FIO3 = 0,
 	IOS_JOB_COMPAT_FIO1,	/* fio 1.x defaults: direct=1, ioengine=sync, rate in KiB/s */
@@ -254,6 +273,21 @@ struct ios_job {
 	unsigned cpu_opts;		/* CPU-side options given (IOS_CPUOPT_*): a note at run time */
 	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;	/* only 0 */
 
+	/* job control (options_jobctl.c; the runner's jobctl.c, flow.c, steadystate.c) */
+	int exit_what;			/* IOS_EXIT_*: what exitall stops when this job ends */
+	char *wait_for;			/* start once every clone of this job has finished */
+	const char *wait_for_file;	/* where it was set (owned by the jobfile) */
+	int wait_for_line;
+	unsigned profile_opts;		/* tiobench options given (IOS_PROFOPT_*): a note */
+	unsigned deprecated_opts;	/* IOS_DEPR_*: given, ignored as in fio, a note */
+	unsigned ss_state;		/* IOS_SS_*: steady-state criterion */
+	double ss_limit;		/* its limit (a percentage with IOS_SS_PCT) */
+	uint64_t ss_dur_ns;		/* steadystate_duration: 0 = off, whole seconds */
+	uint64_t ss_ramp_ns;		/* steadystate_ramp_time */
+	unsigned flow_id;		/* flow: weight in the flow_id group, 0 = none */
+	unsigned flow;
+	uint64_t flow_sleep_ns;		/* flow_sleep (us in the job file) */
+
 	/* options given in this job's own section, in order, for JSON */
 	struct ios_kv *opts;
 	size_t nr_opts;
@@ -383,5 +417,7 @@ struct ios_fio_option {
 	const char *engines;
 };
 const struct ios_fio_option *ios_job_fio_option_at(size_t i);
+/* The fio profile whose options fio 3.33 adds to its table at start ("tiobench"), or NULL. */
+const char *ios_job_fio_profile(const char *name);
 
 #endif

@@ -71,6 +71,16 @@ typedef void (*ios_run_progress_fn)(void *arg, const struct ios_run_progress *p)
 
 struct ios_replay;
 struct ios_host_ops;
+struct ios_run_result;
+
+/*
+ * fio's --status-interval: called every status_every_ns of SIMULATED time
+ * while jobs run, with the report as it stands (a snapshot: jobs running
+ * are measured up to now, jobs not started are empty), as fio prints its
+ * full report every interval of wall-clock time. Returns 0 or -errno, which
+ * fails the run.
+ */
+typedef int (*ios_run_status_fn)(void *arg, const struct ios_run_result *snap);
 
 struct ios_run_config {
 	const char *scheduler;		/* NULL: the default */
@@ -83,6 +93,9 @@ struct ios_run_config {
 	void *progress_arg;
 	uint64_t progress_every;	/* events between calls; 0: IOS_RUN_PROGRESS_EVERY */
 	bool record_series;		/* fill out->series (per-job bytes over time, for plots) */
+	ios_run_status_fn status;	/* optional: --status-interval's reports */
+	void *status_arg;
+	uint64_t status_every_ns;	/* simulated ns between them; 0: none */
 	/*
 	 * A trace to replay (replay.h; ios_replay_run sets it with the
 	 * replay's jobs as @jf); NULL for job files.

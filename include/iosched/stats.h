@@ -100,6 +100,20 @@ struct ios_dir_result {
 #define IOS_NR_LAT_U 10			/* same, us */
 #define IOS_NR_LAT_M 12			/* same, ms, plus 2000, >=2000 */
 
+/*
+ * A job's steady-state detection (steadystate_duration=) at its end, as
+ * fio's thread_stat keeps it: the criterion's bits (job.h's IOS_SS_* with
+ * IOS_SS_ATTAINED and IOS_SS_BUFFER_FULL), the window of 1-second samples
+ * (bytes/s and IOPS) with its head, and the last values computed.
+ */
+struct ios_ss_result {
+	unsigned state;
+	unsigned dur;			/* samples in the window (seconds) */
+	unsigned head;
+	double limit, slope, deviation, criterion;
+	uint64_t *bw, *iops;		/* dur each */
+};
+
 struct ios_job_result {
 	char *name;
 	int groupid;
@@ -134,6 +148,7 @@ struct ios_job_result {
 	/* percentile list to print (from the job, or fio's default) */
 	const double *pcts;
 	unsigned nr_pcts;
+	struct ios_ss_result *ss;	/* steady state, owned; NULL without steadystate_duration */
 	int group_reporting;		/* fold into the previous entry of the group
 					 * (ios_run_result_group); job->group_reporting
 					 * counts too */
@@ -201,6 +216,8 @@ void ios_run_result_free(struct ios_run_result *r);
  */
 void ios_job_result_init(struct ios_job_result *j);
 void ios_job_result_free(struct ios_job_result *j);
+/* A deep copy of @src into @dst (histograms, steady state): 0 or -ENOMEM (@dst then empty). */
+int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result *src) IOS_MUST_CHECK;
 /* Count one completion latency in fio's lat_n/lat_u/lat_m rows (O(1)). */
 void ios_job_mark_latency(struct ios_job_result *j, uint64_t clat_ns);
 /* Index into io_depth[] for @depth I/Os in flight (1, 2-3, 4-7, ..., >=64). */

@@ -168,6 +168,22 @@ static const struct ios_fio_option fio_engine_opts[] = {
 	{ NULL, NULL },
 };
 
+/*
+ * fio 3.33's tiobench profile (profiles/tiobench.c) registers its options
+ * into fio's global table at start (profile.c, add_profile_options), so
+ * every job file may set them; they go into the profile's own data, read
+ * only with --profile=tiobench. (Its "size" is the general one's name.)
+ */
+static const char *const fio_profile_tiobench[] = { "block", "dir", "numruns", "threads", NULL };
+
+const char *ios_job_fio_profile(const char *name)
+{
+	for (const char *const *p = fio_profile_tiobench; *p; p++)
+		if (!strcmp(*p, name))
+			return "tiobench";
+	return NULL;
+}
+
 static struct ios_fio_option fio_general_row;
 
 /*

@@ -111,6 +111,7 @@ static void job_free_fields(struct ios_job *j)
 	free(j->write_iolog);
 	free(j->ioscheduler);
 	free(j->description);
+	free(j->wait_for);
 	for (i = 0; i < j->nr_filenames; i++)
 		free(j->filenames[i]);
 	free(j->filenames);
@@ -148,6 +149,7 @@ static int job_copy(struct ios_job *dst, const struct ios_job *src)
 	ret |= dup_str(&dst->write_iolog);
 	ret |= dup_str(&dst->ioscheduler);
 	ret |= dup_str(&dst->description);
+	ret |= dup_str(&dst->wait_for);
 	if (!ret && src->nr_filenames) {
 		dst->filenames = calloc(src->nr_filenames, sizeof(*dst->filenames));
 		if (!dst->filenames)
@@ -188,7 +190,7 @@ int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
 	job->prio = -1;
 	job->prioclass = -1;
 	job->kb_base = 1024;
-	for (o = ios_job_options; o->info.name; o++) {
+	for (o = ios_opt_first(); o; o = ios_opt_next(o)) {
 		const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1
 									      : o->info.def;
 		struct ios_optctx c = { 0 };

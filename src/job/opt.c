@@ -58,11 +58,37 @@ static bool opt_alias_match(const char *list, const char *name)
 	return false;
 }
 
+const struct ios_opt *const ios_job_option_tables[] = {
+	ios_job_options,
+	ios_job_options_jobctl,
+	NULL,
+};
+
+const struct ios_opt *ios_opt_first(void)
+{
+	return ios_job_option_tables[0];
+}
+
+const struct ios_opt *ios_opt_next(const struct ios_opt *o)
+{
+	if ((++o)->info.name)
+		return o;
+	for (size_t t = 0; ios_job_option_tables[t]; t++) {
+		const struct ios_opt *end = ios_job_option_tables[t];
+
+		while (end->info.name)
+			end++;
+		if (end == o)
+			return ios_job_option_tables[t + 1] ? ios_job_option_tables[t + 1] : NULL;
+	}
+	return NULL;
+}
+
 const struct ios_opt *ios_opt_find(const char *name)
 {
 	const struct ios_opt *o;
 
-	for (o = ios_job_options; o->info.name; o++)
+	for (o = ios_opt_first(); o; o = ios_opt_next(o))
 		if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
 			return o;
 	return NULL;

@@ -126,6 +126,12 @@ struct ios_opt {
 };
 
 extern const struct ios_opt ios_job_options[];	/* ends with a NULL name */
+extern const struct ios_opt ios_job_options_jobctl[];	/* options_jobctl.c */
+/* Every table, NULL-terminated: a row is looked up in each in turn. */
+extern const struct ios_opt *const ios_job_option_tables[];
+/* The row after @o across the tables (NULL at the end); ios_opt_first() starts. */
+const struct ios_opt *ios_opt_first(void);
+const struct ios_opt *ios_opt_next(const struct ios_opt *o);
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */

@@ -1104,10 +1104,10 @@ const struct ios_opt ios_job_options[] = {
 
 const struct ios_job_option_info *ios_job_option_at(size_t i)
 {
-	size_t n;
+	size_t n = 0;
 
-	for (n = 0; ios_job_options[n].info.name; n++)
+	for (const struct ios_opt *o = ios_opt_first(); o; o = ios_opt_next(o), n++)
 		if (n == i)
-			return &ios_job_options[n].info;
+			return &o->info;
 	return NULL;
 }

@@ -255,6 +255,45 @@ static void js_dir(struct js *w, const char *key, const struct ios_job_result *j
 	js_close(w, '}');
 }
 
+/*
+ * fio's "steadystate" object: the criterion as a string with the limit and
+ * the criterion printed as floats, and the window from its oldest sample
+ * (when the window is full and not attained, fio's head is one past it).
+ */
+static void js_ss(struct js *w, const struct ios_ss_result *ss)
+{
+	char buf[96];
+	unsigned k0 = ss->head;
+
+	js_open(w, "steadystate", '{');
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", (ss->state & IOS_SS_IOPS) ? "iops" : "bw",
+		 (ss->state & IOS_SS_SLOPE) ? "_slope" : "", (double)(float)ss->limit,
+		 (ss->state & IOS_SS_PCT) ? "%" : "");
+	js_str(w, "ss", buf);
+	js_int(w, "duration", (int)ss->dur);
+	js_int(w, "attained", (ss->state & IOS_SS_ATTAINED) != 0);
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)ss->criterion,
+		 (ss->state & IOS_SS_PCT) ? "%" : "");
+	js_str(w, "criterion", buf);
+	js_float(w, "max_deviation", ss->deviation);
+	js_float(w, "slope", ss->slope);
+	js_open(w, "data", '{');
+	js_u64(w, "bw_mean", ios_rep_ss_mean(ss->bw, ss->dur));
+	js_u64(w, "iops_mean", ios_rep_ss_mean(ss->iops, ss->dur));
+	if (!(ss->state & IOS_SS_ATTAINED) && (ss->state & IOS_SS_BUFFER_FULL))
+		k0 = ss->head ? ss->head - 1 : ss->dur - 1;
+	js_open(w, "iops", '[');
+	for (unsigned l = 0; l < ss->dur; l++)
+		js_u64(w, NULL, ss->iops[(k0 + l) % ss->dur]);
+	js_close(w, ']');
+	js_open(w, "bw", '[');
+	for (unsigned l = 0; l < ss->dur; l++)
+		js_u64(w, NULL, ss->bw[(k0 + l) % ss->dur]);
+	js_close(w, ']');
+	js_close(w, '}');
+	js_close(w, '}');
+}
+
 static void js_pct_object(struct js *w, const char *key, const char *const *names,
 			  const uint64_t *map, unsigned nr, uint64_t total, double floor_pct)
 {
@@ -318,6 +357,8 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	js_u64(w, "latency_window", 0);
 	if (desc && *desc)
 		js_str(w, "desc", desc);
+	if (j->ss)
+		js_ss(w, j->ss);
 	js_close(w, '}');
 }
 

@@ -74,4 +74,7 @@ static inline uint64_t ios_rep_sum(const uint64_t *a, unsigned n)
 	return s;
 }
 
+/* fio's steadystate_bw_mean / _iops_mean: the integer mean of a window of @n samples */
+uint64_t ios_rep_ss_mean(const uint64_t *v, unsigned n);
+
 #endif

@@ -273,6 +273,76 @@ void ios_job_result_free(struct ios_job_result *j)
 		ios_lat_free(&j->dir[d].lat);
 	}
 	ios_lat_free(&j->sync_lat);
+	if (j->ss) {
+		free(j->ss->bw);
+		free(j->ss->iops);
+		free(j->ss);
+		j->ss = NULL;
+	}
+}
+
+static int st_copy_lat(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
+{
+	*dst = *src;
+	dst->plat = NULL;
+	if (!src->plat)
+		return 0;
+	if (ios_lat_enable_hist(dst))
+		return -ENOMEM;
+	memcpy(dst->plat, src->plat, IOS_PLAT_NR * sizeof(*dst->plat));
+	return 0;
+}
+
+static struct ios_ss_result *st_copy_ss(const struct ios_ss_result *src)
+{
+	struct ios_ss_result *ss = malloc(sizeof(*ss));
+
+	if (!ss)
+		return NULL;
+	*ss = *src;
+	ss->bw = calloc(src->dur ? src->dur : 1, sizeof(*ss->bw));
+	ss->iops = calloc(src->dur ? src->dur : 1, sizeof(*ss->iops));
+	if (!ss->bw || !ss->iops) {
+		free(ss->bw);
+		free(ss->iops);
+		free(ss);
+		return NULL;
+	}
+	if (src->bw)
+		memcpy(ss->bw, src->bw, src->dur * sizeof(*ss->bw));
+	if (src->iops)
+		memcpy(ss->iops, src->iops, src->dur * sizeof(*ss->iops));
+	return ss;
+}
+
+int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result *src)
+{
+	int ret = 0;
+
+	*dst = *src;
+	dst->name = NULL;
+	dst->ss = NULL;
+	for (int d = 0; d < IOS_DDIR_NR; d++)
+		dst->dir[d].slat.plat = dst->dir[d].clat.plat = dst->dir[d].lat.plat = NULL;
+	dst->sync_lat.plat = NULL;
+	if (src->name && !(dst->name = strdup(src->name)))
+		ret = -ENOMEM;
+	for (int d = 0; d < IOS_DDIR_NR && !ret; d++) {
+		ret = st_copy_lat(&dst->dir[d].slat, &src->dir[d].slat);
+		if (!ret)
+			ret = st_copy_lat(&dst->dir[d].clat, &src->dir[d].clat);
+		if (!ret)
+			ret = st_copy_lat(&dst->dir[d].lat, &src->dir[d].lat);
+	}
+	if (!ret)
+		ret = st_copy_lat(&dst->sync_lat, &src->sync_lat);
+	if (!ret && src->ss && !(dst->ss = st_copy_ss(src->ss)))
+		ret = -ENOMEM;
+	if (ret) {
+		ios_job_result_free(dst);
+		ios_job_result_init(dst);
+	}
+	return ret;
 }
 
 /* upper bounds (exclusive) of fio's latency rows; ms adds 2000 and ">=2000" */
@@ -436,6 +506,19 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	/* like fio, options and percentile list come from the last member */
 	if (src->job)
 		dst->job = src->job;
+	/* and the steady state: the group's samples are the last member's (fio's) */
+	if (src->ss) {
+		struct ios_ss_result *ss = st_copy_ss(src->ss);
+
+		if (!ss)
+			return -ENOMEM;
+		if (dst->ss) {
+			free(dst->ss->bw);
+			free(dst->ss->iops);
+			free(dst->ss);
+		}
+		dst->ss = ss;
+	}
 	if (src->pcts) {
 		dst->pcts = src->pcts;
 		dst->nr_pcts = src->nr_pcts;
@@ -769,4 +852,13 @@ uint64_t ios_rep_total_rw_ios(const struct ios_job_result *j)
 unsigned ios_rep_iodepth(const struct ios_job_result *j)
 {
 	return j->job && j->job->iodepth ? j->job->iodepth : 1;
+}
+
+uint64_t ios_rep_ss_mean(const uint64_t *v, unsigned n)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
 }

@@ -120,6 +120,30 @@ static void tx_percentiles(struct ios_buf *b, const struct ios_job_result *j,
 	}
 }
 
+/*
+ * fio's show_ss_normal: the window's mean rate (bw printed twice with the
+ * same KiB value, the second time with decimal prefixes, as fio does), its
+ * mean IOPS, and the last criterion computed.
+ */
+static void tx_ss(struct ios_buf *b, const struct ios_job_result *j)
+{
+	const struct ios_ss_result *ss = j->ss;
+	unsigned kb = j->job && j->job->kb_base == 1000 ? 1000 : 1024;
+	uint64_t bw = ios_rep_ss_mean(ss->bw, ss->dur), iops = ios_rep_ss_mean(ss->iops, ss->dur);
+	char p1[32], p1alt[32], p2[32];
+
+	ios_buf_printf(b, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		       (ss->state & IOS_SS_ATTAINED) ? "yes" : "no",
+		       ios_num2str(p1, sizeof(p1), bw / kb, 4, (int)kb, kb == 1024,
+				   IOS_N2S_BYTEPERSEC),
+		       ios_num2str(p1alt, sizeof(p1alt), bw / kb, 4, (int)kb, kb != 1024,
+				   IOS_N2S_BYTEPERSEC),
+		       ios_num2str(p2, sizeof(p2), iops, 4, 1, 0, IOS_N2S_NONE),
+		       (ss->state & IOS_SS_IOPS) ? "iops" : "bw",
+		       (ss->state & IOS_SS_SLOPE) ? " slope" : " mean dev", ss->criterion,
+		       (ss->state & IOS_SS_PCT) ? "%" : "");
+}
+
 static void tx_dir(struct ios_buf *b, const struct ios_job_result *j,
 		   const struct ios_rep_group *g, int d)
 {
@@ -279,6 +303,8 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 			       strerror(j->first_error));
 	ios_buf_printf(b, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		       ios_rep_iodepth(j));
+	if (j->ss)
+		tx_ss(b, j);
 }
 
 static void tx_group(struct ios_buf *b, int gid, const struct ios_rep_group *g)

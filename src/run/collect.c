@@ -43,8 +43,8 @@ static int run_warn_cut(const struct run_ctx *c, const struct run_task *t,
 			    (double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
 }
 
-/* The one disk's line of the result: its diskstats at the end of the jobs. */
-static void collect_disk(const struct run_ctx *c, struct ios_disk_result *d)
+/* The one disk's line of the result: its diskstats at the end of the jobs (at @end). */
+void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end)
 {
 	const struct ios_disk_stats *s = &c->q->stats;
 
@@ -56,7 +56,7 @@ static void collect_disk(const struct run_ctx *c, struct ios_disk_result *d)
 		d->ticks_ms[k] = s->ticks_ns[k] / IOS_NSEC_PER_MSEC;
 	}
 	d->in_queue_ms = s->time_in_queue_ns / IOS_NSEC_PER_MSEC;
-	d->util = c->end_ns ? 100.0 * (double)s->io_ticks_ns / (double)c->end_ns : 0.0;
+	d->util = end ? 100.0 * (double)s->io_ticks_ns / (double)end : 0.0;
 	if (d->util > 100.0)
 		d->util = 100.0;
 }
@@ -102,7 +102,7 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 	if (!out->disks)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	out->nr_disks = 1;
-	collect_disk(c, &out->disks[0]);
+	ios_run_collect_disk(c, &out->disks[0], c->end_ns);
 	out->jobfile = c->jf;
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
 	snprintf(out->device, sizeof(out->device), "%s",
@@ -131,6 +131,9 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 
 		out->jobs[i].cgroup = *p ? c->tasks[i].job->cgroup : NULL;
 	}
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		if (ios_run_ss_result(&c->tasks[i], c->tasks[i].res))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
 	ret = ios_run_result_group(out);
 	if (ret)
 		IOS_ERR(e, ret, "out of memory");

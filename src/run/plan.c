@@ -282,5 +282,6 @@ int ios_run_plan(struct run_ctx *c, struct ios_err *e)
 	}
 	if (c->cfg->record_series && (ret = series_setup(c, e)))
 		return ret;
-	return plan_setup_tasks(c, e);
+	ret = plan_setup_tasks(c, e);
+	return ret ? ret : ios_run_jobctl_setup(c, e);
 }

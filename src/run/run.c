@@ -81,9 +81,6 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "1: CFQ 2.6.31 (--scheduler cfq) samples a process's think time only when its previous "
 	  "request completed in its queue's slice and that slice is still running (Divyesh Shah's "
 	  "2009 proposal, seed 000; docs/cfq.md)", 0, NULL },
-	{ "eio_every", IOS_TUN_U64, offsetof(struct ios_lab_tunables, eio_every), 0, INT64_MAX,
-	  "0", "", "fault injection (no kernel has it): every Nth read or write a job completes "
-	  "fails with EIO, after the device did it (0: none; see continue_on_error)", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -94,11 +91,14 @@ static void ev_start(struct ios_sim *sim, void *arg, uint64_t data)
 	struct run_task *t = arg;
 
 	(void)data;
+	if (!ios_run_jobctl_may_start(t, sim->now))
+		return;
 	t->ctx->running++;
-	/* exitall fired before this job's start delay ran out: it ends at once */
-	if (t->ctx->exitall)
-		t->stop = true;
-	ios_run_task_start(t, sim->now);
+	/* exitall stopped it before its start: it ends at once, with nothing done */
+	if (t->terminated)
+		ios_run_task_start_dead(t, sim->now);
+	else
+		ios_run_task_start(t, sim->now);
 }
 
 static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)
@@ -124,12 +124,9 @@ void ios_run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
 {
 	c->running--;
 	c->phase_left[t->phase]--;
-	if ((t->job->exitall || (t->job->exitall_on_error && t->failed)) && !c->exitall) {
-		c->exitall = true;
-		for (unsigned i = 0; i < c->nr_tasks; i++)
-			ios_run_task_stop_now(&c->tasks[i], now);
-	}
-	if (c->phase_left[c->cur_phase])
+	ios_run_jobctl_finished(c, t, now);
+	/* (a job that exitall stopped before its start ended inside, and may have ended all) */
+	if (c->phase_left[c->cur_phase] || c->all_done)
 		return;
 	for (unsigned p = c->cur_phase + 1; p < c->nr_phases; p++) {
 		if (c->phase_left[p]) {
@@ -247,6 +244,7 @@ static void ctx_free(struct run_ctx *c)
 	if (c->q)
 		ios_queue_destroy(c->q);
 	c->q = NULL;
+	ios_run_jobctl_free(c);
 	if (c->tasks)
 		for (unsigned i = 0; i < c->nr_tasks; i++)
 			ios_run_task_free(&c->tasks[i]);
@@ -456,6 +454,8 @@ static int run_loop(struct run_ctx *c, struct ios_err *e)
 	struct ios_host *h = c->host;
 	int ret;
 
+	ios_run_ss_start(c, h->ops->now(h));
+	ios_run_status_start(c, h->ops->now(h));
 	start_phase(c, 0, h->ops->now(h));
 	if (cfg->progress)
 		ios_sim_set_tick(c->sim, run_progress_tick, c,

@@ -215,6 +215,21 @@ struct run_task {
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
 	struct run_replay *rp;
+
+	/* job control (jobctl.c): exitall's exit_what, wait_for */
+	bool started;			/* its start ran (a later start event is stale) */
+	bool terminated;		/* stopped by exitall before it started: never runs */
+	bool held;			/* its start came, its wait_for job is not done */
+	struct run_task *waitee;	/* wait_for: the waitee's first clone, or NULL */
+	unsigned nr_waitee;		/* ... and its clones */
+	/* flow (flow.c) */
+	struct run_flow *flow;		/* NULL: flow=0 */
+	uint64_t flow_counter;		/* fio's td->flow_counter: I/Os let through */
+	bool flow_blocked;		/* waiting for another member to move (flow_sleep=0) */
+	bool flow_sleep_due;		/* quiescing, then sleeping flow_sleep */
+	struct run_task *flow_next;	/* the flow's members */
+	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
+	struct run_ss *ss;
 };
 
 /*
@@ -259,7 +274,11 @@ struct run_ctx {
 	const struct ios_jobfile *jf;
 	struct ios_err *e;
 	uint64_t seed;
-	bool exitall;
+	bool exitall;			/* some job has exitall: every job's end stops its exit_what */
+	struct run_flow *flows;		/* flow.c */
+	struct ios_timer ss_timer;	/* steadystate.c: fio's 1 s check */
+	bool ss_any;
+	struct ios_timer status_timer;	/* --status-interval (status.c) */
 	bool all_done;			/* every job finished */
 	uint64_t end_ns;		/* when the last one did */
 };
@@ -334,11 +353,48 @@ uint64_t ios_run_replay_total_ios(const struct run_task *t);
 /* run.c */
 void ios_run_task_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
 
+/* task.c: hooks for job control */
+/* Start @t with nothing to do: it ends at once, having opened nothing (exitall before its start). */
+void ios_run_task_start_dead(struct run_task *t, uint64_t now);
+/* Wake a task asleep on its timer now (flow members). */
+void ios_run_task_wake(struct run_task *t, uint64_t now);
+
+/* jobctl.c: wait_for, exit_what, profile notes; flow.c and steadystate.c set up here too */
+int ios_run_jobctl_setup(struct run_ctx *c, struct ios_err *e);
+void ios_run_jobctl_free(struct run_ctx *c);
+/* A start event for @t: false when @t must not start now (stale, or held by wait_for). */
+bool ios_run_jobctl_may_start(struct run_task *t, uint64_t now);
+/* @t finished: exitall's exit_what, waiters of its job, its flow. */
+void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now);
+
+/* flow.c */
+int ios_run_flow_setup(struct run_ctx *c, struct ios_err *e);
+void ios_run_flow_free(struct run_ctx *c);
+/* fio's flow_threshold_exceeded: true when @t is held back; else the I/O is counted */
+bool ios_run_flow_held(struct run_task *t);
+/* @t waits for another member of its flow to move (flow_sleep=0) */
+void ios_run_flow_block(struct run_task *t);
+void ios_run_flow_exit(struct run_task *t, uint64_t now);
+
+/* steadystate.c */
+int ios_run_ss_setup(struct run_ctx *c, struct ios_err *e);
+void ios_run_ss_start(struct run_ctx *c, uint64_t now);
+void ios_run_ss_task_start(struct run_task *t, uint64_t now);
+void ios_run_ss_free(struct run_ctx *c);
+/* the steady-state block of @t's result (collect), into @r (a snapshot's) or t->res */
+int ios_run_ss_result(struct run_task *t, struct ios_job_result *r);
+
+/* status.c: --status-interval */
+void ios_run_status_start(struct run_ctx *c, uint64_t now);
+/* May a periodic observer (status, steady state) tick again at @next? */
+bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next);
+
 /* plan.c: the plan phase (tasks, files, page cache, task set-up) */
 int ios_run_plan(struct run_ctx *c, struct ios_err *e);
 
 /* collect.c: the collect phase (the result, warnings for jobs cut short) */
 int ios_run_collect(struct run_ctx *c, struct ios_err *e);
+void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end);
 
 /* cgroup.c */
 struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path);

@@ -1102,6 +1102,32 @@ static bool step_think(struct run_task *t, unsigned *batch, uint64_t cursor)
 	return true;
 }
 
+/* flow= holds the next I/O back (flow.c). True when the task waits (the step ends). */
+static bool step_flow_held(struct run_task *t, unsigned *batch, uint64_t cursor)
+{
+	if (!t->flow_sleep_due) {
+		if (!ios_run_flow_held(t))
+			return false;
+		batch_end(t, batch);
+		if (!t->job->flow_sleep_ns) {
+			/* fio spins; nothing changes until another member moves (or the runtime ends) */
+			ios_run_flow_block(t);
+			t->state = TS_WAIT_TIMER;
+			task_arm(t, t->deadline_ns);
+			return true;
+		}
+		t->flow_sleep_due = true;
+	}
+	/* fio's io_u_quiesce, then usleep(flow_sleep) */
+	if (t->inflight) {
+		task_sleep_io(t, t->inflight, cursor);
+		return true;
+	}
+	t->flow_sleep_due = false;
+	task_sleep_until(t, cursor + t->job->flow_sleep_ns);
+	return true;
+}
+
 /* rate / rate_iops hold the prepared @io back. True when the task waits (the step ends). */
 static bool step_rate_wait(struct run_task *t, const struct run_io *io, unsigned *batch,
 			   uint64_t cursor)
@@ -1178,6 +1204,8 @@ static void task_step(struct run_task *t, uint64_t now)
 		struct run_io *io;
 
 		if (step_sync_due(t, &batch, cursor) || step_think(t, &batch, cursor))
+			return;
+		if (!t->prepared && t->flow && step_flow_held(t, &batch, cursor))
 			return;
 		if (!t->prepared) {
 			struct run_io *next;
@@ -1423,12 +1451,27 @@ void ios_run_task_start(struct run_task *t, uint64_t now)
 		t->lab_deadline = true;
 	}
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
+	ios_run_ss_task_start(t, now);
 	sample_arm(t);
 	ios_run_iolog_start(t);
 	if (t->replay)
 		ios_run_replay_start(t, now);
 	else
 		task_step(t, now);
+}
+
+void ios_run_task_start_dead(struct run_task *t, uint64_t now)
+{
+	/* nothing to open or issue: the first step ends it */
+	t->stop = true;
+	t->opened = true;
+	ios_run_task_start(t, now);
+}
+
+void ios_run_task_wake(struct run_task *t, uint64_t now)
+{
+	if (t->state == TS_WAIT_TIMER)
+		task_arm(t, now);
 }
 
 /* Stop issuing (exitall); in-flight I/O still completes. */

@@ -127,7 +127,8 @@ expect 1 "<command line>:2: fio option 'verify' is not modelled by iosched" --na
 expect 1 "--debug: a fio option that iosched does not model" --debug=io g.fio
 expect 1 "--output-format=xml: invalid output format" --output-format=xml g.fio
 expect 1 "--terse-version=6:" --terse-version=6 g.fio
-expect 1 "--status-interval=1: not supported" --status-interval=1 g.fio
+expect 1 "--status-interval=500us: status interval too small" --status-interval=500us g.fio
+expect 1 "--status-interval=2x: failed parsing time" --status-interval=2x g.fio
 expect 1 "can't use global as only section" --section=global g.fio
 expect 1 "<command line>:2: option 'bs=': empty value" --name=a --bs=
 expect 1 "no job given" --seed=1
