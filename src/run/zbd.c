@@ -286,6 +286,8 @@ static enum run_zbd_act zbd_write(struct run_task *t, struct run_task_file *tf,
 	struct run_zbd_zone *z = &zb->z[zbd_idx(zb, *off)];
 	enum run_zbd_act a;
 
+	if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
+		return a;	/* fio locks the offset's zone first */
 	if (*len > zb->zone_size)
 		return RUN_ZBD_EOF;	/* fio: "I/O buflen exceeds zone size" */
 	if (!zbd_open(zb, t, z)) {
