@@ -647,9 +647,11 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		}
 		return;
 	}
-	/* fio stops a job at a failed read or write, which it does not count */
-	if (io->error && !io->trim && ios_run_io_failed(t, io))
+	/* fio stops a job at a failed read or write: counted issued (total_io_u), not done */
+	if (io->error && !io->trim && ios_run_io_failed(t, io)) {
+		d->total_ios += t->stats_on;
 		return;
+	}
 	t->bytes_done[io->dir] += io->len;
 	t->ios_done[io->dir]++;
 	if (io->error)
