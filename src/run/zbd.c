@@ -551,6 +551,10 @@ static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct ru
 			       "zone size %" PRIu64 " (fio 3.33: \"job parameter zonesize ... does not "
 			       "match disk zone size\")", zbd_where(j, w, sizeof(w)), f->name,
 			       j->zone_size, zs);
+	if (j->zone_capacity && ios_run_warn(c->res, "%s: zonecapacity has no effect on the zoned "
+					     "device %s: its zones' own capacity counts (as in fio "
+					     "3.33)", zbd_where(j, w, sizeof(w)), f->name))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	zb->hm = true;
 	zb->zone_size = zs;
 	zb->nr_zones = (uint32_t)((f->size + zs - 1) / zs);
