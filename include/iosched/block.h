@@ -75,6 +75,10 @@ struct ios_queue_tunables {
 	uint64_t read_ahead_bytes;	/* read_ahead_kb, used by the page cache */
 	int rotational;			/* default: the device's */
 	int nomerges;			/* 0 all merges, 1 only the one-hit cache, 2 none */
+	/* read-only, from the device: queue/zoned, chunk_sectors, nr_zones, max_*_zones */
+	int zoned;			/* 0 none, 1 host-managed */
+	uint64_t chunk_sectors;
+	int nr_zones, max_open_zones, max_active_zones;
 };
 
 extern const struct ios_tunable ios_queue_tunables_table[];
@@ -99,6 +103,9 @@ struct ios_queue_config {
 	unsigned depth;				/* device tags */
 	bool rotational;			/* device's own flag */
 	uint64_t capacity_sectors;
+	/* a host-managed zoned device: its zone size; 0 for a conventional one */
+	uint64_t zone_sectors;
+	uint32_t nr_zones, max_open_zones, max_active_zones;
 	const struct ios_queue_host_ops *host_ops;
 	void *host;
 	bool ignore_allow_merge;		/* lab.cross_queue_merge: pre-2.6.20 merging */
@@ -115,6 +122,11 @@ struct ios_queue {
 	unsigned nr_sorted;		/* inserted, not yet dispatched */
 	unsigned depth;			/* device tags */
 	bool rotational;		/* queue/rotational (user may override) */
+	/*
+	 * queue/chunk_sectors of a host-managed zoned device (0: not zoned):
+	 * writes to a sequential zone must reach the device in sector order
+	 */
+	uint64_t zone_sectors;
 	unsigned id;
 	/*
 	 * lab.ttime_back_to_back: CFQ 2.6.31 takes a think-time sample only

@@ -57,6 +57,12 @@
  * blkdev_issue_discard() does for a queue without discard support.
  */
 #define IOS_DEV_DISCARD		(1u << 1)
+/*
+ * Host-managed zoned (/sys/block/X/queue/zoned = "host-managed"): the
+ * sectors are cut into zones, sequential-write-required zones take writes
+ * only at their write pointer (IOS_DEV_CTL_ZONE_INFO says the geometry).
+ */
+#define IOS_DEV_ZONED		(1u << 2)
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {
@@ -66,6 +72,65 @@ enum ios_dev_ctl {
 	IOS_DEV_CTL_COUNTERS = 2,
 	/* arg: struct ios_dev_ftl_stats *; flash translation layer counters (ssd-ftl) */
 	IOS_DEV_CTL_FTL_STATS = 3,
+	/* arg: struct ios_dev_zone_info *; zoned devices only (src/dev/zoned.c) */
+	IOS_DEV_CTL_ZONE_INFO = 4,
+	/* arg: struct ios_dev_zone_report *; the kernel's BLKREPORTZONE */
+	IOS_DEV_CTL_ZONE_REPORT = 5,
+	/* arg: struct ios_dev_zone_mgmt *; BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE */
+	IOS_DEV_CTL_ZONE_MGMT = 6,
+};
+
+/* Zone types and conditions, numbered as the kernel's blkzoned.h numbers them. */
+enum ios_zone_type {
+	IOS_ZONE_TYPE_CONV = 1,		/* conventional: written anywhere */
+	IOS_ZONE_TYPE_SEQ_REQ = 2,	/* sequential write required */
+};
+
+enum ios_zone_cond {
+	IOS_ZONE_COND_NOT_WP = 0,	/* conventional */
+	IOS_ZONE_COND_EMPTY = 1,
+	IOS_ZONE_COND_IMP_OPEN = 2,
+	IOS_ZONE_COND_EXP_OPEN = 3,
+	IOS_ZONE_COND_CLOSED = 4,
+	IOS_ZONE_COND_FULL = 14,
+};
+
+struct ios_dev_zone {
+	uint64_t start, len;		/* sectors */
+	uint64_t capacity;		/* writable sectors from start (ZNS: may be < len) */
+	uint64_t wp;			/* write pointer (start + len when full or conventional) */
+	uint8_t type;			/* enum ios_zone_type */
+	uint8_t cond;			/* enum ios_zone_cond */
+};
+
+struct ios_dev_zone_info {
+	uint64_t zone_sectors;		/* queue/chunk_sectors */
+	uint32_t nr_zones;		/* queue/nr_zones */
+	uint32_t nr_conv_zones;		/* conventional zones, at the start */
+	uint32_t max_open;		/* queue/max_open_zones; 0: no limit */
+	uint32_t max_active;		/* queue/max_active_zones; 0: no limit */
+	bool read_beyond_wp_zeroes;	/* reads above the write pointer return zeroes (else EIO) */
+	uint64_t write_errors;		/* writes the zone rules refused since init or reset */
+};
+
+struct ios_dev_zone_report {
+	uint64_t sector;		/* in: report from the zone holding this sector */
+	uint32_t nr;			/* in: room in @zones; out: zones reported */
+	struct ios_dev_zone *zones;	/* out */
+};
+
+enum ios_zone_op {
+	IOS_ZONE_OP_RESET = 1,
+	IOS_ZONE_OP_OPEN,
+	IOS_ZONE_OP_CLOSE,
+	IOS_ZONE_OP_FINISH,
+};
+
+struct ios_dev_zone_mgmt {
+	int op;				/* enum ios_zone_op */
+	uint64_t sector;		/* the zone's start */
+	bool all;			/* RESET only: every sequential zone */
+	uint64_t now_ns;		/* when the command reaches the device */
 };
 
 struct ios_dev_rate_query {
@@ -97,6 +162,7 @@ struct ios_dev_ftl_stats {
 };
 
 struct ios_dev;
+struct ios_zoned;
 
 struct ios_dev_ops {
 	/*
@@ -148,6 +214,8 @@ struct ios_dev {
 	uint64_t nr_sectors;		/* capacity in 512-byte sectors, set by init */
 	uint64_t seed;			/* for any internal randomness */
 	struct ios_rand rng;
+	/* zone state of a zoned device type (src/dev/zoned.c), NULL for the others */
+	struct ios_zoned *zoned;
 };
 
 struct ios_dev_profile {

@@ -77,6 +77,12 @@ struct ios_host_disk {
 	uint64_t nr_sectors;		/* capacity in 512-byte sectors */
 	unsigned depth;			/* commands it takes at once (tags) */
 	bool rotational;		/* seeks cost time */
+	/* host-managed zoned (queue/zoned); the rest is 0 for a conventional disk */
+	bool zoned;
+	uint64_t zone_sectors;		/* queue/chunk_sectors */
+	uint32_t nr_zones;		/* queue/nr_zones */
+	uint32_t max_open_zones;	/* queue/max_open_zones; 0: no limit */
+	uint32_t max_active_zones;	/* queue/max_active_zones; 0: no limit */
 };
 
 struct ios_host_config {
@@ -103,6 +109,11 @@ struct ios_host_ops {
 	void (*set_queue_timer)(struct ios_host *h, uint64_t when_ns);
 	/* Run h->loop until it is idle or stopped. 0 or the loop's first error. */
 	int (*run)(struct ios_host *h);
+	/*
+	 * Optional: a device ctl (device.h's IOS_DEV_CTL_*), such as a zone
+	 * report or a zone reset of a zoned disk. NULL or -ENOTSUP: not there.
+	 */
+	int (*dev_ctl)(struct ios_host *h, int op, void *arg);
 };
 
 struct ios_host {

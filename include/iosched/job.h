@@ -49,6 +49,7 @@ enum ios_ioengine {
 enum ios_zone_mode {
 	IOS_ZONE_NONE = 0,
 	IOS_ZONE_STRIDED,	/* fio's zonemode=strided: zonesize bytes, then skip */
+	IOS_ZONE_ZBD,		/* fio's zonemode=zbd: writes at zone write pointers (run/zbd.c) */
 };
 
 enum ios_rand_dist {
@@ -158,8 +159,13 @@ struct ios_job {
 	unsigned rw_seq_nr;		/* the ":N" suffix of rw= (random: N; sequential: a hole >= 0) */
 	int64_t rw_seq_add;		/* sequential rw=X:N, N signed: fio's ddir_seq_add */
 	int rw_seq_ident;		/* rw_sequencer=identical */
-	int zone_mode;			/* IOS_ZONE_NONE, IOS_ZONE_STRIDED */
+	int zone_mode;			/* enum ios_zone_mode */
 	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
+	/* zonemode=zbd */
+	uint64_t zone_capacity;		/* zonecapacity: emulated zones only */
+	unsigned max_open_zones, job_max_open_zones;
+	int ignore_zone_limits, read_beyond_wp;
+	double zone_reset_threshold, zone_reset_frequency;	/* 0..1 */
 	unsigned rwmixread;		/* percent of reads in a mix */
 	uint64_t bs[2];			/* read, write */
 	uint64_t bs_min[2], bs_max[2];	/* bsrange; equal to bs when unset */

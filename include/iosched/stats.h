@@ -135,6 +135,7 @@ struct ios_job_result {
 	uint64_t runtime_ns;		/* job_runtime: from the job's start to its end */
 	uint64_t start_ns, finish_ns;	/* simulated times */
 	uint64_t ctx;			/* context switches: times the task slept */
+	uint64_t nr_zone_resets;	/* zonemode=zbd: zones the job reset (fio's write line) */
 	bool cut_short;			/* stopped by lab.max_sim_time (or the clock's end)
 					 * with work left: reported even without I/O */
 	uint64_t io_depth[IOS_NR_DEPTH_BUCKETS];

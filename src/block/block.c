@@ -39,6 +39,8 @@
 
 #define Q_HARD_LIMIT(nr) ((nr) + (nr) / 2)
 
+static const char *const q_zoned_models[] = { "none", "host-managed", NULL };
+
 const struct ios_tunable ios_queue_tunables_table[] = {
 	{ "nr_requests", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nr_requests),
 	  4, 1048576, "128", "",
@@ -54,6 +56,20 @@ const struct ios_tunable ios_queue_tunables_table[] = {
 	  0, 1, NULL, "", "seeks cost time (default: the device's own flag)", 0, NULL },
 	{ "nomerges", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nomerges),
 	  0, 2, "0", "", "0: all merges, 1: only the one-hit cache, 2: no merges", 0, NULL },
+	{ "zoned", IOS_TUN_ENUM, offsetof(struct ios_queue_tunables, zoned), 0, 0, NULL, "",
+	  "zoned model of the device: none or host-managed (--device smr-hm, zns)",
+	  IOS_TUN_RO, q_zoned_models },
+	{ "chunk_sectors", IOS_TUN_U64, offsetof(struct ios_queue_tunables, chunk_sectors),
+	  0, INT64_MAX, NULL, "", "zone size in sectors of a zoned device (0: none)", IOS_TUN_RO,
+	  NULL },
+	{ "nr_zones", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nr_zones), 0, INT32_MAX,
+	  NULL, "", "zones of a zoned device", IOS_TUN_RO, NULL },
+	{ "max_open_zones", IOS_TUN_INT, offsetof(struct ios_queue_tunables, max_open_zones), 0,
+	  INT32_MAX, NULL, "", "zones a zoned device keeps open at once (0: no limit)", IOS_TUN_RO,
+	  NULL },
+	{ "max_active_zones", IOS_TUN_INT, offsetof(struct ios_queue_tunables, max_active_zones),
+	  0, INT32_MAX, NULL, "", "open plus closed zones of a zoned device (0: no limit)",
+	  IOS_TUN_RO, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -709,6 +725,12 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 	if (ret)
 		goto fail;
 	q->tun.rotational = cfg->rotational;
+	q->tun.zoned = cfg->zone_sectors != 0;
+	q->tun.chunk_sectors = cfg->zone_sectors;
+	q->tun.nr_zones = (int)cfg->nr_zones;
+	q->tun.max_open_zones = (int)cfg->max_open_zones;
+	q->tun.max_active_zones = (int)cfg->max_active_zones;
+	q->zone_sectors = cfg->zone_sectors;
 	if (cfg->settings) {
 		ret = ios_settings_apply(cfg->settings, ios_scope_get(IOS_SCOPE_QUEUE)->prefix,
 					 ios_queue_tunables_table, &q->tun, e);

@@ -44,5 +44,7 @@ extern const struct ios_sched_type ios_sched_cfq_uchida2008;
 extern const struct ios_dev_type ios_dev_hdd;
 extern const struct ios_dev_type ios_dev_ssd;
 extern const struct ios_dev_type ios_dev_ssd_ftl;
+extern const struct ios_dev_type ios_dev_smr_hm;
+extern const struct ios_dev_type ios_dev_zns;
 
 #endif

@@ -24,6 +24,8 @@ static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,
 	&ios_dev_ssd,
 	&ios_dev_ssd_ftl,
+	&ios_dev_smr_hm,
+	&ios_dev_zns,
 };
 
 /*
@@ -148,6 +150,74 @@ static const char *const dev_ssd_ftl_2009[] = {
 	NULL,
 };
 
+/*
+ * smr-hm: a 14 TB host-managed SMR disk of the Ultrastar DC HC620 class:
+ * 52156 zones of 256 MiB, the first 524 conventional (about 1 %), 128 open
+ * zones at most. The mechanics are datasheet-class values for a 2019 7200 rpm
+ * helium drive (approximate; see docs/devices.md).
+ */
+static const char *const dev_smr_hm[] = {
+	"capacity=14000519643136B",	/* 27344764928 LBAs = 52156 x 256 MiB */
+	"rpm=7200",
+	"heads=16",
+	"zones=30",
+	"outer_mbps=255",
+	"inner_mbps=120",
+	"seek_track_ms=0.8",
+	"seek_avg_ms=7.5",
+	"seek_full_ms=16.0",
+	"write_settle_ms=1.0",
+	"head_switch_ms=1.0",
+	"cyl_switch_ms=1.2",
+	"cmd_overhead_ms=0.2",
+	"hit_overhead_ms=0.1",
+	"interface_mbps=600",
+	"cache_size=512MiB",
+	"cache_segments=16",
+	"read_cache=1",
+	"read_ahead=1",
+	"read_ahead_max=0",
+	"write_cache=1",
+	"queue_depth=31",
+	"ncq_policy=satf",
+	"ncq_age_limit_ms=500",
+	"zone_size=256MiB",
+	"zone_capacity=0",
+	"conv_zones=524",
+	"max_open_zones=128",
+	"max_active_zones=0",
+	"urswrz=1",
+	"zero_read_us=100",
+	"zero_read_mbps=600",
+	NULL,
+};
+
+/*
+ * zns: a 512 GiB NVMe zoned namespace of the WD ZN540 class: 2 GiB zones
+ * of 1077 MiB capacity, 14 open and 14 active zones; the flash is ssd-nvme's.
+ */
+static const char *const dev_zns[] = {
+	"capacity=549755813888B",	/* 256 zones of 2 GiB */
+	"channels=8",
+	"ways=8",
+	"page_size=4KiB",
+	"t_read_us=60",
+	"t_prog_us=700",
+	"channel_mbps=800",
+	"interface_mbps=3500",
+	"cmd_overhead_us=3",
+	"write_buffer=64MiB",
+	"queue_depth=256",
+	"zone_size=2048MiB",
+	"zone_capacity=1077MiB",
+	"conv_zones=0",
+	"max_open_zones=14",
+	"max_active_zones=14",
+	"zero_read_us=10",
+	"zero_read_mbps=3500",
+	NULL,
+};
+
 static const struct ios_dev_profile dev_profiles[] = {
 	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache",
 	  dev_hdd_2009 },
@@ -160,6 +230,12 @@ static const struct ios_dev_profile dev_profiles[] = {
 	{ "ssd-ftl-2009", "ssd-ftl",
 	  "16 GiB MLC SSD (2009) with a page-mapped FTL, greedy GC, 7.3 % spare, TRIM",
 	  dev_ssd_ftl_2009 },
+	{ "smr-hm", "smr-hm",
+	  "14 TB host-managed SMR disk, 52156 zones of 256 MiB (524 conventional), 128 open",
+	  dev_smr_hm },
+	{ "zns", "zns",
+	  "512 GiB NVMe ZNS SSD, 2 GiB zones of 1077 MiB capacity, 14 open / 14 active",
+	  dev_zns },
 };
 
 const struct ios_dev_type *ios_dev_type_at(size_t i)

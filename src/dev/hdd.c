@@ -47,6 +47,7 @@
 #include <string.h>
 #include "iosched/device.h"
 #include "core/builtin.h"
+#include "dev/zoned.h"
 
 #define HDD_PHASE_REV 60000000000ULL	/* angle units per revolution: ns x rpm */
 #define HDD_ROT_SLACK_NS 4		/* "just passed" tolerance for rounding */
@@ -1338,61 +1339,63 @@ static int hdd_ctl(struct ios_dev *dev, int op, void *arg)
 }
 
 #define HDD_OFF(f) offsetof(struct hdd, f)
+/* the rows, shared with the zoned type built on this one (struct offsets agree) */
+#define HDD_ROWS \
+	{ "capacity", IOS_TUN_SIZE, HDD_OFF(capacity), 1, 65536, "1000204886016B", "GiB", \
+	  "usable capacity; must be a multiple of 512 bytes", 0, NULL }, \
+	{ "rpm", IOS_TUN_INT, HDD_OFF(rpm), 1000, 30000, "7200", "rpm", \
+	  "spindle speed", 0, NULL }, \
+	{ "heads", IOS_TUN_INT, HDD_OFF(heads), 1, 64, "4", "", \
+	  "recording surfaces (tracks per cylinder)", 0, NULL }, \
+	{ "zones", IOS_TUN_INT, HDD_OFF(zones), 1, 1024, "30", "", \
+	  "recording zones, equal runs of cylinders, outer to inner", 0, NULL }, \
+	{ "outer_mbps", IOS_TUN_INT, HDD_OFF(outer_mbps), 1, 10000, "130", "MB/s", \
+	  "sustained media rate in the outermost zone (10^6 bytes/s)", 0, NULL }, \
+	{ "inner_mbps", IOS_TUN_INT, HDD_OFF(inner_mbps), 1, 10000, "65", "MB/s", \
+	  "sustained media rate in the innermost zone (10^6 bytes/s)", 0, NULL }, \
+	{ "seek_track_ms", IOS_TUN_TIME, HDD_OFF(seek_track_ns), 0, 1000, "1.0", "ms", \
+	  "track-to-track (1 cylinder) seek", 0, NULL }, \
+	{ "seek_avg_ms", IOS_TUN_TIME, HDD_OFF(seek_avg_ns), 0, 1000, "8.5", "ms", \
+	  "average seek over uniformly random start and end cylinders", 0, NULL }, \
+	{ "seek_full_ms", IOS_TUN_TIME, HDD_OFF(seek_full_ns), 0, 1000, "17.0", "ms", \
+	  "full-stroke seek", 0, NULL }, \
+	{ "write_settle_ms", IOS_TUN_TIME, HDD_OFF(write_settle_ns), 0, 100, "1.0", "ms", \
+	  "extra settle after a seek before writing", 0, NULL }, \
+	{ "head_switch_ms", IOS_TUN_TIME, HDD_OFF(head_switch_ns), 0, 100, "1.0", "ms", \
+	  "switch to another surface of the same cylinder (sets the track skew)", 0, NULL }, \
+	{ "cyl_switch_ms", IOS_TUN_TIME, HDD_OFF(cyl_switch_ns), 0, 100, "1.2", "ms", \
+	  "move to the next cylinder during a sequential transfer (sets the cylinder skew)", 0, NULL }, \
+	{ "cmd_overhead_ms", IOS_TUN_TIME, HDD_OFF(cmd_overhead_ns), 0, 100, "0.2", "ms", \
+	  "controller time per command that goes to the media or the write cache", 0, NULL }, \
+	{ "hit_overhead_ms", IOS_TUN_TIME, HDD_OFF(hit_overhead_ns), 0, 100, "0.1", "ms", \
+	  "controller time per read-cache hit or flush with nothing to write", 0, NULL }, \
+	{ "interface_mbps", IOS_TUN_INT, HDD_OFF(interface_mbps), 1, 100000, "300", "MB/s", \
+	  "host bus rate for cache hits and cached writes (10^6 bytes/s)", 0, NULL }, \
+	{ "cache_size", IOS_TUN_SIZE, HDD_OFF(cache_bytes), 0, 4096, "32", "MiB", \
+	  "drive buffer; read segments share it, dirty data may fill all of it", 0, NULL }, \
+	{ "cache_segments", IOS_TUN_INT, HDD_OFF(cache_segments), 1, 1024, "16", "", \
+	  "read segments the buffer is split into (LRU)", 0, NULL }, \
+	{ "read_cache", IOS_TUN_BOOL, HDD_OFF(read_cache), 0, 1, "1", "", \
+	  "keep data read from the media in segments for later hits", 0, NULL }, \
+	{ "read_ahead", IOS_TUN_BOOL, HDD_OFF(read_ahead), 0, 1, "1", "", \
+	  "after a media read, go on reading into the segment while idle", 0, NULL }, \
+	{ "read_ahead_max", IOS_TUN_SIZE, HDD_OFF(read_ahead_max_bytes), 0, 4194304, "0", "KiB", \
+	  "read ahead at most this far past the host's furthest read; 0 = a whole segment", 0, NULL }, \
+	{ "write_cache", IOS_TUN_BOOL, HDD_OFF(write_cache), 0, 1, "1", "", \
+	  "complete non-FUA writes once in the buffer and destage later", 0, NULL }, \
+	{ "queue_depth", IOS_TUN_INT, HDD_OFF(queue_depth), 1, 256, "31", "", \
+	  "commands accepted at once (1 = no queueing; NCQ: 31 under Linux)", 0, NULL }, \
+	{ "ncq_policy", IOS_TUN_ENUM, HDD_OFF(ncq_policy), 0, 0, "satf", "", \
+	  "order of queued commands: fcfs, or satf (shortest seek + rotation)", 0, hdd_ncq_choices }, \
+	{ "ncq_age_limit_ms", IOS_TUN_TIME, HDD_OFF(ncq_age_ns), 0, 60000, "500", "ms", \
+	  "satf: a command older than this is served first; 0 = no aging", 0, NULL }, \
+	{ "destage_delay_ms", IOS_TUN_TIME, HDD_OFF(destage_delay_ns), 0, 60000, "5", "ms", \
+	  "cached writes go to the media once the host has left the drive alone this long " \
+	  "(or at once when the cache is full or flushed)", 0, NULL }
 static const struct ios_tunable hdd_tunables[] = {
-	{ "capacity", IOS_TUN_SIZE, HDD_OFF(capacity), 1, 65536, "1000204886016B", "GiB",
-	  "usable capacity; must be a multiple of 512 bytes", 0, NULL },
-	{ "rpm", IOS_TUN_INT, HDD_OFF(rpm), 1000, 30000, "7200", "rpm",
-	  "spindle speed", 0, NULL },
-	{ "heads", IOS_TUN_INT, HDD_OFF(heads), 1, 64, "4", "",
-	  "recording surfaces (tracks per cylinder)", 0, NULL },
-	{ "zones", IOS_TUN_INT, HDD_OFF(zones), 1, 1024, "30", "",
-	  "recording zones, equal runs of cylinders, outer to inner", 0, NULL },
-	{ "outer_mbps", IOS_TUN_INT, HDD_OFF(outer_mbps), 1, 10000, "130", "MB/s",
-	  "sustained media rate in the outermost zone (10^6 bytes/s)", 0, NULL },
-	{ "inner_mbps", IOS_TUN_INT, HDD_OFF(inner_mbps), 1, 10000, "65", "MB/s",
-	  "sustained media rate in the innermost zone (10^6 bytes/s)", 0, NULL },
-	{ "seek_track_ms", IOS_TUN_TIME, HDD_OFF(seek_track_ns), 0, 1000, "1.0", "ms",
-	  "track-to-track (1 cylinder) seek", 0, NULL },
-	{ "seek_avg_ms", IOS_TUN_TIME, HDD_OFF(seek_avg_ns), 0, 1000, "8.5", "ms",
-	  "average seek over uniformly random start and end cylinders", 0, NULL },
-	{ "seek_full_ms", IOS_TUN_TIME, HDD_OFF(seek_full_ns), 0, 1000, "17.0", "ms",
-	  "full-stroke seek", 0, NULL },
-	{ "write_settle_ms", IOS_TUN_TIME, HDD_OFF(write_settle_ns), 0, 100, "1.0", "ms",
-	  "extra settle after a seek before writing", 0, NULL },
-	{ "head_switch_ms", IOS_TUN_TIME, HDD_OFF(head_switch_ns), 0, 100, "1.0", "ms",
-	  "switch to another surface of the same cylinder (sets the track skew)", 0, NULL },
-	{ "cyl_switch_ms", IOS_TUN_TIME, HDD_OFF(cyl_switch_ns), 0, 100, "1.2", "ms",
-	  "move to the next cylinder during a sequential transfer (sets the cylinder skew)", 0, NULL },
-	{ "cmd_overhead_ms", IOS_TUN_TIME, HDD_OFF(cmd_overhead_ns), 0, 100, "0.2", "ms",
-	  "controller time per command that goes to the media or the write cache", 0, NULL },
-	{ "hit_overhead_ms", IOS_TUN_TIME, HDD_OFF(hit_overhead_ns), 0, 100, "0.1", "ms",
-	  "controller time per read-cache hit or flush with nothing to write", 0, NULL },
-	{ "interface_mbps", IOS_TUN_INT, HDD_OFF(interface_mbps), 1, 100000, "300", "MB/s",
-	  "host bus rate for cache hits and cached writes (10^6 bytes/s)", 0, NULL },
-	{ "cache_size", IOS_TUN_SIZE, HDD_OFF(cache_bytes), 0, 4096, "32", "MiB",
-	  "drive buffer; read segments share it, dirty data may fill all of it", 0, NULL },
-	{ "cache_segments", IOS_TUN_INT, HDD_OFF(cache_segments), 1, 1024, "16", "",
-	  "read segments the buffer is split into (LRU)", 0, NULL },
-	{ "read_cache", IOS_TUN_BOOL, HDD_OFF(read_cache), 0, 1, "1", "",
-	  "keep data read from the media in segments for later hits", 0, NULL },
-	{ "read_ahead", IOS_TUN_BOOL, HDD_OFF(read_ahead), 0, 1, "1", "",
-	  "after a media read, go on reading into the segment while idle", 0, NULL },
-	{ "read_ahead_max", IOS_TUN_SIZE, HDD_OFF(read_ahead_max_bytes), 0, 4194304, "0", "KiB",
-	  "read ahead at most this far past the host's furthest read; 0 = a whole segment", 0, NULL },
-	{ "write_cache", IOS_TUN_BOOL, HDD_OFF(write_cache), 0, 1, "1", "",
-	  "complete non-FUA writes once in the buffer and destage later", 0, NULL },
-	{ "queue_depth", IOS_TUN_INT, HDD_OFF(queue_depth), 1, 256, "31", "",
-	  "commands accepted at once (1 = no queueing; NCQ: 31 under Linux)", 0, NULL },
-	{ "ncq_policy", IOS_TUN_ENUM, HDD_OFF(ncq_policy), 0, 0, "satf", "",
-	  "order of queued commands: fcfs, or satf (shortest seek + rotation)", 0, hdd_ncq_choices },
-	{ "ncq_age_limit_ms", IOS_TUN_TIME, HDD_OFF(ncq_age_ns), 0, 60000, "500", "ms",
-	  "satf: a command older than this is served first; 0 = no aging", 0, NULL },
-	{ "destage_delay_ms", IOS_TUN_TIME, HDD_OFF(destage_delay_ns), 0, 60000, "5", "ms",
-	  "cached writes go to the media once the host has left the drive alone this long "
-	  "(or at once when the cache is full or flushed)", 0, NULL },
+	HDD_ROWS,
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
-#undef HDD_OFF
 
 const struct ios_dev_type ios_dev_hdd = {
 	.name = "hdd",
@@ -1411,4 +1414,43 @@ const struct ios_dev_type ios_dev_hdd = {
 	},
 	.tunables = hdd_tunables,
 	.priv_size = sizeof(struct hdd),
+};
+
+/*
+ * smr-hm: a host-managed SMR disk. The mechanics are this file's (a
+ * sequential zone write costs what a sequential write costs on the disk);
+ * the zone rules are src/dev/zoned.c's, in front of them.
+ */
+struct hdd_smr {
+	struct hdd h;		/* first: the hdd hooks and rows see a struct hdd */
+	struct ios_zoned z;
+};
+
+static int hdd_smr_init(struct ios_dev *dev, struct ios_err *e)
+{
+	struct hdd_smr *s = ios_container_of(hdd_of(dev), struct hdd_smr, h);
+	int ret = hdd_init(dev, e);
+
+	return ret ? ret : ios_zoned_init(dev, &s->z, IOS_ZONED_SMR_HM, &ios_dev_hdd.ops, e);
+}
+
+#define SMR_Z offsetof(struct hdd_smr, z)
+static const struct ios_tunable hdd_smr_tunables[] = {
+	HDD_ROWS,
+	IOS_ZONED_ROWS(SMR_Z, "256", "0", "1", "128", "0", "100", "600"),
+	IOS_ZONED_URSWRZ_ROW(SMR_Z, "1"),
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+#undef SMR_Z
+#undef HDD_ROWS
+#undef HDD_OFF
+
+const struct ios_dev_type ios_dev_smr_hm = {
+	.name = "smr-hm",
+	.version = IOS_DEV_INTERFACE_VERSION,
+	.desc = "host-managed SMR disk: the hdd model behind ZBC zone rules (write pointers, "
+		"conventional zones, open-zone limit)",
+	.ops = IOS_ZONED_OPS(hdd_smr_init),
+	.tunables = hdd_smr_tunables,
+	.priv_size = sizeof(struct hdd_smr),
 };

@@ -30,6 +30,7 @@
 #include <string.h>
 #include "iosched/device.h"
 #include "core/builtin.h"
+#include "dev/zoned.h"
 
 struct ssd {
 	struct ios_dev dev;
@@ -328,32 +329,34 @@ static int ssd_ctl(struct ios_dev *dev, int op, void *arg)
 }
 
 #define SSD_OFF(f) offsetof(struct ssd, f)
+/* the rows, shared with the zoned type built on this one (struct offsets agree) */
+#define SSD_ROWS \
+	{ "capacity", IOS_TUN_SIZE, SSD_OFF(capacity), 1, 65536, "120034123776B", "GiB", \
+	  "usable capacity; must be a multiple of 512 bytes", 0, NULL }, \
+	{ "channels", IOS_TUN_INT, SSD_OFF(channels), 1, 256, "8", "", \
+	  "flash channels (one page transfer at a time each)", 0, NULL }, \
+	{ "ways", IOS_TUN_INT, SSD_OFF(ways), 1, 256, "4", "", \
+	  "dies per channel (one array operation at a time each)", 0, NULL }, \
+	{ "page_size", IOS_TUN_SIZE, SSD_OFF(page_bytes), 1, 1024, "4", "KiB", \
+	  "flash page; the unit of reads, programs and striping", 0, NULL }, \
+	{ "t_read_us", IOS_TUN_TIME, SSD_OFF(t_read_ns), 1, 100000, "50", "us", \
+	  "array read time of a page (tR)", 0, NULL }, \
+	{ "t_prog_us", IOS_TUN_TIME, SSD_OFF(t_prog_ns), 1, 100000, "900", "us", \
+	  "page program time (tPROG)", 0, NULL }, \
+	{ "channel_mbps", IOS_TUN_INT, SSD_OFF(channel_mbps), 1, 100000, "80", "MB/s", \
+	  "flash channel transfer rate (10^6 bytes/s)", 0, NULL }, \
+	{ "interface_mbps", IOS_TUN_INT, SSD_OFF(interface_mbps), 1, 100000, "300", "MB/s", \
+	  "host bus rate (10^6 bytes/s)", 0, NULL }, \
+	{ "cmd_overhead_us", IOS_TUN_TIME, SSD_OFF(cmd_overhead_ns), 0, 100000, "28", "us", \
+	  "controller time per command; the controller handles one command at a time", 0, NULL }, \
+	{ "write_buffer", IOS_TUN_SIZE, SSD_OFF(write_buffer_bytes), 0, 4194304, "16384", "KiB", \
+	  "DRAM write buffer; non-FUA writes complete once buffered; 0 = none", 0, NULL }, \
+	{ "queue_depth", IOS_TUN_INT, SSD_OFF(queue_depth), 1, 65536, "32", "", \
+	  "commands accepted at once", 0, NULL }
 static const struct ios_tunable ssd_tunables[] = {
-	{ "capacity", IOS_TUN_SIZE, SSD_OFF(capacity), 1, 65536, "120034123776B", "GiB",
-	  "usable capacity; must be a multiple of 512 bytes", 0, NULL },
-	{ "channels", IOS_TUN_INT, SSD_OFF(channels), 1, 256, "8", "",
-	  "flash channels (one page transfer at a time each)", 0, NULL },
-	{ "ways", IOS_TUN_INT, SSD_OFF(ways), 1, 256, "4", "",
-	  "dies per channel (one array operation at a time each)", 0, NULL },
-	{ "page_size", IOS_TUN_SIZE, SSD_OFF(page_bytes), 1, 1024, "4", "KiB",
-	  "flash page; the unit of reads, programs and striping", 0, NULL },
-	{ "t_read_us", IOS_TUN_TIME, SSD_OFF(t_read_ns), 1, 100000, "50", "us",
-	  "array read time of a page (tR)", 0, NULL },
-	{ "t_prog_us", IOS_TUN_TIME, SSD_OFF(t_prog_ns), 1, 100000, "900", "us",
-	  "page program time (tPROG)", 0, NULL },
-	{ "channel_mbps", IOS_TUN_INT, SSD_OFF(channel_mbps), 1, 100000, "80", "MB/s",
-	  "flash channel transfer rate (10^6 bytes/s)", 0, NULL },
-	{ "interface_mbps", IOS_TUN_INT, SSD_OFF(interface_mbps), 1, 100000, "300", "MB/s",
-	  "host bus rate (10^6 bytes/s)", 0, NULL },
-	{ "cmd_overhead_us", IOS_TUN_TIME, SSD_OFF(cmd_overhead_ns), 0, 100000, "28", "us",
-	  "controller time per command; the controller handles one command at a time", 0, NULL },
-	{ "write_buffer", IOS_TUN_SIZE, SSD_OFF(write_buffer_bytes), 0, 4194304, "16384", "KiB",
-	  "DRAM write buffer; non-FUA writes complete once buffered; 0 = none", 0, NULL },
-	{ "queue_depth", IOS_TUN_INT, SSD_OFF(queue_depth), 1, 65536, "32", "",
-	  "commands accepted at once", 0, NULL },
+	SSD_ROWS,
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
-#undef SSD_OFF
 
 const struct ios_dev_type ios_dev_ssd = {
 	.name = "ssd",
@@ -372,4 +375,42 @@ const struct ios_dev_type ios_dev_ssd = {
 	},
 	.tunables = ssd_tunables,
 	.priv_size = sizeof(struct ssd),
+};
+
+/*
+ * zns: an NVMe zoned namespace. The flash timing is this file's; there is
+ * no FTL and so no device garbage collection: the host resets whole zones.
+ * The zone rules are src/dev/zoned.c's.
+ */
+struct ssd_zns {
+	struct ssd s;		/* first: the ssd hooks and rows see a struct ssd */
+	struct ios_zoned z;
+};
+
+static int ssd_zns_init(struct ios_dev *dev, struct ios_err *e)
+{
+	struct ssd_zns *n = ios_container_of(ssd_of(dev), struct ssd_zns, s);
+	int ret = ssd_init(dev, e);
+
+	return ret ? ret : ios_zoned_init(dev, &n->z, IOS_ZONED_ZNS, &ios_dev_ssd.ops, e);
+}
+
+#define ZNS_Z offsetof(struct ssd_zns, z)
+static const struct ios_tunable ssd_zns_tunables[] = {
+	SSD_ROWS,
+	IOS_ZONED_ROWS(ZNS_Z, "2048", "1077", "0", "14", "14", "10", "3500"),
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+#undef ZNS_Z
+#undef SSD_ROWS
+#undef SSD_OFF
+
+const struct ios_dev_type ios_dev_zns = {
+	.name = "zns",
+	.version = IOS_DEV_INTERFACE_VERSION,
+	.desc = "NVMe zoned namespace: the ssd model behind ZNS zone rules (zone capacity, "
+		"open and active limits, no device GC)",
+	.ops = IOS_ZONED_OPS(ssd_zns_init),
+	.tunables = ssd_zns_tunables,
+	.priv_size = sizeof(struct ssd_zns),
 };

@@ -140,6 +140,10 @@ bool ios_opt_fio_general(const char *name);
 /* the engines owning engine option @name ("net, rdma"), NULL if it is none */
 const char *ios_opt_fio_engines(const char *name);
 
+/* options_zbd.c: zone_reset_threshold and zone_reset_frequency (0..1) */
+int ios_opt_zbd_reset_threshold(struct ios_job *job, struct ios_optctx *c);
+int ios_opt_zbd_reset_frequency(struct ios_job *job, struct ios_optctx *c);
+
 /* Parse @c->value for @c->o and store it into @job. */
 int ios_opt_apply(struct ios_job *job, struct ios_optctx *c);
 

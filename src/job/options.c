@@ -172,7 +172,8 @@ static int opt_rw(struct ios_job *job, struct ios_optctx *c)
 
 /*
  * zonemode: none and strided are fio's offset rules (io_u.c,
- * setup_strided_zone_mode); zbd needs a zoned device, which iosched has not.
+ * setup_strided_zone_mode); zbd is fio's zbd.c (run/zbd.c), on a zoned
+ * device (--device smr-hm, zns) or zones emulated on a conventional one.
  */
 static int opt_zonemode(struct ios_job *job, struct ios_optctx *c)
 {
@@ -181,8 +182,7 @@ static int opt_zonemode(struct ios_job *job, struct ios_optctx *c)
 	else if (!strcmp(c->value, "strided"))
 		job->zone_mode = IOS_ZONE_STRIDED;
 	else if (!strcmp(c->value, "zbd"))
-		return ios_opt_err(c, -ENOTSUP, "zonemode=zbd (zoned block devices) is not "
-				   "modelled by iosched");
+		job->zone_mode = IOS_ZONE_ZBD;
 	else
 		return ios_opt_err(c, -EINVAL, "unknown value, allowed: none, strided, zbd");
 	return 0;
@@ -830,12 +830,39 @@ const struct ios_opt ios_job_options[] = {
 	       "identical (the same offset again)"),
 	  .type = IOS_OPT_ENUM, .off = OFF(rw_seq_ident), .choices = rw_sequencers },
 	{ INFO("zonemode", NULL, "enum", "none",
-	       "none, or strided: zonesize bytes in each zonerange, then skip zoneskip bytes "
-	       "(zbd is not modelled)"),
+	       "none; strided: zonesize bytes in each zonerange, then skip zoneskip bytes; zbd: "
+	       "writes at the write pointers of a zoned device's zones (or emulated zones)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_zonemode },
 	{ INFO("zonesize", NULL, "size", "0",
-	       "zonemode=strided: bytes to transfer in a zone before moving to the next"),
+	       "zonemode=strided: bytes to transfer in a zone before moving to the next; "
+	       "zonemode=zbd: the zone size (must match a zoned device's)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(zone_size), .min = 0 },
+	{ INFO("zonecapacity", NULL, "size", "0",
+	       "zonemode=zbd on a conventional device or file: writable bytes of each emulated "
+	       "zone (0: zonesize); a zoned device's own capacity wins"),
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_capacity), .min = 0 },
+	{ INFO("max_open_zones", NULL, "int", "0",
+	       "zonemode=zbd: zones written at once, shared by the jobs on a device (0: the "
+	       "device's limit, or none)"),
+	  .type = IOS_OPT_INT, .off = OFF(max_open_zones), .size = FSIZE(max_open_zones),
+	  .min = 0, .max = 4096 },
+	{ INFO("job_max_open_zones", NULL, "int", "0",
+	       "zonemode=zbd: zones this job writes at once (needs a global limit)"),
+	  .type = IOS_OPT_INT, .off = OFF(job_max_open_zones), .size = FSIZE(job_max_open_zones),
+	  .min = 0, .max = 4096 },
+	{ INFO("ignore_zone_limits", NULL, "bool", "0",
+	       "zonemode=zbd: ignore the device's open-zone limit (max_open_zones may exceed it)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(ignore_zone_limits) },
+	{ INFO("read_beyond_wp", NULL, "bool", "0",
+	       "zonemode=zbd: let reads reach above a zone's write pointer"),
+	  .type = IOS_OPT_BOOL, .off = OFF(read_beyond_wp) },
+	{ INFO("zone_reset_threshold", NULL, "float", "0",
+	       "zonemode=zbd: share of the job's range holding data above which zones are reset "
+	       "periodically (0..1)"),
+	  .type = IOS_OPT_CUSTOM, .set = ios_opt_zbd_reset_threshold, .flags = IOS_OPTF_NUM },
+	{ INFO("zone_reset_frequency", NULL, "float", "0",
+	       "zonemode=zbd: once past the threshold, reset a zone every 1/N writes (0..1)"),
+	  .type = IOS_OPT_CUSTOM, .set = ios_opt_zbd_reset_frequency, .flags = IOS_OPTF_NUM },
 	{ INFO("zonerange", NULL, "size", "0",
 	       "zonemode=strided: size of a zone (default: zonesize)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(zone_range), .min = 0 },

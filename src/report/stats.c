@@ -487,6 +487,7 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	if (src->finish_ns > dst->finish_ns)
 		dst->finish_ns = src->finish_ns;
 	dst->ctx += src->ctx;
+	dst->nr_zone_resets += src->nr_zone_resets;
 	dst->cut_short |= src->cut_short;
 	st_add(dst->io_depth, src->io_depth, IOS_NR_DEPTH_BUCKETS);
 	st_add(dst->io_submit, src->io_submit, IOS_NR_BATCH_BUCKETS);

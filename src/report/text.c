@@ -149,10 +149,12 @@ static void tx_dir(struct ios_buf *b, const struct ios_job_result *j,
 {
 	const struct ios_dir_result *dr = &j->dir[d];
 	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw, iops;
-	char io_p[32], bw_p[32], bw_alt[32], iops_p[32];
+	char io_p[32], bw_p[32], bw_alt[32], iops_p[32], resets[48];
 
 	if (!runt)
 		return;
+	/* fio 3.33 reports zone resets (zonemode=zbd) on every write line, 0 for other jobs */
+	snprintf(resets, sizeof(resets), "; %llu zone resets", (unsigned long long)j->nr_zone_resets);
 	bw = 1000 * dr->io_bytes / runt;
 	iops = 1000 * dr->total_ios / runt;
 	ios_buf_printf(b, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", tx_dir_name[d],
@@ -161,8 +163,7 @@ static void tx_dir(struct ios_buf *b, const struct ios_job_result *j,
 		       ios_num2str(bw_alt, sizeof(bw_alt), bw, 4, 1, 0, IOS_N2S_BYTEPERSEC),
 		       ios_num2str(io_p, sizeof(io_p), dr->io_bytes, 4, 1, 1, IOS_N2S_BYTE),
 		       (unsigned long long)runt,
-		       /* fio 3.33 reports zoned-device resets on every write line */
-		       d == IOS_DDIR_WRITE ? "; 0 zone resets" : "");
+		       d == IOS_DDIR_WRITE ? resets : "");
 
 	tx_lat_line(b, "slat", &dr->slat);
 	tx_lat_line(b, "clat", &dr->clat);

@@ -181,6 +181,8 @@ void ios_run_err_io(struct run_task *t, struct run_io *io)
 
 	if (!non_fatal || j->error_dump)
 		err_dump(t, io, err);
+	if (!non_fatal)
+		ios_run_zbd_hint(t, io, err);
 	if (non_fatal) {
 		err_count(t, err);
 		return;

@@ -120,6 +120,18 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	h->disk.nr_sectors = hs->dev->nr_sectors;
 	h->disk.depth = hs->dev->type->ops.queue_depth(hs->dev);
 	h->disk.rotational = (ios_dev_caps(hs->dev) & IOS_DEV_ROTATIONAL) != 0;
+	if (ios_dev_caps(hs->dev) & IOS_DEV_ZONED) {
+		struct ios_dev_zone_info zi;
+
+		if (ios_dev_ctl(hs->dev, IOS_DEV_CTL_ZONE_INFO, &zi))
+			return IOS_ERR(e, -EINVAL, "device %s: zoned but no zone information",
+				       hs->dev->profile);
+		h->disk.zoned = true;
+		h->disk.zone_sectors = zi.zone_sectors;
+		h->disk.nr_zones = zi.nr_zones;
+		h->disk.max_open_zones = zi.max_open;
+		h->disk.max_active_zones = zi.max_active;
+	}
 	return 0;
 }
 
@@ -139,12 +151,37 @@ static void host_sim_ftl_note(const struct ios_dev *dev)
 		st.erases, (double)st.gc_ns / 1e6, st.pages_trimmed);
 }
 
+/*
+ * A zoned device says how many writes its zone rules refused: the EIO a
+ * job reports may come from a scheduler that reordered a zone's writes.
+ */
+static void host_sim_zone_note(const struct ios_dev *dev)
+{
+	struct ios_dev_zone_info zi;
+
+	if (ios_dev_ctl((struct ios_dev *)dev, IOS_DEV_CTL_ZONE_INFO, &zi) || !zi.write_errors)
+		return;
+	fprintf(stderr,
+		"iosched: %s (%s): %" PRIu64 " writes refused by the zone rules (not at the write "
+		"pointer, into a full zone, past the zone capacity, or no open-zone resource)\n",
+		dev->name, dev->profile, zi.write_errors);
+}
+
+static int host_sim_dev_ctl(struct ios_host *h, int op, void *arg)
+{
+	struct host_sim *hs = h->priv;
+
+	return hs->dev ? ios_dev_ctl(hs->dev, op, arg) : -ENOTSUP;
+}
+
 static void host_sim_destroy(struct ios_host *h)
 {
 	struct host_sim *hs = h->priv;
 
-	if (hs->dev)
+	if (hs->dev) {
 		host_sim_ftl_note(hs->dev);
+		host_sim_zone_note(hs->dev);
+	}
 	if (hs->dev)
 		ios_dev_destroy(hs->dev);
 	hs->dev = NULL;
@@ -159,4 +196,5 @@ const struct ios_host_ops ios_host_sim_ops = {
 	.issue = host_sim_issue,
 	.set_queue_timer = host_sim_set_queue_timer,
 	.run = host_sim_run,
+	.dev_ctl = host_sim_dev_ctl,
 };

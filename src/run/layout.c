@@ -46,6 +46,7 @@ void ios_run_files_free(struct run_ctx *c)
 
 	for (f = c->files; f; f = n) {
 		n = f->next;
+		ios_run_zbd_free_file(f);
 		free(f->name);
 		free(f);
 	}

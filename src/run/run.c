@@ -434,6 +434,12 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	qc.depth = c->host->disk.depth;
 	qc.rotational = c->host->disk.rotational;
 	qc.capacity_sectors = c->host->disk.nr_sectors;
+	if (c->host->disk.zoned) {
+		qc.zone_sectors = c->host->disk.zone_sectors;
+		qc.nr_zones = c->host->disk.nr_zones;
+		qc.max_open_zones = c->host->disk.max_open_zones;
+		qc.max_active_zones = c->host->disk.max_active_zones;
+	}
 	qc.host_ops = &ios_host_queue_ops;
 	qc.host = c->host;
 	qc.ignore_allow_merge = c->lab.cross_queue_merge;

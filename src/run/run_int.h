@@ -49,6 +49,7 @@ struct run_file {
 	bool fill;			/* a job using it has fill_device=1 */
 	bool laid_out_by_fio;		/* a job using it reads or overwrites: fio lays it out */
 	bool read;			/* a job using it reads */
+	struct run_zbd *zbd;		/* zonemode=zbd: fio's copy of its zones (zbd.c) */
 	uint32_t creator_pid;		/* who wrote it before the run (ext3 colour) */
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
@@ -80,6 +81,8 @@ struct run_io {
 	struct ios_vfs_op op;
 	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
+	struct run_zbd_zone *zbd_zone;	/* zonemode=zbd: the zone it holds locked (zbd.c) */
+	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
 };
 
 /* Per file state of one task. */
@@ -102,6 +105,7 @@ struct run_task_file {
 	uint64_t rand_off;		/* their rotation (random_center, or drawn) */
 	double zetan;			/* zipf: its normalising sum */
 	uint64_t stddev;		/* normal: in blocks */
+	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
 };
 
 enum run_task_state {
@@ -150,6 +154,9 @@ struct run_task {
 	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
 	uint64_t zone_bytes;		/* fio's td->zone_bytes */
 	unsigned loops_done;		/* passes ended by running out of offsets */
+	bool zbd;			/* zonemode=zbd (zbd.c) */
+	bool zbd_wait;			/* asleep until another job lets go of a zone */
+	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -338,6 +345,30 @@ void ios_run_iolog_file(struct run_task *t, const struct run_task_file *tf, cons
 void ios_run_iolog_io(struct run_task *t, const struct run_io *io, uint64_t now);
 void ios_run_iolog_close(struct run_task *t, uint64_t now);
 void ios_run_iolog_abort(struct run_task *t);
+
+/* zbd.c: zonemode=zbd */
+enum run_zbd_act {
+	RUN_ZBD_ACCEPT,		/* the I/O goes (offset and length adjusted) */
+	RUN_ZBD_EOF,		/* no zone for it: the job's I/O ends (fio's io_u_eof) */
+	RUN_ZBD_QUIESCE,	/* wait for the job's own I/O in flight, then try again */
+	RUN_ZBD_WAIT,		/* wait for another job's I/O (a zone it holds), then again */
+};
+/* Every task: zoned-device checks and notes; a zbd job's zones (fio's zbd_setup_files). */
+int ios_run_zbd_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+int ios_run_zbd_dir(struct run_task *t, int dir);
+void ios_run_zbd_seq_jump(struct run_task *t, struct run_task_file *tf, int dir);
+enum run_zbd_act ios_run_zbd_adjust(struct run_task *t, struct run_io *io);
+/* The I/O completed: the zone it held is released, and the jobs waiting may try again. */
+void ios_run_zbd_put(struct run_task *t, struct run_io *io, uint64_t now);
+void ios_run_zbd_free_file(struct run_file *f);
+/*
+ * A read or write of @t failed: fio's "io_u error" message, the job's
+ * error, and its end (true: @io is not counted).
+ */
+/* a job's first I/O failed with EIO: fio's "consider --zonemode=zbd" hint */
+void ios_run_zbd_hint(struct run_task *t, const struct run_io *io, int err);
+/* task.c: wake a task asleep in RUN_ZBD_WAIT */
+void ios_run_task_zbd_wake(struct run_task *t, uint64_t now);
 
 /* replay_task.c */
 int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);

@@ -368,6 +368,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_files(c, t, &total, e);
 	if (!ret)
 		ret = ios_run_err_setup(c, t, e);
+	if (!ret)
+		ret = ios_run_zbd_setup(c, t, e);
 	if (ret)
 		return ret;
 	ret = ios_run_offsets_init(t, e);
@@ -482,7 +484,7 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 	struct run_task_file *tf;
-	int dir = pick_dir(t);
+	int dir = t->zbd ? ios_run_zbd_dir(t, pick_dir(t)) : pick_dir(t);
 	uint64_t bs = pick_bs(t, dir), off, end;
 
 	io->trim = j->rw == IOS_RW_TRIM || j->rw == IOS_RW_RANDTRIM;
@@ -494,6 +496,8 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (bs > tf->len)
 		bs = tf->len / tf->align * tf->align;
 	end = tf->off + tf->len;
+	if (t->zbd)
+		ios_run_zbd_seq_jump(t, tf, dir);
 
 	if (t->fio_offsets) {
 		if (!ios_run_offsets_next(t, &tf, dir, bs, &off))
@@ -530,6 +534,7 @@ fill:
 	io->done_ns = 0;
 	io->error = 0;
 	io->next = NULL;
+	io->zbd_ok = false;
 	return true;
 }
 
@@ -695,6 +700,7 @@ static unsigned reap(struct run_task *t, uint64_t now, unsigned max)
 		if (!t->done_head)
 			t->done_tail = NULL;
 		account_io(t, io, now);
+		ios_run_zbd_put(t, io, now);
 		t->inflight--;
 		t->nr_done--;
 		if (io == t->sync_io) {
@@ -1128,6 +1134,37 @@ static bool step_flow_held(struct run_task *t, unsigned *batch, uint64_t cursor)
 	return true;
 }
 
+/* zonemode=zbd: @io to a write pointer (zbd.c), or the task waits for I/O to complete */
+static enum run_zbd_act step_zbd(struct run_task *t, struct run_io *io, unsigned *batch,
+				 uint64_t cursor)
+{
+	enum run_zbd_act a = ios_run_zbd_adjust(t, io);
+
+	io->zbd_ok = a == RUN_ZBD_ACCEPT;
+	if (a != RUN_ZBD_ACCEPT)
+		batch_end(t, batch);
+	if (a == RUN_ZBD_QUIESCE) {
+		task_sleep_io(t, t->inflight, cursor);
+	} else if (a == RUN_ZBD_WAIT) {
+		t->zbd_wait = true;	/* ios_run_task_zbd_wake */
+		task_sleep_until(t, t->deadline_ns);
+	} else if (a == RUN_ZBD_EOF) {
+		t->prepared = NULL;
+		io->next = t->free_ios;
+		t->free_ios = io;
+		t->io_target = t->io_issued;
+	}
+	return a;
+}
+
+void ios_run_task_zbd_wake(struct run_task *t, uint64_t now)
+{
+	if (t->zbd_wait) {
+		t->zbd_wait = false;
+		task_arm(t, now);
+	}
+}
+
 /* rate / rate_iops hold the prepared @io back. True when the task waits (the step ends). */
 static bool step_rate_wait(struct run_task *t, const struct run_io *io, unsigned *batch,
 			   uint64_t cursor)
@@ -1221,6 +1258,11 @@ static void task_step(struct run_task *t, uint64_t now)
 			t->prepared = io;
 		}
 		io = t->prepared;
+		if (t->zbd && !io->zbd_ok && step_zbd(t, io, &batch, cursor) != RUN_ZBD_ACCEPT) {
+			if (t->prepared)
+				return;
+			break;	/* no zone for it: the job's I/O is done */
+		}
 		if (step_rate_wait(t, io, &batch, cursor))
 			return;
 		t->prepared = NULL;

@@ -95,7 +95,8 @@ static const struct err_case cases[] = {
 	/* zones, as fio 3.33's init.c checks them */
 	{ "[j]\nzonesize=64k\n", -EINVAL, { "job 'j': zonesize needs zonemode=strided" } },
 	{ "[j]\nzonemode=strided\n", -EINVAL, { "zonemode=strided needs zonesize" } },
-	{ "[j]\nzonemode=zbd\n", -ENOTSUP, { "'zonemode=zbd'", "not modelled" } },
+	{ "[j]\nzone_reset_threshold=1.5\n", -ERANGE, { "zone_reset_threshold", "allowed 0..1" } },
+	{ "[j]\nzone_reset_frequency=x\n", -EINVAL, { "zone_reset_frequency", "not a number" } },
 	{ "[j]\nzonemode=bogus\n", -EINVAL, { "allowed: none, strided, zbd" } },
 	{ "[j]\nzonemode=strided\nzonesize=1m\nnrfiles=2\n", -ENOTSUP,
 	  { "zonemode=strided with 2 files", "silently ignore" } },
