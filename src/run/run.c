@@ -81,6 +81,9 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "1: CFQ 2.6.31 (--scheduler cfq) samples a process's think time only when its previous "
 	  "request completed in its queue's slice and that slice is still running (Divyesh Shah's "
 	  "2009 proposal, seed 000; docs/cfq.md)", 0, NULL },
+	{ "eio_every", IOS_TUN_U64, offsetof(struct ios_lab_tunables, eio_every), 0, INT64_MAX,
+	  "0", "", "fault injection (no kernel has it): every Nth read or write a job completes "
+	  "fails with EIO, after the device did it (0: none; see continue_on_error)", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
