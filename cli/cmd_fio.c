@@ -137,6 +137,7 @@ static void fio_usage(FILE *out)
 "  --showcmd                print each job file as a fio command line\n"
 "  --cmdhelp[=OPTION]       the job options (all, or one)\n"
 "  --enghelp                the modelled I/O engines\n"
+"  --status-interval=TIME   the report every TIME of simulated time, then at the end\n"
 "  --eta=never|always|auto  accepted (a simulation has no ETA)\n"
 "  --version                fio's version, and iosched's\n"
 "job options: --name=NAME starts a job; options before the first --name are\n"

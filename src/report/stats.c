@@ -444,6 +444,7 @@ static void st_add(uint64_t *dst, const uint64_t *src, unsigned n)
 
 static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 {
+	struct ios_ss_result *ss = NULL;
 	int ret = 0;
 
 	/* allocate first, so that a failure leaves @dst untouched */
@@ -458,6 +459,12 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 		ret = st_prepare_hist(&dst->sync_lat, &src->sync_lat);
 	if (ret)
 		return ret;
+	/* the group's steady state is its last member's (fio's) */
+	if (src->ss) {
+		ss = st_copy_ss(src->ss);
+		if (!ss)
+			return -ENOMEM;
+	}
 
 	for (int d = 0; d < IOS_DDIR_NR; d++) {
 		struct ios_dir_result *dd = &dst->dir[d];
@@ -507,12 +514,7 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	/* like fio, options and percentile list come from the last member */
 	if (src->job)
 		dst->job = src->job;
-	/* and the steady state: the group's samples are the last member's (fio's) */
-	if (src->ss) {
-		struct ios_ss_result *ss = st_copy_ss(src->ss);
-
-		if (!ss)
-			return -ENOMEM;
+	if (ss) {
 		if (dst->ss) {
 			free(dst->ss->bw);
 			free(dst->ss->iops);
