@@ -62,9 +62,10 @@ const struct ios_opt *ios_opt_find(const char *name)
 {
 	const struct ios_opt *o;
 
-	for (o = ios_job_options; o->info.name; o++)
-		if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
-			return o;
+	for (size_t t = 0; ios_job_option_tables[t]; t++)
+		for (o = ios_job_option_tables[t]; o->info.name; o++)
+			if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
+				return o;
 	return NULL;
 }
 

@@ -126,6 +126,11 @@ struct ios_opt {
 };
 
 extern const struct ios_opt ios_job_options[];	/* ends with a NULL name */
+extern const struct ios_opt ios_job_options_submit[];	/* options_submit.c */
+/* options_submit.c: records a buffer-content option for the run's note */
+int ios_opt_bufopt_hook(struct ios_job *job, struct ios_optctx *c);
+/* every option table, in lookup order; NULL-terminated (options.c) */
+extern const struct ios_opt *const ios_job_option_tables[];
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */
