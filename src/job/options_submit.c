@@ -13,6 +13,7 @@
  * to transfer whatever they are: the options are checked like fio checks
  * them, and the run prints a note that says so.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +151,18 @@ static int sub_cmdprio_split_dir(struct ios_job *job, struct ios_optctx *c, int 
 		n++;
 	}
 	free(copy);
-	if (!ret && sum > 100)
-		ret = ios_opt_err(c, -ERANGE, "percentages of one block size add up to more than 100");
+	/* fio: the entries of one block size may not add up to more than 100 */
+	for (unsigned a = 0; !ret && a < n; a++) {
+		const struct ios_cmdprio_entry *ea = &job->sub.cmdprio_split[dir < 2 ? dir : 0][a];
+
+		sum = 0;
+		for (unsigned b = 0; b < n; b++)
+			if (job->sub.cmdprio_split[dir < 2 ? dir : 0][b].bs == ea->bs)
+				sum += job->sub.cmdprio_split[dir < 2 ? dir : 0][b].perc;
+		if (sum > 100)
+			ret = ios_opt_err(c, -ERANGE, "percentages of block size %" PRIu64
+					  " add up to %u, more than 100", ea->bs, sum);
+	}
 	if (!ret && dir < 2)
 		job->sub.nr_cmdprio_split[dir] = n;
 	return ret;
