@@ -57,6 +57,12 @@
  * blkdev_issue_discard() does for a queue without discard support.
  */
 #define IOS_DEV_DISCARD		(1u << 1)
+/*
+ * Serves high-priority commands first: a request whose own ioprio
+ * (ios_request.ioprio) is of the realtime class becomes a high-priority
+ * NCQ command (libata's ncq_prio_enable, Linux 4.10+).
+ */
+#define IOS_DEV_PRIO		(1u << 2)
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {

@@ -77,6 +77,7 @@ struct ios_host_disk {
 	uint64_t nr_sectors;		/* capacity in 512-byte sectors */
 	unsigned depth;			/* commands it takes at once (tags) */
 	bool rotational;		/* seeks cost time */
+	bool prio;			/* honours a request's own priority (IOS_DEV_PRIO) */
 };
 
 struct ios_host_config {

@@ -120,6 +120,7 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	h->disk.nr_sectors = hs->dev->nr_sectors;
 	h->disk.depth = hs->dev->type->ops.queue_depth(hs->dev);
 	h->disk.rotational = (ios_dev_caps(hs->dev) & IOS_DEV_ROTATIONAL) != 0;
+	h->disk.prio = (ios_dev_caps(hs->dev) & IOS_DEV_PRIO) != 0;
 	return 0;
 }
 

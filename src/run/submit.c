@@ -19,9 +19,9 @@
  * releases (CFQ 2.6.x and 4.19, BFQ 4.19) queue a request by its task's
  * io_context priority (cfq_get_queue, check_ioprio_changed,
  * bfq_check_ioprio_change), deadline/AS/noop have no priorities at all
- * (mq-deadline's come with 5.14), and the disk model has no NCQ priority
- * (libata's ncq_prio_enable, 4.10). So the priority is drawn, as fio draws
- * it, and the run says that nothing honours it.
+ * (mq-deadline's come with 5.14). The hard disk serves realtime-class
+ * requests first with device.ncq_prio=1 (libata's ncq_prio_enable, Linux
+ * 4.10+); otherwise the run says that nothing honours the priority.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -137,12 +137,13 @@ static int submit_cmdprio_setup(struct run_ctx *c, struct run_task *t, const cha
 		return IOS_ERR(e, -EINVAL, "%s: cmdprio_percentage and cmdprio_bssplit options "
 			       "are mutually exclusive (as in fio)", w);
 	ios_rand_seed(&t->prio_rng, ios_rand_u64(&t->rng), 0x7072696fULL);
-	if (t->clone == 0 &&
+	if (t->clone == 0 && !c->host->disk.prio &&
 	    ios_run_warn(c->res, "%s: cmdprio: the I/Os carry their own priority, but nothing "
 			 "here honours it: the schedulers of these kernels queue a request by "
 			 "its task's priority (CFQ 2.6.x/4.19 and BFQ 4.19 read the io_context, "
-			 "deadline, AS and noop have none) and the disk model has no NCQ "
-			 "priority, so the timing is as without cmdprio (see docs/jobfiles.md)", w))
+			 "deadline, AS and noop have none) and the disk's NCQ priority is off "
+			 "(device.ncq_prio=0), so the timing is as without cmdprio (see "
+			 "docs/jobfiles.md)", w))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }

@@ -613,6 +613,7 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 	io->op.file = &io->tf->file;
 	io->op.wake = io_op_wake;
 	io->op.priv = io;
+	io->op.ioprio = io->ioprio;
 	if (io->sync_op) {
 		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
 	} else if (io->trim) {
