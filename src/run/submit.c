@@ -80,12 +80,24 @@ uint64_t ios_run_lfsr_next(struct ios_run_lfsr *l)
 	}
 }
 
-/* The next random block of @tf's region of @blocks blocks (set up on first use). */
+/*
+ * The next random block for an I/O that may start at blocks 0..@blocks-1 of
+ * @tf's region. The register spans the region's aligned blocks (fio sizes
+ * it by the smallest block size); a block too near the end for this I/O's
+ * size is passed over, as values past the region are.
+ */
 uint64_t ios_run_lfsr_block(struct run_task *t, struct run_task_file *tf, uint64_t blocks)
 {
-	if (tf->lfsr.n != blocks)
-		ios_run_lfsr_init(&tf->lfsr, blocks, ios_rand_u64(&t->rng));
-	return ios_run_lfsr_next(&tf->lfsr);
+	uint64_t n = tf->len / tf->align, b;
+
+	if (n < blocks)
+		n = blocks;
+	if (tf->lfsr.n != n)
+		ios_run_lfsr_init(&tf->lfsr, n, ios_rand_u64(&t->rng));
+	do
+		b = ios_run_lfsr_next(&tf->lfsr);
+	while (b >= blocks);
+	return b;
 }
 
 /* The priority of @io: cmdprio_percentage or the matching cmdprio_bssplit entries. */

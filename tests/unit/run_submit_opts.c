@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
+#include "run/run_int.h"
 
 struct tlog {
 	uint64_t issue_ns[8192];
@@ -215,6 +216,47 @@ static int test_lfsr_once(void)
 	return T_PASS;
 }
 
+/* every width's register has the full period 2^w - 1, and a pass covers 0..n-1 once */
+static int test_lfsr_period(void)
+{
+	static uint8_t seen[1u << 20];
+
+	for (unsigned w = 2; w <= 20; w++) {
+		uint64_t n = (1ULL << w) - 1, first;
+		struct ios_run_lfsr l;
+
+		ios_run_lfsr_init(&l, n, 12345 + w);
+		memset(seen, 0, (size_t)n);
+		first = ios_run_lfsr_next(&l);
+		seen[first] = 1;
+		for (uint64_t i = 1; i < n; i++) {
+			uint64_t v = ios_run_lfsr_next(&l);
+
+			T_ASSERT_MSG(v < n && !seen[v], "width %u: value %llu again after %llu", w,
+				     (unsigned long long)v, (unsigned long long)i);
+			seen[v] = 1;
+		}
+		T_ASSERT_MSG(ios_run_lfsr_next(&l) == first, "width %u: period is not 2^w-1", w);
+	}
+	/* a domain that is not 2^w - 1: values past it are skipped */
+	{
+		struct ios_run_lfsr l;
+		uint64_t sum = 0;
+
+		ios_run_lfsr_init(&l, 1000, 7);
+		memset(seen, 0, 1000);
+		for (unsigned i = 0; i < 1000; i++) {
+			uint64_t v = ios_run_lfsr_next(&l);
+
+			T_ASSERT(v < 1000 && !seen[v]);
+			seen[v] = 1;
+			sum += v;
+		}
+		T_ASSERT_U64_EQ(sum, 999 * 1000 / 2);
+	}
+	return T_PASS;
+}
+
 static int test_latency_target(void)
 {
 	struct ios_run_result r;
@@ -307,7 +349,7 @@ static int test_gtod_reduce(void)
 
 int main(void)
 {
-	int ret = T_RUN(test_offload_rate, test_offload_sync_depth, test_lfsr_once,
+	int ret = T_RUN(test_offload_rate, test_offload_sync_depth, test_lfsr_once, test_lfsr_period,
 			test_latency_target, test_cmdprio_notes, test_gtod_reduce);
 
 	for (int i = 0; i < nr_jfs; i++) {
