@@ -103,6 +103,7 @@ static int sub_cmdprio_split_dir(struct ios_job *job, struct ios_optctx *c, int 
 				 const char *text)
 {
 	char *copy = strdup(text), *save = NULL, *tok;
+	struct ios_cmdprio_entry ent[IOS_MAX_BSSPLIT];	/* trims' list is checked, not kept */
 	unsigned n = 0, sum = 0;
 	int ret = 0;
 
@@ -127,7 +128,7 @@ static int sub_cmdprio_split_dir(struct ios_job *job, struct ios_optctx *c, int 
 			ret = ios_opt_err(c, -EINVAL, "more than %d entries", IOS_MAX_BSSPLIT);
 			break;
 		}
-		e = &job->sub.cmdprio_split[dir < 2 ? dir : 0][n];
+		e = &ent[n];
 		ret = ios_val_size(&c->v, field[0], &e->bs, NULL);
 		if (!ret && !e->bs)
 			ret = ios_opt_err(c, -ERANGE, "block size out of range, allowed 1 or more");
@@ -153,18 +154,20 @@ static int sub_cmdprio_split_dir(struct ios_job *job, struct ios_optctx *c, int 
 	free(copy);
 	/* fio: the entries of one block size may not add up to more than 100 */
 	for (unsigned a = 0; !ret && a < n; a++) {
-		const struct ios_cmdprio_entry *ea = &job->sub.cmdprio_split[dir < 2 ? dir : 0][a];
+		const struct ios_cmdprio_entry *ea = &ent[a];
 
 		sum = 0;
 		for (unsigned b = 0; b < n; b++)
-			if (job->sub.cmdprio_split[dir < 2 ? dir : 0][b].bs == ea->bs)
-				sum += job->sub.cmdprio_split[dir < 2 ? dir : 0][b].perc;
+			if (ent[b].bs == ea->bs)
+				sum += ent[b].perc;
 		if (sum > 100)
 			ret = ios_opt_err(c, -ERANGE, "percentages of block size %" PRIu64
 					  " add up to %u, more than 100", ea->bs, sum);
 	}
-	if (!ret && dir < 2)
+	if (!ret && dir < 2) {
+		memcpy(job->sub.cmdprio_split[dir], ent, n * sizeof(ent[0]));
 		job->sub.nr_cmdprio_split[dir] = n;
+	}
 	return ret;
 }
 
