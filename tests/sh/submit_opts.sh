@@ -10,7 +10,8 @@
 # hdd with device.ncq_prio=1 serves them first (their mean latency well below
 # the others'), without it the run says nothing honours them and the two
 # means are alike. latency_target prints fio's "latency : target=..., depth="
-# line with the depth found. Same inputs, same bytes.
+# line with the depth found. Same inputs (offload at a Poisson rate too),
+# same bytes.
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d)
@@ -90,4 +91,10 @@ grep -Eq "latency   : target=150000000, window=500000, percentile=99.00%, depth=
 	fail "latency line: $(grep 'latency   :' l1.txt)"
 "$BIN" fio --scheduler=noop l.fio >l2.txt 2>/dev/null
 cmp -s l1.txt l2.txt || fail "latency_target: two runs differ"
+
+# ---- offload at a Poisson rate: the same bytes twice ----
+printf '[o]\nfilename=/dev/sda\nrw=randread\ndirect=1\nioengine=libaio\niodepth=8\nio_submit_mode=offload\nrate_iops=100\nrate_process=poisson\nruntime=3\n' >o.fio
+"$BIN" fio --output-format=json o.fio >o1.json 2>err || fail "offload run"
+"$BIN" fio --output-format=json o.fio >o2.json 2>/dev/null
+cmp -s o1.json o2.json || fail "offload: two runs differ"
 exit 0
