@@ -63,6 +63,12 @@
  * only at their write pointer (IOS_DEV_CTL_ZONE_INFO says the geometry).
  */
 #define IOS_DEV_ZONED		(1u << 2)
+/*
+ * Serves high-priority commands first: a request whose own ioprio
+ * (ios_request.ioprio) is of the realtime class becomes a high-priority
+ * NCQ command (libata's ncq_prio_enable, Linux 4.10+).
+ */
+#define IOS_DEV_PRIO		(1u << 3)
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {

@@ -83,6 +83,7 @@ struct ios_host_disk {
 	uint32_t nr_zones;		/* queue/nr_zones */
 	uint32_t max_open_zones;	/* queue/max_open_zones; 0: no limit */
 	uint32_t max_active_zones;	/* queue/max_active_zones; 0: no limit */
+	bool prio;			/* honours a request's own priority (IOS_DEV_PRIO) */
 };
 
 struct ios_host_config {

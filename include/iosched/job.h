@@ -76,6 +76,9 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_NUMA_CPU		(1u << 3)
 #define IOS_CPUOPT_NUMA_MEM		(1u << 4)
 extern const char *const ios_job_cpuopt_names[5];	/* by bit */
+/* buffer-content options (dedupe_*, buffer_*, ...): accepted, no effect on timing, noted */
+#define IOS_NR_BUFOPTS 10
+extern const char *const ios_job_bufopt_names[IOS_NR_BUFOPTS];	/* by bit of sub.buffer_given */
 
 /* exit_what=: what a job's end stops when exitall is set (fio's TERMINATE_*) */
 enum { IOS_EXIT_GROUP = 0, IOS_EXIT_STONEWALL, IOS_EXIT_ALL };
@@ -128,6 +131,41 @@ struct ios_optsrc {
 	int line;
 	char text[64];			/* "size=2t" as written, cut to fit */
 };
+
+/* one cmdprio_bssplit entry: I/Os of @bs get class/level in @perc percent of cases */
+struct ios_cmdprio_entry {
+	uint64_t bs;
+	unsigned perc;
+	int prio_class, prio_level;	/* -1: cmdprio_class= / cmdprio= of the direction */
+};
+
+/*
+ * Submission, per-I/O priority, latency target and buffer contents
+ * (src/job/options_submit.c; docs/jobfiles.md).
+ */
+struct ios_job_submit {
+	int offload;			/* io_submit_mode=offload */
+	unsigned cmdprio_pct[2];	/* cmdprio_percentage, per direction */
+	unsigned cmdprio_class[2];	/* 0 = RT, fio's default */
+	unsigned cmdprio_level[2];
+	struct ios_cmdprio_entry cmdprio_split[2][IOS_MAX_BSSPLIT];
+	unsigned nr_cmdprio_split[2];
+	unsigned cmdprio_given;		/* IOS_CMDPRIO_* bits of the options given */
+	uint64_t lat_target_ns, lat_window_ns;	/* 0 = no latency target */
+	double lat_percentile;		/* 0..100, default 100 */
+	int lat_run;
+	int rand_gen;			/* IOS_RANDGEN_* */
+	unsigned buffer_given;		/* buffer-content options given: a note */
+	int dedupe_mode, dedupe_global, refill_buffers, scramble_buffers;
+	unsigned dedupe_pct, dedupe_ws_pct, compress_pct;
+	uint64_t compress_chunk;
+};
+
+enum { IOS_RANDGEN_TAUSWORTHE, IOS_RANDGEN_LFSR, IOS_RANDGEN_TAUSWORTHE64 };
+#define IOS_CMDPRIO_PCT		(1u << 0)
+#define IOS_CMDPRIO_SPLIT	(1u << 1)
+#define IOS_CMDPRIO_CLASS	(1u << 2)
+#define IOS_CMDPRIO_LEVEL	(1u << 3)
 
 struct ios_job {
 	char *name;
@@ -277,7 +315,8 @@ struct ios_job {
 	unsigned offset_increment_pct;	/* offset_increment as a percentage, else 0 */
 	int thread;			/* accepted; no effect in a simulator */
 	unsigned cpu_opts;		/* CPU-side options given (IOS_CPUOPT_*): a note at run time */
-	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;	/* only 0 */
+	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;
+	struct ios_job_submit sub;
 
 	/* job control (options_jobctl.c; the runner's jobctl.c, flow.c, steadystate.c) */
 	int exit_what;			/* IOS_EXIT_*: what exitall stops when this job ends */

@@ -99,6 +99,24 @@ struct ios_ioc {
 	void *icq[IOS_MAX_QUEUES];
 };
 
+/*
+ * The more important of two own priorities (the kernel's ioprio_best): none
+ * (0) counts as best-effort level 4, a lower class number wins (RT over BE
+ * over IDLE), then a lower level. Two unset priorities stay unset.
+ */
+static inline int ios_ioprio_best(int a, int b)
+{
+	if (!a && !b)
+		return 0;
+	if (!a)
+		a = IOS_IOPRIO_CLASS_BE << 13 | IOS_IOPRIO_NORM;
+	if (!b)
+		b = IOS_IOPRIO_CLASS_BE << 13 | IOS_IOPRIO_NORM;
+	if ((a >> 13) != (b >> 13))
+		return (a >> 13) < (b >> 13) ? a : b;
+	return (a & 7) <= (b & 7) ? a : b;
+}
+
 /* Effective class and level the way the kernel derives them (ioprio.h). */
 static inline int ios_ioc_class(const struct ios_ioc *ioc)
 {
@@ -138,6 +156,7 @@ struct ios_bio {
 	uint8_t dir;			/* enum ios_dir */
 	uint32_t flags;			/* IOS_REQ_* */
 	struct ios_ioc *ioc;
+	int ioprio;			/* the I/O's own priority (class << 13 | level), 0 = none */
 	uint64_t submit_ns;		/* when the task submitted it */
 	ios_bio_end_fn end_io;		/* called once, when its request completes */
 	/*
@@ -189,6 +208,7 @@ struct ios_request {
 	uint8_t dir;
 	uint32_t flags;
 	struct ios_ioc *ioc;		/* of the task that caused the allocation */
+	int ioprio;			/* its bios' best own priority (ioprio_best), 0 = none */
 	struct ios_queue *q;
 	uint64_t id;			/* allocation sequence number: stable tie-breaker */
 

@@ -144,6 +144,7 @@ struct ios_job_result {
 	uint64_t lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
 	uint64_t nr_lat_samples;	/* total of the three bucket arrays */
 	int ioprio_class, ioprio_level;	/* effective, for fairness tables */
+	unsigned latency_depth;		/* latency_target's final depth; 0 = iodepth */
 	const char *cgroup;		/* path, NULL = root */
 	unsigned cgroup_weight;
 	/* percentile list to print (from the job, or fio's default) */

@@ -117,6 +117,7 @@ struct ios_vfs_op {
 	uint64_t off, len;
 	ios_vfs_wake_fn wake;
 	void *priv;
+	int ioprio;		/* O_DIRECT: the I/O's own priority for its bios (cmdprio) */
 
 	/* results */
 	int error;		/* 0 or -errno */

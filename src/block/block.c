@@ -288,6 +288,7 @@ static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
 	rq->biotail = next->biotail;
 	rq->nr_bios += next->nr_bios;
 	rq->nr_sectors += next->nr_sectors;
+	rq->ioprio = ios_ioprio_best(rq->ioprio, next->ioprio);
 	if (next->alloc_ns < rq->alloc_ns)
 		rq->alloc_ns = next->alloc_ns;
 	next->bio = next->biotail = NULL;
@@ -346,6 +347,7 @@ static void do_bio_merge(struct ios_queue *q, struct ios_request *rq, struct ios
 		rq->nr_sectors += bio->nr_sectors;
 	}
 	rq->nr_bios++;
+	rq->ioprio = ios_ioprio_best(rq->ioprio, bio->ioprio);
 	q->stats.merges[bio->dir]++;
 	q->nr_bio_merges++;
 	q_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
@@ -412,6 +414,7 @@ static int get_request_and_insert(struct ios_queue *q, struct ios_bio *bio, uint
 	rq->dir = bio->dir;
 	rq->flags = bio->flags;
 	rq->ioc = bio->ioc;
+	rq->ioprio = bio->ioprio;
 	rq->q = q;
 	rq->id = q->next_rq_id++;
 	rq->alloc_ns = now;

@@ -115,7 +115,7 @@ struct hdd {
 	uint64_t cache_bytes;
 	int cache_segments, read_cache, read_ahead;
 	uint64_t read_ahead_max_bytes;
-	int write_cache, queue_depth, ncq_policy;
+	int write_cache, queue_depth, ncq_policy, ncq_prio;
 	uint64_t ncq_age_ns;
 	uint64_t destage_delay_ns;
 
@@ -650,16 +650,36 @@ static uint64_t hdd_min_ready(const struct hdd *h)
 	return m;
 }
 
+/* ncq_prio: a realtime-class request is a high-priority NCQ command */
+static bool hdd_high_prio(const struct hdd *h, const struct ios_request *rq)
+{
+	return h->ncq_prio && (rq->ioprio >> 13) == IOS_IOPRIO_CLASS_RT;
+}
+
+/*
+ * The next command to serve among those that have arrived by @t: FCFS or
+ * SATF (the oldest first once it has waited ncq_age_limit). With ncq_prio,
+ * the high-priority commands waiting are the only candidates.
+ */
 static struct ios_request *hdd_pick_cmd(const struct hdd *h, uint64_t t)
 {
 	struct ios_list_head *pos;
 	struct ios_request *oldest = NULL, *best = NULL;
 	uint64_t best_cost = HDD_TIME_MAX;
+	bool high = false;
 
 	ios_list_for_each(pos, &h->queue) {
 		struct ios_request *rq = ios_list_entry(pos, struct ios_request, dev_node);
 
-		if (rq->dev_ns > t)
+		if (rq->dev_ns <= t && hdd_high_prio(h, rq)) {
+			high = true;
+			break;
+		}
+	}
+	ios_list_for_each(pos, &h->queue) {
+		struct ios_request *rq = ios_list_entry(pos, struct ios_request, dev_node);
+
+		if (rq->dev_ns > t || (high && !hdd_high_prio(h, rq)))
 			continue;
 		if (!oldest)
 			oldest = rq;
@@ -675,7 +695,7 @@ static struct ios_request *hdd_pick_cmd(const struct hdd *h, uint64_t t)
 		struct ios_request *rq = ios_list_entry(pos, struct ios_request, dev_node);
 		uint64_t c;
 
-		if (rq->dev_ns > t)
+		if (rq->dev_ns > t || (high && !hdd_high_prio(h, rq)))
 			continue;
 		c = hdd_access_est(h, h->cur_cyl, h->cur_head, rq->sector, rq->dir == IOS_WRITE, t);
 		if (c < best_cost) {
@@ -1233,8 +1253,7 @@ static void hdd_exit(struct ios_dev *dev)
 
 static unsigned hdd_caps(const struct ios_dev *dev)
 {
-	(void)dev;
-	return IOS_DEV_ROTATIONAL;
+	return IOS_DEV_ROTATIONAL | (hdd_of_c(dev)->ncq_prio ? IOS_DEV_PRIO : 0);
 }
 
 static unsigned hdd_queue_depth(const struct ios_dev *dev)
@@ -1387,6 +1406,9 @@ static int hdd_ctl(struct ios_dev *dev, int op, void *arg)
 	  "commands accepted at once (1 = no queueing; NCQ: 31 under Linux)", 0, NULL }, \
 	{ "ncq_policy", IOS_TUN_ENUM, HDD_OFF(ncq_policy), 0, 0, "satf", "", \
 	  "order of queued commands: fcfs, or satf (shortest seek + rotation)", 0, hdd_ncq_choices }, \
+	{ "ncq_prio", IOS_TUN_BOOL, HDD_OFF(ncq_prio), 0, 1, "0", "", \
+	  "serve realtime-class requests (fio cmdprio) first, as NCQ high-priority commands " \
+	  "(libata ncq_prio_enable, Linux 4.10+)", 0, NULL }, \
 	{ "ncq_age_limit_ms", IOS_TUN_TIME, HDD_OFF(ncq_age_ns), 0, 60000, "500", "ms", \
 	  "satf: a command older than this is served first; 0 = no aging", 0, NULL }, \
 	{ "destage_delay_ms", IOS_TUN_TIME, HDD_OFF(destage_delay_ns), 0, 60000, "5", "ms", \

@@ -763,6 +763,8 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		if (disc)
 			vb->bio.flags = IOS_REQ_DISCARD | IOS_REQ_SYNC; /* submit_bio_wait() */
 		vb->bio.ioc = file->ioc;
+		/* the iocb's priority reaches its bios on the direct path (4.18+) */
+		vb->bio.ioprio = disc ? 0 : op->ioprio;
 		op->pending++;
 		op->cursor += bytes;
 		if (wr && !disc)

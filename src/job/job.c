@@ -181,6 +181,29 @@ static void jp_where(char *buf, size_t len, const char *file, int line, const ch
 		snprintf(buf, len, "%s:%d: option '%s=%s'", file, line, key, value);
 }
 
+/* Apply row @o's default (if it has one) to @job. */
+static int job_default_one(struct ios_job *job, const struct ios_opt *o, enum ios_compat compat,
+			   struct ios_err *e)
+{
+	const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1 : o->info.def;
+	struct ios_optctx c = { 0 };
+	char where[128];
+
+	if (!def)
+		return 0;
+	snprintf(where, sizeof(where), "default of '%s'", o->info.name);
+	c.v.where = where;
+	c.v.kb_base = job->kb_base;
+	c.v.e = e;
+	c.o = o;
+	c.key = o->info.name;
+	c.value = def;
+	c.compat = compat;
+	c.is_default = true;
+	c.global = true;
+	return ios_opt_apply(job, &c);
+}
+
 int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
 {
 	const struct ios_opt *o;
@@ -190,31 +213,15 @@ int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
 	job->prio = -1;
 	job->prioclass = -1;
 	job->kb_base = 1024;
-	for (o = ios_opt_first(); o; o = ios_opt_next(o)) {
-		const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1
-									      : o->info.def;
-		struct ios_optctx c = { 0 };
-		char where[128];
-		int ret;
+	for (size_t t = 0; ios_job_option_tables[t]; t++)
+		for (o = ios_job_option_tables[t]; o->info.name; o++) {
+			int ret = job_default_one(job, o, compat, &e);
 
-		if (!def)
-			continue;
-		snprintf(where, sizeof(where), "default of '%s'", o->info.name);
-		c.v.where = where;
-		c.v.kb_base = job->kb_base;
-		c.v.e = &e;
-		c.o = o;
-		c.key = o->info.name;
-		c.value = def;
-		c.compat = compat;
-		c.is_default = true;
-		c.global = true;
-		ret = ios_opt_apply(job, &c);
-		if (ret) {
-			job_free_fields(job);
-			return ret;
+			if (ret) {
+				job_free_fields(job);
+				return ret;
+			}
 		}
-	}
 	return 0;
 }
 

@@ -61,6 +61,7 @@ static bool opt_alias_match(const char *list, const char *name)
 const struct ios_opt *const ios_job_option_tables[] = {
 	ios_job_options,
 	ios_job_options_jobctl,
+	ios_job_options_submit,
 	NULL,
 };
 
@@ -88,9 +89,10 @@ const struct ios_opt *ios_opt_find(const char *name)
 {
 	const struct ios_opt *o;
 
-	for (o = ios_opt_first(); o; o = ios_opt_next(o))
-		if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
-			return o;
+	for (size_t t = 0; ios_job_option_tables[t]; t++)
+		for (o = ios_job_option_tables[t]; o->info.name; o++)
+			if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
+				return o;
 	return NULL;
 }
 

@@ -360,19 +360,17 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 }
 
 /*
- * gtod_reduce and disable_*: fio then reports no latencies (or no bandwidth
- * samples). iosched's reports always have them, so 1 is refused rather than
- * accepted with a report fio would not print; 0 is fio's default.
+ * gtod_reduce=1 is fio's shorthand for disable_lat, disable_clat,
+ * disable_slat and disable_bw_measurement with no percentiles
+ * (str_gtod_reduce_cb); an option written after it still overrides.
+ * What each one leaves out of the reports is done by the runner.
  */
-static int opt_no_stats_hook(struct ios_job *job, struct ios_optctx *c)
+static int opt_gtod_reduce_hook(struct ios_job *job, struct ios_optctx *c)
 {
-	int v = *(int *)((char *)job + c->o->off);
-
-	if (v && !c->is_default)
-		return ios_opt_err(c, -ENOTSUP, "fio would then report no %s; iosched's reports "
-				   "always have them (not modelled, only %s=0 is accepted)",
-				   !strcmp(c->o->info.name, "disable_bw_measurement")
-				   ? "bandwidth samples" : "latency statistics", c->o->info.name);
+	if (c->is_default || !job->gtod_reduce)
+		return 0;
+	job->disable_lat = job->disable_clat = job->disable_slat = job->disable_bw = 1;
+	job->clat_percentiles = job->lat_percentiles = job->slat_percentiles = 0;
 	return 0;
 }
 
@@ -902,7 +900,7 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("norandommap", NULL, "flag", NULL, "Random offsets may repeat and skip blocks"),
 	  .type = IOS_OPT_FLAG, .off = OFF(norandommap) },
 	{ INFO("zero_buffers", NULL, "flag", NULL, "Fill buffers with zeroes (no effect on timing)"),
-	  .type = IOS_OPT_FLAG, .off = OFF(zero_buffers) },
+	  .type = IOS_OPT_FLAG, .off = OFF(zero_buffers), .set = ios_opt_bufopt_hook },
 
 	/* ---- engine ---- */
 	{ INFO("ioengine", NULL, "enum", "psync",
@@ -1107,20 +1105,20 @@ const struct ios_opt ios_job_options[] = {
 	       "NUMA memory policy (accepted; no effect in a simulator, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("gtod_reduce", NULL, "bool", "0",
-	       "Fewer clock reads, no latency statistics (only 0: iosched always reports them)"),
-	  .type = IOS_OPT_BOOL, .off = OFF(gtod_reduce), .set = opt_no_stats_hook },
+	       "Fewer clock reads: sets disable_lat, disable_clat, disable_slat and "
+	       "disable_bw_measurement, no percentiles"),
+	  .type = IOS_OPT_BOOL, .off = OFF(gtod_reduce), .set = opt_gtod_reduce_hook },
 	{ INFO("disable_lat", NULL, "bool", "0",
-	       "No total latency statistics (only 0: iosched always reports them)"),
-	  .type = IOS_OPT_BOOL, .off = OFF(disable_lat), .set = opt_no_stats_hook },
+	       "No total latency statistics (and no latency_target / max_latency check)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_lat) },
 	{ INFO("disable_clat", NULL, "bool", "0",
-	       "No completion latency statistics (only 0: iosched always reports them)"),
-	  .type = IOS_OPT_BOOL, .off = OFF(disable_clat), .set = opt_no_stats_hook },
-	{ INFO("disable_slat", NULL, "bool", "0",
-	       "No submission latency statistics (only 0: iosched always reports them)"),
-	  .type = IOS_OPT_BOOL, .off = OFF(disable_slat), .set = opt_no_stats_hook },
+	       "No completion latency statistics, no latency distribution"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_clat) },
+	{ INFO("disable_slat", NULL, "bool", "0", "No submission latency statistics"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_slat) },
 	{ INFO("disable_bw_measurement", "disable_bw", "bool", "0",
-	       "No bandwidth samples (only 0: iosched always reports them)"),
-	  .type = IOS_OPT_BOOL, .off = OFF(disable_bw), .set = opt_no_stats_hook },
+	       "No per-I/O bandwidth samples (windowed samples stay, as in fio)"),
+	  .type = IOS_OPT_BOOL, .off = OFF(disable_bw) },
 	{ INFO("thread", NULL, "flag", NULL,
 	       "Threads instead of processes (accepted; no effect in a simulator)"),
 	  .type = IOS_OPT_FLAG, .off = OFF(thread) },
@@ -1131,10 +1129,12 @@ const struct ios_opt ios_job_options[] = {
 
 const struct ios_job_option_info *ios_job_option_at(size_t i)
 {
-	size_t n = 0;
+	for (size_t t = 0; ios_job_option_tables[t]; t++) {
+		size_t n;
 
-	for (const struct ios_opt *o = ios_opt_first(); o; o = ios_opt_next(o), n++)
-		if (n == i)
-			return &o->info;
+		for (n = 0; ios_job_option_tables[t][n].info.name; n++)
+			if (!i--)
+				return &ios_job_option_tables[t][n].info;
+	}
 	return NULL;
 }

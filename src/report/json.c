@@ -313,8 +313,9 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	static const char *const batch_keys[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 	static const char *const lat_keys[] = { "2", "4", "10", "20", "50", "100", "250",
 						"500", "750", "1000", "2000", ">=2000" };
-	uint64_t rw_ios = ios_rep_total_rw_ios(j);
+	uint64_t rw_ios = ios_rep_total_rw_ios(j), lt_ns, lt_win;
 	const char *desc = j->job ? j->job->description : NULL;
+	double lt_pct;
 
 	js_open(w, NULL, '{');
 	js_str(w, "jobname", j->name);
@@ -351,10 +352,11 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 		js_u64(w, "total_err", j->total_err);
 		js_int(w, "first_error", j->first_error);
 	}
+	ios_rep_lat_target(j, &lt_ns, &lt_win, &lt_pct);
 	js_u64(w, "latency_depth", ios_rep_iodepth(j));
-	js_u64(w, "latency_target", 0);
-	js_float(w, "latency_percentile", 100.0);
-	js_u64(w, "latency_window", 0);
+	js_u64(w, "latency_target", lt_ns);
+	js_float(w, "latency_percentile", lt_pct);
+	js_u64(w, "latency_window", lt_win);
 	if (desc && *desc)
 		js_str(w, "desc", desc);
 	if (j->ss)

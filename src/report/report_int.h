@@ -64,6 +64,9 @@ uint64_t ios_rep_total_rw_ios(const struct ios_job_result *j);
 
 /* fio's latency_depth: the job's iodepth (1 without a job) */
 unsigned ios_rep_iodepth(const struct ios_job_result *j);
+/* latency_target, latency_window (in us, as fio prints it) and latency_percentile */
+void ios_rep_lat_target(const struct ios_job_result *j, uint64_t *target_ns, uint64_t *window_us,
+			double *pct);
 
 static inline uint64_t ios_rep_sum(const uint64_t *a, unsigned n)
 {

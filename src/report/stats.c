@@ -854,6 +854,8 @@ uint64_t ios_rep_total_rw_ios(const struct ios_job_result *j)
 
 unsigned ios_rep_iodepth(const struct ios_job_result *j)
 {
+	if (j->latency_depth && j->job && j->job->sub.lat_target_ns)
+		return j->latency_depth;
 	return j->job && j->job->iodepth ? j->job->iodepth : 1;
 }
 
@@ -864,4 +866,15 @@ uint64_t ios_rep_ss_mean(const uint64_t *v, unsigned n)
 	for (unsigned i = 0; i < n; i++)
 		sum += v[i];
 	return n ? sum / n : 0;
+}
+
+/* fio's latency_target, window (us) and percentile for the report's "latency" line */
+void ios_rep_lat_target(const struct ios_job_result *j, uint64_t *target_ns, uint64_t *window_us,
+			double *pct)
+{
+	const struct ios_job_submit *s = j->job ? &j->job->sub : NULL;
+
+	*target_ns = s ? s->lat_target_ns : 0;
+	*window_us = s ? s->lat_window_ns / 1000 : 0;
+	*pct = s ? s->lat_percentile : 100.0;
 }

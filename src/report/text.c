@@ -246,6 +246,8 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 	uint64_t rw_ios = ios_rep_total_rw_ios(j), rw_bytes = 0;
 	double lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
 	const char *desc = j->job ? j->job->description : NULL;
+	uint64_t lt_ns, lt_win;
+	double lt_pct;
 	char date[32];
 
 	for (int d = 0; d < IOS_DDIR_NR; d++)
@@ -302,7 +304,9 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 		ios_buf_printf(b, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			       (unsigned long long)j->total_err, j->first_error,
 			       strerror(j->first_error));
-	ios_buf_printf(b, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+	ios_rep_lat_target(j, &lt_ns, &lt_win, &lt_pct);
+	ios_buf_printf(b, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		       (unsigned long long)lt_ns, (unsigned long long)lt_win, lt_pct,
 		       ios_rep_iodepth(j));
 	if (j->ss)
 		tx_ss(b, j);

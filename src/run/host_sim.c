@@ -132,6 +132,7 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 		h->disk.max_open_zones = zi.max_open;
 		h->disk.max_active_zones = zi.max_active;
 	}
+	h->disk.prio = (ios_dev_caps(hs->dev) & IOS_DEV_PRIO) != 0;
 	return 0;
 }
 

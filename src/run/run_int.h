@@ -65,6 +65,28 @@ struct run_perm {
 	uint64_t pos;			/* next index to map */
 };
 
+/*
+ * random_generator=lfsr (submit.c): a maximal-length linear feedback shift
+ * register over the blocks of a region; values past the last block are
+ * skipped, so every block comes once per period and no random map is needed.
+ */
+struct ios_run_lfsr {
+	uint64_t n;			/* blocks; 0 = not set up */
+	uint64_t mask;			/* feedback taps (Galois form) */
+	uint64_t state;			/* 1..2^width-1 */
+};
+
+/* fio's latency_target search (lat_target.c): the depth being tried. */
+struct run_lat_target {
+	unsigned qd, qd_low, qd_high;	/* fio's latency_qd, _low, _high */
+	unsigned stable;		/* successes in a row at qd_high - 1 */
+	uint64_t cycle_ns;		/* start of the current window */
+	uint64_t cycle_ios;		/* I/Os done when it started */
+	uint64_t failed;		/* I/Os over the target in this window */
+	uint64_t ios;			/* I/Os done (counted here) */
+	bool end_run;			/* the final window at the chosen depth */
+};
+
 /* One I/O unit (fio's io_u): a data transfer, or an fsync (sync_op). */
 struct run_io {
 	struct run_task *t;
@@ -78,6 +100,7 @@ struct run_io {
 	uint64_t issue_ns;		/* submitted (fio issue_time) */
 	uint64_t done_ns;		/* completed */
 	int error;
+	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
 	struct ios_vfs_op op;
 	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
@@ -92,6 +115,7 @@ struct run_task_file {
 	uint64_t off, len;		/* the region this task uses */
 	uint64_t pos[2];		/* next sequential offset per direction */
 	struct run_perm perm;		/* random blocks, fresh each pass */
+	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
 	uint64_t align;
 	/* fio's own offset rules (offsets.c), for the jobs that need them */
 	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
@@ -173,6 +197,9 @@ struct run_task {
 	uint64_t rate_bytes[2];
 	uint64_t poisson_ns[2];
 	struct ios_rand poisson_rng[2];
+	bool offload;			/* io_submit_mode=offload (submit.c) */
+	struct ios_rand prio_rng;	/* cmdprio's draws */
+	struct run_lat_target lt;	/* latency_target (lat_target.c) */
 	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */
 	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
 	bool failed;			/* ended by an error of its own (rate_min, an I/O error
@@ -448,5 +475,21 @@ int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err 
 bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
 			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
+
+/* submit.c: io_submit_mode, cmdprio, random_generator, the buffer-content note */
+int ios_run_submit_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+void ios_run_lfsr_init(struct ios_run_lfsr *l, uint64_t n, uint64_t seed);
+uint64_t ios_run_lfsr_next(struct ios_run_lfsr *l);
+uint64_t ios_run_lfsr_block(struct run_task *t, struct run_task_file *tf, uint64_t blocks);
+void ios_run_cmdprio_pick(struct run_task *t, struct run_io *io);
+/* fio's gtod_reduce(): no clock read at completion, so no per-I/O iops samples */
+static inline bool ios_run_gtod_reduced(const struct ios_job *j)
+{
+	return j->gtod_reduce || (j->disable_clat && j->disable_slat && j->disable_bw);
+}
+/* lat_target.c: fio's latency_target depth search */
+void ios_run_lat_target_init(struct run_task *t, uint64_t now);
+void ios_run_lat_target_io(struct run_task *t, uint64_t lat_ns, uint64_t now);
+unsigned ios_run_lat_target_depth(const struct run_task *t);
 
 #endif

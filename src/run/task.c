@@ -359,7 +359,9 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (ret)
 		return ret;
 	task_setup_engine(t);
-	ret = task_setup_notes(c, t, e);
+	ret = ios_run_submit_setup(c, t, e);
+	if (!ret)
+		ret = task_setup_notes(c, t, e);
 	if (!ret)
 		ret = task_setup_poisson(c, t, e);
 	if (!ret)
@@ -505,7 +507,9 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	} else if (ios_rw_is_random(j->rw)) {
 		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
 
-		if (j->norandommap || blocks != tf->perm.n)
+		if (j->sub.rand_gen == IOS_RANDGEN_LFSR)
+			b = ios_run_lfsr_block(t, tf, blocks);
+		else if (j->norandommap || blocks != tf->perm.n)
 			b = ios_rand_below(&t->rng, blocks);
 		else
 			b = ios_run_perm_next(&tf->perm, &t->rng);
@@ -535,6 +539,7 @@ fill:
 	io->error = 0;
 	io->next = NULL;
 	io->zbd_ok = false;
+	ios_run_cmdprio_pick(t, io);
 	return true;
 }
 
@@ -615,6 +620,7 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 	io->op.file = &io->tf->file;
 	io->op.wake = io_op_wake;
 	io->op.priv = io;
+	io->op.ioprio = io->ioprio;
 	if (io->sync_op) {
 		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
 	} else if (io->trim) {
@@ -648,7 +654,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 			r->error = -io->error;
 		if (t->stats_on) {
 			r->sync_total_ios++;
-			ios_lat_add(&r->sync_lat, clat);
+			if (!t->job->disable_clat)
+				ios_lat_add(&r->sync_lat, clat);
 		}
 		return;
 	}
@@ -665,25 +672,33 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		return;
 	d->io_bytes += io->len;
 	d->total_ios++;
-	if (t->async)
+	/* disable_slat / disable_clat / disable_lat (gtod_reduce): fio keeps no such samples */
+	if (t->async && !t->job->disable_slat)
 		ios_lat_add(&d->slat, io->issue_ns - io->start_ns);
-	ios_lat_add(&d->clat, clat);
-	ios_lat_add(&d->lat, lat);
-	ios_job_mark_latency(r, clat);
+	if (!t->job->disable_clat) {
+		ios_lat_add(&d->clat, clat);
+		ios_job_mark_latency(r, clat);
+	}
+	if (!t->job->disable_lat)
+		ios_lat_add(&d->lat, lat);
+	ios_run_lat_target_io(t, lat, now);
 	if (!io->trim) {
 		/* windowed bw/iops samples and the logs are for reads and writes only */
 		t->sample_bytes[io->dir] += io->len;
 		t->sample_ios[io->dir]++;
 	}
-	if (!t->bw_win_ns)
+	if (!t->bw_win_ns && !t->job->disable_bw)
 		/* fio's per-I/O rate: bytes * 10^6 / clat_ns, an integer */
 		ios_sample_add(&d->bw, clat ? (double)(io->len * 1000000 / clat) : 0.0);
-	if (!t->iops_win_ns)
+	if (!t->iops_win_ns && !ios_run_gtod_reduced(t->job))
 		ios_sample_add(&d->iops, 1.0);
-	if (t->logging)
+	if (t->logging) {
+		/* fio logs each I/O's own priority (cmdprio) */
+		t->log.prio = io->ioprio ? (unsigned)io->ioprio : ios_fiolog_job_prio(t->job);
 		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->trim ? IOS_DDIR_TRIM : io->dir,
 			      io->len, io->offset, t->async,
 			      io->issue_ns - io->start_ns, clat, lat);
+	}
 	if (t->ctx->series && !t->ctx->series_err)
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
 }
@@ -909,6 +924,7 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
+	r->latency_depth = t->lt.qd;
 	for (int d = 0; d < 2; d++)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
@@ -1177,8 +1193,13 @@ static bool step_rate_wait(struct run_task *t, const struct run_io *io, unsigned
 	if (gate <= cursor)
 		return false;
 	batch_end(t, batch);
+	if (t->inflight && t->async && !t->offload) {
+		/* inline, fio waits for all in flight when ahead of the rate (io_u_quiesce) */
+		task_sleep_io(t, t->inflight, cursor);
+		return true;
+	}
 	if (t->inflight && t->async) {
-		/* wait for a completion or the gate, whichever first */
+		/* offload: reap what completes, submit at the gate (rate-submit.c) */
 		t->res->ctx++;
 		t->state = TS_WAIT_IO;
 		t->wait_threshold = 1;
@@ -1237,7 +1258,7 @@ static void task_step(struct run_task *t, uint64_t now)
 		return;
 	}
 
-	while (t->inflight < t->depth && !t->stop && !target_reached(t)) {
+	while (t->inflight < ios_run_lat_target_depth(t) && !t->stop && !target_reached(t)) {
 		struct run_io *io;
 
 		if (step_sync_due(t, &batch, cursor) || step_think(t, &batch, cursor))
@@ -1494,6 +1515,7 @@ void ios_run_task_start(struct run_task *t, uint64_t now)
 	}
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	ios_run_ss_task_start(t, now);
+	ios_run_lat_target_init(t, now);
 	sample_arm(t);
 	ios_run_iolog_start(t);
 	if (t->replay)

@@ -18,7 +18,7 @@ mkdir "$dir/jobs"
 printf '[a]\nrw=read\nsize=1m\nbs=4k\n' >"$dir/jobs/runs.fio"
 printf '[global]\nioengine=net\nport=8888\n[r]\nrw=read\nsize=1m\n' >"$dir/jobs/net.fio"
 printf '[z]\nzonemode=zbd\nrw=write\nsize=1m\n' >"$dir/jobs/zoned.fio"
-printf '[o]\nrw=read\nsize=1m\ndedupe_percentage=50\ndedupe_mode=repeat\n' >"$dir/jobs/option.fio"
+printf '[o]\nrw=read\nsize=1m\nlog_compression=1m\nlockmem=1m\n' >"$dir/jobs/option.fio"
 printf '[e]\nrw=read\nsize=1m\nbs=4x\n' >"$dir/jobs/error.fio"
 printf '# crashme\n[c]\nrw=read\nsize=1m\n' >"$dir/jobs/crash.fio"
 printf '# hangme\n[h]\nrw=read\nsize=1m\n' >"$dir/jobs/hang.fio"
@@ -47,7 +47,7 @@ expect error.fio error
 expect crash.fio crash
 expect hang.fio hang
 grep -q "(network: net) iosched: net.fio:2: option 'ioengine=net'" "$dir/out" || fail "net.fio: the engine class and iosched's message (the engine is named first)"
-grep -q "blocking options: dedupe_percentage dedupe_mode; stripped run: runs" "$dir/out" ||
+grep -q "blocking options: log_compression lockmem; stripped run: runs" "$dir/out" ||
 	fail "option.fio: both blocking options, and the stripped copy runs"
 grep -q "^  runs  *1\$" "$dir/out" || fail "summary: runs"
 grep -q "^  crash  *1\$" "$dir/out" || fail "summary: crash"

@@ -114,10 +114,13 @@ static const struct err_case cases[] = {
 	{ "[j]\nrandom_distribution=zoned:50/10:50/90,50/10:50/90\n", -ENOTSUP,
 	  { "per-direction zone lists" } },
 	{ "[j]\nrandom_distribution=lognormal\n", -EINVAL, { "allowed: random, zipf" } },
-	/* options that change fio's report: refused at 1 (issue 14, item 3) */
-	{ "[j]\ngtod_reduce=1\n", -ENOTSUP, { "t.fio:2: option 'gtod_reduce=1'", "no latency" } },
-	{ "[j]\ndisable_clat=1\n", -ENOTSUP, { "'disable_clat=1'", "only disable_clat=0" } },
-	{ "[j]\ndisable_bw=1\n", -ENOTSUP, { "'disable_bw=1'", "no bandwidth samples" } },
+	/* submission, latency target and buffer options (options_submit.c) */
+	{ "[j]\nio_submit_mode=bogus\n", -EINVAL,
+	  { "t.fio:2: option 'io_submit_mode=bogus'", "allowed: inline, offload" } },
+	{ "[j]\nlatency_percentile=101\n", -ERANGE, { "allowed 0..100" } },
+	{ "[j]\ncmdprio_bssplit=4k\n", -EINVAL, { "bs/percentage" } },
+	{ "[j]\ncmdprio_bssplit=4k/60:4k/50\n", -ERANGE, { "more than 100" } },
+	{ "[j]\nbuffer_pattern=0xzz\n", -EINVAL, { "0x without hex digits" } },
 	{ "[j]\ncpus_allowed_policy=spread\n", -EINVAL, { "allowed: shared, split" } },
 	{ "[j]\nnuma_mem_policy=foo\n", -EINVAL, { "allowed: default, prefer" } },
 	{ "[j]\ncpus_allowed=\n", -EINVAL, { "'cpus_allowed='" } },
@@ -184,7 +187,8 @@ static int test_rollback_keeps_previous_file(void)
 
 /*
  * The list of fio 3.33's names holds every option iosched models (a row
- * that is not a fio option would be a typo in the table) and the 227
+ * that is not a fio option, general or of an engine, would be a typo in
+ * the table) and the 227
  * general names plus 21 aliases of fio's options.c.
  */
 static int test_fio_names_table(void)
@@ -205,7 +209,8 @@ static int test_fio_names_table(void)
 		bool found = false;
 		size_t j;
 
-		for (j = 0; (fo = ios_job_fio_option_at(j)) != NULL && !fo->engines; j++)
+		/* general options, or an engine's (cmdprio* of libaio and io_uring) */
+		for (j = 0; (fo = ios_job_fio_option_at(j)) != NULL; j++)
 			if (!strcmp(fo->name, oi->name))
 				found = true;
 		/* or one of the options fio's profiles add to fio's table at start */

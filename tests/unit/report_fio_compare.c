@@ -175,6 +175,9 @@ static int job_from(struct rebuilt *rb, size_t idx, const struct jm *jj, const s
 	job->opts = kvs_from(jm_get(jj, "job options"), &job->nr_opts);
 	job->description = desc ? strdup(desc) : NULL;
 	job->iodepth = (unsigned)jm_num(jj, "latency_depth");
+	job->sub.lat_percentile = jm_num(jj, "latency_percentile");
+	job->sub.lat_target_ns = (uint64_t)jm_num(jj, "latency_target");
+	job->sub.lat_window_ns = (uint64_t)jm_num(jj, "latency_window") * 1000;
 	/* fio folds numjobs clones with group_reporting; jobs=N is not in its JSON */
 	numjobs = jm_str(jj, "job options/numjobs");
 	if (!numjobs)

@@ -295,6 +295,7 @@ static int test_full_report(void)
 	T_ASSERT(r);
 	memset(&job, 0, sizeof(job));
 	job.iodepth = 8;
+	job.sub.lat_percentile = 100.0;	/* the parser's default */
 	j = &r->jobs[0];
 	j->job = &job;
 	j->name = strdup("w");
