@@ -447,6 +447,11 @@ void ios_run_status_start(struct run_ctx *c, uint64_t now);
 /* May a periodic observer (status, steady state) tick again at @next? */
 bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next);
 
+/* sample.c: the bw/iops windows and rate logs of a task */
+void ios_run_sample_arm(struct run_task *t);
+/* the job ended: the rate logs' last, partial window */
+void ios_run_sample_finish_logs(struct run_task *t, uint64_t now);
+
 /* plan.c: the plan phase (tasks, files, page cache, task set-up) */
 int ios_run_plan(struct run_ctx *c, struct ios_err *e);
 

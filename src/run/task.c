@@ -910,7 +910,6 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 	return false;
 }
 
-static void finish_logs(struct run_task *t, uint64_t now);
 
 static void finish(struct run_task *t, uint64_t now)
 {
@@ -920,7 +919,7 @@ static void finish(struct run_task *t, uint64_t now)
 	t->state = TS_DONE;
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
-	finish_logs(t, now);
+	ios_run_sample_finish_logs(t, now);
 	ios_run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
@@ -1335,162 +1334,6 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
 /* ---- bandwidth / iops samples every bwavgtime / iopsavgtime ---- */
 
 /* Integer rate over @span_ns as fio logs it: @n per second, divided by @div. */
-static uint64_t sample_rate(uint64_t n, uint64_t span_ns, uint64_t div)
-{
-	return (uint64_t)((__uint128_t)n * IOS_NSEC_PER_SEC / span_ns / div);
-}
-
-/* The bandwidth window [bw_at_ns, now) is over: one sample per direction. */
-static void sample_bw(struct run_task *t, uint64_t now, bool log_only)
-{
-	uint64_t span = now - t->bw_at_ns;
-
-	if (t->stats_on && span) {
-		for (int d = 0; d < 2; d++) {
-			if (!t->dir_used[d])
-				continue;
-			if (!log_only)
-				ios_sample_add(&t->res->dir[d].bw,
-					       (double)t->sample_bytes[d] * 1e9 / 1024.0 / (double)span);
-			/* fio writes no log line for a window without I/O */
-			if (t->logging && t->sample_bytes[d])
-				ios_fiolog_rate(&t->log, IOS_FIOLOG_BW, now - t->ramp_end_ns, d,
-						sample_rate(t->sample_bytes[d], span, 1024));
-		}
-	}
-	t->sample_bytes[0] = t->sample_bytes[1] = 0;
-	t->bw_at_ns = now;
-}
-
-static void sample_iops(struct run_task *t, uint64_t now, bool log_only)
-{
-	uint64_t span = now - t->iops_at_ns;
-
-	if (t->stats_on && span) {
-		for (int d = 0; d < 2; d++) {
-			if (!t->dir_used[d])
-				continue;
-			if (!log_only)
-				ios_sample_add(&t->res->dir[d].iops,
-					       (double)t->sample_ios[d] * 1e9 / (double)span);
-			if (t->logging && t->sample_ios[d])
-				ios_fiolog_rate(&t->log, IOS_FIOLOG_IOPS, now - t->ramp_end_ns, d,
-						sample_rate(t->sample_ios[d], span, 1));
-		}
-	}
-	t->sample_ios[0] = t->sample_ios[1] = 0;
-	t->iops_at_ns = now;
-}
-
-static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data);
-
-/* Arm the sample timer for the earlier window end (none when both are per I/O). */
-static void sample_arm(struct run_task *t)
-{
-	uint64_t when = UINT64_MAX;
-
-	if (t->bw_win_ns)
-		when = t->bw_at_ns + t->bw_win_ns;
-	if (t->iops_win_ns && t->iops_at_ns + t->iops_win_ns < when)
-		when = t->iops_at_ns + t->iops_win_ns;
-	if (when != UINT64_MAX)
-		(void)ios_timer_arm(t->ctx->sim, &t->sample_timer, when, ev_sample, t);
-}
-
-/* Asleep on a timer with no I/O of its own in flight: nothing can land in its windows. */
-static bool task_idle(const struct run_task *t)
-{
-	return t->state == TS_WAIT_TIMER &&
-	       !(t->replay ? ios_run_replay_inflight(t) : t->inflight);
-}
-
-static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
-{
-	struct run_task *t = arg;
-
-	if (!ios_timer_fire(&t->sample_timer, data) || t->state == TS_DONE)
-		return;
-	if (t->bw_win_ns && sim->now >= t->bw_at_ns + t->bw_win_ns)
-		sample_bw(t, sim->now, false);
-	if (t->iops_win_ns && sim->now >= t->iops_at_ns + t->iops_win_ns)
-		sample_iops(t, sim->now, false);
-	if (task_idle(t)) {
-		t->sample_idle = true;
-		return;
-	}
-	sample_arm(t);
-}
-
-/*
- * Up to this many empty windows are sampled one by one, exactly as the
- * timer would have; beyond, they go in as one block of zero samples (the
- * same count, mean and extremes; the variance sum merged, not iterated).
- */
-#define SAMPLE_STEP_MAX 4096
-
-static void sample_empty_windows(struct run_task *t, uint64_t *at, uint64_t win, uint64_t k,
-				 bool bw)
-{
-	if (t->stats_on) {
-		struct ios_sample_stat zero;
-
-		ios_sample_init(&zero);
-		zero.n = k;
-		for (int d = 0; d < 2; d++)
-			if (t->dir_used[d])
-				ios_sample_merge(bw ? &t->res->dir[d].bw : &t->res->dir[d].iops, &zero);
-	}
-	/* fio logs nothing for a window without I/O */
-	*at += k * win;
-}
-
-void ios_run_task_sample_wake(struct run_task *t, uint64_t now)
-{
-	uint64_t k;
-
-	if (!t->sample_idle)
-		return;
-	t->sample_idle = false;
-	if (t->bw_win_ns && now >= t->bw_at_ns + t->bw_win_ns) {
-		/* the first window may hold I/O from before the sleep */
-		sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
-		k = (now - t->bw_at_ns) / t->bw_win_ns;
-		if (k > SAMPLE_STEP_MAX) {
-			sample_empty_windows(t, &t->bw_at_ns, t->bw_win_ns, k, true);
-			k = 0;
-		}
-		while (k--)
-			sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
-	}
-	if (t->iops_win_ns && now >= t->iops_at_ns + t->iops_win_ns) {
-		sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
-		k = (now - t->iops_at_ns) / t->iops_win_ns;
-		if (k > SAMPLE_STEP_MAX) {
-			sample_empty_windows(t, &t->iops_at_ns, t->iops_win_ns, k, false);
-			k = 0;
-		}
-		while (k--)
-			sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
-	}
-	sample_arm(t);
-}
-
-/*
- * The job ended: a windowed log gets its last, partial window when that is
- * at least a millisecond long (a log's time resolution; a shorter one would
- * be a rate over a sliver of time). The statistics keep fio's whole windows.
- */
-static void finish_logs(struct run_task *t, uint64_t now)
-{
-	if (!t->logging || now < t->ramp_end_ns)
-		return;
-	if (t->bw_win_ns && now - t->bw_at_ns >= IOS_NSEC_PER_MSEC)
-		sample_bw(t, now, true);
-	if (t->iops_win_ns && now - t->iops_at_ns >= IOS_NSEC_PER_MSEC)
-		sample_iops(t, now, true);
-	ios_fiolog_job_end(&t->log, now - t->ramp_end_ns);
-}
-
 void ios_run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
@@ -1516,7 +1359,7 @@ void ios_run_task_start(struct run_task *t, uint64_t now)
 	t->bw_at_ns = t->iops_at_ns = t->ramp_end_ns;
 	ios_run_ss_task_start(t, now);
 	ios_run_lat_target_init(t, now);
-	sample_arm(t);
+	ios_run_sample_arm(t);
 	ios_run_iolog_start(t);
 	if (t->replay)
 		ios_run_replay_start(t, now);
