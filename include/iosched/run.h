@@ -45,6 +45,7 @@ struct ios_lab_tunables {
 	int creator_pid;		/* pid that wrote the first file; 0: from the seed */
 	int group_policy;		/* enum ios_group_policy */
 	int ttime_back_to_back;		/* CFQ 2.6.31 think time only within the queue's slice */
+	int lose_write;			/* the device drops the N-th O_DIRECT write (verify tests) */
 };
 
 extern const struct ios_tunable ios_lab_tunables_table[];

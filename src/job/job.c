@@ -188,7 +188,7 @@ int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
 	job->prio = -1;
 	job->prioclass = -1;
 	job->kb_base = 1024;
-	for (o = ios_job_options; o->info.name; o++) {
+	for (size_t i = 0; (o = ios_opt_row(i)); i++) {
 		const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1
 									      : o->info.def;
 		struct ios_optctx c = { 0 };

@@ -58,11 +58,27 @@ static bool opt_alias_match(const char *list, const char *name)
 	return false;
 }
 
+const struct ios_opt *ios_opt_row(size_t i)
+{
+	static const struct ios_opt *const tables[] = { ios_job_options, ios_job_verify_options };
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		size_t n = 0;
+
+		while (tables[t][n].info.name)
+			n++;
+		if (i < n)
+			return &tables[t][i];
+		i -= n;
+	}
+	return NULL;
+}
+
 const struct ios_opt *ios_opt_find(const char *name)
 {
 	const struct ios_opt *o;
 
-	for (o = ios_job_options; o->info.name; o++)
+	for (size_t i = 0; (o = ios_opt_row(i)); i++)
 		if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
 			return o;
 	return NULL;

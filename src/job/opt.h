@@ -126,6 +126,9 @@ struct ios_opt {
 };
 
 extern const struct ios_opt ios_job_options[];	/* ends with a NULL name */
+extern const struct ios_opt ios_job_verify_options[];	/* options_verify.c */
+/* Row @i of all the option tables in turn (main, then verify); NULL past the end. */
+const struct ios_opt *ios_opt_row(size_t i);
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */

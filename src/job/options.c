@@ -1079,10 +1079,7 @@ const struct ios_opt ios_job_options[] = {
 
 const struct ios_job_option_info *ios_job_option_at(size_t i)
 {
-	size_t n;
+	const struct ios_opt *o = ios_opt_row(i);
 
-	for (n = 0; ios_job_options[n].info.name; n++)
-		if (n == i)
-			return &ios_job_options[n].info;
-	return NULL;
+	return o ? &o->info : NULL;
 }

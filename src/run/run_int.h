@@ -42,6 +42,7 @@ struct run_file {
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
 	uint64_t need_off;			/* its offset */
+	struct run_vfile *vf;		/* what it holds, once a job verifies (verify.c) */
 	struct run_file *next;
 };
 
@@ -69,6 +70,10 @@ struct run_io {
 	struct ios_vfs_op op;
 	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
+	/* verify.c: a verifying read, the write it checks (or a write's own) numberio */
+	bool vread;
+	uint64_t vnumberio;
+	struct run_vpiece *vp;		/* a logged write's entry in the verify log */
 };
 
 /* Per file state of one task. */
@@ -201,6 +206,8 @@ struct run_task {
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
 	struct run_replay *rp;
+
+	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
 };
 
 /*
@@ -246,6 +253,7 @@ struct run_ctx {
 	struct ios_err *e;
 	uint64_t seed;
 	bool exitall;
+	struct run_verify *verify;	/* NULL: no job verifies (verify.c) */
 	bool all_done;			/* every job finished */
 	uint64_t end_ns;		/* when the last one did */
 };
