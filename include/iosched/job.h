@@ -156,6 +156,7 @@ struct ios_job {
 	uint64_t offset_increment;
 	uint64_t io_size;		/* io_size / io_limit, 0 = size */
 	int create_on_open;
+	int create_serialize;		/* 0: fio lays files out in parallel (a note) */
 	int invalidate;
 	int unlink;
 	int overwrite;

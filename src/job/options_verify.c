@@ -132,6 +132,15 @@ const struct ios_opt ios_job_verify_options[] = {
 	  .type = IOS_OPT_CUSTOM, .set = opt_verifysort, .flags = IOS_OPTF_BARE },
 	{ INFO("verifysort_nr", NULL, "str", NULL, "Deprecated in fio 3.33: ignored (noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_verifysort, .flags = IOS_OPTF_BARE },
+	/*
+	 * Not of the family, but of the same example jobs (surface-scan):
+	 * iosched lays every file out before the run, one after the other,
+	 * which is create_serialize=1; 0 is noted at run time.
+	 */
+	{ .info = { .name = "create_serialize", .type = "bool", .def = "1",
+		    .help = "Lay the jobs' files out one at a time (iosched always does: 0 is "
+			    "noted)" },
+	  .type = IOS_OPT_BOOL, .off = offsetof(struct ios_job, create_serialize) },
 	{ .info = { .name = NULL } },
 };
 

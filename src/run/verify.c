@@ -29,9 +29,12 @@
  * older write for rw jobs without backlog (bad rand_seed), an older write
  * of the same job (bad numberio; fio checks it only for writing jobs with
  * one block size that are not time_based), data from two writes in one
- * chunk (the checksum), another pattern (pattern). The first failure ends
- * the job with err=84 (EILSEQ), as in fio 3.33, whatever verify_fatal says;
- * verify_fatal stops checking the rest of a block at its first bad chunk.
+ * chunk (the checksum), another pattern (pattern). A bad header fails
+ * the block at once; a bad checksum or pattern is logged and the next chunk
+ * checked, the block's result being its last chunk's (fio 3.33's
+ * verify_io_u), unless verify_fatal stops at the first bad chunk. A failed
+ * block ends the job with err=84 (EILSEQ) whatever verify_fatal says, as in
+ * fio 3.33 without continue_on_error; reads still in flight are checked.
  * lab.lose_write=N (no kernel has it) makes the device drop the N-th
  * O_DIRECT data write of the run after acknowledging it, so a run can show
  * that a lost write is caught; a buffered write lands in the page cache,
@@ -83,6 +86,7 @@ struct run_vtask {
 	int last_dir;
 	bool phase;		/* in a verify phase */
 	uint64_t phase_start_ns, verify_ns;
+	bool phase_ran;		/* a verify phase began (fio then times the read direction) */
 	/*
 	 * fio's passes (do_io, then do_verify, while keep_running): a pass
 	 * ends after pass_limit bytes issued (its writes and backlog reads)
@@ -377,9 +381,14 @@ int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 	struct run_vtask *vt;
 	char w[256];
 
+	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
+	if (!j->create_serialize && !t->clone &&
+	    ios_run_warn(c->res, "%s: create_serialize=0: fio would lay the jobs' files out in "
+			 "parallel; iosched lays them out before the run, one at a time, as with "
+			 "create_serialize=1", w))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (v->method == IOS_VERIFY_NONE)
 		return 0;
-	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
 	if (v->only)
 		return IOS_ERR(e, -ENOTSUP, "%s: verify_only=1 is not modelled by iosched: it "
 			       "checks the data an earlier run left, and a simulated run starts "
@@ -543,11 +552,14 @@ void ios_run_verify_submitted(struct run_task *t, struct run_io *io)
 	if (io->dir == IOS_WRITE)
 		io->vnumberio = t->ios_issued[IOS_WRITE] - 1;
 	if (io->vread) {
-		/* fio's td_io_queue counts no verify read against the job's size or number_ios */
+		/*
+		 * fio's td_io_queue counts no verify read against the job's
+		 * size; number_ios counts it (exceeds_number_ios adds the
+		 * blocks done, verify reads too)
+		 */
 		t->io_issued -= io->len;
 		if (!vt->phase)
 			vt->pass_vbytes += io->len;
-		t->ios_issued[IOS_READ]--;
 		t->bytes_issued[IOS_READ] -= io->len;
 		return;
 	}
@@ -699,7 +711,8 @@ static int check_data(struct run_task *t, const struct run_io *io, const struct 
 		 PRIu64 " (requested block: offset=%" PRIu64 ", length=%" PRIu64 ", flags=%x)",
 		 pattern ? "pattern" : verify_names[jv->method], io->tf->f->name, x,
 		 v && v->interval ? v->interval : hdr_inc, io->offset, io->len,
-		 io->vread ? 0x80u : 0u);	/* fio's IO_U_F_VER_LIST */
+		 /* fio's io_u flags then: IN_CUR_DEPTH, and VER_LIST for a read of the log */
+		 io->vread ? 0x88u : 0x8u);
 	if (ios_run_warn(t->ctx->res, "%s", buf))
 		t->res->error = -ENOMEM;
 	v_dump(t, io, x, false);
@@ -762,7 +775,7 @@ static void write_landed(struct run_task *t, struct run_io *io)
 	struct vext n = { .off = io->offset, .len = io->len, .origin = io->offset,
 			  .unit = io->len };
 
-	if (io->trim) {
+	if (io->trim || (!t->vt && j->zero_buffers)) {
 		n.zero = true;
 	} else if (t->vt && j->verify.method != IOS_VERIFY_PATTERN &&
 		   j->verify.method != IOS_VERIFY_NULL) {
@@ -836,7 +849,14 @@ static bool another_pass(struct run_task *t)
 	uint64_t done = t->bytes_done[IOS_READ] + t->bytes_done[IOS_WRITE];
 	uint64_t max_bs = 0;
 
-	if (t->stop || t->failed || t->io_issued >= t->io_target)
+	const struct ios_job *j = t->job;
+
+	/* a pass that issued nothing would be followed by another, for ever */
+	if (t->stop || t->failed || t->io_issued >= t->io_target || t->io_issued == vt->pass_start)
+		return false;
+	/* fio's exceeds_number_ios */
+	if (j->number_ios && t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE] >=
+			     j->number_ios * (j->loops ? j->loops : 1))
 		return false;
 	if (vt->time_based)
 		return true;
@@ -845,7 +865,7 @@ static bool another_pass(struct run_task *t)
 		return true;
 	}
 	for (int d = 0; d < 2; d++) {
-		uint64_t b = t->job->bs_max[d] ? t->job->bs_max[d] : t->job->bs[d];
+		uint64_t b = j->bs_max[d] ? j->bs_max[d] : j->bs[d];
 
 		max_bs = b > max_bs ? b : max_bs;
 	}
@@ -864,6 +884,7 @@ bool ios_run_verify_phase_next(struct run_task *t, uint64_t now)
 	} else if (!t->stop && !t->failed) {
 		/* fio's do_verify after do_io: even with nothing left to read */
 		vt->phase = true;
+		vt->phase_ran = true;
 		vt->phase_start_ns = now;
 		vt->batch = 0;
 		return true;
@@ -889,10 +910,13 @@ void ios_run_verify_finish(struct run_task *t, uint64_t now)
 	/*
 	 * fio's update_runtime: the write direction runs during the write
 	 * phases, the read direction of a write-only job during the verify
-	 * phases only (fio rounds even an empty one up to 1 ms).
+	 * phases only: none when the job ended before one (fio's runtime
+	 * skips do_verify), and one so short it takes no simulated time is
+	 * fio's microseconds, rounded up to 1 ms.
 	 */
 	r->dir[IOS_WRITE].runtime_ns = r->runtime_ns > vt->verify_ns ? r->runtime_ns - vt->verify_ns
 								      : 0;
 	if (!vt->rw)
-		r->dir[IOS_READ].runtime_ns = vt->verify_ns ? vt->verify_ns : 1;
+		r->dir[IOS_READ].runtime_ns = !vt->phase_ran ? 0
+					      : vt->verify_ns ? vt->verify_ns : 1000;
 }
