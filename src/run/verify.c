@@ -79,7 +79,7 @@ struct run_vtask {
 	bool check_seed, check_numberio;
 	uint64_t interval;	/* verify_interval after fio's fix-ups */
 	struct run_vpiece *head, *tail;
-	struct ios_btree tree;	/* sorted: key (file, sector) -> piece */
+	struct ios_btree tree;	/* sorted: key (file, offset) -> piece */
 	uint64_t hist_len;
 	uint64_t backlog;
 	unsigned batch_size, batch;
@@ -235,9 +235,13 @@ static int map_free_one(void *arg, uint64_t key, void *val)
 
 /* ---- the job's log of writes ---- */
 
+/*
+ * By file, then byte offset: a run has at most 262144 files (2^18) on a
+ * device of at most 65536 GiB (2^46 bytes), so both fit in 64 bits.
+ */
 static uint64_t piece_key(const struct run_task *t, const struct run_task_file *tf, uint64_t off)
 {
-	return ((uint64_t)(tf - t->files) << 48) | (off >> 9);
+	return ((uint64_t)(tf - t->files) << 46) | off;
 }
 
 /* fio's log_io_piece for a sorted log: a newer write replaces what it overlaps. */
@@ -386,6 +390,11 @@ int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 	    ios_run_warn(c->res, "%s: create_serialize=0: fio would lay the jobs' files out in "
 			 "parallel; iosched lays them out before the run, one at a time, as with "
 			 "create_serialize=1", w))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (c->lab.lose_write && t->index + 1 == c->nr_tasks && !c->verify &&
+	    v->method == IOS_VERIFY_NONE &&
+	    ios_run_warn(c->res, "lab.lose_write=%d has no effect: no job verifies (verify=)",
+			 c->lab.lose_write))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (v->method == IOS_VERIFY_NONE)
 		return 0;
@@ -896,11 +905,28 @@ bool ios_run_verify_phase_next(struct run_task *t, uint64_t now)
 	return true;
 }
 
+/* The run's last job ended and lab.lose_write's write never came: say so. */
+static void lose_write_missed(struct run_task *t)
+{
+	struct run_ctx *c = t->ctx;
+
+	if (!c->verify || !c->lab.lose_write || c->verify->lost)
+		return;
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		if (c->tasks[i].state != TS_DONE)
+			return;
+	if (ios_run_warn(c->res, "lab.lose_write=%d: the run completed %" PRIu64 " O_DIRECT data "
+			 "write%s: none was dropped", c->lab.lose_write, c->verify->direct_writes,
+			 c->verify->direct_writes == 1 ? "" : "s"))
+		t->res->error = -ENOMEM;
+}
+
 void ios_run_verify_finish(struct run_task *t, uint64_t now)
 {
 	struct run_vtask *vt = t->vt;
 	struct ios_job_result *r = t->res;
 
+	lose_write_missed(t);
 	if (!vt || !vt->log)
 		return;
 	if (vt->phase) {

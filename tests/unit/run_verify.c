@@ -199,6 +199,12 @@ static int test_lost_write(void)
 			     "lab.lose_write=3", NULL, &r), 0);
 	T_ASSERT_EQ(r.jobs[0].error, 0);
 	T_ASSERT(!warning_with(&r, "verify:"));
+	T_ASSERT(warning_with(&r, "lab.lose_write=3: the run completed 0 O_DIRECT data writes: "
+			      "none was dropped"));
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run_full("[j]\nfilename=f\nrw=write\nbs=4k\nsize=64k\ndirect=1\n",
+			     "lab.lose_write=3", NULL, &r), 0);
+	T_ASSERT(warning_with(&r, "lab.lose_write=3 has no effect: no job verifies"));
 	ios_run_result_free(&r);
 
 	/* verify=null reads, checks nothing */
