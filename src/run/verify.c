@@ -89,11 +89,13 @@ struct run_vtask {
 	bool phase_ran;		/* a verify phase began (fio then times the read direction) */
 	/*
 	 * fio's passes (do_io, then do_verify, while keep_running): a pass
-	 * ends after pass_limit bytes issued (its writes and backlog reads)
-	 * or at the job's target; loops_left more follow, then more while the
-	 * bytes done (verify reads too) are short of the job's size.
+	 * ends after pass_limit bytes of the job's own I/O (with pass_vreads,
+	 * of its I/O and backlog reads; 0: no such limit) or at the job's
+	 * target; loops_left more follow, then more while the bytes done
+	 * (verify reads too) are short of the job's size.
 	 */
 	uint64_t pass_limit, pass_start, pass_vbytes;
+	bool pass_vreads;
 	uint64_t base;			/* io_size (or size) of one loop */
 	unsigned loops_left;
 	bool time_based;
@@ -378,6 +380,47 @@ static int verify_notes(struct run_ctx *c, struct run_task *t, const char *w)
 	return ret ? -ENOMEM : 0;
 }
 
+/*
+ * Where fio's do_io ends a pass. Its files are done when the region has
+ * been covered: sequential I/O at the region's end, random I/O when the
+ * random map is full (time_based I/O wraps instead; norandommap never
+ * fills). Its total_bytes (the size; io_size if larger for randwrite with
+ * norandommap; the size more with a backlog, whose reads it counts) is
+ * counted only for I/O an engine queued (io_queue_event adds to
+ * bytes_issued on FIO_Q_QUEUED, or for a short transfer): so for libaio,
+ * io_uring and posixaio, not for the sync engines, where a time_based
+ * write job without a backlog writes until its runtime (fio's note: the
+ * verify phase never starts).
+ */
+static void pass_setup(struct run_task *t)
+{
+	const struct ios_job *j = t->job;
+	struct run_vtask *vt = t->vt;
+	uint64_t region = 0, total;
+	bool random_nomap = ios_rw_is_random(j->rw) && (j->norandommap || j->rand_dist);
+
+	for (unsigned k = 0; k < t->nr_files; k++)
+		region += t->files[k].len;
+	vt->base = region;
+	if (j->io_size_pct)
+		vt->base = vt->base / 100 * j->io_size_pct;
+	else if (j->io_size)
+		vt->base = j->io_size;
+	if (!vt->time_based && !random_nomap) {
+		vt->pass_limit = region;
+		return;
+	}
+	if (!t->async || t->null_engine)
+		return;
+	total = region;
+	if (random_nomap && j->norandommap && ios_rw_has_write(j->rw) && j->io_size > total)
+		total = j->io_size;
+	if (j->verify.backlog && ios_rw_has_write(j->rw))
+		total += region;
+	vt->pass_limit = total;
+	vt->pass_vreads = true;
+}
+
 int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
@@ -426,21 +469,9 @@ int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 	/* the verify reads are in the read direction of the report */
 	if (vt->log)
 		t->dir_used[IOS_READ] = true;
-	/* fio's do_io: total_bytes, the bytes of one pass */
-	for (unsigned k = 0; k < t->nr_files; k++)
-		vt->pass_limit += t->files[k].len;
-	vt->base = vt->pass_limit;
-	if (j->io_size_pct)
-		vt->base = vt->base / 100 * j->io_size_pct;
-	else if (j->io_size)
-		vt->base = j->io_size;
-	if (ios_rw_is_random(j->rw) && ios_rw_has_write(j->rw) && j->norandommap &&
-	    vt->base > vt->pass_limit)
-		vt->pass_limit = vt->base;
-	if (v->backlog && ios_rw_has_write(j->rw))
-		vt->pass_limit *= 2;
 	vt->loops_left = j->loops > 1 ? j->loops - 1 : 0;
 	vt->time_based = t->io_target == UINT64_MAX;
+	pass_setup(t);
 	if (verify_notes(c, t, w))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
@@ -848,7 +879,10 @@ int ios_run_verify_reached(const struct run_task *t)
 		return -1;
 	if (vt->phase)
 		return !vt->hist_len;
-	return t->io_issued - vt->pass_start + vt->pass_vbytes >= vt->pass_limit ? 1 : -1;
+	if (!vt->pass_limit)
+		return -1;
+	return t->io_issued - vt->pass_start + (vt->pass_vreads ? vt->pass_vbytes : 0) >=
+	       vt->pass_limit ? 1 : -1;
 }
 
 /* fio's keep_running between passes. */

@@ -2,7 +2,7 @@
 # Description: verify= beside the real fio 3.33, run on small files in a
 # temporary directory: the same write+verify jobs issue the same reads and
 # writes (fio's "issued rwts" line: verify reads in the read direction;
-# backlog; loops, a verify phase after each; io_size beyond size, where the
+# backlog; loops, a verify phase after each; norandommap's sorted log; io_size beyond size, where the
 # bytes the verify reads bring end the job; a read-only verify job after a
 # writer), and a block overwritten with zeros, or two chunks of a block
 # overwritten by a job without verify, give fio's messages and err= word
@@ -50,6 +50,10 @@ compare backlog-loops "${J}rw=write\nverify_backlog=4\nloops=3\n"
 compare io-size "${J}rw=write\nio_size=512k\n"
 compare io-size2 "${J}rw=write\nio_size=800k\n"
 compare interval "${J}rw=write\nbs=8k\nverify_interval=1k\n"
+# no random map: the log keeps each block's newest write (4m over 64 blocks writes them all)
+compare norandommap "${J}rw=randwrite\nnorandommap=1\nio_size=4m\n"
+compare norandommap-aio "${J}rw=randwrite\nnorandommap=1\nio_size=4m\nioengine=libaio\niodepth=4\n"
+compare backlog-batch-aio "${J}rw=randwrite\nioengine=libaio\niodepth=4\nverify_backlog=8\nverify_backlog_batch=2\nloops=2\n"
 compare meta "${J}rw=write\nverify=meta\nverify_pattern=0xaa55\nverify_interval=512\n"
 compare two-phases '[global]\nfilename=f\nbs=64k\nverify=meta\nverify_pattern=0xaa555aa5\nverify_interval=512\n[w]\nrw=write\nsize=4m\ndo_verify=0\n[v]\nstonewall\nrw=read\nsize=4m\n'
 compare zeroed '[w]\nfilename=f\nrw=write\nbs=4k\nsize=64k\ndirect=1\nverify=crc32c\ndo_verify=0\n[z]\nstonewall\nfilename=f\nrw=write\nbs=4k\noffset=12k\nnumber_ios=1\nzero_buffers=1\ndirect=1\n[v]\nstonewall\nfilename=f\nrw=read\nbs=4k\nsize=64k\ndirect=1\nverify=crc32c\n'

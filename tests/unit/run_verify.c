@@ -137,6 +137,22 @@ static int test_verify_phase(void)
 	T_ASSERT_EQ(r.jobs[0].error, 0);
 	ios_run_result_free(&r);
 
+	/*
+	 * time_based: fio 3.33 ends a pass at the job's size only for I/O an
+	 * engine queued (libaio); a sync job writes until its runtime, and no
+	 * verify phase follows (fio's note says so)
+	 */
+	T_ASSERT_EQ(run_full(SEQ_JOB "time_based=1\nruntime=1\n", NULL, NULL, &r), 0);
+	T_ASSERT_EQ(r.jobs[0].dir[IOS_READ].total_ios, 0);
+	T_ASSERT(r.jobs[0].dir[IOS_WRITE].total_ios > 64);
+	T_ASSERT(warning_with(&r, "verification read phase will never start"));
+	ios_run_result_free(&r);
+	T_ASSERT_EQ(run_full(SEQ_JOB "time_based=1\nruntime=1\nioengine=libaio\niodepth=4\n",
+			     NULL, NULL, &r), 0);
+	T_ASSERT(r.jobs[0].dir[IOS_READ].total_ios >= 64);
+	T_ASSERT_EQ(r.jobs[0].error, 0);
+	ios_run_result_free(&r);
+
 	/* a sequential log keeps the newest write of a block: io_size=2 x size reads size back */
 	T_ASSERT_EQ(run_full("[j]\nfilename=f\nrw=write\nbs=4k\nsize=64k\nio_size=128k\n"
 			     "direct=1\nverify=crc32c\n", NULL, NULL, &r), 0);
