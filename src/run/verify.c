@@ -354,7 +354,7 @@ static int verify_notes(struct run_ctx *c, struct run_task *t, const char *w)
 	if (v->async || v->async_cpus)
 		ret |= ios_run_warn(c->res, "%s: verify_async%s: checksum threads are CPU time of "
 				    "the machine running fio; iosched checks at completion, in no "
-				    "time (accepted, see docs/jobfiles.md)", w,
+				    "time (accepted, see docs/verify.md)", w,
 				    v->async_cpus ? "_cpus" : "");
 	if (v->sort_given)
 		ret |= ios_run_warn(c->res, "%s: verifysort and verifysort_nr are deprecated in fio "
@@ -479,12 +479,9 @@ int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 
 static int piece_free_one(void *arg, uint64_t key, void *val)
 {
-	struct run_vpiece *p = val;
-
 	(void)arg;
 	(void)key;
-	if (!p->inflight)
-		free(p);
+	free(val);
 	return 0;
 }
 
@@ -494,22 +491,23 @@ void ios_run_verify_task_free(struct run_task *t)
 
 	if (!vt)
 		return;
-	/* a write still in flight at the end keeps its piece in its I/O unit */
-	for (unsigned i = 0; t->ios && i <= t->depth; i++)
-		if (t->ios[i].vp && t->ios[i].vp->inflight)
-			t->ios[i].vp->inflight = false;
+	/*
+	 * An I/O unit still holding its piece: an orphan (replaced in the log
+	 * while in flight) is only there; any other is on the log, freed below.
+	 */
+	for (unsigned i = 0; t->ios && i <= t->depth; i++) {
+		if (t->ios[i].vp && t->ios[i].vp->orphan)
+			free(t->ios[i].vp);
+		t->ios[i].vp = NULL;
+	}
 	while (vt->head) {
 		struct run_vpiece *p = vt->head;
 
 		vt->head = p->next;
-		if (!p->orphan)
-			free(p);
+		free(p);
 	}
 	(void)ios_btree_walk(&vt->tree, piece_free_one, NULL);
 	ios_btree_destroy(&vt->tree);
-	for (unsigned i = 0; t->ios && i <= t->depth; i++)
-		if (t->ios[i].vp && t->ios[i].vp->orphan)
-			free(t->ios[i].vp);
 	free(vt);
 	t->vt = NULL;
 }
