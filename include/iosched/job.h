@@ -167,6 +167,40 @@ enum { IOS_RANDGEN_TAUSWORTHE, IOS_RANDGEN_LFSR, IOS_RANDGEN_TAUSWORTHE64 };
 #define IOS_CMDPRIO_CLASS	(1u << 2)
 #define IOS_CMDPRIO_LEVEL	(1u << 3)
 
+/*
+ * fio's verify= methods (verify.h's order is not kept: iosched never writes a
+ * header, it only checks what a header would have caught). MD5 .. SHA3_512
+ * differ in name only; META is fio's deprecated alias of a header-only check.
+ */
+enum ios_verify_method {
+	IOS_VERIFY_NONE, IOS_VERIFY_MD5, IOS_VERIFY_CRC64, IOS_VERIFY_CRC32C,
+	IOS_VERIFY_CRC32C_INTEL, IOS_VERIFY_CRC32, IOS_VERIFY_CRC16, IOS_VERIFY_CRC7,
+	IOS_VERIFY_XXHASH, IOS_VERIFY_SHA1, IOS_VERIFY_SHA256, IOS_VERIFY_SHA512,
+	IOS_VERIFY_SHA3_224, IOS_VERIFY_SHA3_256, IOS_VERIFY_SHA3_384, IOS_VERIFY_SHA3_512,
+	IOS_VERIFY_META, IOS_VERIFY_PATTERN, IOS_VERIFY_NULL,
+};
+
+/* The verify family (src/job/options_verify.c; what they do: src/run/verify.c). */
+struct ios_job_verify {
+	int method;			/* enum ios_verify_method */
+	int do_verify;			/* default 1 */
+	uint64_t interval;		/* verify_interval: 0 = the block size */
+	uint64_t offset;		/* verify_offset (where the header sits: no effect here) */
+	uint64_t pattern_hash;		/* verify_pattern= as written, hashed; 0 = unset */
+	unsigned pattern_len;		/* its length in characters */
+	int fatal;			/* verify_fatal */
+	int dump;			/* verify_dump */
+	uint64_t backlog;		/* verify_backlog: 0 = verify after the write phase */
+	unsigned backlog_batch;		/* verify_backlog_batch: 0 = the backlog */
+	unsigned async;			/* verify_async threads (CPU only: a note) */
+	int async_cpus;			/* verify_async_cpus given (CPU only: a note) */
+	int only;			/* verify_only */
+	int experimental;		/* experimental_verify (only 0) */
+	int state_save;			/* verify_state_save (default 1; no trigger here) */
+	int state_load;			/* verify_state_load (only 0) */
+	int sort_given;			/* verifysort / verifysort_nr: deprecated in fio 3.33 */
+};
+
 struct ios_job {
 	char *name;
 	const char *file;		/* job file path (owned by the jobfile) */
@@ -185,6 +219,7 @@ struct ios_job {
 	uint64_t offset_increment;
 	uint64_t io_size;		/* io_size / io_limit, 0 = size */
 	int create_on_open;
+	int create_serialize;		/* 0: fio lays files out in parallel (a note) */
 	int invalidate;
 	int unlink;
 	int overwrite;
@@ -283,7 +318,6 @@ struct ios_job {
 	int fill_device;		/* write until the filesystem is full (fill_fs) */
 	int fallocate;			/* none, native, posix, keep, truncate, 0, 1: the index */
 	int fallocate_set;		/* given in the job file */
-	int create_serialize;		/* 0: fio creates the jobs' files at the same time */
 	uint64_t bwavgtime_ns;
 	uint64_t iopsavgtime_ns;
 	int bwavgtime_set;		/* given in the job file (fio: then a windowed */
@@ -332,6 +366,7 @@ struct ios_job {
 	unsigned flow_id;		/* flow: weight in the flow_id group, 0 = none */
 	unsigned flow;
 	uint64_t flow_sleep_ns;		/* flow_sleep (us in the job file) */
+	struct ios_job_verify verify;
 
 	/* options given in this job's own section, in order, for JSON */
 	struct ios_kv *opts;

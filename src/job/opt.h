@@ -135,6 +135,7 @@ const struct ios_opt *ios_opt_next(const struct ios_opt *o);
 extern const struct ios_opt ios_job_options_submit[];	/* options_submit.c */
 /* options_submit.c: records a buffer-content option for the run's note */
 int ios_opt_bufopt_hook(struct ios_job *job, struct ios_optctx *c);
+extern const struct ios_opt ios_job_verify_options[];	/* options_verify.c */
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */

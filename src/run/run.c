@@ -33,6 +33,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "run_int.h"
+#include "verify.h"
 #include "iosched/scope.h"
 
 /* in enum ios_fs_type order */
@@ -84,6 +85,9 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "eio_every", IOS_TUN_U64, offsetof(struct ios_lab_tunables, eio_every), 0, INT64_MAX,
 	  "0", "", "fault injection (no kernel has it): every Nth read or write a job completes "
 	  "fails with EIO, after the device did it (0: none; see continue_on_error)", 0, NULL },
+	{ "lose_write", IOS_TUN_INT, offsetof(struct ios_lab_tunables, lose_write), 0, INT32_MAX,
+	  "0", "", "the device acknowledges the N-th O_DIRECT data write of the run and drops it "
+	  "(no kernel has this: a fault for verify= to catch, docs/verify.md); 0: none", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -253,6 +257,7 @@ static void ctx_free(struct run_ctx *c)
 			ios_run_task_free(&c->tasks[i]);
 	free(c->tasks);
 	free(c->phase_left);
+	ios_run_verify_free(c);
 	ios_run_files_free(c);
 	ios_run_cgroups_free(c);
 	ios_fiolog_set_free(c->logs);

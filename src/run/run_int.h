@@ -54,6 +54,7 @@ struct run_file {
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
 	uint64_t need_off;			/* its offset */
+	struct run_vfile *vf;		/* what it holds, once a job verifies (verify.c) */
 	struct run_file *next;
 };
 
@@ -106,6 +107,10 @@ struct run_io {
 	struct run_io *next;		/* free list or done list */
 	struct run_zbd_zone *zbd_zone;	/* zonemode=zbd: the zone it holds locked (zbd.c) */
 	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
+	/* verify.c: a verifying read, the write it checks (or a write's own) numberio */
+	bool vread;
+	uint64_t vnumberio;
+	struct run_vpiece *vp;		/* a logged write's entry in the verify log */
 };
 
 /* Per file state of one task. */
@@ -264,6 +269,7 @@ struct run_task {
 	struct run_task *flow_next;	/* the flow's members */
 	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
 	struct run_ss *ss;
+	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
 };
 
 /*
@@ -313,6 +319,7 @@ struct run_ctx {
 	struct ios_timer ss_timer;	/* steadystate.c: fio's 1 s check */
 	bool ss_any;
 	struct ios_timer status_timer;	/* --status-interval (status.c) */
+	struct run_verify *verify;	/* NULL: no job verifies (verify.c) */
 	bool all_done;			/* every job finished */
 	uint64_t end_ns;		/* when the last one did */
 };

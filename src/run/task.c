@@ -33,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 #include "run_int.h"
+#include "verify.h"
 
 /* ---- random block permutation: a 4-round Feistel network, cycle walking ---- */
 
@@ -389,7 +390,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	}
 	t->dir_used[IOS_READ] = ios_rw_has_read(j->rw);
 	t->dir_used[IOS_WRITE] = ios_rw_has_write(j->rw);
-	return task_setup_samples(c, t, e);
+	ret = ios_run_verify_setup(c, t, e);
+	return ret ? ret : task_setup_samples(c, t, e);
 }
 
 void ios_run_task_free(struct run_task *t)
@@ -400,6 +402,7 @@ void ios_run_task_free(struct run_task *t)
 		       " its io context", t->ioc.pid, t->ioc.nr_requests);
 	ios_run_replay_free(t);
 	ios_run_offsets_free(t);
+	ios_run_verify_task_free(t);
 	free(t->ios);
 	free(t->files);
 	t->ios = NULL;
@@ -668,6 +671,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	}
 	t->bytes_done[io->dir] += io->len;
 	t->ios_done[io->dir]++;
+	if (t->ctx->verify)
+		ios_run_verify_completed(t, io);
 	if (!t->stats_on)
 		return;
 	d->io_bytes += io->len;
@@ -799,7 +804,10 @@ static bool drain(struct run_task *t, uint64_t now)
 static bool target_reached(const struct run_task *t)
 {
 	const struct ios_job *j = t->job;
+	int v = t->vt ? ios_run_verify_reached(t) : -1;
 
+	if (v >= 0)
+		return v;
 	if (j->number_ios && t->ios_issued[IOS_READ] + t->ios_issued[IOS_WRITE] >=
 			     j->number_ios * (j->loops ? j->loops : 1))
 		return true;
@@ -930,6 +938,7 @@ static void finish(struct run_task *t, uint64_t now)
 	if (ios_rw_has_trim(t->job->rw))
 		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
 	ios_run_err_finish(t);
+	ios_run_verify_finish(t, now);
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);
@@ -1067,6 +1076,11 @@ static void step_end(struct run_task *t, uint64_t now)
 	    !t->failed &&
 	    t->end_sync_idx < t->nr_files) {
 		issue_sync(t, &t->files[t->end_sync_idx++], false, now);
+		return;
+	}
+	/* fio's do_verify after the write phase, then the next loop */
+	if (ios_run_verify_phase_next(t, now)) {
+		task_arm(t, now);
 		return;
 	}
 	finish(t, now);
@@ -1223,12 +1237,14 @@ static uint64_t step_submit(struct run_task *t, struct run_io *io, uint64_t curs
 	t->inflight++;
 	t->io_issued += io->len;
 	t->bytes_issued[io->dir] += io->len;
-	rate_issued(t, io->dir, io->len);
+	if (!io->vread)		/* fio rates no verify read */
+		rate_issued(t, io->dir, io->len);
 	if (io->dir == IOS_WRITE) {
 		t->writes_since_sync++;
 		t->last_written = io->tf;
 	}
 	t->ios_issued[io->dir]++;
+	ios_run_verify_submitted(t, io);
 	if (j->thinktime_blocks_issue || !t->async)
 		t->think_count++;
 	if (t->stats_on)
@@ -1269,7 +1285,8 @@ static void task_step(struct run_task *t, uint64_t now)
 
 			io = t->free_ios;
 			next = io->next;
-			if (!prepare_io(t, io, cursor)) {
+			if (!(t->vt && ios_run_verify_prepare(t, io, cursor)) &&
+			    !prepare_io(t, io, cursor)) {
 				/* fio: out of offsets, the job's I/O is done */
 				t->io_target = t->io_issued;
 				break;
@@ -1278,12 +1295,12 @@ static void task_step(struct run_task *t, uint64_t now)
 			t->prepared = io;
 		}
 		io = t->prepared;
-		if (t->zbd && !io->zbd_ok && step_zbd(t, io, &batch, cursor) != RUN_ZBD_ACCEPT) {
+		if (t->zbd && !io->vread && !io->zbd_ok && step_zbd(t, io, &batch, cursor) != RUN_ZBD_ACCEPT) {
 			if (t->prepared)
 				return;
 			break;	/* no zone for it: the job's I/O is done */
 		}
-		if (step_rate_wait(t, io, &batch, cursor))
+		if (!io->vread && step_rate_wait(t, io, &batch, cursor))
 			return;
 		t->prepared = NULL;
 		cursor = step_submit(t, io, cursor);

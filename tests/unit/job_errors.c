@@ -56,7 +56,14 @@ static const struct err_case cases[] = {
 	{ "[j]\nbssplit=4k/1.5:8k/\n", -EINVAL, { "fractional" } },
 	/* names */
 	{ "[j]\nfoo=1\n", -EINVAL, { "t.fio:2: unknown option 'foo'" } },
-	{ "[j]\nverify=md5\n", -ENOTSUP, { "t.fio:2: fio option 'verify' is not modelled by iosched" } },
+	{ "[j]\ntrim_backlog=8\n", -ENOTSUP, { "t.fio:2: fio option 'trim_backlog' is not modelled by iosched" } },
+	/* the verify family: modelled, except what it cannot mean here */
+	{ "[j]\nverify=md4\n", -EINVAL, { "t.fio:2: option 'verify=md4'" } },
+	{ "[j]\nverify=md5\nexperimental_verify=1\n", -ENOTSUP, { "t.fio:3:", "only experimental_verify=0" } },
+	{ "[j]\nverify=md5\nverify_state_load=1\n", -ENOTSUP, { "t.fio:3:", "only verify_state_load=0" } },
+	{ "[j]\nverify_interval=64\n", -ERANGE, { "t.fio:2: option 'verify_interval=64'" } },
+	{ "[j]\nverify_offset=8\n", -ERANGE, { "t.fio:2: option 'verify_offset=8'" } },
+	{ "[j]\nverify_pattern=\n", -EINVAL, { "t.fio:2: option 'verify_pattern='" } },
 	{ "[j]\nunit_base=8\n", -ENOTSUP, { "fio option 'unit_base' is not modelled by iosched" } },
 	/* fio 3.33 names, aliases included, are told from typos */
 	{ "[j]\nmerge_blktrace_file=x\n", -ENOTSUP,
