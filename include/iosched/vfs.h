@@ -77,6 +77,14 @@ enum ios_vfs_op_type {
 	IOS_VFS_DIRECT_READ,
 	IOS_VFS_DIRECT_WRITE,
 	IOS_VFS_DISCARD,	/* BLKDISCARD on the blocks under [off, off+len): no data, no cache */
+	/* file operations (vfs_fileops.c): metadata through the cache, no data copied */
+	IOS_VFS_STAT,		/* stat(): the directory and inode blocks; -ENOENT if unlinked */
+	IOS_VFS_CREATE,		/* open(O_CREAT): makes the file if it does not exist */
+	IOS_VFS_UNLINK,		/* unlink(): frees the inode and blocks, drops the pages */
+	IOS_VFS_FALLOCATE,	/* fallocate(): allocate the holes in [off, off+len) */
+	IOS_VFS_PUNCH,		/* fallocate(PUNCH_HOLE | KEEP_SIZE) of [off, off+len) */
+	IOS_VFS_TRUNCATE,	/* ftruncate(off): the blocks from off on are freed */
+	IOS_VFS_MOVE_EXT,	/* EXT4_IOC_MOVE_EXT of [off, off+len): the data read, rewritten */
 };
 
 /* ios_vfs_step() results */
@@ -117,6 +125,7 @@ struct ios_vfs_op {
 	uint64_t off, len;
 	ios_vfs_wake_fn wake;
 	void *priv;
+	struct ios_file *donor;	/* IOS_VFS_MOVE_EXT: the donor file, or NULL */
 
 	/* results */
 	int error;		/* 0 or -errno */
@@ -132,7 +141,7 @@ struct ios_vfs_op {
 	unsigned pending;	/* I/Os of this op in flight */
 	struct ios_vfs_op *wait_next;	/* on a wait list */
 	bool waiting;
-	uint64_t seq;		/* fsync: pages dirtied before this op started */
+	uint64_t seq;		/* fsync: pages dirtied before this op started; fileops: step */
 };
 
 struct ios_vfs_config {

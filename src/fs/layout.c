@@ -138,6 +138,7 @@ void ios_fs_destroy(struct ios_fs *fs)
 		n = f->next;
 		free((char *)f->pub.path);
 		free(f->runs);
+		free(f->holes);
 		free(f);
 	}
 	if (fs->type == IOS_FS_EXT3)

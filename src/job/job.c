@@ -79,6 +79,12 @@ const char *ios_ioengine_name(enum ios_ioengine e)
 	case IOS_ENGINE_IO_URING: return "io_uring";
 	case IOS_ENGINE_POSIXAIO: return "posixaio";
 	case IOS_ENGINE_NULL: return "null";
+	case IOS_ENGINE_FALLOC: return "falloc";
+	case IOS_ENGINE_FTRUNCATE: return "ftruncate";
+	case IOS_ENGINE_FILECREATE: return "filecreate";
+	case IOS_ENGINE_FILESTAT: return "filestat";
+	case IOS_ENGINE_FILEDELETE: return "filedelete";
+	case IOS_ENGINE_E4DEFRAG: return "e4defrag";
 	}
 	return "?";
 }
@@ -111,6 +117,7 @@ static void job_free_fields(struct ios_job *j)
 	free(j->write_iolog);
 	free(j->ioscheduler);
 	free(j->description);
+	free(j->donorname);
 	for (i = 0; i < j->nr_filenames; i++)
 		free(j->filenames[i]);
 	free(j->filenames);
@@ -148,6 +155,7 @@ static int job_copy(struct ios_job *dst, const struct ios_job *src)
 	ret |= dup_str(&dst->write_iolog);
 	ret |= dup_str(&dst->ioscheduler);
 	ret |= dup_str(&dst->description);
+	ret |= dup_str(&dst->donorname);
 	if (!ret && src->nr_filenames) {
 		dst->filenames = calloc(src->nr_filenames, sizeof(*dst->filenames));
 		if (!dst->filenames)
@@ -188,7 +196,7 @@ int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat)
 	job->prio = -1;
 	job->prioclass = -1;
 	job->kb_base = 1024;
-	for (o = ios_job_options; o->info.name; o++) {
+	for (size_t oi = 0; (o = ios_opt_at(oi)); oi++) {
 		const char *def = compat == IOS_JOB_COMPAT_FIO1 && o->def_fio1 ? o->def_fio1
 									      : o->info.def;
 		struct ios_optctx c = { 0 };

@@ -58,11 +58,27 @@ static bool opt_alias_match(const char *list, const char *name)
 	return false;
 }
 
+const struct ios_opt *ios_opt_at(size_t i)
+{
+	static size_t n_main;
+
+	if (!n_main)
+		while (ios_job_options[n_main].info.name)
+			n_main++;
+	if (i < n_main)
+		return &ios_job_options[i];
+	i -= n_main;
+	for (size_t k = 0; ios_job_options_fileops[k].info.name; k++)
+		if (k == i)
+			return &ios_job_options_fileops[k];
+	return NULL;
+}
+
 const struct ios_opt *ios_opt_find(const char *name)
 {
 	const struct ios_opt *o;
 
-	for (o = ios_job_options; o->info.name; o++)
+	for (size_t i = 0; (o = ios_opt_at(i)); i++)
 		if (!strcmp(o->info.name, name) || opt_alias_match(o->info.alias, name))
 			return o;
 	return NULL;

@@ -126,6 +126,9 @@ struct ios_opt {
 };
 
 extern const struct ios_opt ios_job_options[];	/* ends with a NULL name */
+extern const struct ios_opt ios_job_options_fileops[];	/* options_fileops.c, likewise */
+/* Row @i of the option tables, one after the other; NULL past the end. */
+const struct ios_opt *ios_opt_at(size_t i);
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */

@@ -521,6 +521,9 @@ static int opt_bssplit(struct ios_job *job, struct ios_optctx *c)
 	return ios_opt_for_each_dir(job, c, opt_bssplit_dir);
 }
 
+#define IOS_ENGINES_SUPPORTED "sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, " \
+	"posixaio, null, falloc, ftruncate, filecreate, filestat, filedelete, e4defrag"
+
 static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 {
 	static const char *const names[] = {
@@ -528,12 +531,14 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 		[IOS_ENGINE_VSYNC] = "vsync", [IOS_ENGINE_PVSYNC] = "pvsync",
 		[IOS_ENGINE_PVSYNC2] = "pvsync2", [IOS_ENGINE_LIBAIO] = "libaio",
 		[IOS_ENGINE_IO_URING] = "io_uring", [IOS_ENGINE_POSIXAIO] = "posixaio",
-		[IOS_ENGINE_NULL] = "null",
+		[IOS_ENGINE_NULL] = "null", [IOS_ENGINE_FALLOC] = "falloc",
+		[IOS_ENGINE_FTRUNCATE] = "ftruncate", [IOS_ENGINE_FILECREATE] = "filecreate",
+		[IOS_ENGINE_FILESTAT] = "filestat", [IOS_ENGINE_FILEDELETE] = "filedelete",
+		[IOS_ENGINE_E4DEFRAG] = "e4defrag",
 	};
 	static const char *const fio_engines[] = {
-		"mmap", "splice", "netsplice", "sg", "net", "cpuio", "rdma", "e4defrag", "falloc",
-		"gfapi", "gfapi_async", "pmemblk", "dev-dax", "filecreate", "filestat",
-		"filedelete", "dircreate", "dirstat", "dirdelete", "libpmem", "nbd", "rbd",
+		"mmap", "splice", "netsplice", "sg", "net", "cpuio", "rdma",
+		"gfapi", "gfapi_async", "pmemblk", "dev-dax", "dircreate", "dirstat", "dirdelete", "libpmem", "nbd", "rbd",
 		"http", "nfs", "exec", "xnvme", "libcufile", "io_uring_cmd", "mtd", "guasi",
 		"binject", "solarisaio", "windowsaio", "libhdfs", "ime_psync", "ime_psyncv",
 		"ime_aio", "libiscsi", "librpma_apm_client", "librpma_apm_server",
@@ -560,10 +565,8 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 			break;
 	if (*p || !strncmp(c->value, "external", 8))
 		return ios_opt_err(c, -ENOTSUP, "ioengine '%s' is not supported by iosched "
-				   "(supported: sync, psync, vsync, pvsync, pvsync2, libaio, "
-				   "io_uring, posixaio, null)", c->value);
-	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: sync, psync, vsync, pvsync, "
-			   "pvsync2, libaio, io_uring, posixaio, null)");
+				   "(supported: " IOS_ENGINES_SUPPORTED ")", c->value);
+	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: " IOS_ENGINES_SUPPORTED ")");
 }
 
 static int opt_sync(struct ios_job *job, struct ios_optctx *c)
@@ -1079,10 +1082,7 @@ const struct ios_opt ios_job_options[] = {
 
 const struct ios_job_option_info *ios_job_option_at(size_t i)
 {
-	size_t n;
+	const struct ios_opt *o = ios_opt_at(i);
 
-	for (n = 0; ios_job_options[n].info.name; n++)
-		if (n == i)
-			return &ios_job_options[n].info;
-	return NULL;
+	return o ? &o->info : NULL;
 }
