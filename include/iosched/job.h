@@ -55,7 +55,8 @@ enum ios_ioengine {
 
 /* fallocate= (fio's FIO_FALLOCATE_*): how a laid-out file gets its blocks */
 enum ios_fallocate {
-	IOS_FALLOC_NONE = 0,	/* none, 0: sparse; writes allocate */
+	IOS_FALLOC_DEFAULT = 0,	/* not given: native, with the whole file laid out (jobfiles.md) */
+	IOS_FALLOC_NONE,	/* none, 0: sparse; writes allocate */
 	IOS_FALLOC_POSIX,	/* posix, 1: posix_fallocate() */
 	IOS_FALLOC_KEEP,	/* keep: fallocate(FALLOC_FL_KEEP_SIZE) */
 	IOS_FALLOC_NATIVE,	/* native: fallocate(), fio 3.33's default on Linux */

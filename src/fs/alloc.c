@@ -79,7 +79,7 @@ bool ios_fs_is_hole(const struct ios_fs_file *f, uint64_t fblock)
 {
 	const struct lay_file *lf = f->priv;
 
-	return lf->nr_holes && fblock < lf->nblocks && hole_bit(lf, fblock);
+	return lf && lf->nr_holes && fblock < lf->nblocks && hole_bit(lf, fblock);
 }
 
 uint64_t ios_fs_holes_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n)
@@ -87,7 +87,7 @@ uint64_t ios_fs_holes_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t 
 	const struct lay_file *lf = f->priv;
 	uint64_t end, k = 0;
 
-	if (!lf->nr_holes || fblock >= lf->nblocks)
+	if (!lf || !lf->nr_holes || fblock >= lf->nblocks)
 		return 0;
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
 	for (uint64_t b = fblock; b < end; b++)

@@ -41,9 +41,11 @@ static const char *const stat_types[] = { "stat", "lstat", "statx", NULL };
 #define INFO(n, a, t, d, h)	.info = { .name = n, .alias = a, .type = t, .def = d, .help = h }
 
 const struct ios_opt ios_job_options_fileops[] = {
-	{ INFO("fallocate", NULL, "enum", "native",
-	       "How laid-out files get their blocks: none/0 (sparse: writes allocate), native, "
-	       "posix/1, keep (preallocated), truncate (sparse)"),
+	/* no default applied: left out, the file is laid out whole (docs/jobfiles.md) */
+	{ INFO("fallocate", NULL, "enum", NULL,
+	       "How a write job's new file gets its blocks: none/0 (sparse: writes allocate), "
+	       "native (fio's default; sparse on ext3), posix/1, keep (preallocated), truncate "
+	       "(sparse)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_fallocate },
 	{ INFO("allow_file_create", NULL, "bool", "1",
 	       "Let the job create files; 0: a file that does not exist is an error"),

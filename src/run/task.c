@@ -366,6 +366,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = task_setup_units(t, e);
 	if (!ret)
 		ret = task_setup_files(c, t, &total, e);
+	if (!ret)
+		ret = ios_run_fileop_setup(c, t, e);
 	if (ret)
 		return ret;
 	ret = ios_run_offsets_init(t, e);
@@ -563,8 +565,14 @@ static void io_step(struct run_io *io, uint64_t now)
 {
 	struct run_ctx *c = io->t->ctx;
 
-	if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
-		return;
+	for (;;) {
+		if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
+			return;
+		/* e4defrag's units are a sequence of operations (fileops.c) */
+		if (!ios_engine_is_fileop(io->t->job->ioengine) || io->sync_op ||
+		    !ios_run_fileop_next(io))
+			break;
+	}
 	if (io->op.error && !io->error)
 		io->error = io->op.error;
 	/* the last page copies took CPU time */
@@ -610,6 +618,11 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 	io->op.priv = io;
 	if (io->sync_op) {
 		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
+	} else if (ios_engine_is_fileop(j->ioengine)) {
+		if (!ios_run_fileop_prepare(t, io)) {
+			io_done(io, sim->now);
+			return;
+		}
 	} else if (io->trim) {
 		/* BLKDISCARD: never through the page cache */
 		io->op.off = io->offset;
@@ -647,9 +660,9 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (io->error)
 		r->error = -io->error;
 	/* a failed trim ends the job (fio stops at an I/O error; err=95 for no discard) */
-	if (io->error && io->trim)
+	if (io->error && (io->trim || ios_engine_is_fileop(t->job->ioengine)))
 		t->io_target = t->io_issued;
-	if (!t->stats_on)
+	if (!t->stats_on || ios_run_fileop_account(t, io, d, now))
 		return;
 	d->io_bytes += io->len;
 	d->total_ios++;
@@ -935,7 +948,18 @@ static bool open_files(struct run_task *t, uint64_t now)
 	while (t->open_idx < t->nr_files) {
 		struct run_task_file *tf = &t->files[t->open_idx];
 		struct ios_vfs_op *op = &t->open_op;
+		int err = ios_run_fileop_open(t, tf);
 
+		if (err) {
+			t->res->error = err;
+			t->failed = t->stop = true;
+			break;
+		}
+		if (ios_engine_opens_are_io(t->job->ioengine)) {
+			/* the engine's I/O units do the opens (fileops.c) */
+			t->open_idx++;
+			continue;
+		}
 		if (op->type != IOS_VFS_OPEN || op->file != &tf->file) {
 			memset(op, 0, sizeof(*op));
 			op->type = IOS_VFS_OPEN;
