@@ -136,6 +136,21 @@ int ios_fs_punch(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint
 		 uint64_t *freed) IOS_MUST_CHECK;
 /* Allocate the holes among [@fblock, @fblock + @n); returns how many there were. */
 uint64_t ios_fs_allocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/*
+ * fallocate(): the holes among [@fblock, @fblock + @n) become allocated but
+ * unwritten (ext4's unwritten extents: they read as zeros without I/O until
+ * written); *@got gets how many. 0 or -ENOMEM.
+ */
+int ios_fs_preallocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n,
+		       uint64_t *got) IOS_MUST_CHECK;
+/* Every allocated block of @f unwritten (a file made by fallocate). 0 or -ENOMEM. */
+int ios_fs_mark_unwritten(struct ios_fs_file *f) IOS_MUST_CHECK;
+/* Unwritten blocks among [@fblock, @fblock + @n). */
+uint64_t ios_fs_unwritten_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/* A write reached [@fblock, @fblock + @n): its unwritten blocks are written now (how many). */
+uint64_t ios_fs_mark_written(struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/* Does file block @fblock read as zeros without I/O (a hole, or unwritten)? */
+bool ios_fs_reads_zero(const struct ios_fs_file *f, uint64_t fblock);
 /* Is file block @fblock a hole? */
 bool ios_fs_is_hole(const struct ios_fs_file *f, uint64_t fblock);
 /* Holes among [@fblock, @fblock + @n). */

@@ -17,6 +17,19 @@ static bool hole_bit(const struct lay_file *lf, uint64_t b)
 	return lf->holes && (lf->holes[b / 64] >> (b % 64) & 1);
 }
 
+static bool unwritten_bit(const struct lay_file *lf, uint64_t b)
+{
+	return lf->unwritten && (lf->unwritten[b / 64] >> (b % 64) & 1);
+}
+
+static void unwritten_clear(struct lay_file *lf, uint64_t b)
+{
+	if (unwritten_bit(lf, b)) {
+		lf->unwritten[b / 64] &= ~(1ull << (b % 64));
+		lf->nr_unwritten--;
+	}
+}
+
 static void used_adjust(struct ios_fs *fs, int64_t blocks)
 {
 	if (fs->type == IOS_FS_EXT3) {
@@ -47,6 +60,7 @@ int ios_fs_punch(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint
 	for (uint64_t b = fblock; b < end; b++) {
 		if (hole_bit(lf, b))
 			continue;
+		unwritten_clear(lf, b);
 		lf->holes[b / 64] |= 1ull << (b % 64);
 		(*freed)++;
 	}
@@ -56,23 +70,109 @@ int ios_fs_punch(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint
 	return 0;
 }
 
-uint64_t ios_fs_allocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n)
+static uint64_t alloc_range(struct ios_fs *fs, struct lay_file *lf, uint64_t fblock, uint64_t n,
+			    bool unwritten, int *err)
 {
-	struct lay_file *lf = f->priv;
 	uint64_t end, got = 0;
 
+	*err = 0;
 	if (!lf->nr_holes || fblock >= lf->nblocks)
 		return 0;
+	if (unwritten && !lf->unwritten) {
+		lf->unwritten = calloc((lf->nblocks + 63) / 64, sizeof(*lf->unwritten));
+		if (!lf->unwritten) {
+			*err = -ENOMEM;
+			return 0;
+		}
+	}
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
 	for (uint64_t b = fblock; b < end && lf->nr_holes; b++) {
 		if (!hole_bit(lf, b))
 			continue;
 		lf->holes[b / 64] &= ~(1ull << (b % 64));
 		lf->nr_holes--;
+		if (unwritten) {
+			lf->unwritten[b / 64] |= 1ull << (b % 64);
+			lf->nr_unwritten++;
+		}
 		got++;
 	}
 	used_adjust(fs, (int64_t)got);
 	return got;
+}
+
+uint64_t ios_fs_allocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n)
+{
+	int err;
+
+	return alloc_range(fs, f->priv, fblock, n, false, &err);
+}
+
+int ios_fs_preallocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n,
+		       uint64_t *got)
+{
+	int err;
+
+	*got = alloc_range(fs, f->priv, fblock, n, true, &err);
+	return err;
+}
+
+int ios_fs_mark_unwritten(struct ios_fs_file *f)
+{
+	struct lay_file *lf = f->priv;
+
+	if (f->is_dev)
+		return 0;
+	if (!lf->unwritten) {
+		lf->unwritten = calloc((lf->nblocks + 63) / 64, sizeof(*lf->unwritten));
+		if (!lf->unwritten)
+			return -ENOMEM;
+	}
+	lf->nr_unwritten = 0;
+	for (uint64_t b = 0; b < lf->nblocks; b++) {
+		if (hole_bit(lf, b))
+			continue;
+		lf->unwritten[b / 64] |= 1ull << (b % 64);
+		lf->nr_unwritten++;
+	}
+	return 0;
+}
+
+uint64_t ios_fs_unwritten_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n)
+{
+	const struct lay_file *lf = f->priv;
+	uint64_t end, k = 0;
+
+	if (!lf || !lf->nr_unwritten || fblock >= lf->nblocks)
+		return 0;
+	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
+	for (uint64_t b = fblock; b < end; b++)
+		k += unwritten_bit(lf, b);
+	return k;
+}
+
+uint64_t ios_fs_mark_written(struct ios_fs_file *f, uint64_t fblock, uint64_t n)
+{
+	struct lay_file *lf = f->priv;
+	uint64_t end, k = 0;
+
+	if (!lf->nr_unwritten || fblock >= lf->nblocks)
+		return 0;
+	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
+	for (uint64_t b = fblock; b < end; b++) {
+		k += unwritten_bit(lf, b);
+		unwritten_clear(lf, b);
+	}
+	return k;
+}
+
+bool ios_fs_reads_zero(const struct ios_fs_file *f, uint64_t fblock)
+{
+	const struct lay_file *lf = f->priv;
+
+	return lf && fblock < lf->nblocks &&
+	       ((lf->nr_holes && hole_bit(lf, fblock)) ||
+		(lf->nr_unwritten && unwritten_bit(lf, fblock)));
 }
 
 bool ios_fs_is_hole(const struct ios_fs_file *f, uint64_t fblock)

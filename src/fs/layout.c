@@ -139,6 +139,7 @@ void ios_fs_destroy(struct ios_fs *fs)
 		free((char *)f->pub.path);
 		free(f->runs);
 		free(f->holes);
+		free(f->unwritten);
 		free(f);
 	}
 	if (fs->type == IOS_FS_EXT3)

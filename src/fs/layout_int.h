@@ -34,6 +34,9 @@ struct lay_file {
 	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
 	uint64_t *holes;
 	uint64_t nr_holes;
+	/* ... and blocks preallocated by fallocate() but never written (unwritten extents) */
+	uint64_t *unwritten;
+	uint64_t nr_unwritten;
 	bool unlinked;			/* unlinked: its blocks and inode are free */
 	struct lay_file *next;		/* every file of the layout, in call order */
 };

@@ -351,7 +351,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			op->ra_next = ++i;
 			continue;
 		}
-		if (ios_fs_is_hole(in->f, i)) {
+		if (ios_fs_reads_zero(in->f, i)) {
 			int r = ios_vfs_hole_page(vfs, op, in, i, i == op->ra_marker);
 
 			if (r)
@@ -374,7 +374,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			if (ensure_map_meta(vfs, op, &mn, now))
 				return IOS_VFS_WAIT;
 		}
-		while (n < run && !ios_pc_lookup(in, i + n) && !ios_fs_is_hole(in->f, i + n)) {
+		while (n < run && !ios_pc_lookup(in, i + n) && !ios_fs_reads_zero(in->f, i + n)) {
 			struct pc_page *p = ios_pc_alloc(vfs, in, i + n);
 
 			if (!p)
@@ -674,8 +674,11 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 
 		if (pend > end)
 			pend = end;
-		if (ios_fs_is_hole(in->f, idx)) {
-			/* ext3_get_block(create): the block is allocated as the page is written */
+		if (ios_fs_reads_zero(in->f, idx)) {
+			/*
+			 * ext3_get_block(create): a hole's block is allocated as
+			 * the page is written; an unwritten one is converted
+			 */
 			if (ios_vfs_alloc_blocks(vfs, op, in, idx, 1, now))
 				return IOS_VFS_WAIT;
 			if (op->error)
@@ -776,7 +779,7 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		uint64_t bytes;
 		struct vfs_bio *vb;
 
-		if (!wr && ios_fs_is_hole(in->f, blk)) {
+		if (!wr && ios_fs_reads_zero(in->f, blk)) {
 			/* dio zero-fills a hole: no I/O */
 			op->cursor = (blk + 1) * IOS_FS_BLOCK_SIZE;
 			continue;
@@ -787,12 +790,15 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			bytes = end - op->cursor;
 		if (bytes > max_bytes)
 			bytes = max_bytes;
-		if (!wr && ios_fs_holes_in(in->f, blk, (inblk + bytes + IOS_FS_BLOCK_SIZE - 1) /
-						  IOS_FS_BLOCK_SIZE)) {
+		if (!wr && (ios_fs_holes_in(in->f, blk, (inblk + bytes + IOS_FS_BLOCK_SIZE - 1) /
+						   IOS_FS_BLOCK_SIZE) ||
+			    ios_fs_unwritten_in(in->f, blk, (inblk + bytes + IOS_FS_BLOCK_SIZE - 1) /
+						IOS_FS_BLOCK_SIZE))) {
 			/* the read stops before the next hole */
 			uint64_t k = 1;
 
-			while (k * IOS_FS_BLOCK_SIZE - inblk < bytes && !ios_fs_is_hole(in->f, blk + k))
+			while (k * IOS_FS_BLOCK_SIZE - inblk < bytes &&
+			       !ios_fs_reads_zero(in->f, blk + k))
 				k++;
 			if (k * IOS_FS_BLOCK_SIZE - inblk < bytes)
 				bytes = k * IOS_FS_BLOCK_SIZE - inblk;

@@ -60,17 +60,24 @@ int ios_vfs_alloc_blocks(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_
 			 uint64_t first, uint64_t n, uint64_t now)
 {
 	struct ios_fs_meta_blocks mb;
+	bool holes = ios_fs_holes_in(in->f, first, n) > 0;
 
-	if (!ios_fs_holes_in(in->f, first, n))
+	if (!holes && !ios_fs_unwritten_in(in->f, first, n))
 		return 0;
-	/* the bitmap that gives the blocks, its group's free count, the inode's block map */
+	/*
+	 * A hole: the bitmap that gives the block, its group's free count,
+	 * the inode's block map. Unwritten blocks: only the extent's state,
+	 * in the inode, changes.
+	 */
 	ios_fs_file_meta(vfs->fs, in->f, first, &mb);
-	if (meta_touch(vfs, op, mb.block_bitmap, true, now) ||
-	    meta_touch(vfs, op, mb.block_desc, true, now) ||
+	if ((holes && (meta_touch(vfs, op, mb.block_bitmap, true, now) ||
+		       meta_touch(vfs, op, mb.block_desc, true, now))) ||
 	    meta_touch(vfs, op, mb.inode, true, now))
 		return IOS_VFS_WAIT;
-	if (!op->error)
+	if (!op->error) {
 		(void)ios_fs_allocate(vfs->fs, in->f, first, n);
+		(void)ios_fs_mark_written(in->f, first, n);
+	}
 	return 0;
 }
 
@@ -218,8 +225,16 @@ static int fileop_step(struct ios_vfs *vfs, struct ios_vfs_op *op, unsigned step
 			op->error = -EOPNOTSUPP;
 			break;
 		}
-		if (step == 0)
-			return ios_vfs_alloc_blocks(vfs, op, in, first, end - first, now);
+		if (step == 0 && ios_fs_holes_in(f, first, end - first)) {
+			uint64_t got;
+
+			if (meta_touch(vfs, op, mb.block_bitmap, true, now) ||
+			    meta_touch(vfs, op, mb.block_desc, true, now) ||
+			    meta_touch(vfs, op, mb.inode, true, now))
+				return IOS_VFS_WAIT;
+			if (!op->error && ios_fs_preallocate(vfs->fs, f, first, end - first, &got))
+				op->error = -ENOMEM;
+		}
 		break;
 	case IOS_VFS_PUNCH:
 	case IOS_VFS_TRUNCATE:
@@ -265,7 +280,7 @@ static int fileop_step(struct ios_vfs *vfs, struct ios_vfs_op *op, unsigned step
 			while (op->cursor < end && op->cursor < in->npages) {
 				struct pc_page *p;
 
-				if (ios_fs_is_hole(f, op->cursor)) {
+				if (ios_fs_reads_zero(f, op->cursor)) {
 					op->cursor++;
 					continue;
 				}

@@ -97,14 +97,20 @@ int ios_run_fileop_files(struct run_ctx *c, struct ios_err *e)
 			 * A write-only job without overwrite makes its file afresh
 			 * (fio's extend_file): sparse unless something preallocates
 			 * it. ext3 has no fallocate(), so native falls back to
-			 * sparse there; posix_fallocate() writes it instead. Left
-			 * unset, the file is laid out whole (docs/jobfiles.md).
+			 * sparse there, and posix_fallocate() writes it (glibc's
+			 * fallback): laid out whole. On extent the preallocation is
+			 * unwritten. Left unset, the file is laid out whole, as
+			 * written (docs/jobfiles.md).
 			 */
 			if (ios_rw_has_read(j->rw) || j->overwrite)
 				continue;
 			if (j->fallocate == IOS_FALLOC_NONE || j->fallocate == IOS_FALLOC_TRUNCATE ||
 			    (j->fallocate == IOS_FALLOC_NATIVE && c->lab.fs == IOS_FS_EXT3)) {
 				if (ios_fs_punch(c->fs, f->fsf, 0, UINT64_MAX, &freed))
+					return IOS_ERR(e, -ENOMEM, "out of memory");
+			} else if (j->fallocate != IOS_FALLOC_DEFAULT && c->lab.fs == IOS_FS_EXTENT) {
+				/* fallocate() leaves unwritten extents: zeros until written */
+				if (ios_fs_mark_unwritten(f->fsf))
 					return IOS_ERR(e, -ENOMEM, "out of memory");
 			}
 		}
@@ -113,22 +119,25 @@ int ios_run_fileop_files(struct run_ctx *c, struct ios_err *e)
 }
 
 /*
- * The task opens @tf: a file an earlier job unlinked exists again only if
- * this job may create files (fio lays it out again at the job's start,
- * which, like every layout, is not I/O of the run).
+ * The task opens @tf, which an earlier job may have unlinked. fio laid
+ * every job's files out before the first job ran, so nothing lays it out
+ * again: an open with O_CREAT (a writer that may create files, falloc)
+ * makes it anew, empty; any other open fails with ENOENT, as in fio.
  */
 int ios_run_fileop_open(struct run_task *t, struct run_task_file *tf)
 {
+	const struct ios_job *j = t->job;
 	struct ios_fs_file *fsf = tf->f->fsf;
+	bool creat;
 
-	if (tf->f->is_dev || ios_fs_exists(fsf) || t->job->ioengine == IOS_ENGINE_FILECREATE)
+	if (tf->f->is_dev || ios_fs_exists(fsf) || j->ioengine == IOS_ENGINE_FILECREATE)
 		return 0;
-	if (!t->job->allow_file_create)
+	creat = j->allow_file_create &&
+		(j->ioengine == IOS_ENGINE_FALLOC ||
+		 (ios_rw_has_write(j->rw) && !ios_engine_opens_are_io(j->ioengine)));
+	if (!creat)
 		return -ENOENT;
-	if (ios_fs_recreate(t->ctx->fs, fsf))
-		return -ENOMEM;
-	(void)ios_fs_allocate(t->ctx->fs, fsf, 0, UINT64_MAX);
-	return 0;
+	return ios_fs_recreate(t->ctx->fs, fsf) ? -ENOMEM : 0;
 }
 
 /* ---- each I/O unit ---- */
