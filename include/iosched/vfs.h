@@ -173,6 +173,13 @@ int ios_vfs_warm_meta(struct ios_vfs *vfs, struct ios_inode *in);
 /* Initialise an open file (no I/O: run an IOS_VFS_OPEN op for the metadata reads). */
 void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
 		       struct ios_ioc *ioc, unsigned flags);
+/*
+ * unlink() of @inode's file as a job ends (fio's unlink=1), done at once:
+ * its cached metadata blocks (directory, inode, bitmaps, descriptors) are
+ * dirtied, its pages dropped (dirty ones discarded), its blocks and inode
+ * freed. Blocks not cached are not read (the job's stats are closed).
+ */
+void ios_vfs_unlink_now(struct ios_vfs *vfs, struct ios_inode *inode, uint64_t now);
 /* Drop the clean, idle cached pages of @inode (fio's invalidate=1, POSIX_FADV_DONTNEED). */
 void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *inode);
 

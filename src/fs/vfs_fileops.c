@@ -331,3 +331,23 @@ enum ios_vfs_status ios_vfs_do_fileop(struct ios_vfs *vfs, struct ios_vfs_op *op
 		op->done = op->len;
 	return IOS_VFS_DONE;
 }
+
+void ios_vfs_unlink_now(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
+{
+	struct ios_fs_file *f = in->f;
+	struct ios_fs_meta_blocks mb;
+	const uint64_t *blocks = &mb.dir;
+
+	if (f->is_dev || !ios_fs_exists(f))
+		return;
+	ios_fs_file_meta(vfs->fs, f, 0, &mb);
+	for (unsigned k = 0; k < sizeof(mb) / sizeof(mb.dir); k++) {
+		struct pc_page *p = block_ok(vfs, blocks[k]) ? ios_pc_lookup(vfs->meta, blocks[k])
+							     : NULL;
+
+		if (p && (p->flags & PG_UPTODATE))
+			ios_pc_set_dirty(vfs, p, now);
+	}
+	drop_pages(vfs, in, 0, in->npages, now);
+	ios_fs_unlink(vfs->fs, f);
+}

@@ -914,6 +914,11 @@ static void finish(struct run_task *t, uint64_t now)
 			r->dir[d].runtime_ns = r->runtime_ns;
 	if (ios_rw_has_trim(t->job->rw))
 		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
+	/* unlink=1: fio removes the job's files after its stats are taken */
+	if (t->job->unlink)
+		for (unsigned k = 0; k < t->nr_files; k++)
+			if (!t->files[k].f->is_dev)
+				ios_vfs_unlink_now(t->ctx->vfs, t->files[k].f->inode, now);
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);

@@ -125,6 +125,15 @@ want del3 jobs.1.error 0
 sed 's/ioengine=filestat/rw=write\nallow_file_create=0/' del.fio >del4.fio
 run del4 del4.fio
 want del4 jobs.1.error 2
+# unlink=1 removes the job's files as it ends: a later reader fails with
+# ENOENT, as fio 3.33 does with this job file
+printf '[global]\nfilename=u1\nsize=1m\n[w]\nrw=write\nunlink=1\n[r]\nstonewall\nrw=read\n' >u.fio
+run unl u.fio
+want unl jobs.0.error 0
+want unl jobs.1.error 2
+sed 's/unlink=1/unlink=0/' u.fio >u0.fio
+run unl0 u0.fio
+want unl0 jobs.1.error 0
 # allow_file_create=0 on a file nobody made is refused before the run
 printf '[r]\nrw=read\nsize=1m\nallow_file_create=0\n' >afc.fio
 "$BIN" run afc.fio >/dev/null 2>afc.err && fail "allow_file_create=0 on a missing file ran"
