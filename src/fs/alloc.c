@@ -30,6 +30,24 @@ static void unwritten_clear(struct lay_file *lf, uint64_t b)
 	}
 }
 
+/* Set bits of @map in [@from, @to), a word at a time. */
+static uint64_t bits_in(const uint64_t *map, uint64_t from, uint64_t to)
+{
+	uint64_t k = 0;
+
+	if (!map)
+		return 0;
+	while (from < to) {
+		uint64_t w = from / 64, lo = from % 64;
+		uint64_t n = to - from < 64 - lo ? to - from : 64 - lo;
+		uint64_t mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << lo;
+
+		k += (uint64_t)__builtin_popcountll(map[w] & mask);
+		from += n;
+	}
+	return k;
+}
+
 static void used_adjust(struct ios_fs *fs, int64_t blocks)
 {
 	if (fs->type == IOS_FS_EXT3) {
@@ -57,12 +75,21 @@ int ios_fs_punch(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint
 		if (!lf->holes)
 			return -ENOMEM;
 	}
-	for (uint64_t b = fblock; b < end; b++) {
-		if (hole_bit(lf, b))
-			continue;
-		unwritten_clear(lf, b);
-		lf->holes[b / 64] |= 1ull << (b % 64);
-		(*freed)++;
+	if (bits_in(lf->holes, fblock, end) == end - fblock)
+		return 0;	/* nothing allocated there */
+	for (uint64_t b = fblock; b < end;) {
+		uint64_t w = b / 64, lo = b % 64;
+		uint64_t cnt = end - b < 64 - lo ? end - b : 64 - lo;
+		uint64_t mask = (cnt == 64 ? ~0ull : ((1ull << cnt) - 1)) << lo;
+		uint64_t fresh = ~lf->holes[w] & mask;
+
+		if (lf->unwritten && (lf->unwritten[w] & fresh)) {
+			lf->nr_unwritten -= (uint64_t)__builtin_popcountll(lf->unwritten[w] & fresh);
+			lf->unwritten[w] &= ~fresh;
+		}
+		lf->holes[w] |= mask;
+		*freed += (uint64_t)__builtin_popcountll(fresh);
+		b += cnt;
 	}
 	lf->nr_holes += *freed;
 	if (!lf->unlinked)
@@ -86,6 +113,8 @@ static uint64_t alloc_range(struct ios_fs *fs, struct lay_file *lf, uint64_t fbl
 		}
 	}
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
+	if (!bits_in(lf->holes, fblock, end))
+		return 0;
 	for (uint64_t b = fblock; b < end && lf->nr_holes; b++) {
 		if (!hole_bit(lf, b))
 			continue;
@@ -141,14 +170,12 @@ int ios_fs_mark_unwritten(struct ios_fs_file *f)
 uint64_t ios_fs_unwritten_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n)
 {
 	const struct lay_file *lf = f->priv;
-	uint64_t end, k = 0;
+	uint64_t end;
 
 	if (!lf || !lf->nr_unwritten || fblock >= lf->nblocks)
 		return 0;
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
-	for (uint64_t b = fblock; b < end; b++)
-		k += unwritten_bit(lf, b);
-	return k;
+	return bits_in(lf->unwritten, fblock, end);
 }
 
 uint64_t ios_fs_mark_written(struct ios_fs_file *f, uint64_t fblock, uint64_t n)
@@ -159,6 +186,8 @@ uint64_t ios_fs_mark_written(struct ios_fs_file *f, uint64_t fblock, uint64_t n)
 	if (!lf->nr_unwritten || fblock >= lf->nblocks)
 		return 0;
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
+	if (!bits_in(lf->unwritten, fblock, end))
+		return 0;
 	for (uint64_t b = fblock; b < end; b++) {
 		k += unwritten_bit(lf, b);
 		unwritten_clear(lf, b);
@@ -185,14 +214,12 @@ bool ios_fs_is_hole(const struct ios_fs_file *f, uint64_t fblock)
 uint64_t ios_fs_holes_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n)
 {
 	const struct lay_file *lf = f->priv;
-	uint64_t end, k = 0;
+	uint64_t end;
 
 	if (!lf || !lf->nr_holes || fblock >= lf->nblocks)
 		return 0;
 	end = n > lf->nblocks - fblock ? lf->nblocks : fblock + n;
-	for (uint64_t b = fblock; b < end; b++)
-		k += hole_bit(lf, b);
-	return k;
+	return lf->nr_holes == lf->nblocks ? end - fblock : bits_in(lf->holes, fblock, end);
 }
 
 uint64_t ios_fs_allocated_blocks(const struct ios_fs_file *f)

@@ -163,6 +163,92 @@ static bool ext3_refuses(const struct ios_vfs *vfs, const struct ios_inode *in)
 	return ios_fs_type(vfs->fs) == IOS_FS_EXT3 && !in->f->is_dev;
 }
 
+/* EXT4_IOC_MOVE_EXT (see fileop_step): the steps after the ones of every operation */
+static int move_ext_step(struct ios_vfs *vfs, struct ios_vfs_op *op, unsigned step,
+			 const struct ios_fs_meta_blocks *mb, uint64_t first, uint64_t end, bool *done,
+			 uint64_t now)
+{
+	struct ios_inode *in = op->file->inode;
+	struct ios_fs_file *f = in->f;
+
+	if (ext3_refuses(vfs, in)) {
+		op->error = -EOPNOTSUPP;
+		*done = true;
+		return 0;
+	}
+	if (step == 0)
+		return meta_touch(vfs, op, mb->inode, true, now);
+	if (step == 1 && op->donor) {
+		struct ios_fs_meta_blocks dm;
+
+		ios_fs_file_meta(vfs->fs, op->donor->inode->f, 0, &dm);
+		return meta_touch(vfs, op, dm.inode, true, now);
+	}
+	if (step == 2) {
+		/*
+		 * move_extent_per_page: each page of data is brought up to
+		 * date and dirtied, so the data is read and written again
+		 * (the layout keeps the file's blocks where they were: the
+		 * write goes back to them, not to the donor's).
+		 */
+		if (op->cursor < first)
+			op->cursor = first;
+		while (op->cursor < end && op->cursor < in->npages) {
+			struct pc_page *p;
+
+			if (ios_fs_reads_zero(f, op->cursor)) {
+				op->cursor++;
+				continue;
+			}
+			p = ios_pc_lookup(in, op->cursor);
+			if (!p)
+				return ios_vfs_read_page(vfs, op, in, op->cursor, now)
+				       ? IOS_VFS_WAIT : 0;
+			if (!(p->flags & PG_UPTODATE)) {
+				if (!(p->flags & PG_LOCKED)) {
+					op->error = -EIO;
+					return 0;
+				}
+				ios_pc_wait(&p->waiters, op);
+				ios_pc_lru_update(vfs, p);
+				return IOS_VFS_WAIT;
+			}
+			ios_pc_set_dirty(vfs, p, now);
+			ios_pc_touch(vfs, p);
+			op->cursor++;
+			op->done += IOS_PAGE_SIZE;
+		}
+		return 0;
+	}
+	if (step == 3) {
+		/*
+		 * The moved data is written out before the call returns
+		 * (sync writes of the range), rather than left to the
+		 * flusher: a simplification that keeps a mover from
+		 * dirtying memory faster than writeback drains it.
+		 */
+		uint64_t max = UINT64_MAX, to = end < in->npages ? end : in->npages;
+
+		if (op->cursor < first)
+			op->cursor = first;
+		return ios_vfs_write_dirty(vfs, op, op->file->ioc, in, &op->cursor, to,
+					   IOS_REQ_SYNC, &max, now);
+	}
+	if (step == 4) {
+		for (uint64_t i = first; i < end && i < in->npages; i++) {
+			struct pc_page *p = ios_pc_lookup(in, i);
+
+			if (p && (p->flags & PG_WRITEBACK)) {
+				ios_pc_wait(&p->waiters, op);
+				ios_pc_lru_update(vfs, p);
+				return IOS_VFS_WAIT;
+			}
+		}
+		*done = true;
+	}
+	return 0;
+}
+
 /* One step of the list each operation is; IOS_VFS_WAIT, or 0 for the next one. */
 static int fileop_step(struct ios_vfs *vfs, struct ios_vfs_op *op, unsigned step, bool *done,
 		       uint64_t now)
@@ -256,57 +342,7 @@ static int fileop_step(struct ios_vfs *vfs, struct ios_vfs_op *op, unsigned step
 		}
 		break;
 	case IOS_VFS_MOVE_EXT:
-		if (ext3_refuses(vfs, in)) {
-			op->error = -EOPNOTSUPP;
-			break;
-		}
-		if (step == 0)
-			return meta_touch(vfs, op, mb.inode, true, now);
-		if (step == 1 && op->donor) {
-			struct ios_fs_meta_blocks dm;
-
-			ios_fs_file_meta(vfs->fs, op->donor->inode->f, 0, &dm);
-			return meta_touch(vfs, op, dm.inode, true, now);
-		}
-		if (step == 2) {
-			/*
-			 * move_extent_per_page: each page of data is brought up to
-			 * date and dirtied, so the data is read and written again
-			 * (the layout keeps the file's blocks where they were: the
-			 * write goes back to them, not to the donor's).
-			 */
-			if (op->cursor < first)
-				op->cursor = first;
-			while (op->cursor < end && op->cursor < in->npages) {
-				struct pc_page *p;
-
-				if (ios_fs_reads_zero(f, op->cursor)) {
-					op->cursor++;
-					continue;
-				}
-				p = ios_pc_lookup(in, op->cursor);
-				if (!p)
-					return ios_vfs_read_page(vfs, op, in, op->cursor, now)
-					       ? IOS_VFS_WAIT : 0;
-				if (!(p->flags & PG_UPTODATE)) {
-					if (!(p->flags & PG_LOCKED)) {
-						op->error = -EIO;
-						return 0;
-					}
-					ios_pc_wait(&p->waiters, op);
-					ios_pc_lru_update(vfs, p);
-					return IOS_VFS_WAIT;
-				}
-				ios_pc_set_dirty(vfs, p, now);
-				ios_pc_touch(vfs, p);
-				op->cursor++;
-				op->done += IOS_PAGE_SIZE;
-			}
-			return 0;
-		}
-		if (step == 3)
-			break;
-		return 0;
+		return move_ext_step(vfs, op, step, &mb, first, end, done, now);
 	default:
 		op->error = -EINVAL;
 		break;
