@@ -128,4 +128,74 @@ uint64_t ios_fs_used_bytes(const struct ios_fs *fs);
  */
 uint64_t ios_fs_free_inodes(const struct ios_fs *fs);
 
+/*
+ * ---- Allocation after the layout (alloc.c): what file operations change ----
+ *
+ * A laid-out file starts with every block allocated where the layout put
+ * it. fallocate= none / truncate (a sparse file), hole punching, truncation
+ * and unlink make holes; writes and fallocate fill them again. A block
+ * allocated again comes back at the place the layout gave it (the
+ * allocator's goal for that file block), so holes never move data: the
+ * model tracks which blocks are allocated, not fragmentation. A hole reads
+ * as zeros without I/O. ios_fs_used_bytes() follows the changes (data
+ * blocks only: the indirect blocks a sparse ext3 file would not need are
+ * still counted).
+ */
+
+/* Make file blocks [@fblock, @fblock + @n) holes; *@freed gets how many were allocated. */
+int ios_fs_punch(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n,
+		 uint64_t *freed) IOS_MUST_CHECK;
+/* Allocate the holes among [@fblock, @fblock + @n); returns how many there were. */
+uint64_t ios_fs_allocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/*
+ * fallocate(): the holes among [@fblock, @fblock + @n) become allocated but
+ * unwritten (ext4's unwritten extents: they read as zeros without I/O until
+ * written); *@got gets how many. 0 or -ENOMEM.
+ */
+int ios_fs_preallocate(struct ios_fs *fs, struct ios_fs_file *f, uint64_t fblock, uint64_t n,
+		       uint64_t *got) IOS_MUST_CHECK;
+/* Every allocated block of @f unwritten (a file made by fallocate). 0 or -ENOMEM. */
+int ios_fs_mark_unwritten(struct ios_fs_file *f) IOS_MUST_CHECK;
+/* Unwritten blocks among [@fblock, @fblock + @n). */
+uint64_t ios_fs_unwritten_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/* A write reached [@fblock, @fblock + @n): its unwritten blocks are written now (how many). */
+uint64_t ios_fs_mark_written(struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/* Does file block @fblock read as zeros without I/O (a hole, or unwritten)? */
+bool ios_fs_reads_zero(const struct ios_fs_file *f, uint64_t fblock);
+/* Is file block @fblock a hole? */
+bool ios_fs_is_hole(const struct ios_fs_file *f, uint64_t fblock);
+/* Holes among [@fblock, @fblock + @n). */
+uint64_t ios_fs_holes_in(const struct ios_fs_file *f, uint64_t fblock, uint64_t n);
+/* Blocks of @f allocated now. */
+uint64_t ios_fs_allocated_blocks(const struct ios_fs_file *f);
+/*
+ * unlink(): the file's blocks and inode are freed and it no longer exists
+ * (ios_fs_exists); its mapping stays valid, as the blocks of an unlinked
+ * file may still be under I/O. ios_fs_recreate() makes it exist again, empty
+ * (every block a hole), with the same inode and place.
+ */
+void ios_fs_unlink(struct ios_fs *fs, struct ios_fs_file *f);
+int ios_fs_recreate(struct ios_fs *fs, struct ios_fs_file *f) IOS_MUST_CHECK;
+bool ios_fs_exists(const struct ios_fs_file *f);
+
+/*
+ * The metadata blocks a change to @f touches, for the page cache to read
+ * (when cold) and dirty. ext3: the directory block, the inode-table block,
+ * the inode bitmap and descriptor block of the inode's group, the block
+ * bitmap and descriptor block of the group holding file block @fblock.
+ * extent: the inode block, and block 0 (the superblock, standing for the
+ * free-space information an extent filesystem keeps); raw and /dev/: none.
+ * Absent ones are IOS_FS_NO_BLOCK.
+ */
+struct ios_fs_meta_blocks {
+	uint64_t dir;
+	uint64_t inode;
+	uint64_t inode_bitmap;
+	uint64_t inode_desc;
+	uint64_t block_bitmap;
+	uint64_t block_desc;
+};
+void ios_fs_file_meta(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,
+		      struct ios_fs_meta_blocks *out);
+
 #endif

@@ -44,7 +44,38 @@ enum ios_ioengine {
 	IOS_ENGINE_IO_URING,
 	IOS_ENGINE_POSIXAIO,
 	IOS_ENGINE_NULL,	/* completes at once, no device I/O */
+	/* file operations (src/run/fileops.c): each I/O is a call on the file */
+	IOS_ENGINE_FALLOC,	/* fallocate() of the range; trims punch holes */
+	IOS_ENGINE_FTRUNCATE,	/* each write is ftruncate(fd, offset) */
+	IOS_ENGINE_FILECREATE,	/* the open creates the file; no data I/O */
+	IOS_ENGINE_FILESTAT,	/* the open is a stat(); no data I/O */
+	IOS_ENGINE_FILEDELETE,	/* the open is an unlink(); no data I/O */
+	IOS_ENGINE_E4DEFRAG,	/* each write is EXT4_IOC_MOVE_EXT from a donor file */
 };
+
+/* fallocate= (fio's FIO_FALLOCATE_*): how a laid-out file gets its blocks */
+enum ios_fallocate {
+	IOS_FALLOC_DEFAULT = 0,	/* not given: native, with the whole file laid out (jobfiles.md) */
+	IOS_FALLOC_NONE,	/* none, 0: sparse; writes allocate */
+	IOS_FALLOC_POSIX,	/* posix, 1: posix_fallocate() */
+	IOS_FALLOC_KEEP,	/* keep: fallocate(FALLOC_FL_KEEP_SIZE) */
+	IOS_FALLOC_NATIVE,	/* native: fallocate(), fio 3.33's default on Linux */
+	IOS_FALLOC_TRUNCATE,	/* truncate: ftruncate() only */
+};
+
+/* stat_type= of the filestat engine */
+enum ios_stat_type { IOS_STAT_STAT = 0, IOS_STAT_LSTAT, IOS_STAT_STATX };
+
+static inline int ios_engine_is_fileop(enum ios_ioengine e)
+{
+	return e >= IOS_ENGINE_FALLOC;
+}
+/* The engines whose "I/O" is the open of each file (fio's fileoperations.c). */
+static inline int ios_engine_opens_are_io(enum ios_ioengine e)
+{
+	return e == IOS_ENGINE_FILECREATE || e == IOS_ENGINE_FILESTAT ||
+	       e == IOS_ENGINE_FILEDELETE;
+}
 
 enum ios_zone_mode {
 	IOS_ZONE_NONE = 0,
@@ -224,6 +255,13 @@ struct ios_job {
 	int unlink;
 	int overwrite;
 	int overwrite_set;		/* given in the job file (the note is for an explicit 0) */
+	/* file operations (options_fileops.c) */
+	int fallocate;			/* enum ios_fallocate */
+	int allow_file_create;		/* 0: a file that does not exist is an error */
+	unsigned openfiles;		/* files open at once; 0 = nrfiles */
+	int stat_type;			/* filestat: enum ios_stat_type */
+	char *donorname;		/* e4defrag: the donor file (in directory=) */
+	int inplace;			/* e4defrag: allocate and free the donor per move */
 	/* where size=, filesize=, nrfiles= and offset= were set (layout errors) */
 	struct ios_optsrc size_src, filesize_src, nrfiles_src, offset_src;
 
@@ -316,8 +354,6 @@ struct ios_job {
 	unsigned ignore_error_nr[IOS_ERRTYPE_NR];	/* 0: fio's default list (EIO, EILSEQ) */
 	int error_dump;			/* print every error, even those continued after */
 	int fill_device;		/* write until the filesystem is full (fill_fs) */
-	int fallocate;			/* none, native, posix, keep, truncate, 0, 1: the index */
-	int fallocate_set;		/* given in the job file */
 	uint64_t bwavgtime_ns;
 	uint64_t iopsavgtime_ns;
 	int bwavgtime_set;		/* given in the job file (fio: then a windowed */

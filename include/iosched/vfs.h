@@ -77,6 +77,14 @@ enum ios_vfs_op_type {
 	IOS_VFS_DIRECT_READ,
 	IOS_VFS_DIRECT_WRITE,
 	IOS_VFS_DISCARD,	/* BLKDISCARD on the blocks under [off, off+len): no data, no cache */
+	/* file operations (vfs_fileops.c): metadata through the cache, no data copied */
+	IOS_VFS_STAT,		/* stat(): the directory and inode blocks; -ENOENT if unlinked */
+	IOS_VFS_CREATE,		/* open(O_CREAT): makes the file if it does not exist */
+	IOS_VFS_UNLINK,		/* unlink(): frees the inode and blocks, drops the pages */
+	IOS_VFS_FALLOCATE,	/* fallocate(): allocate the holes in [off, off+len) */
+	IOS_VFS_PUNCH,		/* fallocate(PUNCH_HOLE | KEEP_SIZE) of [off, off+len) */
+	IOS_VFS_TRUNCATE,	/* ftruncate(off): the blocks from off on are freed */
+	IOS_VFS_MOVE_EXT,	/* EXT4_IOC_MOVE_EXT of [off, off+len): the data read, rewritten */
 };
 
 /* ios_vfs_step() results */
@@ -118,6 +126,7 @@ struct ios_vfs_op {
 	ios_vfs_wake_fn wake;
 	void *priv;
 	int ioprio;		/* O_DIRECT: the I/O's own priority for its bios (cmdprio) */
+	struct ios_file *donor;	/* IOS_VFS_MOVE_EXT: the donor file, or NULL */
 
 	/* results */
 	int error;		/* 0 or -errno */
@@ -133,7 +142,7 @@ struct ios_vfs_op {
 	unsigned pending;	/* I/Os of this op in flight */
 	struct ios_vfs_op *wait_next;	/* on a wait list */
 	bool waiting;
-	uint64_t seq;		/* fsync: pages dirtied before this op started */
+	uint64_t seq;		/* fsync: pages dirtied before this op started; fileops: step */
 };
 
 struct ios_vfs_config {
@@ -165,6 +174,13 @@ int ios_vfs_warm_meta(struct ios_vfs *vfs, struct ios_inode *in);
 /* Initialise an open file (no I/O: run an IOS_VFS_OPEN op for the metadata reads). */
 void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_inode *inode,
 		       struct ios_ioc *ioc, unsigned flags);
+/*
+ * unlink() of @inode's file as a job ends (fio's unlink=1), done at once:
+ * its cached metadata blocks (directory, inode, bitmaps, descriptors) are
+ * dirtied, its pages dropped (dirty ones discarded), its blocks and inode
+ * freed. Blocks not cached are not read (the job's stats are closed).
+ */
+void ios_vfs_unlink_now(struct ios_vfs *vfs, struct ios_inode *inode, uint64_t now);
 /* Drop the clean, idle cached pages of @inode (fio's invalidate=1, POSIX_FADV_DONTNEED). */
 void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *inode);
 

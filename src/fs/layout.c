@@ -138,6 +138,8 @@ void ios_fs_destroy(struct ios_fs *fs)
 		n = f->next;
 		free((char *)f->pub.path);
 		free(f->runs);
+		free(f->holes);
+		free(f->unwritten);
 		free(f);
 	}
 	if (fs->type == IOS_FS_EXT3)
@@ -346,6 +348,17 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 {
 	const struct lay_file *lf = f->priv;
 
+	if (!lf) {
+		/* the page cache's view of the whole device (its metadata cache) */
+		uint64_t n = f->size / IOS_FS_BLOCK_SIZE;
+
+		IOS_BUG_ON(!f->is_dev || fblock >= n);
+		out->block = fblock;
+		out->contig = n - fblock;
+		out->nr_meta = 0;
+		out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+		return;
+	}
 	IOS_BUG_ON(fblock >= lf->nblocks);
 	if (!f->is_dev && fs->type == IOS_FS_EXT3) {
 		ios_lay_ext3_map(fs, lf, fblock, out);

@@ -831,3 +831,51 @@ out:
 	free(ends);
 	return ret;
 }
+
+/* ---- what file operations change (alloc.c) ---- */
+
+void ios_lay_ext3_adjust(struct ios_fs *fs, int64_t blocks, int64_t inodes)
+{
+	struct lay_ext3 *x = fs->ext3;
+
+	x->free_blocks = (uint64_t)((int64_t)x->free_blocks + blocks);
+	x->free_inodes = (uint64_t)((int64_t)x->free_inodes + inodes);
+}
+
+/*
+ * Every group starts its own metadata with the block bitmap, the inode
+ * bitmap and the inode table, in that order (after the superblock backup
+ * and descriptors where there are some), so both bitmaps sit just below
+ * the inode table.
+ */
+static unsigned ext3_group_of_block(const struct lay_ext3 *x, uint64_t block)
+{
+	uint64_t g = block / EXT3_BPG;
+
+	return g < x->geo.ngroups ? (unsigned)g : x->geo.ngroups - 1;
+}
+
+static uint64_t ext3_desc_block(unsigned g)
+{
+	return 1 + g / EXT3_DESC_PER_BLOCK;	/* the primary descriptors follow block 0 */
+}
+
+void ios_lay_ext3_group_meta(const struct ios_fs *fs, uint64_t block, uint64_t *block_bitmap,
+			     uint64_t *desc)
+{
+	const struct lay_ext3 *x = fs->ext3;
+	unsigned g = ext3_group_of_block(x, block);
+
+	*block_bitmap = x->g[g].data - x->geo.itb - 2;
+	*desc = ext3_desc_block(g);
+}
+
+void ios_lay_ext3_inode_meta(const struct ios_fs *fs, uint32_t ino, uint64_t *inode_bitmap,
+			     uint64_t *desc)
+{
+	const struct lay_ext3 *x = fs->ext3;
+	unsigned g = (ino - 1) / x->geo.ipg;
+
+	*inode_bitmap = x->g[g].data - x->geo.itb - 1;
+	*desc = ext3_desc_block(g);
+}

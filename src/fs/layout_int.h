@@ -32,6 +32,13 @@ struct lay_file {
 	bool fit;			/* ios_fs_add_file_upto: take what space there is */
 	struct lay_run *runs;		/* ext3: the stream's runs, sorted by pos */
 	size_t nr_runs;
+	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
+	uint64_t *holes;
+	uint64_t nr_holes;
+	/* ... and blocks preallocated by fallocate() but never written (unwritten extents) */
+	uint64_t *unwritten;
+	uint64_t nr_unwritten;
+	bool unlinked;			/* unlinked: its blocks and inode are free */
 	struct lay_file *next;		/* every file of the layout, in call order */
 };
 
@@ -78,6 +85,14 @@ int ios_lay_nospace(const struct ios_fs *fs, const char *path, uint64_t size, ui
 /* layout_ext3.c */
 int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e);
 void ios_lay_ext3_fini(struct ios_fs *fs);
+/* alloc.c: blocks and inodes freed (> 0) or taken back (< 0) by file operations */
+void ios_lay_ext3_adjust(struct ios_fs *fs, int64_t blocks, int64_t inodes);
+/* The bitmap and descriptor blocks of the group holding device block @block */
+void ios_lay_ext3_group_meta(const struct ios_fs *fs, uint64_t block, uint64_t *block_bitmap,
+			     uint64_t *desc);
+/* ... and of the inode @ino's group */
+void ios_lay_ext3_inode_meta(const struct ios_fs *fs, uint32_t ino, uint64_t *inode_bitmap,
+			     uint64_t *desc);
 int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e);
 void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
 		      struct ios_fs_map *out);

@@ -227,8 +227,8 @@ static int mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op)
  * Make sure metadata block @block is cached. 0 when it is; IOS_VFS_WAIT when
  * @op must wait for it (this call started the read if nobody had).
  */
-static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
-		       uint64_t now)
+int ios_vfs_ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
+			uint64_t now)
 {
 	struct pc_page *p;
 	struct vfs_bio *vb;
@@ -284,7 +284,7 @@ static int ensure_map_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, const str
 			   uint64_t now)
 {
 	for (unsigned k = 0; k < m->nr_meta; k++)
-		if (ensure_meta(vfs, op, m->meta[k], false, now))
+		if (ios_vfs_ensure_meta(vfs, op, m->meta[k], false, now))
 			return IOS_VFS_WAIT;
 	return 0;
 }
@@ -351,6 +351,14 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			op->ra_next = ++i;
 			continue;
 		}
+		if (ios_fs_reads_zero(in->f, i)) {
+			int r = ios_vfs_hole_page(vfs, op, in, i, i == op->ra_marker);
+
+			if (r)
+				return r;
+			op->ra_next = ++i;
+			continue;
+		}
 		ios_fs_map_block(vfs->fs, in->f, i, &m);
 		if (ensure_map_meta(vfs, op, &m, now))
 			return IOS_VFS_WAIT;
@@ -366,7 +374,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			if (ensure_map_meta(vfs, op, &mn, now))
 				return IOS_VFS_WAIT;
 		}
-		while (n < run && !ios_pc_lookup(in, i + n)) {
+		while (n < run && !ios_pc_lookup(in, i + n) && !ios_fs_reads_zero(in->f, i + n)) {
 			struct pc_page *p = ios_pc_alloc(vfs, in, i + n);
 
 			if (!p)
@@ -607,6 +615,44 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	return IOS_VFS_DONE;
 }
 
+int ios_vfs_read_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+		      uint64_t idx, uint64_t now)
+{
+	struct ios_fs_map m;
+	struct vfs_bio *vb;
+	struct pc_page *p;
+
+	ios_fs_map_block(vfs->fs, in->f, idx, &m);
+	if (ensure_map_meta(vfs, op, &m, now))
+		return IOS_VFS_WAIT;
+	p = ios_pc_alloc(vfs, in, idx);
+	if (!p)
+		return mem_wait(vfs, op);
+	vb = ios_vb_get(vfs);
+	if (!vb) {
+		ios_pc_remove(vfs, p);
+		op->error = -ENOMEM;
+		return 0;
+	}
+	p->flags |= PG_LOCKED;
+	vb->inode = in;
+	vb->first = idx;
+	vb->nr = 1;
+	vb->kind = VB_READ;
+	vb_set_blocks(vfs, vb, m.block, 1);
+	vb->bio.dir = IOS_READ;
+	vb->bio.ioc = op->file->ioc;
+	op_wait(&p->waiters, op);
+	ios_pc_lru_update(vfs, p);
+	(void)vb_submit(vfs, op, vb, now, false);
+	return IOS_VFS_WAIT;
+}
+
+int ios_vfs_mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op)
+{
+	return mem_wait(vfs, op);
+}
+
 /* ---- buffered write ---- */
 
 static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
@@ -628,38 +674,31 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 
 		if (pend > end)
 			pend = end;
+		if (ios_fs_reads_zero(in->f, idx)) {
+			/*
+			 * ext3_get_block(create): a hole's block is allocated as
+			 * the page is written; an unwritten one is converted
+			 */
+			if (ios_vfs_alloc_blocks(vfs, op, in, idx, 1, now))
+				return IOS_VFS_WAIT;
+			if (op->error)
+				break;
+			if (!p) {
+				p = ios_pc_alloc(vfs, in, idx);
+				if (!p)
+					return mem_wait(vfs, op);
+				p->flags |= PG_UPTODATE; /* a hole reads as zeros: nothing to read */
+			}
+		}
 		if (!p) {
 			bool partial = op->cursor != pstart ||
 				       (pend - pstart < IOS_PAGE_SIZE && pend < in->f->size);
 
 			if (partial) {
 				/* read-modify-write of a page with data on disk */
-				struct ios_fs_map m;
-				struct vfs_bio *vb;
-
-				ios_fs_map_block(vfs->fs, in->f, idx, &m);
-				if (ensure_map_meta(vfs, op, &m, now))
+				if (ios_vfs_read_page(vfs, op, in, idx, now))
 					return IOS_VFS_WAIT;
-				p = ios_pc_alloc(vfs, in, idx);
-				if (!p)
-					return mem_wait(vfs, op);
-				vb = ios_vb_get(vfs);
-				if (!vb) {
-					op->error = -ENOMEM;
-					break;
-				}
-				p->flags |= PG_LOCKED;
-				vb->inode = in;
-				vb->first = idx;
-				vb->nr = 1;
-				vb->kind = VB_READ;
-				vb_set_blocks(vfs, vb, m.block, 1);
-				vb->bio.dir = IOS_READ;
-				vb->bio.ioc = file->ioc;
-				op_wait(&p->waiters, op);
-				ios_pc_lru_update(vfs, p);
-				(void)vb_submit(vfs, op, vb, now, false);
-				return IOS_VFS_WAIT;
+				break;	/* op->error */
 			}
 			p = ios_pc_alloc(vfs, in, idx);
 			if (!p)
@@ -725,6 +764,13 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 				return IOS_VFS_WAIT;
 			op->cursor = (blk + (m.contig ? m.contig : 1)) * IOS_FS_BLOCK_SIZE;
 		}
+		if (wr && !disc) {
+			uint64_t first = op->off / IOS_FS_BLOCK_SIZE;
+			uint64_t last = (end + IOS_FS_BLOCK_SIZE - 1) / IOS_FS_BLOCK_SIZE;
+
+			if (ios_vfs_alloc_blocks(vfs, op, in, first, last - first, now))
+				return IOS_VFS_WAIT;
+		}
 		op->cursor = op->off;
 		op->state = ST_DIRECT_SUBMIT;
 	}
@@ -733,12 +779,30 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		uint64_t bytes;
 		struct vfs_bio *vb;
 
+		if (!wr && ios_fs_reads_zero(in->f, blk)) {
+			/* dio zero-fills a hole: no I/O */
+			op->cursor = (blk + 1) * IOS_FS_BLOCK_SIZE;
+			continue;
+		}
 		ios_fs_map_block(vfs->fs, in->f, blk, &m);
 		bytes = (m.contig ? m.contig : 1) * IOS_FS_BLOCK_SIZE - inblk;
 		if (bytes > end - op->cursor)
 			bytes = end - op->cursor;
 		if (bytes > max_bytes)
 			bytes = max_bytes;
+		if (!wr && (ios_fs_holes_in(in->f, blk, (inblk + bytes + IOS_FS_BLOCK_SIZE - 1) /
+						   IOS_FS_BLOCK_SIZE) ||
+			    ios_fs_unwritten_in(in->f, blk, (inblk + bytes + IOS_FS_BLOCK_SIZE - 1) /
+						IOS_FS_BLOCK_SIZE))) {
+			/* the read stops before the next hole */
+			uint64_t k = 1;
+
+			while (k * IOS_FS_BLOCK_SIZE - inblk < bytes &&
+			       !ios_fs_reads_zero(in->f, blk + k))
+				k++;
+			if (k * IOS_FS_BLOCK_SIZE - inblk < bytes)
+				bytes = k * IOS_FS_BLOCK_SIZE - inblk;
+		}
 		vb = ios_vb_get(vfs);
 		if (!vb) {
 			op->error = -ENOMEM;
@@ -790,11 +854,11 @@ static enum ios_vfs_status do_open(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	const struct ios_fs_file *f = op->file->inode->f;
 
 	if (op->state == ST_START) {
-		if (ensure_meta(vfs, op, f->dir_block, true, now))
+		if (ios_vfs_ensure_meta(vfs, op, f->dir_block, true, now))
 			return IOS_VFS_WAIT;
 		op->state = ST_META;
 	}
-	if (ensure_meta(vfs, op, f->inode_block, true, now))
+	if (ios_vfs_ensure_meta(vfs, op, f->inode_block, true, now))
 		return IOS_VFS_WAIT;
 	return IOS_VFS_DONE;
 }
@@ -825,6 +889,9 @@ enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uin
 	case IOS_VFS_DIRECT_WRITE:
 	case IOS_VFS_DISCARD:
 		st = do_direct(vfs, op, now);
+		break;
+	default:
+		st = ios_vfs_do_fileop(vfs, op, now);
 		break;
 	}
 	if (st == IOS_VFS_DONE)

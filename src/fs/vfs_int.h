@@ -152,4 +152,30 @@ int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_i
 			struct ios_inode *inode, uint64_t *from, uint64_t end, uint32_t flags,
 			uint64_t *max_pages, uint64_t now);
 
+/* Metadata block @block cached (read, as READ_META when @is_meta, if not): 0, or IOS_VFS_WAIT. */
+int ios_vfs_ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
+			uint64_t now);
+
+/*
+ * Read page @idx of @in (not cached) from disk, @op waiting for it: its
+ * indirect blocks first. IOS_VFS_WAIT, or 0 with op->error set.
+ */
+int ios_vfs_read_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+		      uint64_t idx, uint64_t now);
+/* No page of memory: IOS_VFS_WAIT for one, or 0 with -ENOMEM (see vfs.c). */
+int ios_vfs_mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op);
+
+/* vfs_fileops.c */
+/* Page @idx of @in is a hole: cached as zeros with no I/O (0, IOS_VFS_WAIT for memory). */
+int ios_vfs_hole_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+		      uint64_t idx, bool mark);
+/*
+ * Allocate the holes among blocks [@first, @first + @n) of @in, dirtying
+ * the bitmaps, descriptors and inode the allocation changes (read first
+ * when cold: IOS_VFS_WAIT). 0 when done (op->error on failure).
+ */
+int ios_vfs_alloc_blocks(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+			 uint64_t first, uint64_t n, uint64_t now);
+enum ios_vfs_status ios_vfs_do_fileop(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now);
+
 #endif

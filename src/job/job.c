@@ -79,6 +79,12 @@ const char *ios_ioengine_name(enum ios_ioengine e)
 	case IOS_ENGINE_IO_URING: return "io_uring";
 	case IOS_ENGINE_POSIXAIO: return "posixaio";
 	case IOS_ENGINE_NULL: return "null";
+	case IOS_ENGINE_FALLOC: return "falloc";
+	case IOS_ENGINE_FTRUNCATE: return "ftruncate";
+	case IOS_ENGINE_FILECREATE: return "filecreate";
+	case IOS_ENGINE_FILESTAT: return "filestat";
+	case IOS_ENGINE_FILEDELETE: return "filedelete";
+	case IOS_ENGINE_E4DEFRAG: return "e4defrag";
 	}
 	return "?";
 }
@@ -112,6 +118,7 @@ static void job_free_fields(struct ios_job *j)
 	free(j->ioscheduler);
 	free(j->description);
 	free(j->wait_for);
+	free(j->donorname);
 	for (i = 0; i < j->nr_filenames; i++)
 		free(j->filenames[i]);
 	free(j->filenames);
@@ -150,6 +157,7 @@ static int job_copy(struct ios_job *dst, const struct ios_job *src)
 	ret |= dup_str(&dst->ioscheduler);
 	ret |= dup_str(&dst->description);
 	ret |= dup_str(&dst->wait_for);
+	ret |= dup_str(&dst->donorname);
 	if (!ret && src->nr_filenames) {
 		dst->filenames = calloc(src->nr_filenames, sizeof(*dst->filenames));
 		if (!dst->filenames)

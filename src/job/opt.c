@@ -63,6 +63,7 @@ const struct ios_opt *const ios_job_option_tables[] = {
 	ios_job_options_jobctl,
 	ios_job_options_submit,
 	ios_job_verify_options,
+	ios_job_options_fileops,
 	NULL,
 };
 

@@ -136,6 +136,7 @@ extern const struct ios_opt ios_job_options_submit[];	/* options_submit.c */
 /* options_submit.c: records a buffer-content option for the run's note */
 int ios_opt_bufopt_hook(struct ios_job *job, struct ios_optctx *c);
 extern const struct ios_opt ios_job_verify_options[];	/* options_verify.c */
+extern const struct ios_opt ios_job_options_fileops[];	/* options_fileops.c */
 
 const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */
@@ -170,7 +171,5 @@ int ios_opt_set_string(char **dst, const char *s);
 int ios_opt_continue_on_error(struct ios_job *job, struct ios_optctx *c);
 int ios_opt_ignore_error(struct ios_job *job, struct ios_optctx *c);
 /* fallocate=: fio's modes, in its order; the hook marks the option as given */
-extern const char *const ios_opt_fallocate_modes[];
-int ios_opt_fallocate_hook(struct ios_job *job, struct ios_optctx *c);
 
 #endif

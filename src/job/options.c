@@ -519,6 +519,9 @@ static int opt_bssplit(struct ios_job *job, struct ios_optctx *c)
 	return ios_opt_for_each_dir(job, c, opt_bssplit_dir);
 }
 
+#define IOS_ENGINES_SUPPORTED "sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, " \
+	"posixaio, null, falloc, ftruncate, filecreate, filestat, filedelete, e4defrag"
+
 static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 {
 	static const char *const names[] = {
@@ -526,12 +529,14 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 		[IOS_ENGINE_VSYNC] = "vsync", [IOS_ENGINE_PVSYNC] = "pvsync",
 		[IOS_ENGINE_PVSYNC2] = "pvsync2", [IOS_ENGINE_LIBAIO] = "libaio",
 		[IOS_ENGINE_IO_URING] = "io_uring", [IOS_ENGINE_POSIXAIO] = "posixaio",
-		[IOS_ENGINE_NULL] = "null",
+		[IOS_ENGINE_NULL] = "null", [IOS_ENGINE_FALLOC] = "falloc",
+		[IOS_ENGINE_FTRUNCATE] = "ftruncate", [IOS_ENGINE_FILECREATE] = "filecreate",
+		[IOS_ENGINE_FILESTAT] = "filestat", [IOS_ENGINE_FILEDELETE] = "filedelete",
+		[IOS_ENGINE_E4DEFRAG] = "e4defrag",
 	};
 	static const char *const fio_engines[] = {
-		"mmap", "splice", "netsplice", "sg", "net", "cpuio", "rdma", "e4defrag", "falloc",
-		"gfapi", "gfapi_async", "pmemblk", "dev-dax", "filecreate", "filestat",
-		"filedelete", "dircreate", "dirstat", "dirdelete", "libpmem", "nbd", "rbd",
+		"mmap", "splice", "netsplice", "sg", "net", "cpuio", "rdma",
+		"gfapi", "gfapi_async", "pmemblk", "dev-dax", "dircreate", "dirstat", "dirdelete", "libpmem", "nbd", "rbd",
 		"http", "nfs", "exec", "xnvme", "libcufile", "io_uring_cmd", "mtd", "guasi",
 		"binject", "solarisaio", "windowsaio", "libhdfs", "ime_psync", "ime_psyncv",
 		"ime_aio", "libiscsi", "librpma_apm_client", "librpma_apm_server",
@@ -558,10 +563,8 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 			break;
 	if (*p || !strncmp(c->value, "external", 8))
 		return ios_opt_err(c, -ENOTSUP, "ioengine '%s' is not supported by iosched "
-				   "(supported: sync, psync, vsync, pvsync, pvsync2, libaio, "
-				   "io_uring, posixaio, null)", c->value);
-	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: sync, psync, vsync, pvsync, "
-			   "pvsync2, libaio, io_uring, posixaio, null)");
+				   "(supported: " IOS_ENGINES_SUPPORTED ")", c->value);
+	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: " IOS_ENGINES_SUPPORTED ")");
 }
 
 static int opt_sync(struct ios_job *job, struct ios_optctx *c)
@@ -1039,11 +1042,6 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_CUSTOM, .set = ios_opt_ignore_error },
 	{ INFO("error_dump", NULL, "bool", "0", "Print every error, even those the job goes on after"),
 	  .type = IOS_OPT_BOOL, .off = OFF(error_dump) },
-	{ INFO("fallocate", NULL, "enum", "native",
-	       "Preallocate files: none, native, posix, keep, truncate, 0 (none), 1 (posix); "
-	       "a file that fits is laid out before the run, one that does not fills the space"),
-	  .type = IOS_OPT_ENUM, .off = OFF(fallocate), .choices = ios_opt_fallocate_modes,
-	  .set = ios_opt_fallocate_hook },
 	{ INFO("create_serialize", NULL, "bool", "1",
 	       "Create the jobs' files one after another (iosched always does: 0 is noted)"),
 	  .type = IOS_OPT_BOOL, .off = OFF(create_serialize) },

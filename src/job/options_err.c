@@ -18,8 +18,8 @@
  * empty entry and takes "12abc" as 12 (atoi); both are refused here, naming
  * the entry, so that nothing the user wrote is dropped silently.
  *
- * fallocate= is here for what it decides about space: fio ignores a
- * preallocation that fails, so a file that does not fit is written until
+ * fallocate= (options_fileops.c) decides how blocks are placed; fio ignores
+ * a preallocation that fails, so a file that does not fit is written until
  * ENOSPC whatever the mode (src/run/layout.c).
  */
 #include <errno.h>
@@ -136,12 +136,3 @@ int ios_opt_ignore_error(struct ios_job *job, struct ios_optctx *c)
 	}
 }
 
-const char *const ios_opt_fallocate_modes[] = {
-	"none", "native", "posix", "keep", "truncate", "0", "1", NULL,
-};
-
-int ios_opt_fallocate_hook(struct ios_job *job, struct ios_optctx *c)
-{
-	job->fallocate_set = !c->is_default;
-	return 0;
-}

@@ -71,27 +71,13 @@ static bool err_creates(const struct run_task *t)
 	return false;
 }
 
-/*
- * Layout choices of fio's that change where blocks go, not whether a file
- * fits: a file that fits is laid out before the run, in order.
- */
+/* create_serialize=0 changes the order files are made in, not whether they fit. */
 static int err_notes(struct run_ctx *c, struct run_task *t)
 {
 	const struct ios_job *j = t->job;
-	static const char *const modes[] = { "none", "native", "posix", "keep", "truncate", "0",
-					     "1" };
-	const char *mode = (unsigned)j->fallocate < IOS_ARRAY_SIZE(modes) ? modes[j->fallocate]
-									  : "?";
 
 	if (!err_creates(t) || c->lab.fs == IOS_FS_RAW)
 		return 0;
-	/* none, truncate and 0 leave the blocks to the writes */
-	if (j->fallocate_set && (j->fallocate == 0 || j->fallocate == 4 || j->fallocate == 5) &&
-	    ios_run_warn(c->res, "%s:%d: job '%s': fallocate=%s: fio would leave the blocks "
-			 "to the writes; iosched lays out a file that fits before the run, as a "
-			 "preallocation would (one that does not fit fills what is left)",
-			 j->file ? j->file : "?", j->line, j->name, mode))
-		return -ENOMEM;
 	if (!j->create_serialize &&
 	    ios_run_warn(c->res, "%s:%d: job '%s': create_serialize=0: fio would create the "
 			 "jobs' files at the same time; iosched lays them out one after another, "

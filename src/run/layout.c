@@ -35,6 +35,7 @@ static struct run_file *file_get(struct run_ctx *c, const char *name, const stru
 	}
 	f->is_dev = !strncmp(name, "/dev/", 5);
 	f->first_job = job;
+	f->absent = job->ioengine == IOS_ENGINE_FILECREATE;
 	*c->files_tail = f;
 	c->files_tail = &f->next;
 	return f;
@@ -174,6 +175,15 @@ static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		}
 	}
 	free(names);
+	if (j->ioengine == IOS_ENGINE_E4DEFRAG && j->donorname && *j->donorname) {
+		/* the donor sits in directory= too (fio's fio_e4defrag_init) */
+		char *full = join_dir(j->directory, j->donorname);
+
+		t->donor = full ? file_get(c, full, j) : NULL;
+		free(full);
+		if (!t->donor)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -389,6 +399,11 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 				f->need = task_offset(t, 0) + per;
 				f->need_job = j;
 				f->need_off = task_offset(t, 0);
+			}
+			/* e4defrag's donor spans what it moves (fio fallocates it so) */
+			if (t->donor && per && t->donor->need < task_offset(t, 0) + per) {
+				t->donor->need = task_offset(t, 0) + per;
+				t->donor->need_job = j;
 			}
 		}
 	}

@@ -215,10 +215,12 @@ static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 		return ret;
 	for (struct run_file *f = c->files; f; f = f->next) {
 		f->inode = ios_vfs_inode(c->vfs, f->fsf);
-		if (!f->inode || (!f->preexisting && ios_vfs_warm_meta(c->vfs, f->inode)))
+		/* a file a filecreate job makes was never written: its metadata is cold */
+		if (!f->inode || (!f->preexisting && !f->absent &&
+				  ios_vfs_warm_meta(c->vfs, f->inode)))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
-	return 0;
+	return ios_run_fileop_files(c, e);
 }
 
 /* Every task set up, with its result slot and the job's reporting group. */

@@ -50,6 +50,8 @@ struct run_file {
 	bool laid_out_by_fio;		/* a job using it reads or overwrites: fio lays it out */
 	bool read;			/* a job using it reads */
 	struct run_zbd *zbd;		/* zonemode=zbd: fio's copy of its zones (zbd.c) */
+	bool absent;			/* made by a filecreate job's opens: not there before */
+	bool fop_done;			/* fileops.c has set up its state before the run */
 	uint32_t creator_pid;		/* who wrote it before the run (ext3 colour) */
 	const struct ios_job *first_job;	/* for messages */
 	const struct ios_job *need_job;		/* the job that needs the most */
@@ -102,6 +104,8 @@ struct run_io {
 	uint64_t done_ns;		/* completed */
 	int error;
 	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
+	bool fop_open;			/* file-operation engines: this unit did the file's open */
+	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
 	struct ios_vfs_op op;
 	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
@@ -127,6 +131,7 @@ struct run_task_file {
 	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
 	struct run_perm zone_perm;	/* random blocks of the current zone */
 	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
+	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
 	/* random_distribution (offsets.c) */
 	uint64_t *rmap;			/* zoned: fio's random map, one bit per block */
 	uint64_t rmap_bits;
@@ -251,6 +256,10 @@ struct run_task {
 	/* write_iolog= (iolog_write.c): NULL when the job writes none */
 	FILE *iolog;
 
+	/* e4defrag (fileops.c): the donor file */
+	struct run_file *donor;
+	struct ios_file donor_file;
+
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
 	struct run_replay *rp;
@@ -370,6 +379,20 @@ void ios_run_task_stop_now(struct run_task *t, uint64_t now);
 /* accounting and ending shared with replay tasks (task.c) */
 void ios_run_task_account(struct run_task *t, struct run_io *io, uint64_t now);
 void ios_run_task_finish(struct run_task *t, uint64_t now);
+
+/* fileops.c: the file-operation engines */
+int ios_run_fileop_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
+/* After the layout: files a filecreate job makes, sparse files, allow_file_create=0. */
+int ios_run_fileop_files(struct run_ctx *c, struct ios_err *e);
+/* Before @t opens @tf: 0, or -ENOENT (unlinked and allow_file_create=0), -ENOMEM. */
+int ios_run_fileop_open(struct run_task *t, struct run_task_file *tf);
+/* Fill io->op for a file-operation engine; false: the unit does no operation (done now). */
+bool ios_run_fileop_prepare(struct run_task *t, struct run_io *io);
+/* The op is done: true when the unit has a next one (set up in io->op). */
+bool ios_run_fileop_next(struct run_io *io);
+/* Account a unit of filecreate/filestat/filedelete (true), else false. */
+bool ios_run_fileop_account(struct run_task *t, struct run_io *io, struct ios_dir_result *d,
+			    uint64_t now);
 
 /* iolog_write.c: write_iolog= */
 int ios_run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e);

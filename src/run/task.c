@@ -373,6 +373,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		ret = ios_run_err_setup(c, t, e);
 	if (!ret)
 		ret = ios_run_zbd_setup(c, t, e);
+	if (!ret)
+		ret = ios_run_fileop_setup(c, t, e);
 	if (ret)
 		return ret;
 	ret = ios_run_offsets_init(t, e);
@@ -578,8 +580,14 @@ static void io_step(struct run_io *io, uint64_t now)
 {
 	struct run_ctx *c = io->t->ctx;
 
-	if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
-		return;
+	for (;;) {
+		if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
+			return;
+		/* e4defrag's units are a sequence of operations (fileops.c) */
+		if (!ios_engine_is_fileop(io->t->job->ioengine) || io->sync_op ||
+		    !ios_run_fileop_next(io))
+			break;
+	}
 	if (io->op.error && !io->error)
 		io->error = io->op.error;
 	/* the last page copies took CPU time */
@@ -626,6 +634,11 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 	io->op.ioprio = io->ioprio;
 	if (io->sync_op) {
 		io->op.type = io->dir ? IOS_VFS_FDATASYNC : IOS_VFS_FSYNC;
+	} else if (ios_engine_is_fileop(j->ioengine)) {
+		if (!ios_run_fileop_prepare(t, io)) {
+			io_done(io, sim->now);
+			return;
+		}
 	} else if (io->trim) {
 		/* BLKDISCARD: never through the page cache */
 		io->op.off = io->offset;
@@ -673,7 +686,7 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	t->ios_done[io->dir]++;
 	if (t->ctx->verify)
 		ios_run_verify_completed(t, io);
-	if (!t->stats_on)
+	if (!t->stats_on || ios_run_fileop_account(t, io, d, now))
 		return;
 	d->io_bytes += io->len;
 	d->total_ios++;
@@ -939,6 +952,11 @@ static void finish(struct run_task *t, uint64_t now)
 		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
 	ios_run_err_finish(t);
 	ios_run_verify_finish(t, now);
+	/* unlink=1: fio removes the job's files after its stats are taken */
+	if (t->job->unlink)
+		for (unsigned k = 0; k < t->nr_files; k++)
+			if (!t->files[k].f->is_dev)
+				ios_vfs_unlink_now(t->ctx->vfs, t->files[k].f->inode, now);
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);
@@ -973,7 +991,18 @@ static bool open_files(struct run_task *t, uint64_t now)
 	while (t->open_idx < t->nr_files) {
 		struct run_task_file *tf = &t->files[t->open_idx];
 		struct ios_vfs_op *op = &t->open_op;
+		int err = ios_run_fileop_open(t, tf);
 
+		if (err) {
+			t->res->error = err;
+			t->failed = t->stop = true;
+			break;
+		}
+		if (ios_engine_opens_are_io(t->job->ioengine)) {
+			/* the engine's I/O units do the opens (fileops.c) */
+			t->open_idx++;
+			continue;
+		}
 		if (op->type != IOS_VFS_OPEN || op->file != &tf->file) {
 			memset(op, 0, sizeof(*op));
 			op->type = IOS_VFS_OPEN;
