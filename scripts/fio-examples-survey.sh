@@ -104,6 +104,9 @@ hardware_of() {
 	# to get baseline numbers"); xnvme-zoned "on a Zoned Device": a ZNS SSD
 	xnvme-compare.fio) echo "--section=default --ioengine=io_uring --sqthread_poll=1 --filename=/dev/nvme0n1" ;;
 	xnvme-zoned.fio) echo "--device zns --section=default --ioengine=io_uring --sqthread_poll=1 --filename=/dev/nvme0n1" ;;
+	# EXT4_IOC_MOVE_EXT and fallocate(): ext4's, not ext3's (iosched's
+	# default layout), which fails both with EOPNOTSUPP as a real ext3 does
+	e4defrag.fio|e4defrag2.fio|falloc.fio) echo "--set lab.fs=extent" ;;
 	# 30 jobs at offset_increment=124g: "assumes a drive of about 30 * 124 GB"
 	cross-stripe-verify.fio) echo "--device ssd-nvme --set device.capacity=4096" ;;
 	esac

@@ -106,7 +106,9 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_CPUMASK		(1u << 2)
 #define IOS_CPUOPT_NUMA_CPU		(1u << 3)
 #define IOS_CPUOPT_NUMA_MEM		(1u << 4)
-extern const char *const ios_job_cpuopt_names[5];	/* by bit */
+#define IOS_CPUOPT_SQPOLL		(1u << 5)	/* io_uring sqthread_poll */
+#define IOS_CPUOPT_SQPOLL_CPU		(1u << 6)
+extern const char *const ios_job_cpuopt_names[7];	/* by bit */
 /* buffer-content options (dedupe_*, buffer_*, ...): accepted, no effect on timing, noted */
 #define IOS_NR_BUFOPTS 10
 extern const char *const ios_job_bufopt_names[IOS_NR_BUFOPTS];	/* by bit of sub.buffer_given */

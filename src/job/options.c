@@ -314,8 +314,9 @@ static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
-const char *const ios_job_cpuopt_names[5] = {
+const char *const ios_job_cpuopt_names[7] = {
 	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
+	"sqthread_poll", "sqthread_poll_cpu",
 };
 
 /*
@@ -344,6 +345,16 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 	}
 	if (!*c->value)
 		return ios_opt_err(c, -EINVAL, "empty value");
+	/* io_uring's own options (fio 3.33 engines/io_uring.c) */
+	if (bit >= IOS_CPUOPT_SQPOLL && job->ioengine != IOS_ENGINE_IO_URING)
+		return ios_opt_err(c, -EINVAL, "an option of ioengine io_uring, not of this "
+				   "job's ioengine");
+	if (bit == IOS_CPUOPT_SQPOLL && strcmp(c->value, "0") && strcmp(c->value, "1"))
+		return ios_opt_err(c, -EINVAL, "not 0 or 1");
+	if (bit == IOS_CPUOPT_SQPOLL && !strcmp(c->value, "0")) {
+		job->cpu_opts &= ~bit;
+		return 0;
+	}
 	if (allowed) {
 		size_t len = strcspn(c->value, ":");
 
@@ -1101,6 +1112,13 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("numa_mem_policy", NULL, "str", "default",
 	       "NUMA memory policy (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("sqthread_poll", NULL, "bool", NULL,
+	       "io_uring: a kernel thread polls the submission ring, sparing fio the submit "
+	       "system call's CPU (accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("sqthread_poll_cpu", NULL, "int", NULL,
+	       "io_uring: the CPU of that polling thread (accepted; no effect, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("gtod_reduce", NULL, "bool", "0",
 	       "Fewer clock reads: sets disable_lat, disable_clat, disable_slat and "
