@@ -69,6 +69,7 @@ struct ios_queue;
 struct ios_queue_host_ops;
 struct ios_request;
 struct ios_host;
+struct ios_disk_stats;
 
 /* The disk below the queue, as the host describes it after init(). */
 struct ios_host_disk {
@@ -91,6 +92,25 @@ struct ios_host_config {
 	struct ios_settings *settings;	/* device.* settings, marked used when taken */
 	uint64_t seed;			/* the run's seed */
 };
+
+/*
+ * A file on a real host's disk (attach()). The runner lays files out in the
+ * queue's sector space as it does on a simulated disk (lab.fs=raw: one
+ * contiguous extent each, aligned), and the host maps each request back to
+ * (file, offset) when it issues it. A request never spans two files: the
+ * extents are apart, and merging needs adjacent sectors.
+ */
+struct ios_host_file {
+	const char *path;		/* as the job names it: relative to the cwd */
+	uint64_t start_sector;		/* where the queue sees its first byte */
+	uint64_t size;			/* bytes it has once attached */
+	unsigned flags;			/* IOS_HOST_FILE_* */
+};
+#define IOS_HOST_FILE_CREATE	0x01u	/* create it when missing, and grow it to size */
+#define IOS_HOST_FILE_FILL	0x02u	/* write it out to size before the run (fio's layout) */
+#define IOS_HOST_FILE_DIRECT	0x04u	/* a job uses direct=1 on it: O_DIRECT must work */
+#define IOS_HOST_FILE_WRITE	0x08u	/* written during the run */
+#define IOS_HOST_FILE_DEV	0x10u	/* a block device: the whole disk, at sector 0 */
 
 struct ios_host_ops {
 	const char *name;
@@ -115,6 +135,17 @@ struct ios_host_ops {
 	 * report or a zone reset of a zoned disk. NULL or -ENOTSUP: not there.
 	 */
 	int (*dev_ctl)(struct ios_host *h, int op, void *arg);
+	/*
+	 * Optional (real hosts): open, create or lay out @f so requests to its
+	 * sectors reach it. 0 or -errno with @e naming the file. NULL: the
+	 * host's disk is simulated and needs no files.
+	 */
+	int (*attach)(struct ios_host *h, const struct ios_host_file *f, struct ios_err *e);
+	/*
+	 * Optional: the backing device's /proc/diskstats over the run, for the
+	 * report's disk_util (block.h's struct; name filled). 0 or -errno.
+	 */
+	int (*disk_stats)(struct ios_host *h, char name[16], struct ios_disk_stats *st);
 };
 
 struct ios_host {
@@ -127,6 +158,13 @@ struct ios_host {
 
 /* The simulated device under the event loop (src/run/host_sim.c). */
 extern const struct ios_host_ops ios_host_sim_ops;
+/*
+ * Real files and devices through io_uring (src/run/host_uring.c), with
+ * CLOCK_MONOTONIC as the clock. cfg->device is a path (a directory, a file
+ * or a block device, NULL "."): its backing device gives the disk's name,
+ * depth and rotational flag from sysfs.
+ */
+extern const struct ios_host_ops ios_host_uring_ops;
 
 /*
  * The queue's side of a host (block.h): pass as ios_queue_config.host_ops

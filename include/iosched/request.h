@@ -165,6 +165,12 @@ struct ios_bio {
 	 */
 	ios_bio_queued_fn queued;
 	void *private;
+	/*
+	 * Optional: the bytes it moves (nr_sectors * 512, aligned for O_DIRECT),
+	 * for a host on a real device (host.h); NULL: the host moves scratch
+	 * bytes, as every simulated task does. The block layer never reads it.
+	 */
+	void *data;
 	struct ios_bio *next;		/* chain inside a request */
 	uint8_t state;			/* enum ios_bio_state; block layer only */
 };
