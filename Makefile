@@ -21,8 +21,13 @@ CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -g $(OPT) -Wall -Wextra -Wstrict-prototypes
 ifeq ($(WERROR),1)
 CFLAGS_BASE += -Werror
 endif
+# io_uring for --real (src/run/host_uring.c); without liburing --real says so
+LIBURING_LIBS ?= $(shell pkg-config --libs liburing 2>/dev/null)
+ifneq ($(strip $(LIBURING_LIBS)),)
+CFLAGS_BASE += -DIOS_HAVE_LIBURING=1
+endif
 ALL_CFLAGS = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
-LDLIBS  += -lm -pthread
+LDLIBS  += -lm -pthread $(LIBURING_LIBS)
 
 ifeq ($(V),1)
 Q =

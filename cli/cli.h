@@ -56,6 +56,7 @@ struct cli_run_opts {
 	const char *plot;		/* --plot FILE.svg (run, replay) */
 	const char **jobs;		/* job file names, in order */
 	int nr_jobs;
+	bool real;			/* --real: real files through io_uring (host.h) */
 };
 
 /*
@@ -81,8 +82,12 @@ int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char *
  * when not a shared option, -1 after printing an error about its value.
  */
 int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i);
-/* Parse every job file into @jf (errors printed); points cfg.settings at settings. */
+/*
+ * Parse every job file into @jf (errors printed); points cfg.settings at
+ * settings and, with --real, cfg.host at the io_uring host.
+ */
 int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
+void cli_run_opts_host(struct cli_run_opts *o);
 /* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
 int cli_write_output(const char *outfile, const struct ios_buf *out);
 

@@ -9,6 +9,7 @@
  * threads and hands the results back in column order, so the report is the
  * same bytes whatever the number of workers.
  */
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,17 @@ int cmd_compare(int argc, char **argv)
 	plot = args.plot;
 	if (args.workers)	/* 0: no --jobs (it takes 1..) */
 		workers = (long)args.workers;
+	if (o.real) {
+		/* two real runs at once would share the disk: each column would measure both */
+		if (args.workers > 1) {
+			fprintf(stderr, "iosched: compare: --real runs the columns one after another: "
+				"--jobs %" PRIu64 " is refused (give --jobs 1 or no --jobs)\n",
+				args.workers);
+			rc = CLI_EXIT_USAGE;
+			goto out;
+		}
+		workers = 1;
+	}
 	shares = args.shares;
 	if (plot)
 		o.cfg.record_series = true;

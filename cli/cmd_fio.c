@@ -421,6 +421,7 @@ static int fio_load(struct fio_cli *f, struct ios_jobfile *jf, struct ios_buf *s
 		}
 	}
 	o->cfg.settings = &o->settings;
+	cli_run_opts_host(o);
 	return 0;
 }
 

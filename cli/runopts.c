@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "iosched/host.h"
 #include "iosched/scope.h"
 
 int cli_run_opts_init(struct cli_run_opts *o, int argc)
@@ -100,6 +101,10 @@ const struct ios_cl_opt cli_run_opts_table[] = {
 	  .help = "I/O scheduler (default " IOS_DEFAULT_SCHEDULER "; see 'iosched list')" },
 	{ .name = "--device", .kind = IOS_CL_STR, .off = RO(cfg.device), .metavar = "PROFILE",
 	  .help = "simulated device (default " IOS_DEV_DEFAULT_PROFILE ")" },
+	{ .name = "--real", .kind = IOS_CL_FLAG, .off = RO(real),
+	  .help = "do the jobs' I/O on their real files (or block device)\n"
+		  "through io_uring, under the same queue and scheduler\n"
+		  "(docs/real.md)" },
 	{ .name = "--set", .kind = IOS_CL_CALL, .fn = ro_set, .metavar = "NAME=VALUE",
 	  .help_fn = ro_set_help },
 	{ .name = "--seed", .kind = IOS_CL_U64, .off = RO(cfg.seed), .min = 0, .max = UINT64_MAX,
@@ -212,7 +217,14 @@ int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf)
 		}
 	}
 	o->cfg.settings = &o->settings;
+	cli_run_opts_host(o);
 	return 0;
+}
+
+void cli_run_opts_host(struct cli_run_opts *o)
+{
+	if (o->real)
+		o->cfg.host = &ios_host_uring_ops;
 }
 
 int cli_write_output(const char *outfile, const struct ios_buf *out)

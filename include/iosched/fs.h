@@ -115,6 +115,12 @@ int ios_fs_add_file_upto(struct ios_fs *fs, const char *path, uint64_t size,
  * The other layouts ignore it.
  */
 void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid);
+/*
+ * raw and extent: leave at least one block between two files, so no two
+ * extents touch and no request merged from adjacent sectors spans two
+ * files (a real host maps each request to one file: host.h).
+ */
+void ios_fs_set_apart(struct ios_fs *fs);
 
 /* Map file block @fblock (4 KiB units) of @f; @fblock must be inside the file. */
 void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,

@@ -153,6 +153,12 @@ struct ios_host {
 	struct ios_sim loop;		/* the run's events and timers, and its clock */
 	struct ios_queue *q;		/* the queue on top, set once it exists */
 	struct ios_host_disk disk;	/* filled by init */
+	/*
+	 * The first fault a real host met (a refused O_DIRECT, a short read,
+	 * EIO from the kernel), naming the file and offset; "" when none. The
+	 * runner puts it in the run's warnings: the job's err= says only errno.
+	 */
+	char note[320];
 	void *priv;
 };
 

@@ -205,6 +205,8 @@ static int lay_raw_add(struct ios_fs *fs, struct lay_file *lf, const char *path,
 	lf->pub.inode_block = IOS_FS_NO_BLOCK;
 	lf->pub.dir_block = IOS_FS_NO_BLOCK;
 	fs->next_byte = start + size;
+	if (fs->apart && fs->next_byte < fs->capacity_bytes)
+		fs->next_byte += IOS_FS_BLOCK_SIZE;
 	fs->used_bytes += size;
 	return 0;
 }
@@ -368,6 +370,11 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 	out->contig = lf->nblocks - fblock;
 	out->nr_meta = 0;
 	out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+}
+
+void ios_fs_set_apart(struct ios_fs *fs)
+{
+	fs->apart = true;
 }
 
 void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid)

@@ -54,6 +54,7 @@ struct ios_fs {
 	/* raw and extent */
 	uint64_t next_byte;		/* end of the last file laid out */
 	uint64_t used_bytes;
+	bool apart;			/* ios_fs_set_apart: a block between files */
 	uint64_t nr_inodes;		/* extent: inodes handed out */
 	struct ios_strmap names;
 	struct lay_file *files, **files_tail;

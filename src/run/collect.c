@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 #include "run_int.h"
 
 /*
@@ -43,12 +44,11 @@ static int run_warn_cut(const struct run_ctx *c, const struct run_task *t,
 			    (double)(t->ramp_end_ns + t->job->runtime_ns - t->deadline_ns) / 1e9, ios);
 }
 
-/* The one disk's line of the result: its diskstats at the end of the jobs (at @end). */
-void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end)
+/* A disk's line of the result from its diskstats over a run of @end ns. */
+void ios_run_disk_result(struct ios_disk_result *d, const char *name,
+			 const struct ios_disk_stats *s, uint64_t end)
 {
-	const struct ios_disk_stats *s = &c->q->stats;
-
-	snprintf(d->name, sizeof(d->name), "%s", c->q->disk_name);
+	snprintf(d->name, sizeof(d->name), "%s", name);
 	for (int k = 0; k < 2; k++) {
 		d->ios[k] = s->ios[k];
 		d->merges[k] = s->merges[k];
@@ -59,6 +59,12 @@ void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, ui
 	d->util = end ? 100.0 * (double)s->io_ticks_ns / (double)end : 0.0;
 	if (d->util > 100.0)
 		d->util = 100.0;
+}
+
+/* The one disk's line of the result: its diskstats at the end of the jobs (at @end). */
+void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end)
+{
+	ios_run_disk_result(d, c->q->disk_name, &c->q->stats, end);
 }
 
 /* The scheduler's own counters, as many as the result has room for. */
@@ -103,16 +109,19 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	out->nr_disks = 1;
 	ios_run_collect_disk(c, &out->disks[0], c->end_ns);
+	if (c->real && ios_run_real_collect(c, out))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	out->jobfile = c->jf;
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
 	snprintf(out->device, sizeof(out->device), "%s",
-		 cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE);
+		 c->real ? "real" : cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE);
 	out->seed = cfg->seed;
 	out->sim_end_ns = c->end_ns;
 	ios_vfs_get_stats(c->vfs, &out->vm_stats);
 	collect_sched_stats(c, out);
 	out->nr_events = c->sim->nr_events;
-	out->timestamp = 0;
+	/* a real run happened at a time: fio's header says when (a simulated one at the epoch) */
+	out->timestamp = c->real ? (uint64_t)time(NULL) : 0;
 	if (ios_run_cgroups_result(c, out))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < c->nr_tasks; i++) {

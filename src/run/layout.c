@@ -355,6 +355,8 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 	ret = ios_fs_create((enum ios_fs_type)c->lab.fs, cap_bytes, align, &c->fs, e);
 	if (ret)
 		return ret;
+	if (c->real)
+		ios_fs_set_apart(c->fs);
 	ret = layout_precheck(c, cap_bytes, align, e);
 	if (ret)
 		return ret;

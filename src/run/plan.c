@@ -271,6 +271,8 @@ int ios_run_plan(struct run_ctx *c, struct ios_err *e)
 			return ret;
 	}
 	ret = ios_run_layout_files(c, e);
+	if (!ret && c->real && !(ret = ios_run_real_check(c, e)))
+		ret = ios_run_real_attach(c, e);
 	if (!ret)
 		ret = plan_vfs(c, e);
 	if (ret)

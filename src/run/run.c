@@ -379,8 +379,15 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 
 	/* private copy: 'used' marks are per run */
 	set = c->set = calloc(1, sizeof(*set));
-	if (!set || (cfg->settings && ios_settings_copy(set, cfg->settings)))
+	if (!set)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	c->real = ios_run_is_real(cfg);
+	if (c->real && ios_run_real_settings(set))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; cfg->settings && i < cfg->settings->n; i++)
+		if (ios_settings_add(set, cfg->settings->v[i].name, cfg->settings->v[i].value,
+				     cfg->settings->v[i].origin))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
 
 	ret = ios_scope_setup(IOS_SCOPE_LAB, set, &c->lab, e);
 	if (!ret)
@@ -390,6 +397,8 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 		ret = ios_scope_setup(IOS_SCOPE_REPLAY, set, &c->replay_tun, e);
 	}
 	if (ret)
+		return ret;
+	if (c->real && (ret = ios_run_real_configure(c, e)))
 		return ret;
 	if (c->lab.file_align % 4096)
 		return IOS_ERR(e, -EINVAL, "lab.file_align=%" PRIu64 ": must be a multiple of 4096",
@@ -422,8 +431,15 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 		.seed = cfg->seed,
 	};
 	struct ios_queue_config qc;
+	char probe[512];
 	int ret;
 
+	if (c->real) {
+		if (cfg->device)
+			return IOS_ERR(e, -EINVAL, "--device %s names a simulated disk; with --real the "
+				       "disk is the one under the jobs' files", cfg->device);
+		hc.device = ios_run_real_probe(c->jf, probe, sizeof(probe));
+	}
 	ret = ios_host_create(cfg->host ? cfg->host : &ios_host_sim_ops, &hc, &c->host, e);
 	if (ret)
 		return ret;

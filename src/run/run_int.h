@@ -293,6 +293,7 @@ struct run_ctx {
 	const char *schedname;		/* --scheduler, ioscheduler= or the default */
 
 	struct ios_host *host;		/* the disk below the queue, and the clock */
+	bool real;			/* a real host (real.c): files attached, real time */
 	struct ios_sim *sim;		/* &host->loop: where tasks arm their wake-ups */
 	struct ios_queue *q;
 	struct ios_fs *fs;
@@ -526,5 +527,16 @@ static inline bool ios_run_gtod_reduced(const struct ios_job *j)
 void ios_run_lat_target_init(struct run_task *t, uint64_t now);
 void ios_run_lat_target_io(struct run_task *t, uint64_t lat_ns, uint64_t now);
 unsigned ios_run_lat_target_depth(const struct run_task *t);
+
+/* real.c: a run on a real host (--real) */
+bool ios_run_is_real(const struct ios_run_config *cfg);
+int ios_run_real_settings(struct ios_settings *set);
+int ios_run_real_configure(struct run_ctx *c, struct ios_err *e);
+const char *ios_run_real_probe(const struct ios_jobfile *jf, char *buf, size_t len);
+int ios_run_real_check(struct run_ctx *c, struct ios_err *e);
+int ios_run_real_attach(struct run_ctx *c, struct ios_err *e);
+int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out);
+void ios_run_disk_result(struct ios_disk_result *d, const char *name,
+			 const struct ios_disk_stats *s, uint64_t end);
 
 #endif

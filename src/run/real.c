@@ -1,0 +1,186 @@
+/*
+ * A run on a real host (--real: host.h's attach() is there): what changes
+ * in the runner's phases, and only that.
+ *
+ * - configure: the lab's CPU-cost knobs (lab.submit_ns, complete_ns,
+ *   page_copy_ns) default to 0, since the CPU now costs what it costs, and
+ *   the files are laid out lab.fs=raw (one extent each, apart), since the
+ *   real file system maps them; a user's --set still wins for the first
+ *   three, and another lab.fs is refused.
+ * - build: the host describes the disk from the jobs' first file (its
+ *   directory, or the block device it names); --device, a simulated
+ *   profile, means nothing here and is refused.
+ * - plan: what the host cannot do is refused before any file is touched
+ *   (verify=, whose checker follows simulated data; trace replay; zoned
+ *   writes; the file-operation engines, which would only pretend); after
+ *   layout each file is attached: created, written out as fio writes it
+ *   before a job that reads it, opened O_DIRECT.
+ * - collect: the real disk's /proc/diskstats beside the queue's own
+ *   counts, and the host's first fault as a warning.
+ */
+#include <inttypes.h>
+#include <libgen.h>
+#include <string.h>
+#include "run_int.h"
+
+bool ios_run_is_real(const struct ios_run_config *cfg)
+{
+	return cfg->host && cfg->host->attach;
+}
+
+/* The real host's defaults, before the user's own settings (later ones win). */
+int ios_run_real_settings(struct ios_settings *set)
+{
+	static const char *const defs[][2] = {
+		{ "lab.submit_ns", "0" },
+		{ "lab.complete_ns", "0" },
+		{ "lab.page_copy_ns", "0" },
+	};
+
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		if (ios_settings_add(set, defs[i][0], defs[i][1], "--real"))
+			return -ENOMEM;
+	return 0;
+}
+
+int ios_run_real_configure(struct run_ctx *c, struct ios_err *e)
+{
+	for (size_t i = 0; i < c->set->n; i++)
+		if (!strcmp(c->set->v[i].name, "lab.fs") && c->lab.fs != IOS_FS_RAW)
+			return IOS_ERR(e, -EINVAL, "%s: lab.fs=%s: with --real the files are the "
+				       "real file system's; only lab.fs=raw (the default here) applies",
+				       c->set->v[i].origin ? c->set->v[i].origin : "--set",
+				       c->set->v[i].value);
+	c->lab.fs = IOS_FS_RAW;
+	return 0;
+}
+
+/* Where the disk is: the first job's first file's directory, or the device it names. */
+const char *ios_run_real_probe(const struct ios_jobfile *jf, char *buf, size_t len)
+{
+	const struct ios_job *j = &jf->jobs[0];
+	char tmp[512];
+
+	if (j->nr_filenames && !strncmp(j->filenames[0], "/dev/", 5)) {
+		snprintf(buf, len, "%s", j->filenames[0]);
+		return buf;
+	}
+	if (j->nr_filenames) {
+		if (j->directory && *j->directory && j->filenames[0][0] != '/')
+			snprintf(tmp, sizeof(tmp), "%s/%s", j->directory, j->filenames[0]);
+		else
+			snprintf(tmp, sizeof(tmp), "%s", j->filenames[0]);
+		snprintf(buf, len, "%s", dirname(tmp));
+		return buf;
+	}
+	snprintf(buf, len, "%s", j->directory && *j->directory ? j->directory : ".");
+	return buf;
+}
+
+static const char *real_refuses(const struct run_ctx *c, const struct ios_job *j)
+{
+	if (c->replay || j->read_iolog)
+		return "replaying a trace or read_iolog= (the replay writes at the trace's sectors)";
+	if (j->verify.method != IOS_VERIFY_NONE)
+		return "verify= (its checker follows the simulator's model of the data, "
+		       "not the bytes on the disk)";
+	if (j->zone_mode == IOS_ZONE_ZBD)
+		return "zonemode=zbd";
+	if (ios_engine_is_fileop(j->ioengine) || j->ioengine == IOS_ENGINE_E4DEFRAG ||
+	    j->ioengine == IOS_ENGINE_FTRUNCATE || j->ioengine == IOS_ENGINE_FALLOC)
+		return "this ioengine (its file operations are modelled, not done)";
+	return NULL;
+}
+
+int ios_run_real_check(struct run_ctx *c, struct ios_err *e)
+{
+	const char *dev = NULL;
+
+	for (size_t i = 0; i < c->jf->nr_jobs; i++) {
+		const struct ios_job *j = &c->jf->jobs[i];
+		const char *why = real_refuses(c, j);
+		char w[300];
+
+		if (why)
+			return IOS_ERR(e, -ENOTSUP, "%s: --real does not do %s yet",
+				       ios_run_job_where_opt(j, NULL, w, sizeof(w)), why);
+	}
+	for (struct run_file *f = c->files; f; f = f->next) {
+		if (!f->is_dev)
+			continue;
+		if (dev && strcmp(dev, f->name))
+			return IOS_ERR(e, -ENOTSUP, "--real: the jobs name two block devices, '%s' and "
+				       "'%s': one queue drives one disk", dev, f->name);
+		dev = f->name;
+	}
+	if (dev && c->files->next)
+		return IOS_ERR(e, -ENOTSUP, "--real: the jobs name block device '%s' and files: "
+			       "one queue drives one disk (the device, or the files' disk)", dev);
+	return 0;
+}
+
+/* What each file needs of the host: created, written out, opened O_DIRECT. */
+static unsigned real_file_flags(const struct run_ctx *c, const struct run_file *f)
+{
+	unsigned fl = f->is_dev ? IOS_HOST_FILE_DEV : IOS_HOST_FILE_CREATE;
+
+	if (!f->is_dev && f->laid_out_by_fio)
+		fl |= IOS_HOST_FILE_FILL;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct run_task *t = &c->tasks[i];
+
+		for (unsigned k = 0; k < t->nr_files; k++) {
+			if (t->files[k].f != f)
+				continue;
+			if (t->job->direct)
+				fl |= IOS_HOST_FILE_DIRECT;
+			if (ios_rw_has_write(t->job->rw))
+				fl |= IOS_HOST_FILE_WRITE;
+		}
+	}
+	return fl;
+}
+
+int ios_run_real_attach(struct run_ctx *c, struct ios_err *e)
+{
+	struct ios_host *h = c->host;
+	int ret;
+
+	for (struct run_file *f = c->files; f; f = f->next) {
+		struct ios_host_file hf = {
+			.path = f->name,
+			.start_sector = f->is_dev ? 0 : f->fsf->first_sector,
+			.size = f->size,
+			.flags = real_file_flags(c, f),
+		};
+
+		ret = h->ops->attach(h, &hf, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out)
+{
+	struct ios_host *h = c->host;
+	struct ios_disk_result *d;
+	struct ios_disk_stats st;
+	char name[16];
+	int ret;
+
+	if (h->note[0] && (ret = ios_run_warn(out, "%s", h->note)))
+		return ret;
+	if (!h->ops->disk_stats || h->ops->disk_stats(h, name, &st))
+		return 0;
+	d = realloc(out->disks, (out->nr_disks + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	out->disks = d;
+	/* the real disk first, as fio prints it; the user-space queue's view after */
+	memmove(&d[1], &d[0], out->nr_disks * sizeof(*d));
+	out->nr_disks++;
+	ios_run_disk_result(&d[0], name, &st, c->end_ns);
+	snprintf(d[1].name, sizeof(d[1].name), "iosched");
+	return 0;
+}
