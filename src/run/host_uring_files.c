@@ -184,7 +184,7 @@ int ios_hu_disk_stats(struct ios_host *h, char name[16], struct ios_disk_stats *
 
 /* device.* of a real disk: what sysfs said, overridden (the device's own limits are not) */
 struct hu_dev_tun {
-	int64_t queue_depth;		/* 0: sysfs's */
+	int queue_depth;		/* 0: sysfs's */
 };
 
 static const struct ios_tunable hu_dev_table[] = {
