@@ -380,7 +380,8 @@ static int hu_reap(struct ios_host *h, uint64_t deadline)
 
 		n++;
 		io_uring_cq_advance(&hu->ring, 1);
-		if (io)
+		/* a kernel without IORING_FEAT_EXT_ARG: liburing's own timeout SQE */
+		if (io && cqe->user_data != LIBURING_UDATA_TIMEOUT)
 			hu_cqe(h, io, res);
 		if (h->loop.stop || h->loop.error)
 			break;
