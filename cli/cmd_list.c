@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "cli.h"
+#include "iosched/host.h"
 #include "iosched/replay.h"
 #include "iosched/scope.h"
 
@@ -131,6 +132,8 @@ int cmd_list(int argc, char **argv)
 		printf("  %-12s %-6s %s\n", dp->name, dp->type, dp->desc ? dp->desc : "");
 	for (size_t i = 0; (dt = ios_dev_type_at(i)) != NULL; i++)
 		print_device_type(dt);
+	printf("\nReal disk (--real: the disk under the jobs' files; --set device.NAME=VALUE):\n");
+	print_table("device.", ios_host_uring_dev_tunables, NULL);
 	/* the scopes with a table of their own (the registry, iosched/scope.h) */
 	for (size_t i = 0; (sc = ios_scope_at(i)) != NULL; i++) {
 		if (sc->resolve != IOS_SCOPE_FIXED || !sc->list_title)

@@ -171,6 +171,8 @@ extern const struct ios_host_ops ios_host_sim_ops;
  * depth and rotational flag from sysfs.
  */
 extern const struct ios_host_ops ios_host_uring_ops;
+/* Its device.* settings (--set device.queue_depth=N), for 'iosched list'. */
+extern const struct ios_tunable ios_host_uring_dev_tunables[];
 
 /*
  * The queue's side of a host (block.h): pass as ios_queue_config.host_ops

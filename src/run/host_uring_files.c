@@ -187,7 +187,7 @@ struct hu_dev_tun {
 	int queue_depth;		/* 0: sysfs's */
 };
 
-static const struct ios_tunable hu_dev_table[] = {
+const struct ios_tunable ios_host_uring_dev_tunables[] = {
 	{ "queue_depth", IOS_TUN_INT, offsetof(struct hu_dev_tun, queue_depth), 0, 4096, "0", "",
 	  "commands the user-space queue keeps in the kernel at once (0: the device's, from "
 	  "sysfs; 1: one at a time, as a disk without command queueing)", 0, NULL },
@@ -198,10 +198,10 @@ static int probe_settings(struct ios_host *h, const struct ios_host_config *cfg,
 			  struct ios_err *e)
 {
 	struct hu_dev_tun t;
-	int ret = ios_tunable_defaults(hu_dev_table, &t, e);
+	int ret = ios_tunable_defaults(ios_host_uring_dev_tunables, &t, e);
 
 	if (!ret && cfg->settings)
-		ret = ios_settings_apply_for(cfg->settings, "device.", hu_dev_table, &t,
+		ret = ios_settings_apply_for(cfg->settings, "device.", ios_host_uring_dev_tunables, &t,
 					     "--real", e);
 	if (!ret && t.queue_depth)
 		h->disk.depth = (unsigned)t.queue_depth;
