@@ -400,11 +400,17 @@ static int layout_size(int fd, const char *path, uint64_t size, struct ios_err *
 	return 0;
 }
 
+static int hu_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
 static int attach_open(struct host_uring *hu, const struct ios_host_file *f, int flags,
 		       bool *direct, struct ios_err *e)
 {
+	int (*op)(const char *, int, mode_t) = hu->open_fn ? hu->open_fn : hu_open;
 	/* the mode matters: O_CREAT without one takes whatever the stack holds */
-	int fd = open(f->path, flags | O_DIRECT | O_CLOEXEC, 0644);
+	int fd = op(f->path, flags | O_DIRECT | O_CLOEXEC, 0644);
 
 	*direct = fd >= 0;
 	if (fd < 0 && errno == EINVAL) {
@@ -412,7 +418,7 @@ static int attach_open(struct host_uring *hu, const struct ios_host_file *f, int
 		if (f->flags & IOS_HOST_FILE_DIRECT)
 			return IOS_ERR(e, -EINVAL, "file '%s': the file system refuses O_DIRECT, "
 				       "which direct=1 needs (err=22)", f->path);
-		fd = open(f->path, flags | O_CLOEXEC, 0644);
+		fd = op(f->path, flags | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			ios_hu_fault(hu, "file '%s': the file system refuses O_DIRECT; its page-cache "
 				     "misses go through the kernel's page cache too", f->path);

@@ -73,6 +73,19 @@ else
 	echo "SKIP c: a tiny tmpfs needs root and mount"
 fi
 
+# d/e. EIO from a short read: the job's file is truncated during the run;
+# O_DIRECT reads past the new end return 0 bytes, the job sees err=5 and
+# the warning names the file and the offset
+printf '[a]\nrw=randread\nsize=4m\nbs=4k\ndirect=1\ntime_based\nruntime=3\n' >e1.fio
+timeout 60 "$BIN" run e1.fio --real >out 2>err || fail "e1 layout run: $(cat err)"
+( sleep 0.5; truncate -s 0 a.0.0 ) &
+timeout 60 "$BIN" run e1.fio --real >out 2>err && fail "e1: exit 0 after truncation"
+wait
+grep -q "err= 5 (Input/output error)" out || fail "e1: no err= 5 in $(grep err= out)"
+grep -q "short read of 'a.0.0' at offset [0-9]*:" err || fail "e1: no short-read warning: $(cat err)"
+rm -f a.0.0
+n=$((n + 1))
+
 # f. a block device: a loop device over a temp file
 if [ "$(id -u)" -eq 0 ] && truncate -s 16m img && loopdev=$(losetup -f --show img 2>/dev/null); then
 	ln=$(basename "$loopdev")
