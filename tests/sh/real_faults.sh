@@ -27,6 +27,8 @@ rm -f a.0.0
 expect_err() {
 	j=$1; shift
 	timeout 60 "$BIN" run "$j" --real >out 2>err && fail "$j: exit 0 ($(cat out | head -3))"
+	# under the ASan build a leak or a bad access on the error path shows here
+	grep -q "Sanitizer" err && fail "$j: $(grep -A3 Sanitizer err | head -8)"
 	for w in "$@"; do
 		grep -qF -- "$w" err || fail "$j: '$w' not in: $(cat err)"
 	done
@@ -81,6 +83,7 @@ timeout 60 "$BIN" run e1.fio --real >out 2>err || fail "e1 layout run: $(cat err
 ( sleep 0.5; truncate -s 0 a.0.0 ) &
 timeout 60 "$BIN" run e1.fio --real >out 2>err && fail "e1: exit 0 after truncation"
 wait
+grep -q "Sanitizer" err && fail "e1: $(grep -A3 Sanitizer err | head -8)"
 grep -q "err= 5 (Input/output error)" out || fail "e1: no err= 5 in $(grep err= out)"
 grep -q "short read of 'a.0.0' at offset [0-9]*:" err || fail "e1: no short-read warning: $(cat err)"
 rm -f a.0.0
