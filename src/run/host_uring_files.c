@@ -12,6 +12,7 @@
  * with no block device (tmpfs, overlay) has no sysfs: depth 32, not
  * rotational, and no diskstats, said in the host's note.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -276,8 +277,8 @@ void ios_hu_probe_free(struct host_uring *hu)
 	hu->nr_files = hu->cap_files = 0;
 }
 
-/* Is block device @dev, or a partition of it, mounted? (fio's allow_mounted_write rule) */
-static bool dev_mounted(dev_t dev)
+/* Is block device number @maj:@mnr a mounted file system's? */
+static bool mountinfo_has(unsigned maj, unsigned mnr)
 {
 	FILE *fp = fopen("/proc/self/mountinfo", "r");
 	char line[1024];
@@ -286,13 +287,61 @@ static bool dev_mounted(dev_t dev)
 	if (!fp)
 		return false;
 	while (!found && fgets(line, sizeof(line), fp)) {
-		unsigned id, parent, maj, mnr;
+		unsigned id, parent, ma, mi;
 
-		if (sscanf(line, "%u %u %u:%u", &id, &parent, &maj, &mnr) == 4)
-			found = maj == major(dev) && (mnr == minor(dev) ||
-			   (mnr > minor(dev) && mnr < minor(dev) + 16 && major(dev) != 7));
+		if (sscanf(line, "%u %u %u:%u", &id, &parent, &ma, &mi) == 4)
+			found = ma == maj && mi == mnr;
 	}
 	fclose(fp);
+	return found;
+}
+
+/*
+ * Is block device @dev in use by a file system: mounted itself, one of its
+ * partitions mounted (sysfs lists them as subdirectories with a "partition"
+ * file and their own "dev"), or held by another device (holders/: a
+ * device-mapper or md device over it)? fio's allow_mounted_write rule; the
+ * minor numbers alone cannot say, since partitions beyond 15 and loop
+ * devices' partitions are numbered elsewhere.
+ */
+static bool dev_mounted(dev_t dev)
+{
+	char dir[80], sub[600];
+	struct dirent *de;
+	bool found;
+	DIR *d;
+
+	if (mountinfo_has(major(dev), minor(dev)))
+		return true;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(dev), minor(dev));
+	d = opendir(dir);
+	found = false;
+	while (d && !found && (de = readdir(d)))
+		found = de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	if (found)
+		return true;
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	d = opendir(dir);
+	while (d && !found && (de = readdir(d))) {
+		unsigned ma, mi;
+		FILE *fp;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s/partition", dir, de->d_name);
+		if (access(sub, F_OK))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s/dev", dir, de->d_name);
+		fp = fopen(sub, "r");
+		if (!fp)
+			continue;
+		found = fscanf(fp, "%u:%u", &ma, &mi) == 2 && mountinfo_has(ma, mi);
+		fclose(fp);
+	}
+	if (d)
+		closedir(d);
 	return found;
 }
 
@@ -351,10 +400,17 @@ static int layout_size(int fd, const char *path, uint64_t size, struct ios_err *
 	return 0;
 }
 
+static int hu_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
 static int attach_open(struct host_uring *hu, const struct ios_host_file *f, int flags,
 		       bool *direct, struct ios_err *e)
 {
-	int fd = open(f->path, flags | O_DIRECT | O_CLOEXEC);
+	int (*op)(const char *, int, mode_t) = hu->open_fn ? hu->open_fn : hu_open;
+	/* the mode matters: O_CREAT without one takes whatever the stack holds */
+	int fd = op(f->path, flags | O_DIRECT | O_CLOEXEC, 0644);
 
 	*direct = fd >= 0;
 	if (fd < 0 && errno == EINVAL) {
@@ -362,7 +418,7 @@ static int attach_open(struct host_uring *hu, const struct ios_host_file *f, int
 		if (f->flags & IOS_HOST_FILE_DIRECT)
 			return IOS_ERR(e, -EINVAL, "file '%s': the file system refuses O_DIRECT, "
 				       "which direct=1 needs (err=22)", f->path);
-		fd = open(f->path, flags | O_CLOEXEC);
+		fd = op(f->path, flags | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			ios_hu_fault(hu, "file '%s': the file system refuses O_DIRECT; its page-cache "
 				     "misses go through the kernel's page cache too", f->path);
@@ -391,6 +447,8 @@ static int attach_prepare(struct host_uring *hu, const struct ios_host_file *f, 
 				       "allow_mounted_write=1", f->path);
 		return 0;
 	}
+	if (exists && S_ISDIR(st.st_mode))
+		return IOS_ERR(e, -EISDIR, "file '%s': is a directory (err=21)", f->path);
 	if (exists && !S_ISREG(st.st_mode))
 		return IOS_ERR(e, -EINVAL, "file '%s': not a regular file (err=22)", f->path);
 	if (!exists && errno != ENOENT)
@@ -411,6 +469,9 @@ int ios_hu_attach(struct ios_host *h, const struct ios_host_file *f, struct ios_
 	size_t i;
 	int fd, ret;
 
+	struct stat st0;
+	bool existed = !stat(f->path, &st0);
+
 	ret = attach_prepare(hu, f, e);
 	if (ret)
 		return ret;
@@ -425,6 +486,9 @@ int ios_hu_attach(struct ios_host *h, const struct ios_host_file *f, struct ios_
 		if (!fstat(fd, &st) && (uint64_t)st.st_size < f->size &&
 		    (ret = layout_size(fd, f->path, f->size, e))) {
 			close(fd);
+			/* an empty file this run made and could not grow: not left behind */
+			if (!st.st_size && (f->flags & IOS_HOST_FILE_CREATE) && !existed)
+				(void)unlink(f->path);
 			return ret;
 		}
 	}

@@ -50,6 +50,12 @@ struct host_uring {
 	dev_t backing;			/* its device number; 0: none (tmpfs, overlay) */
 	bool have_stats;		/* /proc/diskstats has the backing disk */
 	struct ios_disk_stats ds0;	/* its counters at init */
+	/*
+	 * Tests only: opens a file in attach() instead of open(2), so a unit
+	 * test can make a file system refuse O_DIRECT where none here does
+	 * (tests/unit/host_uring_faults.c). NULL: open(2).
+	 */
+	int (*open_fn)(const char *path, int flags, mode_t mode);
 };
 
 static inline uint64_t ios_hu_mix(uint64_t x)

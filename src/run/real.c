@@ -18,9 +18,11 @@
  * - collect: the real disk's /proc/diskstats beside the queue's own
  *   counts, and the host's first fault as a warning.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "run_int.h"
 
 bool ios_run_is_real(const struct ios_run_config *cfg)
@@ -52,6 +54,21 @@ int ios_run_real_configure(struct run_ctx *c, struct ios_err *e)
 				       c->set->v[i].origin ? c->set->v[i].origin : "--set",
 				       c->set->v[i].value);
 	c->lab.fs = IOS_FS_RAW;
+	/* a directory= that is not one: said with the job, before any file is made */
+	for (size_t i = 0; i < c->jf->nr_jobs; i++) {
+		const struct ios_job *j = &c->jf->jobs[i];
+		struct stat st;
+		char w[300];
+		int err;
+
+		if (!j->directory || !*j->directory || strchr(j->directory, ':'))
+			continue;
+		err = stat(j->directory, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+		if (err)
+			return IOS_ERR(e, -err, "%s: directory=%s: %s (err=%d)",
+				       ios_run_job_where_opt(j, NULL, w, sizeof(w)), j->directory,
+				       strerror(err), err);
+	}
 	return 0;
 }
 
