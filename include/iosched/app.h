@@ -1,0 +1,106 @@
+/*
+ * The application API: put an application's own I/O through one of the
+ * lab's schedulers (cfq profiles, bfq, deadline, as, noop).
+ *
+ * One struct ios_app is one host (simulated disk, or later a real path
+ * through io_uring), one request queue with its scheduler, the files laid
+ * out on it and the tenants (submitters: an io context each) that issue
+ * I/O. Everything runs on the caller's thread: ios_app_submit() queues,
+ * ios_app_wait() runs the host's event loop until enough callbacks ran.
+ * An app is not thread-safe: one thread per app (docs/library.md).
+ *
+ * Every function returns 0 (or an id, a count) or a negative errno with
+ * @e (may be NULL) saying why; none prints, exits or aborts on bad input.
+ */
+#ifndef IOSCHED_APP_H
+#define IOSCHED_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+struct ios_app;
+
+enum ios_app_host {
+	IOS_APP_SIM = 0,	/* the simulated disk: time moves only inside ios_app_wait */
+	IOS_APP_REAL,		/* real files under a path (io_uring host; see docs/library.md) */
+};
+
+struct ios_app_config {
+	const char *scheduler;		/* NULL: "cfq" */
+	enum ios_app_host host;
+	const char *device;		/* sim: device profile (NULL default); real: a path */
+	uint64_t seed;			/* sim: the run's seed */
+	const char *const *settings;	/* NAME=VALUE as --set, NULL-terminated; may be NULL */
+};
+
+/* ios_app_add_file() flags: IOS_HOST_FILE_* (host.h) with the same values */
+#define IOS_APP_FILE_CREATE	0x01u
+#define IOS_APP_FILE_FILL	0x02u
+#define IOS_APP_FILE_WRITE	0x08u
+
+struct ios_app_tenant {
+	const char *name;		/* for traces and stats */
+	uint32_t pid;			/* for traces; 0: assigned */
+	int ioprio_class;		/* 0 none (from nice), 1 rt, 2 be, 3 idle */
+	int ioprio_level;		/* 0..7 */
+	int nice;			/* -20..19, used with class none */
+	const char *cgroup;		/* NULL or "": the root; "a/b" nested */
+	unsigned weight;		/* the cgroup's weight; 0: the scheduler's default */
+};
+
+/* ios_app_submit() flags */
+#define IOS_APP_SYNC	0x1u		/* a sync write (reads are always sync) */
+
+enum { IOS_APP_READ = 0, IOS_APP_WRITE = 1 };
+
+typedef void (*ios_app_done_fn)(void *arg, int error, uint64_t latency_ns);
+
+struct ios_app_tenant_stats {
+	uint64_t ios, bytes;		/* completed I/Os (as submitted) and their bytes */
+	uint64_t errors;
+	uint64_t lat_sum_ns;		/* mean latency: lat_sum_ns / ios */
+	uint64_t disk_time_ns;		/* the scheduler's time charged to its cgroup (0: none) */
+};
+
+struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e);
+/* Drain what is in flight, then free everything. NULL is fine. */
+void ios_app_close(struct ios_app *app);
+
+/* A file of @size bytes; returns its id (>= 0) or -errno. */
+int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
+		     struct ios_err *e);
+/* A tenant; returns its id (>= 0) or -errno. */
+int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e);
+/* Change a tenant's class and level at run time (ioprio_set). */
+int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int ioprio_class, int level,
+			    struct ios_err *e);
+/* The warnings so far (ignored weights, ...), NULL past the last. */
+const char *ios_app_warning(const struct ios_app *app, size_t i);
+
+/*
+ * Queue @len bytes at @offset of @file for @tenant; @done(@arg, error,
+ * latency) runs exactly once, from inside ios_app_wait() or close.
+ * @buf: the bytes (real host: 4096-aligned); NULL is fine on the sim host.
+ */
+int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
+		   uint64_t len, void *buf, unsigned flags, ios_app_done_fn done, void *arg,
+		   struct ios_err *e);
+/*
+ * Run until @min_done callbacks ran since the call, @timeout_ns passed
+ * (0: no timeout) or nothing is in flight. Returns the callbacks run, or -errno.
+ */
+long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e);
+/* The app's time in ns (simulated or CLOCK_MONOTONIC since open). */
+uint64_t ios_app_now(const struct ios_app *app);
+/* I/Os submitted and not yet called back. */
+unsigned ios_app_in_flight(const struct ios_app *app);
+
+/* A scheduler tunable ("slice_idle") or a queue one ("queue.nr_requests"). */
+int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e);
+int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e);
+
+int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
+			 struct ios_err *e);
+
+#endif

@@ -1,0 +1,634 @@
+/*
+ * The application API (app.h): one host, one queue, files and tenants.
+ *
+ * The app builds what the runner's run_build() builds (host, then the
+ * queue on it with the settings), lays files out as lab.fs=raw does (one
+ * extent each, 1 MiB aligned, so no request spans two files) and turns
+ * each I/O into bios of at most queue.max_sectors_kb. Everything runs on
+ * the host's event loop on the caller's thread: see docs/library.md.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "iosched/app.h"
+#include "iosched/block.h"
+#include "iosched/host.h"
+#include "iosched/sched.h"
+#include "iosched/scope.h"
+
+/*
+ * The io_uring host lives on another branch until it lands: a weak
+ * reference links without it and reads NULL, and real mode then says so.
+ */
+extern const struct ios_host_ops ios_host_uring_ops __attribute__((weak));
+
+#define APP_FILE_ALIGN_SECTORS	2048u	/* 1 MiB */
+#define APP_MAX_WARN		16
+
+struct app_file {
+	char *path;
+	uint64_t start, size;
+};
+
+struct app_tenant {
+	char name[32];
+	struct ios_ioc ioc;
+	struct ios_app_tenant_stats st;
+};
+
+struct app_io {
+	struct ios_app *app;
+	struct app_tenant *t;
+	ios_app_done_fn done;
+	void *arg;
+	uint64_t submit_ns, bytes;
+	unsigned left;
+	int error;
+	struct ios_bio bios[];
+};
+
+struct ios_app {
+	struct ios_host *h;
+	struct ios_queue *q;
+	const struct ios_sched_type *st;
+	struct ios_settings set;
+	bool real;
+	struct app_file *files;
+	unsigned nr_files;
+	uint64_t next_sector;
+	struct app_tenant **tenants;
+	unsigned nr_tenants;
+	struct ios_cgroup **cgroups;
+	unsigned nr_cgroups;
+	char *warn[APP_MAX_WARN];
+	unsigned nr_warn;
+	unsigned in_flight;
+	uint64_t done_count, done_target;
+	bool waiting;
+	uint64_t wait_gen;
+};
+
+static void app_warn(struct ios_app *app, const char *msg)
+{
+	if (app->nr_warn < APP_MAX_WARN)
+		app->warn[app->nr_warn] = strdup(msg), app->nr_warn += !!app->warn[app->nr_warn];
+}
+
+const char *ios_app_warning(const struct ios_app *app, size_t i)
+{
+	return app && i < app->nr_warn ? app->warn[i] : NULL;
+}
+
+static void app_free(struct ios_app *app)
+{
+	if (app->q)
+		ios_queue_destroy(app->q);
+	ios_host_destroy(app->h);
+	for (unsigned i = 0; i < app->nr_files; i++)
+		free(app->files[i].path);
+	free(app->files);
+	for (unsigned i = 0; i < app->nr_tenants; i++)
+		free(app->tenants[i]);
+	free(app->tenants);
+	for (unsigned i = 0; i < app->nr_cgroups; i++) {
+		free(app->cgroups[i]->path);
+		free(app->cgroups[i]);
+	}
+	free(app->cgroups);
+	for (unsigned i = 0; i < app->nr_warn; i++)
+		free(app->warn[i]);
+	ios_settings_free(&app->set);
+	free(app);
+}
+
+static int app_build(struct ios_app *app, const struct ios_app_config *cfg, struct ios_err *e)
+{
+	const struct ios_host_ops *ops = &ios_host_sim_ops;
+	struct ios_host_config hc = { .device = cfg->device, .settings = &app->set,
+				      .seed = cfg->seed };
+	struct ios_queue_config qc;
+	int ret;
+
+	if (cfg->host == IOS_APP_REAL) {
+		if (!&ios_host_uring_ops)
+			return IOS_ERR(e, -ENOTSUP, "real host (%s): this library was built "
+				       "without the io_uring host", cfg->device ? cfg->device : ".");
+		ops = &ios_host_uring_ops;
+		app->real = true;
+	} else if (cfg->host != IOS_APP_SIM) {
+		return IOS_ERR(e, -EINVAL, "ios_app_config.host=%d: IOS_APP_SIM or IOS_APP_REAL",
+			       (int)cfg->host);
+	}
+	ret = ios_host_create(ops, &hc, &app->h, e);
+	if (ret)
+		return ret;
+	memset(&qc, 0, sizeof(qc));
+	qc.disk_name = app->h->disk.name;
+	qc.sched = app->st;
+	qc.settings = &app->set;
+	qc.depth = app->h->disk.depth;
+	qc.rotational = app->h->disk.rotational;
+	qc.capacity_sectors = app->h->disk.nr_sectors;
+	if (app->h->disk.zoned)
+		return IOS_ERR(e, -ENOTSUP, "device %s is zoned: the app API lays files out "
+			       "for conventional disks only", app->h->disk.profile);
+	qc.host_ops = &ios_host_queue_ops;
+	qc.host = app->h;
+	app->q = ios_queue_create(&qc, e);
+	if (!app->q)
+		return e && e->code ? e->code : -EINVAL;
+	app->h->q = app->q;
+	for (size_t i = 0; i < app->set.n; i++)
+		if (!app->set.v[i].used)
+			return IOS_ERR(e, -ENOENT, "setting '%s=%s': unknown name for scheduler "
+				       "%s on this host", app->set.v[i].name, app->set.v[i].value,
+				       app->st->name);
+	return 0;
+}
+
+struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e)
+{
+	static const struct ios_app_config def;
+	struct ios_app *app;
+	const char *name;
+
+	if (!cfg)
+		cfg = &def;
+	name = cfg->scheduler ? cfg->scheduler : "cfq";
+	app = calloc(1, sizeof(*app));
+	if (!app) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	app->st = ios_sched_find(name);
+	if (!app->st) {
+		IOS_ERR(e, -ENOENT, "unknown scheduler '%s'", name);
+		goto fail;
+	}
+	for (size_t i = 0; cfg->settings && cfg->settings[i]; i++)
+		if (ios_settings_add_kv(&app->set, cfg->settings[i], "ios_app_open", e))
+			goto fail;
+	/* the root group exists from the start: every tenant has a cgroup */
+	app->cgroups = calloc(1, sizeof(*app->cgroups));
+	if (!app->cgroups || !(app->cgroups[0] = calloc(1, sizeof(**app->cgroups))) ||
+	    !(app->cgroups[0]->path = strdup(""))) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		if (app->cgroups && app->cgroups[0])
+			app->nr_cgroups = 1;
+		goto fail;
+	}
+	app->cgroups[0]->ioprio = -1;
+	app->nr_cgroups = 1;
+	if (app_build(app, cfg, e))
+		goto fail;
+	return app;
+fail:
+	app_free(app);
+	return NULL;
+}
+
+int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
+		     struct ios_err *e)
+{
+	struct ios_host_file hf;
+	struct app_file *v;
+	uint64_t sectors;
+	int ret;
+
+	if (!app || !path || !*path)
+		return IOS_ERR(e, -EINVAL, "ios_app_add_file: %s", app ? "no path" : "no app");
+	if (!size || size % 512)
+		return IOS_ERR(e, -EINVAL, "file %s: size %" PRIu64 " must be > 0 and a multiple "
+			       "of 512", path, size);
+	if (flags & ~(IOS_APP_FILE_CREATE | IOS_APP_FILE_FILL | IOS_APP_FILE_WRITE))
+		return IOS_ERR(e, -EINVAL, "file %s: unknown flags 0x%x", path, flags);
+	sectors = (size / 512 + APP_FILE_ALIGN_SECTORS - 1) / APP_FILE_ALIGN_SECTORS *
+		  APP_FILE_ALIGN_SECTORS;
+	if (app->next_sector + sectors > app->q->capacity_sectors)
+		return IOS_ERR(e, -ENOSPC, "file %s: %" PRIu64 " bytes do not fit on %s "
+			       "(%" PRIu64 " sectors, %" PRIu64 " used)", path, size,
+			       app->h->disk.name, app->q->capacity_sectors, app->next_sector);
+	hf.path = path;
+	hf.start_sector = app->next_sector;
+	hf.size = size;
+	hf.flags = flags | (app->real ? IOS_HOST_FILE_DIRECT : 0);
+	if (app->h->ops->attach) {
+		ret = app->h->ops->attach(app->h, &hf, e);
+		if (ret)
+			return ret;
+	}
+	v = realloc(app->files, (app->nr_files + 1) * sizeof(*v));
+	if (!v)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	app->files = v;
+	v[app->nr_files].path = strdup(path);
+	if (!v[app->nr_files].path)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	v[app->nr_files].start = hf.start_sector;
+	v[app->nr_files].size = size;
+	app->next_sector += sectors;
+	return (int)app->nr_files++;
+}
+
+/* The group at @path (missing parents created), NULL on no memory. */
+static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
+{
+	struct ios_cgroup *cg = app->cgroups[0];
+	size_t n = path ? strlen(path) : 0;
+
+	for (size_t k = 1; cg && k <= n; k++) {
+		struct ios_cgroup *child = NULL, **v;
+
+		if (k < n && path[k] != '/')
+			continue;
+		for (unsigned i = 0; i < app->nr_cgroups && !child; i++)
+			if (strlen(app->cgroups[i]->path) == k && !memcmp(app->cgroups[i]->path, path, k))
+				child = app->cgroups[i];
+		if (!child) {
+			v = realloc(app->cgroups, (app->nr_cgroups + 1) * sizeof(*v));
+			if (!v)
+				return NULL;
+			app->cgroups = v;
+			child = calloc(1, sizeof(*child));
+			if (!child || !(child->path = strndup(path, k))) {
+				free(child);
+				return NULL;
+			}
+			child->id = app->nr_cgroups;
+			child->ioprio = -1;
+			child->parent = cg;
+			v[app->nr_cgroups++] = child;
+		}
+		cg = child;
+	}
+	return cg;
+}
+
+/* The runner's checks (src/run/cgroup.c), for one tenant's path and weight. */
+static int app_cgroup_check(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
+{
+	const struct ios_sched_cgroups *cgi = app->st->cgroups;
+	bool groups = cgi && cgi->groups;
+	const char *path = t->cgroup ? t->cgroup : "";
+	char msg[512];
+
+	if (*path == '/' || (*path && path[strlen(path) - 1] == '/') || strstr(path, "//"))
+		return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup '%s': write it as \"a/b\", no "
+			       "leading, trailing or doubled '/'", t->name, path);
+	if (*path && !groups) {
+		snprintf(msg, sizeof(msg), "tenant '%s': cgroup %s has no effect: %s has no group "
+			 "scheduling (the kernel would ignore it too)", t->name, path, app->st->name);
+		app_warn(app, msg);
+	}
+	if (t->weight && !groups) {
+		snprintf(msg, sizeof(msg), "tenant '%s': weight %u has no effect: %s has no group "
+			 "scheduling", t->name, t->weight, app->st->name);
+		app_warn(app, msg);
+	}
+	if (t->weight && groups && cgi->weight_max &&
+	    (t->weight < cgi->weight_min || t->weight > cgi->weight_max))
+		return IOS_ERR(e, -ERANGE, "tenant '%s': weight %u: out of range for %s, whose %s "
+			       "takes %u..%u", t->name, t->weight, app->st->name,
+			       cgi->weight_file ? cgi->weight_file : "group weight",
+			       cgi->weight_min, cgi->weight_max);
+	if (strchr(path, '/') && groups && !cgi->nested)
+		return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup %s: %s's groups are flat, so a "
+			       "nested group would not get its parent's share", t->name, path,
+			       app->st->name);
+	return 0;
+}
+
+static int app_prio_check(const char *who, int cls, int level, int nice, struct ios_err *e)
+{
+	if (cls < IOS_IOPRIO_CLASS_NONE || cls > IOS_IOPRIO_CLASS_IDLE)
+		return IOS_ERR(e, -EINVAL, "%s: ioprio class %d: 0 none, 1 rt, 2 be, 3 idle", who, cls);
+	if (level < 0 || level >= IOS_IOPRIO_LEVELS)
+		return IOS_ERR(e, -ERANGE, "%s: ioprio level %d: out of range, allowed 0..7", who, level);
+	if (nice < -20 || nice > 19)
+		return IOS_ERR(e, -ERANGE, "%s: nice %d: out of range, allowed -20..19", who, nice);
+	return 0;
+}
+
+int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
+{
+	struct app_tenant *at, **v;
+	struct ios_cgroup *cg;
+	int ret;
+
+	if (!app || !t || !t->name || !*t->name)
+		return IOS_ERR(e, -EINVAL, "ios_app_tenant_add: %s", !app ? "no app" : "no name");
+	ret = app_prio_check(t->name, t->ioprio_class, t->ioprio_level, t->nice, e);
+	if (!ret)
+		ret = app_cgroup_check(app, t, e);
+	if (ret)
+		return ret;
+	cg = app_cgroup(app, t->cgroup);
+	at = calloc(1, sizeof(*at));
+	v = realloc(app->tenants, (app->nr_tenants + 1) * sizeof(*v));
+	if (v)
+		app->tenants = v;
+	if (!cg || !at || !v) {
+		free(at);
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	if (t->weight && cg->id) {
+		if (cg->weight && cg->weight != t->weight) {
+			free(at);
+			return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup %s already has weight %u",
+				       t->name, cg->path, cg->weight);
+		}
+		cg->weight = t->weight;
+	}
+	snprintf(at->name, sizeof(at->name), "%s", t->name);
+	at->ioc.pid = t->pid ? t->pid : 1000 + app->nr_tenants;
+	snprintf(at->ioc.comm, sizeof(at->ioc.comm), "%s", t->name);
+	at->ioc.ioprio_class = t->ioprio_class;
+	at->ioc.ioprio_level = t->ioprio_level;
+	at->ioc.nice = t->nice;
+	at->ioc.cgroup = cg;
+	at->ioc.nr_tasks = 1;
+	v[app->nr_tenants] = at;
+	return (int)app->nr_tenants++;
+}
+
+static struct app_tenant *app_tenant(struct ios_app *app, int id, struct ios_err *e)
+{
+	if (!app) {
+		IOS_ERR(e, -EINVAL, "no app");
+		return NULL;
+	}
+	if (id < 0 || (unsigned)id >= app->nr_tenants) {
+		IOS_ERR(e, -EINVAL, "tenant id %d: no such tenant (%u added)", id, app->nr_tenants);
+		return NULL;
+	}
+	return app->tenants[id];
+}
+
+int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
+			    struct ios_err *e)
+{
+	struct app_tenant *t = app_tenant(app, tenant, e);
+	int ret;
+
+	if (!t)
+		return -EINVAL;
+	ret = app_prio_check(t->name, cls, level, t->ioc.nice, e);
+	if (ret)
+		return ret;
+	t->ioc.ioprio_class = cls;
+	t->ioc.ioprio_level = level;
+	/* as ioprio_set() does: the scheduler looks again at its queues for it */
+	if (app->q->sched->ops.ioprio_changed)
+		app->q->sched->ops.ioprio_changed(app->q, &t->ioc);
+	return 0;
+}
+
+/* ---- I/O ---- */
+
+static void app_bio_end(struct ios_bio *bio, uint64_t now_ns, int error)
+{
+	struct app_io *io = bio->private;
+	struct ios_app *app = io->app;
+
+	if (error && !io->error)
+		io->error = error;
+	if (--io->left)
+		return;
+	io->t->st.ios++;
+	io->t->st.bytes += io->bytes;
+	io->t->st.errors += io->error != 0;
+	io->t->st.lat_sum_ns += now_ns - io->submit_ns;
+	app->in_flight--;
+	app->done_count++;
+	if (io->done)
+		io->done(io->arg, io->error, now_ns - io->submit_ns);
+	free(io);
+	if (app->waiting && app->done_count >= app->done_target)
+		ios_sim_stop(&app->h->loop);
+}
+
+int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
+		   uint64_t len, void *buf, unsigned flags, ios_app_done_fn done, void *arg,
+		   struct ios_err *e)
+{
+	struct app_tenant *t = app_tenant(app, tenant, e);
+	const struct app_file *f;
+	uint64_t max, now;
+	struct app_io *io;
+	unsigned n;
+
+	if (!t)
+		return -EINVAL;
+	if (file < 0 || (unsigned)file >= app->nr_files)
+		return IOS_ERR(e, -EINVAL, "file id %d: no such file (%u added)", file, app->nr_files);
+	f = &app->files[file];
+	if (dir != IOS_APP_READ && dir != IOS_APP_WRITE)
+		return IOS_ERR(e, -EINVAL, "%s: dir %d: IOS_APP_READ or IOS_APP_WRITE", f->path, dir);
+	if (flags & ~IOS_APP_SYNC)
+		return IOS_ERR(e, -EINVAL, "%s: unknown flags 0x%x", f->path, flags);
+	if (!len || len % 512 || offset % 512)
+		return IOS_ERR(e, -EINVAL, "%s: offset %" PRIu64 " length %" PRIu64 ": both must be "
+			       "multiples of 512 and the length > 0", f->path, offset, len);
+	if (offset > f->size || len > f->size - offset)
+		return IOS_ERR(e, -EINVAL, "%s: offset %" PRIu64 " + length %" PRIu64 " is past "
+			       "its end (%" PRIu64 " bytes)", f->path, offset, len, f->size);
+	if (app->real && (!buf || (uintptr_t)buf % 4096))
+		return IOS_ERR(e, -EINVAL, "%s: the buffer must be 4096-aligned for O_DIRECT on a "
+			       "real host", f->path);
+	if (app->in_flight && app->waiting)
+		return IOS_ERR(e, -EBUSY, "ios_app_submit from a callback: queue it after "
+			       "ios_app_wait returns");
+	max = app->q->tun.max_sectors_bytes ? app->q->tun.max_sectors_bytes : len;
+	max -= max % 512;
+	n = (unsigned)((len + max - 1) / max);
+	io = calloc(1, sizeof(*io) + n * sizeof(io->bios[0]));
+	if (!io)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	now = app->real ? app->h->ops->now(app->h) : app->h->loop.now;
+	if (app->real && now > app->h->loop.now)
+		app->h->loop.now = now;
+	now = app->h->loop.now;
+	io->app = app;
+	io->t = t;
+	io->done = done;
+	io->arg = arg;
+	io->submit_ns = now;
+	io->bytes = len;
+	io->left = n;
+	app->in_flight++;
+	for (unsigned i = 0; i < n; i++) {
+		struct ios_bio *b = &io->bios[i];
+		uint64_t off = (uint64_t)i * max, l = len - off < max ? len - off : max;
+
+		b->sector = f->start + (offset + off) / 512;
+		b->nr_sectors = (uint32_t)(l / 512);
+		b->dir = (uint8_t)dir;
+		b->flags = dir == IOS_APP_READ || (flags & IOS_APP_SYNC) ? IOS_REQ_SYNC : 0;
+		b->ioc = &t->ioc;
+		b->submit_ns = now;
+		b->end_io = app_bio_end;
+		b->private = io;
+		b->data = buf ? (char *)buf + off : NULL;
+	}
+	/* a parked bio (no free slot: return 1) enters the queue when one frees */
+	for (unsigned i = 0; i < n; i++)
+		(void)ios_queue_submit_bio(app->q, &io->bios[i], now);
+	return 0;
+}
+
+static void app_timeout(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct ios_app *app = arg;
+
+	if (app->waiting && data == app->wait_gen)
+		ios_sim_stop(sim);
+}
+
+long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e)
+{
+	struct ios_host *h;
+	uint64_t start, deadline;
+	int ret;
+
+	if (!app)
+		return IOS_ERR(e, -EINVAL, "no app");
+	if (app->waiting)
+		return IOS_ERR(e, -EBUSY, "ios_app_wait called from a callback");
+	h = app->h;
+	start = app->done_count;
+	if (!app->in_flight || !min_done)
+		return 0;
+	app->done_target = start + min_done;
+	app->waiting = true;
+	app->wait_gen++;
+	deadline = timeout_ns ? h->loop.now + timeout_ns : IOS_NO_WAKEUP;
+	if (h->ops == &ios_host_sim_ops) {
+		/* simulated time: stop at the deadline without leaving an event behind */
+		ret = ios_sim_run(&h->loop, deadline);
+	} else {
+		if (timeout_ns && ios_sim_at(&h->loop, deadline, app_timeout, app, app->wait_gen)) {
+			app->waiting = false;
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
+		ret = h->ops->run(h);
+	}
+	h->loop.stop = false;
+	app->waiting = false;
+	if (ret)
+		return IOS_ERR(e, ret, "the host's loop failed");
+	return (long)(app->done_count - start);
+}
+
+uint64_t ios_app_now(const struct ios_app *app)
+{
+	return app ? app->h->ops->now(app->h) : 0;
+}
+
+unsigned ios_app_in_flight(const struct ios_app *app)
+{
+	return app ? app->in_flight : 0;
+}
+
+/* ---- tunables ---- */
+
+static const struct ios_tunable *app_tunable(struct ios_app *app, const char *name, void **base,
+					     const char **scope, struct ios_err *e)
+{
+	const struct ios_tunable *t;
+
+	if (!app || !name)
+		return IOS_ERR(e, -EINVAL, "%s", app ? "no tunable name" : "no app"), NULL;
+	if (!strncmp(name, "queue.", 6)) {
+		*base = &app->q->tun;
+		*scope = "queue.";
+		t = ios_tunable_find(ios_queue_tunables_table, name + 6);
+	} else if (!strchr(name, '.')) {
+		*base = app->q->sched_data;
+		*scope = "";
+		t = ios_tunable_find(app->q->sched->tunables, name);
+	} else {
+		IOS_ERR(e, -ENOENT, "tunable '%s': at run time only scheduler tunables (bare) "
+			"and queue.NAME can change", name);
+		return NULL;
+	}
+	if (!t || (t->flags & IOS_TUN_HIDDEN))
+		IOS_ERR(e, -ENOENT, "unknown tunable '%s' for %s", name, app->q->sched->name);
+	return t && !(t->flags & IOS_TUN_HIDDEN) ? t : NULL;
+}
+
+/*
+ * Queue tunables the block layer sized something by at creation: the
+ * request hash and the request lists are fine at any value, but a read-only
+ * row (device-given) is refused by the parser itself.
+ */
+int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e)
+{
+	const struct ios_tunable *t;
+	const char *scope;
+	void *base;
+	int ret;
+
+	t = app_tunable(app, name, &base, &scope, e);
+	if (!t)
+		return e && e->code ? e->code : -ENOENT;
+	if (!value)
+		return IOS_ERR(e, -EINVAL, "%s: no value", name);
+	ret = ios_tunable_set(t, base, value, "ios_app_set", scope, e);
+	if (ret)
+		return ret;
+	/* the scheduler sees the change at its next call, as after a sysfs write */
+	ios_queue_run(app->q, app->h->loop.now);
+	return 0;
+}
+
+int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e)
+{
+	const struct ios_tunable *t;
+	const char *scope;
+	void *base;
+
+	if (!buf || !len)
+		return IOS_ERR(e, -EINVAL, "ios_app_get: no buffer");
+	t = app_tunable(app, name, &base, &scope, e);
+	if (!t)
+		return e && e->code ? e->code : -ENOENT;
+	ios_tunable_show(t, base, buf, len);
+	return 0;
+}
+
+int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
+			 struct ios_err *e)
+{
+	struct app_tenant *t = app_tenant(app, tenant, e);
+	struct ios_group_stats gs;
+
+	if (!t)
+		return -EINVAL;
+	if (!st)
+		return IOS_ERR(e, -EINVAL, "ios_app_tenant_stats: no stats struct");
+	*st = t->st;
+	memset(&gs, 0, sizeof(gs));
+	if (app->q->sched->ops.group_stats &&
+	    !app->q->sched->ops.group_stats(app->q, t->ioc.cgroup, &gs))
+		st->disk_time_ns = gs.time_ns;
+	return 0;
+}
+
+void ios_app_close(struct ios_app *app)
+{
+	if (!app)
+		return;
+	/* drain: nothing may be left for the queue to check on destroy */
+	while (app->q && app->in_flight)
+		if (ios_app_wait(app, app->in_flight, 0, NULL) <= 0)
+			break;
+	if (app->q) {
+		for (unsigned i = 0; i < app->nr_tenants; i++)
+			ios_queue_ioc_exit(app->q, &app->tenants[i]->ioc, app->h->loop.now);
+		if (app->in_flight) {
+			/* the loop could not finish them: keep the queue rather than abort */
+			app->q = NULL;
+		}
+	}
+	app_free(app);
+}
