@@ -16,12 +16,6 @@
 #include "iosched/sched.h"
 #include "iosched/scope.h"
 
-/*
- * The io_uring host lives on another branch until it lands: a weak
- * reference links without it and reads NULL, and real mode then says so.
- */
-extern const struct ios_host_ops ios_host_uring_ops __attribute__((weak));
-
 #define APP_FILE_ALIGN_SECTORS	2048u	/* 1 MiB */
 #define APP_MAX_WARN		16
 
@@ -110,9 +104,7 @@ static int app_build(struct ios_app *app, const struct ios_app_config *cfg, stru
 	int ret;
 
 	if (cfg->host == IOS_APP_REAL) {
-		if (!&ios_host_uring_ops)
-			return IOS_ERR(e, -ENOTSUP, "real host (%s): this library was built "
-				       "without the io_uring host", cfg->device ? cfg->device : ".");
+		/* without liburing the host's init() says the library was built without it */
 		ops = &ios_host_uring_ops;
 		app->real = true;
 	} else if (cfg->host != IOS_APP_SIM) {
