@@ -29,6 +29,9 @@ have timeout || need="$need coreutils"
 # rendering and checking the --plot SVGs in the tests
 have rsvg-convert || need="$need librsvg2-bin"
 have xmllint || need="$need libxml2-utils"
+# io_uring for --real (src/run/host_uring.c)
+pkg_ok liburing-dev || need="$need liburing-dev"
+have pkg-config || need="$need pkg-config"
 # shellcheck disable=SC2086
 [ -z "$need" ] || install $need
 

@@ -47,6 +47,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	char path[4096];
+
 	app = ios_app_open(&cfg, &e);
 	if (!app) {
 		fprintf(stderr, "backup_idle: %s\n", e.msg);
@@ -57,7 +59,10 @@ int main(int argc, char **argv)
 		if (posix_memalign(&buf[0], 4096, 4096) || posix_memalign(&buf[1], 4096, 128 << 10))
 			return 1;
 	}
-	f = ios_app_add_file(app, "backup_idle.dat", FILE_SIZE, IOS_APP_FILE_CREATE, &e);
+	/* a real file goes in DIR, written out first: reads of unwritten blocks never reach the disk */
+	snprintf(path, sizeof(path), "%s/backup_idle.dat", cfg.host == IOS_APP_REAL ? cfg.device : ".");
+	f = ios_app_add_file(app, path, FILE_SIZE,
+			     IOS_APP_FILE_CREATE | (cfg.host == IOS_APP_REAL ? IOS_APP_FILE_FILL : 0), &e);
 	t[0] = ios_app_tenant_add(app, &fg, &e);
 	t[1] = ios_app_tenant_add(app, &bk, &e);
 	if (f < 0 || t[0] < 0 || t[1] < 0)
