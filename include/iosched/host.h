@@ -151,6 +151,7 @@ struct ios_host_ops {
 struct ios_host {
 	const struct ios_host_ops *ops;
 	struct ios_sim loop;		/* the run's events and timers, and its clock */
+	struct ios_timer q_timer;	/* the scheduler's wake-up, on the loop */
 	struct ios_queue *q;		/* the queue on top, set once it exists */
 	struct ios_host_disk disk;	/* filled by init */
 	/*
@@ -186,6 +187,12 @@ extern const struct ios_queue_host_ops ios_host_queue_ops;
  */
 int ios_host_create(const struct ios_host_ops *ops, const struct ios_host_config *cfg,
 		    struct ios_host **out, struct ios_err *e) IOS_MUST_CHECK;
+/*
+ * set_queue_timer() for a host whose wake-ups are events on h->loop (both
+ * hosts': the loop is the one timer store of a run): h->q_timer re-armed,
+ * never earlier than the loop's now.
+ */
+void ios_host_loop_set_queue_timer(struct ios_host *h, uint64_t when_ns);
 /* destroy() and free; NULL is fine. */
 void ios_host_destroy(struct ios_host *h);
 

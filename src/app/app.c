@@ -436,10 +436,8 @@ int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t 
 	io = calloc(1, sizeof(*io) + n * sizeof(io->bios[0]));
 	if (!io)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
-	now = app->real ? app->h->ops->now(app->h) : app->h->loop.now;
-	if (app->real && now > app->h->loop.now)
-		app->h->loop.now = now;
-	now = app->h->loop.now;
+	/* a real host's clock has moved since the loop last ran; the simulator's has not */
+	now = app->h->loop.now = app->h->ops->now(app->h);
 	io->app = app;
 	io->t = t;
 	io->done = done;

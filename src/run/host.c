@@ -30,6 +30,24 @@ const struct ios_queue_host_ops ios_host_queue_ops = {
 	.set_timer = host_queue_set_timer,
 };
 
+static void host_ev_qtimer(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct ios_host *h = arg;
+
+	if (!ios_timer_fire(&h->q_timer, data))
+		return;
+	ios_queue_timer(h->q, sim->now);
+}
+
+void ios_host_loop_set_queue_timer(struct ios_host *h, uint64_t when_ns)
+{
+	if (when_ns == IOS_NO_WAKEUP)
+		ios_timer_cancel(&h->q_timer);
+	else
+		(void)ios_timer_arm(&h->loop, &h->q_timer,
+				    when_ns < h->loop.now ? h->loop.now : when_ns, host_ev_qtimer, h);
+}
+
 int ios_host_create(const struct ios_host_ops *ops, const struct ios_host_config *cfg,
 		    struct ios_host **out, struct ios_err *e)
 {
@@ -42,6 +60,7 @@ int ios_host_create(const struct ios_host_ops *ops, const struct ios_host_config
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	h->ops = ops;
+	ios_timer_init(&h->q_timer);
 	ret = ios_sim_init(&h->loop);
 	if (ret) {
 		free(h->priv);

@@ -24,7 +24,6 @@
 struct host_sim {
 	struct ios_dev *dev;
 	struct ios_timer dev_timer;	/* the device's next state change */
-	struct ios_timer q_timer;	/* the scheduler's wake-up */
 };
 
 static void host_sim_ev_dev(struct ios_sim *sim, void *arg, uint64_t data);
@@ -71,28 +70,6 @@ static void host_sim_issue(struct ios_host *h, struct ios_request *rq, uint64_t 
 	host_sim_dev_rearm(h);
 }
 
-static void host_sim_ev_qtimer(struct ios_sim *sim, void *arg, uint64_t data)
-{
-	struct ios_host *h = arg;
-	struct host_sim *hs = h->priv;
-
-	if (!ios_timer_fire(&hs->q_timer, data))
-		return;
-	ios_queue_timer(h->q, sim->now);
-}
-
-static void host_sim_set_queue_timer(struct ios_host *h, uint64_t when_ns)
-{
-	struct host_sim *hs = h->priv;
-
-	if (when_ns == IOS_NO_WAKEUP)
-		ios_timer_cancel(&hs->q_timer);
-	else
-		(void)ios_timer_arm(&h->loop, &hs->q_timer,
-				    when_ns < h->loop.now ? h->loop.now : when_ns,
-				    host_sim_ev_qtimer, h);
-}
-
 static uint64_t host_sim_now(struct ios_host *h)
 {
 	return h->loop.now;
@@ -109,7 +86,6 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	const char *profile = cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE;
 
 	ios_timer_init(&hs->dev_timer);
-	ios_timer_init(&hs->q_timer);
 	/* the device's own random stream: the run's seed, salted with "device" */
 	hs->dev = ios_dev_create(profile, cfg->settings,
 				 ios_mix64(cfg->seed ^ 0x6465766963650000ULL), e);
@@ -195,7 +171,7 @@ const struct ios_host_ops ios_host_sim_ops = {
 	.destroy = host_sim_destroy,
 	.now = host_sim_now,
 	.issue = host_sim_issue,
-	.set_queue_timer = host_sim_set_queue_timer,
+	.set_queue_timer = ios_host_loop_set_queue_timer,
 	.run = host_sim_run,
 	.dev_ctl = host_sim_dev_ctl,
 };

@@ -303,27 +303,6 @@ static void hu_cqe(struct ios_host *h, struct uring_io *io, int res)
 	hu_complete(h, io, io->error);
 }
 
-static void hu_ev_qtimer(struct ios_sim *sim, void *arg, uint64_t data)
-{
-	struct ios_host *h = arg;
-	struct host_uring *hu = h->priv;
-
-	if (!ios_timer_fire(&hu->q_timer, data))
-		return;
-	ios_queue_timer(h->q, sim->now);
-}
-
-static void host_uring_set_queue_timer(struct ios_host *h, uint64_t when_ns)
-{
-	struct host_uring *hu = h->priv;
-
-	if (when_ns == IOS_NO_WAKEUP)
-		ios_timer_cancel(&hu->q_timer);
-	else
-		(void)ios_timer_arm(&h->loop, &hu->q_timer,
-				    when_ns < h->loop.now ? h->loop.now : when_ns, hu_ev_qtimer, h);
-}
-
 /* Run every event whose time has come, the clock read before each. */
 static void hu_run_due(struct ios_host *h)
 {
@@ -435,7 +414,6 @@ static int host_uring_init(struct ios_host *h, const struct ios_host_config *cfg
 
 	hu->ring_fd = -1;
 	hu->host = h;
-	ios_timer_init(&hu->q_timer);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	hu->t0 = (uint64_t)ts.tv_sec * IOS_NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 	ret = ios_hu_probe_disk(h, cfg, e);
@@ -489,7 +467,7 @@ const struct ios_host_ops ios_host_uring_ops = {
 	.destroy = host_uring_destroy,
 	.now = host_uring_now,
 	.issue = host_uring_issue,
-	.set_queue_timer = host_uring_set_queue_timer,
+	.set_queue_timer = ios_host_loop_set_queue_timer,
 	.run = host_uring_run,
 	.attach = ios_hu_attach,
 	.disk_stats = ios_hu_disk_stats,

@@ -35,7 +35,6 @@ struct host_uring {
 	struct ios_host *host;		/* the host this is the private part of */
 	int ring_fd;			/* -1: no ring */
 	uint64_t t0;			/* CLOCK_MONOTONIC at init */
-	struct ios_timer q_timer;	/* the scheduler's wake-up */
 	unsigned inflight;		/* requests the kernel has */
 	unsigned to_submit;		/* SQEs prepared, not yet submitted */
 	void *scratch;			/* what tasks' requests read into and write from */
