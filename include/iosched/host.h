@@ -111,6 +111,7 @@ struct ios_host_file {
 #define IOS_HOST_FILE_DIRECT	0x04u	/* a job uses direct=1 on it: O_DIRECT must work */
 #define IOS_HOST_FILE_WRITE	0x08u	/* written during the run */
 #define IOS_HOST_FILE_DEV	0x10u	/* a block device: the whole disk, at sector 0 */
+#define IOS_HOST_FILE_MOUNTED_OK 0x20u /* a write to it while mounted is allowed */
 
 struct ios_host_ops {
 	const char *name;

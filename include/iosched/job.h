@@ -260,6 +260,7 @@ struct ios_job {
 	/* file operations (options_fileops.c) */
 	int fallocate;			/* enum ios_fallocate */
 	int allow_file_create;		/* 0: a file that does not exist is an error */
+	int allow_mounted_write;	/* --real: a write to a mounted device is let through */
 	unsigned openfiles;		/* files open at once; 0 = nrfiles */
 	int stat_type;			/* filestat: enum ios_stat_type */
 	char *donorname;		/* e4defrag: the donor file (in directory=) */

@@ -50,6 +50,14 @@ const struct ios_opt ios_job_options_fileops[] = {
 	{ INFO("allow_file_create", NULL, "bool", "1",
 	       "Let the job create files; 0: a file that does not exist is an error"),
 	  .type = IOS_OPT_BOOL, .off = OFF(allow_file_create) },
+	/*
+	 * fio's check (filesetup.c) is against the machine's mounts; the
+	 * simulated disk is mounted by nothing, so only --real can refuse.
+	 */
+	{ INFO("allow_mounted_write", NULL, "bool", "0",
+	       "--real: let a job write to a block device that is mounted (or has a mounted "
+	       "partition); 0 refuses it, as fio does. The simulated disk is never mounted"),
+	  .type = IOS_OPT_BOOL, .off = OFF(allow_mounted_write) },
 	{ INFO("openfiles", NULL, "int", NULL,
 	       "Files kept open at once (default nrfiles)"),
 	  .type = IOS_OPT_INT, .off = OFF(openfiles), .size = FSIZE(openfiles), .min = 1,

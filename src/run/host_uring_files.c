@@ -441,7 +441,8 @@ static int attach_prepare(struct host_uring *hu, const struct ios_host_file *f, 
 				       errno);
 		if (!S_ISBLK(st.st_mode))
 			return IOS_ERR(e, -ENOTBLK, "file '%s': not a block device (err=15)", f->path);
-		if ((f->flags & IOS_HOST_FILE_WRITE) && dev_mounted(st.st_rdev))
+		if ((f->flags & IOS_HOST_FILE_WRITE) && !(f->flags & IOS_HOST_FILE_MOUNTED_OK) &&
+		    dev_mounted(st.st_rdev))
 			return IOS_ERR(e, -EBUSY, "file '%s': a job writes to it and it (or one of its "
 				       "partitions) is mounted: refused, as fio refuses without "
 				       "allow_mounted_write=1", f->path);

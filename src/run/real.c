@@ -140,6 +140,7 @@ int ios_run_real_check(struct run_ctx *c, struct ios_err *e)
 static unsigned real_file_flags(const struct run_ctx *c, const struct run_file *f)
 {
 	unsigned fl = f->is_dev ? IOS_HOST_FILE_DEV : IOS_HOST_FILE_CREATE;
+	bool refuse_mounted = false;
 
 	if (!f->is_dev && f->laid_out_by_fio)
 		fl |= IOS_HOST_FILE_FILL;
@@ -153,8 +154,13 @@ static unsigned real_file_flags(const struct run_ctx *c, const struct run_file *
 				fl |= IOS_HOST_FILE_DIRECT;
 			if (ios_rw_has_write(t->job->rw))
 				fl |= IOS_HOST_FILE_WRITE;
+			/* fio asks each writing job: one that does not allow it refuses */
+			if (ios_rw_has_write(t->job->rw) && !t->job->allow_mounted_write)
+				refuse_mounted = true;
 		}
 	}
+	if ((fl & IOS_HOST_FILE_WRITE) && !refuse_mounted)
+		fl |= IOS_HOST_FILE_MOUNTED_OK;
 	return fl;
 }
 

@@ -100,6 +100,15 @@ if [ "$(id -u)" -eq 0 ] && truncate -s 16m img && loopdev=$(losetup -f --show im
 	if mkfs.ext4 -q "$loopdev" 2>/dev/null && mkdir mnt && mount "$loopdev" mnt 2>/dev/null; then
 		printf '[a]\nrw=write\nsize=4m\nbs=4k\nfilename=%s\n' "$loopdev" >f2.fio
 		expect_err f2.fio "'$loopdev'" "mounted" "allow_mounted_write"
+		# allow_mounted_write=1 lets it through (past the file system's
+		# superblock and journal: the throwaway ext4 still unmounts)
+		printf '[a]\nrw=write\nsize=1m\noffset=12m\nbs=4k\nfilename=%s\nallow_mounted_write=1\n' "$loopdev" >f3.fio
+		timeout 60 "$BIN" run f3.fio --real >out 2>err || fail "f3: $(cat err)"
+		grep -q "err= 0" out || fail "f3: no err= 0 in $(head -3 out)"
+		# one job of two that write without it: still refused
+		printf '[a]\nrw=write\nsize=1m\noffset=12m\nbs=4k\nfilename=%s\nallow_mounted_write=1\n[b]\nrw=write\nsize=1m\noffset=13m\nbs=4k\nfilename=%s\n' "$loopdev" "$loopdev" >f4.fio
+		expect_err f4.fio "'$loopdev'" "mounted" "allow_mounted_write"
+		n=$((n + 1))
 		umount mnt
 		# a read of a mounted device is fine, as in fio
 		timeout 60 "$BIN" run f1.fio --real >out 2>err || fail "f1 mounted: $(cat err)"
