@@ -162,6 +162,7 @@ static int cmp_print(const struct cli_run_opts *o, const struct ios_cmp_results 
 		.runs = res->runs,
 		.nr_runs = nr_cols,
 		.shares = shares,
+		.real = o->real,
 	};
 	struct ios_buf out;
 	int rc = CLI_EXIT_FAIL, ret;

@@ -191,6 +191,7 @@ struct ios_cmp_report {
 	const struct ios_cmp_run *runs;	/* one per column, in column order */
 	size_t nr_runs;
 	bool shares;			/* share tables even when no job differs */
+	bool real;			/* the columns ran on the real disk (--real) */
 };
 
 /* The table as text, and the same data as JSON. 0 or -ENOMEM. */

@@ -249,13 +249,14 @@ int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out)
 	ios_buf_puts(out, "all jobs\n");
 	for (size_t k = 0; k < IOS_ARRAY_SIZE(summary); k++)
 		cc_row(out, rep, &lay, summary[k], 0, summary_m[k]);
-	ios_buf_puts(out,
-"\nbandwidth: a job's bytes over its I/O runtime; finish: the simulated time it ended.\n"
+	ios_buf_printf(out,
+"\nbandwidth: a job's bytes over its I/O runtime; finish: %s.\n"
 "clat: completion latency (fio's clat), reads and writes together; p99 from fio's\n"
 "histogram. aggregate: all jobs' bytes / (last finish - first start). Jain's index is\n"
 "over the per-job bandwidths, (sum bw)^2 / (n * sum bw^2): 1 when all jobs got the same\n"
 "bandwidth, 1/n when one job got everything. min/max bw: the slowest job's bandwidth\n"
-"over the fastest's. finish spread: (max - min) / max of the jobs' finish times.\n");
+"over the fastest's. finish spread: (max - min) / max of the jobs' finish times.\n",
+		       rep->real ? "when it ended, in real time" : "the simulated time it ended");
 	if (shares) {
 		ios_buf_puts(out,
 "\nShares (Jeff Moyer's table): ideal = total transferred * the job's share under the\n"

@@ -291,7 +291,7 @@ static int test_reports(void)
 {
 	struct ios_cmp_run runs[2];
 	const char *files[1] = { "jobs.fio" };
-	struct ios_cmp_report rep = { files, 1, runs, 2, false };
+	struct ios_cmp_report rep = { files, 1, runs, 2, false, false };
 	struct ios_buf b;
 	struct jm *doc;
 	const char *err = NULL;
@@ -304,7 +304,16 @@ static int test_reports(void)
 	T_ASSERT(strstr(b.s, "over the per-job bandwidths"));
 	/* the same class, level and group everywhere: no share table unless asked */
 	T_ASSERT(!strstr(b.s, "total priority"));
+	T_ASSERT(strstr(b.s, "finish: the simulated time it ended."));
 	ios_buf_free(&b);
+	/* columns run with --real ended in real time, not simulated time */
+	rep.real = true;
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_cmp_report_text(&rep, &b), 0);
+	T_ASSERT(strstr(b.s, "finish: when it ended, in real time."));
+	T_ASSERT(!strstr(b.s, "simulated"));
+	ios_buf_free(&b);
+	rep.real = false;
 	rep.shares = true;
 	ios_buf_init(&b);
 	T_ASSERT_EQ(ios_cmp_report_text(&rep, &b), 0);
