@@ -3,6 +3,7 @@
  */
 #include <string.h>
 #include "cli.h"
+#include "iosched/suggest.h"
 
 /*
  * The commands' lines are typed here (their descriptions are aligned by
@@ -78,7 +79,16 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "iosched: unknown command '%s'\n", argv[1]);
+	{
+		struct ios_suggest s;
+		char hint[256];
+
+		ios_suggest_init(&s, argv[1]);
+		for (size_t i = 0; i < IOS_ARRAY_SIZE(commands); i++)
+			ios_suggest_add(&s, NULL, commands[i].name);
+		fprintf(stderr, "iosched: unknown command '%s'%s\n", argv[1],
+			ios_suggest_str(&s, hint, sizeof(hint)));
+	}
 	cli_usage(stderr);
 	return CLI_EXIT_USAGE;
 }

@@ -243,6 +243,8 @@ int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e) IOS_MUST
 const struct ios_dev_type *ios_dev_type_find(const char *name);
 const struct ios_dev_type *ios_dev_type_at(size_t i);
 const struct ios_dev_profile *ios_dev_profile_find(const char *name);
+/* " (did you mean 'hdd-2009'?)" for a mistyped profile name, or ""; in @buf. */
+const char *ios_dev_profile_suggest(const char *typed, char *buf, size_t size);
 const struct ios_dev_profile *ios_dev_profile_at(size_t i);
 #define IOS_DEV_DEFAULT_PROFILE "hdd-2009"
 

@@ -316,6 +316,8 @@ int ios_sched_type_check(const struct ios_sched_type *t, struct ios_err *e) IOS_
 const struct ios_sched_type *ios_sched_find(const char *name);
 /* Iterate: returns NULL past the end. */
 const struct ios_sched_type *ios_sched_at(size_t i);
+/* " (did you mean 'cfq'?)" for a mistyped scheduler name, or ""; in @buf. */
+const char *ios_sched_suggest(const char *typed, char *buf, size_t size);
 
 /*
  * Helpers for schedulers: requests sorted by sector in an rbtree through

@@ -49,6 +49,9 @@ struct ios_tunable {
 #define ios_tunable_for_each(t, tab) for ((t) = (tab); (t) && (t)->name; (t)++)
 
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name);
+struct ios_suggest;
+/* Offer @tab's listed names (not IOS_TUN_HIDDEN) to @s, each after @prefix. */
+void ios_tunable_suggest(struct ios_suggest *s, const struct ios_tunable *tab, const char *prefix);
 
 /*
  * Is @tab a table the engine can work with, for an owner struct of @size

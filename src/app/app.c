@@ -154,7 +154,10 @@ struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e
 	}
 	app->st = ios_sched_find(name);
 	if (!app->st) {
-		IOS_ERR(e, -ENOENT, "unknown scheduler '%s'", name);
+		char hint[256];
+
+		IOS_ERR(e, -ENOENT, "unknown scheduler '%s'%s", name,
+			ios_sched_suggest(name, hint, sizeof(hint)));
 		goto fail;
 	}
 	for (size_t i = 0; cfg->settings && cfg->settings[i]; i++)

@@ -36,6 +36,7 @@
 #include <string.h>
 #include "iosched/block.h"
 #include "iosched/scope.h"
+#include "iosched/suggest.h"
 
 #define Q_HARD_LIMIT(nr) ((nr) + (nr) / 2)
 
@@ -781,9 +782,15 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 			if (strchr(s->name, '.'))
 				continue;
 			if (!st->tunables || !ios_tunable_find(st->tunables, s->name)) {
+				struct ios_suggest sg;
+				char hint[256];
+
+				ios_suggest_init(&sg, s->name);
+				ios_tunable_suggest(&sg, st->tunables, NULL);
 				ret = IOS_ERR(e, -ENOENT,
-					      "%s%sscheduler '%s' has no tunable '%s' (see 'iosched list')",
-					      s->origin, *s->origin ? ": " : "", st->name, s->name);
+					      "%s%sscheduler '%s' has no tunable '%s'%s (see 'iosched list')",
+					      s->origin, *s->origin ? ": " : "", st->name, s->name,
+					      ios_suggest_str(&sg, hint, sizeof(hint)));
 				goto fail;
 			}
 		}

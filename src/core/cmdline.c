@@ -13,6 +13,7 @@
 #include <string.h>
 #include "iosched/cmdline.h"
 #include "iosched/stats.h"
+#include "iosched/suggest.h"
 
 int ios_cl_parse_u64(const char *s, uint64_t *out)
 {
@@ -195,8 +196,30 @@ int ios_cl_parse_one(const char *cmd, const struct ios_cl_group *groups, size_t 
 	return 0;
 }
 
+/* The options of @cmd nearest to @a; "--schedler=cfq" is matched by its name part. */
+static const char *cl_suggest(const struct ios_cl_cmd *cmd, const char *a, char *buf, size_t n)
+{
+	char typed[IOS_SUGGEST_NAME + 1];
+	const char *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	struct ios_suggest s;
+
+	if (len >= sizeof(typed))
+		len = sizeof(typed) - 1;
+	memcpy(typed, a, len);
+	typed[len] = '\0';
+	ios_suggest_init(&s, typed);
+	for (size_t g = 0; g < cmd->nr_groups; g++)
+		for (const struct ios_cl_opt *opt = cmd->groups[g].opts; opt && opt->name; opt++)
+			if (!(opt->mask & cmd->groups[g].skip))
+				ios_suggest_add(&s, NULL, opt->name);
+	return ios_suggest_str(&s, buf, n);
+}
+
 int ios_cl_parse(const struct ios_cl_cmd *cmd, int argc, char **argv, struct ios_buf *msg)
 {
+	char hint[256];
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
@@ -218,8 +241,8 @@ int ios_cl_parse(const struct ios_cl_cmd *cmd, int argc, char **argv, struct ios
 			ios_buf_printf(msg, "%s: unexpected argument '%s' (%s takes none)", cmd->name,
 				       a, cmd->name);
 		else
-			ios_buf_printf(msg, "%s: unknown option '%s' (see %s)", cmd->name, a,
-				       cmd->help_hint);
+			ios_buf_printf(msg, "%s: unknown option '%s'%s (see %s)", cmd->name, a,
+				       cl_suggest(cmd, a, hint, sizeof(hint)), cmd->help_hint);
 		return -1;
 	}
 	return 0;

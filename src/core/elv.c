@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "iosched/sched.h"
+#include "iosched/suggest.h"
 #include "core/builtin.h"
 
 static const struct ios_sched_type *const ios_builtin_scheds[] = {
@@ -38,6 +39,19 @@ const struct ios_sched_type *ios_sched_at(size_t i)
 		return ios_builtin_scheds[i];
 	i -= nb;
 	return i < nr_extra_scheds ? extra_scheds[i] : NULL;
+}
+
+const char *ios_sched_suggest(const char *typed, char *buf, size_t size)
+{
+	const struct ios_sched_type *t;
+	struct ios_suggest s;
+
+	ios_suggest_init(&s, typed);
+	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++) {
+		ios_suggest_add(&s, NULL, t->name);
+		ios_suggest_add(&s, NULL, t->alias);
+	}
+	return ios_suggest_str(&s, buf, size);
 }
 
 const struct ios_sched_type *ios_sched_find(const char *name)

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "iosched/suggest.h"
 #include "iosched/tunable.h"
 
 struct unit_mult {
@@ -59,6 +60,13 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	if (a && b > UINT64_MAX / a)
 		return UINT64_MAX;
 	return a * b;
+}
+
+void ios_tunable_suggest(struct ios_suggest *s, const struct ios_tunable *tab, const char *prefix)
+{
+	for (const struct ios_tunable *t = tab; t && t->name; t++)
+		if (!(t->flags & IOS_TUN_HIDDEN))
+			ios_suggest_add(s, prefix, t->name);
 }
 
 const struct ios_tunable *ios_tunable_find(const struct ios_tunable *tab, const char *name)
@@ -367,10 +375,19 @@ static int tun_set_by_name(const struct ios_tunable *tab, void *base, const char
 {
 	const struct ios_tunable *t = ios_tunable_find(tab, name);
 
-	if (!t || (t->flags & IOS_TUN_HIDDEN))
-		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s%s'%s%s (see 'iosched list')",
+	if (!t || (t->flags & IOS_TUN_HIDDEN)) {
+		struct ios_suggest s;
+		char hint[256];
+		char full[IOS_SUGGEST_NAME + 1];
+
+		snprintf(full, sizeof(full), "%s%s", scope ? scope : "", name);
+		ios_suggest_init(&s, full);
+		ios_tunable_suggest(&s, tab, scope);
+		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s%s'%s%s%s (see 'iosched list')",
 			       origin ? origin : "", origin ? ": " : "", scope ? scope : "", name,
-			       owner ? " for " : "", owner ? owner : "");
+			       owner ? " for " : "", owner ? owner : "",
+			       ios_suggest_str(&s, hint, sizeof(hint)));
+	}
 	return tun_set(t, base, value, origin, scope, owner, e);
 }
 

@@ -19,6 +19,7 @@
 #include "iosched/device.h"
 #include "core/builtin.h"
 #include "iosched/scope.h"
+#include "iosched/suggest.h"
 
 static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,
@@ -256,6 +257,16 @@ const struct ios_dev_profile *ios_dev_profile_at(size_t i)
 	return i < IOS_ARRAY_SIZE(dev_profiles) ? &dev_profiles[i] : NULL;
 }
 
+const char *ios_dev_profile_suggest(const char *typed, char *buf, size_t size)
+{
+	struct ios_suggest s;
+
+	ios_suggest_init(&s, typed);
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(dev_profiles); i++)
+		ios_suggest_add(&s, NULL, dev_profiles[i].name);
+	return ios_suggest_str(&s, buf, size);
+}
+
 const struct ios_dev_profile *ios_dev_profile_find(const char *name)
 {
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(dev_profiles); i++)
@@ -331,7 +342,10 @@ struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, ui
 				break;
 			off += (size_t)n;
 		}
-		IOS_ERR(e, -ENOENT, "unknown device profile '%s' (known: %s)", profile, names);
+		char hint[256];
+
+		IOS_ERR(e, -ENOENT, "unknown device profile '%s'%s (known: %s)", profile,
+			ios_dev_profile_suggest(profile, hint, sizeof(hint)), names);
 		return NULL;
 	}
 	t = ios_dev_type_find(p->type);

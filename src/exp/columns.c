@@ -15,6 +15,7 @@
 #include "iosched/ios.h"
 #include "iosched/compare.h"
 #include "iosched/scope.h"
+#include "iosched/suggest.h"
 
 static char *cc_strndup(const char *s, size_t n)
 {
@@ -111,9 +112,14 @@ static int cc_check_column(struct ios_cmp_column *c, const char *device, struct 
 			continue;
 		if (st->tunables && ios_tunable_find(st->tunables, s->name))
 			continue;
+		struct ios_suggest sg;
+		char hint[256];
+
 		cc_tunable_names(st->tunables, names, sizeof(names));
-		ret = IOS_ERR(e, -ENOENT, "%s has no tunable '%s' (its tunables: %s)",
-			      s->origin, s->name, names);
+		ios_suggest_init(&sg, s->name);
+		ios_tunable_suggest(&sg, st->tunables, NULL);
+		ret = IOS_ERR(e, -ENOENT, "%s has no tunable '%s'%s (its tunables: %s)",
+			      s->origin, s->name, ios_suggest_str(&sg, hint, sizeof(hint)), names);
 		goto out;
 	}
 	priv = calloc(1, st->priv_size ? st->priv_size : 1);
@@ -171,8 +177,10 @@ static int cc_parse_column(struct ios_cmp_column *c, const char *spec, size_t le
 		char names[512];
 
 		cc_sched_names(names, sizeof(names));
-		return IOS_ERR(e, -ENOENT, "--schedulers: unknown scheduler '%s' (known: %s)",
-			       name, names);
+		char hint[256];
+
+		return IOS_ERR(e, -ENOENT, "--schedulers: unknown scheduler '%s'%s (known: %s)",
+			       name, ios_sched_suggest(name, hint, sizeof(hint)), names);
 	}
 	/* --set first, the column's own after: later settings win */
 	if (global) {

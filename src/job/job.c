@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "iosched/stats.h"
+#include "iosched/suggest.h"
 #include "job/ini.h"
 #include "job/opt.h"
 
@@ -290,7 +291,19 @@ static int jp_unknown(const struct ios_ini_kv *kv, struct ios_err *e)
 	if (ios_opt_fio_general(kv->key))
 		return IOS_ERR(e, -ENOTSUP, "%s:%d: fio option '%s' is not modelled by iosched",
 			       kv->file, kv->line, kv->key);
-	return IOS_ERR(e, -EINVAL, "%s:%d: unknown option '%s'", kv->file, kv->line, kv->key);
+	{
+		struct ios_suggest s;
+		char hint[256];
+
+		/* the options we model, under their names and aliases */
+		ios_suggest_init(&s, kv->key);
+		for (const struct ios_opt *o = ios_opt_first(); o; o = ios_opt_next(o)) {
+			ios_suggest_add(&s, NULL, o->info.name);
+			ios_suggest_add(&s, NULL, o->info.alias);
+		}
+		return IOS_ERR(e, -EINVAL, "%s:%d: unknown option '%s'%s", kv->file, kv->line,
+			       kv->key, ios_suggest_str(&s, hint, sizeof(hint)));
+	}
 }
 
 /* An error caused by an empty value from an unset ${VAR} says which. */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/sched.h"
+#include "iosched/suggest.h"
 #include "job/opt.h"
 
 #define OFF(f)		offsetof(struct ios_job, f)
@@ -575,7 +576,16 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 	if (*p || !strncmp(c->value, "external", 8))
 		return ios_opt_err(c, -ENOTSUP, "ioengine '%s' is not supported by iosched "
 				   "(supported: " IOS_ENGINES_SUPPORTED ")", c->value);
-	return ios_opt_err(c, -EINVAL, "unknown ioengine (supported: " IOS_ENGINES_SUPPORTED ")");
+	{
+		struct ios_suggest s;
+		char hint[256];
+
+		ios_suggest_init(&s, c->value);
+		for (i = 0; i < IOS_ARRAY_SIZE(names); i++)
+			ios_suggest_add(&s, NULL, names[i]);
+		return ios_opt_err(c, -EINVAL, "unknown ioengine%s (supported: "
+				   IOS_ENGINES_SUPPORTED ")", ios_suggest_str(&s, hint, sizeof(hint)));
+	}
 }
 
 static int opt_sync(struct ios_job *job, struct ios_optctx *c)

@@ -35,6 +35,7 @@
 #include "run_int.h"
 #include "verify.h"
 #include "iosched/scope.h"
+#include "iosched/suggest.h"
 
 /* in enum ios_fs_type order */
 static const char *const lab_fs_names[] = { "ext3", "extent", "raw", NULL };
@@ -194,6 +195,24 @@ static void run_progress_tick(struct ios_sim *sim, void *arg)
 
 /* ---- configure and build: checks ---- */
 
+/*
+ * The dotted names nearest to @name: those of its own scope when the prefix
+ * is one we know, else of every scope with a fixed table (a mistyped
+ * prefix). Scopes whose table depends on the scheduler or device are not
+ * resolved yet here; their own checks suggest later.
+ */
+static void suggest_setting(const char *name, const struct ios_scope *sc, char *buf, size_t n)
+{
+	const struct ios_scope *it;
+	struct ios_suggest s;
+
+	ios_suggest_init(&s, name);
+	for (size_t i = 0; (it = ios_scope_at(i)) != NULL; i++)
+		if ((!sc || it == sc) && it->resolve == IOS_SCOPE_FIXED && *it->prefix)
+			ios_tunable_suggest(&s, it->table, it->prefix);
+	ios_suggest_str(&s, buf, n);
+}
+
 static int check_settings(const struct ios_settings *s, struct ios_err *e)
 {
 	if (!s)
@@ -201,7 +220,7 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ios_setting *st = &s->v[i];
 		const struct ios_scope *sc = ios_scope_of(st->name);
-		char hint[256];
+		char hint[256], sg[256];
 
 		/* bare names are the scheduler's; cgroup.*: applied once the groups are known */
 		if (!strchr(st->name, '.') || st->used || (sc && sc->resolve == IOS_SCOPE_PATTERN))
@@ -211,12 +230,13 @@ static int check_settings(const struct ios_settings *s, struct ios_err *e)
 			return IOS_ERR(e, -EINVAL, "%s%s'%s' applies to 'iosched replay' and to jobs "
 				       "with read_iolog= only",
 				       st->origin, *st->origin ? ": " : "", st->name);
+		suggest_setting(st->name, sc, sg, sizeof(sg));
 		if (!sc)
-			return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s': names are %s",
-				       st->origin, *st->origin ? ": " : "", st->name,
+			return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s'%s: names are %s",
+				       st->origin, *st->origin ? ": " : "", st->name, sg,
 				       ios_scope_hint(hint, sizeof(hint)));
-		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s' (see 'iosched list')",
-			       st->origin, *st->origin ? ": " : "", st->name);
+		return IOS_ERR(e, -ENOENT, "%s%sunknown tunable '%s'%s (see 'iosched list')",
+			       st->origin, *st->origin ? ": " : "", st->name, sg);
 	}
 	return 0;
 }
@@ -416,7 +436,10 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
 			strncat(names, st->name, sizeof(names) - strlen(names) - 1);
 		}
-		return IOS_ERR(e, -ENOENT, "unknown scheduler '%s' (known: %s)", c->schedname, names);
+		char hint[256];
+
+		return IOS_ERR(e, -ENOENT, "unknown scheduler '%s'%s (known: %s)", c->schedname,
+			       ios_sched_suggest(c->schedname, hint, sizeof(hint)), names);
 	}
 	return 0;
 }
