@@ -86,7 +86,10 @@ int cli_run_opts_parse(struct cli_run_opts *o, int argc, char **argv, int *i);
  * Parse every job file into @jf (errors printed); points cfg.settings at
  * settings and, with --real, cfg.host at the io_uring host.
  */
+/* Parse @o's job files into @jf: 0, or the exit status (CLI_EXIT_USAGE for a refused file). */
 int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
+/* The exit status for a library error: 2 when it refused the input before any I/O, else 1. */
+int cli_err_status(const struct ios_err *e);
 void cli_run_opts_host(struct cli_run_opts *o);
 /* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
 int cli_write_output(const char *outfile, const struct ios_buf *out);

@@ -122,6 +122,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o,
  * Run every column (the library's worker threads, the progress line on a
  * terminal) and say on stderr what failed, or else what each column
  * ignored (cgroup= under noop, ...), as 'run' says it, in column order.
+ * 0, or the exit status.
  */
 static int cmp_run(const struct ios_jobfile *jf, const struct cli_run_opts *o,
 		   const struct ios_cmp_column *cols, size_t nr_cols, long workers,
@@ -136,14 +137,14 @@ static int cmp_run(const struct ios_jobfile *jf, const struct cli_run_opts *o,
 	cli_progress_clear(&prog);
 	if (ret && res->failed >= nr_cols) {
 		fprintf(stderr, "iosched: out of memory\n");
-		return -1;
+		return CLI_EXIT_FAIL;
 	}
 	if (ret) {
 		const struct ios_err *err = &res->err;
 
 		fprintf(stderr, "iosched: compare: %s: %s\n", cols[res->failed].label,
 			err->msg[0] ? err->msg : strerror(-res->ret));
-		return -1;
+		return cli_err_status(err);
 	}
 	for (size_t c = 0; c < nr_cols; c++)
 		for (size_t w = 0; w < res->extra[c].nr_warnings; w++)
@@ -246,8 +247,10 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cli_run_opts_load(&o, &jf))
+	rc = cli_run_opts_load(&o, &jf);
+	if (rc)
 		goto out;
+	rc = CLI_EXIT_FAIL;
 	if (cli_paths_run(&paths, &o, &jf, NULL, plot) || cli_paths_check(&paths)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
@@ -257,8 +260,10 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cmp_run(&jf, &o, cols, nr_cols, workers, &res))
+	rc = cmp_run(&jf, &o, cols, nr_cols, workers, &res);
+	if (rc)
 		goto out;
+	rc = CLI_EXIT_FAIL;
 	rc = cmp_print(&o, &res, nr_cols, shares);
 	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, &res, nr_cols))
 		rc = CLI_EXIT_FAIL;

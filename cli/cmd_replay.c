@@ -45,6 +45,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (ios_replay_open(o.jobs[0], &r, &e)) {
 		cli_error(&e);
+		rc = e.code == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 		goto out;
 	}
 	o.cfg.settings = &o.settings;
@@ -60,6 +61,7 @@ int cmd_replay(int argc, char **argv)
 	ret = cli_trace_close(bt, ret, &res, &e);
 	if (ret) {
 		cli_error(&e);
+		rc = cli_err_status(&e);
 		goto out;
 	}
 	/* what the replay could not honour or cut short: say so, then go on */

@@ -27,8 +27,10 @@ int cmd_run(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cli_run_opts_load(&o, &jf))
+	rc = cli_run_opts_load(&o, &jf);
+	if (rc)
 		goto out;
+	rc = CLI_EXIT_FAIL;
 	/* the job files and their includes are known now: nothing written over them */
 	if (cli_paths_run(&paths, &o, &jf, o.trace, o.plot) || cli_paths_check(&paths)) {
 		rc = CLI_EXIT_USAGE;
@@ -46,6 +48,7 @@ int cmd_run(int argc, char **argv)
 	ret = cli_trace_close(bt, ret, &res, &e);
 	if (ret) {
 		cli_error(&e);
+		rc = cli_err_status(&e);
 		goto out;
 	}
 	/* options the run could not honour (a cgroup under noop, ...): say so, then go on */

@@ -39,6 +39,11 @@ void cli_usage(FILE *f)
 	ios_buf_free(&b);
 }
 
+int cli_err_status(const struct ios_err *e)
+{
+	return e->refused ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
 void cli_error(const struct ios_err *e)
 {
 	fprintf(stderr, "iosched: %s\n", e->msg[0] ? e->msg : strerror(-e->code));

@@ -213,7 +213,7 @@ int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf)
 	for (int i = 0; i < o->nr_jobs; i++) {
 		if (ios_job_parse_file(o->jobs[i], &o->po, jf, &e)) {
 			cli_error(&e);
-			return -1;
+			return e.code == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 		}
 	}
 	o->cfg.settings = &o->settings;

@@ -28,6 +28,13 @@ struct ios_err {
 	int src_line;
 	const char *func;
 	char msg[512];		/* for the user: names their input */
+	/*
+	 * Set by ios_run when it refused the run before any I/O was issued
+	 * (a setting, a name, a job the model cannot run, a file --real
+	 * cannot prepare): what the user gave must change, not the machine's
+	 * luck. The command line's exit status 2 against 1 (docs/cli.md).
+	 */
+	int refused;
 };
 
 /* Fill @e (may be NULL) unless it already holds an error; returns @code. */
@@ -42,6 +49,7 @@ static inline void ios_err_clear(struct ios_err *e)
 	if (e) {
 		e->code = 0;
 		e->msg[0] = '\0';
+		e->refused = 0;
 	}
 }
 

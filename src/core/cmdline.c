@@ -209,10 +209,16 @@ static const char *cl_suggest(const struct ios_cl_cmd *cmd, const char *a, char 
 	memcpy(typed, a, len);
 	typed[len] = '\0';
 	ios_suggest_init(&s, typed);
+	if (!typed[strspn(typed, "-")])
+		return ios_suggest_str(&s, buf, n);	/* "-" or "--": no name to be near */
 	for (size_t g = 0; g < cmd->nr_groups; g++)
 		for (const struct ios_cl_opt *opt = cmd->groups[g].opts; opt && opt->name; opt++)
-			if (!(opt->mask & cmd->groups[g].skip))
-				ios_suggest_add(&s, NULL, opt->name);
+			if (!(opt->mask & cmd->groups[g].skip)) {
+				/* every name starts "--": it says nothing about nearness */
+				size_t dashes = strspn(opt->name, "-");
+
+				ios_suggest_add(&s, dashes == 2 ? "--" : NULL, opt->name + (dashes == 2 ? 2 : 0));
+			}
 	return ios_suggest_str(&s, buf, n);
 }
 

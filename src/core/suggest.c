@@ -88,8 +88,8 @@ void ios_suggest_init(struct ios_suggest *s, const char *typed)
 
 void ios_suggest_add(struct ios_suggest *s, const char *prefix, const char *name)
 {
-	size_t lt = strlen(s->typed);
-	unsigned limit = lt < 3 ? 1 : (unsigned)(lt + 2) / 3;
+	size_t lt = strlen(s->typed), lp = prefix ? strlen(prefix) : 0;
+	unsigned limit;
 	char full[SG_LEN + 1];
 	unsigned d;
 	int n;
@@ -99,6 +99,12 @@ void ios_suggest_add(struct ios_suggest *s, const char *prefix, const char *name
 	n = snprintf(full, sizeof(full), "%s%s", prefix ? prefix : "", name);
 	if (n < 0 || (size_t)n >= sizeof(full))
 		return;
+	/* under a scope the user typed right ("device."), only the rest counts */
+	if (lp && lt >= lp && !strncmp(s->typed, prefix, lp))
+		lt -= lp;
+	if (!lt)
+		return;		/* nothing typed beyond the prefix: any name would be a guess */
+	limit = lt < 3 ? 1 : (unsigned)(lt + 2) / 3;
 	d = score2(s->typed, full);
 	/* the name itself is no suggestion (a known name refused for another reason) */
 	if (!strcmp(full, s->typed))

@@ -552,6 +552,9 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 		ret = run_build(c, e);
 	if (!ret)
 		ret = ios_run_plan(c, e);
+	/* nothing issued yet: the input was refused (out of memory is not the input's fault) */
+	if (ret && ret != -ENOMEM && e)
+		e->refused = 1;
 	if (!ret)
 		ret = run_loop(c, e);
 	if (!ret)

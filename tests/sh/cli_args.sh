@@ -54,9 +54,9 @@ expect 2 "--seed=+1: expected a non-negative integer" run a.fio --seed +1
 expect 2 "--seed=18446744073709551616: expected" run a.fio --seed 18446744073709551616
 expect 2 "--jobs=08x: allowed 1..256" compare a.fio --jobs 08x
 # tunables read decimal as sysfs does: 070 is seventy (out of range), not 56
-expect 1 "device.heads=070: out of range" run a.fio --set device.heads=070
-expect 1 "quantum=0x10: expected a decimal number" run a.fio --set quantum=0x10
-expect 1 "quantum= 4: expected a decimal number, without leading blanks" run a.fio --set "quantum= 4"
+expect 2 "device.heads=070: out of range" run a.fio --set device.heads=070
+expect 2 "quantum=0x10: expected a decimal number" run a.fio --set quantum=0x10
+expect 2 "quantum= 4: expected a decimal number, without leading blanks" run a.fio --set "quantum= 4"
 "$BIN" run a.fio --set quantum=010 --output-format json >q010 2>err || fail "quantum=010"
 "$BIN" run a.fio --set quantum=10 --output-format json >q10 2>err || fail "quantum=10"
 cmp -s q010 q10 || fail "quantum=010 is not quantum=10"
@@ -70,21 +70,21 @@ expect 2 "'-' (the job file on stdin) given twice" run - - <a.fio
 grep -q "^iosched compare: -" out || fail "compare - printed no table"
 # only the job file itself comes from stdin: 'include -' is a file named '-'
 printf '[j]\nrw=read\nsize=256k\ninclude -\n' >incdash.fio
-expect 1 "incdash.fio:4: include '-': cannot read it (No such file or directory)" run incdash.fio <a.fio
+expect 2 "incdash.fio:4: include '-': cannot read it (No such file or directory)" run incdash.fio <a.fio
 
 # 9, 10: a directory, /dev/zero, a large file; as a job file and as an include
 mkdir dir
-expect 1 "dir: is a directory, not a job file" run dir
+expect 2 "dir: is a directory, not a job file" run dir
 printf '[j]\nrw=read\nsize=256k\ninclude dir\n' >incdir.fio
-expect 1 "incdir.fio:4: include 'dir': is a directory, not a job file" run incdir.fio
+expect 2 "incdir.fio:4: include 'dir': is a directory, not a job file" run incdir.fio
 if [ -c /dev/zero ]; then
-	expect 1 "/dev/zero: larger than 16 MiB, too large for a job file" run /dev/zero
+	expect 2 "/dev/zero: larger than 16 MiB, too large for a job file" run /dev/zero
 	printf '[j]\nrw=read\nsize=256k\ninclude /dev/zero\n' >inczero.fio
-	expect 1 "inczero.fio:4: include '/dev/zero': larger than 16 MiB" run inczero.fio
+	expect 2 "inczero.fio:4: include '/dev/zero': larger than 16 MiB" run inczero.fio
 fi
 # a sparse 17 MiB file: refused by its size, without reading it
 dd if=/dev/zero of=big.fio bs=1 count=0 seek=17825792 2>/dev/null
-expect 1 "big.fio: larger than 16 MiB, too large for a job file" run big.fio
+expect 2 "big.fio: larger than 16 MiB, too large for a job file" run big.fio
 
 # 10: nrfiles= checked before ten million files are allocated (the old code
 # took 100 s and 9.8 GB to say that no size was given); the timeout keeps a
@@ -92,24 +92,24 @@ expect 1 "big.fio: larger than 16 MiB, too large for a job file" run big.fio
 printf '[j]\nrw=read\nnrfiles=10000000\n' >nosize.fio
 timeout 20 "$BIN" run nosize.fio >out 2>err
 st=$?
-[ "$st" -eq 1 ] || fail "nrfiles=10000000 without size: exit $st, want 1 (124: timed out)"
+[ "$st" -eq 2 ] || fail "nrfiles=10000000 without size: exit $st, want 2 (124: timed out)"
 grep -qF "nosize.fio:1: job 'j': file 'j.0.0' does not exist and no size was given" err ||
 	fail "nrfiles=10000000 without size: wrong message"
 printf '[j]\nrw=read\nsize=100g\nnrfiles=10000000\n' >many.fio
 timeout 20 "$BIN" run many.fio >out 2>err
-[ $? -eq 1 ] || fail "nrfiles=10000000: not refused in time"
+[ $? -eq 2 ] || fail "nrfiles=10000000: not refused in time"
 grep -qF "many.fio:4: job 'j': nrfiles=10000000: 10000000 files in all" err ||
 	fail "nrfiles=10000000: wrong message"
 grep -qF "more than the 262144 one run simulates" err || fail "nrfiles=10000000: no limit named"
 # a 1 GiB ext3 has 65525 free inodes: 100000 files cannot fit, whatever their size
 printf '[j]\nrw=read\nsize=900m\nnrfiles=100000\n' >inodes.fio
 timeout 20 "$BIN" run inodes.fio --set device.capacity=1 >out 2>err
-[ $? -eq 1 ] || fail "nrfiles=100000 on 1 GiB: not refused"
+[ $? -eq 2 ] || fail "nrfiles=100000 on 1 GiB: not refused"
 grep -qF "more than lab.fs=ext3 on device 'hdd-2009' (1073741824 bytes) can hold: 65525 (its free inodes)" err ||
 	fail "nrfiles=100000 on 1 GiB: wrong message"
 printf '[j]\nrw=read\nsize=900m\nnrfiles=2000\n' >raw.fio
 timeout 20 "$BIN" run raw.fio --set device.capacity=1 --set lab.fs=raw >out 2>err
-[ $? -eq 1 ] || fail "nrfiles=2000 on raw 1 GiB: not refused"
+[ $? -eq 2 ] || fail "nrfiles=2000 on raw 1 GiB: not refused"
 grep -qF "can hold: 1024 (one lab.file_align extent each)" err || fail "raw: wrong message"
 # within the limits, many files still run
 printf '[j]\nrw=read\nsize=4m\nnrfiles=1000\n' >ok.fio

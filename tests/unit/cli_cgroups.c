@@ -74,20 +74,20 @@ static int test_group_options(void)
 
 	/* weights: the scheduler's range, at the option's line */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33", w50);
-	EXPECT(args, 1, "w50.fio:9", "'cgroup_weight=50'", "cfq-2.6.33", "blkio.weight",
+	EXPECT(args, 2, "w50.fio:9", "'cgroup_weight=50'", "cfq-2.6.33", "blkio.weight",
 	       "100..1000");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", w50);
 	EXPECT(args, 0, "Cgroups (cfq-4.19");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", w5);
-	EXPECT(args, 1, "w5.fio:9", "cfq-4.19", "10..1000");
+	EXPECT(args, 2, "w5.fio:9", "cfq-4.19", "10..1000");
 	snprintf(args, sizeof(args), "run %s --scheduler bfq", w5);
 	EXPECT(args, 0, "Cgroups (bfq");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", conflict);
-	EXPECT(args, 1, "conflict.fio:12", "an earlier job gave weight 200");
+	EXPECT(args, 2, "conflict.fio:12", "an earlier job gave weight 200");
 
 	/* nesting: 4.19 and bfq have it, 2.6.33's blkio is flat */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33", nested);
-	EXPECT(args, 1, "nested.fio:8", "cgroup=a/x", "flat");
+	EXPECT(args, 2, "nested.fio:8", "cgroup=a/x", "flat");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", nested);
 	EXPECT(args, 0, "a/x", "a/y");
 
@@ -104,23 +104,23 @@ static int test_group_options(void)
 	/* the 2008 designs: on cfq only; priorities, not weights */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19 --set lab.group_policy=tarasov2008",
 		 plain);
-	EXPECT(args, 1, "group scheduling of its own", "--scheduler cfq");
+	EXPECT(args, 2, "group scheduling of its own", "--scheduler cfq");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=tarasov2008 "
 		 "--set cgroup.a.ioprio=7", w50);
 	EXPECT(args, 0, "cgroup_weight=50 has no effect under lab.group_policy=tarasov2008",
 	       "cfq+tarasov2008", "7/1000ms");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.a.ioprio=8", plain);
-	EXPECT(args, 1, "cgroup.a.ioprio=8", "0..7");
+	EXPECT(args, 2, "cgroup.a.ioprio=8", "0..7");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.c.ioprio=1", plain);
-	EXPECT(args, 1, "no job is in cgroup 'c'");
+	EXPECT(args, 2, "no job is in cgroup 'c'");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33 --set cgroup.a.ioprio=1",
 		 plain);
-	EXPECT(args, 1, "weights, not priorities");
+	EXPECT(args, 2, "weights, not priorities");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.a.weight=1", plain);
-	EXPECT(args, 1, "cgroup.PATH.ioprio");
+	EXPECT(args, 2, "cgroup.PATH.ioprio");
 
 	unlink(w50);
 	unlink(w5);

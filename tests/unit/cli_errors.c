@@ -61,43 +61,43 @@ static int test_errors(void)
 	snprintf(args, sizeof(args), "run %s", good);
 	EXPECT(args, 0, "Run status group 0");
 	snprintf(args, sizeof(args), "run %s --scheduler nosuch", good);
-	EXPECT(args, 1, "unknown scheduler 'nosuch'");
+	EXPECT(args, 2, "unknown scheduler 'nosuch'");
 	/*
 	 * cfq-2.6.31-rc7 was removed (2.6.31-rc7's CFQ is 2.6.31's): old scripts
 	 * get the known names, which include cfq, the 2.6.31 profile
 	 */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.31-rc7", good);
-	EXPECT(args, 1, "unknown scheduler 'cfq-2.6.31-rc7' (known: noop, deadline, bfq, "
-		     "anticipatory, cfq, cfq-2.6.33, cfq-4.19)");
+	EXPECT(args, 2, "unknown scheduler 'cfq-2.6.31-rc7' (did you mean 'cfq-2.6.31'?) (known: "
+		     "noop, deadline, bfq, anticipatory, cfq, cfq-2.6.33, cfq-4.19)");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set read_expire=abc", good);
-	EXPECT(args, 1, "read_expire=abc");
+	EXPECT(args, 2, "read_expire=abc");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
-	EXPECT(args, 1, "fifo_batch");
+	EXPECT(args, 2, "fifo_batch");
 	/* a tunable out of its range names the tunable, the profile and the range */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19 --set quantum=0", good);
-	EXPECT(args, 1, "--set: quantum=0: out of range for cfq-4.19, allowed 1..2147483647");
+	EXPECT(args, 2, "--set: quantum=0: out of range for cfq-4.19, allowed 1..2147483647");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33 --set slice_idle=3600001", good);
-	EXPECT(args, 1, "slice_idle=3600001: out of range for cfq-2.6.33, allowed 0..3600000 ms");
+	EXPECT(args, 2, "slice_idle=3600001: out of range for cfq-2.6.33, allowed 0..3600000 ms");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
-	EXPECT(args, 1, "fifo_batch=-1: out of range for deadline, allowed 0..");
+	EXPECT(args, 2, "fifo_batch=-1: out of range for deadline, allowed 0..");
 	snprintf(args, sizeof(args), "run %s --device ssd --set device.nosuch=1", good);
-	EXPECT(args, 1, "unknown tunable 'device.nosuch' for ssd");
+	EXPECT(args, 2, "unknown tunable 'device.nosuch' for ssd");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set slice_idle=0", good);
-	EXPECT(args, 1, "no tunable 'slice_idle'");
+	EXPECT(args, 2, "no tunable 'slice_idle'");
 	snprintf(args, sizeof(args), "run %s --set queue.nr_requests=1", good);
-	EXPECT(args, 1, "allowed 4..1048576");
+	EXPECT(args, 2, "allowed 4..1048576");
 	snprintf(args, sizeof(args), "run %s --set queue.nosuch=1", good);
-	EXPECT(args, 1, "queue.nosuch");
+	EXPECT(args, 2, "queue.nosuch");
 	snprintf(args, sizeof(args), "run %s --set device.rpm=0", good);
-	EXPECT(args, 1, "device.rpm=0: out of range for hdd-2009, allowed 1000..30000 rpm");
+	EXPECT(args, 2, "device.rpm=0: out of range for hdd-2009, allowed 1000..30000 rpm");
 	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
-	EXPECT(args, 1, "foo.bar");
+	EXPECT(args, 2, "foo.bar");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
-	EXPECT(args, 1, "lab.submit_ns");
+	EXPECT(args, 2, "lab.submit_ns");
 	snprintf(args, sizeof(args), "run %s --set noequals", good);
 	EXPECT(args, 2, "NAME=VALUE");
 	snprintf(args, sizeof(args), "run %s --device nosuch", good);
-	EXPECT(args, 1, "nosuch");
+	EXPECT(args, 2, "nosuch");
 	snprintf(args, sizeof(args), "run %s --output-format=xml", good);
 	EXPECT(args, 2, "normal, json");
 	snprintf(args, sizeof(args), "run %s --seed=-3", good);
@@ -105,20 +105,20 @@ static int test_errors(void)
 	snprintf(args, sizeof(args), "run %s --bogus", good);
 	EXPECT(args, 2, "unknown option '--bogus'");
 	snprintf(args, sizeof(args), "run %s/missing.fio", dir);
-	EXPECT(args, 1, "missing.fio");
+	EXPECT(args, 2, "missing.fio");
 	snprintf(args, sizeof(args), "run %s", badprio);
-	EXPECT(args, 1, "badprio.fio:6: option 'prio=9': out of range, allowed 0..7");
+	EXPECT(args, 2, "badprio.fio:6: option 'prio=9': out of range, allowed 0..7");
 	/* ionice class and level out of range: file, line, option and range */
 	T_ASSERT_EQ(write_file("badprio8.fio", "[r]\nsize=1m\nprioclass=2\nprio=8\n",
 			       badprio, sizeof(badprio)), 0);
 	snprintf(args, sizeof(args), "run %s", badprio);
-	EXPECT(args, 1, "badprio8.fio:4: option 'prio=8': out of range, allowed 0..7");
+	EXPECT(args, 2, "badprio8.fio:4: option 'prio=8': out of range, allowed 0..7");
 	T_ASSERT_EQ(write_file("badclass.fio", "[global]\nprioclass=4\n[r]\nsize=1m\n",
 			       badprio, sizeof(badprio)), 0);
 	snprintf(args, sizeof(args), "run %s", badprio);
-	EXPECT(args, 1, "badclass.fio:2: option 'prioclass=4': out of range, allowed 0..3");
+	EXPECT(args, 2, "badclass.fio:2: option 'prioclass=4': out of range, allowed 0..3");
 	snprintf(args, sizeof(args), "run %s", nosize);
-	EXPECT(args, 1, "lab.file_size");
+	EXPECT(args, 2, "lab.file_size");
 	snprintf(args, sizeof(args), "run %s --set lab.file_size=64m --set lab.max_sim_time=1", nosize);
 	EXPECT(args, 0, "Run status group 0");
 	EXPECT("frobnicate", 2, "unknown command");

@@ -275,7 +275,7 @@ static int test_cli(void)
 			 path, i ? "cfq-4.19" : "cfq-2.6.33");
 		out = run(args, &st);
 		T_ASSERT(out);
-		T_ASSERT_MSG(st == 1 && strstr(out, "lab.ttime_back_to_back=1") &&
+		T_ASSERT_MSG(st == 2 && strstr(out, "lab.ttime_back_to_back=1") &&
 			     strstr(out, "2.6.31 profile only"), "exit %d:\n%s", st, out);
 		free(out);
 	}
@@ -283,7 +283,7 @@ static int test_cli(void)
 		 "--set lab.ttime_back_to_back=1", path);
 	out = run(args, &st);
 	T_ASSERT(out);
-	T_ASSERT_MSG(st == 1 && strstr(out, "cfq+uchida2008"), "exit %d:\n%s", st, out);
+	T_ASSERT_MSG(st == 2 && strstr(out, "cfq+uchida2008"), "exit %d:\n%s", st, out);
 	free(out);
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set lab.ttime_back_to_back=1",
 		 path);
@@ -296,7 +296,7 @@ static int test_cli(void)
 	snprintf(args, sizeof(args), "run %s --set lab.ttime_back_to_back=2", path);
 	out = run(args, &st);
 	T_ASSERT(out);
-	T_ASSERT_MSG(st == 1 && strstr(out, "ttime_back_to_back"), "exit %d:\n%s", st, out);
+	T_ASSERT_MSG(st == 2 && strstr(out, "ttime_back_to_back"), "exit %d:\n%s", st, out);
 	free(out);
 	unlink(path);
 	rmdir(dir);
