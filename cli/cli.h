@@ -53,6 +53,8 @@ struct cli_run_opts {
 	const char *fmt;		/* --output-format: "normal", "json,terse", ... */
 	const char *outfile;		/* NULL: stdout */
 	const char *trace;		/* --trace NAME (run, replay) */
+	const char *trace_mask_arg;	/* --trace-mask LIST as given; NULL: not given */
+	uint16_t trace_mask;		/* its categories (blktrace's -a); all by default */
 	const char *plot;		/* --plot FILE.svg (run, replay) */
 	const char **jobs;		/* job file names, in order */
 	int nr_jobs;
@@ -101,7 +103,8 @@ int cli_write_output(const char *outfile, const struct ios_buf *out);
  * @ret, or the trace's write error (in @e, @res freed) when the run was ok.
  */
 struct ios_blktrace;
-int cli_trace_open(const char *name, struct ios_run_config *cfg, struct ios_blktrace **bt);
+int cli_trace_open(const char *name, uint16_t mask, struct ios_run_config *cfg,
+		   struct ios_blktrace **bt);
 int cli_trace_close(struct ios_blktrace *bt, int ret, struct ios_run_result *res,
 		    struct ios_err *e);
 

@@ -49,7 +49,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	o.cfg.settings = &o.settings;
-	if (cli_trace_open(o.trace, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, o.trace_mask, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {

@@ -36,7 +36,7 @@ int cmd_run(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cli_trace_open(o.trace, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, o.trace_mask, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "iosched/blktrace.h"
 #include "iosched/host.h"
 #include "iosched/scope.h"
 
@@ -22,6 +23,7 @@ int cli_run_opts_init(struct cli_run_opts *o, int argc)
 	ios_job_parse_opts_init(&o->po);
 	o->cfg.seed = 1;
 	o->fmt = "normal";
+	o->trace_mask = 0xffff;
 	/* at most every argument is a job file */
 	o->jobs = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*o->jobs));
 	return o->jobs ? 0 : -1;
@@ -76,6 +78,21 @@ static int ro_format(void *base, const struct ios_cl_opt *opt, const char *v, st
 	return 0;
 }
 
+static int ro_trace_mask(void *base, const struct ios_cl_opt *opt, const char *v,
+			 struct ios_buf *msg)
+{
+	struct cli_run_opts *o = base;
+	struct ios_err e = { 0 };
+
+	(void)opt;
+	if (ios_blktrace_mask_parse(v, &o->trace_mask, &e)) {
+		ios_buf_printf(msg, "%s", e.msg);
+		return -1;
+	}
+	o->trace_mask_arg = v;
+	return 0;
+}
+
 int cli_report(const struct ios_run_result *r, const char *fmt, bool fio_preamble,
 	       struct ios_buf *out)
 {
@@ -117,6 +134,10 @@ const struct ios_cl_opt cli_run_opts_table[] = {
 	{ .name = "--trace", .kind = IOS_CL_STR, .off = RO(trace), .mask = CLI_RUN_OWN,
 	  .metavar = "NAME", .help = "write a blktrace of the run to NAME.blktrace.0\n"
 				     "(read it with blkparse -i NAME, btt; docs/blktrace.md)" },
+	{ .name = "--trace-mask", .kind = IOS_CL_CALL, .fn = ro_trace_mask, .mask = CLI_RUN_OWN,
+	  .metavar = "LIST", .help = "what --trace writes, as blktrace -a: categories\n"
+				     "(queue,issue,complete,notify,read,write,...); all,-notify\n"
+				     "leaves out the scheduler's messages (docs/blktrace.md)" },
 	{ .name = "--fio-compat", .kind = IOS_CL_CHOICE, .off = RO(po.compat), .choices = ro_compat,
 	  .metavar = "VERSION", .help = "3 (default) or 1: fio 1.x defaults (direct=1,\n"
 					"ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
@@ -180,6 +201,12 @@ int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char *
 		return 1;
 	}
 	if (ret < 0) {
+		*rc = CLI_EXIT_USAGE;
+		return 1;
+	}
+	if (o->trace_mask_arg && !o->trace) {
+		fprintf(stderr, "iosched: %s: --trace-mask %s: there is no --trace to filter\n", name,
+			o->trace_mask_arg);
 		*rc = CLI_EXIT_USAGE;
 		return 1;
 	}

@@ -6,7 +6,8 @@
 #include "cli.h"
 #include "iosched/blktrace.h"
 
-int cli_trace_open(const char *name, struct ios_run_config *cfg, struct ios_blktrace **bt)
+int cli_trace_open(const char *name, uint16_t mask, struct ios_run_config *cfg,
+		   struct ios_blktrace **bt)
 {
 	struct ios_err e = { 0 };
 
@@ -17,6 +18,7 @@ int cli_trace_open(const char *name, struct ios_run_config *cfg, struct ios_blkt
 		cli_error(&e);
 		return -1;
 	}
+	ios_blktrace_set_mask(*bt, mask);
 	cfg->trace_ops = &ios_blktrace_trace_ops;
 	cfg->trace = *bt;
 	return 0;

@@ -156,6 +156,25 @@ int ios_blktrace_open(const char *name, struct ios_blktrace **out,
 int ios_blktrace_close(struct ios_blktrace *bt, struct ios_blktrace_counts *counts,
 		       struct ios_err *e) IOS_MUST_CHECK;
 
+/*
+ * blktrace's action mask (-a NAME, repeatable; the kernel's act_mask): an
+ * event is written when one of its categories is in @mask, as the kernel's
+ * act_log_check decides, and a scheduler message only when IOS_BLK_TC_NOTIFY
+ * is (__trace_note_message, since 2.6.38, so that "-a issue -a complete"
+ * is not drowned in CFQ's messages). Process and timestamp notes are
+ * always written: blkparse needs them to name the processes. The default
+ * is every category (0xffff).
+ */
+void ios_blktrace_set_mask(struct ios_blktrace *bt, uint16_t mask);
+/*
+ * Parse "queue,issue,complete" (blktrace's -a names: read, write, barrier
+ * (also flush), sync, queue, requeue, issue, complete, fs, pc, notify,
+ * ahead, meta, discard, drv_data, fua; "all"), where a name after '-'
+ * is taken away ("all,-notify": everything but the scheduler's messages).
+ * 0, or -EINVAL with @e naming the word and the allowed names.
+ */
+int ios_blktrace_mask_parse(const char *list, uint16_t *mask, struct ios_err *e) IOS_MUST_CHECK;
+
 /* The trace sink: ios_run_config.trace_ops with .trace = the writer. */
 extern const struct ios_trace_ops ios_blktrace_trace_ops;
 

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/blktrace.h"
+#include "iosched/suggest.h"
 
 /* ---- record codec ---- */
 
@@ -130,6 +131,7 @@ struct ios_blktrace {
 	uint32_t *pids;			/* stored as pid + 1 */
 	size_t pid_slots, nr_pids;
 	struct ios_blktrace_counts counts;
+	uint16_t mask;			/* act_mask: categories written */
 };
 
 static void bt_write(struct ios_blktrace *bt, const struct ios_blk_rec *r, const void *pdu)
@@ -280,6 +282,9 @@ static void bt_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 		ioc = rq->ioc;
 	}
 	r.action = IOS_BLK_TC_ACT(r.action | bt_category(a)) | (uint32_t)a;
+	/* act_log_check: none of the record's categories asked for */
+	if (!(IOS_BLK_TC_ACT(bt->mask) & r.action))
+		return;
 	if (ioc) {
 		r.pid = ioc->pid;
 		bt_process_note(bt, ioc, now);
@@ -311,10 +316,73 @@ static void bt_message(void *priv, struct ios_queue *q, uint64_t now, const char
 	size_t n = strlen(msg) + 1;
 
 	(void)q;
+	if (!(bt->mask & IOS_BLK_TC_NOTIFY))
+		return;
 	if (n > 1024)
 		n = 1024;	/* the kernel's BLK_TN_MAX_MSG is 128; keep ours bounded too */
 	bt_note(bt, IOS_BLK_TN_MESSAGE, 0, now, msg, (uint16_t)n);
 	bt->counts.messages++;
+}
+
+void ios_blktrace_set_mask(struct ios_blktrace *bt, uint16_t mask)
+{
+	bt->mask = mask;
+}
+
+int ios_blktrace_mask_parse(const char *list, uint16_t *mask, struct ios_err *e)
+{
+	static const struct { const char *name; uint16_t bits; } names[] = {
+		{ "read", IOS_BLK_TC_READ }, { "write", IOS_BLK_TC_WRITE },
+		{ "barrier", IOS_BLK_TC_FLUSH }, { "flush", IOS_BLK_TC_FLUSH },
+		{ "sync", IOS_BLK_TC_SYNC }, { "queue", IOS_BLK_TC_QUEUE },
+		{ "requeue", IOS_BLK_TC_REQUEUE }, { "issue", IOS_BLK_TC_ISSUE },
+		{ "complete", IOS_BLK_TC_COMPLETE }, { "fs", IOS_BLK_TC_FS },
+		{ "pc", IOS_BLK_TC_PC }, { "notify", IOS_BLK_TC_NOTIFY },
+		{ "ahead", IOS_BLK_TC_AHEAD }, { "meta", IOS_BLK_TC_META },
+		{ "discard", IOS_BLK_TC_DISCARD }, { "drv_data", IOS_BLK_TC_DRV_DATA },
+		{ "fua", IOS_BLK_TC_FUA }, { "all", 0xffff },
+	};
+	const char *p = list ? list : "";
+	uint16_t m = 0;
+
+	do {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool minus = len && *p == '-';
+		size_t i;
+
+		if (minus) {
+			p++;
+			len--;
+		}
+		for (i = 0; i < IOS_ARRAY_SIZE(names); i++)
+			if (strlen(names[i].name) == len && !strncmp(names[i].name, p, len))
+				break;
+		if (i == IOS_ARRAY_SIZE(names)) {
+			struct ios_suggest s;
+			char word[IOS_SUGGEST_NAME + 1], hint[256];
+
+			snprintf(word, sizeof(word), "%.*s", (int)(len < IOS_SUGGEST_NAME ? len : IOS_SUGGEST_NAME), p);
+			ios_suggest_init(&s, word);
+			for (size_t k = 0; k < IOS_ARRAY_SIZE(names); k++)
+				ios_suggest_add(&s, NULL, names[k].name);
+			return IOS_ERR(e, -EINVAL, "--trace-mask %s: unknown category '%s'%s (allowed: "
+				       "read, write, barrier, flush, sync, queue, requeue, issue, complete, "
+				       "fs, pc, notify, ahead, meta, discard, drv_data, fua, all; "
+				       "-NAME takes one away)", list ? list : "", word,
+				       ios_suggest_str(&s, hint, sizeof(hint)));
+		}
+		if (minus)
+			m &= (uint16_t)~names[i].bits;
+		else
+			m |= names[i].bits;
+		p = end ? end + 1 : NULL;
+	} while (p);
+	if (!m)
+		return IOS_ERR(e, -EINVAL, "--trace-mask %s: no category left: the trace would hold "
+			       "no event", list ? list : "");
+	*mask = m;
+	return 0;
 }
 
 const struct ios_trace_ops ios_blktrace_trace_ops = {
@@ -352,6 +420,7 @@ int ios_blktrace_open(const char *name, struct ios_blktrace **out, struct ios_er
 		return -err;
 	}
 	bt->device = IOS_BLK_DEV_SDA;
+	bt->mask = 0xffff;
 	/*
 	 * The kernel notes the wall-clock time when tracing starts; a run has
 	 * no wall clock, so the trace starts at the epoch (blkparse -z and btt
