@@ -137,6 +137,23 @@ struct ios_sched_cgroups {
 	const struct ios_sched_type *policy[IOS_GROUP_POLICY_NR];
 };
 
+/*
+ * What scheduler @st makes of a task in a cgroup: @in_group (a cgroup other
+ * than the root is named), @nested (its path has a real parent group) and
+ * @weight (0: none given). The bits say what is wrong; run (job options)
+ * and the app API (tenants) word them for their own input. IGNORED_* and
+ * WEIGHT_UNUSED are warnings (the kernel too would ignore them); the
+ * others refuse.
+ */
+#define IOS_CG_IGNORED_GROUP	0x1u	/* no group scheduling: the cgroup is ignored */
+#define IOS_CG_IGNORED_WEIGHT	0x2u	/* no group scheduling: the weight is ignored */
+#define IOS_CG_WEIGHT_UNUSED	0x4u	/* groups, but by priority (the 2008 designs) */
+#define IOS_CG_WEIGHT_RANGE	0x8u	/* outside weight_min..weight_max */
+#define IOS_CG_NESTED_FLAT	0x10u	/* nested, and the groups are flat */
+#define IOS_CG_REFUSED		(IOS_CG_WEIGHT_RANGE | IOS_CG_NESTED_FLAT)
+unsigned ios_sched_cgroup_check(const struct ios_sched_type *st, bool in_group, bool nested,
+				unsigned weight);
+
 /* One cgroup's accounting, as the scheduler charged it (blkio.* files). */
 struct ios_group_stats {
 	uint64_t time_ns;		/* blkio.time: disk time charged to the group */

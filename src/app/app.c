@@ -263,30 +263,36 @@ static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
 static int app_cgroup_check(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cgi = app->st->cgroups;
-	bool groups = cgi && cgi->groups;
 	const char *path = t->cgroup ? t->cgroup : "";
 	char msg[512];
+	unsigned bad;
 
 	if (*path == '/' || (*path && path[strlen(path) - 1] == '/') || strstr(path, "//"))
 		return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup '%s': write it as \"a/b\", no "
 			       "leading, trailing or doubled '/'", t->name, path);
-	if (*path && !groups) {
+	/* the same rules as a job's cgroup= and cgroup_weight= (ios_run_cgroups_check) */
+	bad = ios_sched_cgroup_check(app->st, *path, strchr(path, '/'), t->weight);
+	if (bad & IOS_CG_IGNORED_GROUP) {
 		snprintf(msg, sizeof(msg), "tenant '%s': cgroup %s has no effect: %s has no group "
 			 "scheduling (the kernel would ignore it too)", t->name, path, app->st->name);
 		app_warn(app, msg);
 	}
-	if (t->weight && !groups) {
+	if (bad & IOS_CG_IGNORED_WEIGHT) {
 		snprintf(msg, sizeof(msg), "tenant '%s': weight %u has no effect: %s has no group "
 			 "scheduling", t->name, t->weight, app->st->name);
 		app_warn(app, msg);
 	}
-	if (t->weight && groups && cgi->weight_max &&
-	    (t->weight < cgi->weight_min || t->weight > cgi->weight_max))
+	if (bad & IOS_CG_WEIGHT_UNUSED) {
+		snprintf(msg, sizeof(msg), "tenant '%s': weight %u has no effect: %s's groups have "
+			 "priorities, not weights", t->name, t->weight, app->st->name);
+		app_warn(app, msg);
+	}
+	if (bad & IOS_CG_WEIGHT_RANGE)
 		return IOS_ERR(e, -ERANGE, "tenant '%s': weight %u: out of range for %s, whose %s "
 			       "takes %u..%u", t->name, t->weight, app->st->name,
 			       cgi->weight_file ? cgi->weight_file : "group weight",
 			       cgi->weight_min, cgi->weight_max);
-	if (strchr(path, '/') && groups && !cgi->nested)
+	if (bad & IOS_CG_NESTED_FLAT)
 		return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup %s: %s's groups are flat, so a "
 			       "nested group would not get its parent's share", t->name, path,
 			       app->st->name);

@@ -41,6 +41,27 @@ const struct ios_sched_type *ios_sched_at(size_t i)
 	return i < nr_extra_scheds ? extra_scheds[i] : NULL;
 }
 
+unsigned ios_sched_cgroup_check(const struct ios_sched_type *st, bool in_group, bool nested,
+				unsigned weight)
+{
+	const struct ios_sched_cgroups *cgi = st->cgroups;
+	bool groups = cgi && cgi->groups;
+	unsigned bad = 0;
+
+	if (in_group && !groups)
+		bad |= IOS_CG_IGNORED_GROUP;
+	if (weight && !groups)
+		bad |= IOS_CG_IGNORED_WEIGHT;
+	if (weight && groups && !cgi->weight_max)
+		bad |= IOS_CG_WEIGHT_UNUSED;
+	if (weight && groups && cgi->weight_max &&
+	    (weight < cgi->weight_min || weight > cgi->weight_max))
+		bad |= IOS_CG_WEIGHT_RANGE;
+	if (nested && groups && !cgi->nested)
+		bad |= IOS_CG_NESTED_FLAT;
+	return bad;
+}
+
 const char *ios_sched_suggest(const char *typed, char *buf, size_t size)
 {
 	const struct ios_sched_type *t;

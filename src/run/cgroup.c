@@ -236,7 +236,6 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 			  struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cgi = st->cgroups;
-	bool groups = cgi && cgi->groups;
 	const char *pol = ios_run_group_policy_name(c->lab.group_policy);
 
 	for (size_t i = 0; i < c->jf->nr_jobs; i++) {
@@ -246,18 +245,30 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 		int wl = j->cgroup_weight_file ? j->cgroup_weight_line : j->line;
 		const char *cf = j->cgroup_file ? j->cgroup_file : j->file ? j->file : "?";
 		int cl = j->cgroup_file ? j->cgroup_line : j->line;
+		bool nested = false;
+		unsigned bad;
 		int ret = 0;
 
-		if (j->cgroup && *j->cgroup && !groups)
+		if (j->cgroup && strchr(j->cgroup, '/')) {
+			const struct ios_cgroup *cg = NULL;
+
+			/* "/a" and "a/" are flat: only a real parent counts */
+			for (unsigned k = 0; k < c->nr_tasks && !cg; k++)
+				if (c->tasks[k].job == j)
+					cg = c->tasks[k].ioc.cgroup;
+			nested = cg && cg->parent && cg->parent->id;
+		}
+		bad = ios_sched_cgroup_check(st, j->cgroup && *j->cgroup, nested, j->cgroup_weight);
+		if (bad & IOS_CG_IGNORED_GROUP)
 			ret = ios_run_warn(out,
 					   "%s:%d: job '%s': cgroup=%s has no effect: %s has no "
 					   "group scheduling (the kernel would ignore it too)", cf, cl,
 					   j->name, j->cgroup, st->name);
-		if (!ret && j->cgroup_weight && !groups)
+		if (!ret && (bad & IOS_CG_IGNORED_WEIGHT))
 			ret = ios_run_warn(out, "%s:%d: job '%s': cgroup_weight=%u has no effect: %s has "
 					   "no group scheduling", wf, wl, j->name, j->cgroup_weight,
 					   st->name);
-		if (!ret && j->cgroup_weight && groups && !cgi->weight_max)
+		if (!ret && (bad & IOS_CG_WEIGHT_UNUSED))
 			ret = ios_run_warn(out,
 					   "%s:%d: job '%s': cgroup_weight=%u has no effect under "
 					   "lab.group_policy=%s: its groups have priorities "
@@ -266,28 +277,19 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 					   cgi->ioprio_levels ? cgi->ioprio_levels - 1 : 7);
 		if (ret)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
-		if (j->cgroup_weight && groups && cgi->weight_max &&
-		    (j->cgroup_weight < cgi->weight_min || j->cgroup_weight > cgi->weight_max))
+		if (bad & IOS_CG_WEIGHT_RANGE)
 			return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': option 'cgroup_weight=%u': out "
 				       "of range for %s, whose %s takes %u..%u", wf, wl, j->name,
 				       j->cgroup_weight, st->name,
 				       cgi->weight_file ? cgi->weight_file : "group weight",
 				       cgi->weight_min, cgi->weight_max);
-		if (j->cgroup && strchr(j->cgroup, '/') && groups && !cgi->nested) {
-			const struct ios_cgroup *cg = NULL;
-
-			/* "/a" and "a/" are flat: only a real parent counts */
-			for (unsigned k = 0; k < c->nr_tasks && !cg; k++)
-				if (c->tasks[k].job == j)
-					cg = c->tasks[k].ioc.cgroup;
-			if (cg && cg->parent && cg->parent->id)
-				return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': cgroup=%s: %s's groups "
-					       "are flat (every group a child of the root), so a "
-					       "nested group would not get its parent's share; use "
-					       "a flat name, or a scheduler with hierarchical "
-					       "groups (cfq-4.19, bfq)", cf, cl, j->name, j->cgroup,
-					       st->name);
-		}
+		if (bad & IOS_CG_NESTED_FLAT)
+			return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': cgroup=%s: %s's groups "
+				       "are flat (every group a child of the root), so a "
+				       "nested group would not get its parent's share; use "
+				       "a flat name, or a scheduler with hierarchical "
+				       "groups (cfq-4.19, bfq)", cf, cl, j->name, j->cgroup,
+				       st->name);
 	}
 	return cg_settings(c, st, set, out, e);
 }
