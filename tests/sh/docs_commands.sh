@@ -26,7 +26,7 @@
 #    run: it fails the test until it is marked skipped.
 #  - Any other block (job files, C, output samples, synopses) is not run, but
 #    an unmarked block that is not ```sh and has a line starting "./iosched "
-#    fails the test: a command shown must be checked or skipped visibly.
+#    (or "iosched " naming examples/) fails the test: a command shown must be checked or skipped visibly.
 # Commands run from a temporary directory, one per doc file and shared by its
 # blocks in order, holding links to the repository's examples/, docs/, tests/
 # and scripts/; "iosched" and "./iosched" are IOSCHED_BIN. Nothing is written
@@ -76,7 +76,7 @@ split_doc() {
 	}
 	inb {
 		print > (D "/b" n ".text")
-		if ($0 ~ /^\.\/iosched /) hascmd = 1
+		if ($0 ~ /^\.\/iosched / || $0 ~ /^iosched .*examples\//) hascmd = 1
 		if (cont) {
 			line = $0; cont = (line ~ /\\$/)
 			print line > (D "/b" n ".c" nc)
