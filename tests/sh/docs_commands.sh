@@ -38,6 +38,7 @@ ROOT=$(pwd)
 [ -f "$ROOT/README.md" ] || { echo "run from the repository root"; exit 77; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
 TO=${DOCTEST_TIMEOUT:-60}
 
 blocks=0; cmds=0; skipped=0; fails=0; skips=""
