@@ -119,6 +119,14 @@ struct ios_queue {
 	void *sched_data;		/* the scheduler's private area */
 	unsigned rq_in_driver;		/* dispatched, not yet completed */
 	unsigned in_flight[2];		/* in the driver: [0] async, [1] sync */
+	/*
+	 * The device's busy time shared among the requests in the driver:
+	 * svc_v grows by dt/n (in 2^-IOS_SVC_SHIFT ns) over each interval dt
+	 * with n of them there, so a request's share is svc_v at completion
+	 * minus svc_v at dispatch, and the shares add up to the busy time
+	 * (ios_ioc.device_ns), whatever the queue depth.
+	 */
+	uint64_t svc_v, svc_at;
 	unsigned nr_sorted;		/* inserted, not yet dispatched */
 	unsigned depth;			/* device tags */
 	bool rotational;		/* queue/rotational (user may override) */

@@ -109,6 +109,9 @@ struct ios_cmp_job {
 	double weight;			/* the job's queue weight in the share model */
 	double group_weight;		/* its cgroup's (ios_share_group_weight) */
 	double share;			/* ideal fraction of the total */
+	/* disk time (ios_job_result): charged by the scheduler, the device's share */
+	uint64_t disk_time_ns, device_time_ns;
+	double device_frac, charged_frac;	/* of the jobs' totals */
 };
 
 struct ios_cmp_run {
@@ -125,6 +128,9 @@ struct ios_cmp_run {
 	uint64_t first_start_ns, last_finish_ns;
 	double agg_kib;			/* total_bytes / (last finish - first start), KiB/s */
 	double jain_bw;			/* Jain's index over the jobs' bw_kib */
+	bool charges_time;		/* the scheduler charges processes (disk_time_ns) */
+	uint64_t total_device_ns, total_charged_ns;
+	double jain_time;		/* Jain's index over the jobs' device_time_ns */
 	double min_max_bw;		/* slowest job's bw_kib / fastest's */
 	double finish_spread;		/* (max - min) / max finish_ns */
 	uint64_t clat_max_ns, clat_p99_ns;

@@ -73,6 +73,7 @@ struct ios_cgroup {
 	 * blkio.sectors count when the scheduler keeps no books of its own).
 	 */
 	uint64_t ios[IOS_DIR_COUNT], sectors[IOS_DIR_COUNT];
+	uint64_t device_ns;		/* its tasks' share of the device's busy time */
 };
 
 #define IOS_MAX_QUEUES 4
@@ -97,6 +98,15 @@ struct ios_ioc {
 	 */
 	unsigned nr_requests;
 	void *icq[IOS_MAX_QUEUES];
+	/*
+	 * Disk time, two ways (docs/reports.md "Disk time"): device_ns is the
+	 * task's share of the device's busy time (the block layer splits each
+	 * busy interval evenly among the requests in the driver); sched_ns is
+	 * what the scheduler charged the task's own queue (CFQ's slice time
+	 * with its idling, BFQ's time in service), 0 under one that charges
+	 * nothing.
+	 */
+	uint64_t device_ns, sched_ns;
 };
 
 /*
@@ -223,6 +233,7 @@ struct ios_request {
 	uint64_t fifo_time_ns;		/* the scheduler's deadline */
 	uint64_t dispatch_ns;		/* handed to the device */
 	uint64_t complete_ns;
+	uint64_t svc_v0;		/* q->svc_v at dispatch (block.c) */
 
 	struct ios_bio *bio, *biotail;
 	uint32_t nr_bios;

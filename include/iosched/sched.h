@@ -53,7 +53,13 @@ enum ios_mqueue {
 #define IOS_SCHED_IDLES		(1u << 0)	/* may return IOS_NO_WAKEUP != next_wakeup */
 /* takes lab.ttime_back_to_back (Divyesh Shah's think-time sample, built on 2.6.31) */
 #define IOS_SCHED_TTIME_B2B	(1u << 1)
-#define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B)	/* every bit known */
+/*
+ * Charges each process's own queue its time on the disk (ios_ioc.sched_ns:
+ * CFQ's slices, BFQ's time in service); without it the report shows the
+ * device's share alone.
+ */
+#define IOS_SCHED_CHARGES_TIME	(1u << 2)
+#define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B | IOS_SCHED_CHARGES_TIME)
 
 /*
  * The version of struct ios_sched_type and struct ios_sched_ops a

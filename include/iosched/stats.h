@@ -144,6 +144,12 @@ struct ios_job_result {
 	uint64_t lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
 	uint64_t nr_lat_samples;	/* total of the three bucket arrays */
 	int ioprio_class, ioprio_level;	/* effective, for fairness tables */
+	/*
+	 * Disk time (ios_ioc): what the scheduler charged the job's own queue
+	 * (0 under one without IOS_SCHED_CHARGES_TIME) and its share of the
+	 * device's busy time; summed over group_reporting members.
+	 */
+	uint64_t disk_time_ns, device_time_ns;
 	unsigned latency_depth;		/* latency_target's final depth; 0 = iodepth */
 	const char *cgroup;		/* path, NULL = root */
 	unsigned cgroup_weight;
@@ -196,6 +202,9 @@ struct ios_run_result {
 	char device[64];
 	uint64_t seed;
 	uint64_t sim_end_ns;
+	/* disk time: does the scheduler charge processes; what the flusher had */
+	bool sched_charges_time;
+	uint64_t flusher_disk_time_ns, flusher_device_time_ns;
 	uint64_t nr_events;
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */

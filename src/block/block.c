@@ -566,6 +566,16 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 
 /* ---- dispatch and completion ---- */
 
+#define IOS_SVC_SHIFT 16
+
+/* Share the time since the last dispatch or completion among those in the driver. */
+static void svc_advance(struct ios_queue *q, uint64_t now)
+{
+	if (q->rq_in_driver && now > q->svc_at)
+		q->svc_v += ((now - q->svc_at) << IOS_SVC_SHIFT) / q->rq_in_driver;
+	q->svc_at = now;
+}
+
 static void update_timer(struct ios_queue *q, uint64_t now)
 {
 	uint64_t w = IOS_NO_WAKEUP;
@@ -614,6 +624,8 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
 		rq->dispatch_ns = now;
+		svc_advance(q, now);
+		rq->svc_v0 = q->svc_v;
 		q->rq_in_driver++;
 		q->in_flight[ios_rq_is_sync(rq)]++;
 		q_trace(q, IOS_TA_ISSUE, rq, NULL, now);
@@ -642,6 +654,14 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	q_clock(q, now);
 	rq->complete_ns = now;
 	rq->error = error;
+	svc_advance(q, now);
+	if (rq->ioc) {
+		uint64_t share = (q->svc_v - rq->svc_v0) >> IOS_SVC_SHIFT;
+
+		rq->ioc->device_ns += share;
+		if (rq->ioc->cgroup)
+			rq->ioc->cgroup->device_ns += share;
+	}
 	q->rq_in_driver--;
 	q->in_flight[sync]--;
 

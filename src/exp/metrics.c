@@ -351,12 +351,14 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 {
 	size_t n = cr->nr_jobs;
 	double *bw = calloc(n + 1, sizeof(*bw)), *frac = calloc(n + 1, sizeof(*frac));
+	double *dt = calloc(n + 1, sizeof(*dt));
 	uint64_t *fin = calloc(n + 1, sizeof(*fin));
 	struct ios_share_job *sj = calloc(n + 1, sizeof(*sj));
 	int ret = -ENOMEM;
 
-	if (!bw || !frac || !fin || !sj)
+	if (!bw || !frac || !fin || !sj || !dt)
 		goto out;
+	cr->total_device_ns = cr->total_charged_ns = 0;
 	cr->total_bytes = 0;
 	cr->first_start_ns = n ? UINT64_MAX : 0;
 	cr->last_finish_ns = 0;
@@ -366,7 +368,10 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 		const struct ios_cmp_job *j = &cr->jobs[i];
 
 		bw[i] = j->bw_kib;
+		dt[i] = (double)j->device_time_ns;
 		fin[i] = j->finish_ns;
+		cr->total_device_ns += j->device_time_ns;
+		cr->total_charged_ns += j->disk_time_ns;
 		cr->total_bytes += j->bytes;
 		if (j->start_ns < cr->first_start_ns)
 			cr->first_start_ns = j->start_ns;
@@ -387,6 +392,15 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 		  ((double)(cr->last_finish_ns - cr->first_start_ns) / 1e9)
 		: 0.0;
 	cr->jain_bw = ios_metric_jain(bw, n);
+	cr->jain_time = ios_metric_jain(dt, n);
+	for (size_t i = 0; i < n; i++) {
+		struct ios_cmp_job *j = &cr->jobs[i];
+
+		j->device_frac = cr->total_device_ns
+			? (double)j->device_time_ns / (double)cr->total_device_ns : 0.0;
+		j->charged_frac = cr->total_charged_ns
+			? (double)j->disk_time_ns / (double)cr->total_charged_ns : 0.0;
+	}
 	cr->min_max_bw = ios_metric_min_max(bw, n);
 	cr->finish_spread = ios_metric_spread(fin, n);
 	ret = ios_share_ideal(&cr->share, sj, n, frac);
@@ -406,6 +420,7 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 	}
 out:
 	free(bw);
+	free(dt);
 	free(frac);
 	free(fin);
 	free(sj);
@@ -430,6 +445,7 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 	cr->seed = r->seed;
 	cr->sim_end_ns = r->sim_end_ns;
 	cr->share = *sp;
+	cr->charges_time = r->sched_charges_time;
 	cr->nr_jobs = r->nr_jobs;
 	for (size_t i = 0; i < r->nr_jobs; i++) {
 		const struct ios_job_result *jr = &r->jobs[i];
@@ -449,6 +465,8 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 		j->cgroup_weight = jr->cgroup_weight;
 		j->start_ns = jr->start_ns;
 		j->finish_ns = jr->finish_ns;
+		j->disk_time_ns = jr->disk_time_ns;
+		j->device_time_ns = jr->device_time_ns;
 		for (int d = 0; d < IOS_DDIR_NR; d++) {
 			const struct ios_dir_result *dr = &jr->dir[d];
 

@@ -43,8 +43,9 @@ static size_t cc_nr_jobs(const struct ios_cmp_report *rep)
 }
 
 enum cc_metric {
-	CC_BW, CC_FINISH, CC_LAT_MAX, CC_LAT_P99,
-	CC_AGG, CC_MAKESPAN, CC_ALL_LAT_MAX, CC_ALL_LAT_P99, CC_JAIN, CC_MINMAX, CC_SPREAD,
+	CC_BW, CC_FINISH, CC_LAT_MAX, CC_LAT_P99, CC_DEVICE_TIME, CC_CHARGED_TIME,
+	CC_AGG, CC_MAKESPAN, CC_ALL_LAT_MAX, CC_ALL_LAT_P99, CC_JAIN, CC_JAIN_TIME, CC_MINMAX,
+	CC_SPREAD,
 };
 
 static void cc_cell(const struct ios_cmp_run *r, size_t job, enum cc_metric m, char *buf,
@@ -68,6 +69,14 @@ static void cc_cell(const struct ios_cmp_run *r, size_t job, enum cc_metric m, c
 		if (j->has_p99)
 			snprintf(buf, len, "%.3f", (double)j->clat_p99_ns / 1e6);
 		break;
+	case CC_DEVICE_TIME:
+		if (r->total_device_ns)
+			snprintf(buf, len, "%.1f%%", 100.0 * j->device_frac);
+		break;
+	case CC_CHARGED_TIME:
+		if (r->charges_time && r->total_charged_ns)
+			snprintf(buf, len, "%.1f%%", 100.0 * j->charged_frac);
+		break;
 	case CC_AGG:
 		snprintf(buf, len, "%.0f", r->agg_kib);
 		break;
@@ -85,6 +94,10 @@ static void cc_cell(const struct ios_cmp_run *r, size_t job, enum cc_metric m, c
 	case CC_JAIN:
 		if (isfinite(r->jain_bw))
 			snprintf(buf, len, "%.4f", r->jain_bw);
+		break;
+	case CC_JAIN_TIME:
+		if (r->total_device_ns && isfinite(r->jain_time))
+			snprintf(buf, len, "%.4f", r->jain_time);
 		break;
 	case CC_MINMAX:
 		if (isfinite(r->min_max_bw))
@@ -141,6 +154,36 @@ static bool cc_same_group(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
+/*
+ * Moyer's table again, on the device's time instead of bytes: ideal = the
+ * jobs' device time * the job's share; what fairness in time (CFQ's aim)
+ * is judged by, where bytes also carry each job's seek pattern.
+ */
+static void cc_shares_time_text(struct ios_buf *out, const struct ios_cmp_run *r)
+{
+	uint64_t total = r->total_device_ns / IOS_NSEC_PER_MSEC;
+
+	if (!total)
+		return;
+	ios_buf_printf(out, "total disk time (device share): %" PRIu64 " ms\n", total);
+	ios_buf_printf(out, "%-5s %4s %10s %10s %6s  %s\n", "class", "prio", "ideal ms", "had ms",
+		       "%diff", "job");
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_cmp_job *j = &r->jobs[i];
+		uint64_t had = j->device_time_ns / IOS_NSEC_PER_MSEC;
+		uint64_t ideal = (uint64_t)floor((double)total * j->share * (1.0 + 1e-12));
+		char diff[32];
+
+		if (ideal)
+			snprintf(diff, sizeof(diff), "%lld", ios_share_moyer_diff(had, ideal));
+		else
+			snprintf(diff, sizeof(diff), "-");
+		ios_buf_printf(out, "%-5s %4d %10" PRIu64 " %10" PRIu64 " %6s  %s\n",
+			       cc_class_name(j->ioprio_class), j->ioprio_level, ideal, had, diff,
+			       j->name);
+	}
+}
+
 static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 {
 	struct ios_share_row *rows = calloc(r->nr_jobs + 1, sizeof(*rows));
@@ -191,6 +234,7 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 			       cc_class_name(j->ioprio_class), j->ioprio_level, rows[i].ideal_kib,
 			       rows[i].xferred_kib, diff, grp, j->name);
 	}
+	cc_shares_time_text(out, r);
 	if (r->finish_spread > 0.01)
 		ios_buf_printf(out, "note: the jobs stopped at different times (finish spread "
 			       "%.1f%%), so their transfers reflect their sizes as well as the "
@@ -204,10 +248,11 @@ int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out)
 {
 	static const char *const summary[] = {
 		"  aggregate (KiB/s)", "  makespan (s)", "  clat max (ms)", "  clat p99 (ms)",
-		"  Jain's index (bw)", "  min/max bw", "  finish spread",
+		"  Jain's index (bw)", "  Jain's index (time)", "  min/max bw", "  finish spread",
 	};
 	static const enum cc_metric summary_m[] = {
-		CC_AGG, CC_MAKESPAN, CC_ALL_LAT_MAX, CC_ALL_LAT_P99, CC_JAIN, CC_MINMAX, CC_SPREAD,
+		CC_AGG, CC_MAKESPAN, CC_ALL_LAT_MAX, CC_ALL_LAT_P99, CC_JAIN, CC_JAIN_TIME, CC_MINMAX,
+		CC_SPREAD,
 	};
 	struct cc_layout lay = { 0 };
 	size_t nj = cc_nr_jobs(rep);
@@ -246,6 +291,8 @@ int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out)
 	cc_job_block(out, rep, &lay, "finish (s)", CC_FINISH);
 	cc_job_block(out, rep, &lay, "clat max (ms)", CC_LAT_MAX);
 	cc_job_block(out, rep, &lay, "clat p99 (ms)", CC_LAT_P99);
+	cc_job_block(out, rep, &lay, "disk time, device share", CC_DEVICE_TIME);
+	cc_job_block(out, rep, &lay, "disk time, charged share", CC_CHARGED_TIME);
 	ios_buf_puts(out, "all jobs\n");
 	for (size_t k = 0; k < IOS_ARRAY_SIZE(summary); k++)
 		cc_row(out, rep, &lay, summary[k], 0, summary_m[k]);
@@ -255,7 +302,11 @@ int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out)
 "histogram. aggregate: all jobs' bytes / (last finish - first start). Jain's index is\n"
 "over the per-job bandwidths, (sum bw)^2 / (n * sum bw^2): 1 when all jobs got the same\n"
 "bandwidth, 1/n when one job got everything. min/max bw: the slowest job's bandwidth\n"
-"over the fastest's. finish spread: (max - min) / max of the jobs' finish times.\n",
+"over the fastest's. finish spread: (max - min) / max of the jobs' finish times.\n"
+"disk time: device share splits the device's busy time among the requests in it;\n"
+"charged share is what the scheduler charged each process's own queue (CFQ's slices\n"
+"with their idling, BFQ's time in service; '-' under a scheduler that charges none).\n"
+"Jain's index (time) is over the device shares.\n",
 		       rep->real ? "when it ended, in real time" : "the simulated time it ended");
 	if (shares) {
 		ios_buf_puts(out,
@@ -317,6 +368,10 @@ static int cc_js_run(struct ios_jw *w, const struct ios_cmp_run *r, bool shares)
 		ios_jw_dbl(w, "weight", j->weight);
 		ios_jw_dbl(w, "group_weight", j->group_weight);
 		ios_jw_dbl(w, "ideal_share", j->share);
+		/* disk time: charged by the scheduler (null when it charges none), device share */
+		cc_js_opt_u64(w, "disk_time_ns", r->charges_time, j->disk_time_ns);
+		ios_jw_u64(w, "device_time_ns", j->device_time_ns);
+		ios_jw_dbl(w, "device_time_share", j->device_frac);
 		ios_jw_close(w, '}');
 	}
 	ios_jw_close(w, ']');
@@ -327,6 +382,8 @@ static int cc_js_run(struct ios_jw *w, const struct ios_cmp_run *r, bool shares)
 	cc_js_opt_u64(w, "clat_max_ns", r->has_lat, r->clat_max_ns);
 	cc_js_opt_u64(w, "clat_p99_ns", r->has_p99, r->clat_p99_ns);
 	ios_jw_dbl(w, "jain_index_bw", r->jain_bw);
+	ios_jw_dbl(w, "jain_index_device_time", r->jain_time);
+	ios_jw_u64(w, "device_time_ns", r->total_device_ns);
 	ios_jw_dbl(w, "min_max_bw", r->min_max_bw);
 	ios_jw_dbl(w, "finish_spread", r->finish_spread);
 	ios_jw_close(w, '}');
@@ -344,6 +401,9 @@ static int cc_js_run(struct ios_jw *w, const struct ios_cmp_run *r, bool shares)
 			ios_jw_int(w, "prio", r->jobs[i].ioprio_level);
 			ios_jw_u64(w, "ideal_kib", rows[i].ideal_kib);
 			ios_jw_u64(w, "xferred_kib", rows[i].xferred_kib);
+			ios_jw_dbl(w, "ideal_device_ms", (double)(r->total_device_ns / IOS_NSEC_PER_MSEC) *
+				   r->jobs[i].share);
+			ios_jw_u64(w, "device_ms", r->jobs[i].device_time_ns / IOS_NSEC_PER_MSEC);
 			if (rows[i].has_diff) {
 				ios_jw_int(w, "diff_pct", rows[i].diff_pct);
 				ios_jw_dbl(w, "diff_pct_exact", rows[i].exact_diff_pct);
@@ -380,6 +440,7 @@ int ios_cmp_report_json(const struct ios_cmp_report *rep, struct ios_buf *out)
 	ios_jw_u64(&w, "seed", rep->nr_runs ? rep->runs[0].seed : 0);
 	ios_jw_str(&w, "bandwidth_unit", "KiB/s");
 	ios_jw_str(&w, "jain_index_over", "per-job bandwidth (bytes / I/O runtime)");
+	ios_jw_str(&w, "jain_index_device_time_over", "per-job share of the device's busy time");
 	ios_jw_str(&w, "finish_spread_def", "(max - min) / max of the jobs' finish times");
 	ios_jw_open(&w, "runs", '[');
 	for (size_t c = 0; c < rep->nr_runs; c++)

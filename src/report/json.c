@@ -492,6 +492,26 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 		if (n == nr_cut(r))
 			js_close(&w, ']');
 	}
+	/*
+	 * Who had the disk, one entry per entry of "jobs" in its order (not in
+	 * fio's job objects, whose keys stay fio's): disk_time_ns as the
+	 * scheduler charged it (0 when charged_by_scheduler is "no"),
+	 * device_time_ns as the device's busy time split among its requests.
+	 */
+	js_open(&w, "disk_time", '{');
+	js_str(&w, "charged_by_scheduler", r->sched_charges_time ? "yes" : "no");
+	js_open(&w, "jobs", '[');
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		js_open(&w, NULL, '{');
+		js_str(&w, "job", r->jobs[i].name ? r->jobs[i].name : "");
+		js_u64(&w, "disk_time_ns", r->jobs[i].disk_time_ns);
+		js_u64(&w, "device_time_ns", r->jobs[i].device_time_ns);
+		js_close(&w, '}');
+	}
+	js_close(&w, ']');
+	js_u64(&w, "flusher_disk_time_ns", r->flusher_disk_time_ns);
+	js_u64(&w, "flusher_device_time_ns", r->flusher_device_time_ns);
+	js_close(&w, '}');
 	js_open(&w, "scheduler_stats", '{');
 	for (size_t i = 0; i < r->nr_sched_stats; i++)
 		js_int(&w, r->sched_stats[i].name, (long long)r->sched_stats[i].value);

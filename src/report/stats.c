@@ -494,6 +494,8 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	if (src->finish_ns > dst->finish_ns)
 		dst->finish_ns = src->finish_ns;
 	dst->ctx += src->ctx;
+	dst->disk_time_ns += src->disk_time_ns;
+	dst->device_time_ns += src->device_time_ns;
 	dst->nr_zone_resets += src->nr_zone_resets;
 	dst->cut_short |= src->cut_short;
 	st_add(dst->io_depth, src->io_depth, IOS_NR_DEPTH_BUCKETS);

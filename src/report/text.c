@@ -397,6 +397,58 @@ static void tx_cgroups(struct ios_buf *b, const struct ios_run_result *r)
 		       (unsigned long long)tot_ios);
 }
 
+static bool tx_any_disk_time(const struct ios_run_result *r)
+{
+	if (r->flusher_device_time_ns)
+		return true;
+	for (size_t i = 0; i < r->nr_jobs; i++)
+		if (r->jobs[i].device_time_ns || r->jobs[i].disk_time_ns)
+			return true;
+	return false;
+}
+
+static void tx_time_cell(char *buf, size_t n, bool have, uint64_t ns, uint64_t total)
+{
+	if (!have) {
+		snprintf(buf, n, "%10s %6s", "-", "-");
+		return;
+	}
+	snprintf(buf, n, "%7llu ms %5.1f%%", (unsigned long long)(ns / IOS_NSEC_PER_MSEC),
+		 total ? 100.0 * (double)ns / (double)total : 0.0);
+}
+
+/*
+ * Not fio's: who had the disk. "charged" is the scheduler's own account
+ * of each process's queue (CFQ's slices with their idling, BFQ's time in
+ * service); "device" splits the device's busy time among the requests in
+ * it, whatever the scheduler. Shares are of the column's total.
+ */
+static void tx_disk_time(struct ios_buf *b, const struct ios_run_result *r)
+{
+	bool ch = r->sched_charges_time;
+	uint64_t tot_ch = r->flusher_disk_time_ns, tot_dev = r->flusher_device_time_ns;
+	char c1[48], c2[48];
+
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		tot_ch += r->jobs[i].disk_time_ns;
+		tot_dev += r->jobs[i].device_time_ns;
+	}
+	ios_buf_printf(b, "\nDisk time (%s):\n  %-20s %17s %17s\n", r->scheduler, "job",
+		       "charged", "device");
+	for (size_t i = 0; i < r->nr_jobs; i++) {
+		const struct ios_job_result *j = &r->jobs[i];
+
+		tx_time_cell(c1, sizeof(c1), ch, j->disk_time_ns, tot_ch);
+		tx_time_cell(c2, sizeof(c2), true, j->device_time_ns, tot_dev);
+		ios_buf_printf(b, "  %-20.20s %s %s\n", j->name ? j->name : "", c1, c2);
+	}
+	if (r->flusher_device_time_ns || r->flusher_disk_time_ns) {
+		tx_time_cell(c1, sizeof(c1), ch, r->flusher_disk_time_ns, tot_ch);
+		tx_time_cell(c2, sizeof(c2), true, r->flusher_device_time_ns, tot_dev);
+		ios_buf_printf(b, "  %-20s %s %s\n", "(flusher)", c1, c2);
+	}
+}
+
 int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 {
 	struct ios_rep_group *groups;
@@ -436,6 +488,8 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 				       (long long)r->sched_stats[i].value,
 				       i + 1 < r->nr_sched_stats ? "," : "\n");
 	}
+	if (r->nr_jobs && tx_any_disk_time(r))
+		tx_disk_time(out, r);
 	if (r->nr_cgroups)
 		tx_cgroups(out, r);
 	free(groups);

@@ -132,6 +132,17 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 		if (ret)
 			return IOS_ERR(e, ret, "out of memory");
 	}
+	out->sched_charges_time = c->q->sched->features & IOS_SCHED_CHARGES_TIME;
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		out->jobs[i].disk_time_ns = c->tasks[i].ioc.sched_ns;
+		out->jobs[i].device_time_ns = c->tasks[i].ioc.device_ns;
+	}
+	{
+		const struct ios_ioc *fl = ios_vfs_flusher_ioc(c->vfs);
+
+		out->flusher_disk_time_ns = fl ? fl->sched_ns : 0;
+		out->flusher_device_time_ns = fl ? fl->device_ns : 0;
+	}
 	/* cgroup paths point into the context: keep them in the result */
 	for (size_t i = 0; i < out->nr_jobs; i++)
 		out->jobs[i].cgroup = NULL;

@@ -617,6 +617,18 @@ static bool bfq_bfqq_is_slow(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool
 	return slow;
 }
 
+/*
+ * The report's disk time of the process owning in-service queue @bfqq:
+ * its time in service since the budget started, idling included (what
+ * CFQ's slice time counts). A queue shared after a merge has no owner.
+ */
+static void bfq_charge_owner(struct bfq_data *bfqd, struct bfq_queue *bfqq, int64_t now)
+{
+	if (bfqq_flag(bfqq, BFQQF_sync) && bfqq->bic && bfqq->bic->ioc &&
+	    now > bfqd->last_budget_start_ns)
+		bfqq->bic->ioc->sched_ns += (uint64_t)(now - bfqd->last_budget_start_ns);
+}
+
 void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 			 enum bfq_expiration reason)
 {
@@ -650,6 +662,7 @@ void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool com
 		     bfq_reason_name[reason], entity->service, entity->budget, slow,
 		     (unsigned long long)(delta / IOS_NSEC_PER_MSEC));
 	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
+	bfq_charge_owner(bfqd, bfqq, bfqd->now_ns);
 	ref = bfqq->ref;
 	__ios_bfq_bfqq_expire(bfqd, bfqq);
 	if (ref == 1)
@@ -1150,12 +1163,15 @@ static uint64_t bfq_next_wakeup(struct ios_queue *q)
 
 static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 {
-	(void)now;
 	struct bfq_data *bfqd = bfq_data(q);
 	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, ioc);
 
-	if (bic)
-		ios_bfq_bic_release(bfqd, bic);
+	if (!bic)
+		return;
+	/* its queue loses its owner now: the time in service so far is the process's */
+	if (bic->bfqq[1] && bic->bfqq[1] == bfqd->in_service_queue)
+		bfq_charge_owner(bfqd, bic->bfqq[1], (int64_t)now);
+	ios_bfq_bic_release(bfqd, bic);
 }
 
 static void bfq_ioprio_changed(struct ios_queue *q, struct ios_ioc *ioc)
@@ -1289,7 +1305,7 @@ const struct ios_sched_type ios_sched_bfq = {
 	.tunables = bfq_tunables,
 	.stats = bfq_stats,
 	.priv_size = sizeof(struct bfq_data),
-	.features = IOS_SCHED_IDLES,
+	.features = IOS_SCHED_IDLES | IOS_SCHED_CHARGES_TIME,
 	.cgroups = &bfq_cgroups,
 	.share_model = IOS_SHARE_BFQ_WEIGHT,
 };

@@ -99,6 +99,14 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 		}
 	}
 	ios_cfq_group_served(cfqd, cfqq->cfqg, cfqq);
+	/*
+	 * The process's own disk time (the report's, not the kernel's): a sync
+	 * slice is the process's whose request opened it (active_cic). Async
+	 * queues are shared by every process of a priority, as in the kernel,
+	 * and are charged to none.
+	 */
+	if (cfqq_sync(cfqq) && cfqd->active_cic && cfqd->active_cic->cfqq[1] == cfqq)
+		cfqd->active_cic->ioc->sched_ns += ios_cfq_slice_time_used(cfqd, cfqq);
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR) && ios_rb_empty(&cfqq->sort_list))
 		ios_cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_cfq_resort_rr_list(cfqd, cfqq);

@@ -331,6 +331,28 @@ uint64_t ios_cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
 	return cfqd->target_latency * g->weight / total;
 }
 
+/*
+ * The time @cfqq held the disk in the slice ending now, as group_served
+ * measures it (cfq_cfqq_slice_usage in 2.6.33+): from the slice's start,
+ * idling included, at most the slice it was given; a queue expired before
+ * its slice started pays from its first dispatch, a jiffy at least.
+ */
+uint64_t ios_cfq_slice_time_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
+{
+	uint64_t now = cfqd->now, used;
+
+	if (!cfqq->slice_start || cfqq->slice_start == now) {
+		used = now - cfqq->dispatch_start;
+		if (used < CFQ_JIFFY_NS)
+			used = CFQ_JIFFY_NS;
+	} else {
+		used = now - cfqq->slice_start;
+		if (used > cfqq->allocated_slice)
+			used = cfqq->allocated_slice;
+	}
+	return used;
+}
+
 /* Charge @g for the time @cfqq held the disk (group_served). */
 void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq_queue *cfqq)
 {
@@ -341,16 +363,7 @@ void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq
 
 	if (!cfqd->prof->groups)
 		return;
-	if (!cfqq->slice_start || cfqq->slice_start == now) {
-		/* never started: charge the seek time it cost anyway */
-		used = now - cfqq->dispatch_start;
-		if (used < CFQ_JIFFY_NS)
-			used = CFQ_JIFFY_NS;
-	} else {
-		used = now - cfqq->slice_start;
-		if (used > cfqq->allocated_slice)
-			used = cfqq->allocated_slice;
-	}
+	used = ios_cfq_slice_time_used(cfqd, cfqq);
 	charge = used;
 	if (ios_cfq_iops_mode(cfqd))
 		charge = cfqq->slice_dispatch;

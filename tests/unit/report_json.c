@@ -96,7 +96,8 @@ static int test_key_order_and_layout(void)
 		"iops_stddev", "iops_samples" };
 	static const char *const lat[] = { "min", "max", "mean", "stddev", "N" };
 	static const char *const ios[] = { "version", "scheduler", "device", "seed",
-					   "sim_end_ns", "nr_events", "scheduler_stats", "vm_stats" };
+					   "sim_end_ns", "nr_events", "disk_time", "scheduler_stats",
+					   "vm_stats" };
 	static const char head[] =
 		"{\n"
 		"  \"fio version\" : \"iosched-" IOS_VERSION_STRING "\",\n"
