@@ -9,6 +9,10 @@
 #   make bench       build and run the benchmarks in bench/
 #   make seeds       run the seed experiments under every scheduler and write
 #                    docs/REPRODUCTION.md and docs/repro/*.svg (iosched repro)
+#   make shared      the shared library, $(BUILD)/libiosched.so.0.1.0 (soname .so.0)
+#   make install     PREFIX=/usr/local DESTDIR=: the command, the static and shared
+#                    library, the headers, iosched.pc and the man pages (docs/install.md)
+#   make uninstall   remove what install put there (same PREFIX and DESTDIR)
 #   make clean
 
 -include config.mk
@@ -47,6 +51,12 @@ HARNESS_OBJ := $(BUILD)/tests/harness.o
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 LIB        := $(BUILD)/libiosched.a
+# the shared library: the same sources, position-independent, in their own objects
+VERSION    := $(shell sed -n 's/^\#define IOS_VERSION_STRING "\(.*\)"/\1/p' include/iosched/ios.h)
+SONAME     := libiosched.so.0
+PIC_OBJS   := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+SHLIB      := $(BUILD)/libiosched.so.$(VERSION)
+PC         := $(BUILD)/iosched.pc
 BIN        := iosched
 ifeq ($(BUILD),build)
 BIN_OUT    := $(BIN)
@@ -54,7 +64,8 @@ else
 BIN_OUT    := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz seeds clean
+.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz seeds clean \
+	shared install uninstall
 all: lib cli tests benches
 
 lib: $(LIB)
@@ -135,7 +146,54 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/fuzz/libiosched-fuzz.a
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(BUILD)/fuzz/libiosched-fuzz.a -lm
 
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC-PIC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+# only the ios_ names are the library's (STYLE: every global is ios_-prefixed)
+$(SHLIB): $(PIC_OBJS)
+	$(call msg,SHLIB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) $(SAN) $(LDFLAGS) -o $@ $(PIC_OBJS) $(LDLIBS)
+shared: $(SHLIB)
+
+$(PC): iosched.pc.in include/iosched/ios.h Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@REQUIRES_PRIVATE@|$(if $(strip $(LIBURING_LIBS)),liburing,)|' $< >$@
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+HEADERS    := $(sort $(wildcard include/iosched/*.h))
+# the .pc names PREFIX's paths, so it is remade for each install
+install: $(LIB) $(SHLIB) $(BIN_OUT)
+	@rm -f $(PC) && $(MAKE) --no-print-directory $(PC)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/iosched \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 755 $(BIN_OUT) $(DESTDIR)$(BINDIR)/iosched
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libiosched.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libiosched.so.$(VERSION)
+	ln -sf libiosched.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libiosched.so
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/iosched/
+	install -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/iosched.pc
+	install -m 644 man/iosched.1 $(DESTDIR)$(MANDIR)/man1/iosched.1
+	install -m 644 man/libiosched.3 $(DESTDIR)$(MANDIR)/man3/libiosched.3
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/iosched $(DESTDIR)$(LIBDIR)/libiosched.a \
+		$(DESTDIR)$(LIBDIR)/libiosched.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libiosched.so $(DESTDIR)$(PKGCONFIGDIR)/iosched.pc \
+		$(DESTDIR)$(MANDIR)/man1/iosched.1 $(DESTDIR)$(MANDIR)/man3/libiosched.3 \
+		$(HEADERS:include/iosched/%=$(DESTDIR)$(INCLUDEDIR)/iosched/%)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/iosched 2>/dev/null
+
 clean:
 	rm -rf build build-asan $(BIN)
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(HARNESS_OBJ:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(HARNESS_OBJ:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) \
+	$(PIC_OBJS:.o=.d)
