@@ -106,7 +106,7 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	 * and are charged to none.
 	 */
 	if (cfqq_sync(cfqq) && cfqd->active_cic && cfqd->active_cic->cfqq[1] == cfqq)
-		cfqd->active_cic->ioc->sched_ns += ios_cfq_slice_time_used(cfqd, cfqq);
+		cfqd->active_cic->ioc->sched_ns += ios_cfq_slice_time_used(cfqd, cfqq, false);
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR) && ios_rb_empty(&cfqq->sort_list))
 		ios_cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_cfq_resort_rr_list(cfqd, cfqq);

@@ -335,15 +335,20 @@ uint64_t ios_cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *g)
  * The time @cfqq held the disk in the slice ending now, as group_served
  * measures it (cfq_cfqq_slice_usage in 2.6.33+): from the slice's start,
  * idling included, at most the slice it was given; a queue expired before
- * its slice started pays from its first dispatch, a jiffy at least.
+ * its slice started pays from its first dispatch, a jiffy at least when
+ * @min_jiffy (the kernel's group charge: "the seek time it cost anyway").
+ * The report's per-process time passes false: an idle-class queue expired
+ * after every request would otherwise be charged a jiffy each time, more
+ * than the run lasted.
  */
-uint64_t ios_cfq_slice_time_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq)
+uint64_t ios_cfq_slice_time_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+				 bool min_jiffy)
 {
 	uint64_t now = cfqd->now, used;
 
 	if (!cfqq->slice_start || cfqq->slice_start == now) {
 		used = now - cfqq->dispatch_start;
-		if (used < CFQ_JIFFY_NS)
+		if (min_jiffy && used < CFQ_JIFFY_NS)
 			used = CFQ_JIFFY_NS;
 	} else {
 		used = now - cfqq->slice_start;
@@ -363,7 +368,7 @@ void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *g, struct cfq
 
 	if (!cfqd->prof->groups)
 		return;
-	used = ios_cfq_slice_time_used(cfqd, cfqq);
+	used = ios_cfq_slice_time_used(cfqd, cfqq, true);
 	charge = used;
 	if (ios_cfq_iops_mode(cfqd))
 		charge = cfqq->slice_dispatch;

@@ -550,7 +550,8 @@ struct cfq_rb_root *ios_cfq_st_for(struct cfq_group *cfqg, enum cfq_wl_class c, 
 void ios_cfq_group_busy(struct cfq_data *cfqd, struct cfq_group *cfqg);
 void ios_cfq_group_idle(struct cfq_data *cfqd, struct cfq_group *cfqg);
 void ios_cfq_group_served(struct cfq_data *cfqd, struct cfq_group *cfqg, struct cfq_queue *cfqq);
-uint64_t ios_cfq_slice_time_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq);
+uint64_t ios_cfq_slice_time_used(const struct cfq_data *cfqd, const struct cfq_queue *cfqq,
+				 bool min_jiffy);
 uint64_t ios_cfq_group_slice(struct cfq_data *cfqd, struct cfq_group *cfqg);
 unsigned ios_cfq_group_busy_queues_wl(enum cfq_wl_class c, struct cfq_group *cfqg);
 void ios_cfq_choose_cfqg(struct cfq_data *cfqd);
