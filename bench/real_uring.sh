@@ -42,8 +42,11 @@ if ! fio --name=layout --filename="$f" --size="$SIZE" --rw=write --bs=1m --direc
 	echo "skipped: could not lay out $f"
 	exit 0
 fi
-if ! (cd "$dir" && "$OLDPWD/$BIN" run job.fio --real --scheduler noop --set runtime=0 \
-	>/dev/null 2>"$dir/probe.err") && grep -qi liburing "$dir/probe.err"; then
+# A tiny untimed job tells whether this iosched can do --real at all.
+printf '[probe]\nfilename=%s/probe.dat\nsize=64k\nrw=read\nbs=4k\ndirect=1\n' "$dir" \
+	>"$dir/probe.fio"
+if ! "$BIN" run "$dir/probe.fio" --real --scheduler noop >/dev/null 2>"$dir/probe.err" &&
+	grep -qi liburing "$dir/probe.err"; then
 	echo "skipped: iosched was built without liburing (--real unavailable)"
 	exit 0
 fi
