@@ -20,9 +20,11 @@ else
 	echo "fio not installed: no ratio"
 fi
 for b in "$BUILD"/bench/*; do
-	case $(basename "$b") in sim_throughput|*.d|*.o) continue ;; esac
+	case $(basename "$b") in sim_throughput|rusage_run|*.d|*.o) continue ;; esac
 	[ -x "$b" ] || continue
 	echo
 	echo "== $(basename "$b") =="
 	"$b"
 done
+echo
+BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/real_uring.sh
