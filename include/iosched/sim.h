@@ -4,9 +4,9 @@
  * Time is an integer count of nanoseconds. Events sit in a binary heap keyed
  * by (time, sequence number): O(log n) insert and pop, and two events at the
  * same time always run in the order they were scheduled, so a run is a pure
- * function of its inputs. There is no cancel: a timer that is re-armed bumps
- * a generation number and the stale event is dropped when it fires (see
- * struct ios_timer), which keeps the heap free of search.
+ * function of its inputs. A plain event cannot be cancelled; a timer's
+ * event can (struct ios_timer): it remembers its slot in the heap, so a
+ * re-arm moves it and a cancel takes it out, in O(log n) and in place.
  */
 #ifndef IOSCHED_SIM_H
 #define IOSCHED_SIM_H
@@ -18,6 +18,7 @@
 #include "request.h"
 
 struct ios_sim;
+struct ios_timer;
 typedef void (*ios_event_fn)(struct ios_sim *sim, void *arg, uint64_t data);
 
 struct ios_event {
@@ -26,6 +27,7 @@ struct ios_event {
 	ios_event_fn fn;
 	void *arg;
 	uint64_t data;
+	struct ios_timer *timer;	/* the timer this entry is, or NULL */
 };
 
 struct ios_evq {
@@ -37,6 +39,14 @@ struct ios_evq {
 int ios_evq_init(struct ios_evq *q, size_t cap) IOS_MUST_CHECK;
 void ios_evq_destroy(struct ios_evq *q);
 int ios_evq_push(struct ios_evq *q, uint64_t time, ios_event_fn fn, void *arg, uint64_t data) IOS_MUST_CHECK;
+/*
+ * Queue @t's one entry for @time with a new sequence number: moved in place
+ * if @t is queued already, pushed if not. -ENOMEM only on a push.
+ */
+int ios_evq_push_timer(struct ios_evq *q, struct ios_timer *t, uint64_t time, ios_event_fn fn,
+		       void *arg, uint64_t data) IOS_MUST_CHECK;
+/* Take out the entry in slot @i (a timer's pos - 1). */
+void ios_evq_remove(struct ios_evq *q, size_t i);
 /* Pop the earliest event into *ev; false when empty. */
 bool ios_evq_pop(struct ios_evq *q, struct ios_event *ev);
 /* Time of the earliest event or IOS_NO_WAKEUP. */
@@ -86,17 +96,24 @@ static inline void ios_sim_stop(struct ios_sim *s)
 /*
  * A re-armable timer: arm() schedules @fn with the timer's new generation in
  * @data; the handler must start with ios_timer_fire(t, data) and return if it
- * is false (the event is stale).
+ * is false. The timer has at most one entry in the queue: re-arming moves it
+ * and cancelling removes it, so no stale event is ever popped (the
+ * generation check stays as a guard). The timer must not move in memory
+ * while armed (the queue points at it).
  */
 struct ios_timer {
 	uint64_t gen;
 	uint64_t when;			/* IOS_NO_WAKEUP when not armed */
+	struct ios_evq *q;		/* the queue it was last armed on */
+	size_t pos;			/* its slot in q's heap + 1; 0: not queued */
 };
 
 static inline void ios_timer_init(struct ios_timer *t)
 {
 	t->gen = 0;
 	t->when = IOS_NO_WAKEUP;
+	t->q = NULL;
+	t->pos = 0;
 }
 
 /* Arm (or re-arm) for @when; a no-op if already armed for exactly @when. */
@@ -105,6 +122,8 @@ static inline void ios_timer_cancel(struct ios_timer *t)
 {
 	t->gen++;
 	t->when = IOS_NO_WAKEUP;
+	if (t->pos)
+		ios_evq_remove(t->q, t->pos - 1);
 }
 
 static inline bool ios_timer_fire(struct ios_timer *t, uint64_t data)

@@ -106,6 +106,8 @@ int ios_run_jobctl_setup(struct run_ctx *c, struct ios_err *e)
 			c->exitall = true;
 		if (t->job->wait_for && (ret = jc_waitee(c, t, e)))
 			return ret;
+		if (t->waitee)
+			c->nr_waiters++;
 		if (!t->clone && jc_notes(c, t->job))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
@@ -181,8 +183,12 @@ void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now
 				jc_terminate(c, o, now);
 		}
 	}
-	/* waiters whose waitee just ended (one of them may be this job) start now */
-	for (unsigned i = t->index + 1; i < c->nr_tasks; i++) {
+	/*
+	 * waiters whose waitee just ended (one of them may be this job) start
+	 * now; without any wait_for the scan would make the finishes of N jobs
+	 * cost N^2
+	 */
+	for (unsigned i = t->index + 1; c->nr_waiters && i < c->nr_tasks; i++) {
 		struct run_task *w = &c->tasks[i];
 
 		if (w->held && w->waitee && w->waitee->job == t->job && jc_waitee_done(w) &&

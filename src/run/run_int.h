@@ -328,6 +328,7 @@ struct run_ctx {
 	struct run_flow *flows;		/* flow.c */
 	struct ios_timer ss_timer;	/* steadystate.c: fio's 1 s check */
 	bool ss_any;
+	unsigned nr_waiters;		/* jobs with a wait_for (jobctl.c) */
 	struct ios_timer status_timer;	/* --status-interval (status.c) */
 	struct run_verify *verify;	/* NULL: no job verifies (verify.c) */
 	bool all_done;			/* every job finished */

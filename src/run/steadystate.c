@@ -63,26 +63,51 @@ static bool ss_same(const struct ios_job *a, const struct ios_job *b)
 
 int ios_run_ss_setup(struct run_ctx *c, struct ios_err *e)
 {
-	struct run_task *prev = NULL;
-	int prev_gid = -1, err = 0;
+	struct run_task *prev = NULL, **first;
+	int prev_gid = -1, err = 0, min_gid = 0, max_gid = 0;
 
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		int g = c->tasks[i].res->groupid;
+
+		if (!i || g < min_gid)
+			min_gid = g;
+		if (!i || g > max_gid)
+			max_gid = g;
+	}
+	/* each group's first job: the one a job that differs is named against */
+	first = c->nr_tasks ? calloc((size_t)(max_gid - min_gid) + 1, sizeof(*first)) : NULL;
+	if (c->nr_tasks && !first)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < c->nr_tasks; i++) {
 		struct run_task *t = &c->tasks[i];
 		const struct ios_job *j = t->job;
+		struct run_task **f = &first[t->res->groupid - min_gid];
 		struct run_ss *ss;
 
-		/* fio: a reporting group's jobs agree on steady state, or the job is rejected */
-		for (unsigned k = 0; k < i; k++)
-			if (c->tasks[k].res->groupid == t->res->groupid && !ss_same(c->tasks[k].job, j))
-				return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': steadystate options "
-					       "must be the same for every job of a reporting group "
-					       "(job '%s' differs; fio rejects the job)", ss_file(j),
-					       j->line, j->name, c->tasks[k].job->name);
+		/*
+		 * fio: a reporting group's jobs agree on steady state, or the
+		 * job is rejected. ss_same is an equality, so the group's
+		 * first job stands for all before this one (all agreed with
+		 * it), and is the earliest that differs if any does.
+		 */
+		if (!*f) {
+			*f = t;
+		} else if (!ss_same((*f)->job, j)) {
+			const char *other = (*f)->job->name;
+
+			free(first);
+			return IOS_ERR(e, -EINVAL, "%s:%d: job '%s': steadystate options "
+				       "must be the same for every job of a reporting group "
+				       "(job '%s' differs; fio rejects the job)", ss_file(j),
+				       j->line, j->name, other);
+		}
 		if (!j->ss_dur_ns || t->replay)
 			continue;
 		ss = t->ss = calloc(1, sizeof(*ss));
-		if (!ss)
+		if (!ss) {
+			free(first);
 			return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
 		c->ss_any = true;
 		ss->dur = (unsigned)(j->ss_dur_ns / IOS_NSEC_PER_SEC);
 		ss->limit = j->ss_limit;
@@ -104,6 +129,7 @@ int ios_run_ss_setup(struct run_ctx *c, struct ios_err *e)
 		}
 		prev = t;
 	}
+	free(first);
 	if (prev && prev->job->group_reporting)
 		ss_alloc(prev->ss, &err);
 	return err ? IOS_ERR(e, err, "out of memory") : 0;

@@ -5,6 +5,12 @@
  * scheduled and no two keys are ever equal: the order is total and a run is
  * reproducible bit for bit. Push and pop are O(log n); the heap is an array
  * of events by value, so it allocates only when it grows.
+ *
+ * A timer's event knows its timer and the timer knows its slot, so a timer
+ * re-armed or cancelled moves or leaves its one entry in place: the heap
+ * holds no stale entries to pop and drop. Re-arming takes a new sequence
+ * number, exactly as a fresh push would, so the order of what runs is the
+ * same as if the old entry had stayed behind and been skipped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +19,57 @@
 static inline bool evq_before(const struct ios_event *a, const struct ios_event *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* Put @ev in slot @i; a timer's event tells its timer where it is. */
+static inline void evq_place(struct ios_evq *q, size_t i, const struct ios_event *ev)
+{
+	q->heap[i] = *ev;
+	if (ev->timer)
+		ev->timer->pos = i + 1;
+}
+
+/* Move parents down from slot @i until @ev fits, and put it there. */
+static void evq_sift_up(struct ios_evq *q, size_t i, const struct ios_event *ev)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!evq_before(ev, &q->heap[p]))
+			break;
+		evq_place(q, i, &q->heap[p]);
+		i = p;
+	}
+	evq_place(q, i, ev);
+}
+
+/* Move children up from slot @i (of n entries) until @ev fits. */
+static void evq_sift_down(struct ios_evq *q, size_t i, const struct ios_event *ev)
+{
+	size_t n = q->n;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && evq_before(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!evq_before(&q->heap[c], ev))
+			break;
+		evq_place(q, i, &q->heap[c]);
+		i = c;
+	}
+	evq_place(q, i, ev);
+}
+
+/* Slot @i of the heap holds @ev, whose key changed: restore heap order. */
+static void evq_fix(struct ios_evq *q, size_t i, const struct ios_event *ev)
+{
+	if (i > 0 && evq_before(ev, &q->heap[(i - 1) / 2]))
+		evq_sift_up(q, i, ev);
+	else
+		evq_sift_down(q, i, ev);
 }
 
 int ios_evq_init(struct ios_evq *q, size_t cap)
@@ -33,59 +90,71 @@ void ios_evq_destroy(struct ios_evq *q)
 	memset(q, 0, sizeof(*q));
 }
 
+static int evq_grow(struct ios_evq *q)
+{
+	size_t cap = q->cap * 2;
+	struct ios_event *h;
+
+	if (q->n < q->cap)
+		return 0;
+	h = realloc(q->heap, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	q->heap = h;
+	q->cap = cap;
+	return 0;
+}
+
 int ios_evq_push(struct ios_evq *q, uint64_t time, ios_event_fn fn, void *arg, uint64_t data)
 {
-	struct ios_event ev = { time, q->seq++, fn, arg, data };
-	size_t i;
+	struct ios_event ev = { time, q->seq++, fn, arg, data, NULL };
 
-	if (q->n == q->cap) {
-		size_t cap = q->cap * 2;
-		struct ios_event *h = realloc(q->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		q->heap = h;
-		q->cap = cap;
-	}
-	/* sift up: move parents down until ev fits */
-	i = q->n++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!evq_before(&ev, &q->heap[p]))
-			break;
-		q->heap[i] = q->heap[p];
-		i = p;
-	}
-	q->heap[i] = ev;
+	if (evq_grow(q))
+		return -ENOMEM;
+	evq_sift_up(q, q->n++, &ev);
 	return 0;
+}
+
+int ios_evq_push_timer(struct ios_evq *q, struct ios_timer *t, uint64_t time, ios_event_fn fn,
+		       void *arg, uint64_t data)
+{
+	struct ios_event ev = { time, q->seq++, fn, arg, data, t };
+
+	if (t->pos) {
+		/* already queued (in this queue): re-key its entry where it is */
+		evq_fix(q, t->pos - 1, &ev);
+		return 0;
+	}
+	if (evq_grow(q))
+		return -ENOMEM;
+	t->q = q;
+	evq_sift_up(q, q->n++, &ev);
+	return 0;
+}
+
+void ios_evq_remove(struct ios_evq *q, size_t i)
+{
+	struct ios_event last;
+
+	if (q->heap[i].timer)
+		q->heap[i].timer->pos = 0;
+	last = q->heap[--q->n];
+	if (i == q->n)
+		return;
+	evq_fix(q, i, &last);
 }
 
 bool ios_evq_pop(struct ios_evq *q, struct ios_event *out)
 {
 	struct ios_event last;
-	size_t i = 0, n;
 
 	if (!q->n)
 		return false;
 	*out = q->heap[0];
-	n = --q->n;
-	if (!n)
-		return true;
-	last = q->heap[n];
-	/* sift down the former last element from the root */
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && evq_before(&q->heap[c + 1], &q->heap[c]))
-			c++;
-		if (!evq_before(&q->heap[c], &last))
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	q->heap[i] = last;
+	if (out->timer)
+		out->timer->pos = 0;
+	last = q->heap[--q->n];
+	if (q->n)
+		evq_sift_down(q, 0, &last);
 	return true;
 }

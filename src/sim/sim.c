@@ -74,11 +74,22 @@ int ios_sim_run(struct ios_sim *s, uint64_t until)
 
 int ios_timer_arm(struct ios_sim *s, struct ios_timer *t, uint64_t when, ios_event_fn fn, void *arg)
 {
+	int ret;
+
 	if (t->when == when)
 		return 0;
 	t->gen++;
 	t->when = when;
-	if (when == IOS_NO_WAKEUP)
+	if (when == IOS_NO_WAKEUP) {
+		if (t->pos)
+			ios_evq_remove(t->q, t->pos - 1);
 		return 0;
-	return ios_sim_at(s, when, fn, arg, t->gen);
+	}
+	IOS_BUG_ON_MSG(when < s->now, "timer armed in the past: at %" PRIu64
+		       " ns, the clock is at %" PRIu64 " ns", when, s->now);
+	IOS_BUG_ON_MSG(t->pos && t->q != &s->evq, "timer re-armed on another loop");
+	ret = ios_evq_push_timer(&s->evq, t, when, fn, arg, t->gen);
+	if (ret && !s->error)
+		s->error = ret;
+	return ret;
 }

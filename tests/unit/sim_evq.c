@@ -1,8 +1,8 @@
 /*
  * Description: the simulator's event queue pops events in (time, sequence)
  * order, so equal times come out in scheduling order; the loop advances the
- * clock monotonically, honours a time limit, and stale re-armed timers are
- * dropped.
+ * clock monotonically, honours a time limit, and re-armed or cancelled
+ * timers keep no stale entry yet fire as the old lazily dropped ones did.
  */
 #include "harness.h"
 
@@ -91,7 +91,105 @@ static int test_loop_and_timer(void)
 	return T_PASS;
 }
 
+/*
+ * Timers re-keyed and removed in place fire exactly as lazily dropped ones
+ * did: a reference keeps every arm as a plain event with a generation and
+ * skips the stale ones; the same random arms, cancels and steps must fire
+ * the same timers at the same times in the same order.
+ */
+#define NT 64
+
+struct ref_timer {
+	uint64_t gen, when;
+};
+
+static struct ios_timer tm[NT];
+static struct ref_timer rt[NT];
+static unsigned flog_a[20000], flog_b[20000];
+static uint64_t tlog_a[20000], tlog_b[20000];
+static unsigned na, nb;
+
+static void fire_a(struct ios_sim *s, void *arg, uint64_t data)
+{
+	unsigned i = (unsigned)(uintptr_t)arg;
+
+	if (!ios_timer_fire(&tm[i], data) || na >= 20000)
+		return;
+	flog_a[na] = i;
+	tlog_a[na++] = s->now;
+}
+
+static void fire_b(struct ios_sim *s, void *arg, uint64_t data)
+{
+	unsigned i = (unsigned)(uintptr_t)arg;
+
+	if (data != rt[i].gen || rt[i].when == IOS_NO_WAKEUP || nb >= 20000)
+		return;
+	rt[i].when = IOS_NO_WAKEUP;
+	flog_b[nb] = i;
+	tlog_b[nb++] = s->now;
+}
+
+static int test_timer_in_place(void)
+{
+	struct ios_sim a, b;
+	struct ios_rand r;
+
+	T_ASSERT_EQ(ios_sim_init(&a), 0);
+	T_ASSERT_EQ(ios_sim_init(&b), 0);
+	ios_rand_seed(&r, 7, 1);
+	na = nb = 0;
+	for (unsigned i = 0; i < NT; i++) {
+		ios_timer_init(&tm[i]);
+		rt[i].gen = 0;
+		rt[i].when = IOS_NO_WAKEUP;
+	}
+	for (int op = 0; op < 100000; op++) {
+		unsigned i = (unsigned)ios_rand_below(&r, NT), k = (unsigned)ios_rand_below(&r, 10);
+		uint64_t when = a.now + ios_rand_below(&r, 50);
+
+		if (k < 5) {
+			T_ASSERT_EQ(ios_timer_arm(&a, &tm[i], when, fire_a, (void *)(uintptr_t)i), 0);
+			if (rt[i].when != when) {
+				rt[i].gen++;
+				rt[i].when = when;
+				T_ASSERT_EQ(ios_sim_at(&b, when, fire_b, (void *)(uintptr_t)i,
+						       rt[i].gen), 0);
+			}
+		} else if (k < 6) {
+			ios_timer_cancel(&tm[i]);
+			rt[i].gen++;
+			rt[i].when = IOS_NO_WAKEUP;
+		} else {
+			/* run up to a common time on both */
+			T_ASSERT_EQ(ios_sim_run(&a, a.now + k - 6), 0);
+			T_ASSERT_EQ(ios_sim_run(&b, a.now), 0);
+			T_ASSERT_EQ(a.now, b.now);
+		}
+		/* one entry per armed timer, none stale */
+		if (!(op % 1000)) {
+			size_t armed = 0;
+
+			for (unsigned t = 0; t < NT; t++)
+				armed += tm[t].pos != 0;
+			T_ASSERT_EQ(a.evq.n, armed);
+		}
+	}
+	T_ASSERT_EQ(ios_sim_run(&a, IOS_NO_WAKEUP), 0);
+	T_ASSERT_EQ(ios_sim_run(&b, IOS_NO_WAKEUP), 0);
+	T_ASSERT_EQ(na, nb);
+	T_ASSERT(na > 1000);
+	for (unsigned n = 0; n < na; n++) {
+		T_ASSERT_EQ(flog_a[n], flog_b[n]);
+		T_ASSERT_EQ(tlog_a[n], tlog_b[n]);
+	}
+	T_ASSERT(a.nr_events < b.nr_events);
+	ios_sim_destroy(&a);
+	ios_sim_destroy(&b);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_order, test_loop_and_timer);
+	return T_RUN(test_order, test_loop_and_timer, test_timer_in_place);
 }
