@@ -14,7 +14,11 @@
  * block layer, no device; the fake clock advances 1 us per step.
  *
  * Printed, never asserted: wall time per step (set_request + insert +
- * dispatch + complete + put_request), best of 5. Targets: at most 200 ns
+ * dispatch + complete + put_request), less the harness's own work: the
+ * random sectors are generated before timing, and a baseline loop that
+ * fills a request the same way (memset, fields, counters) without calling
+ * CFQ is timed beside each run, alternating; the median of 5 paired
+ * differences is printed, and the baseline apart (bench/bench_pair.h). Targets: at most 200 ns
  * per request at 10k queues, at most 2x growth from 100 to 100k queues.
  *
  * Then memory, per profile. Per queue: sizeof the structures CFQ allocates
@@ -38,28 +42,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "iosched/ios.h"
 #include "sched/cfq_int.h"
+#include "bench_pair.h"
 
 struct bench {
 	struct ios_queue q;
 	const struct ios_sched_type *t;
 	struct ios_ioc *iocs;
 	struct ios_request *rqs;	/* one per process */
+	struct ios_request base_rq;	/* the baseline's, never queued */
 	struct ios_cgroup root;
-	struct ios_rand rnd;
+	struct bench_seq seq;		/* random numbers, made before timing */
+	size_t pos, base_pos;		/* where the run and the baseline read seq */
+	size_t base_i;			/* the process the baseline refills */
 	size_t n;
 	uint64_t now;
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* heap bytes in use (glibc: arena chunks plus mmapped ones) */
 static size_t heap_in_use(void)
@@ -69,20 +68,27 @@ static size_t heap_in_use(void)
 	return mi.uordblks + mi.hblkhd;
 }
 
-static int new_request(struct bench *b, size_t i)
+/* the harness's part of a new request: what bench_base() does too */
+static void fill_request(struct bench *b, struct ios_request *rq, struct ios_ioc *ioc,
+			 size_t *pos)
 {
-	struct ios_request *rq = &b->rqs[i];
-
 	memset(rq, 0, sizeof(*rq));
-	rq->sector = ios_rand_below(&b->rnd, 1ULL << 31) & ~7ULL;
+	rq->sector = bench_seq_next(&b->seq, pos) & ((1ULL << 31) - 1) & ~7ULL;
 	rq->nr_sectors = 8;
 	rq->dir = IOS_READ;
-	rq->ioc = &b->iocs[i];
+	rq->ioc = ioc;
 	rq->q = &b->q;
 	rq->alloc_ns = b->now;
 	rq->elv_sorted = 1;
 	ios_list_init(&rq->queuelist);
 	ios_rb_clear(&rq->rb_node);
+}
+
+static int new_request(struct bench *b, size_t i)
+{
+	struct ios_request *rq = &b->rqs[i];
+
+	fill_request(b, rq, &b->iocs[i], &b->pos);
 	if (b->t->ops.set_request(&b->q, rq))
 		return -1;
 	b->q.nr_sorted++;
@@ -91,7 +97,8 @@ static int new_request(struct bench *b, size_t i)
 }
 
 /* @heap_growth: NULL, or the heap bytes the scheduler allocated for the n queues */
-static int setup(struct bench *b, const char *sched, size_t n, size_t *heap_growth)
+static int setup(struct bench *b, const char *sched, size_t n, size_t seq_len,
+		 size_t *heap_growth)
 {
 	struct ios_err e = { 0 };
 	struct ios_settings set = { 0 };
@@ -108,7 +115,7 @@ static int setup(struct bench *b, const char *sched, size_t n, size_t *heap_grow
 	b->q.sched_data = calloc(1, b->t->priv_size);
 	b->iocs = calloc(n, sizeof(*b->iocs));
 	b->rqs = calloc(n, sizeof(*b->rqs));
-	if (!b->q.sched_data || !b->iocs || !b->rqs)
+	if (!b->q.sched_data || !b->iocs || !b->rqs || bench_seq_init(&b->seq, n + seq_len, 7))
 		return -1;
 	if (ios_tunable_defaults(b->t->tunables, b->q.sched_data, &e))
 		return -1;
@@ -128,7 +135,6 @@ static int setup(struct bench *b, const char *sched, size_t n, size_t *heap_grow
 		b->iocs[i].cgroup = &b->root;
 		b->iocs[i].nr_tasks = 1;
 	}
-	ios_rand_seed(&b->rnd, 7, 0);
 	h0 = heap_in_use();
 	for (size_t i = 0; i < n; i++)
 		if (new_request(b, i))
@@ -157,6 +163,39 @@ static int step(struct bench *b)
 	return new_request(b, i);
 }
 
+/*
+ * step() without CFQ: the same counters and the same request fill, for the
+ * processes in turn, on a request that stays in cache as the one just
+ * completed does in step().
+ */
+static void base_step(struct bench *b)
+{
+	b->now += IOS_NSEC_PER_USEC;
+	b->q.nr_sorted--;
+	b->q.rq_in_driver++;
+	bench_barrier();
+	b->q.rq_in_driver--;
+	fill_request(b, &b->base_rq, &b->iocs[b->base_i], &b->base_pos);
+	if (++b->base_i == b->n)
+		b->base_i = 0;
+	b->q.nr_sorted++;
+	bench_barrier();
+}
+
+/* ns per step of @steps steps, the scheduler's (@base false) or the baseline's */
+static double timed(struct bench *b, long steps, bool base)
+{
+	double t0 = bench_now_ns();
+
+	for (long k = 0; k < steps; k++) {
+		if (base)
+			base_step(b);
+		else if (step(b))
+			return -1;
+	}
+	return (bench_now_ns() - t0) / (double)steps;
+}
+
 static void teardown(struct bench *b)
 {
 	struct ios_request *rq;
@@ -172,6 +211,7 @@ static void teardown(struct bench *b)
 	free(b->q.sched_data);
 	free(b->iocs);
 	free(b->rqs);
+	bench_seq_free(&b->seq);
 }
 
 /*
@@ -184,22 +224,13 @@ static int sched_bytes_per_request(const char *sched, size_t k, double *out)
 	struct ios_request *more = calloc(k, sizeof(*more));
 	size_t h0, h1;
 
-	if (!more || setup(&b, sched, 1, NULL))
+	if (!more || setup(&b, sched, 1, k, NULL))
 		return -1;
 	h0 = heap_in_use();
 	for (size_t i = 0; i < k; i++) {
 		struct ios_request *rq = &more[i];
 
-		memset(rq, 0, sizeof(*rq));
-		rq->sector = ios_rand_below(&b.rnd, 1ULL << 31) & ~7ULL;
-		rq->nr_sectors = 8;
-		rq->dir = IOS_READ;
-		rq->ioc = &b.iocs[0];
-		rq->q = &b.q;
-		rq->alloc_ns = b.now;
-		rq->elv_sorted = 1;
-		ios_list_init(&rq->queuelist);
-		ios_rb_clear(&rq->rb_node);
+		fill_request(&b, rq, &b.iocs[0], &b.pos);
 		if (b.t->ops.set_request(&b.q, rq))
 			return -1;
 		b.q.nr_sorted++;
@@ -250,10 +281,10 @@ static int print_memory(const char *const *scheds, size_t nr)
 		size_t g_lo, g_hi;
 		double per_rq;
 
-		if (setup(&b, scheds[s], lo, &g_lo))
+		if (setup(&b, scheds[s], lo, 0, &g_lo))
 			return -1;
 		teardown(&b);
-		if (setup(&b, scheds[s], hi, &g_hi))
+		if (setup(&b, scheds[s], hi, 0, &g_hi))
 			return -1;
 		teardown(&b);
 		if (sched_bytes_per_request(scheds[s], k, &per_rq))
@@ -274,41 +305,46 @@ int main(int argc, char **argv)
 	size_t only_n = argc > 3 ? (size_t)atol(argv[3]) : 0;
 
 	printf("CFQ cost per request (set_request + insert + dispatch + complete), N busy queues, "
-	       "slice_idle=0, best of 5, %ld steps\n", steps);
-	printf("%-12s %8s %12s\n", "scheduler", "queues", "ns/request");
+	       "slice_idle=0, harness subtracted, median of %d pairs, %ld steps\n", BENCH_REPS,
+	       steps);
+	printf("%-12s %8s %12s %12s\n", "scheduler", "queues", "ns/request", "harness ns");
 	for (size_t s = 0; s < sizeof(scheds) / sizeof(scheds[0]); s++) {
 		if (only_sched && strcmp(only_sched, scheds[s]))
 			continue;
 		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
-			double best = 0;
+			double net[BENCH_REPS], base[BENCH_REPS];
 
 			if (only_n && only_n != sizes[z])
 				continue;
 
-			for (int rep = 0; rep < 5; rep++) {
+			for (int rep = 0; rep < BENCH_REPS; rep++) {
 				struct bench b;
-				double t0, t1;
+				double ns, bns;
 
-				if (setup(&b, scheds[s], sizes[z], NULL)) {
+				if (setup(&b, scheds[s], sizes[z], (size_t)(steps + steps / 10),
+					  NULL)) {
 					fprintf(stderr, "%s: set-up failed\n", scheds[s]);
 					return 1;
 				}
-				for (long k = 0; k < steps / 10; k++)
-					if (step(&b))
-						return 1;
-				t0 = now_ns();
-				for (long k = 0; k < steps; k++) {
-					if (step(&b)) {
-						fprintf(stderr, "%s: nothing dispatched\n", scheds[s]);
-						return 1;
-					}
+				timed(&b, steps / 10, false);	/* warm up */
+				timed(&b, steps / 10, true);
+				if (rep % 2) {
+					ns = timed(&b, steps, false);
+					bns = timed(&b, steps, true);
+				} else {
+					bns = timed(&b, steps, true);
+					ns = timed(&b, steps, false);
 				}
-				t1 = now_ns();
 				teardown(&b);
-				if (rep == 0 || (t1 - t0) / (double)steps < best)
-					best = (t1 - t0) / (double)steps;
+				if (ns < 0) {
+					fprintf(stderr, "%s: nothing dispatched\n", scheds[s]);
+					return 1;
+				}
+				net[rep] = ns - bns;
+				base[rep] = bns;
 			}
-			printf("%-12s %8zu %12.1f\n", scheds[s], sizes[z], best);
+			printf("%-12s %8zu %12.1f %12.1f\n", scheds[s], sizes[z],
+			       bench_median(net, BENCH_REPS), bench_median(base, BENCH_REPS));
 		}
 	}
 	if (!only_sched && !only_n && print_memory(scheds, sizeof(scheds) / sizeof(scheds[0]))) {
