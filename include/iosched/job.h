@@ -331,6 +331,7 @@ struct ios_job {
 	int rate_process_poisson;
 	unsigned loops;
 	unsigned numjobs;
+	unsigned max_jobs;		/* numjobs' ceiling: fio's 4096 unless the job raises it */
 	uint64_t number_ios;		/* stop after this many I/Os (times loops); 0 = no limit */
 
 	/* --- priority and groups --- */
@@ -453,6 +454,8 @@ void ios_job_parse_opts_init(struct ios_job_parse_opts *o);
 
 /* The largest job file (or included file) read: 16 MiB; more is -EFBIG. */
 #define IOS_JOB_FILE_MAX (16u << 20)
+/* max_jobs' own ceiling: 100,000 simulated processes take about 600 MB */
+#define IOS_JOB_MAX_JOBS (1u << 20)
 
 /*
  * Parse a job file (appending to @jf, so several files can be given in

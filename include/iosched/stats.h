@@ -23,12 +23,24 @@
 #define IOS_PLAT_GROUP_NR 29
 #define IOS_PLAT_NR (IOS_PLAT_GROUP_NR * IOS_PLAT_VAL)
 
+/*
+ * fio's IOS_PLAT_NR buckets, kept sparsely: a group of IOS_PLAT_VAL buckets
+ * is allocated when its first sample arrives. A job's latencies span a few
+ * powers of two, so it holds two or three of the 29 groups (1.5 KB rather
+ * than 14.5 KB), and a direction without I/O holds none.
+ */
+struct ios_plat {
+	uint64_t *grp[IOS_PLAT_GROUP_NR];
+};
+
 /* A latency statistic (slat, clat or lat) with an optional histogram. */
 struct ios_lat_stat {
 	uint64_t n;
 	uint64_t min, max;	/* ns */
 	double mean, m2;	/* Welford */
-	uint64_t *plat;		/* IOS_PLAT_NR buckets, or NULL when not kept */
+	struct ios_plat *plat;	/* the buckets, allocated with the first sample */
+	bool hist;		/* buckets are kept (ios_lat_enable_hist) */
+	bool hist_lost;		/* a bucket could not be allocated: percentiles are wrong */
 };
 
 /* A sampled statistic (bw in KiB/s, iops). */
@@ -40,10 +52,24 @@ struct ios_sample_stat {
 
 void ios_lat_init(struct ios_lat_stat *s);
 int ios_lat_enable_hist(struct ios_lat_stat *s) IOS_MUST_CHECK;
+/*
+ * Adds a sample. When the histogram's group cannot be allocated the sample
+ * still counts in n/min/max/mean, and hist_lost is set for the caller that
+ * reports (ios_run_collect fails the run with ENOMEM).
+ */
 void ios_lat_add(struct ios_lat_stat *s, uint64_t ns);
 /* Parallel Welford combination; histograms add only when both have one. */
-void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src);
+int ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src) IOS_MUST_CHECK;
+/* Allocates in @dst every group @src holds, so that merging it cannot fail. */
+int ios_lat_reserve(struct ios_lat_stat *dst, const struct ios_lat_stat *src) IOS_MUST_CHECK;
+/* Back to no samples, keeping whether a histogram is kept (fio's reset_all_stats). */
+void ios_lat_reset(struct ios_lat_stat *s);
 void ios_lat_free(struct ios_lat_stat *s);
+/* Bucket @idx's count; adding @count to it (the JSON reader's bins) */
+uint64_t ios_lat_bucket(const struct ios_lat_stat *s, unsigned idx);
+int ios_lat_add_bucket(struct ios_lat_stat *s, unsigned idx, uint64_t count) IOS_MUST_CHECK;
+/* The first non-empty bucket at or after @idx, or IOS_PLAT_NR */
+unsigned ios_lat_next_bucket(const struct ios_lat_stat *s, unsigned idx);
 double ios_lat_stddev(const struct ios_lat_stat *s);
 void ios_sample_add(struct ios_sample_stat *s, double v);
 /* Statistically combine two sample sets (parallel Welford), as for lat. */

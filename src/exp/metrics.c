@@ -331,7 +331,7 @@ static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *p99,
 		if (!s[i]->n)
 			continue;
 		any = true;
-		if (!s[i]->plat)
+		if (!s[i]->hist)
 			ok = false;
 	}
 	if (!ok || !any)
@@ -340,9 +340,12 @@ static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *p99,
 		*err = -ENOMEM;
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
-		ios_lat_merge(&all, s[i]);
-	ok = ios_lat_percentiles(&all, pct, 1, p99) == 1;
+	for (size_t i = 0; i < n && ok; i++)
+		if (ios_lat_merge(&all, s[i])) {
+			*err = -ENOMEM;
+			ok = false;
+		}
+	ok = ok && ios_lat_percentiles(&all, pct, 1, p99) == 1;
 	ios_lat_free(&all);
 	return ok;
 }

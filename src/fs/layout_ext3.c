@@ -243,6 +243,38 @@ static uint32_t ext3_group_free_inodes(const struct lay_ext3 *x, const struct ex
 	return x->geo.ipg - gr->used_inodes;
 }
 
+/* Where group @g's data blocks start and end: mke2fs's layout, from the geometry alone. */
+static void ext3_group_span(const struct lay_ext3 *x, unsigned g, uint64_t *data, uint64_t *end)
+{
+	uint64_t start = (uint64_t)g * EXT3_BPG;
+
+	*end = start + EXT3_BPG < x->geo.blocks ? start + EXT3_BPG : x->geo.blocks;
+	*data = start + 2 + x->geo.itb;
+	if (ext3_has_super(g))
+		*data += 1 + x->geo.gdt + x->geo.rsv;
+}
+
+/*
+ * Group @g, set up as mke2fs left it the first time it is looked at. A
+ * large device has thousands of groups (1 KB each) and a small job touches
+ * a few; setting them all up front cost a trivial run most of its time.
+ * The lazily-filled table is the file system's own cache, so a lookup
+ * through a const pointer may still fill it.
+ */
+static struct ext3_group *ext3_grp(const struct lay_ext3 *cx, unsigned g)
+{
+	struct lay_ext3 *x = (struct lay_ext3 *)cx;
+	struct ext3_group *gr = &x->g[g];
+
+	if (!gr->end) {		/* every group's end is past its first block */
+		ext3_group_span(x, g, &gr->data, &gr->end);
+		gr->nfree = 1;
+		gr->free[0] = (struct ext3_extent){ gr->data, gr->end };
+		gr->nfree_blocks = gr->end - gr->data;
+	}
+	return gr;
+}
+
 /*
  * Take up to @max blocks at the first free block at or after *@goal in
  * group *@g, else from the start of the next groups with free blocks
@@ -255,7 +287,7 @@ static uint64_t ext3_take_goal(struct lay_ext3 *x, unsigned *g, uint64_t *goal, 
 			       uint64_t *len, bool commit)
 {
 	for (unsigned k = 0; k <= x->geo.ngroups; k++) {
-		struct ext3_group *gr = &x->g[*g];
+		struct ext3_group *gr = ext3_grp(x, *g);
 
 		for (unsigned i = 0; i < gr->nfree; i++) {
 			struct ext3_extent *f = &gr->free[i];
@@ -277,7 +309,7 @@ static uint64_t ext3_take_goal(struct lay_ext3 *x, unsigned *g, uint64_t *goal, 
 		}
 		if (++*g == x->geo.ngroups)
 			*g = 0;
-		*goal = x->g[*g].data;
+		*goal = ext3_grp(x, *g)->data;
 	}
 	IOS_BUG_ON(1);
 	*len = 0;
@@ -287,14 +319,14 @@ static uint64_t ext3_take_goal(struct lay_ext3 *x, unsigned *g, uint64_t *goal, 
 /* The group's first free blocks (a directory, mke2fs's own blocks). */
 static uint64_t ext3_take(struct lay_ext3 *x, unsigned *g, uint64_t max, uint64_t *len)
 {
-	uint64_t goal = x->g[*g].data;
+	uint64_t goal = ext3_grp(x, *g)->data;
 
 	return ext3_take_goal(x, g, &goal, max, len, true);
 }
 
 static uint32_t ext3_new_inode(struct lay_ext3 *x, unsigned g, bool dir)
 {
-	struct ext3_group *gr = &x->g[g];
+	struct ext3_group *gr = ext3_grp(x, g);
 
 	IOS_BUG_ON(gr->used_inodes >= x->geo.ipg);
 	gr->used_inodes++;
@@ -310,7 +342,7 @@ static uint64_t ext3_inode_block(const struct lay_ext3 *x, uint32_t ino)
 {
 	unsigned g = (ino - 1) / x->geo.ipg, idx = (ino - 1) % x->geo.ipg;
 
-	return x->g[g].data - x->geo.itb + idx / EXT3_INODES_PER_BLOCK;
+	return ext3_grp(x, g)->data - x->geo.itb + idx / EXT3_INODES_PER_BLOCK;
 }
 
 int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
@@ -349,19 +381,13 @@ int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	x->geo = geo;
+	/* the groups' own state is filled in when a group is first looked at */
 	for (unsigned g = 0; g < geo.ngroups; g++) {
-		struct ext3_group *gr = &x->g[g];
-		uint64_t start = (uint64_t)g * EXT3_BPG;
+		uint64_t data, end;
 
-		gr->end = start + EXT3_BPG < geo.blocks ? start + EXT3_BPG : geo.blocks;
-		gr->data = start + 2 + geo.itb;
-		if (ext3_has_super(g))
-			gr->data += 1 + geo.gdt + geo.rsv;
-		IOS_BUG_ON(gr->data > gr->end);
-		gr->nfree = 1;
-		gr->free[0] = (struct ext3_extent){ gr->data, gr->end };
-		gr->nfree_blocks = gr->end - gr->data;
-		x->free_blocks += gr->end - gr->data;
+		ext3_group_span(x, g, &data, &end);
+		IOS_BUG_ON(data > end);
+		x->free_blocks += end - data;
 	}
 	x->free_inodes = (uint64_t)geo.ngroups * geo.ipg;
 
@@ -526,7 +552,7 @@ static long ext3_orlov(const struct lay_ext3 *x, const struct ext3_dir *parent, 
 		start = (unsigned)(ext3_mix(start_hash) % n);
 		for (unsigned i = 0; i < n; i++) {
 			unsigned g = (unsigned)(((uint64_t)start + i) % n);
-			const struct ext3_group *gr = &x->g[g];
+			const struct ext3_group *gr = ext3_grp(x, g);
 			uint32_t fi = ext3_group_free_inodes(x, gr);
 
 			if (!fi || gr->used_dirs >= best_ndir || fi < avefreei ||
@@ -546,7 +572,7 @@ static long ext3_orlov(const struct lay_ext3 *x, const struct ext3_dir *parent, 
 		start = parent->group;
 		for (unsigned i = 0; i < n; i++) {
 			unsigned g = (unsigned)(((uint64_t)start + i) % n);
-			const struct ext3_group *gr = &x->g[g];
+			const struct ext3_group *gr = ext3_grp(x, g);
 			uint32_t fi = ext3_group_free_inodes(x, gr);
 
 			if (!fi || gr->used_dirs >= max_dirs || (int64_t)fi < min_inodes ||
@@ -559,7 +585,7 @@ static long ext3_orlov(const struct lay_ext3 *x, const struct ext3_dir *parent, 
 	for (;;) {
 		for (unsigned i = 0; i < n; i++) {
 			unsigned g = (unsigned)(((uint64_t)start + i) % n);
-			uint32_t fi = ext3_group_free_inodes(x, &x->g[g]);
+			uint32_t fi = ext3_group_free_inodes(x, ext3_grp(x, g));
 
 			if (fi && fi >= avefreei)
 				return g;
@@ -575,7 +601,7 @@ static long ext3_find_group_other(const struct lay_ext3 *x, const struct ext3_di
 {
 	unsigned n = x->geo.ngroups;
 	uint64_t g = dir->group;
-	const struct ext3_group *gr = &x->g[g];
+	const struct ext3_group *gr = ext3_grp(x, g);
 
 	if (ext3_group_free_inodes(x, gr) && ext3_group_free(gr))
 		return (long)g;
@@ -585,7 +611,7 @@ static long ext3_find_group_other(const struct lay_ext3 *x, const struct ext3_di
 		g += i;
 		if (g >= n)
 			g -= n;
-		gr = &x->g[g];
+		gr = ext3_grp(x, g);
 		if (ext3_group_free_inodes(x, gr) && ext3_group_free(gr))
 			return (long)g;
 	}
@@ -593,7 +619,7 @@ static long ext3_find_group_other(const struct lay_ext3 *x, const struct ext3_di
 	for (unsigned i = 0; i < n; i++) {
 		if (++g >= n)
 			g = 0;
-		if (ext3_group_free_inodes(x, &x->g[g]))
+		if (ext3_group_free_inodes(x, ext3_grp(x, g)))
 			return (long)g;
 	}
 	return -1;
@@ -625,7 +651,7 @@ static uint64_t ext3_first_goal(const struct lay_ext3 *x, unsigned g)
 	uint64_t start = (uint64_t)g * EXT3_BPG;
 	uint64_t goal = start + (uint64_t)(x->creator_pid % 16) * (EXT3_BPG / 16);
 
-	return goal < x->g[g].data ? x->g[g].data : goal;
+	return goal < ext3_grp(x, g)->data ? ext3_grp(x, g)->data : goal;
 }
 
 /* ---- paths ---- */
@@ -866,7 +892,7 @@ void ios_lay_ext3_group_meta(const struct ios_fs *fs, uint64_t block, uint64_t *
 	const struct lay_ext3 *x = fs->ext3;
 	unsigned g = ext3_group_of_block(x, block);
 
-	*block_bitmap = x->g[g].data - x->geo.itb - 2;
+	*block_bitmap = ext3_grp(x, g)->data - x->geo.itb - 2;
 	*desc = ext3_desc_block(g);
 }
 
@@ -876,6 +902,6 @@ void ios_lay_ext3_inode_meta(const struct ios_fs *fs, uint32_t ino, uint64_t *in
 	const struct lay_ext3 *x = fs->ext3;
 	unsigned g = (ino - 1) / x->geo.ipg;
 
-	*inode_bitmap = x->g[g].data - x->geo.itb - 1;
+	*inode_bitmap = ext3_grp(x, g)->data - x->geo.itb - 1;
 	*desc = ext3_desc_block(g);
 }

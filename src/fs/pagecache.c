@@ -28,7 +28,8 @@ struct ios_inode *ios_pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, b
 	in->vfs = vfs;
 	in->f = f;
 	in->npages = npages;
-	in->nr_chunks = (npages + PC_CHUNK - 1) / PC_CHUNK;
+	in->chunk_shift = is_meta ? PC_META_CHUNK_SHIFT : PC_CHUNK_SHIFT;
+	in->nr_chunks = (npages + pc_chunk(in) - 1) / pc_chunk(in);
 	in->chunks = calloc(in->nr_chunks ? in->nr_chunks : 1, sizeof(*in->chunks));
 	if (!in->chunks) {
 		free(in);
@@ -42,24 +43,25 @@ struct ios_inode *ios_pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, b
 
 void ios_pc_inode_free(struct ios_inode *in)
 {
-	for (uint64_t c = 0; c < in->nr_chunks; c++) {
-		if (!in->chunks[c])
-			continue;
-		for (unsigned i = 0; i < PC_CHUNK; i++)
-			free(in->chunks[c][i]);
-		free(in->chunks[c]);
+	for (size_t k = 0; k < in->nr_used; k++) {
+		struct pc_page **chunk = in->chunks[in->used[k]];
+
+		for (unsigned i = 0; i < pc_chunk(in); i++)
+			free(chunk[i]);
+		free(chunk);
 	}
+	free(in->used);
 	free(in->chunks);
 	free(in);
 }
 
 struct pc_page *ios_pc_lookup(struct ios_inode *in, uint64_t index)
 {
-	uint64_t c = index >> PC_CHUNK_SHIFT;
+	uint64_t c = index >> in->chunk_shift;
 
 	if (c >= in->nr_chunks || !in->chunks[c])
 		return NULL;
-	return in->chunks[c][index & (PC_CHUNK - 1)];
+	return in->chunks[c][index & (pc_chunk(in) - 1)];
 }
 
 static bool pc_idle(const struct pc_page *p)
@@ -90,12 +92,12 @@ void ios_pc_touch(struct ios_vfs *vfs, struct pc_page *p)
 void ios_pc_remove(struct ios_vfs *vfs, struct pc_page *p)
 {
 	struct ios_inode *in = p->inode;
-	uint64_t c = p->index >> PC_CHUNK_SHIFT;
+	uint64_t c = p->index >> in->chunk_shift;
 
 	IOS_BUG_ON(!pc_idle(p));
 	if (p->on_lru)
 		ios_list_del(&p->lru);
-	in->chunks[c][p->index & (PC_CHUNK - 1)] = NULL;
+	in->chunks[c][p->index & (pc_chunk(in) - 1)] = NULL;
 	in->nrpages--;
 	vfs->nr_pages--;
 	/* recycle the struct through the waiters field, which is NULL when idle */
@@ -105,7 +107,7 @@ void ios_pc_remove(struct ios_vfs *vfs, struct pc_page *p)
 
 struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t index)
 {
-	uint64_t c = index >> PC_CHUNK_SHIFT;
+	uint64_t c = index >> in->chunk_shift;
 	struct pc_page *p;
 
 	IOS_BUG_ON(c >= in->nr_chunks);
@@ -122,11 +124,23 @@ struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t
 		vfs->st.evictions++;
 	}
 	if (!in->chunks[c]) {
-		in->chunks[c] = calloc(PC_CHUNK, sizeof(**in->chunks));
+		if (in->nr_used == in->used_cap) {
+			size_t cap = in->used_cap ? 2 * in->used_cap : 4;
+			uint64_t *u = realloc(in->used, cap * sizeof(*u));
+
+			if (!u) {
+				vfs->alloc_failed = true;
+				return NULL;
+			}
+			in->used = u;
+			in->used_cap = cap;
+		}
+		in->chunks[c] = calloc(pc_chunk(in), sizeof(**in->chunks));
 		if (!in->chunks[c]) {
 			vfs->alloc_failed = true;
 			return NULL;
 		}
+		in->used[in->nr_used++] = c;
 	}
 	if (vfs->free_pages) {
 		p = vfs->free_pages;
@@ -143,7 +157,7 @@ struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t
 	p->inode = in;
 	ios_list_init(&p->lru);
 	ios_rb_clear(&p->dirty_node);
-	in->chunks[c][index & (PC_CHUNK - 1)] = p;
+	in->chunks[c][index & (pc_chunk(in) - 1)] = p;
 	in->nrpages++;
 	vfs->nr_pages++;
 	return p;

@@ -970,7 +970,7 @@ void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *in)
 	for (uint64_t c = 0; c < in->nr_chunks; c++) {
 		if (!in->chunks[c])
 			continue;
-		for (unsigned i = 0; i < PC_CHUNK; i++) {
+		for (unsigned i = 0; i < pc_chunk(in); i++) {
 			struct pc_page *p = in->chunks[c][i];
 
 			if (p && p->on_lru)

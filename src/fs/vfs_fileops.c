@@ -92,12 +92,12 @@ static void drop_pages(struct ios_vfs *vfs, struct ios_inode *in, uint64_t first
 {
 	if (end > in->npages)
 		end = in->npages;
-	for (uint64_t c = first >> PC_CHUNK_SHIFT; c < in->nr_chunks && (c << PC_CHUNK_SHIFT) < end;
+	for (uint64_t c = first >> in->chunk_shift; c < in->nr_chunks && (c << in->chunk_shift) < end;
 	     c++) {
 		if (!in->chunks[c])
 			continue;
-		for (unsigned i = 0; i < PC_CHUNK; i++) {
-			uint64_t idx = (c << PC_CHUNK_SHIFT) + i;
+		for (unsigned i = 0; i < pc_chunk(in); i++) {
+			uint64_t idx = (c << in->chunk_shift) + i;
 			struct pc_page *p = in->chunks[c][i];
 
 			if (!p || idx < first || idx >= end ||

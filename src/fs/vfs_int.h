@@ -23,8 +23,17 @@ struct pc_page {
 	struct ios_vfs_op *waiters;	/* ops waiting for it to unlock / finish writeback */
 };
 
+/*
+ * Pages are indexed in chunks of 1 << chunk_shift slots: 512 for a file's
+ * own pages (read in runs), 32 for the metadata cache, whose blocks lie one
+ * or two per file across the whole device (a 512-slot chunk per file would
+ * cost 4 KB for each). Only the chunks that were used are listed, so that
+ * freeing an inode does not walk a table sized by the device.
+ */
 #define PC_CHUNK_SHIFT 9
+#define PC_META_CHUNK_SHIFT 5
 #define PC_CHUNK (1u << PC_CHUNK_SHIFT)
+#define pc_chunk(in) (1u << (in)->chunk_shift)
 
 struct ios_inode {
 	struct ios_vfs *vfs;
@@ -32,6 +41,9 @@ struct ios_inode {
 	uint64_t npages;		/* pages covering the file */
 	struct pc_page ***chunks;	/* two-level page index */
 	uint64_t nr_chunks;
+	unsigned chunk_shift;
+	uint64_t *used;			/* indices of the chunks allocated, in that order */
+	size_t nr_used, used_cap;
 	uint64_t nrpages;		/* cached */
 	bool is_meta;			/* the block device's metadata cache */
 

@@ -431,6 +431,12 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 			       job->nrfiles > 1 ? job->nrfiles : job->nr_filenames);
 	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_range)
 		job->zone_range = job->zone_size;	/* fio's init.c, for compatibility */
+	if (job->numjobs > job->max_jobs)
+		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': numjobs=%u is above %u, fio's limit "
+			       "(FIO_MAX_JOBS); the simulator runs more when the job file asks: "
+			       "max_jobs=%u in the job or its [global] section",
+			       job->file, job->line, job->name, job->numjobs, job->max_jobs,
+			       job->numjobs);
 	if (job->thinktime_spin_ns > job->thinktime_ns)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': thinktime_spin is longer than "
 			       "thinktime", job->file, job->line, job->name);

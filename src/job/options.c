@@ -1013,8 +1013,19 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("number_ios", NULL, "int", "0",
 	       "End the job after this many I/Os (times loops), if it has not ended before"),
 	  .type = IOS_OPT_SIZE, .off = OFF(number_ios), .min = 0 },
-	{ INFO("numjobs", NULL, "int", "1", "Clones of this job"),
-	  .type = IOS_OPT_INT, .off = OFF(numjobs), .size = FSIZE(numjobs), .min = 1, .max = 4096 },
+	{ INFO("numjobs", NULL, "int", "1", "Clones of this job (up to max_jobs)"),
+	  .type = IOS_OPT_INT, .off = OFF(numjobs), .size = FSIZE(numjobs), .min = 1,
+	  .max = IOS_JOB_MAX_JOBS },
+	/*
+	 * fio sizes its shared memory for FIO_MAX_JOBS (4096) processes and takes
+	 * more only from its --max-jobs flag. A simulated process costs a few KB,
+	 * so a job file may raise the ceiling itself.
+	 */
+	{ INFO("max_jobs", NULL, "int", "4096",
+	       "iosched only: the most processes the run may have (fio's --max-jobs; fio's "
+	       "limit is 4096)"),
+	  .type = IOS_OPT_INT, .off = OFF(max_jobs), .size = FSIZE(max_jobs), .min = 1,
+	  .max = IOS_JOB_MAX_JOBS },
 
 	/* ---- priority and groups ---- */
 	{ INFO("prio", NULL, "int", NULL, "I/O priority level 0..7 (0 highest); see ionice(1)"),

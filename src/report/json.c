@@ -162,13 +162,12 @@ static void js_options(struct js *w, const char *key, const struct ios_kv *kv, s
 static void js_bins(struct js *w, const struct ios_lat_stat *s)
 {
 	js_open(w, "bins", '{');
-	for (unsigned i = 0; i < IOS_PLAT_NR; i++) {
+	for (unsigned i = ios_lat_next_bucket(s, 0); i < IOS_PLAT_NR;
+	     i = ios_lat_next_bucket(s, i + 1)) {
 		char name[32];
 
-		if (!s->plat[i])
-			continue;
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)ios_plat_idx_to_val(i));
-		js_u64(w, name, s->plat[i]);
+		js_u64(w, name, ios_lat_bucket(s, i));
 	}
 	js_close(w, '}');
 }
@@ -187,7 +186,7 @@ static void js_lat(struct js *w, const char *key, const struct ios_job_result *j
 	js_float(w, "mean", mean);
 	js_float(w, "stddev", dev);
 	js_u64(w, "N", s->n);
-	if (s->plat && s->n) {
+	if (s->hist && s->n) {
 		double pcts[IOS_REP_MAX_PCTS];
 		uint64_t vals[IOS_REP_MAX_PCTS];
 		unsigned prec, n = ios_rep_pcts(j, pcts, &prec);

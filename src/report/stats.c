@@ -48,10 +48,62 @@ void ios_lat_init(struct ios_lat_stat *s)
 
 int ios_lat_enable_hist(struct ios_lat_stat *s)
 {
-	if (s->plat)
+	s->hist = true;
+	return 0;
+}
+
+/* The group holding bucket @idx, allocated (with the table) on first use. */
+static uint64_t *plat_group(struct ios_lat_stat *s, unsigned idx)
+{
+	unsigned g = idx >> IOS_PLAT_BITS;
+
+	if (!s->plat && !(s->plat = calloc(1, sizeof(*s->plat))))
+		return NULL;
+	if (!s->plat->grp[g])
+		s->plat->grp[g] = calloc(IOS_PLAT_VAL, sizeof(uint64_t));
+	return s->plat->grp[g];
+}
+
+uint64_t ios_lat_bucket(const struct ios_lat_stat *s, unsigned idx)
+{
+	const uint64_t *grp;
+
+	if (!s->plat || idx >= IOS_PLAT_NR)
 		return 0;
-	s->plat = calloc(IOS_PLAT_NR, sizeof(*s->plat));
-	return s->plat ? 0 : -ENOMEM;
+	grp = s->plat->grp[idx >> IOS_PLAT_BITS];
+	return grp ? grp[idx & (IOS_PLAT_VAL - 1)] : 0;
+}
+
+int ios_lat_add_bucket(struct ios_lat_stat *s, unsigned idx, uint64_t count)
+{
+	uint64_t *grp;
+
+	if (idx >= IOS_PLAT_NR)
+		idx = IOS_PLAT_NR - 1;
+	s->hist = true;
+	grp = plat_group(s, idx);
+	if (!grp)
+		return -ENOMEM;
+	grp[idx & (IOS_PLAT_VAL - 1)] += count;
+	return 0;
+}
+
+unsigned ios_lat_next_bucket(const struct ios_lat_stat *s, unsigned idx)
+{
+	if (!s->plat)
+		return IOS_PLAT_NR;
+	while (idx < IOS_PLAT_NR) {
+		const uint64_t *grp = s->plat->grp[idx >> IOS_PLAT_BITS];
+
+		if (!grp) {	/* skip the whole group */
+			idx = (idx | (IOS_PLAT_VAL - 1)) + 1;
+			continue;
+		}
+		if (grp[idx & (IOS_PLAT_VAL - 1)])
+			return idx;
+		idx++;
+	}
+	return IOS_PLAT_NR;
 }
 
 unsigned ios_plat_val_to_idx(uint64_t val)
@@ -98,8 +150,15 @@ void ios_lat_add(struct ios_lat_stat *s, uint64_t ns)
 		s->m2 += delta * (v - s->mean);
 	}
 	s->n++;
-	if (s->plat)
-		s->plat[ios_plat_val_to_idx(ns)]++;
+	if (s->hist) {
+		unsigned idx = ios_plat_val_to_idx(ns);
+		uint64_t *grp = plat_group(s, idx);
+
+		if (grp)
+			grp[idx & (IOS_PLAT_VAL - 1)]++;
+		else
+			s->hist_lost = true;
+	}
 }
 
 /* Parallel Welford combination, in fio's arithmetic (__sum_stat). */
@@ -114,10 +173,22 @@ static void st_combine(uint64_t *dn, double *dmean, double *dm2, uint64_t sn, do
 	*dn = total;
 }
 
-void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
+int ios_lat_reserve(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
+{
+	if (!dst->hist || !src->plat)
+		return 0;
+	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++)
+		if (src->plat->grp[g] && !plat_group(dst, g << IOS_PLAT_BITS))
+			return -ENOMEM;
+	return 0;
+}
+
+int ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 {
 	if (!src->n)
-		return;
+		return 0;
+	if (dst->hist && src->hist && ios_lat_reserve(dst, src))
+		return -ENOMEM;
 	if (!dst->n) {
 		dst->min = src->min;
 		dst->max = src->max;
@@ -131,15 +202,41 @@ void ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 			dst->max = src->max;
 		st_combine(&dst->n, &dst->mean, &dst->m2, src->n, src->mean, src->m2);
 	}
-	if (dst->plat && src->plat)
-		for (unsigned i = 0; i < IOS_PLAT_NR; i++)
-			dst->plat[i] += src->plat[i];
+	dst->hist_lost |= src->hist_lost;
+	if (dst->hist && src->hist && src->plat)
+		for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++) {
+			const uint64_t *sg = src->plat->grp[g];
+
+			if (sg)
+				for (unsigned i = 0; i < IOS_PLAT_VAL; i++)
+					dst->plat->grp[g][i] += sg[i];
+		}
+	return 0;
+}
+
+static void plat_free(struct ios_plat *p)
+{
+	if (!p)
+		return;
+	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++)
+		free(p->grp[g]);
+	free(p);
+}
+
+void ios_lat_reset(struct ios_lat_stat *s)
+{
+	bool hist = s->hist;
+
+	plat_free(s->plat);
+	memset(s, 0, sizeof(*s));
+	s->hist = hist;
 }
 
 void ios_lat_free(struct ios_lat_stat *s)
 {
-	free(s->plat);
+	plat_free(s->plat);
 	s->plat = NULL;
+	s->hist = false;
 }
 
 double ios_lat_stddev(const struct ios_lat_stat *s)
@@ -175,25 +272,75 @@ static bool reaches(uint64_t sum, double p, uint64_t n)
 	return lhs << -e >= rhs;
 }
 
+/* The smallest cumulative count that reaches @p percent of @n, or n + 1 if none does. */
+static uint64_t pct_threshold(double p, uint64_t n)
+{
+	uint64_t lo = 0, hi = n + 1;
+
+	/* reaches() is monotone in the count: the first count that passes */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (reaches(mid, p, n))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * fio's walk (calc_clat_percentiles): the bucket at which the running count
+ * first reaches each percentile. Done once over the non-empty buckets with
+ * each percentile's threshold worked out beforehand, rather than a full
+ * walk of all 1856 buckets per percentile.
+ */
+#define PCT_CHUNK 32
+static void pct_chunk(const struct ios_lat_stat *s, const double *pcts, unsigned nr,
+		      uint64_t *out)
+{
+	uint64_t thr[PCT_CHUNK], sum = 0;
+	bool done[PCT_CHUNK] = { false };
+	unsigned left = 0, last = 0, i;
+
+	for (unsigned k = 0; k < nr; k++) {
+		thr[k] = pct_threshold(pcts[k], s->n);
+		/* a percentile reached with nothing counted stops at bucket 0 */
+		if (!thr[k]) {
+			out[k] = ios_plat_idx_to_val(0);
+			done[k] = true;
+		} else {
+			left++;
+		}
+	}
+	for (i = ios_lat_next_bucket(s, 0); i < IOS_PLAT_NR && left;
+	     i = ios_lat_next_bucket(s, i + 1)) {
+		sum += ios_lat_bucket(s, i);
+		last = i;
+		for (unsigned k = 0; k < nr; k++)
+			if (!done[k] && sum >= thr[k]) {
+				out[k] = ios_plat_idx_to_val(i);
+				done[k] = true;
+				left--;
+			}
+	}
+	/* p > 100, or a histogram that lags n: the largest bucket seen */
+	if (left) {
+		for (; i < IOS_PLAT_NR; i = ios_lat_next_bucket(s, i + 1))
+			last = i;
+		for (unsigned k = 0; k < nr; k++)
+			if (!done[k])
+				out[k] = ios_plat_idx_to_val(last);
+	}
+}
+
 unsigned ios_lat_percentiles(const struct ios_lat_stat *s, const double *pcts, unsigned nr,
 			     uint64_t *out)
 {
-	if (!s->plat || !s->n || !nr)
+	if (!s->hist || !s->n || !nr)
 		return 0;
-	for (unsigned k = 0; k < nr; k++) {
-		uint64_t sum = 0;
-		unsigned i, last = 0;
-
-		for (i = 0; i < IOS_PLAT_NR; i++) {
-			if (s->plat[i])
-				last = i;
-			sum += s->plat[i];
-			if (reaches(sum, pcts[k], s->n))
-				break;
-		}
-		/* p > 100, or a histogram that lags n: the largest bucket seen */
-		out[k] = ios_plat_idx_to_val(i < IOS_PLAT_NR ? i : last);
-	}
+	for (unsigned k = 0; k < nr; k += PCT_CHUNK)
+		pct_chunk(s, pcts + k, nr - k < PCT_CHUNK ? nr - k : PCT_CHUNK, out + k);
 	return nr;
 }
 
@@ -287,9 +434,16 @@ static int st_copy_lat(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 	dst->plat = NULL;
 	if (!src->plat)
 		return 0;
-	if (ios_lat_enable_hist(dst))
-		return -ENOMEM;
-	memcpy(dst->plat, src->plat, IOS_PLAT_NR * sizeof(*dst->plat));
+	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++) {
+		uint64_t *grp;
+
+		if (!src->plat->grp[g])
+			continue;
+		grp = plat_group(dst, g << IOS_PLAT_BITS);
+		if (!grp)
+			return -ENOMEM;
+		memcpy(grp, src->plat->grp[g], IOS_PLAT_VAL * sizeof(*grp));
+	}
 	return 0;
 }
 
@@ -433,7 +587,11 @@ static bool st_folds(const struct ios_job_result *j)
 /* Histograms the destination needs before @src can be folded into it. */
 static int st_prepare_hist(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 {
-	return src->plat && src->n ? ios_lat_enable_hist(dst) : 0;
+	if (!src->hist || !src->n)
+		return 0;
+	if (ios_lat_enable_hist(dst))
+		return -ENOMEM;
+	return ios_lat_reserve(dst, src);
 }
 
 static void st_add(uint64_t *dst, const uint64_t *src, unsigned n)
@@ -470,9 +628,10 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 		struct ios_dir_result *dd = &dst->dir[d];
 		const struct ios_dir_result *sd = &src->dir[d];
 
-		ios_lat_merge(&dd->slat, &sd->slat);
-		ios_lat_merge(&dd->clat, &sd->clat);
-		ios_lat_merge(&dd->lat, &sd->lat);
+		/* reserved above, so these cannot fail; a failure is still reported */
+		ret |= ios_lat_merge(&dd->slat, &sd->slat);
+		ret |= ios_lat_merge(&dd->clat, &sd->clat);
+		ret |= ios_lat_merge(&dd->lat, &sd->lat);
 		ios_sample_sum(&dd->bw, &sd->bw);
 		ios_sample_sum(&dd->iops, &sd->iops);
 		dd->io_bytes += sd->io_bytes;
@@ -482,7 +641,7 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 		if (sd->runtime_ns > dd->runtime_ns)
 			dd->runtime_ns = sd->runtime_ns;
 	}
-	ios_lat_merge(&dst->sync_lat, &src->sync_lat);
+	ret |= ios_lat_merge(&dst->sync_lat, &src->sync_lat);
 	dst->sync_total_ios += src->sync_total_ios;
 	/*
 	 * fio adds the members' job runtimes in whole ms; keep the sum on a
@@ -528,7 +687,7 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 		dst->pcts = src->pcts;
 		dst->nr_pcts = src->nr_pcts;
 	}
-	return 0;
+	return ret ? -ENOMEM : 0;
 }
 
 int ios_run_result_group(struct ios_run_result *r)

@@ -54,10 +54,10 @@ static void tr_lat(struct ios_buf *b, const struct ios_lat_stat *s)
 static const struct ios_lat_stat *tr_pct_stat(const struct ios_job_result *j, int d)
 {
 	for (int k = 0; k < IOS_DDIR_NR; k++)
-		if (j->dir[k].lat.plat)
+		if (j->dir[k].lat.hist)
 			return &j->dir[d].lat;
 	for (int k = 0; k < IOS_DDIR_NR; k++)
-		if (j->dir[k].clat.plat)
+		if (j->dir[k].clat.hist)
 			return &j->dir[d].clat;
 	return NULL;
 }
@@ -72,7 +72,7 @@ static void tr_percentiles(struct ios_buf *b, const struct ios_job_result *j, in
 	if (s) {
 		n = ios_rep_pcts(j, pcts, &prec);
 		/* no samples: fio's loop stops at bucket 0, value 0 */
-		if (n && s->plat && s->n)
+		if (n && s->hist && s->n)
 			ios_lat_percentiles(s, pcts, n, vals);
 	}
 	for (unsigned i = 0; i < IOS_REP_MAX_PCTS; i++) {

@@ -73,7 +73,7 @@ static void tx_percentiles(struct ios_buf *b, const struct ios_job_result *j,
 	int width;
 
 	n = ios_rep_pcts(j, pcts, &prec);
-	if (!n || !s->plat || !s->n)
+	if (!n || !s->hist || !s->n)
 		return;
 	ios_lat_percentiles(s, pcts, n, vals);
 	for (i = 0; i < n; i++) {

@@ -84,6 +84,15 @@ static void collect_sched_stats(const struct run_ctx *c, struct ios_run_result *
 	out->nr_sched_stats = n;
 }
 
+/* ios_lat_add could not allocate a histogram group: the percentiles would be wrong */
+static bool job_hist_lost(const struct ios_job_result *r)
+{
+	for (int d = 0; d < IOS_DDIR_NR; d++)
+		if (r->dir[d].slat.hist_lost || r->dir[d].clat.hist_lost || r->dir[d].lat.hist_lost)
+			return true;
+	return r->sync_lat.hist_lost;
+}
+
 int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 {
 	struct ios_run_result *out = c->res;
@@ -151,6 +160,10 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 
 		out->jobs[i].cgroup = *p ? c->tasks[i].job->cgroup : NULL;
 	}
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		if (job_hist_lost(c->tasks[i].res))
+			return IOS_ERR(e, -ENOMEM, "out of memory keeping %s's latency histogram",
+				       c->tasks[i].job->name ? c->tasks[i].job->name : "a job");
 	for (unsigned i = 0; i < c->nr_tasks; i++)
 		if (ios_run_ss_result(&c->tasks[i], c->tasks[i].res))
 			return IOS_ERR(e, -ENOMEM, "out of memory");

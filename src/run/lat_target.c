@@ -55,14 +55,8 @@ static void lt_reset_stats(struct run_task *t, uint64_t now)
 		struct ios_dir_result *dr = &r->dir[d];
 		struct ios_lat_stat *ls[3] = { &dr->slat, &dr->clat, &dr->lat };
 
-		for (int k = 0; k < 3; k++) {
-			uint64_t *plat = ls[k]->plat;
-
-			if (plat)
-				memset(plat, 0, IOS_PLAT_NR * sizeof(*plat));
-			memset(ls[k], 0, sizeof(*ls[k]));
-			ls[k]->plat = plat;
-		}
+		for (int k = 0; k < 3; k++)
+			ios_lat_reset(ls[k]);
 		dr->io_bytes = dr->total_ios = dr->short_ios = dr->drop_ios = 0;
 		memset(&dr->bw, 0, sizeof(dr->bw));
 		memset(&dr->iops, 0, sizeof(dr->iops));

@@ -111,10 +111,20 @@ static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
 	const struct ios_jobfile *jf = c->jf;
 	struct ios_run_result *out = c->res;
 	uint64_t want_tasks = 0;
-	unsigned nr_tasks;
+	unsigned nr_tasks, max_jobs = 0;
 
-	for (size_t i = 0; i < jf->nr_jobs; i++)
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		want_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
+		if (jf->jobs[i].max_jobs > max_jobs)
+			max_jobs = jf->jobs[i].max_jobs;
+	}
+	/* fio counts every section's clones against one max_jobs */
+	if (jf->nr_jobs && want_tasks > max_jobs)
+		return IOS_ERR(e, -E2BIG, "%s: %" PRIu64 " jobs in all (sections times their "
+			       "numjobs): more than max_jobs=%u (fio's limit is 4096); set "
+			       "max_jobs=%" PRIu64 " in [global] to run them",
+			       jf->jobs[0].file ? jf->jobs[0].file : "job file", want_tasks,
+			       max_jobs, want_tasks);
 	if (want_tasks > UINT32_MAX - 1000)
 		return IOS_ERR(e, -E2BIG, "%" PRIu64 " jobs in all (sections times their numjobs): "
 			       "more than the %" PRIu32 " one run can number", want_tasks,

@@ -114,8 +114,9 @@ static int lat_from(struct ios_lat_stat *s, const struct jm *o)
 	if (ios_lat_enable_hist(s))
 		return -1;
 	for (size_t i = 0; i < bins->n; i++)
-		s->plat[ios_plat_val_to_idx(strtoull(bins->items[i]->key, NULL, 10))] +=
-			strtoull(bins->items[i]->str, NULL, 10);
+		if (ios_lat_add_bucket(s, ios_plat_val_to_idx(strtoull(bins->items[i]->key, NULL, 10)),
+				       strtoull(bins->items[i]->str, NULL, 10)))
+			return -1;
 	return 0;
 }
 

@@ -85,13 +85,19 @@ static int test_add_fills_histogram(void)
 	ios_lat_add(&s, 5);
 	ios_lat_add(&s, 1000);
 	ios_lat_add(&s, 1001);
-	T_ASSERT_U64_EQ(s.plat[5], 1);
-	T_ASSERT_U64_EQ(s.plat[317], 2);
+	T_ASSERT_U64_EQ(ios_lat_bucket(&s, 5), 1);
+	T_ASSERT_U64_EQ(ios_lat_bucket(&s, 317), 2);
+	/* only the groups that got samples exist */
+	T_ASSERT(s.plat->grp[0] != NULL && s.plat->grp[317 >> IOS_PLAT_BITS] != NULL);
+	T_ASSERT(s.plat->grp[1] == NULL && s.plat->grp[IOS_PLAT_GROUP_NR - 1] == NULL);
+	T_ASSERT_EQ(ios_lat_next_bucket(&s, 0), 5);
+	T_ASSERT_EQ(ios_lat_next_bucket(&s, 6), 317);
+	T_ASSERT_EQ(ios_lat_next_bucket(&s, 318), IOS_PLAT_NR);
 	T_ASSERT_U64_EQ(s.n, 4);
 	T_ASSERT_U64_EQ(s.min, 5);
 	T_ASSERT_U64_EQ(s.max, 1001);
 	ios_lat_free(&s);
-	T_ASSERT(s.plat == NULL);
+	T_ASSERT(s.plat == NULL && !s.hist);
 	return T_PASS;
 }
 
