@@ -38,7 +38,7 @@ JOB
 	while [ $i -lt 400 ]; do printf '[j%d]\n' $i; i=$((i + 1)); done
 } >"$dir/many.fio"
 {
-	printf '[global]\nsize=1m\nruntime=50ms\n'
+	printf '[global]\nmax_jobs=5000\nsize=1m\nruntime=50ms\n'
 	i=0
 	while [ $i -lt 5000 ]; do printf '[j%d]\n' $i; i=$((i + 1)); done
 } >"$dir/many5000.fio"

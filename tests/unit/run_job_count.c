@@ -38,6 +38,8 @@ static int run_counts(unsigned n0, unsigned n1, struct ios_err *e)
 	/* past the parser's numjobs range: what 2^20 sections of 4096 add up to */
 	jf.jobs[0].numjobs = n0;
 	jf.jobs[1].numjobs = n1;
+	/* as a file asking for that many would (max_jobs), so the count itself is tested */
+	jf.jobs[0].max_jobs = jf.jobs[1].max_jobs = UINT_MAX;
 	cfg.seed = 1;
 	ret = ios_run(&jf, &cfg, &res, e);
 	if (!ret)
@@ -66,6 +68,26 @@ static int test_no_memory(void)
 	return 0;
 }
 
+/* fio's 4096 in all, unless the file raises max_jobs */
+static int test_max_jobs(void)
+{
+	static const char text[] = "[a]\nrw=read\nsize=64k\nnumjobs=4000\n"
+				   "[b]\nrw=read\nsize=64k\nnumjobs=97\n";
+	struct ios_job_parse_opts po;
+	struct ios_jobfile jf = { 0 };
+	struct ios_run_config cfg = { 0 };
+	struct ios_run_result res = { 0 };
+	struct ios_err e = { 0 };
+
+	ios_job_parse_opts_init(&po);
+	T_ASSERT_EQ(ios_job_parse_buf("t.fio", text, strlen(text), &po, &jf, &e), 0);
+	cfg.seed = 1;
+	T_ASSERT_EQ(ios_run(&jf, &cfg, &res, &e), -E2BIG);
+	T_ASSERT(strstr(e.msg, "4097 jobs in all") && strstr(e.msg, "max_jobs=4097"));
+	ios_jobfile_free(&jf);
+	return 0;
+}
+
 /* a small count still runs */
 static int test_small(void)
 {
@@ -77,5 +99,5 @@ static int test_small(void)
 
 int main(void)
 {
-	return T_RUN(test_wraps, test_no_memory, test_small);
+	return T_RUN(test_wraps, test_no_memory, test_max_jobs, test_small);
 }
