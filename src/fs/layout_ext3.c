@@ -45,8 +45,9 @@
  * before files) and a file is a stream of (data + indirect) blocks cut into
  * runs where the free extents end. The
  * position of data block b in that stream is b plus the indirect blocks
- * before it, a closed formula; a mapping is that formula plus a binary
- * search over the runs.
+ * before it, a closed formula; a mapping is that formula plus a look-up
+ * of the run: a window index (ext3_index_runs) gives the run of every
+ * 1024th position, so the look-up is a step or two, not a search.
  *
  * Left out: the journal (mke2fs puts 128 MiB of it in the filesystem),
  * directories' colour (their blocks go to the group's first free block),
