@@ -138,6 +138,7 @@ void ios_fs_destroy(struct ios_fs *fs)
 		n = f->next;
 		free((char *)f->pub.path);
 		free(f->runs);
+		free(f->run_idx);
 		free(f->holes);
 		free(f->unwritten);
 		free(f);
@@ -334,6 +335,7 @@ static int lay_add(struct ios_fs *fs, const char *path, uint64_t size, bool fit,
 		/* a failed add changed nothing but, for ENOMEM, the ext3 directories made */
 		free((char *)lf->pub.path);
 		free(lf->runs);
+		free(lf->run_idx);
 		free(lf);
 		return ret;
 	}

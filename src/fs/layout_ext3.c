@@ -45,8 +45,9 @@
  * before files) and a file is a stream of (data + indirect) blocks cut into
  * runs where the free extents end. The
  * position of data block b in that stream is b plus the indirect blocks
- * before it, a closed formula; a mapping is that formula plus a binary
- * search over the runs.
+ * before it, a closed formula; a mapping is that formula plus a look-up
+ * of the run: a window index (ext3_index_runs) gives the run of every
+ * 1024th position, so the look-up is a step or two, not a search.
  *
  * Left out: the journal (mke2fs puts 128 MiB of it in the filesystem),
  * directories' colour (their blocks go to the group's first free block),
@@ -467,11 +468,43 @@ static uint64_t ext3_meta_total(uint64_t nblocks)
 }
 
 /* Device block of stream position @pos; *left (may be NULL) gets the blocks to the run's end. */
+/*
+ * The window index of ios_lay_ext3_map's lookups. A file of a few runs
+ * needs none; without memory for it the lookups fall back to the search
+ * (the same answers, a little slower), so nothing fails here.
+ */
+static void ext3_index_runs(struct lay_file *lf, uint64_t stream_blocks)
+{
+	uint64_t nwin = (stream_blocks + (1u << LAY_RUN_IDX_SHIFT) - 1) >> LAY_RUN_IDX_SHIFT;
+	size_t r = 0;
+
+	lf->run_idx = NULL;
+	if (lf->nr_runs < 4 || lf->nr_runs > UINT32_MAX)
+		return;
+	lf->run_idx = malloc(nwin * sizeof(*lf->run_idx));
+	if (!lf->run_idx)
+		return;
+	for (uint64_t w = 0; w < nwin; w++) {
+		uint64_t pos = w << LAY_RUN_IDX_SHIFT;
+
+		while (r + 1 < lf->nr_runs && lf->runs[r + 1].pos <= pos)
+			r++;
+		lf->run_idx[w] = (uint32_t)r;
+	}
+}
+
 static uint64_t ext3_dev(const struct lay_file *lf, uint64_t pos, uint64_t *left)
 {
 	size_t lo = 0, hi = lf->nr_runs;
 	const struct lay_run *r;
 
+	if (lf->run_idx) {
+		/* runs are as long as a window or longer but for a few: a step or two */
+		lo = lf->run_idx[pos >> LAY_RUN_IDX_SHIFT];
+		while (lo + 1 < lf->nr_runs && lf->runs[lo + 1].pos <= pos)
+			lo++;
+		hi = lo + 1;
+	}
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -847,6 +880,7 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 			pos += n;
 		}
 	}
+	ext3_index_runs(lf, lf->nblocks + meta);
 	lf->pub.inode_block = ext3_inode_block(x, lf->ino);
 	lf->pub.dir_block = dir->block;
 	/* an empty file (ios_fs_add_file_upto on a full filesystem) has no block */

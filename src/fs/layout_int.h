@@ -18,6 +18,7 @@
 #include "iosched/strmap.h"
 
 /* A piece of an allocation stream: stream positions [pos, pos + len) sit on device blocks [block, block + len). */
+#define LAY_RUN_IDX_SHIFT 10
 struct lay_run {
 	uint64_t pos;
 	uint64_t block;
@@ -32,6 +33,12 @@ struct lay_file {
 	bool fit;			/* ios_fs_add_file_upto: take what space there is */
 	struct lay_run *runs;		/* ext3: the stream's runs, sorted by pos */
 	size_t nr_runs;
+	/*
+	 * ext3: the run holding stream position w << LAY_RUN_IDX_SHIFT, for each
+	 * window w, so that a mapping starts at its run or a step before it
+	 * instead of a binary search (NULL: no memory for it, search instead)
+	 */
+	uint32_t *run_idx;
 	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
 	uint64_t *holes;
 	uint64_t nr_holes;
