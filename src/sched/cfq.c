@@ -502,6 +502,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 		if (cfqq_has(cfqq, CFQ_QF_WAIT_REQUEST)) {
 			if (ios_rq_bytes(rq) > 4096 || cfqd->busy_queues > 1) {
 				cfq_del_idle_timer(cfqd);
+				ios_queue_note_owner(cfqd->q, cfqd->now, cfqq->pid, IOS_OWN_IDLE_END, 0);
 				if (cfqd->prof->wait_request_cleared)
 					cfqq_clear(cfqq, CFQ_QF_WAIT_REQUEST);
 				else
