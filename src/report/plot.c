@@ -616,7 +616,8 @@ static void pl_lane_bars(struct pl_ctx *c, const struct ios_timeline *tl, const 
 		bool on = false;
 		double x0 = 0, x1 = 0;
 
-		if (k < tl->nr_cols) {
+		/* writeback may go on after the run's end: the axis stops there */
+		if (k < tl->nr_cols && k * tl->col_ns < c->end_ns) {
 			const struct ios_tl_col *col = &tl->cols[k];
 			uint32_t who = idle ? col->idle : col->own;
 			uint64_t t1 = (k + 1) * tl->col_ns;
@@ -628,7 +629,7 @@ static void pl_lane_bars(struct pl_ctx *c, const struct ios_timeline *tl, const 
 				who = 0;
 			on = who && L->of[who - 1] == d;
 			x0 = pl_px(c, bx, k * tl->col_ns);
-			x1 = pl_px(c, bx, t1 < tl->end_ns ? t1 : tl->end_ns);
+			x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
 		}
 		if (on && run0 >= 0 && x0 - run1 < 0.5) {
 			run1 = x1;
@@ -653,7 +654,7 @@ static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const s
 	const struct ios_svg_font head = { 14, "start", true, "#222222" };
 	const struct ios_svg_font lf = { 11, "end", false, "#222222" };
 	const struct ios_svg_font nf = { 12, "start", false, "#555555" };
-	static const struct ios_svg_stroke pm = { "#111111", 1.6, NULL };
+	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
 	static const struct ios_svg_stroke base = { "#d0d0d0", 1, NULL };
 	char buf[128], light[8];
 
@@ -682,10 +683,11 @@ static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const s
 			uint32_t p = tl->cols[k].preempt;
 			double x;
 
-			if (!p || L->of[p - 1] != d)
+			if (!p || L->of[p - 1] != d || k * tl->col_ns >= c->end_ns)
 				continue;
+			/* a tick over the lane, so a burst of them does not hide the bars */
 			x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
-			ios_svg_line(c->b, x, y - 2, x, y + PL_LANE_H + 2, &pm);
+			ios_svg_line(c->b, x, y - 3, x, y + 4, &pm);
 		}
 	}
 	if (L->rounds) {
@@ -694,7 +696,7 @@ static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const s
 		static const struct ios_svg_stroke wr = { "#d62728", 1, NULL };
 
 		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, "rounds");
-		for (size_t k = 0; k < tl->nr_cols; k++) {
+		for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k++) {
 			double x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
 
 			if (tl->cols[k].rounds & 1)
@@ -738,10 +740,10 @@ static void pl_tl_scatter(struct pl_ctx *c, const struct ios_timeline *tl, const
 	rpd = (size_t)ceil((double)rows * 2.0 / (bx->h * top_bytes / y.div / y.top));
 	rpd = rpd ? rpd : 1;
 	ios_svg_group_begin(c->b, NULL);
-	for (size_t k = 0; k < tl->nr_cols; k += cpd) {
+	for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k += cpd) {
 		uint64_t t1 = (k + cpd) * tl->col_ns;
 		double x0 = pl_px(c, bx, k * tl->col_ns);
-		double x1 = pl_px(c, bx, t1 < tl->end_ns ? t1 : tl->end_ns);
+		double x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
 
 		for (size_t r = 0; r < rows; r += rpd) {
 			uint32_t v = 0;
@@ -795,7 +797,7 @@ static void pl_tl_key(struct pl_ctx *c, double x, double y)
 {
 	const struct ios_svg_font head = { 14, "start", true, "#222222" };
 	const struct ios_svg_font f = { 12, "start", false, "#222222" };
-	static const struct ios_svg_stroke pm = { "#111111", 1.6, NULL };
+	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
 	static const struct ios_svg_stroke wr = { "#555555", 1, NULL };
 
 	ios_svg_text(c->b, x, y, 0, &head, "Timeline");
@@ -803,7 +805,7 @@ static void pl_tl_key(struct pl_ctx *c, double x, double y)
 	ios_svg_text(c->b, x + 36, y + 21, 0, &f, "slice: owns the disk");
 	ios_svg_rect(c->b, x, y + 30, 28, 10, "#cccccc", NULL);
 	ios_svg_text(c->b, x + 36, y + 39, 0, &f, "disk idles for it");
-	ios_svg_line(c->b, x + 14, y + 46, x + 14, y + 60, &pm);
+	ios_svg_line(c->b, x + 14, y + 47, x + 14, y + 54, &pm);
 	ios_svg_text(c->b, x + 36, y + 57, 0, &f, "it preempted the owner");
 	ios_svg_rect(c->b, x + 9, y + 66, 10, 10, "#555555", NULL);
 	ios_svg_text(c->b, x + 36, y + 75, 0, &f, "read dispatched");
