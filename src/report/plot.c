@@ -33,7 +33,8 @@
 #define PL_LEFT		85.0
 #define PL_NAME_MAX	28	/* characters of a legend name before it is cut */
 #define PL_NAME_TOTAL	17	/* the same, when the total sits beside it */
-#define PL_CLIP_RATIO	10.0
+#define PL_CLIP_RATIO	10.0	/* top peak over the next job's peak */
+#define PL_CLIP_BURST	4.0	/* ...and over the top job's own median window */
 #define PL_MAX_LANES	12	/* timeline lanes; more jobs share the last one */
 #define PL_LANE_H	14.0
 #define PL_LANE_GAP	3.0
@@ -165,6 +166,39 @@ static void pl_runs_free(struct pl_ctx *c)
 	free(c->runs);
 }
 
+static int pl_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median rate of job @j's windows with I/O, over every run (0: none or no memory). */
+static double pl_median_rate(const struct pl_ctx *c, size_t j)
+{
+	size_t n = 0, cap = 0;
+	double *v, med;
+
+	for (size_t r = 0; r < c->p->nr_runs; r++)
+		cap += c->runs[r].nwin;
+	v = malloc((cap ? cap : 1) * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t r = 0; r < c->p->nr_runs; r++) {
+		const struct pl_run *pr = &c->runs[r];
+
+		if (j >= pr->s->nr_jobs)
+			continue;
+		for (size_t w = 0; w < pr->nwin; w++)
+			if (pr->win[j][w])
+				v[n++] = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
+	}
+	qsort(v, n, sizeof(*v), pl_cmp_double);
+	med = n ? v[n / 2] : 0;
+	free(v);
+	return med;
+}
+
 /* Window length, then every run's windows; the axes from the data. */
 static int pl_prepare(struct pl_ctx *c)
 {
@@ -259,16 +293,25 @@ static int pl_prepare(struct pl_ctx *c)
 	}
 	{
 		double first = 0, second = 0;
+		size_t top = 0;
 
 		for (size_t j = 0; j < nr_peak; j++) {
 			if (peak[j] > first) {
 				second = first;
 				first = peak[j];
+				top = j;
 			} else if (peak[j] > second) {
 				second = peak[j];
 			}
 		}
-		if (second > 0 && first > PL_CLIP_RATIO * second) {
+		/*
+		 * Clip for a burst only: a job that is always ten times faster
+		 * (a sequential reader beside a random one) keeps its level on
+		 * the axis; one whose peak is far above its own usual rate is
+		 * cut at twice the next job's peak.
+		 */
+		if (second > 0 && first > PL_CLIP_RATIO * second &&
+		    first > PL_CLIP_BURST * pl_median_rate(c, top)) {
 			c->peak_raw = first;
 			max_rate = 2 * second;
 		}
@@ -359,12 +402,14 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 	else
 		snprintf(title, sizeof(title), "Bandwidth per job, %" PRIu64 " ms windows", ms);
 	if (c->clip_raw) {
+		const struct ios_svg_font pf = { 11, "end", false, "#444444" };
 		size_t l = strlen(title);
-		char peak[32];
+		char peak[64], num[32];
 
-		pl_fmt(peak, sizeof(peak), c->peak_raw / c->bw.div, c->peak_raw / c->bw.div < 10 ? 1 : 0);
-		snprintf(title + l, sizeof(title) - l, "; axis clipped, \xe2\x96\xb2 = above (peak %s %s)",
-			 peak, c->bw.unit);
+		snprintf(title + l, sizeof(title) - l, ", clipped (\xe2\x96\xb2)");
+		pl_fmt(num, sizeof(num), c->peak_raw / c->bw.div, c->peak_raw / c->bw.div < 10 ? 1 : 0);
+		snprintf(peak, sizeof(peak), "peak %s %s", num, c->bw.unit);
+		ios_svg_text(c->b, bx->x0 + bx->w, bx->y0 - 9, 0, &pf, peak);
 	}
 	pl_axes(c, bx, &c->bw, title, c->clip_raw ? "Bandwidth, clipped" : "Bandwidth");
 	ios_svg_group_begin(c->b, NULL);
