@@ -101,6 +101,14 @@ static int test_cfq_two_readers(void)
 	/* 1 s of 100 ms slices, taken in turns */
 	T_ASSERT(full_turns >= 7 && full_turns <= 10);
 	T_ASSERT(idles >= 1);
+	/* turns end because the slice ran out (sequential readers never run dry) */
+	{
+		size_t expired = 0;
+
+		for (size_t i = 0; i < tl->nr_log; i++)
+			expired += tl->log[i].reason == IOS_OWN_R_EXPIRED;
+		T_ASSERT(expired >= 7);
+	}
 	T_ASSERT(tl->slices[0] >= 4 && tl->slices[1] >= 4);
 	for (size_t l = 0; l < 3; l++) {
 		T_ASSERT_U64_EQ(own[l], tl->own_ns[l]);
