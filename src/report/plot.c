@@ -874,7 +874,8 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 	if (!p || !p->nr_runs || !p->runs)
 		return -EINVAL;
 	ret = pl_prepare(&c);
-	for (size_t r = 0; r < p->nr_runs; r++)
+	/* pl_prepare checked that every run has its series */
+	for (size_t r = 0; !ret && r < p->nr_runs; r++)
 		tl = tl || p->runs[r].series->timeline;
 	if (!ret && tl) {
 		lanes = calloc(p->nr_runs, sizeof(*lanes));
