@@ -234,7 +234,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	shares = args.shares;
 	if (plot)
-		o.cfg.record_series = true;
+		o.cfg.record_series = o.cfg.record_timeline = true;
 	if (!o.nr_jobs) {
 		fprintf(stderr, "iosched: compare: no job file given\n");
 		cmp_usage(stderr);

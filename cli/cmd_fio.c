@@ -440,7 +440,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (o->plot)
-		o->cfg.record_series = true;
+		o->cfg.record_series = o->cfg.record_timeline = true;
 	if (cli_paths_run(&paths, o, jf, o->trace, o->plot) || cli_paths_check(&paths) ||
 	    cli_trace_open(o->trace, o->trace_mask, &o->cfg, &bt)) {
 		cli_paths_free(&paths);

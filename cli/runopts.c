@@ -211,7 +211,7 @@ int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char *
 		return 1;
 	}
 	if (o->plot)
-		o->cfg.record_series = true;
+		o->cfg.record_series = o->cfg.record_timeline = true;
 	return 0;
 }
 

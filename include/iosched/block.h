@@ -67,6 +67,39 @@ struct ios_trace_ops {
 	void (*message)(void *priv, struct ios_queue *q, uint64_t now_ns, const char *msg);
 };
 
+/*
+ * Who owns the disk, for the plot's timeline (include/iosched/timeline.h).
+ * The schedulers call ios_queue_note_owner() where the kernel starts and
+ * ends a queue's slice (CFQ's __cfq_set_active_queue, __cfq_slice_expired;
+ * BFQ's in-service queue), arms its idle timer, preempts, anticipates (AS)
+ * or starts a batch (deadline's dispatch rounds). @pid names the process
+ * (ios_ioc.pid of the queue's owner), 0 a queue of no single process (async
+ * queues). The events only describe; nothing reads them back, so a run with
+ * a recorder is the same run as one without.
+ */
+enum ios_owner_event {
+	IOS_OWN_SLICE_START = 1,	/* @pid's queue got the disk */
+	IOS_OWN_SLICE_END,		/* it lost it; reason: enum ios_owner_reason */
+	IOS_OWN_IDLE_START,		/* the disk idles for @pid's next request */
+	IOS_OWN_IDLE_END,		/* the idling ended (a request came, or the timer) */
+	IOS_OWN_PREEMPT,		/* @pid's queue preempts the active one */
+	IOS_OWN_ROUND,			/* a dispatch round (batch) starts; reason: direction */
+};
+
+enum ios_owner_reason {
+	IOS_OWN_R_NONE = 0,
+	IOS_OWN_R_EXPIRED,		/* slice or budget used up, or timed out */
+	IOS_OWN_R_PREEMPTED,
+	IOS_OWN_R_EMPTY,		/* no more requests */
+	IOS_OWN_R_EXITED,		/* the process exited */
+};
+
+struct ios_owner_ops {
+	void (*note)(void *priv, uint64_t now_ns, uint32_t pid, enum ios_owner_event ev, int reason);
+	/* @rq goes to the device (every dispatch, whatever the scheduler) */
+	void (*dispatch)(void *priv, const struct ios_request *rq, uint64_t now_ns);
+};
+
 /* queue.* tunables: /sys/block/X/queue/ */
 struct ios_queue_tunables {
 	int nr_requests;
@@ -153,6 +186,8 @@ struct ios_queue {
 	const struct ios_trace_ops *trace_ops;
 	void *trace;
 	bool ignore_allow_merge;
+	const struct ios_owner_ops *owner_ops;	/* NULL: ownership not recorded */
+	void *owner;
 
 	struct ios_list_head dispatch;		/* requeued requests and flushes, before the scheduler */
 	struct ios_list_head *hash;		/* back-merge hash by end sector */
@@ -199,6 +234,22 @@ void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_n
 void ios_queue_msg(struct ios_queue *q, uint64_t now_ns, const char *fmt, ...) IOS_PRINTF(3, 4);
 /* Bring disk stats up to @now_ns (io_ticks, time_in_queue). */
 void ios_queue_stats_update(struct ios_queue *q, uint64_t now_ns);
+
+/* Record ownership through @ops (NULL: stop). Both hooks must be set. */
+static inline void ios_queue_set_owner_ops(struct ios_queue *q, const struct ios_owner_ops *ops,
+					   void *priv)
+{
+	q->owner_ops = ops;
+	q->owner = priv;
+}
+
+/* One branch when nothing records. */
+static inline void ios_queue_note_owner(struct ios_queue *q, uint64_t now_ns, uint32_t pid,
+					enum ios_owner_event ev, int reason)
+{
+	if (q->owner_ops)
+		q->owner_ops->note(q->owner, now_ns, pid, ev, reason);
+}
 
 static inline bool ios_queue_tracing(const struct ios_queue *q)
 {

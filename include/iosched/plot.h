@@ -23,6 +23,8 @@
 #include "err.h"
 #include "stats.h"
 
+struct ios_timeline;
+
 #define IOS_SERIES_MAX_BUCKETS 5000
 
 struct ios_series_job {
@@ -37,6 +39,7 @@ struct ios_series {
 	uint64_t end_ns;	/* simulated end of the run (set by the runner) */
 	size_t nr_jobs;
 	struct ios_series_job *jobs;
+	struct ios_timeline *timeline;	/* timeline.h; NULL unless recorded, freed with the series */
 };
 
 /* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */

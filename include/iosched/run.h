@@ -94,6 +94,7 @@ struct ios_run_config {
 	void *progress_arg;
 	uint64_t progress_every;	/* events between calls; 0: IOS_RUN_PROGRESS_EVERY */
 	bool record_series;		/* fill out->series (per-job bytes over time, for plots) */
+	bool record_timeline;		/* with record_series: out->series->timeline too */
 	ios_run_status_fn status;	/* optional: --status-interval's reports */
 	void *status_arg;
 	uint64_t status_every_ns;	/* simulated ns between them; 0: none */

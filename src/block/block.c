@@ -629,6 +629,8 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 		q->rq_in_driver++;
 		q->in_flight[ios_rq_is_sync(rq)]++;
 		q_trace(q, IOS_TA_ISSUE, rq, NULL, now);
+		if (q->owner_ops)
+			q->owner_ops->dispatch(q->owner, rq, now);
 		q->host_ops->issue(q->host, q, rq, now);
 	}
 	q->in_run = false;

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <string.h>
 #include "iosched/plot.h"
+#include "iosched/timeline.h"
 #include "report/svg.h"
 
 #define PL_MAX_WINDOWS	100
@@ -32,6 +33,11 @@
 #define PL_LEFT		85.0
 #define PL_NAME_MAX	28	/* characters of a legend name before it is cut */
 #define PL_NAME_TOTAL	17	/* the same, when the total sits beside it */
+#define PL_CLIP_RATIO	10.0	/* top peak over the next job's peak */
+#define PL_CLIP_BURST	4.0	/* ...and over the top job's own median window */
+#define PL_MAX_LANES	12	/* timeline lanes; more jobs share the last one */
+#define PL_LANE_H	14.0
+#define PL_LANE_GAP	3.0
 
 /* tab10: ten hues that stay apart for most colour vision */
 static const char *const pl_colors[] = {
@@ -120,6 +126,12 @@ struct pl_ctx {
 	uint64_t end_ns;	/* longest run */
 	struct pl_axis x;	/* seconds */
 	struct pl_axis bw, cum;
+	/*
+	 * One job's peak more than PL_CLIP_RATIO times the next job's: the
+	 * bandwidth axis stops at twice the next peak and the clipped windows
+	 * are marked, so the others stay readable (clip_raw: bytes/s; 0: none).
+	 */
+	double clip_raw, peak_raw;
 	size_t nr_legend;	/* jobs of the run with the most */
 	const struct ios_series *legend;
 };
@@ -154,11 +166,45 @@ static void pl_runs_free(struct pl_ctx *c)
 	free(c->runs);
 }
 
+static int pl_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median rate of job @j's windows with I/O, over every run (0: none or no memory). */
+static double pl_median_rate(const struct pl_ctx *c, size_t j)
+{
+	size_t n = 0, cap = 0;
+	double *v, med;
+
+	for (size_t r = 0; r < c->p->nr_runs; r++)
+		cap += c->runs[r].nwin;
+	v = malloc((cap ? cap : 1) * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t r = 0; r < c->p->nr_runs; r++) {
+		const struct pl_run *pr = &c->runs[r];
+
+		if (j >= pr->s->nr_jobs)
+			continue;
+		for (size_t w = 0; w < pr->nwin; w++)
+			if (pr->win[j][w])
+				v[n++] = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
+	}
+	qsort(v, n, sizeof(*v), pl_cmp_double);
+	med = n ? v[n / 2] : 0;
+	free(v);
+	return med;
+}
+
 /* Window length, then every run's windows; the axes from the data. */
 static int pl_prepare(struct pl_ctx *c)
 {
 	uint64_t bucket = 0;
-	double max_rate = 0, max_total = 0;
+	double max_rate = 0, max_total = 0, *peak;
+	size_t nr_peak = 0;
 
 	for (size_t r = 0; r < c->p->nr_runs; r++) {
 		const struct ios_series *s = c->p->runs[r].series;
@@ -190,6 +236,11 @@ static int pl_prepare(struct pl_ctx *c)
 	c->runs = calloc(c->p->nr_runs, sizeof(*c->runs));
 	if (!c->runs)
 		return -ENOMEM;
+	for (size_t r = 0; r < c->p->nr_runs; r++)
+		nr_peak = c->p->runs[r].series->nr_jobs > nr_peak ? c->p->runs[r].series->nr_jobs : nr_peak;
+	peak = calloc(nr_peak ? nr_peak : 1, sizeof(*peak));
+	if (!peak)
+		return -ENOMEM;
 	for (size_t r = 0; r < c->p->nr_runs; r++) {
 		struct pl_run *pr = &c->runs[r];
 		const struct ios_series *s = c->p->runs[r].series;
@@ -202,14 +253,18 @@ static int pl_prepare(struct pl_ctx *c)
 		pr->win = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->win));
 		pr->first = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->first));
 		pr->last = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->last));
-		if (!pr->win || !pr->first || !pr->last)
+		if (!pr->win || !pr->first || !pr->last) {
+			free(peak);
 			return -ENOMEM;
+		}
 		for (size_t j = 0; j < s->nr_jobs; j++) {
 			const struct ios_series_job *sj = &s->jobs[j];
 
 			pr->win[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->win));
-			if (!pr->win[j])
+			if (!pr->win[j]) {
+				free(peak);
 				return -ENOMEM;
+			}
 			for (size_t k = 0; k < sj->len; k++) {
 				size_t w = (size_t)(k / per);
 
@@ -231,12 +286,41 @@ static int pl_prepare(struct pl_ctx *c)
 				pr->last[j] = w;
 				rate = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
 				max_rate = rate > max_rate ? rate : max_rate;
+				peak[j] = rate > peak[j] ? rate : peak[j];
 			}
 			max_total = (double)sj->total > max_total ? (double)sj->total : max_total;
 		}
 	}
+	{
+		double first = 0, second = 0;
+		size_t top = 0;
+
+		for (size_t j = 0; j < nr_peak; j++) {
+			if (peak[j] > first) {
+				second = first;
+				first = peak[j];
+				top = j;
+			} else if (peak[j] > second) {
+				second = peak[j];
+			}
+		}
+		/*
+		 * Clip for a burst only: a job that is always ten times faster
+		 * (a sequential reader beside a random one) keeps its level on
+		 * the axis; one whose peak is far above its own usual rate is
+		 * cut at twice the next job's peak.
+		 */
+		if (second > 0 && first > PL_CLIP_RATIO * second &&
+		    first > PL_CLIP_BURST * pl_median_rate(c, top)) {
+			c->peak_raw = first;
+			max_rate = 2 * second;
+		}
+	}
+	free(peak);
 	pl_unit(&c->bw, max_rate, true);
 	pl_axis_make(&c->bw, max_rate / c->bw.div, 5);
+	if (c->peak_raw)
+		c->clip_raw = c->bw.top * c->bw.div;
 	pl_unit(&c->cum, max_total, false);
 	pl_axis_make(&c->cum, max_total / c->cum.div, 5);
 	/* time runs to the end, not to a round number: no empty strip on the right */
@@ -310,14 +394,24 @@ static void pl_axes(struct pl_ctx *c, const struct pl_box *bx, const struct pl_a
 
 static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx)
 {
-	char title[96];
+	char title[192];
 	uint64_t ms = c->win_ns / 1000000;
 
 	if (ms >= 1000 && ms % 1000 == 0)
 		snprintf(title, sizeof(title), "Bandwidth per job, %" PRIu64 " s windows", ms / 1000);
 	else
 		snprintf(title, sizeof(title), "Bandwidth per job, %" PRIu64 " ms windows", ms);
-	pl_axes(c, bx, &c->bw, title, "Bandwidth");
+	if (c->clip_raw) {
+		const struct ios_svg_font pf = { 11, "end", false, "#444444" };
+		size_t l = strlen(title);
+		char peak[64], num[32];
+
+		snprintf(title + l, sizeof(title) - l, ", clipped (\xe2\x96\xb2)");
+		pl_fmt(num, sizeof(num), c->peak_raw / c->bw.div, c->peak_raw / c->bw.div < 10 ? 1 : 0);
+		snprintf(peak, sizeof(peak), "peak %s %s", num, c->bw.unit);
+		ios_svg_text(c->b, bx->x0 + bx->w, bx->y0 - 9, 0, &pf, peak);
+	}
+	pl_axes(c, bx, &c->bw, title, c->clip_raw ? "Bandwidth, clipped" : "Bandwidth");
 	ios_svg_group_begin(c->b, NULL);
 	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
 		struct ios_svg_stroke st = pl_style(j, 1.6);
@@ -327,12 +421,24 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 		ios_svg_poly_begin(c->b, &st);
 		for (size_t w = pr->first[j]; w <= pr->last[j]; w++) {
 			double rate = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
-			double py = pl_py(bx, &c->bw, rate);
+			double py = pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
 
 			ios_svg_poly_point(c->b, pl_px(c, bx, w * c->win_ns), py);
 			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)), py);
 		}
 		ios_svg_poly_end(c->b);
+	}
+	/* a mark above every clipped window, in the job's colour */
+	for (size_t j = 0; c->clip_raw && j < pr->s->nr_jobs; j++) {
+		const struct ios_svg_font mf = { 10, "middle", false, pl_style(j, 1).color };
+
+		for (size_t w = pr->first[j]; w <= pr->last[j] && pr->first[j] <= pr->last[j]; w++) {
+			double rate = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
+			double mid = (pl_px(c, bx, w * c->win_ns) + pl_px(c, bx, pl_win_end(c, pr, w))) / 2;
+
+			if (rate > c->clip_raw)
+				ios_svg_text(c->b, mid, bx->y0 + 9, 0, &mf, "\xe2\x96\xb2");
+		}
 	}
 	ios_svg_group_end(c->b);
 }
@@ -429,27 +535,372 @@ static void pl_legend(struct pl_ctx *c, double x, double y, double height, bool 
 	}
 }
 
+
+/* ---- the timeline ---- */
+
+#define PL_OTHER_COLOR	"#8a8a8a"
+
+/*
+ * The lanes a timeline draws: the timeline's lanes (jobs, then "other")
+ * that owned or idled the disk, in job order; past PL_MAX_LANES the ones
+ * with the least time share one last lane.
+ */
+struct pl_lanes {
+	size_t n;		/* drawn lanes */
+	size_t *of;		/* timeline lane -> drawn lane; SIZE_MAX: never owned */
+	size_t first[PL_MAX_LANES];	/* drawn lane -> its (first) timeline lane */
+	size_t shared;		/* timeline lanes in the last, shared lane; 0: none */
+	bool rounds;		/* a lane of dispatch rounds (deadline) */
+};
+
+static uint64_t pl_lane_time(const struct ios_timeline *tl, size_t l)
+{
+	return tl->own_ns[l] + tl->idle_ns[l];
+}
+
+static int pl_lanes_make(const struct ios_timeline *tl, struct pl_lanes *L)
+{
+	size_t used = 0, keep;
+	uint64_t *t;
+
+	memset(L, 0, sizeof(*L));
+	L->of = malloc(tl->nr_lanes * sizeof(*L->of));
+	t = malloc(tl->nr_lanes * sizeof(*t));
+	if (!L->of || !t) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t l = 0; l < tl->nr_lanes; l++) {
+		L->of[l] = SIZE_MAX;
+		if (pl_lane_time(tl, l))
+			t[used++] = pl_lane_time(tl, l);
+	}
+	L->rounds = tl->nr_rounds[0] + tl->nr_rounds[1] > 0;
+	keep = used;
+	if (used > PL_MAX_LANES) {
+		/* the time of the (PL_MAX_LANES - 1)th longest: lanes above it keep their own */
+		uint64_t cut;
+		size_t above = 0;
+
+		for (size_t i = 0; i < used; i++)	/* partial selection sort, descending */
+			for (size_t k = i + 1; k < used && i < PL_MAX_LANES - 1; k++)
+				if (t[k] > t[i]) {
+					uint64_t x = t[i];
+
+					t[i] = t[k];
+					t[k] = x;
+				}
+		cut = t[PL_MAX_LANES - 2];
+		keep = 0;
+		for (size_t l = 0; l < tl->nr_lanes; l++) {
+			uint64_t lt = pl_lane_time(tl, l);
+
+			if (!lt)
+				continue;
+			if (lt > cut || (lt == cut && above < PL_MAX_LANES - 1 && keep < PL_MAX_LANES - 1)) {
+				L->first[keep] = l;
+				L->of[l] = keep++;
+				above++;
+			}
+		}
+		for (size_t l = 0; l < tl->nr_lanes; l++)
+			if (pl_lane_time(tl, l) && L->of[l] == SIZE_MAX) {
+				if (!L->shared)
+					L->first[keep] = l;
+				L->of[l] = keep;
+				L->shared++;
+			}
+		L->n = keep + 1;
+	} else {
+		for (size_t l = 0; l < tl->nr_lanes; l++)
+			if (pl_lane_time(tl, l)) {
+				L->first[L->n] = l;
+				L->of[l] = L->n++;
+			}
+	}
+	free(t);
+	return 0;
+}
+
+static const char *pl_lane_color(const struct ios_timeline *tl, const struct pl_lanes *L, size_t d)
+{
+	size_t l = L->first[d];
+
+	if ((L->shared && d == L->n - 1) || l + 1 == tl->nr_lanes)
+		return PL_OTHER_COLOR;
+	return pl_colors[l % IOS_ARRAY_SIZE(pl_colors)];
+}
+
+/* The colour mixed with white: @keep of it (0..1), as "#rrggbb" in @buf. */
+static const char *pl_light(const char *hex, double keep, char *buf, size_t len)
+{
+	unsigned v = (unsigned)strtoul(hex + 1, NULL, 16);
+	unsigned r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+
+	r = (unsigned)lround(255 - (255 - r) * keep);
+	g = (unsigned)lround(255 - (255 - g) * keep);
+	b = (unsigned)lround(255 - (255 - b) * keep);
+	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
+	return buf;
+}
+
+static double pl_lanes_height(const struct pl_lanes *L)
+{
+	size_t n = L->n + L->rounds;
+
+	return (double)(n ? n : 1) * (PL_LANE_H + PL_LANE_GAP);
+}
+
+/* Bars of drawn lane @d where the columns' owner (@idle: idler) maps to it. */
+static void pl_lane_bars(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
+			 const struct pl_box *bx, size_t d, double y, bool idle, const char *fill)
+{
+	double run0 = -1, run1 = -1;
+
+	for (size_t k = 0; k <= tl->nr_cols; k++) {
+		bool on = false;
+		double x0 = 0, x1 = 0;
+
+		/* writeback may go on after the run's end: the axis stops there */
+		if (k < tl->nr_cols && k * tl->col_ns < c->end_ns) {
+			const struct ios_tl_col *col = &tl->cols[k];
+			uint32_t who = idle ? col->idle : col->own;
+			uint64_t t1 = (k + 1) * tl->col_ns;
+
+			/* a column both owned and idled shows the larger share */
+			if (who && !idle && col->idle_ns > col->own_ns)
+				who = 0;
+			if (who && idle && col->own_ns >= col->idle_ns)
+				who = 0;
+			on = who && L->of[who - 1] == d;
+			x0 = pl_px(c, bx, k * tl->col_ns);
+			x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
+		}
+		if (on && run0 >= 0 && x0 - run1 < 0.5) {
+			run1 = x1;
+			continue;
+		}
+		if (run0 >= 0) {
+			double w = run1 - run0 < 0.6 ? 0.6 : run1 - run0;
+
+			ios_svg_rect(c->b, run0, y, w, PL_LANE_H, fill, NULL);
+			run0 = -1;
+		}
+		if (on) {
+			run0 = x0;
+			run1 = x1;
+		}
+	}
+}
+
+static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
+			const struct pl_box *bx)
+{
+	const struct ios_svg_font head = { 14, "start", true, "#222222" };
+	const struct ios_svg_font lf = { 11, "end", false, "#222222" };
+	const struct ios_svg_font nf = { 12, "start", false, "#555555" };
+	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
+	static const struct ios_svg_stroke base = { "#d0d0d0", 1, NULL };
+	char buf[128], light[8];
+
+	ios_svg_text(c->b, bx->x0, bx->y0 - 9, 0, &head,
+		     "Who owned the disk: slices solid, idling light, | preemption");
+	ios_svg_group_begin(c->b, NULL);
+	if (!L->n && !L->rounds)
+		ios_svg_text(c->b, bx->x0 + 6, bx->y0 + PL_LANE_H - 2, 0, &nf,
+			     "no slices: this scheduler dispatches without giving the disk to a process");
+	for (size_t d = 0; d < L->n; d++) {
+		double y = bx->y0 + (double)d * (PL_LANE_H + PL_LANE_GAP);
+		const char *col = pl_lane_color(tl, L, d);
+		size_t l = L->first[d];
+
+		ios_svg_line(c->b, bx->x0, y + PL_LANE_H, bx->x0 + bx->w, y + PL_LANE_H, &base);
+		if (L->shared && d == L->n - 1)
+			snprintf(buf, sizeof(buf), "%zu more", L->shared);
+		else if (l + 1 == tl->nr_lanes)
+			snprintf(buf, sizeof(buf), "async/other");
+		else
+			pl_name(buf, sizeof(buf), &c->legend->jobs[l < c->legend->nr_jobs ? l : 0], 12);
+		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, buf);
+		pl_lane_bars(c, tl, L, bx, d, y, true, pl_light(col, 0.35, light, sizeof(light)));
+		pl_lane_bars(c, tl, L, bx, d, y, false, col);
+		for (size_t k = 0; k < tl->nr_cols; k++) {
+			uint32_t p = tl->cols[k].preempt;
+			double x;
+
+			if (!p || L->of[p - 1] != d || k * tl->col_ns >= c->end_ns)
+				continue;
+			/* a tick over the lane, so a burst of them does not hide the bars */
+			x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
+			ios_svg_line(c->b, x, y - 3, x, y + 4, &pm);
+		}
+	}
+	if (L->rounds) {
+		double y = bx->y0 + (double)L->n * (PL_LANE_H + PL_LANE_GAP);
+		static const struct ios_svg_stroke rd = { "#1f77b4", 1, NULL };
+		static const struct ios_svg_stroke wr = { "#d62728", 1, NULL };
+
+		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, "rounds");
+		for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k++) {
+			double x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
+
+			if (tl->cols[k].rounds & 1)
+				ios_svg_line(c->b, x, y, x, y + PL_LANE_H / 2, &rd);
+			if (tl->cols[k].rounds & 2)
+				ios_svg_line(c->b, x, y + PL_LANE_H / 2, x, y + PL_LANE_H, &wr);
+		}
+	}
+	ios_svg_group_end(c->b);
+}
+
+/* As the recorder folds cells: the later job, both directions. */
+static uint32_t pl_cell_merge(uint32_t a, uint32_t b)
+{
+	if (!b)
+		return a;
+	if (!a)
+		return b;
+	return (b & ~3u) | ((a | b) & 3u);
+}
+
+/* Each dispatch's sector over time: the grid, merged to cells of about 2 px. */
+static void pl_tl_scatter(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_box *bx)
+{
+	size_t rows = tl->row_sectors ? (size_t)((tl->max_sector + tl->row_sectors - 1) / tl->row_sectors) : 0;
+	size_t cpd, rpd;
+	struct pl_axis y;
+	double top_bytes;
+
+	if (rows > IOS_TL_ROWS)
+		rows = IOS_TL_ROWS;
+	if (!rows)
+		rows = 1;
+	top_bytes = (double)rows * (double)tl->row_sectors * 512.0;
+	pl_unit(&y, top_bytes, false);
+	pl_axis_make(&y, top_bytes / y.div, 4);
+	pl_axes(c, bx, &y, "Sector of each dispatch (\xe2\x96\xa0 read, \xe2\x96\xa1 write; last job per cell)",
+		"Disk offset");
+	cpd = (size_t)ceil((double)tl->nr_cols * 2.0 / bx->w);
+	cpd = cpd ? cpd : 1;
+	rpd = (size_t)ceil((double)rows * 2.0 / (bx->h * top_bytes / y.div / y.top));
+	rpd = rpd ? rpd : 1;
+	ios_svg_group_begin(c->b, NULL);
+	for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k += cpd) {
+		uint64_t t1 = (k + cpd) * tl->col_ns;
+		double x0 = pl_px(c, bx, k * tl->col_ns);
+		double x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
+
+		for (size_t r = 0; r < rows; r += rpd) {
+			uint32_t v = 0;
+			double y0, y1;
+
+			for (size_t kk = k; kk < k + cpd && kk < tl->nr_cols; kk++)
+				for (size_t rr = r; rr < r + rpd && rr < rows; rr++)
+					v = pl_cell_merge(v, tl->cells[kk * IOS_TL_ROWS + rr]);
+			if (!v)
+				continue;
+			y0 = pl_py(bx, &y, (double)((r + rpd) * tl->row_sectors) * 512.0);
+			y1 = pl_py(bx, &y, (double)(r * tl->row_sectors) * 512.0);
+			if (y0 < bx->y0)
+				y0 = bx->y0;
+			{
+				size_t l = (v >> 2) - 1;
+				const char *col = l + 1 == tl->nr_lanes ? PL_OTHER_COLOR
+						  : pl_colors[l % IOS_ARRAY_SIZE(pl_colors)];
+				struct ios_svg_stroke st = { col, 1, NULL };
+				double w = x1 - x0 < 1.5 ? 1.5 : x1 - x0, h = y1 - y0 < 1.5 ? 1.5 : y1 - y0;
+
+				if (v & IOS_TL_READ)
+					ios_svg_rect(c->b, x0, y0, w, h, col, NULL);
+				else
+					ios_svg_rect(c->b, x0 + 0.5, y0 + 0.5, w - 1 > 0.5 ? w - 1 : 0.5,
+						     h - 1 > 0.5 ? h - 1 : 0.5, NULL, &st);
+			}
+		}
+	}
+	ios_svg_group_end(c->b);
+}
+
+/* Height of the timeline block below a run's panels. */
+static double pl_tl_height(const struct pl_lanes *L, double scatter_h)
+{
+	return 30 + pl_lanes_height(L) + 45 + scatter_h + 48;
+}
+
+/* The whole block from @y: lanes, then the scatter @scatter_h tall. */
+static void pl_timeline(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
+			double x0, double w, double y, double scatter_h)
+{
+	struct pl_box lb = { x0, y + 30, w, pl_lanes_height(L) };
+	struct pl_box sb = { x0, lb.y0 + lb.h + 45, w, scatter_h };
+
+	pl_tl_lanes(c, tl, L, &lb);
+	pl_tl_scatter(c, tl, &sb);
+}
+
+static void pl_tl_key(struct pl_ctx *c, double x, double y)
+{
+	const struct ios_svg_font head = { 14, "start", true, "#222222" };
+	const struct ios_svg_font f = { 12, "start", false, "#222222" };
+	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
+	static const struct ios_svg_stroke wr = { "#555555", 1, NULL };
+
+	ios_svg_text(c->b, x, y, 0, &head, "Timeline");
+	ios_svg_rect(c->b, x, y + 12, 28, 10, "#555555", NULL);
+	ios_svg_text(c->b, x + 36, y + 21, 0, &f, "slice: owns the disk");
+	ios_svg_rect(c->b, x, y + 30, 28, 10, "#cccccc", NULL);
+	ios_svg_text(c->b, x + 36, y + 39, 0, &f, "disk idles for it");
+	ios_svg_line(c->b, x + 14, y + 47, x + 14, y + 54, &pm);
+	ios_svg_text(c->b, x + 36, y + 57, 0, &f, "it preempted the owner");
+	ios_svg_rect(c->b, x + 9, y + 66, 10, 10, "#555555", NULL);
+	ios_svg_text(c->b, x + 36, y + 75, 0, &f, "read dispatched");
+	ios_svg_rect(c->b, x + 9.5, y + 84.5, 9, 9, NULL, &wr);
+	ios_svg_text(c->b, x + 36, y + 93, 0, &f, "write dispatched");
+	ios_svg_text(c->b, x, y + 113, 0, &f, "colours: the jobs'; grey: async/other");
+}
+
 int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 {
 	const struct ios_svg_font tfont = { 18, "start", true, "#111111" };
 	const struct ios_svg_font sfont = { 13, "start", false, "#444444" };
 	const struct ios_svg_font rfont = { 15, "start", true, "#111111" };
+	const struct ios_svg_font nfont = { 12, "start", false, "#555555" };
 	struct pl_ctx c = { .b = out, .p = p };
-	double width, height;
+	struct pl_lanes *lanes = NULL;
+	double width, height, tl_h = 0;
+	bool tl = false;
 	int ret;
 
 	if (!p || !p->nr_runs || !p->runs)
 		return -EINVAL;
 	ret = pl_prepare(&c);
-	if (ret) {
-		pl_runs_free(&c);
-		return ret;
+	/* pl_prepare checked that every run has its series */
+	for (size_t r = 0; !ret && r < p->nr_runs; r++)
+		tl = tl || p->runs[r].series->timeline;
+	if (!ret && tl) {
+		lanes = calloc(p->nr_runs, sizeof(*lanes));
+		ret = lanes ? 0 : -ENOMEM;
+		for (size_t r = 0; !ret && r < p->nr_runs; r++) {
+			const struct ios_timeline *t = p->runs[r].series->timeline;
+
+			if (!t)
+				continue;
+			ret = pl_lanes_make(t, &lanes[r]);
+		}
+	}
+	if (ret)
+		goto out;
+	/* every row gets the height of the tallest timeline, so rows line up */
+	for (size_t r = 0; tl && r < p->nr_runs; r++) {
+		double h = pl_tl_height(&lanes[r], p->nr_runs == 1 ? 260 : 150);
+
+		tl_h = h > tl_h ? h : tl_h;
 	}
 	if (p->nr_runs == 1) {
 		struct pl_box a = { PL_LEFT, 95, 0, 260 }, bb = { PL_LEFT, 445, 0, 260 };
 
-		width = 1120;
-		height = 765;
+		width = tl ? 1200 : 1120;
+		height = 765 + tl_h;
 		a.w = bb.w = width - PL_LEFT - PL_LEGEND_W - 25;
 		ios_svg_begin(out, width, height, p->title);
 		ios_svg_text(out, 20, 30, 0, &tfont, p->title ? p->title : "");
@@ -457,9 +908,13 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 			ios_svg_text(out, 20, 52, 0, &sfont, p->subtitle);
 		pl_bw_panel(&c, &c.runs[0], &a);
 		pl_cum_panel(&c, &c.runs[0], &bb);
-		pl_legend(&c, width - PL_LEGEND_W, a.y0 + 4, height - a.y0 - 10, true);
+		pl_legend(&c, width - PL_LEGEND_W, a.y0 + 4, 765 - a.y0 - 10, true);
+		if (tl && p->runs[0].series->timeline) {
+			pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w, 745, 260);
+			pl_tl_key(&c, width - PL_LEGEND_W, 790);
+		}
 	} else {
-		const double row_h = 300, top = 75;
+		const double row_h = 300 + tl_h, top = 75;
 		double cw;
 
 		width = 1320;
@@ -477,10 +932,21 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 			ios_svg_text(out, 20, ry + 18, 0, &rfont, p->runs[r].label ? p->runs[r].label : "");
 			pl_bw_panel(&c, &c.runs[r], &a);
 			pl_cum_panel(&c, &c.runs[r], &bb);
+			if (tl && p->runs[r].series->timeline)
+				pl_timeline(&c, p->runs[r].series->timeline, &lanes[r], PL_LEFT,
+					    2 * cw + 95, ry + 280, 150);
+			else if (tl)
+				ios_svg_text(out, PL_LEFT, ry + 320, 0, &nfont, "no timeline recorded");
 		}
-		pl_legend(&c, width - PL_LEGEND_W, top + 54, height - top - 60, false);
+		pl_legend(&c, width - PL_LEGEND_W, top + 54, (tl ? 300 : height) - top - 60, false);
+		if (tl)
+			pl_tl_key(&c, width - PL_LEGEND_W, top + 330);
 	}
 	ios_svg_end(out);
+out:
+	for (size_t r = 0; lanes && r < p->nr_runs; r++)
+		free(lanes[r].of);
+	free(lanes);
 	pl_runs_free(&c);
-	return out->oom ? -ENOMEM : 0;
+	return ret ? ret : out->oom ? -ENOMEM : 0;
 }

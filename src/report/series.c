@@ -9,6 +9,7 @@
  */
 #include <string.h>
 #include "iosched/plot.h"
+#include "iosched/timeline.h"
 
 #define SR_FIRST_NS 1000000ULL	/* 1 ms */
 
@@ -93,5 +94,7 @@ void ios_series_free(struct ios_series *s)
 		free(s->jobs[j].bytes);
 	}
 	free(s->jobs);
+	ios_timeline_free(s->timeline);
+	free(s->timeline);
 	memset(s, 0, sizeof(*s));
 }

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
+#include "iosched/timeline.h"
 #include "run_int.h"
 
 /*
@@ -108,6 +109,13 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 		return IOS_ERR(e, c->series_err, "out of memory recording the plot series");
 	if (c->series) {
 		c->series->end_ns = c->end_ns;
+		if (c->series->timeline) {
+			/* the queue outlives the result's series: it stops recording here */
+			ios_queue_set_owner_ops(c->q, NULL, NULL);
+			ios_timeline_finish(c->series->timeline, c->end_ns);
+			if (c->series->timeline->err)
+				return IOS_ERR(e, -ENOMEM, "out of memory recording the timeline");
+		}
 		out->series = c->series;
 		c->series = NULL;
 	}

@@ -13,6 +13,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include "iosched/timeline.h"
 #include "run_int.h"
 
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
@@ -32,6 +33,32 @@ static int series_setup(struct run_ctx *c, struct ios_err *e)
 		if (ios_series_set_label(c->series, i, label))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
+	return 0;
+}
+
+/*
+ * The plot's timeline: lanes in task order (the series' order), filled
+ * through the queue's ownership hook, which only watches.
+ */
+static int timeline_setup(struct run_ctx *c, struct ios_err *e)
+{
+	uint32_t *pids = calloc(c->nr_tasks ? c->nr_tasks : 1, sizeof(*pids));
+	int ret;
+
+	if (!pids)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		pids[i] = c->tasks[i].ioc.pid;
+	c->series->timeline = calloc(1, sizeof(*c->series->timeline));
+	ret = c->series->timeline ? ios_timeline_init(c->series->timeline, c->nr_tasks, pids)
+				  : -ENOMEM;
+	free(pids);
+	if (ret) {
+		free(c->series->timeline);
+		c->series->timeline = NULL;
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	ios_queue_set_owner_ops(c->q, &ios_timeline_owner_ops, c->series->timeline);
 	return 0;
 }
 
@@ -297,5 +324,7 @@ int ios_run_plan(struct run_ctx *c, struct ios_err *e)
 	if (c->cfg->record_series && (ret = series_setup(c, e)))
 		return ret;
 	ret = plan_setup_tasks(c, e);
+	if (!ret && c->series && c->cfg->record_timeline)
+		ret = timeline_setup(c, e);
 	return ret ? ret : ios_run_jobctl_setup(c, e);
 }

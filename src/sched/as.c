@@ -143,6 +143,7 @@ struct as_data {
 	/* anticipation */
 	int antic_status;			/* enum as_antic */
 	uint64_t antic_start_ns;		/* completion of the anticipated request */
+	uint32_t antic_pid;			/* its process, for the plot's timeline */
 	struct as_io_context *antic_aic;	/* process of the last sync dispatch */
 	bool ioc_finished;			/* ...and its request has completed */
 
@@ -591,6 +592,7 @@ static void as_move_to_dispatch(struct as_data *ad, struct ios_request *rq)
 	ad->last_sector[cls] = ios_rq_end(rq);
 	if (cls == AS_SYNC) {
 		ad->antic_aic = rq_aic(rq);
+		ad->antic_pid = rq->ioc ? rq->ioc->pid : 0;
 	} else {
 		ad->antic_aic = NULL;
 		if (ad->current_write_count)
@@ -838,6 +840,9 @@ static struct ios_request *as_dispatch(struct ios_queue *q, uint64_t now_ns, uns
 			if (as_fifo_expired(ad, AS_SYNC, now_ns))
 				goto fifo_expired;
 			if (as_can_anticipate(ad, rq, now_ns)) {
+				if (ad->antic_status == AS_ANTIC_OFF)
+					ios_queue_note_owner(q, now_ns, ad->antic_pid,
+							     IOS_OWN_IDLE_START, 0);
 				as_antic_waitreq(ad);
 				return NULL;
 			}

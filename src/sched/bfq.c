@@ -301,8 +301,11 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	 */
 	if (bfqd->in_service_queue && wants_to_preempt &&
 	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff &&
-	    ios_bfq_next_queue_may_preempt(bfqd))
+	    ios_bfq_next_queue_may_preempt(bfqd)) {
+		ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid,
+				     IOS_OWN_PREEMPT, 0);
 		ios_bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
+	}
 }
 
 /* ---- adding and removing requests ---- */
@@ -489,6 +492,7 @@ static void __bfq_set_in_service_queue(struct bfq_data *bfqd, struct bfq_queue *
 		bfq_set_budget_timeout(bfqd, bfqq);
 		bfq_log_bfqq(bfqd, bfqq, "set_in_service budget %d wr %u weight %u",
 			     bfqq->entity.budget, bfqq->wr_coeff, bfqq->entity.weight);
+		ios_queue_note_owner(bfqd->queue, (uint64_t)now, bfqq->pid, IOS_OWN_SLICE_START, 0);
 	}
 	bfqd->in_service_queue = bfqq;
 }
@@ -521,6 +525,7 @@ static void bfq_arm_slice_timer(struct bfq_data *bfqd)
 	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
 	bfqd->idle_arms++;
 	bfq_log_bfqq(bfqd, bfqq, "arm idle %llu us", (unsigned long long)(sl / IOS_NSEC_PER_USEC));
+	ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid, IOS_OWN_IDLE_START, 0);
 }
 
 /* ---- expiration ---- */
@@ -663,6 +668,9 @@ void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool com
 		     (unsigned long long)(delta / IOS_NSEC_PER_MSEC));
 	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
 	bfq_charge_owner(bfqd, bfqq, bfqd->now_ns);
+	ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid, IOS_OWN_SLICE_END,
+			     reason == BFQQE_PREEMPTED ? IOS_OWN_R_PREEMPTED :
+			     reason == BFQQE_NO_MORE_REQUESTS ? IOS_OWN_R_EMPTY : IOS_OWN_R_EXPIRED);
 	ref = bfqq->ref;
 	__ios_bfq_bfqq_expire(bfqd, bfqq);
 	if (ref == 1)

@@ -502,6 +502,7 @@ static void cfq_rq_enqueued(struct cfq_data *cfqd, struct cfq_queue *cfqq, struc
 		if (cfqq_has(cfqq, CFQ_QF_WAIT_REQUEST)) {
 			if (ios_rq_bytes(rq) > 4096 || cfqd->busy_queues > 1) {
 				cfq_del_idle_timer(cfqd);
+				ios_queue_note_owner(cfqd->q, cfqd->now, cfqq->pid, IOS_OWN_IDLE_END, 0);
 				if (cfqd->prof->wait_request_cleared)
 					cfqq_clear(cfqq, CFQ_QF_WAIT_REQUEST);
 				else
@@ -726,9 +727,13 @@ static void cfq_cic_detach(struct cfq_data *cfqd, struct cfq_io_cq *cic)
 		 * cfq_exit_cfqq: an active queue of the exiting process ends
 		 * its slice, async (shared) as well as sync, in every release.
 		 */
-		if (cfqq == cfqd->active_queue)
+		if (cfqq == cfqd->active_queue) {
+			/* the timeline's reason; the expiry's own note then closes nothing */
+			ios_queue_note_owner(cfqd->q, cfqd->now, cfqq->pid, IOS_OWN_SLICE_END,
+					     IOS_OWN_R_EXITED);
 			ios_cfq_slice_expired(cfqd,
 					      false);	/* __cfq_slice_expired of this queue */
+		}
 		ios_cfq_put_cooperator(cfqd, cfqq);
 		ios_cfq_put_queue(cfqd, cfqq);
 	}

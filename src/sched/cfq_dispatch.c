@@ -120,6 +120,8 @@ static void __cfq_slice_expired(struct cfq_data *cfqd, struct cfq_queue *cfqq, b
 	}
 	cfqd->st_expired_slices++;
 	ios_queue_msg(cfqd->q, now, "cfq%u slice_expired t=%d", cfqq->pid, timed_out);
+	ios_queue_note_owner(cfqd->q, now, cfqq->pid, IOS_OWN_SLICE_END,
+			     timed_out ? IOS_OWN_R_EXPIRED : IOS_OWN_R_EMPTY);
 	cfq_free_if_unused(cfqd, cfqq);
 }
 
@@ -198,6 +200,7 @@ void ios_cfq_preempt_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	struct cfq_queue *old = cfqd->active_queue;
 
 	ios_queue_msg(cfqd->q, cfqd->now, "cfq%u preempt", cfqq->pid);
+	ios_queue_note_owner(cfqd->q, cfqd->now, cfqq->pid, IOS_OWN_PREEMPT, 0);
 	cfqd->st_preempts++;
 	if (cfqd->prof->preempt_resets_wl_slice && old && cfqq_type(old) != cfqq_type(cfqq))
 		cfqq->cfqg->saved_wl_slice = 0;

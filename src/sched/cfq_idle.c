@@ -314,6 +314,7 @@ void ios_cfq_arm_slice_timer(struct cfq_data *cfqd)
 	cfqq_mark(cfqq, CFQ_QF_WAIT_REQUEST);
 	cfq_schedule_idle_timer(cfqd, now + sl);
 	ios_queue_msg(cfqd->q, now, "cfq%u arm_idle: %" PRIu64 " us", cfqq->pid, sl / 1000);
+	ios_queue_note_owner(cfqd->q, now, cfqq->pid, IOS_OWN_IDLE_START, 0);
 }
 
 /* ---- the idle slice timer ---- */
@@ -325,6 +326,7 @@ void ios_cfq_idle_slice_timer(struct cfq_data *cfqd)
 
 	cfqd->idle_timer = IOS_NO_WAKEUP;
 	cfqd->st_idle_timer++;
+	ios_queue_note_owner(cfqd->q, cfqd->now, cfqq ? cfqq->pid : 0, IOS_OWN_IDLE_END, 0);
 	if (cfqq) {
 		timed_out = false;
 		/* a request came while idling and was held to grow: let it go */

@@ -239,6 +239,7 @@ static void __cfq_set_active_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq
 		cfq_del_idle_timer(cfqd);
 		cfqd->st_slices++;
 		ios_queue_msg(cfqd->q, cfqd->now, "cfq%u set_active", cfqq->pid);
+		ios_queue_note_owner(cfqd->q, cfqd->now, cfqq->pid, IOS_OWN_SLICE_START, 0);
 	}
 	cfqd->active_queue = cfqq;
 }

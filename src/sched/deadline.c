@@ -256,6 +256,7 @@ static struct ios_request *dd_dispatch(struct ios_queue *q, uint64_t now_ns, uns
 		rq = dd_start_batch(dd, now_ns);
 		if (!rq)
 			return NULL;
+		ios_queue_note_owner(q, now_ns, 0, IOS_OWN_ROUND, rq->dir);
 	}
 	dd->batching++;
 

@@ -3,8 +3,9 @@
  * accept: xmllint finds it well-formed (when libxml2-utils is installed),
  * and rsvg-convert renders it to a PNG of the document's size whose content
  * is far from blank (its compressed size is several times that of a blank
- * page of the same size, rendered the same way). A job name full of markup
- * and bytes that are not UTF-8 does not break the document. `iosched
+ * page of the same size, rendered the same way), timeline included. A job
+ * name full of markup and bytes that are not UTF-8 does not break the
+ * document. `iosched
  * compare --plot` draws one row per column, renders the same way, and is
  * the same bytes with one worker or two. Bad --plot arguments give a clear
  * error and a non-zero exit. Skips (77) only when rsvg-convert is absent.
@@ -81,7 +82,9 @@ static int test_render(void)
 	snprintf(path, sizeof(path), "%s/plot.svg", dir);
 	svg = t_read_file(path, &len);
 	T_ASSERT(svg && len > 5000);
-	T_ASSERT(strstr(svg, "width=\"1120\" height=\"765\""));
+	/* four lanes in the timeline (seq, the two rand clones, writer) under the two panels */
+	T_ASSERT(strstr(svg, "width=\"1200\" height=\"1216\""));
+	T_ASSERT(strstr(svg, "Who owned the disk") && strstr(svg, "Sector of each dispatch"));
 	/* escaped, and cut in the legend to its start and end */
 	T_ASSERT(strstr(svg, ">rand &lt;b&gt;\xe2\x80\xa6&quot;q&quot; ??.1</text>"));
 	free(svg);
@@ -99,15 +102,15 @@ static int test_render(void)
 	free(out);
 	snprintf(path, sizeof(path), "%s/plot.png", dir);
 	T_ASSERT_EQ(png_info(path, &w, &h, &size), 0);
-	T_ASSERT_EQ(w, 1120);
-	T_ASSERT_EQ(h, 765);
+	T_ASSERT_EQ(w, 1200);
+	T_ASSERT_EQ(h, 1216);
 
 	/* the same page with nothing on it, through the same renderer */
 	snprintf(path, sizeof(path), "%s/blank.svg", dir);
 	f = fopen(path, "w");
 	T_ASSERT(f);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-	      "width=\"1120\" height=\"765\"><rect width=\"1120\" height=\"765\" fill=\"#ffffff\"/>"
+	      "width=\"1200\" height=\"1216\"><rect width=\"1200\" height=\"1216\" fill=\"#ffffff\"/>"
 	      "</svg>\n", f);
 	T_ASSERT(fclose(f) == 0);
 	out = sh(&st, "cd '%s' && rsvg-convert -f png -o blank.png blank.svg 2>&1%s", dir, "");
@@ -164,12 +167,16 @@ static int test_compare(void)
 	b = t_read_file(path, &lb);
 	T_ASSERT(a && b);
 	T_ASSERT(la == lb && !memcmp(a, b, la));
-	/* a row per column, named as written; two rows of 300 px under the title */
+	/*
+	 * a row per column, named as written; two rows of 300 px and a
+	 * timeline each (deadline's one lane of rounds, noop's none)
+	 */
 	T_ASSERT(strstr(a, ">noop</text>") && strstr(a, ">deadline:fifo_batch=4</text>"));
-	T_ASSERT(strstr(a, "width=\"1320\" height=\"685\""));
+	T_ASSERT(strstr(a, "width=\"1320\" height=\"1265\""));
+	T_ASSERT(strstr(a, ">rounds</text>") && strstr(a, ">no slices: "));
 	free(a);
 	free(b);
-	return check_svg("c1.svg", 1320, 685);
+	return check_svg("c1.svg", 1320, 1265);
 }
 
 static int test_bad_arguments(void)
