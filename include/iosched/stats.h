@@ -290,14 +290,30 @@ enum ios_n2s_unit {
 char *ios_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
 		  enum ios_n2s_unit unit);
 
-/* A growable text buffer: the library writes reports here, cli/ prints them. */
+/*
+ * A growable text buffer: the library writes reports here, cli/ prints them.
+ * With a sink (ios_buf_set_sink), whatever is in it goes to the sink each
+ * time it passes IOS_BUF_DRAIN bytes, and the rest at ios_buf_drain(): a
+ * report of 10,000 jobs is then written as it is made instead of held whole
+ * (about 4 KB of JSON per job). The writers only ever append, so the bytes
+ * are the same either way. sink() returns 0 or an error (-errno), which is
+ * kept in sink_err; nothing more goes to the sink after one.
+ */
 struct ios_buf {
 	char *s;
 	size_t len, cap;
 	int oom;
+	int (*sink)(void *arg, const char *s, size_t len);
+	void *sink_arg;
+	int sink_err;
 };
+#define IOS_BUF_DRAIN 65536
 void ios_buf_init(struct ios_buf *b);
 void ios_buf_free(struct ios_buf *b);
+void ios_buf_set_sink(struct ios_buf *b, int (*sink)(void *arg, const char *s, size_t len),
+		      void *arg);
+/* Hand what is held to the sink; returns its error, or 0 (also without a sink). */
+int ios_buf_drain(struct ios_buf *b);
 void ios_buf_printf(struct ios_buf *b, const char *fmt, ...) IOS_PRINTF(2, 3);
 void ios_buf_puts(struct ios_buf *b, const char *s);
 

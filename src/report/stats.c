@@ -753,6 +753,30 @@ static bool st_buf_reserve(struct ios_buf *b, size_t extra)
 	return true;
 }
 
+void ios_buf_set_sink(struct ios_buf *b, int (*sink)(void *arg, const char *s, size_t len),
+		      void *arg)
+{
+	b->sink = sink;
+	b->sink_arg = arg;
+}
+
+int ios_buf_drain(struct ios_buf *b)
+{
+	if (b->sink && b->len && !b->sink_err)
+		b->sink_err = b->sink(b->sink_arg, b->s, b->len);
+	if (b->sink && b->s) {
+		b->len = 0;
+		b->s[0] = '\0';
+	}
+	return b->sink_err;
+}
+
+static void st_buf_maybe_drain(struct ios_buf *b)
+{
+	if (b->sink && b->len >= IOS_BUF_DRAIN)
+		(void)ios_buf_drain(b);
+}
+
 void ios_buf_printf(struct ios_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -773,6 +797,7 @@ void ios_buf_printf(struct ios_buf *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += (size_t)n;
+	st_buf_maybe_drain(b);
 }
 
 void ios_buf_puts(struct ios_buf *b, const char *s)
@@ -783,6 +808,7 @@ void ios_buf_puts(struct ios_buf *b, const char *s)
 		return;
 	memcpy(b->s + b->len, s, n + 1);
 	b->len += n;
+	st_buf_maybe_drain(b);
 }
 
 /* ---- number formatting ---- */
