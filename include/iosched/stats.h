@@ -24,13 +24,24 @@
 #define IOS_PLAT_NR (IOS_PLAT_GROUP_NR * IOS_PLAT_VAL)
 
 /*
- * fio's IOS_PLAT_NR buckets, kept sparsely: a group of IOS_PLAT_VAL buckets
- * is allocated when its first sample arrives. A job's latencies span a few
- * powers of two, so it holds two or three of the 29 groups (1.5 KB rather
- * than 14.5 KB), and a direction without I/O holds none.
+ * fio's IOS_PLAT_NR buckets, kept sparsely. A histogram starts as a short
+ * list of its non-empty buckets in bucket order, IOS_PLAT_FEW at most, each
+ * one 8-byte word (the bucket in the top 11 bits, its count below): a job of
+ * a few dozen requests holds only that, a few hundred bytes, where one group
+ * per power of two and the table of groups came to 750-1300 bytes per
+ * latency, per job. With more buckets than that (or a count near 2^53) it
+ * becomes the table of groups of IOS_PLAT_VAL buckets, a group allocated at
+ * its first sample: a job's latencies span a few powers of two, so it holds
+ * two or three of the 29 groups (1.5 KB rather than 14.5 KB). A direction
+ * without I/O holds nothing. Read it with ios_lat_bucket() and
+ * ios_lat_next_bucket().
  */
+#define IOS_PLAT_FEW 32
+#define IOS_PLAT_FEW_SHIFT 53
 struct ios_plat {
-	uint64_t *grp[IOS_PLAT_GROUP_NR];
+	uint64_t **grp;		/* IOS_PLAT_GROUP_NR groups; NULL while a list */
+	uint32_t nr, cap;	/* the list's entries and room */
+	uint64_t few[];		/* bucket << IOS_PLAT_FEW_SHIFT | count, by bucket */
 };
 
 /* A latency statistic (slat, clat or lat) with an optional histogram. */
