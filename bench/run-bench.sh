@@ -7,6 +7,8 @@ BUILD=${BUILD:-build}
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/sim_vs_fio.sh
 echo
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/jobs_speedup.sh
+echo
+BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/scale.sh
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in rusage_run|*.d|*.o) continue ;; esac
 	[ -x "$b" ] || continue

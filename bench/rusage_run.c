@@ -3,7 +3,8 @@
  * stderr "RUSAGE user_s sys_s" of the child (and its children) from wait4.
  * bench/real_uring.sh measures fio and iosched the same way with it, rather
  * than trusting each tool's own usr_cpu/sys_cpu figures, which are computed
- * differently. Run with no arguments (as bench/run-bench.sh runs every
+ * differently. A second line, "MAXRSS kb", gives the child's peak resident
+ * set (ru_maxrss; bench/scale.sh reads it). Run with no arguments (as bench/run-bench.sh runs every
  * benchmark) it prints a usage line and exits 0.
  */
 #include <stdio.h>
@@ -38,5 +39,6 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "RUSAGE %ld.%06ld %ld.%06ld\n", (long)ru.ru_utime.tv_sec,
 		(long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
+	fprintf(stderr, "MAXRSS %ld\n", ru.ru_maxrss);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }

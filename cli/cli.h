@@ -93,6 +93,11 @@ int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
 /* The exit status for a library error: 2 when it refused the input before any I/O, else 1. */
 int cli_err_status(const struct ios_err *e);
 void cli_run_opts_host(struct cli_run_opts *o);
+/*
+ * Write @r's report in the formats @fmt to @outfile, or stdout when NULL, as
+ * it is made; -1 after printing an error.
+ */
+int cli_report_out(const struct ios_run_result *r, const char *fmt, const char *outfile);
 /* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
 int cli_write_output(const char *outfile, const struct ios_buf *out);
 

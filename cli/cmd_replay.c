@@ -15,7 +15,6 @@ int cmd_replay(int argc, char **argv)
 	struct ios_run_result res = { 0 };
 	struct ios_err e = { 0 };
 	struct ios_blktrace *bt = NULL;
-	struct ios_buf out;
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
 	int rc = CLI_EXIT_FAIL, ret;
@@ -67,13 +66,8 @@ int cmd_replay(int argc, char **argv)
 	/* what the replay could not honour or cut short: say so, then go on */
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
-	ios_buf_init(&out);
-	ret = cli_report(&res, o.fmt, false, &out);
-	if (ret)
-		fprintf(stderr, "iosched: out of memory writing the report\n");
-	else if (!cli_write_output(o.outfile, &out))
+	if (!cli_report_out(&res, o.fmt, o.outfile))
 		rc = CLI_EXIT_OK;
-	ios_buf_free(&out);
 	/* one row per traced process, as run draws one per job */
 	if (rc == CLI_EXIT_OK && o.plot && cli_plot_run(o.plot, &o, &res))
 		rc = CLI_EXIT_FAIL;

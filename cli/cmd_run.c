@@ -11,7 +11,6 @@ int cmd_run(int argc, char **argv)
 	struct ios_jobfile jf = { 0 };
 	struct ios_run_result res = { 0 };
 	struct ios_err e = { 0 };
-	struct ios_buf out;
 	struct ios_blktrace *bt = NULL;
 	struct cli_progress prog;
 	struct cli_paths paths = { 0 };
@@ -54,17 +53,12 @@ int cmd_run(int argc, char **argv)
 	/* options the run could not honour (a cgroup under noop, ...): say so, then go on */
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
-	ios_buf_init(&out);
-	ret = cli_report(&res, o.fmt, false, &out);
-	if (ret)
-		fprintf(stderr, "iosched: out of memory writing the report\n");
-	else if (!cli_write_output(o.outfile, &out))
+	if (!cli_report_out(&res, o.fmt, o.outfile))
 		rc = CLI_EXIT_OK;
 	/* fio's exit status counts the jobs that ended with an error (rate_min, EIO, ...) */
 	for (size_t i = 0; i < res.nr_jobs && rc == CLI_EXIT_OK; i++)
 		if (res.jobs[i].error)
 			rc = CLI_EXIT_FAIL;
-	ios_buf_free(&out);
 	if (rc == CLI_EXIT_OK && o.plot && cli_plot_run(o.plot, &o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);

@@ -254,6 +254,45 @@ void cli_run_opts_host(struct cli_run_opts *o)
 		o->cfg.host = &ios_host_uring_ops;
 }
 
+static int cli_sink(void *arg, const char *s, size_t len)
+{
+	return fwrite(s, 1, len, arg) == len ? 0 : -EIO;
+}
+
+int cli_report_out(const struct ios_run_result *r, const char *fmt, const char *outfile)
+{
+	struct ios_report_opts ro = { 0 };
+	struct ios_buf out;
+	FILE *f = stdout;
+	int ret, err;
+
+	if (ios_report_parse_formats(fmt, &ro.formats)) {
+		fprintf(stderr, "iosched: unknown output format '%s'\n", fmt);
+		return -1;
+	}
+	if (outfile && !(f = fopen(outfile, "w"))) {
+		fprintf(stderr, "iosched: --output=%s: %s\n", outfile, strerror(errno));
+		return -1;
+	}
+	/* written as it is made: a report of 100,000 jobs is hundreds of MB */
+	ios_buf_init(&out);
+	ios_buf_set_sink(&out, cli_sink, f);
+	ret = ios_report(r, &ro, &out);
+	err = ios_buf_drain(&out) || ferror(f);
+	ios_buf_free(&out);
+	err |= outfile ? fclose(f) != 0 : fflush(f) != 0;
+	if (ret) {
+		fprintf(stderr, "iosched: out of memory writing the report\n");
+		return -1;
+	}
+	if (err) {
+		fprintf(stderr, outfile ? "iosched: --output=%s: %s\n" : "iosched: writing the report%.0s: %s\n",
+			outfile ? outfile : "", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
 int cli_write_output(const char *outfile, const struct ios_buf *out)
 {
 	FILE *f;

@@ -24,13 +24,24 @@
 #define IOS_PLAT_NR (IOS_PLAT_GROUP_NR * IOS_PLAT_VAL)
 
 /*
- * fio's IOS_PLAT_NR buckets, kept sparsely: a group of IOS_PLAT_VAL buckets
- * is allocated when its first sample arrives. A job's latencies span a few
- * powers of two, so it holds two or three of the 29 groups (1.5 KB rather
- * than 14.5 KB), and a direction without I/O holds none.
+ * fio's IOS_PLAT_NR buckets, kept sparsely. A histogram starts as a short
+ * list of its non-empty buckets in bucket order, IOS_PLAT_FEW at most, each
+ * one 8-byte word (the bucket in the top 11 bits, its count below): a job of
+ * a few dozen requests holds only that, a few hundred bytes, where one group
+ * per power of two and the table of groups came to 750-1300 bytes per
+ * latency, per job. With more buckets than that (or a count near 2^53) it
+ * becomes the table of groups of IOS_PLAT_VAL buckets, a group allocated at
+ * its first sample: a job's latencies span a few powers of two, so it holds
+ * two or three of the 29 groups (1.5 KB rather than 14.5 KB). A direction
+ * without I/O holds nothing. Read it with ios_lat_bucket() and
+ * ios_lat_next_bucket().
  */
+#define IOS_PLAT_FEW 32
+#define IOS_PLAT_FEW_SHIFT 53
 struct ios_plat {
-	uint64_t *grp[IOS_PLAT_GROUP_NR];
+	uint64_t **grp;		/* IOS_PLAT_GROUP_NR groups; NULL while a list */
+	uint32_t nr, cap;	/* the list's entries and room */
+	uint64_t few[];		/* bucket << IOS_PLAT_FEW_SHIFT | count, by bucket */
 };
 
 /* A latency statistic (slat, clat or lat) with an optional histogram. */
@@ -290,14 +301,30 @@ enum ios_n2s_unit {
 char *ios_num2str(char *buf, size_t len, uint64_t num, int maxlen, int base, int pow2,
 		  enum ios_n2s_unit unit);
 
-/* A growable text buffer: the library writes reports here, cli/ prints them. */
+/*
+ * A growable text buffer: the library writes reports here, cli/ prints them.
+ * With a sink (ios_buf_set_sink), whatever is in it goes to the sink each
+ * time it passes IOS_BUF_DRAIN bytes, and the rest at ios_buf_drain(): a
+ * report of 10,000 jobs is then written as it is made instead of held whole
+ * (about 4 KB of JSON per job). The writers only ever append, so the bytes
+ * are the same either way. sink() returns 0 or an error (-errno), which is
+ * kept in sink_err; nothing more goes to the sink after one.
+ */
 struct ios_buf {
 	char *s;
 	size_t len, cap;
 	int oom;
+	int (*sink)(void *arg, const char *s, size_t len);
+	void *sink_arg;
+	int sink_err;
 };
+#define IOS_BUF_DRAIN 65536
 void ios_buf_init(struct ios_buf *b);
 void ios_buf_free(struct ios_buf *b);
+void ios_buf_set_sink(struct ios_buf *b, int (*sink)(void *arg, const char *s, size_t len),
+		      void *arg);
+/* Hand what is held to the sink; returns its error, or 0 (also without a sink). */
+int ios_buf_drain(struct ios_buf *b);
 void ios_buf_printf(struct ios_buf *b, const char *fmt, ...) IOS_PRINTF(2, 3);
 void ios_buf_puts(struct ios_buf *b, const char *s);
 

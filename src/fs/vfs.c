@@ -965,11 +965,19 @@ void ios_vfs_file_init(struct ios_vfs *vfs, struct ios_file *file, struct ios_in
 	file->ra.prev_pos = UINT64_MAX;
 }
 
+/*
+ * Drop the file's idle cached pages (fio's invalidate=1 at open). Only the
+ * chunks that were ever used are visited: a /dev/ file shared by thousands of
+ * jobs has a chunk table sized by the whole device, and each job's open would
+ * otherwise walk all of it.
+ */
 void ios_vfs_invalidate(struct ios_vfs *vfs, struct ios_inode *in)
 {
-	for (uint64_t c = 0; c < in->nr_chunks; c++) {
-		if (!in->chunks[c])
-			continue;
+	if (!in->nrpages)
+		return;
+	for (size_t k = 0; k < in->nr_used; k++) {
+		uint64_t c = in->used[k];
+
 		for (unsigned i = 0; i < pc_chunk(in); i++) {
 			struct pc_page *p = in->chunks[c][i];
 

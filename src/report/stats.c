@@ -52,48 +52,168 @@ int ios_lat_enable_hist(struct ios_lat_stat *s)
 	return 0;
 }
 
-/* The group holding bucket @idx, allocated (with the table) on first use. */
-static uint64_t *plat_group(struct ios_lat_stat *s, unsigned idx)
+#define FEW_MASK ((1ull << IOS_PLAT_FEW_SHIFT) - 1)
+
+static unsigned few_bucket(uint64_t e)
+{
+	return (unsigned)(e >> IOS_PLAT_FEW_SHIFT);
+}
+
+/* The list's first entry at or after bucket @idx. */
+static unsigned few_find(const struct ios_plat *p, unsigned idx)
+{
+	unsigned lo = 0, hi = p->nr;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (few_bucket(p->few[mid]) < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void groups_free(uint64_t **grp)
+{
+	if (!grp)
+		return;
+	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++)
+		free(grp[g]);
+	free(grp);
+}
+
+static struct ios_plat *plat_new(unsigned cap)
+{
+	struct ios_plat *p = malloc(sizeof(*p) + cap * sizeof(uint64_t));
+
+	if (p) {
+		p->grp = NULL;
+		p->nr = 0;
+		p->cap = cap;
+	}
+	return p;
+}
+
+/* The list becomes the table of groups: 0 or -ENOMEM (the list kept). */
+static int plat_make_groups(struct ios_lat_stat *s)
+{
+	struct ios_plat *p = s->plat, *q;
+	uint64_t **grp = calloc(IOS_PLAT_GROUP_NR, sizeof(*grp));
+
+	if (!grp)
+		return -ENOMEM;
+	for (unsigned k = 0; k < p->nr; k++) {
+		unsigned idx = few_bucket(p->few[k]), g = idx >> IOS_PLAT_BITS;
+
+		if (!grp[g] && !(grp[g] = calloc(IOS_PLAT_VAL, sizeof(uint64_t)))) {
+			groups_free(grp);
+			return -ENOMEM;
+		}
+		grp[g][idx & (IOS_PLAT_VAL - 1)] = p->few[k] & FEW_MASK;
+	}
+	p->grp = grp;
+	p->nr = 0;
+	/* the list's room is not needed any more */
+	if ((q = realloc(p, sizeof(*p)))) {
+		q->cap = 0;
+		s->plat = q;
+	}
+	return 0;
+}
+
+/* The group holding bucket @idx of a table, allocated on first use. */
+static uint64_t *plat_group(struct ios_plat *p, unsigned idx)
 {
 	unsigned g = idx >> IOS_PLAT_BITS;
 
-	if (!s->plat && !(s->plat = calloc(1, sizeof(*s->plat))))
-		return NULL;
-	if (!s->plat->grp[g])
-		s->plat->grp[g] = calloc(IOS_PLAT_VAL, sizeof(uint64_t));
-	return s->plat->grp[g];
+	if (!p->grp[g])
+		p->grp[g] = calloc(IOS_PLAT_VAL, sizeof(uint64_t));
+	return p->grp[g];
 }
 
-uint64_t ios_lat_bucket(const struct ios_lat_stat *s, unsigned idx)
+/* Add @count to bucket @idx (< IOS_PLAT_NR), making room: 0 or -ENOMEM. */
+static int plat_add(struct ios_lat_stat *s, unsigned idx, uint64_t count)
 {
-	const uint64_t *grp;
-
-	if (!s->plat || idx >= IOS_PLAT_NR)
-		return 0;
-	grp = s->plat->grp[idx >> IOS_PLAT_BITS];
-	return grp ? grp[idx & (IOS_PLAT_VAL - 1)] : 0;
-}
-
-int ios_lat_add_bucket(struct ios_lat_stat *s, unsigned idx, uint64_t count)
-{
+	struct ios_plat *p = s->plat;
 	uint64_t *grp;
 
-	if (idx >= IOS_PLAT_NR)
-		idx = IOS_PLAT_NR - 1;
-	s->hist = true;
-	grp = plat_group(s, idx);
+	if (!p && !(p = s->plat = plat_new(4)))
+		return -ENOMEM;
+	if (!p->grp) {
+		unsigned k = few_find(p, idx);
+
+		if (k < p->nr && few_bucket(p->few[k]) == idx) {
+			if (count <= FEW_MASK - (p->few[k] & FEW_MASK)) {
+				p->few[k] += count;
+				return 0;
+			}
+		} else if (!count) {
+			return 0;	/* nothing to list */
+		} else if (p->nr < IOS_PLAT_FEW && count <= FEW_MASK) {
+			if (p->nr == p->cap) {
+				unsigned cap = 2 * p->cap;
+				struct ios_plat *q = realloc(p, sizeof(*p) + cap * sizeof(uint64_t));
+
+				if (!q)
+					return -ENOMEM;
+				s->plat = p = q;
+				p->cap = cap;
+			}
+			memmove(&p->few[k + 1], &p->few[k], (p->nr - k) * sizeof(uint64_t));
+			p->few[k] = (uint64_t)idx << IOS_PLAT_FEW_SHIFT | count;
+			p->nr++;
+			return 0;
+		}
+		if (plat_make_groups(s))
+			return -ENOMEM;
+		p = s->plat;
+	}
+	grp = plat_group(p, idx);
 	if (!grp)
 		return -ENOMEM;
 	grp[idx & (IOS_PLAT_VAL - 1)] += count;
 	return 0;
 }
 
+uint64_t ios_lat_bucket(const struct ios_lat_stat *s, unsigned idx)
+{
+	const struct ios_plat *p = s->plat;
+	const uint64_t *grp;
+	unsigned k;
+
+	if (!p || idx >= IOS_PLAT_NR)
+		return 0;
+	if (!p->grp) {
+		k = few_find(p, idx);
+		return k < p->nr && few_bucket(p->few[k]) == idx ? p->few[k] & FEW_MASK : 0;
+	}
+	grp = p->grp[idx >> IOS_PLAT_BITS];
+	return grp ? grp[idx & (IOS_PLAT_VAL - 1)] : 0;
+}
+
+int ios_lat_add_bucket(struct ios_lat_stat *s, unsigned idx, uint64_t count)
+{
+	if (idx >= IOS_PLAT_NR)
+		idx = IOS_PLAT_NR - 1;
+	s->hist = true;
+	return plat_add(s, idx, count);
+}
+
 unsigned ios_lat_next_bucket(const struct ios_lat_stat *s, unsigned idx)
 {
-	if (!s->plat)
+	const struct ios_plat *p = s->plat;
+
+	if (!p)
 		return IOS_PLAT_NR;
+	if (!p->grp) {
+		unsigned k = idx < IOS_PLAT_NR ? few_find(p, idx) : p->nr;
+
+		return k < p->nr ? few_bucket(p->few[k]) : IOS_PLAT_NR;
+	}
 	while (idx < IOS_PLAT_NR) {
-		const uint64_t *grp = s->plat->grp[idx >> IOS_PLAT_BITS];
+		const uint64_t *grp = p->grp[idx >> IOS_PLAT_BITS];
 
 		if (!grp) {	/* skip the whole group */
 			idx = (idx | (IOS_PLAT_VAL - 1)) + 1;
@@ -150,15 +270,8 @@ void ios_lat_add(struct ios_lat_stat *s, uint64_t ns)
 		s->m2 += delta * (v - s->mean);
 	}
 	s->n++;
-	if (s->hist) {
-		unsigned idx = ios_plat_val_to_idx(ns);
-		uint64_t *grp = plat_group(s, idx);
-
-		if (grp)
-			grp[idx & (IOS_PLAT_VAL - 1)]++;
-		else
-			s->hist_lost = true;
-	}
+	if (s->hist && plat_add(s, ios_plat_val_to_idx(ns), 1))
+		s->hist_lost = true;
 }
 
 /* Parallel Welford combination, in fio's arithmetic (__sum_stat). */
@@ -177,8 +290,14 @@ int ios_lat_reserve(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 {
 	if (!dst->hist || !src->plat)
 		return 0;
-	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++)
-		if (src->plat->grp[g] && !plat_group(dst, g << IOS_PLAT_BITS))
+	/* a merge's target is a table, with every group the merge adds to */
+	if (!dst->plat && !(dst->plat = plat_new(0)))
+		return -ENOMEM;
+	if (!dst->plat->grp && plat_make_groups(dst))
+		return -ENOMEM;
+	for (unsigned i = ios_lat_next_bucket(src, 0); i < IOS_PLAT_NR;
+	     i = ios_lat_next_bucket(src, (i | (IOS_PLAT_VAL - 1)) + 1))
+		if (!plat_group(dst->plat, i))
 			return -ENOMEM;
 	return 0;
 }
@@ -204,13 +323,10 @@ int ios_lat_merge(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 	}
 	dst->hist_lost |= src->hist_lost;
 	if (dst->hist && src->hist && src->plat)
-		for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++) {
-			const uint64_t *sg = src->plat->grp[g];
-
-			if (sg)
-				for (unsigned i = 0; i < IOS_PLAT_VAL; i++)
-					dst->plat->grp[g][i] += sg[i];
-		}
+		/* reserved above: a table with the groups, so no add fails */
+		for (unsigned i = ios_lat_next_bucket(src, 0); i < IOS_PLAT_NR;
+		     i = ios_lat_next_bucket(src, i + 1))
+			(void)plat_add(dst, i, ios_lat_bucket(src, i));
 	return 0;
 }
 
@@ -218,8 +334,7 @@ static void plat_free(struct ios_plat *p)
 {
 	if (!p)
 		return;
-	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++)
-		free(p->grp[g]);
+	groups_free(p->grp);
 	free(p);
 }
 
@@ -434,12 +549,21 @@ static int st_copy_lat(struct ios_lat_stat *dst, const struct ios_lat_stat *src)
 	dst->plat = NULL;
 	if (!src->plat)
 		return 0;
+	if (!(dst->plat = plat_new(src->plat->grp ? 0 : src->plat->nr)))
+		return -ENOMEM;
+	if (!src->plat->grp) {
+		dst->plat->nr = src->plat->nr;
+		memcpy(dst->plat->few, src->plat->few, src->plat->nr * sizeof(uint64_t));
+		return 0;
+	}
+	if (!(dst->plat->grp = calloc(IOS_PLAT_GROUP_NR, sizeof(uint64_t *))))
+		return -ENOMEM;
 	for (unsigned g = 0; g < IOS_PLAT_GROUP_NR; g++) {
 		uint64_t *grp;
 
 		if (!src->plat->grp[g])
 			continue;
-		grp = plat_group(dst, g << IOS_PLAT_BITS);
+		grp = plat_group(dst->plat, g << IOS_PLAT_BITS);
 		if (!grp)
 			return -ENOMEM;
 		memcpy(grp, src->plat->grp[g], IOS_PLAT_VAL * sizeof(*grp));
@@ -753,6 +877,30 @@ static bool st_buf_reserve(struct ios_buf *b, size_t extra)
 	return true;
 }
 
+void ios_buf_set_sink(struct ios_buf *b, int (*sink)(void *arg, const char *s, size_t len),
+		      void *arg)
+{
+	b->sink = sink;
+	b->sink_arg = arg;
+}
+
+int ios_buf_drain(struct ios_buf *b)
+{
+	if (b->sink && b->len && !b->sink_err)
+		b->sink_err = b->sink(b->sink_arg, b->s, b->len);
+	if (b->sink && b->s) {
+		b->len = 0;
+		b->s[0] = '\0';
+	}
+	return b->sink_err;
+}
+
+static void st_buf_maybe_drain(struct ios_buf *b)
+{
+	if (b->sink && b->len >= IOS_BUF_DRAIN)
+		(void)ios_buf_drain(b);
+}
+
 void ios_buf_printf(struct ios_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -773,6 +921,7 @@ void ios_buf_printf(struct ios_buf *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += (size_t)n;
+	st_buf_maybe_drain(b);
 }
 
 void ios_buf_puts(struct ios_buf *b, const char *s)
@@ -783,6 +932,7 @@ void ios_buf_puts(struct ios_buf *b, const char *s)
 		return;
 	memcpy(b->s + b->len, s, n + 1);
 	b->len += n;
+	st_buf_maybe_drain(b);
 }
 
 /* ---- number formatting ---- */

@@ -250,7 +250,7 @@ struct run_task {
 	bool dir_used[2];
 
 	/* fio's bw / lat / iops logs (write_*_log) */
-	struct ios_fiolog_job log;
+	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 	bool logging;
 
 	/* write_iolog= (iolog_write.c): NULL when the job writes none */

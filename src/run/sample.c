@@ -25,7 +25,7 @@ static void sample_bw(struct run_task *t, uint64_t now, bool log_only)
 					       (double)t->sample_bytes[d] * 1e9 / 1024.0 / (double)span);
 			/* fio writes no log line for a window without I/O */
 			if (t->logging && t->sample_bytes[d])
-				ios_fiolog_rate(&t->log, IOS_FIOLOG_BW, now - t->ramp_end_ns, d,
+				ios_fiolog_rate(t->log, IOS_FIOLOG_BW, now - t->ramp_end_ns, d,
 						sample_rate(t->sample_bytes[d], span, 1024));
 		}
 	}
@@ -45,7 +45,7 @@ static void sample_iops(struct run_task *t, uint64_t now, bool log_only)
 				ios_sample_add(&t->res->dir[d].iops,
 					       (double)t->sample_ios[d] * 1e9 / (double)span);
 			if (t->logging && t->sample_ios[d])
-				ios_fiolog_rate(&t->log, IOS_FIOLOG_IOPS, now - t->ramp_end_ns, d,
+				ios_fiolog_rate(t->log, IOS_FIOLOG_IOPS, now - t->ramp_end_ns, d,
 						sample_rate(t->sample_ios[d], span, 1));
 		}
 	}
@@ -159,5 +159,5 @@ void ios_run_sample_finish_logs(struct run_task *t, uint64_t now)
 		sample_bw(t, now, true);
 	if (t->iops_win_ns && now - t->iops_at_ns >= IOS_NSEC_PER_MSEC)
 		sample_iops(t, now, true);
-	ios_fiolog_job_end(&t->log, now - t->ramp_end_ns);
+	ios_fiolog_job_end(t->log, now - t->ramp_end_ns);
 }

@@ -121,14 +121,16 @@ static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_
 	t->iops_win_ns = j->iopsavgtime_ns ? j->iopsavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
 	if (!c->logs)
 		return 0;
-	ret = ios_fiolog_job_open(c->logs, j, t->index + 1, &t->log, e);
+	if (!(t->log = calloc(1, sizeof(*t->log))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ret = ios_fiolog_job_open(c->logs, j, t->index + 1, t->log, e);
 	if (ret)
 		return ret;
-	t->logging = ios_fiolog_has(&t->log, IOS_FIOLOG_BW) || ios_fiolog_has(&t->log, IOS_FIOLOG_IOPS) ||
-		     ios_fiolog_has(&t->log, IOS_FIOLOG_LAT);
-	if (ios_fiolog_has(&t->log, IOS_FIOLOG_BW))
+	t->logging = ios_fiolog_has(t->log, IOS_FIOLOG_BW) || ios_fiolog_has(t->log, IOS_FIOLOG_IOPS) ||
+		     ios_fiolog_has(t->log, IOS_FIOLOG_LAT);
+	if (ios_fiolog_has(t->log, IOS_FIOLOG_BW))
 		t->bw_win_ns = !avg ? 0 : (j->bwavgtime_set ? t->bw_win_ns : avg);
-	if (ios_fiolog_has(&t->log, IOS_FIOLOG_IOPS))
+	if (ios_fiolog_has(t->log, IOS_FIOLOG_IOPS))
 		t->iops_win_ns = !avg ? 0 : (j->iopsavgtime_set ? t->iops_win_ns : avg);
 	return 0;
 }
@@ -270,12 +272,20 @@ static int task_setup_poisson(struct run_ctx *c, struct run_task *t, struct ios_
 }
 
 /* The I/O units: depth of them for data on the free list, one more for fsync and friends. */
+/*
+ * The iodepth I/O units, and the sync unit (issue_sync) only for a job that
+ * syncs: it is a third of a psync reader's units, and 10,000 of those add up.
+ */
 static int task_setup_units(struct run_task *t, struct ios_err *e)
 {
-	t->ios = calloc(t->depth + 1, sizeof(*t->ios));
+	const struct ios_job *j = t->job;
+	bool syncs = j->end_fsync || j->fsync_on_close || j->fsync_blocks || j->fdatasync_blocks;
+	unsigned n = t->depth + (syncs ? 1 : 0);
+
+	t->ios = calloc(n, sizeof(*t->ios));
 	if (!t->ios)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
-	for (unsigned i = 0; i <= t->depth; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		t->ios[i].t = t;
 		ios_timer_init(&t->ios[i].step_timer);
 		if (i == t->depth) {
@@ -408,6 +418,8 @@ void ios_run_task_free(struct run_task *t)
 	ios_run_verify_task_free(t);
 	free(t->ios);
 	free(t->files);
+	free(t->log);
+	t->log = NULL;
 	t->ios = NULL;
 	t->files = NULL;
 }
@@ -713,8 +725,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		ios_sample_add(&d->iops, 1.0);
 	if (t->logging) {
 		/* fio logs each I/O's own priority (cmdprio) */
-		t->log.prio = io->ioprio ? (unsigned)io->ioprio : ios_fiolog_job_prio(t->job);
-		ios_fiolog_io(&t->log, now - t->ramp_end_ns, io->trim ? IOS_DDIR_TRIM : io->dir,
+		t->log->prio = io->ioprio ? (unsigned)io->ioprio : ios_fiolog_job_prio(t->job);
+		ios_fiolog_io(t->log, now - t->ramp_end_ns, io->trim ? IOS_DDIR_TRIM : io->dir,
 			      io->len, io->offset, t->async,
 			      io->issue_ns - io->start_ns, clat, lat);
 	}
@@ -1032,6 +1044,7 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	struct run_io *io = t->sync_io;
 	struct run_ctx *c = t->ctx;
 
+	IOS_BUG_ON_MSG(!io, "a sync for a job set up without its sync unit");
 	io->tf = tf;
 	io->sync_op = true;
 	io->trim = false;

@@ -490,7 +490,7 @@ void ios_run_verify_task_free(struct run_task *t)
 	 * An I/O unit still holding its piece: an orphan (replaced in the log
 	 * while in flight) is only there; any other is on the log, freed below.
 	 */
-	for (unsigned i = 0; t->ios && i <= t->depth; i++) {
+	for (unsigned i = 0; t->ios && i < t->depth + (t->sync_io ? 1 : 0); i++) {
 		if (t->ios[i].vp && t->ios[i].vp->orphan)
 			free(t->ios[i].vp);
 		t->ios[i].vp = NULL;

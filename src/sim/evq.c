@@ -1,10 +1,14 @@
 /*
- * The simulator's event queue: a binary min-heap of events keyed by
+ * The simulator's event queue: a 4-ary min-heap of events keyed by
  * (time, sequence number). The sequence number is a global insertion
  * counter, so events at the same nanosecond run in the order they were
  * scheduled and no two keys are ever equal: the order is total and a run is
  * reproducible bit for bit. Push and pop are O(log n); the heap is an array
- * of events by value, so it allocates only when it grows.
+ * of events by value, so it allocates only when it grows. Four children per
+ * slot rather than two halve the levels a pop moves an entry through (with
+ * 10,000 processes' timers queued, sifting was a third of the run), and the
+ * four sit side by side; since no two keys are equal, what pops first is the
+ * same whatever the shape of the heap.
  *
  * A timer's event knows its timer and the timer knows its slot, so a timer
  * re-armed or cancelled moves or leaves its one entry in place: the heap
@@ -15,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/sim.h"
+
+#define EVQ_D 4
+#define evq_parent(i) (((i) - 1) / EVQ_D)
 
 static inline bool evq_before(const struct ios_event *a, const struct ios_event *b)
 {
@@ -33,7 +40,7 @@ static inline void evq_place(struct ios_evq *q, size_t i, const struct ios_event
 static void evq_sift_up(struct ios_evq *q, size_t i, const struct ios_event *ev)
 {
 	while (i > 0) {
-		size_t p = (i - 1) / 2;
+		size_t p = evq_parent(i);
 
 		if (!evq_before(ev, &q->heap[p]))
 			break;
@@ -49,12 +56,15 @@ static void evq_sift_down(struct ios_evq *q, size_t i, const struct ios_event *e
 	size_t n = q->n;
 
 	for (;;) {
-		size_t c = 2 * i + 1;
+		size_t first = EVQ_D * i + 1, end = first + EVQ_D, c = first;
 
-		if (c >= n)
+		if (first >= n)
 			break;
-		if (c + 1 < n && evq_before(&q->heap[c + 1], &q->heap[c]))
-			c++;
+		if (end > n)
+			end = n;
+		for (size_t k = first + 1; k < end; k++)
+			if (evq_before(&q->heap[k], &q->heap[c]))
+				c = k;
 		if (!evq_before(&q->heap[c], ev))
 			break;
 		evq_place(q, i, &q->heap[c]);
@@ -66,7 +76,7 @@ static void evq_sift_down(struct ios_evq *q, size_t i, const struct ios_event *e
 /* Slot @i of the heap holds @ev, whose key changed: restore heap order. */
 static void evq_fix(struct ios_evq *q, size_t i, const struct ios_event *ev)
 {
-	if (i > 0 && evq_before(ev, &q->heap[(i - 1) / 2]))
+	if (i > 0 && evq_before(ev, &q->heap[evq_parent(i)]))
 		evq_sift_up(q, i, ev);
 	else
 		evq_sift_down(q, i, ev);

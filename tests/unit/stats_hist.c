@@ -87,9 +87,8 @@ static int test_add_fills_histogram(void)
 	ios_lat_add(&s, 1001);
 	T_ASSERT_U64_EQ(ios_lat_bucket(&s, 5), 1);
 	T_ASSERT_U64_EQ(ios_lat_bucket(&s, 317), 2);
-	/* only the groups that got samples exist */
-	T_ASSERT(s.plat->grp[0] != NULL && s.plat->grp[317 >> IOS_PLAT_BITS] != NULL);
-	T_ASSERT(s.plat->grp[1] == NULL && s.plat->grp[IOS_PLAT_GROUP_NR - 1] == NULL);
+	/* two buckets: a list of two, no table of groups */
+	T_ASSERT(s.plat->grp == NULL && s.plat->nr == 2);
 	T_ASSERT_EQ(ios_lat_next_bucket(&s, 0), 5);
 	T_ASSERT_EQ(ios_lat_next_bucket(&s, 6), 317);
 	T_ASSERT_EQ(ios_lat_next_bucket(&s, 318), IOS_PLAT_NR);
@@ -208,10 +207,69 @@ static int test_percentiles_vs_sorted_reference(void)
 	return T_PASS;
 }
 
+/*
+ * Past IOS_PLAT_FEW buckets the list becomes the table of groups: every
+ * count is where a dense reference says, before and after, in a copy (via
+ * merge into an empty stat) and when a count passes the list's 53 bits.
+ */
+static int test_list_to_table(void)
+{
+	static uint64_t ref[IOS_PLAT_NR];
+	struct ios_lat_stat s, m;
+	unsigned idx, nr = 0;
+
+	ios_lat_init(&s);
+	ios_lat_init(&m);
+	T_ASSERT_EQ(ios_lat_enable_hist(&s), 0);
+	T_ASSERT_EQ(ios_lat_enable_hist(&m), 0);
+	memset(ref, 0, sizeof(ref));
+	for (unsigned k = 0; k < 3 * IOS_PLAT_FEW; k++) {
+		/* spread out and in no order: 7919 is prime, so each bucket once */
+		uint64_t v = 1 + (uint64_t)(k * 7919u % 3000u) * 997u;
+
+		ios_lat_add(&s, v);
+		ios_lat_add(&s, v);
+		ref[ios_plat_val_to_idx(v)] += 2;
+		if (k == IOS_PLAT_FEW / 2)
+			T_ASSERT(s.plat->grp == NULL);
+	}
+	T_ASSERT(s.plat->grp != NULL && !s.hist_lost);
+	for (idx = 0; idx < IOS_PLAT_NR; idx++) {
+		T_ASSERT_U64_EQ(ios_lat_bucket(&s, idx), ref[idx]);
+		if (ref[idx])
+			nr++;
+	}
+	idx = ios_lat_next_bucket(&s, 0);
+	for (unsigned i = 0; i < IOS_PLAT_NR; i++)
+		if (ref[i]) {
+			T_ASSERT_EQ(idx, i);
+			idx = ios_lat_next_bucket(&s, i + 1);
+		}
+	T_ASSERT_EQ(idx, IOS_PLAT_NR);
+	T_ASSERT_EQ(ios_lat_merge(&m, &s), 0);
+	for (idx = 0; idx < IOS_PLAT_NR; idx++)
+		T_ASSERT_U64_EQ(ios_lat_bucket(&m, idx), ref[idx]);
+	ios_lat_free(&m);
+	/* a list with a count too large for its 53 bits */
+	ios_lat_init(&m);
+	T_ASSERT_EQ(ios_lat_add_bucket(&m, 7, 1ull << 52), 0);
+	T_ASSERT(m.plat->grp == NULL);
+	T_ASSERT_EQ(ios_lat_add_bucket(&m, 7, 1ull << 52), 0);
+	T_ASSERT_EQ(ios_lat_add_bucket(&m, 9, 3), 0);
+	T_ASSERT(m.plat->grp != NULL);
+	T_ASSERT_U64_EQ(ios_lat_bucket(&m, 7), 1ull << 53);
+	T_ASSERT_U64_EQ(ios_lat_bucket(&m, 9), 3);
+	T_ASSERT_EQ(ios_lat_next_bucket(&m, 8), 9);
+	ios_lat_free(&m);
+	ios_lat_free(&s);
+	T_ASSERT(nr > IOS_PLAT_FEW);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_exact_below_128, test_round_trip, test_monotonic_and_error_bound,
 		     test_known_buckets, test_add_fills_histogram, test_percentiles_exact_range,
 		     test_percentiles_hand, test_percentiles_empty,
-		     test_percentiles_vs_sorted_reference);
+		     test_percentiles_vs_sorted_reference, test_list_to_table);
 }
