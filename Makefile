@@ -108,11 +108,11 @@ check:
 	@MAKE="$(MAKE)" sh tests/check-all.sh
 
 check-quick: all
-	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) sh tests/run-tests.sh
+	@BUILD=$(BUILD) BIN=$(abspath $(BIN_OUT)) TEST_ENV="$(TEST_ENV)" sh tests/run-tests.sh
 
-ASAN_VARS = BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+ASAN_VARS = BUILD=build-asan OPT=-O2 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 check-asan:
-	$(MAKE) $(ASAN_VARS) check-quick
+	$(MAKE) $(ASAN_VARS) TEST_ENV="ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" check-quick
 
 FUZZ_SECONDS ?= 30
 fuzz-smoke: fuzz

@@ -8,6 +8,13 @@
 # figures), and an idle-class reader that gets the disk only once the BE
 # reader stops (its bandwidth log). Measured figures: docs/real-measured.md.
 # Skipped (77) without io_uring, or where the directory has no O_DIRECT.
+# The ratios are measured on this machine's disk; a sanitizer build measures
+# the same ratios with the same code (its io_uring host is checked under the
+# sanitizers by real_faults.sh and host_uring_faults).
+if [ "${BUILD:-build}" != build ]; then
+	echo "real_fairness: measured in the normal build only (BUILD=$BUILD)"
+	exit 77
+fi
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d /var/tmp/iosched-rf.XXXXXX 2>/dev/null || mktemp -d)
