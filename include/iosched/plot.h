@@ -30,6 +30,9 @@ struct ios_series_job {
 	uint64_t *bytes;	/* bytes completed per bucket; missing tail = 0 */
 	size_t len, cap;
 	uint64_t total;		/* sum of bytes[] */
+	/* what ios_series_aggregate() groups by (series_group.h) */
+	char *cgroup;		/* the job's cgroup path, "" for the root group */
+	int ioprio_class, ioprio_level;	/* effective (ios_ioc_class/level) */
 };
 
 struct ios_series {

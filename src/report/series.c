@@ -91,6 +91,7 @@ void ios_series_free(struct ios_series *s)
 	for (size_t j = 0; j < s->nr_jobs; j++) {
 		free(s->jobs[j].label);
 		free(s->jobs[j].bytes);
+		free(s->jobs[j].cgroup);
 	}
 	free(s->jobs);
 	memset(s, 0, sizeof(*s));

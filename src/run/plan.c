@@ -13,6 +13,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include "iosched/series_group.h"
 #include "run_int.h"
 
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
@@ -94,7 +95,10 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 		r->pcts = ios_default_percentiles;
 		r->nr_pcts = ios_nr_default_percentiles;
 	}
-	(void)c;
+	/* what a plot grouped by cgroup or by class needs of the job (series_group.h) */
+	if (c->series && ios_series_set_group(c->series, t->index, r->cgroup, r->ioprio_class,
+					      r->ioprio_level))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
 
