@@ -155,6 +155,8 @@ extern const struct ios_cl_choice cli_plot_by_choices[];
  */
 int cli_plot_group(const struct ios_series *in, int by, const struct ios_series *words_for,
 		   struct ios_series *out, char *sub, size_t len);
+/* "cgroup", "class and level" or NULL (jobs): struct ios_plot's lines for @s and @by */
+const char *cli_plot_lines(const struct ios_series *s, int by);
 void cli_plot_title(const struct cli_run_opts *o, char *buf, size_t len);
 void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const char *device,
 		       uint64_t seed, char *buf, size_t len);

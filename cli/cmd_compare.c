@@ -108,7 +108,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
 	struct ios_series *lines = calloc(nr, sizeof(*lines));
 	char title[1024], sub[1024];
-	struct ios_plot p = { title, sub, pr, nr };
+	struct ios_plot p = { title, sub, pr, nr, NULL };
 	size_t done = 0;
 	int ret = -1;
 
@@ -132,6 +132,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 		pr[done].label = cols[done].label;
 		pr[done].series = &lines[done];
 	}
+	p.lines = cli_plot_lines(res->extra[0].series, plot_by);
 	ret = cli_write_plot(path, &p);
 out:
 	for (size_t c = 0; c < done; c++)

@@ -51,6 +51,18 @@ const struct ios_cl_choice cli_plot_by_choices[] = {
 	{ NULL, 0, false },
 };
 
+const char *cli_plot_lines(const struct ios_series *s, int by)
+{
+	switch (ios_plot_by_resolve(s, (enum ios_plot_by)by)) {
+	case IOS_PLOT_BY_CGROUP:
+		return "cgroup";
+	case IOS_PLOT_BY_CLASS:
+		return "class and level";
+	default:
+		return NULL;
+	}
+}
+
 int cli_plot_group(const struct ios_series *in, int by, const struct ios_series *words_for,
 		   struct ios_series *out, char *sub, size_t len)
 {
@@ -103,13 +115,13 @@ int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct io
 	char title[1024], sub[1024];
 	struct ios_series lines;
 	struct ios_plot_run pr = { NULL, &lines };
-	struct ios_plot p = { title, sub, &pr, 1 };
+	struct ios_plot p = { title, sub, &pr, 1, cli_plot_lines(res->series, o->plot_by) };
 	int ret;
 
 	cli_plot_title(o, title, sizeof(title));
 	cli_plot_subtitle(o, res->scheduler, res->device, res->seed, sub, sizeof(sub));
 	if (!res->series)
-		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0 });
+		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0, NULL });
 	if (cli_plot_group(res->series, o->plot_by, res->series, &lines, sub, sizeof(sub)))
 		return -1;
 	ret = cli_write_plot(path, &p);

@@ -60,6 +60,7 @@ struct ios_plot {
 	const char *subtitle;		/* second line, e.g. scheduler, device, seed; may be NULL */
 	const struct ios_plot_run *runs;
 	size_t nr_runs;
+	const char *lines;		/* what a line is, in the panel titles: "cgroup"; NULL: "job" */
 };
 
 /*

@@ -8,7 +8,9 @@
  * bytes of the group's jobs bucket by bucket:
  *
  *  - IOS_PLOT_BY_CGROUP: one line per cgroup, in the order the jobs first
- *    name it, labelled "cgroup /s0 (60 jobs)" ("cgroup /" is the root);
+ *    name it, labelled "/s0 (60 jobs)" ("/" is the root; the legend of a single
+ *    run cuts names at 17 characters, so no "cgroup" word: the panel
+ *    titles say "per cgroup");
  *  - IOS_PLOT_BY_CLASS: one line per effective ioprio class and level,
  *    "RT0", "BE4 (2 jobs)", "IDLE", ordered RT0..RT7, BE0..BE7, IDLE;
  *  - IOS_PLOT_BY_JOB: a copy, one line per job as recorded.

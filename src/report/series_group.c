@@ -111,7 +111,7 @@ static void sg_label(const struct ios_series_job *first, enum ios_plot_by by, si
 	if (by == IOS_PLOT_BY_CGROUP) {
 		const char *p = sg_cgroup(first);
 
-		snprintf(name, sizeof(name), "cgroup %s%s", *p == '/' ? "" : "/", p);
+		snprintf(name, sizeof(name), "%s%s", *p == '/' ? "" : "/", p);
 	} else if (first->ioprio_class == IOS_IOPRIO_CLASS_IDLE) {
 		snprintf(name, sizeof(name), "IDLE");
 	} else {
