@@ -98,6 +98,14 @@ static int sg_copy_job(struct ios_series_job *dst, const struct ios_series_job *
 		memcpy(dst->bytes, src->bytes, src->len * sizeof(*dst->bytes));
 	dst->len = dst->cap = src->len;
 	dst->total = src->total;
+	if (src->disk_len) {
+		dst->disk = malloc(src->disk_len * sizeof(*dst->disk));
+		if (!dst->disk)
+			return -ENOMEM;
+		memcpy(dst->disk, src->disk, src->disk_len * sizeof(*dst->disk));
+		dst->disk_len = dst->disk_cap = src->disk_len;
+	}
+	dst->disk_total = src->disk_total;
 	dst->ioprio_class = src->ioprio_class;
 	dst->ioprio_level = src->ioprio_level;
 	return 0;
@@ -204,6 +212,8 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 		members[grp[j]]++;
 		if (in->jobs[j].len > g->len)
 			g->len = in->jobs[j].len;
+		if (in->jobs[j].disk_len > g->disk_len)
+			g->disk_len = in->jobs[j].disk_len;
 	}
 	for (size_t g = 0; g < n; g++) {
 		const struct ios_series_job *first = &in->jobs[rep[g]];
@@ -213,7 +223,9 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 		sg_label(first, by, members[g], label, sizeof(label));
 		sj->cap = sj->len;
 		sj->bytes = sj->len ? calloc(sj->len, sizeof(*sj->bytes)) : NULL;
-		if ((sj->len && !sj->bytes) || ios_series_set_label(out, g, label) ||
+		sj->disk_cap = sj->disk_len;
+		sj->disk = sj->disk_len ? calloc(sj->disk_len, sizeof(*sj->disk)) : NULL;
+		if ((sj->len && !sj->bytes) || (sj->disk_len && !sj->disk) || ios_series_set_label(out, g, label) ||
 		    ios_series_set_group(out, g, sg_cgroup(first), first->ioprio_class,
 					 first->ioprio_level))
 			goto fail;
@@ -224,7 +236,10 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 
 		for (size_t i = 0; i < src->len; i++)
 			g->bytes[i] += src->bytes[i];
+		for (size_t i = 0; i < src->disk_len; i++)
+			g->disk[i] += src->disk[i];
 		g->total += src->total;
+		g->disk_total += src->disk_total;
 	}
 	ret = 0;
 	goto out;

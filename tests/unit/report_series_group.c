@@ -5,7 +5,9 @@
  * jobs)", "IDLE", cgroups in job order and classes RT, BE, IDLE by level;
  * auto groups by cgroup only above 10 jobs in two cgroups or more; an
  * unknown grouping is refused; the same run grouped twice draws the same
- * bytes; a real run's groups add up to its jobs' reported bytes.
+ * bytes; a real run's groups add up to its jobs' reported bytes; a buffered
+ * writer's pages count for it (disk[]) when their writeback completes:
+ * with end_fsync all it wrote, and nothing for an O_DIRECT writer.
  */
 #include <string.h>
 #include "harness.h"
@@ -193,7 +195,49 @@ static int test_run_groups(void)
 	return T_PASS;
 }
 
+static const char wjob[] =
+	"[global]\nsize=8m\nbs=64k\nrw=write\nend_fsync=1\n"
+	"[w1]\n[w2]\nsize=4m\n[direct]\ndirect=1\n";
+
+/* buffered writers' pages count for them when their writeback completes */
+static int test_writeback_disk(void)
+{
+	struct ios_run_result r;
+	struct ios_jobfile jf;
+	struct ios_series g;
+	const struct ios_series *s;
+
+	T_ASSERT_EQ(run(wjob, &r, &jf), 0);
+	s = r.series;
+	T_ASSERT(s && s->nr_jobs == 3);
+	/* end_fsync: every byte w1 and w2 wrote reached the disk before they ended */
+	T_ASSERT_U64_EQ(r.jobs[0].dir[1].io_bytes, 8 << 20);
+	T_ASSERT_U64_EQ(s->jobs[0].disk_total, 8 << 20);
+	T_ASSERT_U64_EQ(s->jobs[1].disk_total, 4 << 20);
+	T_ASSERT_U64_EQ(s->jobs[0].total, r.jobs[0].dir[1].io_bytes);
+	/* O_DIRECT writes are counted at completion only */
+	T_ASSERT_U64_EQ(s->jobs[2].disk_total, 0);
+	T_ASSERT(s->jobs[2].total == 8 << 20);
+	{
+		uint64_t b = 0;
+
+		for (size_t i = 0; i < s->jobs[0].disk_len; i++)
+			b += s->jobs[0].disk[i];
+		T_ASSERT_U64_EQ(b, s->jobs[0].disk_total);
+	}
+	/* the disk wrote at least what the jobs' pages were */
+	T_ASSERT(r.disks[0].sectors[1] * 512 >= (8 + 4 + 8) << 20);
+	/* grouped, the disk bytes add up too */
+	T_ASSERT_EQ(ios_series_aggregate(s, IOS_PLOT_BY_CLASS, &g), 0);
+	T_ASSERT(g.nr_jobs == 1 && g.jobs[0].disk_total == 12 << 20);
+	ios_series_free(&g);
+	ios_run_result_free(&r);
+	ios_jobfile_free(&jf);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_cgroup_sums, test_class_labels_and_auto, test_run_groups);
+	return T_RUN(test_cgroup_sums, test_class_labels_and_auto, test_run_groups,
+		     test_writeback_disk);
 }
