@@ -42,6 +42,13 @@ struct ios_series_job {
 	uint64_t *disk;
 	size_t disk_len, disk_cap;
 	uint64_t disk_total;	/* sum of disk[] */
+	/*
+	 * The part of bytes[] that buffered writes copied into the page
+	 * cache; bytes[] - cached[] + disk[] is the job's I/O at disk time.
+	 */
+	uint64_t *cached;
+	size_t cached_len, cached_cap;
+	uint64_t cached_total;
 };
 
 struct ios_series {
@@ -59,6 +66,9 @@ int ios_series_add(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t byt
 /* @bytes of pages @job dirtied reached the disk at @t_ns (writeback done); -ENOMEM. */
 int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns,
 			uint64_t bytes) IOS_MUST_CHECK;
+/* @bytes of @job's completed I/O at @t_ns were a buffered write's copy (already in add) */
+int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns,
+			  uint64_t bytes) IOS_MUST_CHECK;
 void ios_series_free(struct ios_series *s);
 
 /* One run to draw. */

@@ -55,6 +55,7 @@ static void sr_coarsen(struct ios_series *s)
 	for (size_t j = 0; j < s->nr_jobs; j++) {
 		sr_fold(s->jobs[j].bytes, &s->jobs[j].len);
 		sr_fold(s->jobs[j].disk, &s->jobs[j].disk_len);
+		sr_fold(s->jobs[j].cached, &s->jobs[j].cached_len);
 	}
 	s->bucket_ns *= 10;
 }
@@ -108,6 +109,19 @@ int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns, uint64_
 	return 0;
 }
 
+int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
+{
+	struct ios_series_job *sj = &s->jobs[job];
+
+	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
+		sr_coarsen(s);
+	if (sr_put(&sj->cached, &sj->cached_len, &sj->cached_cap, (size_t)(t_ns / s->bucket_ns),
+		   bytes))
+		return -ENOMEM;
+	sj->cached_total += bytes;
+	return 0;
+}
+
 void ios_series_free(struct ios_series *s)
 {
 	if (!s)
@@ -117,6 +131,7 @@ void ios_series_free(struct ios_series *s)
 		free(s->jobs[j].bytes);
 		free(s->jobs[j].cgroup);
 		free(s->jobs[j].disk);
+		free(s->jobs[j].cached);
 	}
 	free(s->jobs);
 	memset(s, 0, sizeof(*s));

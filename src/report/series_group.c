@@ -106,6 +106,14 @@ static int sg_copy_job(struct ios_series_job *dst, const struct ios_series_job *
 		dst->disk_len = dst->disk_cap = src->disk_len;
 	}
 	dst->disk_total = src->disk_total;
+	if (src->cached_len) {
+		dst->cached = malloc(src->cached_len * sizeof(*dst->cached));
+		if (!dst->cached)
+			return -ENOMEM;
+		memcpy(dst->cached, src->cached, src->cached_len * sizeof(*dst->cached));
+		dst->cached_len = dst->cached_cap = src->cached_len;
+	}
+	dst->cached_total = src->cached_total;
 	dst->ioprio_class = src->ioprio_class;
 	dst->ioprio_level = src->ioprio_level;
 	return 0;
@@ -214,6 +222,8 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 			g->len = in->jobs[j].len;
 		if (in->jobs[j].disk_len > g->disk_len)
 			g->disk_len = in->jobs[j].disk_len;
+		if (in->jobs[j].cached_len > g->cached_len)
+			g->cached_len = in->jobs[j].cached_len;
 	}
 	for (size_t g = 0; g < n; g++) {
 		const struct ios_series_job *first = &in->jobs[rep[g]];
@@ -225,7 +235,10 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 		sj->bytes = sj->len ? calloc(sj->len, sizeof(*sj->bytes)) : NULL;
 		sj->disk_cap = sj->disk_len;
 		sj->disk = sj->disk_len ? calloc(sj->disk_len, sizeof(*sj->disk)) : NULL;
-		if ((sj->len && !sj->bytes) || (sj->disk_len && !sj->disk) || ios_series_set_label(out, g, label) ||
+		sj->cached_cap = sj->cached_len;
+		sj->cached = sj->cached_len ? calloc(sj->cached_len, sizeof(*sj->cached)) : NULL;
+		if ((sj->len && !sj->bytes) || (sj->disk_len && !sj->disk) ||
+		    (sj->cached_len && !sj->cached) || ios_series_set_label(out, g, label) ||
 		    ios_series_set_group(out, g, sg_cgroup(first), first->ioprio_class,
 					 first->ioprio_level))
 			goto fail;
@@ -239,7 +252,10 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 		for (size_t i = 0; i < src->disk_len; i++)
 			g->disk[i] += src->disk[i];
 		g->total += src->total;
+		for (size_t i = 0; i < src->cached_len; i++)
+			g->cached[i] += src->cached[i];
 		g->disk_total += src->disk_total;
+		g->cached_total += src->cached_total;
 	}
 	ret = 0;
 	goto out;

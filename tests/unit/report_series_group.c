@@ -215,8 +215,12 @@ static int test_writeback_disk(void)
 	T_ASSERT_U64_EQ(s->jobs[0].disk_total, 8 << 20);
 	T_ASSERT_U64_EQ(s->jobs[1].disk_total, 4 << 20);
 	T_ASSERT_U64_EQ(s->jobs[0].total, r.jobs[0].dir[1].io_bytes);
+	/* all of w1's bytes were copies into the page cache */
+	T_ASSERT_U64_EQ(s->jobs[0].cached_total, 8 << 20);
+	T_ASSERT_U64_EQ(s->jobs[1].cached_total, 4 << 20);
 	/* O_DIRECT writes are counted at completion only */
 	T_ASSERT_U64_EQ(s->jobs[2].disk_total, 0);
+	T_ASSERT_U64_EQ(s->jobs[2].cached_total, 0);
 	T_ASSERT(s->jobs[2].total == 8 << 20);
 	{
 		uint64_t b = 0;
@@ -230,6 +234,8 @@ static int test_writeback_disk(void)
 	/* grouped, the disk bytes add up too */
 	T_ASSERT_EQ(ios_series_aggregate(s, IOS_PLOT_BY_CLASS, &g), 0);
 	T_ASSERT(g.nr_jobs == 1 && g.jobs[0].disk_total == 12 << 20);
+	T_ASSERT_U64_EQ(g.jobs[0].cached_total, 12 << 20);
+	T_ASSERT_U64_EQ(g.jobs[0].total, (8 + 4 + 8) << 20);
 	ios_series_free(&g);
 	ios_run_result_free(&r);
 	ios_jobfile_free(&jf);
