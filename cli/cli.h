@@ -56,6 +56,7 @@ struct cli_run_opts {
 	const char *trace_mask_arg;	/* --trace-mask LIST as given; NULL: not given */
 	uint16_t trace_mask;		/* its categories (blktrace's -a); all by default */
 	const char *plot;		/* --plot FILE.svg (run, replay) */
+	int plot_by;			/* --plot-by: enum ios_plot_by, AUTO by default */
 	const char **jobs;		/* job file names, in order */
 	int nr_jobs;
 	bool real;			/* --real: real files through io_uring (host.h) */
@@ -149,6 +150,18 @@ void cli_exp_opts(struct ios_exp_opts *o, long workers, struct cli_progress *pro
  * seed N, --set ..." (no scheduler when @sched is NULL: compare's rows name them)
  */
 struct ios_plot;
+struct ios_series;
+/* --plot-by's values: auto, job, cgroup, class (enum ios_plot_by) */
+extern const struct ios_cl_choice cli_plot_by_choices[];
+/*
+ * @in grouped as --plot-by @by asks into @out (ios_series_aggregate), and
+ * ", one line per cgroup (2 for 120 jobs; --plot-by auto)" appended to the
+ * subtitle @sub when the lines are groups. 0, or -1 after an error message.
+ */
+int cli_plot_group(const struct ios_series *in, int by, const struct ios_series *words_for,
+		   struct ios_series *out, char *sub, size_t len);
+/* "cgroup", "class and level" or NULL (jobs): struct ios_plot's lines for @s and @by */
+const char *cli_plot_lines(const struct ios_series *s, int by);
 void cli_plot_title(const struct cli_run_opts *o, char *buf, size_t len);
 void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const char *device,
 		       uint64_t seed, char *buf, size_t len);

@@ -18,10 +18,12 @@
 #include "iosched/compare.h"
 #include "iosched/exp.h"
 #include "iosched/plot.h"
+#include "iosched/series_group.h"
 
 /* compare's own options, before the run options (its --scheduler refuses) */
 struct cmp_args {
 	const char *list, *plot;
+	int plot_by;			/* --plot-by (enum ios_plot_by) */
 	uint64_t workers;
 	bool shares;
 };
@@ -66,6 +68,11 @@ static const struct ios_cl_opt cmp_opts[] = {
 	{ .name = "--plot", .kind = IOS_CL_STR, .off = CA(plot), .metavar = "FILE.svg",
 	  .help = "also draw each column's bandwidth and cumulative data per\n"
 		  "job over time, one row per column, on the same scales" },
+	{ .name = "--plot-by", .kind = IOS_CL_CHOICE, .off = CA(plot_by),
+	  .choices = cli_plot_by_choices, .metavar = "WHAT",
+	  .help = "--plot's lines: auto (default: cgroup with more than\n"
+		  "10 jobs in two cgroups or more, else job), job,\n"
+		  "cgroup, class (ioprio class and level)" },
 	{ .name = "--scheduler", .kind = IOS_CL_CALL, .fn = cmp_no_scheduler },
 	{ .name = NULL },
 };
@@ -95,25 +102,42 @@ static void cmp_usage(FILE *f)
 }
 
 /* --plot: one row per column, in column order, labelled as the user wrote the column. */
-static int cmp_plot(const char *path, const struct cli_run_opts *o,
+static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 		    const struct ios_cmp_column *cols, const struct ios_cmp_results *res, size_t nr)
 {
 	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
+	struct ios_series *lines = calloc(nr, sizeof(*lines));
 	char title[1024], sub[1024];
-	struct ios_plot p = { title, sub, pr, nr };
-	int ret;
+	struct ios_plot p = { title, sub, pr, nr, NULL };
+	size_t done = 0;
+	int ret = -1;
 
-	if (!pr) {
+	if (!pr || !lines) {
 		fprintf(stderr, "iosched: out of memory\n");
-		return -1;
-	}
-	for (size_t c = 0; c < nr; c++) {
-		pr[c].label = cols[c].label;
-		pr[c].series = res->extra[c].series;
+		goto out;
 	}
 	cli_plot_title(o, title, sizeof(title));
 	cli_plot_subtitle(o, NULL, res->runs[0].device, res->runs[0].seed, sub, sizeof(sub));
+	/* every row grouped alike, as the first column's series decide (the same jobs) */
+	for (; done < nr; done++) {
+		const struct ios_series *s = res->extra[done].series;
+
+		if (!s) {
+			fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(EINVAL));
+			goto out;
+		}
+		if (cli_plot_group(s, plot_by, res->extra[0].series, &lines[done], sub,
+				   done ? 0 : sizeof(sub)))
+			goto out;
+		pr[done].label = cols[done].label;
+		pr[done].series = &lines[done];
+	}
+	p.lines = cli_plot_lines(res->extra[0].series, plot_by);
 	ret = cli_write_plot(path, &p);
+out:
+	for (size_t c = 0; c < done; c++)
+		ios_series_free(&lines[c]);
+	free(lines);
 	free(pr);
 	return ret;
 }
@@ -191,7 +215,7 @@ int cmd_compare(int argc, char **argv)
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false;
 	struct cli_paths paths = { 0 };
-	struct cmp_args args = { 0 };
+	struct cmp_args args = { .plot_by = IOS_PLOT_BY_AUTO };
 	const struct ios_cl_group groups[] = {
 		{ cmp_opts, &args, 0 }, { cli_run_opts_table, &o, CLI_RUN_OWN },
 	};
@@ -265,7 +289,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	rc = CLI_EXIT_FAIL;
 	rc = cmp_print(&o, &res, nr_cols, shares);
-	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, cols, &res, nr_cols))
+	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, args.plot_by, cols, &res, nr_cols))
 		rc = CLI_EXIT_FAIL;
 out:
 	ios_cmp_results_free(&res);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "iosched/plot.h"
+#include "iosched/series_group.h"
 
 /* "job.fio other.fio" */
 void cli_plot_title(const struct cli_run_opts *o, char *buf, size_t len)
@@ -42,6 +43,46 @@ void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const ch
 		snprintf(buf, len, "device %s, seed %" PRIu64 "%s", device, seed, set);
 }
 
+const struct ios_cl_choice cli_plot_by_choices[] = {
+	{ "auto", IOS_PLOT_BY_AUTO, false },
+	{ "job", IOS_PLOT_BY_JOB, false },
+	{ "cgroup", IOS_PLOT_BY_CGROUP, false },
+	{ "class", IOS_PLOT_BY_CLASS, false },
+	{ NULL, 0, false },
+};
+
+const char *cli_plot_lines(const struct ios_series *s, int by)
+{
+	switch (ios_plot_by_resolve(s, (enum ios_plot_by)by)) {
+	case IOS_PLOT_BY_CGROUP:
+		return "cgroup";
+	case IOS_PLOT_BY_CLASS:
+		return "class and level";
+	default:
+		return NULL;
+	}
+}
+
+int cli_plot_group(const struct ios_series *in, int by, const struct ios_series *words_for,
+		   struct ios_series *out, char *sub, size_t len)
+{
+	enum ios_plot_by how = ios_plot_by_resolve(words_for, (enum ios_plot_by)by);
+	size_t n = strlen(sub);
+
+	if (ios_series_aggregate(in, how, out)) {
+		fprintf(stderr, "iosched: --plot: out of memory\n");
+		return -1;
+	}
+	if (how != IOS_PLOT_BY_JOB && n < len) {
+		char words[128];
+
+		ios_series_group_words(words_for, how, words, sizeof(words));
+		snprintf(sub + n, len - n, ", %.*s; --plot-by %s)", (int)(strlen(words) - 1),
+			 words, ios_plot_by_name((enum ios_plot_by)by));
+	}
+	return 0;
+}
+
 int cli_write_plot(const char *path, const struct ios_plot *p)
 {
 	struct ios_buf b;
@@ -72,10 +113,18 @@ int cli_write_plot(const char *path, const struct ios_plot *p)
 int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct ios_run_result *res)
 {
 	char title[1024], sub[1024];
-	struct ios_plot_run pr = { NULL, res->series };
-	struct ios_plot p = { title, sub, &pr, 1 };
+	struct ios_series lines;
+	struct ios_plot_run pr = { NULL, &lines };
+	struct ios_plot p = { title, sub, &pr, 1, cli_plot_lines(res->series, o->plot_by) };
+	int ret;
 
 	cli_plot_title(o, title, sizeof(title));
 	cli_plot_subtitle(o, res->scheduler, res->device, res->seed, sub, sizeof(sub));
-	return cli_write_plot(path, &p);
+	if (!res->series)
+		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0, NULL });
+	if (cli_plot_group(res->series, o->plot_by, res->series, &lines, sub, sizeof(sub)))
+		return -1;
+	ret = cli_write_plot(path, &p);
+	ios_series_free(&lines);
+	return ret;
 }

@@ -16,6 +16,7 @@
 #include "iosched/blktrace.h"
 #include "iosched/host.h"
 #include "iosched/scope.h"
+#include "iosched/series_group.h"
 
 int cli_run_opts_init(struct cli_run_opts *o, int argc)
 {
@@ -24,6 +25,7 @@ int cli_run_opts_init(struct cli_run_opts *o, int argc)
 	o->cfg.seed = 1;
 	o->fmt = "normal";
 	o->trace_mask = 0xffff;
+	o->plot_by = IOS_PLOT_BY_AUTO;
 	/* at most every argument is a job file */
 	o->jobs = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*o->jobs));
 	return o->jobs ? 0 : -1;
@@ -145,6 +147,11 @@ const struct ios_cl_opt cli_run_opts_table[] = {
 	{ .name = "--plot", .kind = IOS_CL_STR, .off = RO(plot), .mask = CLI_RUN_OWN,
 	  .metavar = "FILE.svg", .help = "also draw bandwidth and cumulative data per job over\n"
 					 "time (see docs/logs-and-plots.md)" },
+	{ .name = "--plot-by", .kind = IOS_CL_CHOICE, .off = RO(plot_by), .mask = CLI_RUN_OWN,
+	  .choices = cli_plot_by_choices, .metavar = "WHAT",
+	  .help = "--plot's lines: auto (default: cgroup with more than\n"
+		  "10 jobs in two cgroups or more, else job), job,\n"
+		  "cgroup, class (ioprio class and level)" },
 	{ .name = NULL },
 };
 

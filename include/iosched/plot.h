@@ -32,6 +32,25 @@ struct ios_series_job {
 	uint64_t *bytes;	/* bytes completed per bucket; missing tail = 0 */
 	size_t len, cap;
 	uint64_t total;		/* sum of bytes[] */
+	/* what ios_series_aggregate() groups by (series_group.h) */
+	char *cgroup;		/* the job's cgroup path, "" for the root group */
+	int ioprio_class, ioprio_level;	/* effective (ios_ioc_class/level) */
+	/*
+	 * Buffered writes at disk time: the bytes of the pages this job
+	 * dirtied, per bucket, when their writeback completed (bytes[] counts
+	 * a buffered write when its copy into the page cache is done, as fio
+	 * does). Same buckets as bytes[]; NULL when none reached the disk.
+	 */
+	uint64_t *disk;
+	size_t disk_len, disk_cap;
+	uint64_t disk_total;	/* sum of disk[] */
+	/*
+	 * The part of bytes[] that buffered writes copied into the page
+	 * cache; bytes[] - cached[] + disk[] is the job's I/O at disk time.
+	 */
+	uint64_t *cached;
+	size_t cached_len, cached_cap;
+	uint64_t cached_total;
 };
 
 struct ios_series {
@@ -47,6 +66,12 @@ int ios_series_init(struct ios_series *s, size_t nr_jobs) IOS_MUST_CHECK;
 int ios_series_set_label(struct ios_series *s, size_t job, const char *label) IOS_MUST_CHECK;
 /* @bytes completed by @job at @t_ns; -ENOMEM (the series stay valid). */
 int ios_series_add(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes) IOS_MUST_CHECK;
+/* @bytes of pages @job dirtied reached the disk at @t_ns (writeback done); -ENOMEM. */
+int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns,
+			uint64_t bytes) IOS_MUST_CHECK;
+/* @bytes of @job's completed I/O at @t_ns were a buffered write's copy (already in add) */
+int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns,
+			  uint64_t bytes) IOS_MUST_CHECK;
 void ios_series_free(struct ios_series *s);
 
 /* One run to draw. */
@@ -60,6 +85,7 @@ struct ios_plot {
 	const char *subtitle;		/* second line, e.g. scheduler, device, seed; may be NULL */
 	const struct ios_plot_run *runs;
 	size_t nr_runs;
+	const char *lines;		/* what a line is, in the panel titles: "cgroup"; NULL: "job" */
 };
 
 /*

@@ -38,6 +38,7 @@
 #include "err.h"
 #include "plot.h"
 #include "run.h"
+#include "series_group.h"
 #include "stats.h"
 
 /* What an experiment's thread measured, which decides its table. */
@@ -134,6 +135,14 @@ struct ios_repro_exp {
 	size_t nr_thread_runs;
 	const struct ios_repro_check *checks;
 	size_t nr_checks;
+	/*
+	 * The plot's lines (series_group.h): per job (0), or per what the
+	 * experiment is about (C1: cgroup). A2's eight readers share one
+	 * level (BE4) and its criterion is the worst job's %diff, so it stays
+	 * per job: by level it would be one line. Each run's series are
+	 * grouped as soon as it ends, so only the lines are kept.
+	 */
+	enum ios_plot_by plot_by;
 };
 
 extern const struct ios_repro_exp ios_repro_experiments[];
@@ -148,7 +157,7 @@ struct ios_repro_result {
 	uint64_t *job_ios;		/* per job: reads + writes completed */
 	uint64_t busy_ns[2];		/* the device's busy time on reads, writes */
 	uint64_t disk_bytes[2];		/* bytes the device read, wrote */
-	struct ios_series *series;	/* kept when the run recorded them */
+	struct ios_series *series;	/* kept when the run recorded them (grouped by exp->plot_by) */
 	struct ios_sched_stat stats[16];	/* the scheduler's counters at the end */
 	size_t nr_stats;
 	struct ios_repro_group {
@@ -226,7 +235,17 @@ int ios_repro_report_json(const struct ios_repro_data *d, size_t n, bool quick,
 int ios_repro_report_text(const struct ios_repro_data *d, size_t n, struct ios_buf *out) IOS_MUST_CHECK;
 /* "repro/a1.svg": where the experiment's plot goes, relative to the report. */
 void ios_repro_plot_name(const struct ios_repro_exp *x, char *buf, size_t len);
-/* The experiment's plot: one row per column, seed 1. -EINVAL without series. */
+/*
+ * The seed the plot draws (0-based): the one whose value of the first
+ * check is the median over the seeds the verdict took (the lower of the
+ * middle two with an even count, the lower seed on a tie); seed 1 (0) with
+ * one seed, no check, or no finite value.
+ */
+unsigned ios_repro_plot_seed(const struct ios_repro_data *d, const struct ios_repro_verdict *v);
+/*
+ * The experiment's plot: one row per column, the seed ios_repro_plot_seed()
+ * picks, one line per job or group (exp->plot_by). -EINVAL without series.
+ */
 int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out) IOS_MUST_CHECK;
 
 #endif

@@ -145,6 +145,12 @@ struct ios_vfs_op {
 	uint64_t seq;		/* fsync: pages dirtied before this op started; fileops: step */
 };
 
+/*
+ * @bytes of pages that a buffered write of the task with pid @owner dirtied
+ * (the last one to dirty them) were written back: they reached the disk.
+ */
+typedef void (*ios_vfs_wb_fn)(void *arg, uint32_t owner, uint64_t bytes, uint64_t now);
+
 struct ios_vfs_config {
 	struct ios_sim *sim;
 	struct ios_queue *q;
@@ -154,6 +160,8 @@ struct ios_vfs_config {
 	uint32_t flusher_pid;
 	int cache_flush;		/* fsync ends with a drive cache flush (barriers) */
 	uint64_t page_copy_ns;		/* CPU time to copy one page to or from user space */
+	ios_vfs_wb_fn wb_done;		/* may be NULL; never changes the simulation */
+	void *wb_arg;
 };
 
 struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err *e);

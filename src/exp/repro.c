@@ -588,3 +588,27 @@ int ios_repro_evaluate(const struct ios_repro_data *d, struct ios_repro_verdict 
 	}
 	return 0;
 }
+
+unsigned ios_repro_plot_seed(const struct ios_repro_data *d, const struct ios_repro_verdict *v)
+{
+	unsigned idx[IOS_REPRO_MAX_SEEDS], n = 0;
+
+	if (d->nr_seeds < 2 || !d->exp->nr_checks || !v)
+		return 0;
+	for (unsigned s = 0; s < d->nr_seeds && s < IOS_REPRO_MAX_SEEDS; s++)
+		if (isfinite(v[0].per_seed[s]))
+			idx[n++] = s;
+	if (!n)
+		return 0;
+	/* insertion sort by value, stable, so a tie keeps the lower seed first */
+	for (unsigned i = 1; i < n; i++) {
+		unsigned x = idx[i], k = i;
+
+		while (k && v[0].per_seed[idx[k - 1]] > v[0].per_seed[x]) {
+			idx[k] = idx[k - 1];
+			k--;
+		}
+		idx[k] = x;
+	}
+	return idx[(n - 1) / 2];
+}

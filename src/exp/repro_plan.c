@@ -8,8 +8,8 @@
  * by the caller (the command line reads the .args file beside it with its
  * own option parser), and here its columns are checked as `iosched compare`
  * checks them, its seeds counted and its result slots made. Then the
- * tasks: per experiment, each column with each seed (seed 1 records the
- * series its plot draws), then the first job alone per seed where the
+ * tasks: per experiment, each column with each seed (each records the
+ * series its plot may draw, grouped as the plot draws them), then the first job alone per seed where the
  * experiment measures against that rate. One run is ios_repro_run()
  * (repro.c), which calls the runner.
  */
@@ -106,11 +106,30 @@ static int rp_run_task(void *arg, size_t idx, ios_run_progress_fn prog, void *pr
 	struct rp_task *t = &((struct rp_ctx *)arg)->tasks[idx];
 	struct ios_run_config cfg = *t->s->base;
 
+	int ret;
+
 	cfg.seed = t->seed_idx + 1;
-	/* the plot shows seed 1 of each column */
-	cfg.record_series = !t->alone && t->seed_idx == 0;
-	return ios_repro_run(t->s->jf, &cfg, &t->s->cols[t->col], t->alone, prog, prog_arg,
-			     t->out, &t->err);
+	/*
+	 * The plot shows the median seed of the first check, known only when
+	 * every seed has run: each seed keeps its series, grouped at once as
+	 * the plot draws them (C1's 120 jobs become 2 lines) so what is kept
+	 * is small.
+	 */
+	cfg.record_series = !t->alone;
+	ret = ios_repro_run(t->s->jf, &cfg, &t->s->cols[t->col], t->alone, prog, prog_arg,
+			    t->out, &t->err);
+	if (!ret && t->out->series && t->s->x->plot_by != IOS_PLOT_BY_JOB) {
+		struct ios_series *g = calloc(1, sizeof(*g));
+
+		if (!g || ios_series_aggregate(t->out->series, t->s->x->plot_by, g)) {
+			free(g);
+			return IOS_ERR(&t->err, -ENOMEM, "out of memory");
+		}
+		ios_series_free(t->out->series);
+		free(t->out->series);
+		t->out->series = g;
+	}
+	return ret;
 }
 
 static const char *rp_task_label(void *arg, size_t idx)

@@ -650,6 +650,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.nr_thread_runs = RP_N(c1_thread),
 		.checks = c1_checks,
 		.nr_checks = RP_N(c1_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
 	},
 	{
 		.name = "d1",

@@ -116,22 +116,37 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 		else
 			vfs->st.pages_read += vb->nr;
 		break;
-	case VB_WRITE:
+	case VB_WRITE: {
+		/* the owners' bytes, one call per run of pages with the same owner */
+		uint32_t owner = 0;
+		uint64_t run = 0;
+
 		for (uint32_t i = 0; i < vb->nr; i++) {
 			struct pc_page *p = ios_pc_lookup(in, vb->first + i);
 
 			if (!p || !(p->flags & PG_WRITEBACK))
 				continue;
+			if (vfs->wb_done && !error && p->owner) {
+				if (run && p->owner != owner) {
+					vfs->wb_done(vfs->wb_arg, owner, run, now);
+					run = 0;
+				}
+				owner = p->owner;
+				run += IOS_PAGE_SIZE;
+			}
 			p->flags &= ~PG_WRITEBACK;
 			in->nr_writeback--;
 			vfs->nr_writeback--;
 			ios_pc_wake_all(&p->waiters, now);
 			ios_pc_lru_update(vfs, p);
 		}
+		if (run)
+			vfs->wb_done(vfs->wb_arg, owner, run, now);
 		if (!in->nr_writeback)
 			ios_pc_wake_all(&in->wb_waiters, now);
 		ios_wb_balance_wake(vfs, now);
 		break;
+	}
 	case VB_DIRECT:
 	case VB_FLUSH:
 		if (error && !vb->op->error)
@@ -714,6 +729,8 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 		op->cpu_ns += vfs->page_copy_ns * n / IOS_PAGE_SIZE;
 		p->flags |= PG_UPTODATE;
 		ios_pc_set_dirty(vfs, p, now);
+		/* whose bytes these are when they reach the disk (plot series) */
+		p->owner = op->file->ioc ? op->file->ioc->pid : 0;
 		ios_pc_touch(vfs, p);
 		op->cursor += n;
 		op->done += n;
@@ -1002,6 +1019,8 @@ struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err 
 	vfs->ra_pages = cfg->read_ahead_bytes / IOS_PAGE_SIZE;
 	vfs->cache_flush = cfg->cache_flush;
 	vfs->page_copy_ns = cfg->page_copy_ns;
+	vfs->wb_done = cfg->wb_done;
+	vfs->wb_arg = cfg->wb_arg;
 	vfs->max_bio_pages = cfg->q->tun.max_sectors_bytes / IOS_PAGE_SIZE;
 	if (!vfs->max_bio_pages)
 		vfs->max_bio_pages = 1;

@@ -17,6 +17,7 @@ struct pc_page {
 	uint64_t index;
 	struct ios_inode *inode;
 	uint32_t flags;
+	uint32_t owner;			/* pid of the buffered write that last dirtied it; 0 none */
 	bool on_lru;
 	struct ios_list_head lru;	/* vfs->lru while clean and idle */
 	struct ios_rb_node dirty_node;	/* inode->dirty_tree while dirty */
@@ -101,6 +102,8 @@ struct ios_vfs {
 	int cache_flush;
 	uint64_t page_copy_ns;
 	uint64_t max_bio_pages;
+	ios_vfs_wb_fn wb_done;		/* who gets the written-back pages' owners */
+	void *wb_arg;
 
 	struct ios_inode *inodes;
 	struct ios_inode *meta;		/* block device metadata cache */

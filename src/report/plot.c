@@ -392,15 +392,23 @@ static void pl_axes(struct pl_ctx *c, const struct pl_box *bx, const struct pl_a
 	ios_svg_text(c->b, bx->x0 - 58, bx->y0 + bx->h / 2, -90, &lab, ylab);
 }
 
+/* what a line of the plot is (series_group.h groups jobs) */
+static const char *pl_lines(const struct pl_ctx *c)
+{
+	return c->p->lines ? c->p->lines : "job";
+}
+
 static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx)
 {
 	char title[192];
 	uint64_t ms = c->win_ns / 1000000;
 
 	if (ms >= 1000 && ms % 1000 == 0)
-		snprintf(title, sizeof(title), "Bandwidth per job, %" PRIu64 " s windows", ms / 1000);
+		snprintf(title, sizeof(title), "Bandwidth per %s, %" PRIu64 " s windows",
+			 pl_lines(c), ms / 1000);
 	else
-		snprintf(title, sizeof(title), "Bandwidth per job, %" PRIu64 " ms windows", ms);
+		snprintf(title, sizeof(title), "Bandwidth per %s, %" PRIu64 " ms windows",
+			 pl_lines(c), ms);
 	if (c->clip_raw) {
 		const struct ios_svg_font pf = { 11, "end", false, "#444444" };
 		size_t l = strlen(title);
@@ -445,7 +453,10 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 
 static void pl_cum_panel(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx)
 {
-	pl_axes(c, bx, &c->cum, "Data moved per job (cumulative)", "Data");
+	char title[96];
+
+	snprintf(title, sizeof(title), "Data moved per %s (cumulative)", pl_lines(c));
+	pl_axes(c, bx, &c->cum, title, "Data");
 	ios_svg_group_begin(c->b, NULL);
 	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
 		struct ios_svg_stroke st = pl_style(j, 1.8);

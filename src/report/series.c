@@ -35,53 +35,91 @@ int ios_series_set_label(struct ios_series *s, size_t job, const char *label)
 	return 0;
 }
 
+/* Fold ten buckets of @v into one. */
+static void sr_fold(uint64_t *v, size_t *len)
+{
+	size_t n = (*len + 9) / 10;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t sum = 0;
+
+		for (size_t k = i * 10; k < i * 10 + 10 && k < *len; k++)
+			sum += v[k];
+		v[i] = sum;
+	}
+	*len = n;
+}
+
 /* Fold ten buckets into one, in every series. */
 static void sr_coarsen(struct ios_series *s)
 {
 	for (size_t j = 0; j < s->nr_jobs; j++) {
-		struct ios_series_job *sj = &s->jobs[j];
-		size_t n = (sj->len + 9) / 10;
-
-		for (size_t i = 0; i < n; i++) {
-			uint64_t sum = 0;
-
-			for (size_t k = i * 10; k < i * 10 + 10 && k < sj->len; k++)
-				sum += sj->bytes[k];
-			sj->bytes[i] = sum;
-		}
-		sj->len = n;
+		sr_fold(s->jobs[j].bytes, &s->jobs[j].len);
+		sr_fold(s->jobs[j].disk, &s->jobs[j].disk_len);
+		sr_fold(s->jobs[j].cached, &s->jobs[j].cached_len);
 	}
 	s->bucket_ns *= 10;
+}
+
+/* @bytes into bucket @idx of the array @v (@len used, @cap allocated). */
+static int sr_put(uint64_t **v, size_t *len, size_t *cap, size_t idx, uint64_t bytes)
+{
+	if (idx >= *cap) {
+		size_t c = *cap ? *cap : 64;
+		uint64_t *nv;
+
+		while (c <= idx)
+			c *= 2;
+		if (c > IOS_SERIES_MAX_BUCKETS)
+			c = IOS_SERIES_MAX_BUCKETS;
+		nv = realloc(*v, c * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	if (idx >= *len) {
+		memset(*v + *len, 0, (idx + 1 - *len) * sizeof(**v));
+		*len = idx + 1;
+	}
+	(*v)[idx] += bytes;
+	return 0;
 }
 
 int ios_series_add(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
 {
 	struct ios_series_job *sj = &s->jobs[job];
-	size_t idx;
 
 	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
 		sr_coarsen(s);
-	idx = (size_t)(t_ns / s->bucket_ns);
-	if (idx >= sj->cap) {
-		size_t cap = sj->cap ? sj->cap : 64;
-		uint64_t *v;
-
-		while (cap <= idx)
-			cap *= 2;
-		if (cap > IOS_SERIES_MAX_BUCKETS)
-			cap = IOS_SERIES_MAX_BUCKETS;
-		v = realloc(sj->bytes, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		sj->bytes = v;
-		sj->cap = cap;
-	}
-	if (idx >= sj->len) {
-		memset(sj->bytes + sj->len, 0, (idx + 1 - sj->len) * sizeof(*sj->bytes));
-		sj->len = idx + 1;
-	}
-	sj->bytes[idx] += bytes;
+	if (sr_put(&sj->bytes, &sj->len, &sj->cap, (size_t)(t_ns / s->bucket_ns), bytes))
+		return -ENOMEM;
 	sj->total += bytes;
+	return 0;
+}
+
+int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
+{
+	struct ios_series_job *sj = &s->jobs[job];
+
+	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
+		sr_coarsen(s);
+	if (sr_put(&sj->disk, &sj->disk_len, &sj->disk_cap, (size_t)(t_ns / s->bucket_ns), bytes))
+		return -ENOMEM;
+	sj->disk_total += bytes;
+	return 0;
+}
+
+int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
+{
+	struct ios_series_job *sj = &s->jobs[job];
+
+	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
+		sr_coarsen(s);
+	if (sr_put(&sj->cached, &sj->cached_len, &sj->cached_cap, (size_t)(t_ns / s->bucket_ns),
+		   bytes))
+		return -ENOMEM;
+	sj->cached_total += bytes;
 	return 0;
 }
 
@@ -92,6 +130,9 @@ void ios_series_free(struct ios_series *s)
 	for (size_t j = 0; j < s->nr_jobs; j++) {
 		free(s->jobs[j].label);
 		free(s->jobs[j].bytes);
+		free(s->jobs[j].cgroup);
+		free(s->jobs[j].disk);
+		free(s->jobs[j].cached);
 	}
 	free(s->jobs);
 	ios_timeline_free(s->timeline);

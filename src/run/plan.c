@@ -13,6 +13,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include "iosched/series_group.h"
 #include "iosched/timeline.h"
 #include "run_int.h"
 
@@ -121,7 +122,10 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 		r->pcts = ios_default_percentiles;
 		r->nr_pcts = ios_nr_default_percentiles;
 	}
-	(void)c;
+	/* what a plot grouped by cgroup or by class needs of the job (series_group.h) */
+	if (c->series && ios_series_set_group(c->series, t->index, r->cgroup, r->ioprio_class,
+					      r->ioprio_level))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -228,6 +232,22 @@ static int plan_tasks(struct run_ctx *c, struct ios_err *e)
 	return 0;
 }
 
+/*
+ * Written-back pages reach the disk: the plot series count them for the
+ * task whose buffered write dirtied them (pids are 1000 + task index; a
+ * replay's own pids are not matched and are left out).
+ */
+static void plan_wb_done(void *arg, uint32_t owner, uint64_t bytes, uint64_t now)
+{
+	struct run_ctx *c = arg;
+	uint32_t idx = owner - 1000;
+
+	if (!c->series || c->series_err || owner < 1000 || idx >= c->nr_tasks ||
+	    c->tasks[idx].ioc.pid != owner)
+		return;
+	c->series_err = ios_series_add_disk(c->series, idx, now, bytes);
+}
+
 /* The page cache over the queue, and an inode for every file laid out. */
 static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 {
@@ -240,6 +260,8 @@ static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 		.flusher_pid = 100,
 		.cache_flush = c->lab.barrier,
 		.page_copy_ns = c->lab.page_copy_ns,
+		.wb_done = plan_wb_done,
+		.wb_arg = c,
 	};
 	int ret;
 

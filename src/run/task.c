@@ -730,8 +730,14 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 			      io->len, io->offset, t->async,
 			      io->issue_ns - io->start_ns, clat, lat);
 	}
-	if (t->ctx->series && !t->ctx->series_err)
+	if (t->ctx->series && !t->ctx->series_err) {
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
+		/* a copy into the page cache: its disk time comes with writeback (disk[]) */
+		if (!t->ctx->series_err && !io->trim && !io->sync_op && io->dir == IOS_WRITE &&
+		    !t->job->direct && io->op.type == IOS_VFS_WRITE)
+			t->ctx->series_err = ios_series_add_cached(t->ctx->series, t->index, now,
+								   io->len);
+	}
 }
 
 /* Account at most @max completed data I/Os (fio's getevents maximum); syncs don't count. */

@@ -10,8 +10,9 @@
  *    logs is refused before anything runs.
  *  - repro: a small experiment of our own (two columns, two seeds, the
  *    first job alone) prepared, run on two workers and evaluated: every
- *    run is there with its seed, seed 1 recorded series, and the verdicts
- *    are the medians of the measures computed from the runs by hand.
+ *    run is there with its seed and its series, the verdicts are the
+ *    medians of the measures computed from the runs by hand, and the plot
+ *    draws the seed at the lower middle of the first measure.
  *  - the pool: the first failure in task order, the tasks past it skipped.
  */
 #include <math.h>
@@ -172,7 +173,8 @@ static int test_repro(void)
 			T_ASSERT_U64_EQ(r->run.seed, k + 1);
 			T_ASSERT(!strcmp(r->run.scheduler, my_columns[c]));
 			T_ASSERT_U64_EQ(r->run.total_bytes, 8u << 20);
-			T_ASSERT((r->series != NULL) == (k == 0));
+			/* every seed keeps series: the plot draws the median one */
+			T_ASSERT(r->series != NULL && r->series->nr_jobs == 2);
 		}
 	}
 	T_ASSERT_EQ(s.alone[0].run.nr_jobs, 1);
@@ -190,6 +192,8 @@ static int test_repro(void)
 	T_ASSERT(v[0].pass);
 	T_ASSERT(isfinite(v[1].value) && v[1].value > 0.0);
 	T_ASSERT(isnan(v[0].thread));
+	/* two seeds: the lower of the middle two, here the seed with the smaller spread */
+	T_ASSERT_EQ(ios_repro_plot_seed(&d, v), sp[1] < sp[0] ? 1u : 0u);
 	ios_repro_set_free(&s);
 	ios_jobfile_free(&jf);
 	return T_PASS;

@@ -113,7 +113,7 @@ static int test_run_series_and_svg(void)
 
 	{
 		struct ios_plot_run pr = { NULL, s };
-		struct ios_plot p = { "t <1> & \"2\"", "sub\x01title \xff", &pr, 1 };
+		struct ios_plot p = { "t <1> & \"2\"", "sub\x01title \xff", &pr, 1, NULL };
 		size_t lines = 0;
 
 		ios_buf_init(&a);
@@ -149,7 +149,7 @@ static int test_runs_share_scales(void)
 {
 	struct ios_series fast, slow;
 	struct ios_plot_run pr[2] = { { "fast", &fast }, { "slow", &slow } };
-	struct ios_plot p = { "two", NULL, pr, 2 };
+	struct ios_plot p = { "two", NULL, pr, 2, NULL };
 	struct ios_buf b;
 
 	T_ASSERT_EQ(ios_series_init(&fast, 1), 0);
@@ -189,7 +189,7 @@ static int test_many_jobs(void)
 {
 	struct ios_series s;
 	struct ios_plot_run pr = { NULL, &s };
-	struct ios_plot p = { "many", NULL, &pr, 1 };
+	struct ios_plot p = { "many", NULL, &pr, 1, NULL };
 	struct ios_buf b;
 
 	T_ASSERT_EQ(ios_series_init(&s, 60), 0);
@@ -216,7 +216,7 @@ static int test_legend_names(void)
 {
 	struct ios_series s;
 	struct ios_plot_run pr = { NULL, &s };
-	struct ios_plot p = { "names", NULL, &pr, 1 };
+	struct ios_plot p = { "names", NULL, &pr, 1, NULL };
 	struct ios_buf b;
 	char name[128] = "", want[128] = "";
 
