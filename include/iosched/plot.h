@@ -18,6 +18,7 @@
 #ifndef IOSCHED_PLOT_H
 #define IOSCHED_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
@@ -59,6 +60,7 @@ struct ios_series {
 	size_t nr_jobs;
 	struct ios_series_job *jobs;
 	struct ios_timeline *timeline;	/* timeline.h; NULL unless recorded, freed with the series */
+	bool timeline_borrowed;		/* another series owns it (a per-job copy for the plot) */
 };
 
 /* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */

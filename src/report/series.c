@@ -135,7 +135,9 @@ void ios_series_free(struct ios_series *s)
 		free(s->jobs[j].cached);
 	}
 	free(s->jobs);
-	ios_timeline_free(s->timeline);
-	free(s->timeline);
+	if (!s->timeline_borrowed) {
+		ios_timeline_free(s->timeline);
+		free(s->timeline);
+	}
 	memset(s, 0, sizeof(*s));
 }

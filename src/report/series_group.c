@@ -202,6 +202,12 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 				return -ENOMEM;
 			}
 		}
+		/*
+		 * The timeline's lanes are the jobs, so a per-job copy draws it;
+		 * grouped lines would not match its lanes and go without.
+		 */
+		out->timeline = in->timeline;
+		out->timeline_borrowed = true;
 		return 0;
 	}
 	rep = calloc(in->nr_jobs + 1, sizeof(*rep));
