@@ -114,8 +114,17 @@ static void pl_unit(struct pl_axis *a, double max_bytes, bool per_s)
 struct pl_run {
 	const struct ios_series *s;
 	size_t nwin;
-	uint64_t **win;		/* [job][window] bytes */
-	size_t *first, *last;	/* windows with I/O; first > last: none */
+	/*
+	 * [job][window] bytes: win[] at the time they reached the disk (a
+	 * buffered write's bytes when writeback completed them), for the
+	 * bandwidth panel; cwin[] as fio counts them (a buffered write when
+	 * its copy into the page cache was done), for the cumulative panel,
+	 * whose right edge is then the report's io_bytes. The two differ
+	 * only for jobs with buffered writes.
+	 */
+	uint64_t **win, **cwin;
+	size_t *first, *last;	/* windows of win with I/O; first > last: none */
+	size_t *cfirst, *clast;	/* the same for cwin */
 };
 
 struct pl_ctx {
@@ -156,12 +165,18 @@ static void pl_runs_free(struct pl_ctx *c)
 	for (size_t r = 0; r < c->p->nr_runs; r++) {
 		struct pl_run *pr = &c->runs[r];
 
-		if (pr->win)
-			for (size_t j = 0; j < pr->s->nr_jobs; j++)
+		for (size_t j = 0; j < pr->s->nr_jobs; j++) {
+			if (pr->win)
 				free(pr->win[j]);
+			if (pr->cwin)
+				free(pr->cwin[j]);
+		}
 		free(pr->win);
+		free(pr->cwin);
 		free(pr->first);
 		free(pr->last);
+		free(pr->cfirst);
+		free(pr->clast);
 	}
 	free(c->runs);
 }
@@ -173,7 +188,7 @@ static int pl_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median rate of job @j's windows with I/O, over every run (0: none or no memory). */
+/* Median rate of job @j over its span of windows, every run (0: none or no memory). */
 static double pl_median_rate(const struct pl_ctx *c, size_t j)
 {
 	size_t n = 0, cap = 0;
@@ -189,14 +204,52 @@ static double pl_median_rate(const struct pl_ctx *c, size_t j)
 
 		if (j >= pr->s->nr_jobs)
 			continue;
-		for (size_t w = 0; w < pr->nwin; w++)
-			if (pr->win[j][w])
-				v[n++] = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
+		/*
+		 * Every window from its first to its last with I/O, empty ones
+		 * too: a writer whose writeback reaches the disk in bursts
+		 * has a median near zero, a steady reader one near its level.
+		 */
+		for (size_t w = pr->first[j]; w <= pr->last[j] && pr->first[j] <= pr->last[j]; w++)
+			v[n++] = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
 	}
 	qsort(v, n, sizeof(*v), pl_cmp_double);
 	med = n ? v[n / 2] : 0;
 	free(v);
 	return med;
+}
+
+/*
+ * Add @len buckets of @b into windows @out. A bucket past the last window
+ * joins it (the short tail, and a completion exactly at the run's end);
+ * writeback that completed after the run ended is left out, as the run's
+ * time axis ends there.
+ */
+static void pl_windows(const struct pl_run *pr, uint64_t *out, const uint64_t *b, size_t len,
+		       uint64_t per, bool writeback)
+{
+	for (size_t k = 0; b && pr->nwin && k < len; k++) {
+		size_t w = (size_t)(k / per);
+
+		if (writeback && (uint64_t)k * pr->s->bucket_ns > pr->s->end_ns)
+			break;
+		if (w >= pr->nwin)
+			w = pr->nwin - 1;
+		out[w] += b[k];
+	}
+}
+
+/* The first and last window with bytes; *first > *last: none. */
+static void pl_span(const uint64_t *w, size_t n, size_t *first, size_t *last)
+{
+	*first = 1;
+	*last = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!w[i])
+			continue;
+		if (*first > *last)
+			*first = i;
+		*last = i;
+	}
 }
 
 /* Window length, then every run's windows; the axes from the data. */
@@ -251,9 +304,12 @@ static int pl_prepare(struct pl_ctx *c)
 		if (pr->nwin >= 2 && s->end_ns - (pr->nwin - 1) * c->win_ns < c->win_ns / 2)
 			pr->nwin--;	/* a short tail joins the window before */
 		pr->win = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->win));
+		pr->cwin = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->cwin));
 		pr->first = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->first));
 		pr->last = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->last));
-		if (!pr->win || !pr->first || !pr->last) {
+		pr->cfirst = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->cfirst));
+		pr->clast = calloc(s->nr_jobs ? s->nr_jobs : 1, sizeof(*pr->clast));
+		if (!pr->win || !pr->cwin || !pr->first || !pr->last || !pr->cfirst || !pr->clast) {
 			free(peak);
 			return -ENOMEM;
 		}
@@ -261,19 +317,32 @@ static int pl_prepare(struct pl_ctx *c)
 			const struct ios_series_job *sj = &s->jobs[j];
 
 			pr->win[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->win));
-			if (!pr->win[j]) {
+			pr->cwin[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->cwin));
+			if (!pr->win[j] || !pr->cwin[j]) {
 				free(peak);
 				return -ENOMEM;
 			}
-			for (size_t k = 0; k < sj->len; k++) {
-				size_t w = (size_t)(k / per);
+			pl_windows(pr, pr->cwin[j], sj->bytes, sj->len, per, false);
+			pl_windows(pr, pr->win[j], sj->bytes, sj->len, per, false);
+			pl_windows(pr, pr->win[j], sj->disk, sj->disk_len, per, true);
+			/*
+			 * Less the copies into the cache, which are in bytes[] at
+			 * the same time (both counted at the copy's completion,
+			 * after ramp_time): exact, never below zero.
+			 */
+			if (sj->cached) {
+				uint64_t *cw = calloc(pr->nwin ? pr->nwin : 1, sizeof(*cw));
 
-				/* the tail, and a completion exactly at the end */
-				if (w >= pr->nwin)
-					w = pr->nwin ? pr->nwin - 1 : 0;
-				if (pr->nwin)
-					pr->win[j][w] += sj->bytes[k];
+				if (!cw) {
+					free(peak);
+					return -ENOMEM;
+				}
+				pl_windows(pr, cw, sj->cached, sj->cached_len, per, false);
+				for (size_t w = 0; w < pr->nwin; w++)
+					pr->win[j][w] -= cw[w] < pr->win[j][w] ? cw[w] : pr->win[j][w];
+				free(cw);
 			}
+			pl_span(pr->cwin[j], pr->nwin, &pr->cfirst[j], &pr->clast[j]);
 			pr->first[j] = 1;
 			pr->last[j] = 0;
 			for (size_t w = 0; w < pr->nwin; w++) {
@@ -409,6 +478,14 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 	else
 		snprintf(title, sizeof(title), "Bandwidth per %s, %" PRIu64 " ms windows",
 			 pl_lines(c), ms);
+	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
+		if (pr->s->jobs[j].disk || pr->s->jobs[j].cached) {
+			size_t l = strlen(title);
+
+			snprintf(title + l, sizeof(title) - l, ", buffered writes at disk time");
+			break;
+		}
+	}
 	if (c->clip_raw) {
 		const struct ios_svg_font pf = { 11, "end", false, "#444444" };
 		size_t l = strlen(title);
@@ -462,12 +539,12 @@ static void pl_cum_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 		struct ios_svg_stroke st = pl_style(j, 1.8);
 		uint64_t sum = 0;
 
-		if (pr->first[j] > pr->last[j])
+		if (pr->cfirst[j] > pr->clast[j])
 			continue;
 		ios_svg_poly_begin(c->b, &st);
-		ios_svg_poly_point(c->b, pl_px(c, bx, pr->first[j] * c->win_ns), pl_py(bx, &c->cum, 0));
-		for (size_t w = pr->first[j]; w <= pr->last[j]; w++) {
-			sum += pr->win[j][w];
+		ios_svg_poly_point(c->b, pl_px(c, bx, pr->cfirst[j] * c->win_ns), pl_py(bx, &c->cum, 0));
+		for (size_t w = pr->cfirst[j]; w <= pr->clast[j]; w++) {
+			sum += pr->cwin[j][w];
 			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)),
 					   pl_py(bx, &c->cum, (double)sum));
 		}

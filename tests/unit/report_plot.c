@@ -246,8 +246,73 @@ static int test_legend_names(void)
 	return T_PASS;
 }
 
+/*
+ * A buffered writer's bandwidth is drawn when its bytes reach the disk:
+ * when writeback completes them at the time of the copies, the picture is
+ * the plain one but for the title; when writeback comes later, the
+ * bandwidth panel moves and the cumulative panel (fio's count) does not.
+ */
+static int bw_svg(int mode, struct ios_buf *b)	/* 0: plain, 1: disk at copy time, 2: later */
+{
+	struct ios_series s;
+	struct ios_plot_run pr = { NULL, &s };
+	struct ios_plot p = { "bw", NULL, &pr, 1, NULL };
+	int ret;
+
+	if (ios_series_init(&s, 2) || ios_series_set_label(&s, 0, "writer") ||
+	    ios_series_set_label(&s, 1, "reader"))
+		return -1;
+	for (uint64_t ms = 0; ms < 1000; ms += 10) {
+		if (ios_series_add(&s, 1, ms * 1000000, 40960))
+			return -1;
+	}
+	if (ios_series_add(&s, 0, 5000000, 8 << 20))
+		return -1;
+	if (mode && (ios_series_add_cached(&s, 0, 5000000, 8 << 20) ||
+		     ios_series_add_disk(&s, 0, mode == 1 ? 5000000 : 705000000, 8 << 20)))
+		return -1;
+	s.end_ns = 1000000000;
+	ios_buf_init(b);
+	ret = ios_plot_svg(&p, b);
+	ios_series_free(&s);
+	return ret;
+}
+
+static int test_buffered_at_disk_time(void)
+{
+	struct ios_buf plain, same, later;
+	const char *note = ", buffered writes at disk time";
+	char *cut, *cum_p, *cum_l;
+
+	T_ASSERT_EQ(bw_svg(0, &plain), 0);
+	T_ASSERT_EQ(bw_svg(1, &same), 0);
+	T_ASSERT_EQ(bw_svg(2, &later), 0);
+	T_ASSERT(!strstr(plain.s, note));
+	cut = strstr(same.s, note);
+	T_ASSERT(cut);
+	memmove(cut, cut + strlen(note), strlen(cut + strlen(note)) + 1);
+	T_ASSERT_MSG(!strcmp(plain.s, same.s), "disk time equal to copy time drew another picture");
+	T_ASSERT(strstr(later.s, note));
+	/* the bandwidth panels differ, the cumulative panels are the same */
+	cum_p = strstr(plain.s, "Data moved per job");
+	cum_l = strstr(later.s, "Data moved per job");
+	T_ASSERT(cum_p && cum_l);
+	T_ASSERT(strncmp(plain.s, later.s, (size_t)(cum_p - plain.s)) != 0);
+	{
+		/* from the cumulative panel's title to the legend: the same */
+		const char *ep = strstr(cum_p, "Jobs"), *el = strstr(cum_l, "Jobs");
+
+		T_ASSERT(ep && el && ep - cum_p == el - cum_l);
+		T_ASSERT(!strncmp(cum_p, cum_l, (size_t)(ep - cum_p)));
+	}
+	ios_buf_free(&plain);
+	ios_buf_free(&same);
+	ios_buf_free(&later);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_series_coarsen, test_run_series_and_svg, test_runs_share_scales,
-		     test_many_jobs, test_legend_names);
+		     test_many_jobs, test_legend_names, test_buffered_at_disk_time);
 }
