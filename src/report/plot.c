@@ -323,7 +323,7 @@ static int pl_prepare(struct pl_ctx *c)
 				return -ENOMEM;
 			}
 			pl_windows(pr, pr->cwin[j], sj->bytes, sj->len, per, false);
-			pl_windows(pr, pr->win[j], sj->bytes, sj->len, per, false);
+			memcpy(pr->win[j], pr->cwin[j], pr->nwin * sizeof(**pr->win));
 			pl_windows(pr, pr->win[j], sj->disk, sj->disk_len, per, true);
 			/*
 			 * Less the copies into the cache, which are in bytes[] at

@@ -86,41 +86,38 @@ static int sr_put(uint64_t **v, size_t *len, size_t *cap, size_t idx, uint64_t b
 	return 0;
 }
 
+/* @bytes at @t_ns into one of a job's arrays, the buckets widened first if need be. */
+static int sr_add(struct ios_series *s, uint64_t **v, size_t *len, size_t *cap, uint64_t *total,
+		  uint64_t t_ns, uint64_t bytes)
+{
+	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
+		sr_coarsen(s);
+	if (sr_put(v, len, cap, (size_t)(t_ns / s->bucket_ns), bytes))
+		return -ENOMEM;
+	*total += bytes;
+	return 0;
+}
+
 int ios_series_add(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
 {
 	struct ios_series_job *sj = &s->jobs[job];
 
-	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
-		sr_coarsen(s);
-	if (sr_put(&sj->bytes, &sj->len, &sj->cap, (size_t)(t_ns / s->bucket_ns), bytes))
-		return -ENOMEM;
-	sj->total += bytes;
-	return 0;
+	return sr_add(s, &sj->bytes, &sj->len, &sj->cap, &sj->total, t_ns, bytes);
 }
 
 int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
 {
 	struct ios_series_job *sj = &s->jobs[job];
 
-	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
-		sr_coarsen(s);
-	if (sr_put(&sj->disk, &sj->disk_len, &sj->disk_cap, (size_t)(t_ns / s->bucket_ns), bytes))
-		return -ENOMEM;
-	sj->disk_total += bytes;
-	return 0;
+	return sr_add(s, &sj->disk, &sj->disk_len, &sj->disk_cap, &sj->disk_total, t_ns, bytes);
 }
 
 int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t bytes)
 {
 	struct ios_series_job *sj = &s->jobs[job];
 
-	while (t_ns / s->bucket_ns >= IOS_SERIES_MAX_BUCKETS)
-		sr_coarsen(s);
-	if (sr_put(&sj->cached, &sj->cached_len, &sj->cached_cap, (size_t)(t_ns / s->bucket_ns),
-		   bytes))
-		return -ENOMEM;
-	sj->cached_total += bytes;
-	return 0;
+	return sr_add(s, &sj->cached, &sj->cached_len, &sj->cached_cap, &sj->cached_total, t_ns,
+		      bytes);
 }
 
 void ios_series_free(struct ios_series *s)
