@@ -238,6 +238,7 @@ bool ios_run_fileop_account(struct run_task *t, struct run_io *io, struct ios_di
 		ios_lat_add(&d->clat, clat);
 		ios_job_mark_latency(t->res, clat);
 	}
+	ios_run_sample_sync(t, now);
 	t->sample_bytes[io->dir] += io->len;
 	t->sample_ios[io->dir]++;
 	if (!t->iops_win_ns)

@@ -312,8 +312,10 @@ static void rpl_step(struct run_task *t, uint64_t now)
 	struct ios_err e = { 0 };
 
 	t->state = TS_RUNNING;
-	if (!t->stats_on && now >= t->ramp_end_ns)
+	if (!t->stats_on && now >= t->ramp_end_ns) {
+		ios_run_sample_sync(t, now);
 		t->stats_on = true;
+	}
 	if (rp->parked) {
 		t->state = TS_WAIT_IO;
 		return;

@@ -232,10 +232,12 @@ struct run_task {
 	unsigned end_sync_idx;
 
 	/*
-	 * bw / iops samples: one timer serves both windows (bwavgtime and
-	 * iopsavgtime, or log_avg_msec for a windowed log), firing at the
-	 * earlier end. A per-I/O bw or iops log makes that statistic per I/O
-	 * too, as in fio, and its window is not sampled.
+	 * bw / iops samples over windows of bwavgtime and iopsavgtime (or
+	 * log_avg_msec for a windowed log). Without a rate log they are closed
+	 * lazily, with no timer (sample_lazy, ios_run_sample_sync); with one,
+	 * one timer serves both windows, firing at the earlier end. A per-I/O
+	 * bw or iops log makes that statistic per I/O too, as in fio, and its
+	 * window is not sampled.
 	 */
 	struct ios_timer sample_timer;
 	uint64_t bw_win_ns, iops_win_ns;	/* 0: sampled per I/O instead */
@@ -247,6 +249,7 @@ struct run_task {
 	 * (ios_run_task_sample_wake) instead of ticking through idle time.
 	 */
 	bool sample_idle;
+	bool sample_lazy;	/* no rate log: no timer (ios_run_sample_sync) */
 	bool dir_used[2];
 
 	/* fio's bw / lat / iops logs (write_*_log) */
@@ -481,6 +484,7 @@ bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next);
 
 /* sample.c: the bw/iops windows and rate logs of a task */
 void ios_run_sample_arm(struct run_task *t);
+void ios_run_sample_sync(struct run_task *t, uint64_t now);
 /* the job ended: the rate logs' last, partial window */
 void ios_run_sample_finish_logs(struct run_task *t, uint64_t now);
 

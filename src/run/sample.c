@@ -64,7 +64,7 @@ void ios_run_sample_arm(struct run_task *t)
 		when = t->bw_at_ns + t->bw_win_ns;
 	if (t->iops_win_ns && t->iops_at_ns + t->iops_win_ns < when)
 		when = t->iops_at_ns + t->iops_win_ns;
-	if (when != UINT64_MAX)
+	if (when != UINT64_MAX && !t->sample_lazy)
 		(void)ios_timer_arm(t->ctx->sim, &t->sample_timer, when, ev_sample, t);
 }
 
@@ -93,57 +93,82 @@ static void ev_sample(struct ios_sim *sim, void *arg, uint64_t data)
 }
 
 /*
- * Up to this many empty windows are sampled one by one, exactly as the
- * timer would have; beyond, they go in as one block of zero samples (the
- * same count, mean and extremes; the variance sum merged, not iterated).
+ * Up to this many empty windows are added one by one; beyond, they go in
+ * as one block of zero samples (the same count, mean and extremes; the
+ * variance sum merged, not iterated, so the last bits of a double may
+ * differ from adding them one by one). A task waiting on a slow disk
+ * passes many windows between two completions: the block keeps closing
+ * them O(1) per completion instead of O(time waited).
  */
-#define SAMPLE_STEP_MAX 4096
+#define SAMPLE_STEP_MAX 8
 
+/* @k windows without I/O after the one at *@at: fio logs nothing for them */
 static void sample_empty_windows(struct run_task *t, uint64_t *at, uint64_t win, uint64_t k,
 				 bool bw)
 {
-	if (t->stats_on) {
-		struct ios_sample_stat zero;
+	for (int d = 0; t->stats_on && k && d < 2; d++) {
+		struct ios_sample_stat *s = bw ? &t->res->dir[d].bw : &t->res->dir[d].iops;
 
-		ios_sample_init(&zero);
-		zero.n = k;
-		for (int d = 0; d < 2; d++)
-			if (t->dir_used[d])
-				ios_sample_merge(bw ? &t->res->dir[d].bw : &t->res->dir[d].iops, &zero);
+		if (!t->dir_used[d])
+			continue;
+		if (k > SAMPLE_STEP_MAX) {
+			struct ios_sample_stat zero;
+
+			ios_sample_init(&zero);
+			zero.n = k;
+			ios_sample_merge(s, &zero);
+		} else {
+			for (uint64_t i = 0; i < k; i++)
+				ios_sample_add(s, 0.0);
+		}
 	}
-	/* fio logs nothing for a window without I/O */
 	*at += k * win;
+}
+
+/* Every window that ended at or before @now is sampled, in order. */
+static void close_windows(struct run_task *t, uint64_t now)
+{
+	if (t->bw_win_ns && now >= t->bw_at_ns + t->bw_win_ns) {
+		/* the first window may hold I/O */
+		sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
+		sample_empty_windows(t, &t->bw_at_ns, t->bw_win_ns,
+				     (now - t->bw_at_ns) / t->bw_win_ns, true);
+	}
+	if (t->iops_win_ns && now >= t->iops_at_ns + t->iops_win_ns) {
+		sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
+		sample_empty_windows(t, &t->iops_at_ns, t->iops_win_ns,
+				     (now - t->iops_at_ns) / t->iops_win_ns, false);
+	}
 }
 
 void ios_run_task_sample_wake(struct run_task *t, uint64_t now)
 {
-	uint64_t k;
-
 	if (!t->sample_idle)
 		return;
 	t->sample_idle = false;
-	if (t->bw_win_ns && now >= t->bw_at_ns + t->bw_win_ns) {
-		/* the first window may hold I/O from before the sleep */
-		sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
-		k = (now - t->bw_at_ns) / t->bw_win_ns;
-		if (k > SAMPLE_STEP_MAX) {
-			sample_empty_windows(t, &t->bw_at_ns, t->bw_win_ns, k, true);
-			k = 0;
-		}
-		while (k--)
-			sample_bw(t, t->bw_at_ns + t->bw_win_ns, false);
-	}
-	if (t->iops_win_ns && now >= t->iops_at_ns + t->iops_win_ns) {
-		sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
-		k = (now - t->iops_at_ns) / t->iops_win_ns;
-		if (k > SAMPLE_STEP_MAX) {
-			sample_empty_windows(t, &t->iops_at_ns, t->iops_win_ns, k, false);
-			k = 0;
-		}
-		while (k--)
-			sample_iops(t, t->iops_at_ns + t->iops_win_ns, false);
-	}
+	close_windows(t, now);
 	ios_run_sample_arm(t);
+}
+
+/*
+ * A task without a rate log samples its windows lazily: nothing reads a
+ * window before it is closed, so there is no timer; each window is closed
+ * by the first thing after its end that could change or read it (an I/O
+ * counted, the end of the ramp, the job's end, a --status-interval
+ * report), which calls this. A window is [start, start + win): an I/O
+ * completing exactly at its end counts in the next one, as it did when
+ * the timer fired first. (With a rate log the timer stays: a log shared
+ * by clones gets their lines in the order of the windows' ends.)
+ */
+void ios_run_sample_sync(struct run_task *t, uint64_t now)
+{
+	/*
+	 * A task on the timer that sleeps with nothing in flight has only
+	 * empty windows since, which log nothing: they can be closed for a
+	 * reader too (the wake-up re-arms the timer).
+	 */
+	if (t->sample_lazy || t->sample_idle)
+		close_windows(t, now);
 }
 
 /*

@@ -38,7 +38,12 @@ static int status_snapshot(struct run_ctx *c, uint64_t now, struct ios_run_resul
 		struct run_task *t = &c->tasks[i];
 		struct ios_job_result *r = &s->jobs[i];
 		/* (the live result gets its steady-state block at the end: made here) */
-		int ret = ios_job_result_copy(r, t->res);
+		int ret;
+
+		/* the windows that ended by now, as a timer would have sampled them */
+		if (t->state != TS_NEW && t->state != TS_DONE)
+			ios_run_sample_sync(t, now);
+		ret = ios_job_result_copy(r, t->res);
 
 		s->nr_jobs = i + 1;
 		if (ret || ios_run_ss_result(t, r))

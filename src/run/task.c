@@ -119,6 +119,7 @@ static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_
 
 	t->bw_win_ns = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
 	t->iops_win_ns = j->iopsavgtime_ns ? j->iopsavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	t->sample_lazy = true;
 	if (!c->logs)
 		return 0;
 	if (!(t->log = calloc(1, sizeof(*t->log))))
@@ -128,6 +129,7 @@ static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_
 		return ret;
 	t->logging = ios_fiolog_has(t->log, IOS_FIOLOG_BW) || ios_fiolog_has(t->log, IOS_FIOLOG_IOPS) ||
 		     ios_fiolog_has(t->log, IOS_FIOLOG_LAT);
+	t->sample_lazy = !t->logging;
 	if (ios_fiolog_has(t->log, IOS_FIOLOG_BW))
 		t->bw_win_ns = !avg ? 0 : (j->bwavgtime_set ? t->bw_win_ns : avg);
 	if (ios_fiolog_has(t->log, IOS_FIOLOG_IOPS))
@@ -715,6 +717,7 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	ios_run_lat_target_io(t, lat, now);
 	if (!io->trim) {
 		/* windowed bw/iops samples and the logs are for reads and writes only */
+		ios_run_sample_sync(t, now);
 		t->sample_bytes[io->dir] += io->len;
 		t->sample_ios[io->dir]++;
 	}
@@ -956,6 +959,7 @@ static void finish(struct run_task *t, uint64_t now)
 	struct ios_job_result *r = t->res;
 	uint64_t begin = t->ramp_end_ns < now ? t->ramp_end_ns : now;
 
+	ios_run_sample_sync(t, now);
 	t->state = TS_DONE;
 	ios_timer_cancel(&t->timer);
 	ios_timer_cancel(&t->sample_timer);
@@ -1094,6 +1098,7 @@ static void step_limits(struct run_task *t, uint64_t now)
 	const struct ios_job *j = t->job;
 
 	if (!t->stats_on && now >= t->ramp_end_ns) {
+		ios_run_sample_sync(t, now);
 		t->stats_on = true;
 		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
 		memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
