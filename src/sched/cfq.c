@@ -288,6 +288,9 @@ void ios_cfq_put_queue(struct cfq_data *cfqd, struct cfq_queue *cfqq)
 	if (cfqq_has(cfqq, CFQ_QF_ON_RR))
 		ios_cfq_del_cfqq_rr(cfqd, cfqq);
 	ios_list_del(&cfqq->all);
+	/* a merge target is freed after its referrers, or unlinks them below */
+	if (cfqq->new_cfqq)
+		cfqq->new_cfqq->merge_referrers--;
 	if (cfqq_has(cfqq, CFQ_QF_MERGE_TARGET))
 		ios_cfq_unlink_merge_target(cfqd, cfqq);
 	free(cfqq);

@@ -24,12 +24,21 @@ void ios_cfq_unlink_merge_target(struct cfq_data *cfqd, struct cfq_queue *dead)
 {
 	struct ios_list_head *pos;
 
+	/*
+	 * Most targets outlive the queues merged into them: the walk over
+	 * every queue (O(queues) per free, O(n^2) with thousands of
+	 * cooperating processes) is for the few that do not.
+	 */
+	if (!dead->merge_referrers)
+		return;
 	ios_list_for_each(pos, &cfqd->all_queues) {
 		struct cfq_queue *q = ios_list_entry(pos, struct cfq_queue, all);
 
 		if (q->new_cfqq == dead) {
 			q->new_cfqq = NULL;
 			cfqq_mark(q, CFQ_QF_CHAIN_FREED);
+			if (!--dead->merge_referrers)
+				break;
 		}
 	}
 }
@@ -71,11 +80,13 @@ void ios_cfq_setup_merge(struct cfq_data *cfqd, struct cfq_queue *cfqq,
 	/* the queue with fewer process references moves to the other */
 	if (new_process_refs >= process_refs) {
 		cfqq->new_cfqq = new_cfqq;
+		new_cfqq->merge_referrers++;
 		cfqq_clear(cfqq, CFQ_QF_CHAIN_FREED);
 		new_cfqq->ref += process_refs;
 		cfqq_mark(new_cfqq, CFQ_QF_MERGE_TARGET);
 	} else {
 		new_cfqq->new_cfqq = cfqq;
+		cfqq->merge_referrers++;
 		cfqq->ref += new_process_refs;
 		cfqq_mark(cfqq, CFQ_QF_MERGE_TARGET);
 	}

@@ -232,6 +232,7 @@ struct cfq_queue {
 	unsigned meta_pending;
 	struct ios_list_head fifo;
 	unsigned dispatched;
+	unsigned merge_referrers;	/* queues whose new_cfqq is this one */
 
 	/* slice */
 	uint64_t dispatch_start;
