@@ -23,6 +23,7 @@ static struct t_sq *three(const char *prof, int cls3)
 static void pend_merge(struct cfq_queue *from, struct cfq_queue *to, int process_refs)
 {
 	from->new_cfqq = to;
+	to->merge_referrers++;
 	to->ref += process_refs;
 	to->flags |= CFQ_QF_MERGE_TARGET;
 }
