@@ -51,9 +51,14 @@ static void lt_reset_stats(struct run_task *t, uint64_t now)
 	struct ios_job_result *r = t->res;
 
 	for (int d = 0; d < IOS_DDIR_NR; d++) {
-		struct ios_dir_result *dr = &r->dir[d];
-		struct ios_lat_stat *ls[3] = { &dr->slat, &dr->clat, &dr->lat };
+		struct ios_dir_result *dr = ios_job_dir_mut(r, d);
+		struct ios_lat_stat *ls[3];
 
+		if (!dr)
+			continue;	/* no trims */
+		ls[0] = &dr->slat;
+		ls[1] = &dr->clat;
+		ls[2] = &dr->lat;
 		for (int k = 0; k < 3; k++)
 			ios_lat_reset(ls[k]);
 		dr->io_bytes = dr->total_ios = dr->short_ios = dr->drop_ios = 0;

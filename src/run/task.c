@@ -701,8 +701,11 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	struct ios_job_result *r = t->res;
-	/* trims have fio's third direction in the results (the task's counters keep them as writes) */
-	struct ios_dir_result *d = &r->dir[io->trim ? IOS_DDIR_TRIM : io->dir];
+	/*
+	 * trims have fio's third direction in the results (the task's counters
+	 * keep them as writes), made with the result for a job that trims (plan.c)
+	 */
+	struct ios_dir_result *d = io->trim ? r->trim : &r->dir[io->dir];
 	uint64_t clat = now - io->issue_ns, lat = now - io->start_ns;
 
 	if (io->sync_op) {
@@ -998,7 +1001,7 @@ static void finish(struct run_task *t, uint64_t now)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
 	if (ios_rw_has_trim(t->job->rw))
-		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
+		r->trim->runtime_ns = r->runtime_ns;	/* made with the result (plan.c) */
 	ios_run_err_finish(t);
 	ios_run_verify_finish(t, now);
 	/* unlink=1: fio removes the job's files after its stats are taken */
