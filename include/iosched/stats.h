@@ -112,6 +112,8 @@ extern const double ios_default_percentiles[];
 extern const unsigned ios_nr_default_percentiles;
 
 enum { IOS_DDIR_READ = 0, IOS_DDIR_WRITE = 1, IOS_DDIR_TRIM = 2, IOS_DDIR_NR = 3 };
+/* the directions struct ios_job_result keeps in dir[]: reads and writes */
+#define IOS_DDIR_RW_NR 2
 
 /*
  * What the writers print follows from the data, as in fio: a latency line
@@ -166,7 +168,19 @@ struct ios_job_result {
 	unsigned nr_merged;		/* jobs folded in by group_reporting, 1 otherwise */
 	uint32_t pid;
 	const struct ios_job *job;	/* options as parsed (for "job options") */
-	struct ios_dir_result dir[IOS_DDIR_NR];
+	/*
+	 * Reads and writes. fio's third direction, trims, only for a job that
+	 * trims (ios_job_trim): most never do, and a run of 10,000 processes
+	 * would hold 2.8 MB of empty ones. ios_job_dir() reads any direction,
+	 * a job's missing trims as an empty one.
+	 */
+	struct ios_dir_result dir[IOS_DDIR_RW_NR];
+	struct ios_dir_result *trim;	/* owned; NULL: no trims */
+	/*
+	 * The histograms a trim direction made later keeps (IOS_HIST_*): what
+	 * the job's options ask of every direction (the runner sets it).
+	 */
+	uint8_t trim_hist;
 	struct ios_lat_stat sync_lat;	/* fsync latencies */
 	uint64_t sync_total_ios;
 	uint64_t runtime_ns;		/* job_runtime: from the job's start to its end */
@@ -264,6 +278,21 @@ void ios_run_result_free(struct ios_run_result *r);
  */
 void ios_job_result_init(struct ios_job_result *j);
 void ios_job_result_free(struct ios_job_result *j);
+/*
+ * Direction @d (IOS_DDIR_*) of @j: dir[d] for reads and writes, the trim
+ * direction, or, for a job without one, an empty direction (no I/O, no
+ * samples, no histograms).
+ */
+const struct ios_dir_result *ios_job_dir(const struct ios_job_result *j, int d);
+/* The same for writing; NULL for the trim direction of a job without one. */
+struct ios_dir_result *ios_job_dir_mut(struct ios_job_result *j, int d);
+/* bits of trim_hist: the slat, clat and lat histograms are kept */
+enum { IOS_HIST_SLAT = 1, IOS_HIST_CLAT = 2, IOS_HIST_LAT = 4 };
+/*
+ * @j's trim direction, made (empty, with trim_hist's histograms) if the
+ * job has none yet. NULL: out of memory.
+ */
+struct ios_dir_result *ios_job_trim(struct ios_job_result *j);
 /* A deep copy of @src into @dst (histograms, steady state): 0 or -ENOMEM (@dst then empty). */
 int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result *src) IOS_MUST_CHECK;
 /* Count one completion latency in fio's lat_n/lat_u/lat_m rows (O(1)). */

@@ -121,27 +121,27 @@ struct ios_file {
  */
 struct ios_vfs_op {
 	enum ios_vfs_op_type type;
+	int ioprio;		/* O_DIRECT: the I/O's own priority for its bios (cmdprio) */
 	struct ios_file *file;
 	uint64_t off, len;
 	ios_vfs_wake_fn wake;
 	void *priv;
-	int ioprio;		/* O_DIRECT: the I/O's own priority for its bios (cmdprio) */
 	struct ios_file *donor;	/* IOS_VFS_MOVE_EXT: the donor file, or NULL */
 
 	/* results */
-	int error;		/* 0 or -errno */
 	uint64_t cpu_ns;	/* CPU time the last step used (page copies) */
 	uint64_t done;		/* bytes transferred so far */
+	int error;		/* 0 or -errno */
 
-	/* vfs private */
+	/* vfs private (packed: every task's I/O units hold one) */
 	int state;
 	uint64_t cursor;	/* next byte / page to handle */
 	uint64_t ra_start, ra_size, ra_marker;	/* readahead window being submitted */
 	uint64_t ra_next;			/* next page of it to submit */
-	bool ra_pending;
 	unsigned pending;	/* I/Os of this op in flight */
-	struct ios_vfs_op *wait_next;	/* on a wait list */
+	bool ra_pending;
 	bool waiting;
+	struct ios_vfs_op *wait_next;	/* on a wait list */
 	uint64_t seq;		/* fsync: pages dirtied before this op started; fileops: step */
 };
 

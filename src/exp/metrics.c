@@ -471,7 +471,7 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 		j->disk_time_ns = jr->disk_time_ns;
 		j->device_time_ns = jr->device_time_ns;
 		for (int d = 0; d < IOS_DDIR_NR; d++) {
-			const struct ios_dir_result *dr = &jr->dir[d];
+			const struct ios_dir_result *dr = ios_job_dir(jr, d);
 
 			j->bytes += dr->io_bytes;
 			if (dr->runtime_ns > j->runtime_ns)

@@ -114,7 +114,7 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	}
 	for (size_t i = 0; i < res.nr_jobs; i++)
 		for (int d = 0; d < IOS_DDIR_NR; d++)
-			out->job_ios[i] += res.jobs[i].dir[d].total_ios;
+			out->job_ios[i] += ios_job_dir(&res.jobs[i], d)->total_ios;
 	for (size_t k = 0; k < res.nr_disks; k++)
 		for (int d = 0; d < IOS_DIR_COUNT; d++)
 			out->disk_bytes[d] += res.disks[k].sectors[d] * 512;

@@ -211,7 +211,7 @@ static void js_lat(struct js *w, const char *key, const struct ios_job_result *j
 static void js_dir(struct js *w, const char *key, const struct ios_job_result *j,
 		   const struct ios_rep_group *g, int d)
 {
-	const struct ios_dir_result *dr = &j->dir[d];
+	const struct ios_dir_result *dr = ios_job_dir(j, d);
 	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw_bytes = 0;
 	double iops = 0.0;
 

@@ -525,14 +525,55 @@ void ios_job_result_init(struct ios_job_result *j)
 	j->nr_merged = 1;
 }
 
+static const struct ios_dir_result st_no_dir;
+
+const struct ios_dir_result *ios_job_dir(const struct ios_job_result *j, int d)
+{
+	if (d < IOS_DDIR_RW_NR)
+		return &j->dir[d];
+	return j->trim ? j->trim : &st_no_dir;
+}
+
+struct ios_dir_result *ios_job_dir_mut(struct ios_job_result *j, int d)
+{
+	return d < IOS_DDIR_RW_NR ? &j->dir[d] : j->trim;
+}
+
+struct ios_dir_result *ios_job_trim(struct ios_job_result *j)
+{
+	struct ios_dir_result *t = j->trim;
+
+	if (t)
+		return t;
+	if (!(t = calloc(1, sizeof(*t))))
+		return NULL;
+	if (((j->trim_hist & IOS_HIST_SLAT) && ios_lat_enable_hist(&t->slat)) ||
+	    ((j->trim_hist & IOS_HIST_CLAT) && ios_lat_enable_hist(&t->clat)) ||
+	    ((j->trim_hist & IOS_HIST_LAT) && ios_lat_enable_hist(&t->lat))) {
+		free(t);
+		return NULL;
+	}
+	j->trim = t;
+	return t;
+}
+
+static void st_dir_free(struct ios_dir_result *d)
+{
+	ios_lat_free(&d->slat);
+	ios_lat_free(&d->clat);
+	ios_lat_free(&d->lat);
+}
+
 void ios_job_result_free(struct ios_job_result *j)
 {
 	free(j->name);
 	j->name = NULL;
-	for (int d = 0; d < IOS_DDIR_NR; d++) {
-		ios_lat_free(&j->dir[d].slat);
-		ios_lat_free(&j->dir[d].clat);
-		ios_lat_free(&j->dir[d].lat);
+	for (int d = 0; d < IOS_DDIR_RW_NR; d++)
+		st_dir_free(&j->dir[d]);
+	if (j->trim) {
+		st_dir_free(j->trim);
+		free(j->trim);
+		j->trim = NULL;
 	}
 	ios_lat_free(&j->sync_lat);
 	if (j->ss) {
@@ -600,17 +641,31 @@ int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result 
 	*dst = *src;
 	dst->name = NULL;
 	dst->ss = NULL;
-	for (int d = 0; d < IOS_DDIR_NR; d++)
+	dst->trim = NULL;
+	for (int d = 0; d < IOS_DDIR_RW_NR; d++)
 		dst->dir[d].slat.plat = dst->dir[d].clat.plat = dst->dir[d].lat.plat = NULL;
 	dst->sync_lat.plat = NULL;
 	if (src->name && !(dst->name = strdup(src->name)))
 		ret = -ENOMEM;
+	if (!ret && src->trim) {
+		if ((dst->trim = malloc(sizeof(*dst->trim)))) {
+			*dst->trim = *src->trim;
+			dst->trim->slat.plat = dst->trim->clat.plat = dst->trim->lat.plat = NULL;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
 	for (int d = 0; d < IOS_DDIR_NR && !ret; d++) {
-		ret = st_copy_lat(&dst->dir[d].slat, &src->dir[d].slat);
+		struct ios_dir_result *dd = ios_job_dir_mut(dst, d);
+		const struct ios_dir_result *sd = ios_job_dir(src, d);
+
+		if (!dd)
+			continue;
+		ret = st_copy_lat(&dd->slat, &sd->slat);
 		if (!ret)
-			ret = st_copy_lat(&dst->dir[d].clat, &src->dir[d].clat);
+			ret = st_copy_lat(&dd->clat, &sd->clat);
 		if (!ret)
-			ret = st_copy_lat(&dst->dir[d].lat, &src->dir[d].lat);
+			ret = st_copy_lat(&dd->lat, &sd->lat);
 	}
 	if (!ret)
 		ret = st_copy_lat(&dst->sync_lat, &src->sync_lat);
@@ -729,13 +784,23 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	struct ios_ss_result *ss = NULL;
 	int ret = 0;
 
-	/* allocate first, so that a failure leaves @dst untouched */
+	/*
+	 * Allocate first, so that a failure leaves @dst as it was (perhaps
+	 * with an empty trim direction, which reads as none).
+	 */
+	if (src->trim && !ios_job_trim(dst))
+		return -ENOMEM;
 	for (int d = 0; d < IOS_DDIR_NR && !ret; d++) {
-		ret = st_prepare_hist(&dst->dir[d].slat, &src->dir[d].slat);
+		struct ios_dir_result *dd = ios_job_dir_mut(dst, d);
+		const struct ios_dir_result *sd = ios_job_dir(src, d);
+
+		if (!dd)
+			continue;
+		ret = st_prepare_hist(&dd->slat, &sd->slat);
 		if (!ret)
-			ret = st_prepare_hist(&dst->dir[d].clat, &src->dir[d].clat);
+			ret = st_prepare_hist(&dd->clat, &sd->clat);
 		if (!ret)
-			ret = st_prepare_hist(&dst->dir[d].lat, &src->dir[d].lat);
+			ret = st_prepare_hist(&dd->lat, &sd->lat);
 	}
 	if (!ret)
 		ret = st_prepare_hist(&dst->sync_lat, &src->sync_lat);
@@ -749,9 +814,11 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	}
 
 	for (int d = 0; d < IOS_DDIR_NR; d++) {
-		struct ios_dir_result *dd = &dst->dir[d];
-		const struct ios_dir_result *sd = &src->dir[d];
+		struct ios_dir_result *dd = ios_job_dir_mut(dst, d);
+		const struct ios_dir_result *sd = ios_job_dir(src, d);
 
+		if (!dd)
+			continue;	/* neither has trims */
 		/* reserved above, so these cannot fail; a failure is still reported */
 		ret |= ios_lat_merge(&dd->slat, &sd->slat);
 		ret |= ios_lat_merge(&dd->clat, &sd->clat);
@@ -1026,7 +1093,8 @@ int ios_rep_groups(const struct ios_run_result *r, struct ios_rep_group **groups
 			continue;
 		gr = &g[j->groupid];
 		for (int d = 0; d < IOS_DDIR_NR; d++) {
-			uint64_t run = ios_runtime_ms(j->dir[d].runtime_ns), bw;
+			const struct ios_dir_result *dr = ios_job_dir(j, d);
+			uint64_t run = ios_runtime_ms(dr->runtime_ns), bw;
 
 			if (!run)
 				continue;
@@ -1034,12 +1102,12 @@ int ios_rep_groups(const struct ios_run_result *r, struct ios_rep_group **groups
 				gr->min_run[d] = run;
 			if (run > gr->max_run[d])
 				gr->max_run[d] = run;
-			bw = j->dir[d].io_bytes * 1000 / run;
+			bw = dr->io_bytes * 1000 / run;
 			if (bw < gr->min_bw[d])
 				gr->min_bw[d] = bw;
 			if (bw > gr->max_bw[d])
 				gr->max_bw[d] = bw;
-			gr->iobytes[d] += j->dir[d].io_bytes;
+			gr->iobytes[d] += dr->io_bytes;
 		}
 	}
 	for (int i = 0; i <= max_gid; i++)
@@ -1159,7 +1227,7 @@ uint64_t ios_rep_total_rw_ios(const struct ios_job_result *j)
 	uint64_t t = 0;
 
 	for (int d = 0; d < IOS_DDIR_NR; d++)
-		t += j->dir[d].total_ios;
+		t += ios_job_dir(j, d)->total_ios;
 	return t;
 }
 

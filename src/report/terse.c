@@ -54,11 +54,11 @@ static void tr_lat(struct ios_buf *b, const struct ios_lat_stat *s)
 static const struct ios_lat_stat *tr_pct_stat(const struct ios_job_result *j, int d)
 {
 	for (int k = 0; k < IOS_DDIR_NR; k++)
-		if (j->dir[k].lat.hist)
-			return &j->dir[d].lat;
+		if (ios_job_dir(j, k)->lat.hist)
+			return &ios_job_dir(j, d)->lat;
 	for (int k = 0; k < IOS_DDIR_NR; k++)
-		if (j->dir[k].clat.hist)
-			return &j->dir[d].clat;
+		if (ios_job_dir(j, k)->clat.hist)
+			return &ios_job_dir(j, d)->clat;
 	return NULL;
 }
 
@@ -87,7 +87,7 @@ static void tr_percentiles(struct ios_buf *b, const struct ios_job_result *j, in
 static void tr_dir(struct ios_buf *b, const struct ios_job_result *j,
 		   const struct ios_rep_group *g, int d, unsigned ver)
 {
-	const struct ios_dir_result *dr = &j->dir[d];
+	const struct ios_dir_result *dr = ios_job_dir(j, d);
 	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw = 0, iops = 0;
 
 	if (runt) {

@@ -147,7 +147,7 @@ static void tx_ss(struct ios_buf *b, const struct ios_job_result *j)
 static void tx_dir(struct ios_buf *b, const struct ios_job_result *j,
 		   const struct ios_rep_group *g, int d)
 {
-	const struct ios_dir_result *dr = &j->dir[d];
+	const struct ios_dir_result *dr = ios_job_dir(j, d);
 	uint64_t runt = ios_runtime_ms(dr->runtime_ns), bw, iops;
 	char io_p[32], bw_p[32], bw_alt[32], iops_p[32], resets[48];
 
@@ -246,12 +246,13 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 	uint64_t rw_ios = ios_rep_total_rw_ios(j), rw_bytes = 0;
 	double lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
 	const char *desc = j->job ? j->job->description : NULL;
+	const struct ios_dir_result *trim = ios_job_dir(j, IOS_DDIR_TRIM);
 	uint64_t lt_ns, lt_win;
 	double lt_pct;
 	char date[32];
 
 	for (int d = 0; d < IOS_DDIR_NR; d++)
-		rw_bytes += j->dir[d].io_bytes;
+		rw_bytes += ios_job_dir(j, d)->io_bytes;
 	/* fio leaves out a job without I/O; one the lab's time limit cut off stays */
 	if (!rw_bytes && !rw_ios && !j->cut_short)
 		return;
@@ -269,7 +270,7 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 		ios_buf_printf(b, "  Description  : [%s]\n", desc);
 
 	for (int d = 0; d < IOS_DDIR_NR; d++)
-		if (j->dir[d].io_bytes)
+		if (ios_job_dir(j, d)->io_bytes)
 			tx_dir(b, j, g, d);
 
 	ios_rep_dist(j->lat_n, IOS_NR_LAT_N, rw_ios, 0.01, lat_n);
@@ -296,10 +297,10 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 	ios_buf_printf(b, "     issued rwts: total=%llu,%llu,%llu,%llu short=%llu,%llu,%llu,0 "
 		       "dropped=%llu,%llu,%llu,0\n",
 		       (unsigned long long)j->dir[0].total_ios, (unsigned long long)j->dir[1].total_ios,
-		       (unsigned long long)j->dir[2].total_ios, (unsigned long long)j->sync_total_ios,
+		       (unsigned long long)trim->total_ios, (unsigned long long)j->sync_total_ios,
 		       (unsigned long long)j->dir[0].short_ios, (unsigned long long)j->dir[1].short_ios,
-		       (unsigned long long)j->dir[2].short_ios, (unsigned long long)j->dir[0].drop_ios,
-		       (unsigned long long)j->dir[1].drop_ios, (unsigned long long)j->dir[2].drop_ios);
+		       (unsigned long long)trim->short_ios, (unsigned long long)j->dir[0].drop_ios,
+		       (unsigned long long)j->dir[1].drop_ios, (unsigned long long)trim->drop_ios);
 	if (j->continue_on_error)
 		ios_buf_printf(b, "     errors    : total=%llu, first_error=%d/<%s>\n",
 			       (unsigned long long)j->total_err, j->first_error,

@@ -327,8 +327,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 				continue;
 			r->nr_jobs++;
 			for (int d = 0; d < IOS_DDIR_NR; d++) {
-				r->ios[d] += jr->dir[d].total_ios;
-				r->io_bytes[d] += jr->dir[d].io_bytes;
+				r->ios[d] += ios_job_dir(jr, d)->total_ios;
+				r->io_bytes[d] += ios_job_dir(jr, d)->io_bytes;
 			}
 		}
 		for (int d = 0; d < 2; d++) {

@@ -88,9 +88,12 @@ static void collect_sched_stats(const struct run_ctx *c, struct ios_run_result *
 /* ios_lat_add could not allocate a histogram group: the percentiles would be wrong */
 static bool job_hist_lost(const struct ios_job_result *r)
 {
-	for (int d = 0; d < IOS_DDIR_NR; d++)
-		if (r->dir[d].slat.hist_lost || r->dir[d].clat.hist_lost || r->dir[d].lat.hist_lost)
+	for (int d = 0; d < IOS_DDIR_NR; d++) {
+		const struct ios_dir_result *dr = ios_job_dir(r, d);
+
+		if (dr->slat.hist_lost || dr->clat.hist_lost || dr->lat.hist_lost)
 			return true;
+	}
 	return r->sync_lat.hist_lost;
 }
 

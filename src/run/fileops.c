@@ -56,7 +56,9 @@ int ios_run_fileop_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 		return IOS_ERR(e, -EINVAL, "%s: ioengine=e4defrag needs donorname= (the donor "
 			       "file, as fio: 'donorname' options required)",
 			       where(j, w, sizeof(w)));
-	ios_vfs_file_init(c->vfs, &t->donor_file, t->donor->inode, &t->ioc, 0);
+	if (!(t->donor_file = calloc(1, sizeof(*t->donor_file))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ios_vfs_file_init(c->vfs, t->donor_file, t->donor->inode, &t->ioc, 0);
 	return 0;
 }
 
@@ -194,12 +196,12 @@ bool ios_run_fileop_prepare(struct run_task *t, struct run_io *io)
 			return false;
 		}
 		if (j->inplace) {
-			op_set(io, IOS_VFS_FALLOCATE, &t->donor_file, io->offset, io->len);
+			op_set(io, IOS_VFS_FALLOCATE, t->donor_file, io->offset, io->len);
 			return true;
 		}
 		io->fop_stage = 1;
 		op_set(io, IOS_VFS_MOVE_EXT, file, io->offset, io->len);
-		io->op.donor = &t->donor_file;
+		io->op.donor = t->donor_file;
 		return true;
 	default:
 		return false;
@@ -215,13 +217,13 @@ bool ios_run_fileop_next(struct run_io *io)
 	if (io->fop_stage == 0) {
 		io->fop_stage = 1;
 		op_set(io, IOS_VFS_MOVE_EXT, &io->tf->file, io->offset, io->len);
-		io->op.donor = &t->donor_file;
+		io->op.donor = t->donor_file;
 		return true;
 	}
 	if (!t->job->inplace)
 		return false;
 	io->fop_stage = 2;
-	op_set(io, IOS_VFS_TRUNCATE, &t->donor_file, 0, 0);
+	op_set(io, IOS_VFS_TRUNCATE, t->donor_file, 0, 0);
 	return true;
 }
 

@@ -23,27 +23,26 @@
 
 static void lt_new_cycle(struct run_task *t, uint64_t now)
 {
-	t->lt.cycle_ns = now;
-	t->lt.cycle_ios = t->lt.ios;
-	t->lt.failed = 0;
+	t->lt->cycle_ns = now;
+	t->lt->cycle_ios = t->lt->ios;
+	t->lt->failed = 0;
 }
 
+/* t->lt is there (task.c) exactly when the job has a latency_target */
 void ios_run_lat_target_init(struct run_task *t, uint64_t now)
 {
-	memset(&t->lt, 0, sizeof(t->lt));
-	if (!t->job->sub.lat_target_ns) {
-		t->lt.qd = t->depth;
+	if (!t->lt)
 		return;
-	}
-	t->lt.qd = 1;
-	t->lt.qd_low = 1;
-	t->lt.qd_high = t->depth;
+	memset(t->lt, 0, sizeof(*t->lt));
+	t->lt->qd = 1;
+	t->lt->qd_low = 1;
+	t->lt->qd_high = t->depth;
 	lt_new_cycle(t, now);
 }
 
 unsigned ios_run_lat_target_depth(const struct run_task *t)
 {
-	return t->job->sub.lat_target_ns && t->lt.qd ? t->lt.qd : t->depth;
+	return t->lt && t->lt->qd ? t->lt->qd : t->depth;
 }
 
 /* Statistics start again for the final window (fio's reset_all_stats). */
@@ -52,9 +51,14 @@ static void lt_reset_stats(struct run_task *t, uint64_t now)
 	struct ios_job_result *r = t->res;
 
 	for (int d = 0; d < IOS_DDIR_NR; d++) {
-		struct ios_dir_result *dr = &r->dir[d];
-		struct ios_lat_stat *ls[3] = { &dr->slat, &dr->clat, &dr->lat };
+		struct ios_dir_result *dr = ios_job_dir_mut(r, d);
+		struct ios_lat_stat *ls[3];
 
+		if (!dr)
+			continue;	/* no trims */
+		ls[0] = &dr->slat;
+		ls[1] = &dr->clat;
+		ls[2] = &dr->lat;
 		for (int k = 0; k < 3; k++)
 			ios_lat_reset(ls[k]);
 		dr->io_bytes = dr->total_ios = dr->short_ios = dr->drop_ios = 0;
@@ -69,14 +73,16 @@ static void lt_reset_stats(struct run_task *t, uint64_t now)
 	memset(r->lat_m, 0, sizeof(r->lat_m));
 	r->nr_lat_samples = 0;
 	t->ramp_end_ns = now;
-	memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
-	memset(t->poisson_ns, 0, sizeof(t->poisson_ns));
+	if (t->rate) {
+		memset(t->rate->bytes, 0, sizeof(t->rate->bytes));
+		memset(t->rate->poisson_ns, 0, sizeof(t->rate->poisson_ns));
+	}
 }
 
 /* A window failed (or one I/O, at 100 %): lower the depth. True at depth 1: give up. */
 static bool lt_failed(struct run_task *t, uint64_t now)
 {
-	struct run_lat_target *lt = &t->lt;
+	struct run_lat_target *lt = t->lt;
 
 	if (lt->qd == 1)
 		return true;
@@ -91,7 +97,7 @@ static bool lt_failed(struct run_task *t, uint64_t now)
 
 static void lt_success(struct run_task *t, uint64_t now)
 {
-	struct run_lat_target *lt = &t->lt;
+	struct run_lat_target *lt = t->lt;
 	unsigned old = lt->qd, max = t->depth;
 
 	lt->qd_low = lt->qd;
@@ -127,11 +133,11 @@ static void lt_fatal(struct run_task *t)
 void ios_run_lat_target_io(struct run_task *t, uint64_t lat_ns, uint64_t now)
 {
 	const struct ios_job_submit *s = &t->job->sub;
-	struct run_lat_target *lt = &t->lt;
+	struct run_lat_target *lt = t->lt;
 	uint64_t ios;
 	double ok;
 
-	if (!s->lat_target_ns || t->failed)
+	if (!lt || t->failed)
 		return;
 	lt->ios++;
 	/* disable_lat: fio takes no total latency, so nothing can miss the target */

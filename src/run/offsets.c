@@ -82,15 +82,15 @@ int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err 
 static void off_file_reset(struct run_task *t, struct run_task_file *tf)
 {
 	for (int d = 0; d < 2; d++) {
-		tf->last_pos[d] = tf->file_offset;
-		tf->last_start[d] = UINT64_MAX;
+		tf->fo->last_pos[d] = tf->fo->file_offset;
+		tf->fo->last_start[d] = UINT64_MAX;
 	}
 	if (t->job->zone_mode == IOS_ZONE_STRIDED)
-		ios_run_perm_init(&tf->zone_perm, tf->zone_perm.n, &t->rng);
+		ios_run_perm_init(&tf->fo->zone_perm, tf->fo->zone_perm.n, &t->rng);
 	else
 		ios_run_perm_init(&tf->perm, tf->perm.n, &t->rng);
-	if (tf->rmap)
-		memset(tf->rmap, 0, (tf->rmap_bits + 63) / 64 * sizeof(uint64_t));
+	if (tf->fo->rmap)
+		memset(tf->fo->rmap, 0, (tf->fo->rmap_bits + 63) / 64 * sizeof(uint64_t));
 }
 
 /* filesetup.c __init_rand_distribution: the distribution's state per file */
@@ -102,7 +102,7 @@ static int off_dist_init(struct run_task *t, struct run_task_file *tf, struct io
 
 	if (!range)
 		range = tf->align;
-	tf->nranges = (tf->len + range - 1) / range;
+	tf->fo->nranges = (tf->len + range - 1) / range;
 	if (j->rand_dist == IOS_RAND_ZONED || j->rand_dist == IOS_RAND_ZONED_ABS) {
 		uint64_t total = 0;
 
@@ -114,44 +114,51 @@ static int off_dist_init(struct run_task *t, struct run_task_file *tf, struct io
 				       PRIu64 " bytes; fio: \"zoned_abs sizes exceed file size\")",
 				       j->file ? j->file : "?", j->line, j->name, total, tf->len);
 		if (!j->norandommap) {
-			tf->rmap_bits = tf->len / tf->align;
-			tf->rmap = calloc((tf->rmap_bits + 63) / 64, sizeof(uint64_t));
-			if (!tf->rmap)
+			tf->fo->rmap_bits = tf->len / tf->align;
+			tf->fo->rmap = calloc((tf->fo->rmap_bits + 63) / 64, sizeof(uint64_t));
+			if (!tf->fo->rmap)
 				return IOS_ERR(e, -ENOMEM, "out of memory");
 		}
 		return 0;
 	}
-	tf->rand_off = j->rand_center >= 0 ? (uint64_t)((double)tf->nranges * j->rand_center)
-					   : ios_rand_u64(&t->rng) & 0xffffffffu;
+	tf->fo->rand_off = j->rand_center >= 0
+		? (uint64_t)((double)tf->fo->nranges * j->rand_center)
+		: ios_rand_u64(&t->rng) & 0xffffffffu;
 	if (j->rand_dist == IOS_RAND_ZIPF) {
-		uint64_t n = tf->nranges < 10000000 ? tf->nranges : 10000000;
+		uint64_t n = tf->fo->nranges < 10000000 ? tf->fo->nranges : 10000000;
 
-		tf->zetan = 0;
+		tf->fo->zetan = 0;
 		for (uint64_t i = 0; i < n; i++)
-			tf->zetan += pow(1.0 / (double)(i + 1), j->rand_dist_val);
+			tf->fo->zetan += pow(1.0 / (double)(i + 1), j->rand_dist_val);
 	} else if (j->rand_dist == IOS_RAND_NORMAL) {
-		tf->stddev = 0;
+		tf->fo->stddev = 0;
 		if (j->rand_dist_val != 0.0)
-			tf->stddev = (uint64_t)ceil((double)tf->nranges * j->rand_dist_val / 100.0);
-		if (tf->stddev > tf->nranges / 2)
-			tf->stddev = tf->nranges / 2;
-		tf->rand_off = j->rand_center >= 0
-			? (uint64_t)((double)tf->nranges * (j->rand_center - 0.5)) : 0;
+			tf->fo->stddev = (uint64_t)ceil((double)tf->fo->nranges *
+							j->rand_dist_val / 100.0);
+		if (tf->fo->stddev > tf->fo->nranges / 2)
+			tf->fo->stddev = tf->fo->nranges / 2;
+		tf->fo->rand_off = j->rand_center >= 0
+			? (uint64_t)((double)tf->fo->nranges * (j->rand_center - 0.5)) : 0;
 	}
 	return 0;
 }
 
 void ios_run_offsets_free(struct run_task *t)
 {
-	for (unsigned k = 0; t->files && k < t->nr_files; k++) {
-		free(t->files[k].rmap);
-		t->files[k].rmap = NULL;
-	}
+	/* one array for the task's files, at the first file's pointer */
+	if (!t->files || !t->nr_files || !t->files[0].fo)
+		return;
+	for (unsigned k = 0; k < t->nr_files; k++)
+		free(t->files[k].fo->rmap);
+	free(t->files[0].fo);
+	for (unsigned k = 0; k < t->nr_files; k++)
+		t->files[k].fo = NULL;
 }
 
 int ios_run_offsets_init(struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
+	struct run_tf_offsets *fo;
 
 	t->fio_offsets = ios_run_offsets_wanted(j);
 	if (!t->fio_offsets)
@@ -159,16 +166,21 @@ int ios_run_offsets_init(struct run_task *t, struct ios_err *e)
 	t->seq_nr_left = 1;	/* fio's init.c: the first I/O takes a new offset */
 	t->zone_bytes = 0;
 	t->loops_done = 0;
+	fo = calloc(t->nr_files ? t->nr_files : 1, sizeof(*fo));
+	if (!fo)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (unsigned k = 0; k < t->nr_files; k++)
+		t->files[k].fo = &fo[k];
 	for (unsigned k = 0; k < t->nr_files; k++) {
 		struct run_task_file *tf = &t->files[k];
 		uint64_t zr = j->zone_range, bs = j->bs_min[IOS_READ] ? j->bs_min[IOS_READ] : 0;
 
-		tf->file_offset = tf->off;
-		tf->offsets_done = false;
+		tf->fo->file_offset = tf->off;
+		tf->fo->offsets_done = false;
 		/* fio's get_rand_offset_blocks: a block must fit in the zone */
 		if (bs > tf->align && zr > bs - tf->align)
 			zr -= bs - tf->align;
-		tf->zone_perm.n = zr / tf->align ? zr / tf->align : 1;
+		tf->fo->zone_perm.n = zr / tf->align ? zr / tf->align : 1;
 		if (off_random(j) && j->rand_dist != IOS_RAND_UNIFORM) {
 			int ret = off_dist_init(t, tf, e);
 
@@ -187,14 +199,14 @@ static void off_zone_step(struct run_task *t, struct run_task_file *tf, int dir)
 
 	if (t->zone_bytes >= j->zone_size) {
 		t->zone_bytes = 0;
-		tf->file_offset += j->zone_range + j->zone_skip;
-		if (tf->file_offset >= tf->f->size)
-			tf->file_offset = tf->off;
-		tf->last_pos[dir] = tf->file_offset;
+		tf->fo->file_offset += j->zone_range + j->zone_skip;
+		if (tf->fo->file_offset >= tf->f->size)
+			tf->fo->file_offset = tf->off;
+		tf->fo->last_pos[dir] = tf->fo->file_offset;
 	}
 	/* zonesize > zonerange: the same zone again until zonesize is done */
-	if (tf->last_pos[dir] >= tf->file_offset + j->zone_range)
-		tf->last_pos[dir] = tf->file_offset;
+	if (tf->fo->last_pos[dir] >= tf->fo->file_offset + j->zone_range)
+		tf->fo->last_pos[dir] = tf->fo->file_offset;
 	if (t->zone_bytes % j->zone_range == 0)
 		off_file_reset(t, tf);
 }
@@ -206,19 +218,19 @@ static bool off_seq(struct run_task *t, struct run_task_file *tf, int dir, uint6
 	uint64_t real = tf->f->size, io_size = tf->len, pos;
 	int64_t add = off_random(j) ? 0 : j->rw_seq_add;
 
-	if (tf->last_pos[dir] >= io_size + tf->off && j->time_based && t->nr_files == 1)
-		tf->last_pos[dir] = tf->file_offset;
-	if (tf->last_pos[dir] >= real)
+	if (tf->fo->last_pos[dir] >= io_size + tf->off && j->time_based && t->nr_files == 1)
+		tf->fo->last_pos[dir] = tf->fo->file_offset;
+	if (tf->fo->last_pos[dir] >= real)
 		return false;
 	/* backward from a non-zero start: rewind to the end first (fio's values) */
-	if (tf->last_pos[dir] == tf->file_offset && tf->file_offset && add < 0)
-		tf->last_pos[dir] = real > io_size ? io_size : real;
-	pos = tf->last_pos[dir] - tf->file_offset;
+	if (tf->fo->last_pos[dir] == tf->fo->file_offset && tf->fo->file_offset && add < 0)
+		tf->fo->last_pos[dir] = real > io_size ? io_size : real;
+	pos = tf->fo->last_pos[dir] - tf->fo->file_offset;
 	if (pos && add) {
 		pos += (uint64_t)add;	/* unsigned, as in fio: a step back below 0 wraps */
 		if (pos >= real) {
 			if (add > 0)
-				pos = tf->file_offset;
+				pos = tf->fo->file_offset;
 			else
 				pos = (real > io_size ? io_size : real) + (uint64_t)add;
 		}
@@ -242,10 +254,10 @@ static uint64_t off_hash(uint64_t v)
 /* zipf_next: the rank of a zipf(theta) draw over nranges, scrambled */
 static uint64_t off_zipf(struct run_task *t, struct run_task_file *tf)
 {
-	double theta = t->job->rand_dist_val, n = (double)tf->nranges;
+	double theta = t->job->rand_dist_val, n = (double)tf->fo->nranges;
 	double zeta2 = 1.0 + pow(0.5, theta), alpha = 1.0 / (1.0 - theta);
-	double eta = (1.0 - pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / tf->zetan);
-	double u = off_uni(t), z = u * tf->zetan;
+	double eta = (1.0 - pow(2.0 / n, 1.0 - theta)) / (1.0 - zeta2 / tf->fo->zetan);
+	double u = off_uni(t), z = u * tf->fo->zetan;
 	uint64_t v;
 
 	if (z < 1.0)
@@ -254,16 +266,17 @@ static uint64_t off_zipf(struct run_task *t, struct run_task_file *tf)
 		v = 2;
 	else
 		v = 1 + (uint64_t)(n * pow(eta * u - eta + 1.0, alpha));
-	return (off_hash(v - 1) + tf->rand_off) % tf->nranges;
+	return (off_hash(v - 1) + tf->fo->rand_off) % tf->fo->nranges;
 }
 
 /* pareto_next: (n - 1) * u^(log h / log(1 - h)), scrambled */
 static uint64_t off_pareto(struct run_task *t, struct run_task_file *tf)
 {
 	double h = t->job->rand_dist_val;
-	uint64_t v = (uint64_t)((double)(tf->nranges - 1) * pow(off_uni(t), log(h) / log(1.0 - h)));
+	uint64_t v = (uint64_t)((double)(tf->fo->nranges - 1) *
+				pow(off_uni(t), log(h) / log(1.0 - h)));
 
-	return (off_hash(v) + tf->rand_off) % tf->nranges;
+	return (off_hash(v) + tf->fo->rand_off) % tf->fo->nranges;
 }
 
 /* gauss_next: the mean of 12 uniform ranks, plus a deviation, scrambled */
@@ -272,16 +285,17 @@ static uint64_t off_normal(struct run_task *t, struct run_task_file *tf)
 	uint64_t sum = 0;
 
 	for (int i = 0; i < 12; i++)
-		sum += (ios_rand_u64(&t->rng) >> 32) % (tf->nranges + 1);
+		sum += (ios_rand_u64(&t->rng) >> 32) % (tf->fo->nranges + 1);
 	sum = (sum + 11) / 12;
-	if (tf->stddev) {
-		int64_t dev = (int64_t)((double)tf->stddev * off_uni(t)) - (int64_t)(tf->stddev / 2);
+	if (tf->fo->stddev) {
+		int64_t dev = (int64_t)((double)tf->fo->stddev * off_uni(t)) -
+			      (int64_t)(tf->fo->stddev / 2);
 
-		while (dev + (int64_t)sum >= (int64_t)tf->nranges)
+		while (dev + (int64_t)sum >= (int64_t)tf->fo->nranges)
 			dev /= 2;
 		sum = (uint64_t)((int64_t)sum + dev);
 	}
-	return (off_hash(sum) + tf->rand_off) % tf->nranges;
+	return (off_hash(sum) + tf->fo->rand_off) % tf->fo->nranges;
 }
 
 /*
@@ -290,19 +304,19 @@ static uint64_t off_normal(struct run_task *t, struct run_task_file *tf)
  */
 static bool off_map_take(struct run_task_file *tf, uint64_t b, uint64_t *out)
 {
-	uint64_t words = (tf->rmap_bits + 63) / 64, w = b / 64;
+	uint64_t words = (tf->fo->rmap_bits + 63) / 64, w = b / 64;
 
 	for (uint64_t k = 0; k <= words; k++, w = (w + 1) % words) {
-		uint64_t free = ~tf->rmap[w];
+		uint64_t free = ~tf->fo->rmap[w];
 
 		if (k == 0)
 			free &= ~0ULL << (b % 64);	/* from @b on in its own word */
-		if (w == words - 1 && tf->rmap_bits % 64)
-			free &= (1ULL << (tf->rmap_bits % 64)) - 1;
+		if (w == words - 1 && tf->fo->rmap_bits % 64)
+			free &= (1ULL << (tf->fo->rmap_bits % 64)) - 1;
 		if (free) {
 			uint64_t x = w * 64 + (uint64_t)__builtin_ctzll(free);
 
-			tf->rmap[w] |= 1ULL << (x % 64);
+			tf->fo->rmap[w] |= 1ULL << (x % 64);
 			*out = x;
 			return true;
 		}
@@ -336,7 +350,7 @@ static bool off_zoned(struct run_task *t, struct run_task_file *tf, uint64_t *b)
 	if (!n)
 		n = 1;
 	*b = start + ios_rand_below(&t->rng, n);
-	if (tf->rmap)
+	if (tf->fo->rmap)
 		return off_map_take(tf, *b, b);
 	return true;
 }
@@ -363,14 +377,14 @@ static uint64_t off_rand(struct run_task *t, struct run_task_file *tf, uint64_t 
 		if (!j->time_based)
 			return UINT64_MAX;
 		/* time_based: fio resets the map and draws again */
-		memset(tf->rmap, 0, (tf->rmap_bits + 63) / 64 * sizeof(uint64_t));
+		memset(tf->fo->rmap, 0, (tf->fo->rmap_bits + 63) / 64 * sizeof(uint64_t));
 		return off_zoned(t, tf, &b) ? b * tf->align : UINT64_MAX;
 	default:
 		break;
 	}
 
 	if (j->zone_mode == IOS_ZONE_STRIDED) {
-		p = &tf->zone_perm;
+		p = &tf->fo->zone_perm;
 		blocks = p->n;
 	} else {
 		blocks = (tf->len - bs) / tf->align + 1;
@@ -403,15 +417,16 @@ static bool off_file_next(struct run_task *t, struct run_task_file *tf, int dir,
 			rel = off_rand(t, tf, bs);
 		}
 	} else {
-		rel = tf->last_start[dir] != UINT64_MAX ? tf->last_start[dir] - tf->file_offset : 0;
+		rel = tf->fo->last_start[dir] != UINT64_MAX
+			? tf->fo->last_start[dir] - tf->fo->file_offset : 0;
 	}
 	if (rel >= tf->len)
 		return false;
-	*off = rel + tf->file_offset;
+	*off = rel + tf->fo->file_offset;
 	if (*off >= tf->f->size || *off + bs > tf->f->size)
 		return false;
-	tf->last_start[dir] = *off;
-	tf->last_pos[dir] = *off + bs;
+	tf->fo->last_start[dir] = *off;
+	tf->fo->last_pos[dir] = *off + bs;
 	t->zone_bytes += bs;
 	return true;
 }
@@ -432,19 +447,19 @@ bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir
 		for (unsigned k = 0; k < t->nr_files; k++) {
 			struct run_task_file *f = &t->files[(first + k) % t->nr_files];
 
-			if (f->offsets_done)
+			if (f->fo->offsets_done)
 				continue;
 			if (off_file_next(t, f, dir, bs, off)) {
 				*tf = f;
 				return true;
 			}
-			f->offsets_done = true;
+			f->fo->offsets_done = true;
 		}
 		if (t->loops_done + 1 >= loops)
 			return false;
 		t->loops_done++;
 		for (unsigned k = 0; k < t->nr_files; k++) {
-			t->files[k].offsets_done = false;
+			t->files[k].fo->offsets_done = false;
 			off_file_reset(t, &t->files[k]);
 		}
 	}

@@ -99,7 +99,7 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 	r->nr_merged = 1;
 	r->pid = t->ioc.pid;
 	r->job = j;
-	for (int d = 0; d < IOS_DDIR_NR; d++) {
+	for (int d = 0; d < IOS_DDIR_RW_NR; d++) {
 		struct ios_dir_result *dr = &r->dir[d];
 
 		ios_lat_init(&dr->slat);
@@ -110,6 +110,12 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 		    (j->slat_percentiles && ios_lat_enable_hist(&dr->slat)))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
+	/* the trim direction has the same histograms, and exists only for a job that trims */
+	r->trim_hist = (j->clat_percentiles ? IOS_HIST_CLAT : 0) |
+		       (j->lat_percentiles ? IOS_HIST_LAT : 0) |
+		       (j->slat_percentiles ? IOS_HIST_SLAT : 0);
+	if (ios_rw_has_trim(j->rw) && !ios_job_trim(r))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	ios_lat_init(&r->sync_lat);
 	r->ioprio_class = ios_ioc_class(&t->ioc);
 	r->ioprio_level = ios_ioc_level(&t->ioc);

@@ -97,24 +97,43 @@ struct run_io {
 	uint8_t dir;
 	bool sync_op;			/* fsync / fdatasync, accounted as fio's "sync" */
 	bool trim;			/* a discard (rw=trim...), accounted as a write */
+	bool fop_open;			/* file-operation engines: this unit did the file's open */
+	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
+	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
+	bool vread;			/* verify.c: a verifying read */
+	int error;
+	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
 	uint64_t offset;		/* within the file */
 	uint64_t len;
 	uint64_t start_ns;		/* prepared (fio start_time) */
 	uint64_t issue_ns;		/* submitted (fio issue_time) */
 	uint64_t done_ns;		/* completed */
-	int error;
-	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
-	bool fop_open;			/* file-operation engines: this unit did the file's open */
-	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
 	struct ios_vfs_op op;
 	struct ios_timer step_timer;	/* resumes op after a wait */
 	struct run_io *next;		/* free list or done list */
 	struct run_zbd_zone *zbd_zone;	/* zonemode=zbd: the zone it holds locked (zbd.c) */
-	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
-	/* verify.c: a verifying read, the write it checks (or a write's own) numberio */
-	bool vread;
+	/* verify.c: the write a verifying read checks (or a write's own) numberio */
 	uint64_t vnumberio;
 	struct run_vpiece *vp;		/* a logged write's entry in the verify log */
+};
+
+/*
+ * fio's own offset rules (offsets.c) for one file of a task: only for the
+ * jobs that need them (holes, rw_sequencer, strided zones, random
+ * distributions), so the others do not carry it (run_task_file.fo is NULL).
+ */
+struct run_tf_offsets {
+	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
+	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
+	struct run_perm zone_perm;	/* random blocks of the current zone */
+	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
+	/* random_distribution */
+	uint64_t *rmap;			/* zoned: fio's random map, one bit per block */
+	uint64_t rmap_bits;
+	uint64_t nranges;		/* zipf, pareto, normal: blocks of the minimum size */
+	uint64_t rand_off;		/* their rotation (random_center, or drawn) */
+	double zetan;			/* zipf: its normalising sum */
+	uint64_t stddev;		/* normal: in blocks */
 };
 
 /* Per file state of one task. */
@@ -126,20 +145,9 @@ struct run_task_file {
 	struct run_perm perm;		/* random blocks, fresh each pass */
 	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
 	uint64_t align;
-	/* fio's own offset rules (offsets.c), for the jobs that need them */
-	uint64_t file_offset;		/* fio's f->file_offset: moves with strided zones */
-	uint64_t last_pos[2], last_start[2];	/* UINT64_MAX: nothing issued yet */
-	struct run_perm zone_perm;	/* random blocks of the current zone */
-	bool offsets_done;		/* no next offset: fio ends the job's I/O here */
-	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
-	/* random_distribution (offsets.c) */
-	uint64_t *rmap;			/* zoned: fio's random map, one bit per block */
-	uint64_t rmap_bits;
-	uint64_t nranges;		/* zipf, pareto, normal: blocks of the minimum size */
-	uint64_t rand_off;		/* their rotation (random_center, or drawn) */
-	double zetan;			/* zipf: its normalising sum */
-	uint64_t stddev;		/* normal: in blocks */
+	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
 	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
+	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
 };
 
 enum run_task_state {
@@ -150,16 +158,44 @@ enum run_task_state {
 	TS_DONE,
 };
 
+/*
+ * rate, rate_iops, rate_min, rate_iops_min (task.c): only a job with one of
+ * them has this (run_task.rate), so that 10,000 unrated processes do not
+ * carry it. The bytes issued since the rate's epoch (the start, then the
+ * end of ramp_time: fio resets both there), for rate_process=poisson the sum
+ * of the exponential gaps drawn so far and their generators, and the last
+ * minimum-rate check per direction (fio's last_rate_check_*).
+ */
+struct run_rate {
+	uint64_t bytes[2];
+	uint64_t poisson_ns[2];
+	struct ios_rand poisson_rng[2];
+	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
+};
+
+/* rw=trimwrite (task.c): the block just trimmed, written next */
+struct run_trimwrite {
+	bool pending;
+	uint64_t off, len;
+	struct run_task_file *tf;
+};
+
+/*
+ * One fio process. What only some jobs use (rate limits, latency_target,
+ * cmdprio, trimwrite, e4defrag's donor, fio's offset rules, logs, verify,
+ * flow, steady state, replay) hangs off a pointer that is NULL for the
+ * others: with 10,000 processes every byte here is 10 KB.
+ */
 struct run_task {
 	struct run_ctx *ctx;
 	const struct ios_job *job;
 	unsigned index;			/* global, in job order */
 	unsigned clone;			/* 0..numjobs-1 */
 	unsigned phase;			/* stonewall phase */
+	enum run_task_state state;
 	struct ios_ioc ioc;
 	struct ios_job_result *res;
 	struct ios_rand rng;
-	enum run_task_state state;
 	struct ios_timer timer;
 
 	struct run_task_file *files;
@@ -167,29 +203,32 @@ struct run_task {
 
 	/* engine model */
 	unsigned depth;
-	bool async;			/* slat reported separately */
-	bool null_engine;
 	unsigned batch_submit, batch_complete_min, batch_complete_max;
 	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
+	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
+	bool async;			/* slat reported separately */
+	bool null_engine;
 	bool draining;			/* fio's wait_for_completions is under way */
 	bool draining_first;		/* ... and has not reaped yet */
-	unsigned drain_min;		/* its min_evts */
-	struct run_io *ios;		/* depth units, plus one for syncs */
+	bool offload;			/* io_submit_mode=offload (submit.c) */
+	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
+	bool zbd;			/* zonemode=zbd (zbd.c) */
+	bool zbd_wait;			/* asleep until another job lets go of a zone */
+	/*
+	 * The I/O units: depth of them, plus one for syncs. Before the files
+	 * are open none is in flight, and the opens use the first one's op.
+	 */
+	struct run_io *ios;
 	struct run_io *sync_io;
 	struct run_io *free_ios;
 	struct run_io *done_head, *done_tail;
 	unsigned inflight, nr_done, wait_threshold;
+	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
 	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
-	bool trimwrite_pending;		/* rw=trimwrite: the block just trimmed is written next */
-	uint64_t trimwrite_off, trimwrite_len;
-	struct run_task_file *trimwrite_tf;
-	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
-	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
+	struct run_trimwrite *tw;	/* rw=trimwrite, else NULL */
 	uint64_t zone_bytes;		/* fio's td->zone_bytes */
 	unsigned loops_done;		/* passes ended by running out of offsets */
-	bool zbd;			/* zonemode=zbd (zbd.c) */
-	bool zbd_wait;			/* asleep until another job lets go of a zone */
 	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
 
 	/* progress */
@@ -199,37 +238,26 @@ struct run_task {
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
 	unsigned think_count;
-	/*
-	 * rate / rate_iops: the bytes issued since the rate's epoch (the start,
-	 * then the end of ramp_time: fio resets both there), and for
-	 * rate_process=poisson the sum of the exponential gaps drawn so far.
-	 */
-	uint64_t rate_bytes[2];
-	uint64_t poisson_ns[2];
-	struct ios_rand poisson_rng[2];
-	bool offload;			/* io_submit_mode=offload (submit.c) */
-	struct ios_rand prio_rng;	/* cmdprio's draws */
-	struct run_lat_target lt;	/* latency_target (lat_target.c) */
-	/* rate_min / rate_iops_min: the last check per direction (fio's last_rate_check_*) */
-	uint64_t rc_bytes[2], rc_ios[2], rc_at_ns[2];
 	bool failed;			/* ended by an error of its own (rate_min, an I/O error
 					 * errors.c calls fatal): no end_fsync */
-	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
-	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
 	bool stop;
 	bool stats_on;
 	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
 					 * end), before the job's own end */
 	bool cut;			/* stopped there with work left */
+	struct run_rate *rate;		/* rate limits (task.c); NULL without */
+	struct ios_rand *prio_rng;	/* cmdprio's draws (submit.c); NULL without cmdprio */
+	struct run_lat_target *lt;	/* latency_target (lat_target.c); NULL without */
+	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
+	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
 
 	/* opening files, syncing */
 	unsigned open_idx;		/* next file to open */
-	bool opened;
-	struct ios_vfs_op open_op;
 	unsigned writes_since_sync;
-	struct run_task_file *last_written;
-	bool end_synced;
 	unsigned end_sync_idx;
+	bool opened;
+	bool end_synced;
+	struct run_task_file *last_written;
 
 	/*
 	 * bw / iops samples over windows of bwavgtime and iopsavgtime (or
@@ -253,31 +281,30 @@ struct run_task {
 	bool dir_used[2];
 
 	/* fio's bw / lat / iops logs (write_*_log) */
-	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 	bool logging;
+	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 
 	/* write_iolog= (iolog_write.c): NULL when the job writes none */
 	FILE *iolog;
 
-	/* e4defrag (fileops.c): the donor file */
+	/* e4defrag (fileops.c): the donor file, and its open file (NULL for other engines) */
 	struct run_file *donor;
-	struct ios_file donor_file;
+	struct ios_file *donor_file;
 
 	/* a replay task (replay_task.c): I/Os from a trace, not from the job's pattern */
 	bool replay;
-	struct run_replay *rp;
-
 	/* job control (jobctl.c): exitall's exit_what, wait_for */
 	bool started;			/* its start ran (a later start event is stale) */
 	bool terminated;		/* stopped by exitall before it started: never runs */
 	bool held;			/* its start came, its wait_for job is not done */
+	bool flow_blocked;		/* flow: waiting for another member to move (flow_sleep=0) */
+	bool flow_sleep_due;		/* flow: quiescing, then sleeping flow_sleep */
+	unsigned nr_waitee;		/* wait_for: the waitee's clones */
+	struct run_replay *rp;
 	struct run_task *waitee;	/* wait_for: the waitee's first clone, or NULL */
-	unsigned nr_waitee;		/* ... and its clones */
 	/* flow (flow.c) */
 	struct run_flow *flow;		/* NULL: flow=0 */
 	uint64_t flow_counter;		/* fio's td->flow_counter: I/Os let through */
-	bool flow_blocked;		/* waiting for another member to move (flow_sleep=0) */
-	bool flow_sleep_due;		/* quiescing, then sleeping flow_sleep */
 	struct run_task *flow_next;	/* the flow's members */
 	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
 	struct run_ss *ss;

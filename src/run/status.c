@@ -23,8 +23,8 @@ static void status_job_now(const struct run_task *t, struct ios_job_result *r, u
 	for (int d = 0; d < 2; d++)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
-	if (ios_rw_has_trim(t->job->rw))
-		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
+	if (ios_rw_has_trim(t->job->rw) && r->trim)
+		r->trim->runtime_ns = r->runtime_ns;
 }
 
 static int status_snapshot(struct run_ctx *c, uint64_t now, struct ios_run_result *s)

@@ -111,7 +111,7 @@ void ios_run_cmdprio_pick(struct run_task *t, struct run_io *io)
 	io->ioprio = 0;
 	if (!(s->cmdprio_given & (IOS_CMDPRIO_PCT | IOS_CMDPRIO_SPLIT)) || io->sync_op || io->trim)
 		return;
-	r = (unsigned)ios_rand_below(&t->prio_rng, 100);
+	r = (unsigned)ios_rand_below(t->prio_rng, 100);
 	if (s->cmdprio_given & IOS_CMDPRIO_PCT) {
 		if (r < s->cmdprio_pct[d])
 			io->ioprio = (int)(cls << 13 | s->cmdprio_level[d]);
@@ -148,7 +148,9 @@ static int submit_cmdprio_setup(struct run_ctx *c, struct run_task *t, const cha
 	if ((s->cmdprio_given & IOS_CMDPRIO_PCT) && (s->cmdprio_given & IOS_CMDPRIO_SPLIT))
 		return IOS_ERR(e, -EINVAL, "%s: cmdprio_percentage and cmdprio_bssplit options "
 			       "are mutually exclusive (as in fio)", w);
-	ios_rand_seed(&t->prio_rng, ios_rand_u64(&t->rng), 0x7072696fULL);
+	if (!(t->prio_rng = malloc(sizeof(*t->prio_rng))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ios_rand_seed(t->prio_rng, ios_rand_u64(&t->rng), 0x7072696fULL);
 	if (t->clone == 0 && !c->host->disk.prio &&
 	    ios_run_warn(c->res, "%s: cmdprio: the I/Os carry their own priority, but nothing "
 			 "here honours it: the schedulers of these kernels queue a request by "

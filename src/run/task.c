@@ -243,13 +243,22 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 	return 0;
 }
 
-/* rate_process=poisson: each rated direction's own stream of gaps. */
-static int task_setup_poisson(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+/*
+ * The rate state, for a job with a rate or a minimum rate; and for
+ * rate_process=poisson each rated direction's own stream of gaps.
+ */
+static int task_setup_rate(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 	char w[256];
 	bool rated = false;
 
+	for (int d = 0; d < 2; d++)
+		if (j->rate[d] || j->rate_iops[d] || j->rate_min[d] || j->rate_iops_min[d])
+			rated = true;
+	if (rated && !(t->rate = calloc(1, sizeof(*t->rate))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	rated = false;
 	if (!j->rate_process_poisson)
 		return 0;
 	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
@@ -265,7 +274,7 @@ static int task_setup_poisson(struct run_ctx *c, struct run_task *t, struct ios_
 			return IOS_ERR(e, -EINVAL, "%s: rate_process=poisson needs a rate of at "
 				       "least one %" PRIu64 "-byte block per second (rate=%"
 				       PRIu64 ")", w, min_bs, bps);
-		ios_rand_seed(&t->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
+		ios_rand_seed(&t->rate->poisson_rng[d], ios_rand_u64(&t->rng), 0x706f6973ULL + d);
 	}
 	if (!rated && ios_run_warn(c->res, "%s: rate_process=poisson has no effect without "
 				   "rate= or rate_iops= (as in fio)", w))
@@ -362,6 +371,8 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	ios_timer_init(&t->sample_timer);
 	task_ioprio(t);
 	t->ioc.nr_tasks = 1;
+	if (j->sub.lat_target_ns && !(t->lt = calloc(1, sizeof(*t->lt))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (t->replay) {
 		ret = ios_run_replay_setup(c, t, e);
 		if (!ret)
@@ -373,11 +384,13 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	if (ret)
 		return ret;
 	task_setup_engine(t);
+	if (j->rw == IOS_RW_TRIMWRITE && !(t->tw = calloc(1, sizeof(*t->tw))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	ret = ios_run_submit_setup(c, t, e);
 	if (!ret)
 		ret = task_setup_notes(c, t, e);
 	if (!ret)
-		ret = task_setup_poisson(c, t, e);
+		ret = task_setup_rate(c, t, e);
 	if (!ret)
 		ret = task_setup_units(t, e);
 	if (!ret)
@@ -421,9 +434,19 @@ void ios_run_task_free(struct run_task *t)
 	free(t->ios);
 	free(t->files);
 	free(t->log);
+	free(t->rate);
+	free(t->tw);
+	free(t->lt);
+	free(t->prio_rng);
+	free(t->donor_file);
 	t->log = NULL;
 	t->ios = NULL;
 	t->files = NULL;
+	t->rate = NULL;
+	t->tw = NULL;
+	t->lt = NULL;
+	t->prio_rng = NULL;
+	t->donor_file = NULL;
 }
 
 /* ---- preparing an I/O ---- */
@@ -488,16 +511,18 @@ static int pick_dir(struct run_task *t)
  */
 static bool prepare_trimwrite(struct run_task *t, struct run_io *io)
 {
-	if (t->job->rw != IOS_RW_TRIMWRITE)
+	struct run_trimwrite *tw = t->tw;
+
+	if (!tw)
 		return false;
-	t->trimwrite_pending = !t->trimwrite_pending;
-	if (t->trimwrite_pending) {
+	tw->pending = !tw->pending;
+	if (tw->pending) {
 		io->trim = true;
 		return false;
 	}
-	io->tf = t->trimwrite_tf;
-	io->offset = t->trimwrite_off;
-	io->len = t->trimwrite_len;
+	io->tf = tw->tf;
+	io->offset = tw->off;
+	io->len = tw->len;
 	return true;
 }
 
@@ -547,9 +572,11 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	io->tf = tf;
 	io->offset = off;
 	io->len = bs;
-	t->trimwrite_tf = tf;
-	t->trimwrite_off = off;
-	t->trimwrite_len = bs;
+	if (t->tw) {
+		t->tw->tf = tf;
+		t->tw->off = off;
+		t->tw->len = bs;
+	}
 fill:
 	io->sync_op = false;
 	io->dir = (uint8_t)dir;
@@ -676,8 +703,11 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 {
 	struct ios_job_result *r = t->res;
-	/* trims have fio's third direction in the results (the task's counters keep them as writes) */
-	struct ios_dir_result *d = &r->dir[io->trim ? IOS_DDIR_TRIM : io->dir];
+	/*
+	 * trims have fio's third direction in the results (the task's counters
+	 * keep them as writes), made with the result for a job that trims (plan.c)
+	 */
+	struct ios_dir_result *d = io->trim ? r->trim : &r->dir[io->dir];
 	uint64_t clat = now - io->issue_ns, lat = now - io->start_ns;
 
 	if (io->sync_op) {
@@ -871,8 +901,8 @@ static uint64_t rate_gate(const struct run_task *t, int dir)
 	if (!bps)
 		return 0;
 	if (j->rate_process_poisson)
-		return base + t->poisson_ns[dir];
-	return base + (uint64_t)((__uint128_t)t->rate_bytes[dir] * IOS_NSEC_PER_SEC / bps);
+		return base + t->rate->poisson_ns[dir];
+	return base + (uint64_t)((__uint128_t)t->rate->bytes[dir] * IOS_NSEC_PER_SEC / bps);
 }
 
 /*
@@ -886,17 +916,19 @@ static void rate_issued(struct run_task *t, int dir, uint64_t len)
 {
 	const struct ios_job *j = t->job;
 
-	t->rate_bytes[dir] += len;
+	if (!t->rate)
+		return;
+	t->rate->bytes[dir] += len;
 	if (j->rate_process_poisson && (j->rate[dir] || j->rate_iops[dir])) {
 		uint64_t min_bs = j->bs_min[dir] ? j->bs_min[dir] : j->bs[dir];
 		uint64_t iops = min_bs ? rate_bps(j, dir) / min_bs : 0;
-		double u = 1.0 - ios_rand_double(&t->poisson_rng[dir]);	/* (0, 1] */
+		double u = 1.0 - ios_rand_double(&t->rate->poisson_rng[dir]);	/* (0, 1] */
 		uint64_t gap_us;
 
 		if (!iops)
 			return;	/* refused at set-up */
 		gap_us = (uint64_t)((double)(1000000 / iops) * -log(u));
-		t->poisson_ns[dir] += gap_us * IOS_NSEC_PER_USEC;
+		t->rate->poisson_ns[dir] += gap_us * IOS_NSEC_PER_USEC;
 	}
 }
 
@@ -910,6 +942,7 @@ static void rate_issued(struct run_task *t, int dir, uint64_t len)
 static bool min_rate_failed(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
+	struct run_rate *rt = t->rate;
 
 	if (!t->stats_on || now - t->ramp_end_ns < 2 * IOS_NSEC_PER_SEC)
 		return false;
@@ -920,14 +953,14 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 
 		if ((!j->rate_min[d] && !j->rate_iops_min[d]) || !dr->io_bytes)
 			continue;
-		if (t->rc_bytes[d] || t->rc_ios[d]) {
-			spent_ms = (now - t->rc_at_ns[d]) / IOS_NSEC_PER_MSEC;
+		if (rt->rc_bytes[d] || rt->rc_ios[d]) {
+			spent_ms = (now - rt->rc_at_ns[d]) / IOS_NSEC_PER_MSEC;
 			if (!spent_ms || spent_ms * IOS_NSEC_PER_MSEC < j->rate_cycle_ns)
 				continue;
 			snprintf(where, sizeof(where), "%s:%d: job '%s'", j->file ? j->file : "?",
 				 j->line, j->name);
 			if (j->rate_min[d]) {
-				got = (dr->io_bytes - t->rc_bytes[d]) * 1000 / spent_ms;
+				got = (dr->io_bytes - rt->rc_bytes[d]) * 1000 / spent_ms;
 				if (got < j->rate_min[d]) {
 					(void)ios_run_warn(t->ctx->res,
 							   "%s: rate_min=%" PRIu64 "B/s not met, "
@@ -936,7 +969,7 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 					return true;
 				}
 			} else {
-				got = (dr->total_ios - t->rc_ios[d]) * 1000 / spent_ms;
+				got = (dr->total_ios - rt->rc_ios[d]) * 1000 / spent_ms;
 				if (got < j->rate_iops_min[d]) {
 					(void)ios_run_warn(t->ctx->res,
 							   "%s: rate_iops_min=%u not met, got %"
@@ -946,9 +979,9 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 				}
 			}
 		}
-		t->rc_bytes[d] = dr->io_bytes;
-		t->rc_ios[d] = dr->total_ios;
-		t->rc_at_ns[d] = now;
+		rt->rc_bytes[d] = dr->io_bytes;
+		rt->rc_ios[d] = dr->total_ios;
+		rt->rc_at_ns[d] = now;
 	}
 	return false;
 }
@@ -967,12 +1000,12 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_run_iolog_close(t, now);
 	r->finish_ns = now;
 	r->runtime_ns = now - begin;
-	r->latency_depth = t->lt.qd;
+	r->latency_depth = ios_run_lat_target_depth(t);
 	for (int d = 0; d < 2; d++)
 		if (t->dir_used[d])
 			r->dir[d].runtime_ns = r->runtime_ns;
 	if (ios_rw_has_trim(t->job->rw))
-		r->dir[IOS_DDIR_TRIM].runtime_ns = r->runtime_ns;
+		r->trim->runtime_ns = r->runtime_ns;	/* made with the result (plan.c) */
 	ios_run_err_finish(t);
 	ios_run_verify_finish(t, now);
 	/* unlink=1: fio removes the job's files after its stats are taken */
@@ -1013,7 +1046,7 @@ static bool open_files(struct run_task *t, uint64_t now)
 
 	while (t->open_idx < t->nr_files) {
 		struct run_task_file *tf = &t->files[t->open_idx];
-		struct ios_vfs_op *op = &t->open_op;
+		struct ios_vfs_op *op = &t->ios[0].op;	/* no I/O is in flight yet */
 		int err = ios_run_fileop_open(t, tf);
 
 		if (err) {
@@ -1101,8 +1134,10 @@ static void step_limits(struct run_task *t, uint64_t now)
 		ios_run_sample_sync(t, now);
 		t->stats_on = true;
 		/* fio's reset_all_stats: the rate counts again from the end of the ramp */
-		memset(t->rate_bytes, 0, sizeof(t->rate_bytes));
-		memset(t->poisson_ns, 0, sizeof(t->poisson_ns));
+		if (t->rate) {
+			memset(t->rate->bytes, 0, sizeof(t->rate->bytes));
+			memset(t->rate->poisson_ns, 0, sizeof(t->rate->poisson_ns));
+		}
 	}
 	if (!t->stop && now >= t->deadline_ns) {
 		t->stop = true;

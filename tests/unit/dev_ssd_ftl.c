@@ -261,9 +261,9 @@ static int test_hdd_refuses_trim(void)
 	T_ASSERT_EQ(run_job("hdd-2009", trim_job, &res), 0);
 	T_ASSERT_EQ(abs(res.jobs[0].error), EOPNOTSUPP);
 	/* every trim fails: issued, but a failed I/O adds no bytes (fio's io_completed) */
-	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_TRIM].io_bytes, 0);
-	T_ASSERT(res.jobs[0].dir[IOS_DDIR_TRIM].total_ios >= 1);
-	T_ASSERT(res.jobs[0].dir[IOS_DDIR_TRIM].total_ios <= 4);	/* stops at the first failure */
+	T_ASSERT_EQ(ios_job_dir(&res.jobs[0], IOS_DDIR_TRIM)->io_bytes, 0);
+	T_ASSERT(ios_job_dir(&res.jobs[0], IOS_DDIR_TRIM)->total_ios >= 1);
+	T_ASSERT(ios_job_dir(&res.jobs[0], IOS_DDIR_TRIM)->total_ios <= 4);	/* stops at the first failure */
 	ios_run_result_free(&res);
 	return T_PASS;
 }
@@ -276,13 +276,13 @@ static int test_ftl_trim_job(void)
 
 	T_ASSERT_EQ(run_job("ssd-ftl-2009", trim_job, &res), 0);
 	T_ASSERT_EQ(res.jobs[0].error, 0);
-	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_TRIM].io_bytes, 8 << 20);
+	T_ASSERT_EQ(ios_job_dir(&res.jobs[0], IOS_DDIR_TRIM)->io_bytes, 8 << 20);
 	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_WRITE].io_bytes, 0);
 	ios_run_result_free(&res);
 	/* trimwrite: each block trimmed then written; discards never merge with the writes */
 	T_ASSERT_EQ(run_job("ssd-ftl-2009", tw, &res), 0);
 	T_ASSERT_EQ(res.jobs[0].error, 0);
-	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_TRIM].io_bytes, 4 << 20);
+	T_ASSERT_EQ(ios_job_dir(&res.jobs[0], IOS_DDIR_TRIM)->io_bytes, 4 << 20);
 	T_ASSERT_EQ(res.jobs[0].dir[IOS_DDIR_WRITE].io_bytes, 4 << 20);
 	T_ASSERT(res.nr_disks == 1);
 	T_ASSERT_EQ(res.disks[0].ios[IOS_WRITE] + res.disks[0].merges[IOS_WRITE], 2048);

@@ -188,8 +188,11 @@ static int job_from(struct rebuilt *rb, size_t idx, const struct jm *jj, const s
 
 	for (int d = 0; d < IOS_DDIR_NR; d++) {
 		const struct jm *o = jm_get(jj, dirs[d]);
-		struct ios_dir_result *dr = &j->dir[d];
+		/* fio's JSON has every direction; the result, trims only when made */
+		struct ios_dir_result *dr = d < IOS_DDIR_RW_NR ? &j->dir[d] : ios_job_trim(j);
 
+		if (!dr)
+			return -1;
 		dr->io_bytes = jm_u64(o, "io_bytes");
 		dr->total_ios = jm_u64(o, "total_ios");
 		dr->short_ios = jm_u64(o, "short_ios");

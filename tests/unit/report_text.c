@@ -359,9 +359,10 @@ static int test_skips_and_header_variants(void)
 	r->jobs[1].dir[0].total_ios = 1;
 	r->jobs[2].name = strdup("ok");
 	r->jobs[2].groupid = 1;
-	r->jobs[2].dir[2].io_bytes = 1 << 20;	/* trim */
-	r->jobs[2].dir[2].total_ios = 256;
-	r->jobs[2].dir[2].runtime_ns = 10 * T_NS;
+	T_ASSERT(ios_job_trim(&r->jobs[2]));
+	r->jobs[2].trim->io_bytes = 1 << 20;
+	r->jobs[2].trim->total_ios = 256;
+	r->jobs[2].trim->runtime_ns = 10 * T_NS;
 	t = render(r);
 	T_ASSERT(t);
 	T_ASSERT(!strstr(t, "idle:"));
