@@ -325,7 +325,8 @@ static void memo_store(struct ios_vfs *vfs, struct ios_inode *in, uint32_t ord, 
 	struct meta_memo *e;
 
 	if (ord >= in->nr_memo) {
-		uint32_t n = in->nr_memo ? in->nr_memo : 16;
+		/* from one entry: a job of 100k small files has one indirect block each */
+		uint32_t n = in->nr_memo ? in->nr_memo : 1;
 
 		if (ord >= MEMO_MAX_ORD)
 			return;
