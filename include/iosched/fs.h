@@ -72,6 +72,12 @@ struct ios_fs_map {
 	 * files past 4 GiB). Empty for direct blocks, extent and raw layouts.
 	 */
 	uint64_t meta[3];
+	/*
+	 * Each meta[] block's number among the file's own metadata blocks
+	 * (0, 1, 2 ... in the order they were allocated): a dense key for a
+	 * cache of what is known about them (the page cache's memo, vfs.c).
+	 */
+	uint32_t meta_ord[3];
 	unsigned nr_meta;
 };
 

@@ -361,6 +361,7 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 		out->contig = n - fblock;
 		out->nr_meta = 0;
 		out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+		out->meta_ord[0] = out->meta_ord[1] = out->meta_ord[2] = 0;
 		return;
 	}
 	IOS_BUG_ON(fblock >= lf->nblocks);
@@ -372,6 +373,7 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 	out->contig = lf->nblocks - fblock;
 	out->nr_meta = 0;
 	out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+	out->meta_ord[0] = out->meta_ord[1] = out->meta_ord[2] = 0;
 }
 
 void ios_fs_set_apart(struct ios_fs *fs)

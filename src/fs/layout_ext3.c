@@ -520,6 +520,32 @@ static uint64_t ext3_dev(const struct lay_file *lf, uint64_t pos, uint64_t *left
 	return r->block + (pos - r->pos);
 }
 
+/*
+ * Number of the indirect block at stream position @pos among the file's
+ * indirect blocks: the positions before it that are not data blocks, of
+ * which there are @data_before (a block's own branch follows all data
+ * before it). At most about a millionth of a maximal file's blocks, but
+ * saturated rather than wrapped in 32 bits.
+ */
+static uint32_t ext3_meta_ord(uint64_t pos, uint64_t data_before)
+{
+	uint64_t ord = pos - data_before;
+
+	return ord < UINT32_MAX ? (uint32_t)ord : UINT32_MAX;
+}
+
+/*
+ * Append the indirect block at stream position @pos, @data_before data
+ * blocks ahead of it; @dev is its device block when known, else
+ * IOS_FS_NO_BLOCK.
+ */
+static void ext3_add_meta(const struct lay_file *lf, struct ios_fs_map *out, uint64_t pos,
+			  uint64_t data_before, uint64_t dev)
+{
+	out->meta_ord[out->nr_meta] = ext3_meta_ord(pos, data_before);
+	out->meta[out->nr_meta++] = dev != IOS_FS_NO_BLOCK ? dev : ext3_dev(lf, pos, NULL);
+}
+
 void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t b,
 		      struct ios_fs_map *out)
 {
@@ -528,25 +554,28 @@ void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64
 	(void)fs;
 	out->nr_meta = 0;
 	out->meta[0] = out->meta[1] = out->meta[2] = IOS_FS_NO_BLOCK;
+	out->meta_ord[0] = out->meta_ord[1] = out->meta_ord[2] = 0;
 	if (b < EXT3_IND_FIRST) {
 		end = EXT3_IND_FIRST;
 	} else if (b < EXT3_DIND_FIRST) {
 		end = EXT3_DIND_FIRST;
-		out->meta[out->nr_meta++] = ext3_dev(lf, EXT3_IND_FIRST, NULL);
+		ext3_add_meta(lf, out, EXT3_IND_FIRST, EXT3_IND_FIRST, lf->top_ind[0]);
 	} else if (b < EXT3_TIND_FIRST) {
 		first = b - (b - EXT3_DIND_FIRST) % EXT3_ADDR_PER_BLOCK;
 		end = first + EXT3_ADDR_PER_BLOCK;
-		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(EXT3_DIND_FIRST) - 2, NULL);
-		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first) - 1, NULL);
+		ext3_add_meta(lf, out, ext3_pos(EXT3_DIND_FIRST) - 2, EXT3_DIND_FIRST,
+			      lf->top_ind[1]);
+		ext3_add_meta(lf, out, ext3_pos(first) - 1, first, IOS_FS_NO_BLOCK);
 	} else {
 		uint64_t k = b - EXT3_TIND_FIRST;
 		uint64_t first_d = EXT3_TIND_FIRST + (k >> 20 << 20);
 
 		first = EXT3_TIND_FIRST + (k >> 10 << 10);
 		end = first + EXT3_ADDR_PER_BLOCK;
-		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(EXT3_TIND_FIRST) - 3, NULL);
-		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first_d) - 2, NULL);
-		out->meta[out->nr_meta++] = ext3_dev(lf, ext3_pos(first) - 1, NULL);
+		ext3_add_meta(lf, out, ext3_pos(EXT3_TIND_FIRST) - 3, EXT3_TIND_FIRST,
+			      lf->top_ind[2]);
+		ext3_add_meta(lf, out, ext3_pos(first_d) - 2, first_d, IOS_FS_NO_BLOCK);
+		ext3_add_meta(lf, out, ext3_pos(first) - 1, first, IOS_FS_NO_BLOCK);
 	}
 	if (end > lf->nblocks)
 		end = lf->nblocks;
@@ -881,6 +910,14 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 		}
 	}
 	ext3_index_runs(lf, lf->nblocks + meta);
+	lf->top_ind[0] = lf->nblocks > EXT3_IND_FIRST ? ext3_dev(lf, EXT3_IND_FIRST, NULL)
+						       : IOS_FS_NO_BLOCK;
+	lf->top_ind[1] = lf->nblocks > EXT3_DIND_FIRST
+				 ? ext3_dev(lf, ext3_pos(EXT3_DIND_FIRST) - 2, NULL)
+				 : IOS_FS_NO_BLOCK;
+	lf->top_ind[2] = lf->nblocks > EXT3_TIND_FIRST
+				 ? ext3_dev(lf, ext3_pos(EXT3_TIND_FIRST) - 3, NULL)
+				 : IOS_FS_NO_BLOCK;
 	lf->pub.inode_block = ext3_inode_block(x, lf->ino);
 	lf->pub.dir_block = dir->block;
 	/* an empty file (ios_fs_add_file_upto on a full filesystem) has no block */

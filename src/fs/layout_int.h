@@ -39,6 +39,12 @@ struct lay_file {
 	 * instead of a binary search (NULL: no memory for it, search instead)
 	 */
 	uint32_t *run_idx;
+	/*
+	 * ext3: device blocks of the three indirect blocks every mapping of
+	 * their range needs, the IND, the DIND and the TIND (IOS_FS_NO_BLOCK
+	 * past the file's end), found once rather than at each mapping
+	 */
+	uint64_t top_ind[3];
 	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
 	uint64_t *holes;
 	uint64_t nr_holes;

@@ -52,6 +52,7 @@ void ios_pc_inode_free(struct ios_inode *in)
 	}
 	free(in->used);
 	free(in->chunks);
+	free(in->memo);
 	free(in);
 }
 
@@ -100,6 +101,8 @@ void ios_pc_remove(struct ios_vfs *vfs, struct pc_page *p)
 	in->chunks[c][p->index & (pc_chunk(in) - 1)] = NULL;
 	in->nrpages--;
 	vfs->nr_pages--;
+	if (in->is_meta)
+		vfs->meta_gen++;	/* every memo of a metadata page is stale */
 	/* recycle the struct through the waiters field, which is NULL when idle */
 	p->waiters = (struct ios_vfs_op *)vfs->free_pages;
 	vfs->free_pages = p;

@@ -240,19 +240,22 @@ static int mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op)
 
 /*
  * Make sure metadata block @block is cached. 0 when it is; IOS_VFS_WAIT when
- * @op must wait for it (this call started the read if nobody had).
+ * @op must wait for it (this call started the read if nobody had). *hit
+ * gets the page when it was found cached and up to date, else NULL.
  */
-int ios_vfs_ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
-			uint64_t now)
+static int ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
+		       uint64_t now, struct pc_page **hit)
 {
 	struct pc_page *p;
 	struct vfs_bio *vb;
 
+	*hit = NULL;
 	if (block == IOS_FS_NO_BLOCK || block >= dev_pages(vfs))
 		return 0;
 	p = ios_pc_lookup(vfs->meta, block);
 	if (p && (p->flags & PG_UPTODATE)) {
 		ios_pc_touch(vfs, p);
+		*hit = p;
 		return 0;
 	}
 	if (!p) {
@@ -294,13 +297,75 @@ int ios_vfs_ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t blo
 	return IOS_VFS_WAIT;
 }
 
-/* Ensure every metadata block a mapping needs, in order. */
-static int ensure_map_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, const struct ios_fs_map *m,
-			   uint64_t now)
+int ios_vfs_ensure_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t block, bool is_meta,
+			uint64_t now)
 {
-	for (unsigned k = 0; k < m->nr_meta; k++)
-		if (ios_vfs_ensure_meta(vfs, op, m->meta[k], false, now))
+	struct pc_page *hit;
+
+	return ensure_meta(vfs, op, block, is_meta, now, &hit);
+}
+
+/*
+ * The memo of a file's indirect blocks. Every I/O needs its mapping's
+ * indirect blocks cached, and nearly always finds them so; the lookup in
+ * the metadata cache's table, which spans the whole device, costs two
+ * cache misses each time. The memo keeps, per indirect block of the file
+ * (by its ordinal, a small dense key), the page it was last found in and
+ * the metadata cache's generation then; an unchanged generation proves
+ * that the lookup would find the same page up to date (struct meta_memo).
+ * A hit does what ensure_meta does on a hit, the LRU touch, and nothing
+ * else, so the simulation cannot tell the two apart. Larger ordinals than
+ * this (files past 16 TiB) go without.
+ */
+#define MEMO_MAX_ORD (1u << 22)
+
+static void memo_store(struct ios_vfs *vfs, struct ios_inode *in, uint32_t ord, uint64_t block,
+		       struct pc_page *p)
+{
+	struct meta_memo *e;
+
+	if (ord >= in->nr_memo) {
+		/* from one entry: a job of 100k small files has one indirect block each */
+		uint32_t n = in->nr_memo ? in->nr_memo : 1;
+
+		if (ord >= MEMO_MAX_ORD)
+			return;
+		while (n <= ord)
+			n *= 2;
+		e = realloc(in->memo, n * sizeof(*e));
+		if (!e)
+			return;	/* no memo: the lookups answer alone */
+		memset(e + in->nr_memo, 0, (n - in->nr_memo) * sizeof(*e));
+		in->memo = e;
+		in->nr_memo = n;
+	}
+	e = &in->memo[ord];
+	e->block = block;
+	e->p = p;
+	e->gen = vfs->meta_gen;
+}
+
+/* Ensure every metadata block @in's mapping @m needs, in order. */
+static int ensure_map_meta(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+			   const struct ios_fs_map *m, uint64_t now)
+{
+	for (unsigned k = 0; k < m->nr_meta; k++) {
+		uint32_t ord = m->meta_ord[k];
+		struct pc_page *hit;
+
+		if (ord < in->nr_memo) {
+			const struct meta_memo *e = &in->memo[ord];
+
+			if (e->gen == vfs->meta_gen && e->block == m->meta[k]) {
+				ios_pc_touch(vfs, e->p);
+				continue;
+			}
+		}
+		if (ensure_meta(vfs, op, m->meta[k], false, now, &hit))
 			return IOS_VFS_WAIT;
+		if (hit)
+			memo_store(vfs, in, ord, m->meta[k], hit);
+	}
 	return 0;
 }
 
@@ -375,7 +440,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			continue;
 		}
 		ios_fs_map_block(vfs->fs, in->f, i, &m);
-		if (ensure_map_meta(vfs, op, &m, now))
+		if (ensure_map_meta(vfs, op, in, &m, now))
 			return IOS_VFS_WAIT;
 		run = m.contig < end - i ? m.contig : end - i;
 		if (run > vfs->max_bio_pages)
@@ -386,7 +451,7 @@ static int ra_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 			;
 		if (next < end) {
 			ios_fs_map_block(vfs->fs, in->f, next, &mn);
-			if (ensure_map_meta(vfs, op, &mn, now))
+			if (ensure_map_meta(vfs, op, in, &mn, now))
 				return IOS_VFS_WAIT;
 		}
 		while (n < run && !ios_pc_lookup(in, i + n) && !ios_fs_reads_zero(in->f, i + n)) {
@@ -527,7 +592,7 @@ int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_i
 			continue;
 		}
 		ios_fs_map_block(vfs->fs, in->f, idx, &m);
-		if (ensure_map_meta(vfs, op, &m, now))
+		if (ensure_map_meta(vfs, op, in, &m, now))
 			return IOS_VFS_WAIT;
 		run = m.contig;
 		if (run > vfs->max_bio_pages)
@@ -638,7 +703,7 @@ int ios_vfs_read_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ino
 	struct pc_page *p;
 
 	ios_fs_map_block(vfs->fs, in->f, idx, &m);
-	if (ensure_map_meta(vfs, op, &m, now))
+	if (ensure_map_meta(vfs, op, in, &m, now))
 		return IOS_VFS_WAIT;
 	p = ios_pc_alloc(vfs, in, idx);
 	if (!p)
@@ -763,7 +828,9 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 	bool wr = op->type == IOS_VFS_DIRECT_WRITE || disc;
 	uint64_t end = op->off + op->len;
 	uint64_t max_bytes = vfs->q->tun.max_sectors_bytes;
-	struct ios_fs_map m;
+	uint64_t first_blk = op->off / IOS_FS_BLOCK_SIZE;
+	struct ios_fs_map m, first_m;
+	bool have_first = false;
 
 	if (end > in->f->size)
 		end = in->f->size;
@@ -777,8 +844,12 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			uint64_t blk = op->cursor / IOS_FS_BLOCK_SIZE;
 
 			ios_fs_map_block(vfs->fs, in->f, blk, &m);
-			if (ensure_map_meta(vfs, op, &m, now))
+			if (ensure_map_meta(vfs, op, in, &m, now))
 				return IOS_VFS_WAIT;
+			if (blk == first_blk) {
+				first_m = m;
+				have_first = true;
+			}
 			op->cursor = (blk + (m.contig ? m.contig : 1)) * IOS_FS_BLOCK_SIZE;
 		}
 		if (wr && !disc) {
@@ -801,7 +872,15 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			op->cursor = (blk + 1) * IOS_FS_BLOCK_SIZE;
 			continue;
 		}
-		ios_fs_map_block(vfs->fs, in->f, blk, &m);
+		/*
+		 * A mapping depends on the layout alone, which nothing in this
+		 * step changed (allocation only clears hole bits): the first
+		 * block's, made above, is reused (most I/Os are one mapping).
+		 */
+		if (have_first && blk == first_blk)
+			m = first_m;
+		else
+			ios_fs_map_block(vfs->fs, in->f, blk, &m);
 		bytes = (m.contig ? m.contig : 1) * IOS_FS_BLOCK_SIZE - inblk;
 		if (bytes > end - op->cursor)
 			bytes = end - op->cursor;
@@ -1033,6 +1112,7 @@ struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err 
 	vfs->meta_file.inode_block = IOS_FS_NO_BLOCK;
 	vfs->meta_file.dir_block = IOS_FS_NO_BLOCK;
 	vfs->meta = ios_pc_inode_new(vfs, &vfs->meta_file, true);
+	vfs->meta_gen = 1;	/* a zeroed memo entry (generation 0) never matches */
 	if (!vfs->meta) {
 		free(vfs);
 		IOS_ERR(e, -ENOMEM, "out of memory");

@@ -36,6 +36,19 @@ struct pc_page {
 #define PC_CHUNK (1u << PC_CHUNK_SHIFT)
 #define pc_chunk(in) (1u << (in)->chunk_shift)
 
+/*
+ * Metadata block @block was found cached and up to date as page @p when the
+ * metadata cache's generation was @gen. While the generation is the same,
+ * no page of the metadata cache has been removed since (ios_pc_remove bumps
+ * it, and nothing clears PG_UPTODATE), so the lookup would still find @p,
+ * up to date.
+ */
+struct meta_memo {
+	uint64_t block;
+	struct pc_page *p;
+	uint64_t gen;
+};
+
 struct ios_inode {
 	struct ios_vfs *vfs;
 	struct ios_fs_file *f;
@@ -55,6 +68,9 @@ struct ios_inode {
 	uint64_t writeback_index;	/* where the flusher goes on */
 	struct ios_vfs_op *wb_waiters;	/* fsync waiting for writeback to drain */
 	struct ios_inode *next;		/* vfs->inodes */
+	/* the mapping's metadata blocks found cached, by ios_fs_map.meta_ord (see vfs.c) */
+	struct meta_memo *memo;
+	uint32_t nr_memo;
 };
 
 /* A bio of the page cache, with what it carries. */
@@ -107,6 +123,7 @@ struct ios_vfs {
 
 	struct ios_inode *inodes;
 	struct ios_inode *meta;		/* block device metadata cache */
+	uint64_t meta_gen;		/* bumped when a page of meta goes (struct meta_memo) */
 	struct ios_fs_file meta_file;
 
 	uint64_t capacity;		/* pages */

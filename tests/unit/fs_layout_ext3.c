@@ -513,10 +513,48 @@ static int test_no_overlap(void)
 	return T_PASS;
 }
 
+/*
+ * meta_ord numbers a file's indirect blocks 0, 1, 2 ... in the order they
+ * were allocated (on disk, forward): walking the file, each new indirect
+ * block has the next number, and a number always names the same block.
+ */
+static int test_meta_ordinals(void)
+{
+	struct ios_fs *fs = mkfs(CAP_1TB);
+	/* past 4 GiB, into the second double-indirect tree of the triple-indirect one */
+	uint64_t nblocks = 1049612ull + (1ull << 20) + 3000;
+	struct ios_fs_file *f = fs ? add(fs, "/big", nblocks * 4096) : NULL;
+	uint64_t *by_ord = calloc(4096, sizeof(*by_ord)), next = 0, prev_block = 0;
+
+	T_ASSERT(f && by_ord);
+	for (uint64_t b = 0; b < nblocks;) {
+		struct ios_fs_map m = map(fs, f, b);
+
+		for (unsigned k = 0; k < m.nr_meta; k++) {
+			uint32_t o = m.meta_ord[k];
+
+			T_ASSERT_MSG(o <= next && o < 4096, "block %" PRIu64 ": ordinal %u, next %" PRIu64,
+				     b, o, next);
+			if (o == next) {
+				by_ord[next++] = m.meta[k];
+				T_ASSERT(m.meta[k] > prev_block);
+				prev_block = m.meta[k];
+			}
+			T_ASSERT_U64_EQ(by_ord[o], m.meta[k]);
+		}
+		b += m.contig;
+	}
+	/* IND, DIND and its 1024 INDs, TIND, two DINDs with 1024 + 3 INDs */
+	T_ASSERT_U64_EQ(next, 1 + 1 + 1024 + 1 + 1 + 1024 + 1 + 3);
+	free(by_ord);
+	ios_fs_destroy(fs);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_indirect_blocks, test_group_metadata_skipped, test_one_directory_packed,
 		     test_directories_spread, test_top_directories_scatter,
 		     test_inode_in_inode_table, test_triple_indirect,
-		     test_used_bytes, test_deterministic, test_no_overlap);
+		     test_used_bytes, test_deterministic, test_no_overlap, test_meta_ordinals);
 }
