@@ -986,7 +986,6 @@ static bool min_rate_failed(struct run_task *t, uint64_t now)
 	return false;
 }
 
-
 static void finish(struct run_task *t, uint64_t now)
 {
 	struct ios_job_result *r = t->res;
@@ -1437,9 +1436,6 @@ static void ev_task(struct ios_sim *sim, void *arg, uint64_t data)
 	task_step(t, sim->now);
 }
 
-/* ---- bandwidth / iops samples every bwavgtime / iopsavgtime ---- */
-
-/* Integer rate over @span_ns as fio logs it: @n per second, divided by @div. */
 void ios_run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
