@@ -23,7 +23,7 @@ static int make(struct ios_series *s, size_t n)
 	if (ios_series_init(s, n))
 		return -1;
 	for (size_t j = 0; j < n; j++) {
-		char l[16];
+		char l[24];
 
 		snprintf(l, sizeof(l), "j%zu", j);
 		if (ios_series_set_label(s, j, l) ||
