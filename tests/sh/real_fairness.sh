@@ -1,7 +1,7 @@
 #!/bin/sh
 # Description: the schedulers on real files (--real, issue 15's tests), in
 # a temporary directory on the disk the tests run on, 2 s per case:
-# BE level 0 against level 7 sequential O_DIRECT readers (cfq, cfq-4.19:
+# BE level 0 against level 7 sequential O_DIRECT readers of 1 GiB files (cfq, cfq-4.19:
 # the higher level gets more; noop: about even), an RT reader against two
 # BE readers (the RT one takes the disk), cgroups weighted 1000:250 under
 # cfq-4.19 and bfq (about 4:1 in device time, from the run's Disk time
@@ -38,20 +38,32 @@ bw() { tr -d ' \n' <"$1" | sed 's/"jobs":\[/\n/' | tail -1 | grep -o '"read":{[^
 	sed -n "$(($2 + 1))s/.*\"bw\"://p"; }
 dev() { tr -d ' \n' <"$1" | sed 's/.*"disk_time":{//' | grep -o '"device_time_ns":[0-9]*' |
 	sed -n "$(($2 + 1))s/.*://p"; }
+io_kib() { tr -d ' \n' <"$1" | sed 's/"jobs":\[/\n/' | tail -1 | grep -o '"read":{[^}]*"io_kbytes":[0-9]*' |
+	sed -n "$(($2 + 1))s/.*\"io_kbytes\"://p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 999) }'; }
 between() { awk -v r="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(r >= lo && r <= hi) }'; }
 report=""
 
-# 1. BE 0 against BE 7, sequential
-{ head_job prioclass=2; printf '[hi]\nprio=0\nfilename=f.hi\n[lo]\nprio=7\nfilename=f.lo\n'; } >seq.fio
+# 1. BE 0 against BE 7, sequential, on files of 1 GiB: a time_based reader
+# that wraps around its file seeks back to its start, and 2.6.31 reads one
+# seek over 32 MiB as a seeky queue and stops idling for it (with 256 MiB
+# files this disk gave 1.9 instead of 4.5: docs/real-measured.md,
+# tests/unit/scenario_cfq_wrap_seek.c). A disk fast enough to wrap even
+# these is held to the old bound, and the report says so.
+{ head_job prioclass=2 size=1g; printf '[hi]\nprio=0\nfilename=f.s0\n[lo]\nprio=7\nfilename=f.s7\n'; } >seq.fio
 for s in cfq cfq-4.19 noop; do
 	run seq.fio $s
 	r=$(ratio "$(bw seq.fio.$s.json 0)" "$(bw seq.fio.$s.json 1)")
 	report="$report seq-be0:be7/$s=$r"
 	case $s in
-	# 2.6.31 measured 1.96-2.9 here, under its 180:40 ms slice ratio:
-	# its slices end early on this disk (docs/real-measured.md)
-	cfq) between "$r" 1.5 100 || fail "cfq: BE0:BE7 bandwidth $r, want >= 1.5" ;;
+	cfq)
+		kib=$(io_kib seq.fio.cfq.json 0)
+		if [ "${kib:-0}" -gt 1048576 ]; then
+			report="$report (wrapped: ${kib} KiB read)"
+			between "$r" 1.5 100 || fail "cfq: BE0:BE7 bandwidth $r (wrapped), want >= 1.5"
+		else
+			between "$r" 2.5 100 || fail "cfq: BE0:BE7 bandwidth $r, want >= 2.5"
+		fi ;;
 	cfq-4.19) between "$r" 2.5 100 || fail "cfq-4.19: BE0:BE7 bandwidth $r, want >= 2.5" ;;
 	noop) between "$r" 0.67 1.5 || fail "noop: BE0:BE7 bandwidth $r, want about 1" ;;
 	esac
