@@ -512,3 +512,31 @@ void t_sq_free(struct t_sq *s)
 	free(s->q.sched_data);
 	free(s);
 }
+
+int t_run_job(const char *name, const char *text, const struct ios_run_config *cfg,
+	      struct ios_jobfile *jf, struct ios_run_result *res)
+{
+	struct ios_job_parse_opts po;
+	struct ios_run_config dflt = { .seed = 1 };
+	struct ios_err e = { 0 };
+
+	memset(jf, 0, sizeof(*jf));
+	ios_job_parse_opts_init(&po);
+	if (ios_job_parse_buf(name, text, strlen(text), &po, jf, &e)) {
+		fprintf(stderr, "%s: %s\n", name, e.msg);
+		ios_jobfile_free(jf);
+		return -1;
+	}
+	if (ios_run(jf, cfg ? cfg : &dflt, res, &e)) {
+		fprintf(stderr, "%s: run: %s\n", name, e.msg);
+		ios_jobfile_free(jf);
+		return -1;
+	}
+	return 0;
+}
+
+void t_job_done(struct ios_jobfile *jf, struct ios_run_result *res)
+{
+	ios_run_result_free(res);
+	ios_jobfile_free(jf);
+}

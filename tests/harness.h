@@ -167,6 +167,17 @@ struct ios_request *t_sq_dispatch(struct t_sq *s, uint64_t now);
 /* The device finished @rq: completed(). */
 void t_sq_complete(struct t_sq *s, struct ios_request *rq, uint64_t now);
 
+/* ---- whole runs ---- */
+/*
+ * Parse @text as the job file @name and run it with @cfg (NULL: the
+ * defaults with seed 1). 0: @jf and @res hold the run, free them with
+ * t_job_done() (the result points into the job file). Otherwise the parser's
+ * or the run's message is on stderr and there is nothing to free.
+ */
+int t_run_job(const char *name, const char *text, const struct ios_run_config *cfg,
+	      struct ios_jobfile *jf, struct ios_run_result *res);
+void t_job_done(struct ios_jobfile *jf, struct ios_run_result *res);
+
 /* ---- misc ---- */
 /* Read a whole file into a malloc'd NUL-terminated string (NULL on error). */
 char *t_read_file(const char *path, size_t *len);

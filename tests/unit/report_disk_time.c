@@ -16,30 +16,14 @@ static struct ios_jobfile jf;
 
 static void done(struct ios_run_result *r)
 {
-	ios_run_result_free(r);
-	ios_jobfile_free(&jf);
+	t_job_done(&jf, r);
 }
 
 static int run_job(const char *job, const char *sched, struct ios_run_result *res)
 {
-	struct ios_job_parse_opts po;
-	struct ios_run_config cfg = { 0 };
-	struct ios_err e = { 0 };
-	int ret;
+	struct ios_run_config cfg = { .scheduler = sched, .seed = 1 };
 
-	memset(&jf, 0, sizeof(jf));
-	ios_job_parse_opts_init(&po);
-	ret = ios_job_parse_buf("t.fio", job, strlen(job), &po, &jf, &e);
-	if (!ret) {
-		cfg.scheduler = sched;
-		cfg.seed = 1;
-		ret = ios_run(&jf, &cfg, res, &e);
-	}
-	if (ret) {
-		fprintf(stderr, "run: %s\n", e.msg);
-		ios_jobfile_free(&jf);
-	}
-	return ret;
+	return t_run_job("t.fio", job, &cfg, &jf, res);
 }
 
 static const char two_readers[] =

@@ -31,45 +31,27 @@ struct outcome {
 
 static int run(const char *sched, const char *writer, struct outcome *o)
 {
-	struct ios_job_parse_opts po;
-	struct ios_run_config cfg = { 0 };
+	struct ios_run_config cfg = { .scheduler = sched, .seed = 1 };
 	struct ios_run_result r;
 	struct ios_jobfile jf;
-	struct ios_err e = { 0 };
 	char job[512];
-	int ret;
 
 	snprintf(job, sizeof(job),
 		 "[global]\nioengine=psync\nruntime=4\ntime_based\nsize=1g\nbs=64k\n"
 		 "[r1]\nrw=read\ndirect=1\n[r2]\nrw=read\ndirect=1\n%s", writer);
-	memset(&jf, 0, sizeof(jf));
-	ios_job_parse_opts_init(&po);
-	ret = ios_job_parse_buf("preempt.fio", job, strlen(job), &po, &jf, &e);
-	if (ret) {
-		fprintf(stderr, "parse: %s\n", e.msg);
-		return ret;
-	}
-	cfg.scheduler = sched;
-	cfg.seed = 1;
-	ret = ios_run(&jf, &cfg, &r, &e);
-	if (ret) {
-		fprintf(stderr, "run %s: %s\n", sched, e.msg);
-		ios_jobfile_free(&jf);
-		return ret;
-	}
+	if (t_run_job("preempt.fio", job, &cfg, &jf, &r))
+		return -1;
 	o->r1 = r.jobs[0].disk_time_ns;
 	o->r2 = r.jobs[1].disk_time_ns;
 	o->preemptions = -1;
 	for (size_t i = 0; i < r.nr_sched_stats; i++)
 		if (!strcmp(r.sched_stats[i].name, "preemptions"))
 			o->preemptions = r.sched_stats[i].value;
-	printf("%-11s %-22s r1 %4llu ms, r2 %4llu ms, preemptions %lld\n", sched,
-	       *writer ? (strstr(writer, "direct=1") ? "direct writer" : "buffered writer")
-		       : "no writer",
+	printf("%-11s %-15s r1 %4llu ms, r2 %4llu ms, preemptions %lld\n", sched,
+	       !*writer ? "no writer" : strstr(writer, "direct=1") ? "direct writer" : "buffered writer",
 	       (unsigned long long)(o->r1 / 1000000), (unsigned long long)(o->r2 / 1000000),
 	       (long long)o->preemptions);
-	ios_run_result_free(&r);
-	ios_jobfile_free(&jf);
+	t_job_done(&jf, &r);
 	return 0;
 }
 

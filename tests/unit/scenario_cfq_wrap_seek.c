@@ -25,49 +25,29 @@
  * The bounds are the mechanism's: the slice ratio 180:40 is 4.5.
  */
 #include <stdio.h>
-#include <string.h>
 #include "harness.h"
 #include "iosched/ios.h"
 
 /* the read bandwidth of hi over lo, both BE, levels 0 and 7, 4 s on hdd-2009 */
 static int ratio(const char *sched, const char *size, double *out)
 {
-	struct ios_job_parse_opts po;
-	struct ios_run_config cfg = { 0 };
+	struct ios_run_config cfg = { .scheduler = sched, .seed = 1 };
 	struct ios_run_result r;
 	struct ios_jobfile jf;
-	struct ios_err e = { 0 };
 	char job[512];
-	int ret;
+	uint64_t hi, lo;
 
 	snprintf(job, sizeof(job),
 		 "[global]\nrw=read\nbs=64k\ndirect=1\nioengine=psync\nsize=%s\nruntime=4\n"
 		 "time_based\nprioclass=2\n[hi]\nprio=0\n[lo]\nprio=7\n", size);
-	memset(&jf, 0, sizeof(jf));
-	ios_job_parse_opts_init(&po);
-	ret = ios_job_parse_buf("wrap.fio", job, strlen(job), &po, &jf, &e);
-	if (ret) {
-		fprintf(stderr, "parse: %s\n", e.msg);
-		return ret;
-	}
-	cfg.scheduler = sched;
-	cfg.seed = 1;
-	ret = ios_run(&jf, &cfg, &r, &e);
-	if (ret) {
-		fprintf(stderr, "run %s size=%s: %s\n", sched, size, e.msg);
-		ios_jobfile_free(&jf);
-		return ret;
-	}
-	{
-		uint64_t hi = ios_job_dir(&r.jobs[0], IOS_DDIR_READ)->io_bytes;
-		uint64_t lo = ios_job_dir(&r.jobs[1], IOS_DDIR_READ)->io_bytes;
-
-		*out = lo ? (double)hi / (double)lo : 0;
-		printf("%-11s size=%-4s hi %4llu MiB, lo %4llu MiB: %.2f\n", sched, size,
-		       (unsigned long long)(hi >> 20), (unsigned long long)(lo >> 20), *out);
-	}
-	ios_run_result_free(&r);
-	ios_jobfile_free(&jf);
+	if (t_run_job("wrap.fio", job, &cfg, &jf, &r))
+		return -1;
+	hi = ios_job_dir(&r.jobs[0], IOS_DDIR_READ)->io_bytes;
+	lo = ios_job_dir(&r.jobs[1], IOS_DDIR_READ)->io_bytes;
+	*out = lo ? (double)hi / (double)lo : 0;
+	printf("%-11s size=%-4s hi %4llu MiB, lo %4llu MiB: %.2f\n", sched, size,
+	       (unsigned long long)(hi >> 20), (unsigned long long)(lo >> 20), *out);
+	t_job_done(&jf, &r);
 	return 0;
 }
 
