@@ -142,6 +142,7 @@ bool ios_run_jobctl_may_start(struct run_task *t, uint64_t now)
 	}
 	t->held = false;
 	t->started = true;
+	t->ctx->nr_starts++;
 	return true;
 }
 
@@ -159,9 +160,67 @@ static void jc_terminate(struct run_ctx *c, struct run_task *t, uint64_t now)
 	if (t->phase == c->cur_phase) {
 		t->started = true;
 		t->held = false;
+		c->nr_starts++;
 		c->running++;
 		ios_run_task_start_dead(t, now);
 	}
+}
+
+/* The first task of reporting group @gid: groupids never decrease with the index (plan.c). */
+static unsigned jc_group_first(const struct run_ctx *c, int gid)
+{
+	unsigned lo = 0, hi = c->nr_tasks;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (c->tasks[mid].res->groupid < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * fio_terminate_threads for @t's exit_what. Each kind of stop is made once
+ * while it can find something new: all, once; a group, once; stonewall,
+ * again only after another job started. What it stopped stays stopped.
+ */
+static void jc_exit_what(struct run_ctx *c, struct run_task *t, uint64_t now)
+{
+	unsigned from = 0, to = c->nr_tasks;
+
+	if (c->exit_swept_all)
+		return;
+	switch (t->job->exit_what) {
+	case IOS_EXIT_ALL:
+		c->exit_swept_all = true;
+		break;
+	case IOS_EXIT_GROUP:
+		from = jc_group_first(c, t->res->groupid);
+		if (c->tasks[from].exit_group_swept)
+			return;
+		c->tasks[from].exit_group_swept = true;
+		for (to = from; to < c->nr_tasks && c->tasks[to].res->groupid == t->res->groupid; to++)
+			;
+		break;
+	case IOS_EXIT_STONEWALL:
+		if (c->stonewall_swept_at == c->nr_starts)
+			return;
+		break;
+	}
+	for (unsigned i = from; i < to; i++) {
+		struct run_task *o = &c->tasks[i];
+
+		if (o == t || o->state == TS_DONE)
+			continue;
+		if (t->job->exit_what != IOS_EXIT_STONEWALL || o->started)
+			jc_terminate(c, o, now);
+	}
+	/* (after the loop: stopping a job of this phase before its start starts it) */
+	if (t->job->exit_what == IOS_EXIT_STONEWALL)
+		c->stonewall_swept_at = c->nr_starts;
 }
 
 void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
@@ -169,20 +228,8 @@ void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now
 	if (t->flow)
 		ios_run_flow_exit(t, now);
 	/* fio's thread_main: exitall, or exitall_on_error after an error of this job */
-	if (c->exitall || (t->job->exitall_on_error && t->failed)) {
-		int what = t->job->exit_what;
-
-		for (unsigned i = 0; i < c->nr_tasks; i++) {
-			struct run_task *o = &c->tasks[i];
-
-			if (o == t || o->state == TS_DONE)
-				continue;
-			if (what == IOS_EXIT_ALL ||
-			    (what == IOS_EXIT_GROUP && o->res->groupid == t->res->groupid) ||
-			    (what == IOS_EXIT_STONEWALL && o->started))
-				jc_terminate(c, o, now);
-		}
-	}
+	if (c->exitall || (t->job->exitall_on_error && t->failed))
+		jc_exit_what(c, t, now);
 	/*
 	 * waiters whose waitee just ended (one of them may be this job) start
 	 * now; without any wait_for the scan would make the finishes of N jobs

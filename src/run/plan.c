@@ -293,16 +293,15 @@ static int plan_setup_tasks(struct run_ctx *c, struct ios_err *e)
 {
 	const struct ios_jobfile *jf = c->jf;
 	unsigned idx = 0;
-	int ret;
+	int ret, gid = 0;
 
+	/* a section after the first opens a group with stonewall or new_group */
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
 		unsigned n = j->numjobs ? j->numjobs : 1;
-		int gid = 0;
 
-		for (size_t k = 0; k <= i; k++)
-			if (k && (jf->jobs[k].stonewall || jf->jobs[k].new_group))
-				gid++;
+		if (i && (j->stonewall || j->new_group))
+			gid++;
 		for (unsigned k = 0; k < n; k++, idx++) {
 			ret = ios_run_task_setup(c, &c->tasks[idx], e);
 			if (!ret)

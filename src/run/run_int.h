@@ -296,6 +296,7 @@ struct run_task {
 	/* job control (jobctl.c): exitall's exit_what, wait_for */
 	bool started;			/* its start ran (a later start event is stale) */
 	bool terminated;		/* stopped by exitall before it started: never runs */
+	bool exit_group_swept;		/* first clone of a group: exit_what=group stopped it */
 	bool held;			/* its start came, its wait_for job is not done */
 	bool flow_blocked;		/* flow: waiting for another member to move (flow_sleep=0) */
 	bool flow_sleep_due;		/* flow: quiescing, then sleeping flow_sleep */
@@ -355,6 +356,13 @@ struct run_ctx {
 	struct ios_err *e;
 	uint64_t seed;
 	bool exitall;			/* some job has exitall: every job's end stops its exit_what */
+	/*
+	 * What exit_what has stopped (jobctl.c): everything, or the jobs
+	 * running when nr_starts was stonewall_swept_at. A second stop of the
+	 * same would find nothing new, and N jobs' ends would cost N^2.
+	 */
+	bool exit_swept_all;
+	unsigned nr_starts, stonewall_swept_at;
 	struct run_flow *flows;		/* flow.c */
 	struct ios_timer ss_timer;	/* steadystate.c: fio's 1 s check */
 	bool ss_any;
