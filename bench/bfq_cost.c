@@ -44,6 +44,7 @@
 #include <string.h>
 #include "iosched/ios.h"
 #include "sched/bfq_int.h"
+#include "bench_args.h"
 #include "bench_pair.h"
 
 struct bench_q {
@@ -226,14 +227,16 @@ int main(int argc, char **argv)
 		const char *name;
 		const char *const *settings;
 	} cfgs[] = { { "default", dflt }, { "low_latency=0", nolat } };
-	long steps = argc > 1 ? atol(argv[1]) : 1000000;
-	long only = argc > 2 ? atol(argv[2]) : 0;
+	static const char usage[] =
+		"bfq_cost [steps [busy-queues]]   (default 1000000, every size: 1 100 10000 100000)";
+	long steps, only;
 	size_t grow_lo = 0, grow_hi = 0;
 
-	if (steps <= 0 || only < 0) {
-		fprintf(stderr, "usage: bfq_cost [steps [busy-queues]]\n");
-		return 2;
-	}
+	bench_args_check(argc, argv, 2, usage);
+	steps = bench_arg_long(argc, argv, 1, "steps", 1000000, 1, 1000000000L, usage);
+	only = bench_arg_long(argc, argv, 2, "busy-queues", 0, 0, 100000, usage);
+	bench_arg_in(argv[0], "busy-queues", (size_t)only, sizes, sizeof(sizes) / sizeof(sizes[0]),
+		     usage);
 	printf("bfq cost: insert + dispatch + complete per request, every request a service slot\n");
 	printf("(slice_idle=0, harness subtracted, median of %d pairs, %ld steps)\n", BENCH_REPS,
 	       steps);

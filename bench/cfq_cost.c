@@ -44,6 +44,7 @@
 #include <string.h>
 #include "iosched/ios.h"
 #include "sched/cfq_int.h"
+#include "bench_args.h"
 #include "bench_pair.h"
 
 struct bench {
@@ -300,9 +301,27 @@ int main(int argc, char **argv)
 {
 	static const char *const scheds[] = { "cfq", "cfq-2.6.33", "cfq-4.19" };
 	static const size_t sizes[] = { 1, 100, 10000, 100000 };
-	long steps = argc > 1 ? atol(argv[1]) : 300000;
+	static const char usage[] = "cfq_cost [steps [scheduler [queues]]]   (default 300000, "
+				    "cfq cfq-2.6.33 cfq-4.19, 1 100 10000 100000)";
+	long steps;
 	const char *only_sched = argc > 2 ? argv[2] : NULL;
-	size_t only_n = argc > 3 ? (size_t)atol(argv[3]) : 0;
+	size_t only_n;
+
+	bench_args_check(argc, argv, 3, usage);
+	steps = bench_arg_long(argc, argv, 1, "steps", 300000, 1, 1000000000L, usage);
+	only_n = (size_t)bench_arg_long(argc, argv, 3, "queues", 0, 0, 100000, usage);
+	bench_arg_in(argv[0], "queues", only_n, sizes, sizeof(sizes) / sizeof(sizes[0]), usage);
+	if (only_sched) {
+		size_t s = 0;
+
+		while (s < sizeof(scheds) / sizeof(scheds[0]) && strcmp(only_sched, scheds[s]))
+			s++;
+		if (s == sizeof(scheds) / sizeof(scheds[0])) {
+			fprintf(stderr, "cfq_cost: scheduler '%s': one of cfq, cfq-2.6.33, cfq-4.19\n"
+				"usage: %s\n", only_sched, usage);
+			return 2;
+		}
+	}
 
 	printf("CFQ cost per request (set_request + insert + dispatch + complete), N busy queues, "
 	       "slice_idle=0, harness subtracted, median of %d pairs, %ld steps\n", BENCH_REPS,

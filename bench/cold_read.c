@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include "iosched/ios.h"
+#include "bench_args.h"
 
 static double now_s(void)
 {
@@ -85,9 +86,14 @@ static int bench_one(const char *bs, const char *size, const char *sched, const 
 
 int main(int argc, char **argv)
 {
-	const char *size = argc > 1 ? argv[1] : "1g";
-	const char *sched = argc > 2 ? argv[2] : IOS_DEFAULT_SCHEDULER;
-	const char *dev = argc > 3 ? argv[3] : IOS_DEV_DEFAULT_PROFILE;
+	const char *size;
+	const char *sched, *dev;
+
+	bench_args_check(argc, argv, 3, "cold_read [size [scheduler [device]]]   "
+			 "(default 1g, " IOS_DEFAULT_SCHEDULER ", " IOS_DEV_DEFAULT_PROFILE ")");
+	size = argc > 1 ? argv[1] : "1g";
+	sched = argc > 2 ? argv[2] : IOS_DEFAULT_SCHEDULER;
+	dev = argc > 3 ? argv[3] : IOS_DEV_DEFAULT_PROFILE;
 
 	printf("cold buffered sequential read of %s (direct=0, empty page cache), %s on %s, "
 	       "wall time per ios_run(), 3 runs (target: under 0.5 s for 1g; the first run of "

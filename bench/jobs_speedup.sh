@@ -13,6 +13,9 @@
 # round), BIN (./iosched).
 ROUNDS=${ROUNDS:-5}
 NR=${NR:-400000}
+. "$(dirname "$0")/lib.sh"
+bench_count ROUNDS 1 1000
+bench_count NR 1 1000000000
 BIN=${BIN:-./iosched}
 JOB=$(dirname "$0")/randread-qd32.fio
 echo "== jobs_speedup: iosched compare and repro, --jobs 2 against --jobs 1 (wall time) =="

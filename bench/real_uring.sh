@@ -8,6 +8,9 @@
 # BUILD (build), EXTRA=1 also runs bfq with queue.rotational=0 as an extra line.
 ROUNDS=${ROUNDS:-5}
 RUNTIME=${RUNTIME:-3}
+. "$(dirname "$0")/lib.sh"
+bench_count ROUNDS 1 1000
+bench_count RUNTIME 1 3600
 SIZE=${SIZE:-1g}
 BUILD=${BUILD:-build}
 BIN=${BIN:-./iosched}

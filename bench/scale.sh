@@ -47,6 +47,13 @@ REP10K=${REP10K:-1}
 HUGE=${HUGE:-100000}
 TRIV=${TRIV:-21}
 FORMAT=${FORMAT:-json}
+. "$(dirname "$0")/lib.sh"
+bench_count NR 1 1000000
+bench_count BIG 1 1048576
+bench_count REP100 1 1000
+bench_count REP10K 1 1000
+bench_count HUGE 0 1048576
+bench_count TRIV 1 10000
 echo "== scale: $NR 4 KiB psync random reads per process, $SMALL vs $BIG processes, --output-format $FORMAT =="
 if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
 	echo "skipped: $RU or $BIN not built (make all)"

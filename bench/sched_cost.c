@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/ios.h"
+#include "bench_args.h"
 #include "bench_pair.h"
 
 struct bench_q {
@@ -157,12 +158,11 @@ int main(int argc, char **argv)
 {
 	static const char *const scheds[] = { "noop", "deadline" };
 	static const size_t sizes[] = { 1, 1000, 10000, 100000 };
-	long steps = argc > 1 ? atol(argv[1]) : 1000000;
+	static const char usage[] = "sched_cost [steps]   (default 1000000)";
+	long steps;
 
-	if (steps <= 0) {
-		fprintf(stderr, "usage: sched_cost [steps]\n");
-		return 2;
-	}
+	bench_args_check(argc, argv, 1, usage);
+	steps = bench_arg_long(argc, argv, 1, "steps", 1000000, 1, 1000000000L, usage);
 	printf("scheduler-only cost: insert + dispatch + complete per request, harness "
 	       "subtracted (median of %d pairs, %ld steps)\n", BENCH_REPS, steps);
 	printf("%-10s %10s %12s %12s %14s\n", "scheduler", "queued", "ns/request", "harness ns",

@@ -15,6 +15,9 @@
 # (./iosched), BUILD (build).
 ROUNDS=${ROUNDS:-5}
 NR=${NR:-2000000}
+. "$(dirname "$0")/lib.sh"
+bench_count ROUNDS 1 1000
+bench_count NR 1 1000000000
 BUILD=${BUILD:-build}
 BIN=${BIN:-./iosched}
 RU=$BUILD/bench/rusage_run
