@@ -14,71 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
-
-struct tlog {
-	uint64_t issue_ns[8192];
-	uint64_t sectors[8192];
-	size_t n;
-	unsigned max_inflight, inflight;
-	uint64_t last_complete_ns;
-	uint64_t think_gaps, think_busy;	/* long gaps; those with I/O completing inside */
-};
-
-static void tr_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
-		     const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
-{
-	struct tlog *l = priv;
-
-	(void)q;
-	(void)rq;
-	if (a == IOS_TA_COMPLETE)
-		l->last_complete_ns = now;
-	if (a == IOS_TA_QUEUE && l->n && now - l->issue_ns[l->n - 1] >= 45000000ULL) {
-		l->think_gaps++;
-		if (now - l->last_complete_ns < 49000000ULL)
-			l->think_busy++;
-	}
-	if (a == IOS_TA_QUEUE && l->n < 8192) {
-		l->sectors[l->n] = bio->sector;
-		l->issue_ns[l->n++] = now;
-	}
-}
-
-static const struct ios_trace_ops tr_ops = { .event = tr_event };
-
-static struct ios_jobfile *jfs[64];
-static int nr_jfs;
-
-static int run_full(const char *job, const char *sched, const char *kv, struct tlog *log,
-		    struct ios_run_result *res, struct ios_err *e)
-{
-	struct ios_job_parse_opts po;
-	struct ios_jobfile *jf = calloc(1, sizeof(*jf));
-	struct ios_run_config cfg = { 0 };
-	struct ios_settings set = { 0 };
-	int ret;
-
-	ios_job_parse_opts_init(&po);
-	ret = ios_job_parse_buf("r.fio", job, strlen(job), &po, jf, e);
-	if (ret) {
-		free(jf);
-		return ret;
-	}
-	jfs[nr_jfs++] = jf;
-	if (ios_settings_add_kv(&set, "lab.fs=raw", "test", e))
-		return -EINVAL;
-	if (kv && ios_settings_add_kv(&set, kv, "test", e))
-		return -EINVAL;
-	cfg.scheduler = sched;
-	cfg.device = "hdd-2009";
-	cfg.seed = 11;
-	cfg.settings = &set;
-	cfg.trace_ops = log ? &tr_ops : NULL;
-	cfg.trace = log;
-	ret = ios_run(jf, &cfg, res, e);
-	ios_settings_free(&set);
-	return ret;
-}
+#include "run_rig.h"
 
 static int run(const char *job, struct ios_run_result *res)
 {
@@ -471,9 +407,6 @@ int main(void)
 			test_batch_complete_max, test_thinktime_spin,
 			test_write_iolog, test_overwrite);
 
-	for (int i = 0; i < nr_jfs; i++) {
-		ios_jobfile_free(jfs[i]);
-		free(jfs[i]);
-	}
+	run_rig_free();
 	return ret;
 }
