@@ -1,9 +1,11 @@
 /*
  * Test harness implementation; see tests/harness.h.
  */
+#include <ftw.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "harness.h"
 
 static const char *t_cur_test = "?";
@@ -282,34 +284,46 @@ unsigned t_in_device(const struct t_rig *r)
 	return n;
 }
 
-char *t_read_file(const char *path, size_t *len)
+/* All of @f into a malloc'd NUL-terminated string (NULL: out of memory or a read error). */
+static char *t_slurp(FILE *f, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, got;
 
-	if (!f)
-		return NULL;
-	for (;;) {
+	do {
 		if (n + 4096 + 1 > cap) {
+			char *nb;
+
 			cap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, cap);
+			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
-				fclose(f);
 				return NULL;
 			}
 			buf = nb;
 		}
-		size_t got = fread(buf + n, 1, 4096, f);
+		got = fread(buf + n, 1, 4096, f);
 		n += got;
-		if (got < 4096)
-			break;
+	} while (got);
+	if (ferror(f)) {
+		free(buf);
+		return NULL;
 	}
-	fclose(f);
 	buf[n] = '\0';
 	if (len)
 		*len = n;
+	return buf;
+}
+
+char *t_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = t_slurp(f, len);
+	fclose(f);
 	return buf;
 }
 
@@ -323,29 +337,12 @@ const char *t_iosched_bin(void)
 char *t_run_cmd(const char *cmd, int *status)
 {
 	FILE *p = popen(cmd, "r");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char *buf;
 	int st;
 
 	if (!p)
 		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				pclose(p);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + n, 1, 4096, p);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	buf[n] = '\0';
+	buf = t_slurp(p, NULL);
 	st = pclose(p);
 	if (status)
 		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
@@ -539,4 +536,38 @@ void t_job_done(struct ios_jobfile *jf, struct ios_run_result *res)
 {
 	ios_run_result_free(res);
 	ios_jobfile_free(jf);
+}
+
+int t_tmpdir_enter(char *tmpl)
+{
+	if (!mkdtemp(tmpl) || chdir(tmpl)) {
+		perror(tmpl);
+		return -1;
+	}
+	return 0;
+}
+
+static int t_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int t_tmpdir_leave(const char *dir, int ret)
+{
+	if (chdir("/")) {
+		perror("chdir /");
+		return T_FAIL;
+	}
+	if (ret != T_PASS) {
+		fprintf(stderr, "kept %s for a look\n", dir);
+		return ret;
+	}
+	if (nftw(dir, t_rm_one, 16, FTW_DEPTH | FTW_PHYS)) {
+		fprintf(stderr, "could not remove %s\n", dir);
+		return T_FAIL;
+	}
+	return ret;
 }

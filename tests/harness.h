@@ -178,6 +178,16 @@ int t_run_job(const char *name, const char *text, const struct ios_run_config *c
 	      struct ios_jobfile *jf, struct ios_run_result *res);
 void t_job_done(struct ios_jobfile *jf, struct ios_run_result *res);
 
+/*
+ * A temporary directory for a test program's files: t_tmpdir_enter makes it
+ * from @tmpl (ending in XXXXXX, rewritten in place) and goes into it (-1,
+ * with a message, when it cannot). t_tmpdir_leave goes back to / and
+ * removes it with its contents after a pass; after a failure it keeps it for
+ * a look and says where. Returns @ret, or T_FAIL when the removal failed.
+ */
+int t_tmpdir_enter(char *tmpl);
+int t_tmpdir_leave(const char *dir, int ret);
+
 /* ---- misc ---- */
 /* Read a whole file into a malloc'd NUL-terminated string (NULL on error). */
 char *t_read_file(const char *path, size_t *len);

@@ -409,18 +409,9 @@ int main(void)
 {
 	int ret;
 
-	if (!mkdtemp(dir) || chdir(dir)) {
-		perror(dir);
+	if (t_tmpdir_enter(dir))
 		return T_FAIL;
-	}
 	ret = T_RUN(test_names_and_per_io_lines, test_prio_column, test_windows_match_per_io,
 		    test_long_log_and_determinism, test_errors);
-	if (chdir("/") == 0 && ret == T_PASS) {
-		char cmd[256];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", dir);
-	}
-	return ret;
+	return t_tmpdir_leave(dir, ret);
 }

@@ -222,18 +222,9 @@ int main(void)
 {
 	int ret;
 
-	if (!mkdtemp(dir) || chdir(dir)) {
-		perror(dir);
+	if (t_tmpdir_enter(dir))
 		return T_FAIL;
-	}
 	ret = T_RUN(test_lazy_equals_timer_noop, test_lazy_equals_timer_cfq,
 		    test_lazy_equals_timer_bfq, test_events_flat_in_time);
-	if (chdir("/") == 0) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd))
-			ret = T_FAIL;
-	}
-	return ret;
+	return t_tmpdir_leave(dir, ret);
 }
