@@ -106,7 +106,8 @@ struct ios_host_file {
 	uint64_t size;			/* bytes it has once attached */
 	unsigned flags;			/* IOS_HOST_FILE_* */
 };
-#define IOS_HOST_FILE_CREATE	0x01u	/* create it when missing, and grow it to size */
+#define IOS_HOST_FILE_CREATE	0x01u	/* create it when missing, and grow it to size; without
+					 * it, it must be there at size (fio --readonly) */
 #define IOS_HOST_FILE_FILL	0x02u	/* write it out to size before the run (fio's layout) */
 #define IOS_HOST_FILE_DIRECT	0x04u	/* a job uses direct=1 on it: O_DIRECT must work */
 #define IOS_HOST_FILE_WRITE	0x08u	/* written during the run */

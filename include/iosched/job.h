@@ -497,6 +497,11 @@ int ios_job_option_known(const char *name);
 /* Initialise @job with the defaults of @compat (used by the parser and by tests). */
 int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat) IOS_MUST_CHECK;
 
+/*
+ * fio --readonly's check (fio 3.33 options.c rw_verify, init.c
+ * fixup_options): 0, or -EROFS naming the first job that writes or trims.
+ */
+int ios_jobfile_check_read_only(const struct ios_jobfile *jf, struct ios_err *e) IOS_MUST_CHECK;
 const char *ios_rw_name(enum ios_rw rw);
 const char *ios_ioengine_name(enum ios_ioengine e);
 static inline int ios_rw_is_random(enum ios_rw rw)

@@ -108,6 +108,12 @@ struct ios_run_config {
 	 * ios_host_sim_ops, on the device profile @device.
 	 */
 	const struct ios_host_ops *host;
+	/*
+	 * fio --readonly: a job that writes or trims is refused
+	 * (ios_jobfile_check_read_only), read_iolog= replays skip their writes,
+	 * and --real neither creates nor extends a file.
+	 */
+	bool read_only;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

@@ -801,6 +801,19 @@ int ios_job_option_known(const char *name)
 	return ios_opt_find(name) ? 1 : ios_opt_is_fio_only(name) ? 2 : 0;
 }
 
+int ios_jobfile_check_read_only(const struct ios_jobfile *jf, struct ios_err *e)
+{
+	for (size_t i = 0; i < jf->nr_jobs; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+
+		if (ios_rw_has_write(j->rw))
+			return IOS_ERR(e, -EROFS, "%s:%d: job <%s> has write or trim bit set (rw=%s), "
+				       "but fio is in read-only mode (--readonly)",
+				       j->file ? j->file : "?", j->line, j->name, ios_rw_name(j->rw));
+	}
+	return 0;
+}
+
 void ios_jobfile_free(struct ios_jobfile *jf)
 {
 	size_t i;

@@ -142,7 +142,10 @@ static unsigned real_file_flags(const struct run_ctx *c, const struct run_file *
 	unsigned fl = f->is_dev ? IOS_HOST_FILE_DEV : IOS_HOST_FILE_CREATE;
 	bool refuse_mounted = false;
 
-	if (!f->is_dev && f->laid_out_by_fio)
+	/* fio --readonly: no file is created or extended (filesetup.c extend_file) */
+	if (c->cfg->read_only)
+		fl &= ~IOS_HOST_FILE_CREATE;
+	else if (!f->is_dev && f->laid_out_by_fio)
 		fl |= IOS_HOST_FILE_FILL;
 	for (unsigned i = 0; i < c->nr_tasks; i++) {
 		const struct run_task *t = &c->tasks[i];

@@ -338,6 +338,12 @@ static void rpl_step(struct run_task *t, uint64_t now)
 			}
 			rp->have_rec = ret > 0;
 			rp->eof = ret <= 0;
+			/* fio --readonly: read_iolog's writes are not replayed (iolog.c) */
+			if (rp->have_rec && t->ctx->cfg->read_only && rp->rec.dir == IOS_WRITE &&
+			    rp->rec.nr_sectors) {
+				rp->have_rec = false;
+				continue;
+			}
 		}
 		if (t->stop || rp->eof) {
 			if (rp->inflight) {
@@ -469,6 +475,19 @@ int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 		rp->first_ns = s.first_ns;
 	}
 	t->depth = (unsigned)c->replay_tun.iodepth;
+	if (c->cfg->read_only && s.ios[IOS_WRITE]) {
+		/*
+		 * fio --readonly (iolog.c) skips them too; its "skips replay of N
+		 * writes" never prints, as the loop skips a write before counting
+		 * it. iosched says it, before the run.
+		 */
+		ret = ios_run_warn(c->res, "%s: skips replay of %" PRIu64 " writes due to read-only "
+				   "(--readonly)", j->name, s.ios[IOS_WRITE]);
+		if (ret)
+			return IOS_ERR(e, ret, "out of memory");
+		s.nr_ios -= s.ios[IOS_WRITE];
+		s.ios[IOS_WRITE] = s.bytes[IOS_WRITE] = 0;
+	}
 	rp->nr_ios = s.nr_ios;
 	t->io_target = s.bytes[IOS_READ] + s.bytes[IOS_WRITE];
 	if (!t->io_target)

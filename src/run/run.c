@@ -397,6 +397,8 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 	struct ios_settings *set;
 	int ret;
 
+	if (cfg->read_only && (ret = ios_jobfile_check_read_only(jf, e)))
+		return ret;
 	/* private copy: 'used' marks are per run */
 	set = c->set = calloc(1, sizeof(*set));
 	if (!set)

@@ -5,7 +5,7 @@
 # are global and reach every job; --section, --parse-only, --showcmd,
 # --version, --output, --output-format=normal,json; and the refusals: a
 # fio option iosched does not model is named, one fio does not have is
-# "unrecognized"; the pre-run lines, terse (--minimal) and json+.
+# "unrecognized"; the pre-run lines, terse (--minimal) and json+; --readonly.
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d)
@@ -134,4 +134,22 @@ expect 1 "<command line>:2: option 'bs=': empty value" --name=a --bs=
 expect 1 "no job given" --seed=1
 expect 1 "no job(s) defined" --rw=read --size=1m
 "$BIN" fio --parse-only >out 2>err || fail "--parse-only alone: exit $? (fio: 0)"
+
+# --readonly: a job that writes or trims is refused while parsing, as fio's
+# rw_verify refuses it (so --parse-only fails too); a reading job runs; a
+# read_iolog replays its reads only, and says it skipped the writes
+expect 1 "<command line>:2: job <w> has write or trim bit set (rw=write), but fio is in read-only mode" \
+	--readonly --name=w --rw=write --size=1m
+expect 1 "job <t> has write or trim bit set (rw=randtrim)" --readonly --parse-only --name=t --rw=randtrim --size=1m
+printf '[global]\nsize=1m\n[r]\nrw=read\n[w]\nrw=randrw\n' >ro.fio
+expect 1 "ro.fio:5: job <w> has write or trim bit set (rw=randrw)" --readonly ro.fio
+"$BIN" fio --readonly --section=r ro.fio --output-format=json >ro.json 2>err || fail "--readonly, a reader"
+tr -d ' \n' <ro.json | grep -q '"read":{"io_bytes":1048576' || fail "--readonly reader: not 1 MiB read"
+printf 'fio version 2 iolog\n/dev/sdb add\n/dev/sdb open\n/dev/sdb read 0 4096\n/dev/sdb write 8192 4096\n/dev/sdb read 4096 4096\n/dev/sdb write 16384 8192\n/dev/sdb close\n' >rw.iolog
+"$BIN" fio --readonly --name=rp --read_iolog=rw.iolog --output-format=json >rp.json 2>err || fail "--readonly read_iolog"
+grep -q "rp: skips replay of 2 writes due to read-only" err || fail "--readonly read_iolog: no note of the skipped writes"
+tr -d ' \n' <rp.json | grep -q '"read":{"io_bytes":8192' || fail "--readonly read_iolog: reads not replayed"
+tr -d ' \n' <rp.json | grep -q '"write":{"io_bytes":0,' || fail "--readonly read_iolog: writes replayed"
+"$BIN" fio --name=rp --read_iolog=rw.iolog --output-format=json >rp2.json 2>err || fail "read_iolog"
+tr -d ' \n' <rp2.json | grep -q '"write":{"io_bytes":12288,' || fail "read_iolog without --readonly: writes not replayed"
 exit 0

@@ -132,5 +132,26 @@ n=$((n + 1))
 printf '[a]\nioengine=filecreate\nnrfiles=4\nfilesize=4k\n' >g4.fio
 expect_err g4.fio "g4.fio:" "ioengine"
 
+# h. fio --readonly: no file is created or grown; an existing one is read
+# and left as it was
+timeout 60 "$BIN" fio --real --readonly --name=r --rw=read --size=1m --filename=h1 >out 2>err &&
+	fail "h1: exit 0"
+grep -qF "file 'h1': does not exist (err=2), and may not be created (fio --readonly" err ||
+	fail "h1: $(cat err)"
+[ -e h1 ] && fail "h1: created under --readonly"
+head -c 65536 /dev/urandom >h2
+timeout 60 "$BIN" fio --real --readonly --name=r --rw=read --size=1m --filename=h2 >out 2>err &&
+	fail "h2: exit 0"
+grep -qF "file 'h2': 65536 bytes where the jobs need 1048576, and it may not be grown" err ||
+	fail "h2: $(cat err)"
+[ "$(wc -c <h2)" -eq 65536 ] || fail "h2: grown under --readonly"
+head -c 1048576 /dev/urandom >h3
+sum=$(cksum <h3)
+timeout 60 "$BIN" fio --real --readonly --name=r --rw=read --bs=64k --size=1m --filename=h3 \
+	--output-format=json >h3.json 2>err || fail "h3: $(cat err)"
+tr -d ' \n' <h3.json | grep -q '"read":{"io_bytes":1048576' || fail "h3: not all read"
+[ "$(cksum <h3)" = "$sum" ] || fail "h3: changed under --readonly"
+n=$((n + 3))
+
 echo "real_faults: $n cases"
 exit 0
