@@ -32,7 +32,7 @@ struct fio_cli {
 	size_t nr_sections;
 	unsigned formats;		/* IOS_OUT_*; 0: normal */
 	uint64_t terse_version;		/* 2..5; 0: fio's default, 3 */
-	bool parse_only, showcmd, version, readonly;
+	bool parse_only, showcmd, version, readonly, warnings_fatal;
 	const char *status_interval;
 	uint64_t status_ns;		/* --status-interval in simulated ns; 0: none */
 	int eta;
@@ -111,6 +111,7 @@ static const struct ios_cl_opt fio_table[] = {
 	{ .name = "--parse-only", .kind = IOS_CL_FLAG, .off = FO(parse_only) },
 	{ .name = "--showcmd", .kind = IOS_CL_FLAG, .off = FO(showcmd) },
 	{ .name = "--readonly", .kind = IOS_CL_FLAG, .off = FO(readonly) },
+	{ .name = "--warnings-fatal", .kind = IOS_CL_FLAG, .off = FO(warnings_fatal) },
 	{ .name = "--minimal", .kind = IOS_CL_CALL, .fn = fio_set_minimal, .flags = IOS_CL_NO_VALUE },
 	{ .name = "--terse-version", .kind = IOS_CL_U64, .off = FO(terse_version), .min = 2, .max = 5 },
 	{ .name = "--status-interval", .kind = IOS_CL_STR, .off = FO(status_interval) },
@@ -121,7 +122,7 @@ static const struct ios_cl_opt fio_table[] = {
 /* fio 3.33's own options (its --help) that iosched does not model */
 static const char *const fio_unmodelled[] = {
 	"debug", "merge-blktrace-only", "bandwidth-log", "cpuclock-test", "crctest",
-	"eta-newline", "alloc-size", "warnings-fatal", "max-jobs", "server",
+	"eta-newline", "alloc-size", "max-jobs", "server",
 	"daemonize", "client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
 	"trigger-timeout", "trigger", "trigger-remote", "aux-path", "eta-interval",
 	NULL,
@@ -138,6 +139,7 @@ static void fio_usage(FILE *out)
 "  --showcmd                print each job file as a fio command line\n"
 "  --readonly               refuse jobs that write or trim; read_iolog skips its\n"
 "                           writes; --real creates and grows no file\n"
+"  --warnings-fatal         fio's parser warnings refuse the run\n"
 "  --cmdhelp[=OPTION]       the job options (all, or one)\n"
 "  --enghelp                the modelled I/O engines\n"
 "  --status-interval=TIME   the report every TIME of simulated time, then at the end\n"
@@ -427,6 +429,7 @@ static int fio_load(struct fio_cli *f, struct ios_jobfile *jf, struct ios_buf *s
 	cli_run_opts_host(o);
 	/* fio refuses a writing job while parsing it (rw_verify): --parse-only too */
 	o->cfg.read_only = f->readonly;
+	o->cfg.warnings_fatal = f->warnings_fatal;
 	if (f->readonly && ios_jobfile_check_read_only(jf, &e)) {
 		cli_error(&e);
 		return -1;

@@ -291,6 +291,7 @@ struct ios_job {
 	uint64_t randseed;
 	int randseed_set;
 	int norandommap;
+	bool blockalign_nomap;		/* norandommap set by a blockalign (fio's fixup_options) */
 	int rand_dist;			/* enum ios_rand_dist */
 	double rand_dist_val;		/* zipf theta, pareto h, normal deviation (percent) */
 	double rand_center;		/* 0..1, -1 = unset (fio's random_center) */

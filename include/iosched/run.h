@@ -114,6 +114,12 @@ struct ios_run_config {
 	 * and --real neither creates nor extends a file.
 	 */
 	bool read_only;
+	/*
+	 * fio --warnings-fatal: the notes fio's fixup_options counts as parser
+	 * warnings (blockalign turning the random map off, time_based without
+	 * a runtime, the verify notes, write_iolog overridden) refuse the run.
+	 */
+	bool warnings_fatal;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

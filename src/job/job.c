@@ -437,6 +437,17 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 			       "max_jobs=%u in the job or its [global] section",
 			       job->file, job->line, job->name, job->numjobs, job->max_jobs,
 			       job->numjobs);
+	/*
+	 * fio 3.33's fixup_options: a random job whose blockalign is not its
+	 * smallest block size runs without the random map ("Any use of
+	 * blockalign= turns off randommap"; the run says it)
+	 */
+	for (int d = 0; d < 2 && ios_rw_is_random(job->rw) && !job->norandommap; d++) {
+		uint64_t min = job->bs_min[d] ? job->bs_min[d] : job->bs[d];
+
+		if (job->blockalign[d] && job->blockalign[d] != min)
+			job->norandommap = job->blockalign_nomap = true;
+	}
 	if (job->thinktime_spin_ns > job->thinktime_ns)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': thinktime_spin is longer than "
 			       "thinktime", job->file, job->line, job->name);

@@ -61,6 +61,21 @@ int ios_run_warn(struct ios_run_result *out, const char *fmt, ...)
 	return 0;
 }
 
+int ios_run_fio_warn(struct run_ctx *c, struct ios_err *e, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (c->cfg->warnings_fatal)
+		return IOS_ERR(e, -EINVAL, "%s (a parser warning: fatal with --warnings-fatal)", buf);
+	if (ios_run_warn(c->res, "%s", buf))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /* ---- the tree ---- */
 
 static struct ios_cgroup *cg_find(struct run_ctx *c, const char *path, size_t len)

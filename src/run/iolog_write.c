@@ -28,10 +28,8 @@ int ios_run_iolog_open(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		return 0;
 	snprintf(w, sizeof(w), "%s:%d: job '%s'", j->file ? j->file : "?", j->line, j->name);
 	if (j->read_iolog && *j->read_iolog) {
-		if (ios_run_warn(c->res, "%s: write_iolog=%s is not written: read_iolog overrides it "
-				 "(as in fio)", w, j->write_iolog))
-			return IOS_ERR(e, -ENOMEM, "out of memory");
-		return 0;
+		return ios_run_fio_warn(c, e, "%s: write_iolog=%s is not written: read_iolog "
+					"overrides it (as in fio)", w, j->write_iolog);
 	}
 	for (unsigned i = 0; i < c->nr_tasks; i++) {
 		const struct run_task *o = &c->tasks[i];

@@ -327,11 +327,15 @@ int ios_run_plan(struct run_ctx *c, struct ios_err *e)
 		const struct ios_job *j = &jf->jobs[i];
 		char w[300];
 
+		if (j->blockalign_nomap &&
+		    (ret = ios_run_fio_warn(c, e, "%s: fio: Any use of blockalign= turns off "
+					    "randommap", ios_run_job_where_opt(j, NULL, w, sizeof(w)))))
+			return ret;
 		/* fio 3.33 says this (log_err) and runs the job without time_based */
 		if (j->time_based && !j->runtime_ns &&
-		    (ret = ios_run_warn(out, "%s: time_based requires a runtime/timeout setting; "
-					"the job runs without time_based, as in fio",
-					ios_run_job_where_opt(j, NULL, w, sizeof(w)))))
+		    (ret = ios_run_fio_warn(c, e, "%s: time_based requires a runtime/timeout "
+					    "setting; the job runs without time_based, as in fio",
+					    ios_run_job_where_opt(j, NULL, w, sizeof(w)))))
 			return ret;
 	}
 	ret = ios_run_layout_files(c, e);

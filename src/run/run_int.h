@@ -535,6 +535,12 @@ struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path);
 void ios_run_cgroups_free(struct run_ctx *c);
 const char *ios_run_group_policy_name(int gp);
 int ios_run_warn(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
+/*
+ * A note fio's fixup_options prints and counts as a parser warning: a
+ * warning, or with --warnings-fatal (cfg->warnings_fatal) an error in @e
+ * that refuses the run. 0 or -errno.
+ */
+int ios_run_fio_warn(struct run_ctx *c, struct ios_err *e, const char *fmt, ...) IOS_PRINTF(3, 4);
 int ios_run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
 			  struct ios_run_result *out, struct ios_err *e);
 int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,

@@ -343,7 +343,7 @@ static bool fixed_bs(const struct ios_job *j)
 }
 
 /* The notes fio prints for these options, and ours for what has no effect here. */
-static int verify_notes(struct run_ctx *c, struct run_task *t, const char *w)
+static int verify_notes(struct run_ctx *c, struct run_task *t, const char *w, struct ios_err *e)
 {
 	const struct ios_job *j = t->job;
 	const struct ios_job_verify *v = &j->verify;
@@ -363,21 +363,28 @@ static int verify_notes(struct run_ctx *c, struct run_task *t, const char *w)
 		ret |= ios_run_warn(c->res, "%s: verify_dump=1: on a failure fio would write the "
 				    "blocks to files; iosched holds no data, so it says which files "
 				    "and writes none", w);
-	if (ios_rw_has_write(j->rw) && v->do_verify && j->numjobs > 1 && j->filename)
-		ret |= ios_run_warn(c->res, "%s: fio: multiple writers may overwrite blocks that "
-				    "belong to other jobs. This can cause verification failures.", w);
+	if (ret)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	/* fio's fixup_options notes: fatal with --warnings-fatal */
+	if (ios_rw_has_write(j->rw) && v->do_verify && j->numjobs > 1 && j->filename &&
+	    (ret = ios_run_fio_warn(c, e, "%s: fio: multiple writers may overwrite blocks that "
+				    "belong to other jobs. This can cause verification failures.",
+				    w)))
+		return ret;
 	if (ios_rw_has_write(j->rw) && v->do_verify && j->runtime_ns && j->time_based &&
-	    !ios_rw_has_read(j->rw) && !v->backlog)
-		ret |= ios_run_warn(c->res, "%s: fio: verification read phase will never start "
-				    "because write phase uses all of runtime", w);
-	if (j->norandommap && !fixed_bs(j))
-		ret |= ios_run_warn(c->res, "%s: fio: norandommap given for variable block sizes, "
-				    "verify limited", w);
+	    !ios_rw_has_read(j->rw) && !v->backlog &&
+	    (ret = ios_run_fio_warn(c, e, "%s: fio: verification read phase will never start "
+				    "because write phase uses all of runtime", w)))
+		return ret;
+	if (j->norandommap && !fixed_bs(j) &&
+	    (ret = ios_run_fio_warn(c, e, "%s: fio: norandommap given for variable block sizes, "
+				    "verify limited", w)))
+		return ret;
 	if (v->interval && fix_interval(j) != v->interval)
 		ret |= ios_run_warn(c->res, "%s: verify_interval=%" PRIu64 " is %" PRIu64 " (fio "
 				    "makes it at most the block size and a factor of it)", w,
 				    v->interval, fix_interval(j));
-	return ret ? -ENOMEM : 0;
+	return ret ? IOS_ERR(e, -ENOMEM, "out of memory") : 0;
 }
 
 /*
@@ -467,9 +474,7 @@ int ios_run_verify_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 	vt->loops_left = j->loops > 1 ? j->loops - 1 : 0;
 	vt->time_based = t->io_target == UINT64_MAX;
 	pass_setup(t);
-	if (verify_notes(c, t, w))
-		return IOS_ERR(e, -ENOMEM, "out of memory");
-	return 0;
+	return verify_notes(c, t, w, e);
 }
 
 static int piece_free_one(void *arg, uint64_t key, void *val)

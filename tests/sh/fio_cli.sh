@@ -5,7 +5,8 @@
 # are global and reach every job; --section, --parse-only, --showcmd,
 # --version, --output, --output-format=normal,json; and the refusals: a
 # fio option iosched does not model is named, one fio does not have is
-# "unrecognized"; the pre-run lines, terse (--minimal) and json+; --readonly.
+# "unrecognized"; the pre-run lines, terse (--minimal) and json+; --readonly;
+# fio's fixup notes and --warnings-fatal.
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d)
@@ -152,4 +153,17 @@ tr -d ' \n' <rp.json | grep -q '"read":{"io_bytes":8192' || fail "--readonly rea
 tr -d ' \n' <rp.json | grep -q '"write":{"io_bytes":0,' || fail "--readonly read_iolog: writes replayed"
 "$BIN" fio --name=rp --read_iolog=rw.iolog --output-format=json >rp2.json 2>err || fail "read_iolog"
 tr -d ' \n' <rp2.json | grep -q '"write":{"io_bytes":12288,' || fail "read_iolog without --readonly: writes not replayed"
+# fio's fixup_options notes: blockalign other than the block size turns a
+# random job's map off (and says so; not for a sequential job, nor when it
+# is the block size); with --warnings-fatal such a note refuses the run
+"$BIN" fio --name=x --rw=randread --bs=4k --blockalign=512 --size=1m >out 2>err || fail "blockalign"
+grep -q "job 'x': fio: Any use of blockalign= turns off randommap" err || fail "no blockalign note"
+for a in "--rw=read --bs=4k --blockalign=512" "--rw=randread --bs=4k --blockalign=4k"; do
+	"$BIN" fio --name=x $a --size=1m >out 2>err || fail "blockalign: $a"
+	grep -q "blockalign" err && fail "a blockalign note for $a"
+done
+expect 1 "fio: Any use of blockalign= turns off randommap (a parser warning: fatal with --warnings-fatal)" \
+	--warnings-fatal --name=x --rw=randread --bs=4k --blockalign=512 --size=1m
+expect 1 "time_based requires a runtime/timeout setting" --warnings-fatal --name=x --time_based --size=1m
+"$BIN" fio --warnings-fatal --name=x --rw=randread --size=1m >out 2>err || fail "--warnings-fatal, no warning"
 exit 0
