@@ -34,6 +34,7 @@ struct fio_cli {
 	uint64_t terse_version;		/* 2..5; 0: fio's default, 3 */
 	bool parse_only, showcmd, version, readonly, warnings_fatal;
 	const char *status_interval;
+	const char *eta_newline, *eta_interval, *max_jobs;
 	uint64_t status_ns;		/* --status-interval in simulated ns; 0: none */
 	int eta;
 };
@@ -116,15 +117,18 @@ static const struct ios_cl_opt fio_table[] = {
 	{ .name = "--terse-version", .kind = IOS_CL_U64, .off = FO(terse_version), .min = 2, .max = 5 },
 	{ .name = "--status-interval", .kind = IOS_CL_STR, .off = FO(status_interval) },
 	{ .name = "--eta", .kind = IOS_CL_CHOICE, .off = FO(eta), .choices = fio_eta },
+	{ .name = "--eta-newline", .kind = IOS_CL_STR, .off = FO(eta_newline) },
+	{ .name = "--eta-interval", .kind = IOS_CL_STR, .off = FO(eta_interval) },
+	{ .name = "--max-jobs", .kind = IOS_CL_STR, .off = FO(max_jobs) },
 	{ .name = NULL },
 };
 
 /* fio 3.33's own options (its --help) that iosched does not model */
 static const char *const fio_unmodelled[] = {
 	"debug", "merge-blktrace-only", "bandwidth-log", "cpuclock-test", "crctest",
-	"eta-newline", "alloc-size", "max-jobs", "server",
+	"alloc-size", "server",
 	"daemonize", "client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
-	"trigger-timeout", "trigger", "trigger-remote", "aux-path", "eta-interval",
+	"trigger-timeout", "trigger", "trigger-remote", "aux-path",
 	NULL,
 };
 
@@ -144,6 +148,7 @@ static void fio_usage(FILE *out)
 "  --enghelp                the modelled I/O engines\n"
 "  --status-interval=TIME   the report every TIME of simulated time, then at the end\n"
 "  --eta=never|always|auto  accepted (a simulation has no ETA)\n"
+"  --eta-newline=T, --eta-interval=T, --max-jobs=N   checked, accepted with a note\n"
 "  --version                fio's version, and iosched's\n"
 "job options: --name=NAME starts a job; options before the first --name are\n"
 "global. A job file '-' is read from stdin. The lab's options work beside\n"
@@ -351,11 +356,11 @@ static int fio_parse(struct fio_cli *f, int argc, char **argv)
 }
 
 /*
- * --status-interval=TIME, as fio's check_str_time reads it: a bare number
- * is seconds, or with a unit (us, ms, s, m, h, d); at least 1 ms (fio: "status
- * interval too small"), and whole milliseconds, which fio keeps.
+ * A time argument as fio's check_str_time reads it: a bare number is
+ * seconds, or with a unit (us, ms, s, m, h, d). 0, or -1 with a message
+ * naming --@opt.
  */
-static int fio_status_interval(struct fio_cli *f)
+static int fio_time_ns(const char *opt, const char *v, uint64_t *ns)
 {
 	static const struct { const char *u; uint64_t ns; } units[] = {
 		{ "us", 1000ULL }, { "usec", 1000ULL }, { "ms", 1000000ULL }, { "msec", 1000000ULL },
@@ -363,7 +368,7 @@ static int fio_status_interval(struct fio_cli *f)
 		{ "min", 60000000000ULL }, { "h", 3600000000000ULL }, { "d", 86400000000000ULL },
 		{ "", 1000000000ULL },
 	};
-	const char *v = f->status_interval, *p = v;
+	const char *p = v;
 	uint64_t n = 0;
 	size_t k;
 
@@ -379,7 +384,24 @@ static int fio_status_interval(struct fio_cli *f)
 			break;
 	if (k == IOS_ARRAY_SIZE(units) || n > UINT64_MAX / 2 / units[k].ns)
 		goto bad;
-	f->status_ns = n * units[k].ns;
+	*ns = n * units[k].ns;
+	return 0;
+bad:
+	fprintf(stderr, "iosched: --%s=%s: failed parsing time (a number of seconds, or with us, "
+		"ms, s, m, h or d)\n", opt, v);
+	return -1;
+}
+
+/*
+ * --status-interval=TIME: at least 1 ms (fio: "status interval too small"),
+ * and whole milliseconds, which fio keeps.
+ */
+static int fio_status_interval(struct fio_cli *f)
+{
+	const char *v = f->status_interval;
+
+	if (fio_time_ns("status-interval", v, &f->status_ns))
+		return -1;
 	if (f->status_ns < 1000000ULL || f->status_ns % 1000000ULL) {
 		fprintf(stderr, "iosched: --status-interval=%s: %s (fio keeps whole milliseconds, at "
 			"least 1)\n", v, f->status_ns < 1000000ULL ? "status interval too small"
@@ -387,16 +409,52 @@ static int fio_status_interval(struct fio_cli *f)
 		return -1;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "iosched: --status-interval=%s: failed parsing time (a number of "
-		"seconds, or with us, ms, s, m, h or d)\n", v);
-	return -1;
+}
+
+/*
+ * --eta-newline and --eta-interval, checked as fio checks them (a time; at
+ * least 1 ms, and 250 ms, DISK_UTIL_MSEC, for the interval), then noted: the
+ * ETA line is the wall-clock progress of fio's run, and a simulation prints
+ * none (--eta's note says what it draws instead).
+ */
+static int fio_eta_times(const struct fio_cli *f)
+{
+	uint64_t ns;
+
+	if (f->eta_newline) {
+		if (fio_time_ns("eta-newline", f->eta_newline, &ns))
+			return -1;
+		if (ns < 1000000ULL) {
+			fprintf(stderr, "iosched: --eta-newline=%s: eta new line time too short (at "
+				"least 1 ms, as fio keeps it)\n", f->eta_newline);
+			return -1;
+		}
+		fprintf(stderr, "iosched: note: --eta-newline: a simulation prints no ETA line\n");
+	}
+	if (f->eta_interval) {
+		if (fio_time_ns("eta-interval", f->eta_interval, &ns))
+			return -1;
+		if (ns < 250000000ULL) {
+			fprintf(stderr, "iosched: --eta-interval=%s: eta interval time too short "
+				"(250msec min, as fio says)\n", f->eta_interval);
+			return -1;
+		}
+		fprintf(stderr, "iosched: note: --eta-interval: a simulation prints no ETA line\n");
+	}
+	/* fio 3.33 reads --max-jobs and drops it ("we don't track/need this anymore") */
+	if (f->max_jobs)
+		fprintf(stderr, "iosched: note: --max-jobs=%s: fio 3.33 ignores it, and so does "
+			"iosched; more than 4096 processes need max_jobs=N in a job (docs/jobfiles.md)\n",
+			f->max_jobs);
+	return 0;
 }
 
 /* Options taken but not (yet) honoured: refused by name, after the parse */
 static int fio_refuse(struct fio_cli *f)
 {
 	if (f->status_interval && fio_status_interval(f))
+		return -1;
+	if (fio_eta_times(f))
 		return -1;
 	if (f->eta == 1)
 		fprintf(stderr, "iosched: note: --eta=always: a simulation has no ETA; the "

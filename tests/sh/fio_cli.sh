@@ -166,4 +166,11 @@ expect 1 "fio: Any use of blockalign= turns off randommap (a parser warning: fat
 	--warnings-fatal --name=x --rw=randread --bs=4k --blockalign=512 --size=1m
 expect 1 "time_based requires a runtime/timeout setting" --warnings-fatal --name=x --time_based --size=1m
 "$BIN" fio --warnings-fatal --name=x --rw=randread --size=1m >out 2>err || fail "--warnings-fatal, no warning"
+# the ETA options are checked as fio checks them and noted; --max-jobs,
+# which fio 3.33 ignores, is noted too
+expect 0 "note: --eta-newline: a simulation prints no ETA line" --eta-newline=2 --name=x --size=64k
+expect 1 "--eta-newline=500us: eta new line time too short" --eta-newline=500us --name=x --size=64k
+expect 1 "--eta-interval=100ms: eta interval time too short (250msec min" --eta-interval=100ms --name=x --size=64k
+expect 0 "note: --eta-interval" --eta-interval=1s --name=x --size=64k
+expect 0 "--max-jobs=8: fio 3.33 ignores it" --max-jobs=8 --name=x --size=64k
 exit 0
