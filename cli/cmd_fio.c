@@ -261,6 +261,12 @@ static int fio_job_arg(struct fio_cli *f, int argc, char **argv, int *i)
 	int known = k ? ios_job_option_known(k) : -1;
 
 	free(k);
+	/* fio 3.33 knows it only to refuse it (init.c, case 'l'), exit 1 */
+	if (n == strlen("latency-log") && !strncmp(key, "latency-log", n)) {
+		fprintf(stderr, "iosched: --latency-log is deprecated. Use per-job latency log "
+			"options (write_lat_log=), as fio 3.33 says\n");
+		return -1;
+	}
 	for (size_t u = 0; fio_unmodelled[u]; u++) {
 		if (strlen(fio_unmodelled[u]) == n && !strncmp(fio_unmodelled[u], key, n)) {
 			fprintf(stderr, "iosched: --%.*s: a fio option that iosched does not model "

@@ -126,6 +126,7 @@ grep -q 'Scheduler stats (deadline)' dl.txt || fail "--scheduler=deadline not us
 expect 1 "unrecognized option '--nosuch=1'" --name=a --nosuch=1
 expect 1 "<command line>:2: fio option 'trim_backlog' is not modelled by iosched" --name=a --trim_backlog=8
 expect 1 "--debug: a fio option that iosched does not model" --debug=io g.fio
+expect 1 "--latency-log is deprecated. Use per-job latency log options" --latency-log g.fio
 expect 1 "--output-format=xml: invalid output format" --output-format=xml g.fio
 expect 1 "--terse-version=6:" --terse-version=6 g.fio
 expect 1 "--status-interval=500us: status interval too small" --status-interval=500us g.fio
