@@ -418,40 +418,23 @@ static int fio_status_interval(struct fio_cli *f)
 }
 
 /*
- * --eta-newline and --eta-interval, checked as fio checks them (a time; at
- * least 1 ms, and 250 ms, DISK_UTIL_MSEC, for the interval), then noted: the
- * ETA line is the wall-clock progress of fio's run, and a simulation prints
- * none (--eta's note says what it draws instead).
+ * --eta-newline or --eta-interval (@opt) = @v, checked as fio checks it: a
+ * time of at least @min_ns, else fio's @too_short. Then noted: it paces
+ * fio's wall-clock ETA line, and a simulation prints none.
  */
-static int fio_eta_times(const struct fio_cli *f)
+static int fio_eta_time(const char *opt, const char *v, uint64_t min_ns, const char *too_short)
 {
 	uint64_t ns;
 
-	if (f->eta_newline) {
-		if (fio_time_ns("eta-newline", f->eta_newline, &ns))
-			return -1;
-		if (ns < 1000000ULL) {
-			fprintf(stderr, "iosched: --eta-newline=%s: eta new line time too short (at "
-				"least 1 ms, as fio keeps it)\n", f->eta_newline);
-			return -1;
-		}
-		fprintf(stderr, "iosched: note: --eta-newline: a simulation prints no ETA line\n");
+	if (!v)
+		return 0;
+	if (fio_time_ns(opt, v, &ns))
+		return -1;
+	if (ns < min_ns) {
+		fprintf(stderr, "iosched: --%s=%s: %s\n", opt, v, too_short);
+		return -1;
 	}
-	if (f->eta_interval) {
-		if (fio_time_ns("eta-interval", f->eta_interval, &ns))
-			return -1;
-		if (ns < 250000000ULL) {
-			fprintf(stderr, "iosched: --eta-interval=%s: eta interval time too short "
-				"(250msec min, as fio says)\n", f->eta_interval);
-			return -1;
-		}
-		fprintf(stderr, "iosched: note: --eta-interval: a simulation prints no ETA line\n");
-	}
-	/* fio 3.33 reads --max-jobs and drops it ("we don't track/need this anymore") */
-	if (f->max_jobs)
-		fprintf(stderr, "iosched: note: --max-jobs=%s: fio 3.33 ignores it, and so does "
-			"iosched; more than 4096 processes need max_jobs=N in a job (docs/jobfiles.md)\n",
-			f->max_jobs);
+	fprintf(stderr, "iosched: note: --%s: a simulation prints no ETA line\n", opt);
 	return 0;
 }
 
@@ -460,8 +443,16 @@ static int fio_refuse(struct fio_cli *f)
 {
 	if (f->status_interval && fio_status_interval(f))
 		return -1;
-	if (fio_eta_times(f))
+	if (fio_eta_time("eta-newline", f->eta_newline, 1000000ULL,
+			 "eta new line time too short (at least 1 ms, as fio keeps it)") ||
+	    fio_eta_time("eta-interval", f->eta_interval, 250000000ULL,
+			 "eta interval time too short (250msec min, as fio says)"))
 		return -1;
+	/* fio 3.33 reads --max-jobs and drops it ("we don't track/need this anymore") */
+	if (f->max_jobs)
+		fprintf(stderr, "iosched: note: --max-jobs=%s: fio 3.33 ignores it, and so does "
+			"iosched; more than 4096 processes need max_jobs=N in a job (docs/jobfiles.md)\n",
+			f->max_jobs);
 	if (f->eta == 1)
 		fprintf(stderr, "iosched: note: --eta=always: a simulation has no ETA; the "
 			"progress line is drawn when stderr is a terminal\n");

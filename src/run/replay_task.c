@@ -65,6 +65,7 @@ struct run_replay {
 	bool waiting;			/* blocked on blocking I/O */
 	unsigned nr_units;		/* allocated: bounded by depth + writeback */
 	uint64_t nr_ios;		/* what the stream holds to replay */
+	bool skip_writes;		/* fio --readonly, and the stream has writes */
 };
 
 static void rpl_step(struct run_task *t, uint64_t now);
@@ -339,7 +340,7 @@ static void rpl_step(struct run_task *t, uint64_t now)
 			rp->have_rec = ret > 0;
 			rp->eof = ret <= 0;
 			/* fio --readonly: read_iolog's writes are not replayed (iolog.c) */
-			if (rp->have_rec && t->ctx->cfg->read_only && rp->rec.dir == IOS_WRITE &&
+			if (rp->have_rec && rp->skip_writes && rp->rec.dir == IOS_WRITE &&
 			    rp->rec.nr_sectors) {
 				rp->have_rec = false;
 				continue;
@@ -487,6 +488,7 @@ int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 			return IOS_ERR(e, ret, "out of memory");
 		s.nr_ios -= s.ios[IOS_WRITE];
 		s.ios[IOS_WRITE] = s.bytes[IOS_WRITE] = 0;
+		rp->skip_writes = true;
 	}
 	rp->nr_ios = s.nr_ios;
 	t->io_target = s.bytes[IOS_READ] + s.bytes[IOS_WRITE];
