@@ -90,7 +90,7 @@ fallback=""
 { head_job prioclass=2 size=1g; printf '[hi]\nprio=0\nfilename=f.s0\n[lo]\nprio=7\nfilename=f.s7\n'; } >seq.fio
 seq_case() { # SCHED
 	run seq.fio "$1"
-	val=$(ratio "$(bw seq.fio.$1.json 0)" "$(bw seq.fio.$1.json 1)")
+	val=$(ratio "$(bw "seq.fio.$1.json" 0)" "$(bw "seq.fio.$1.json" 1)")
 	lo=2.5 hi=100 want="BE0:BE7 bandwidth >= 2.5 (slices 180:40 ms)"
 	case $1 in
 	cfq)
@@ -135,18 +135,18 @@ try_case rt-share rt_case
   printf '[b]\ncgroup=b\ncgroup_weight=1000\nfilename=f.lo\n'; } >cgeq.fio
 cg_case() { # SCHED
 	run cg.fio "$1"
-	val=$(ratio "$(dev cg.fio.$1.json 0)" "$(dev cg.fio.$1.json 1)")
+	val=$(ratio "$(dev "cg.fio.$1.json" 0)" "$(dev "cg.fio.$1.json" 1)")
 	want="cgroups 1000:250 device time 2.5..6 (about 4:1)"
 	between "$val" 2.5 6
 }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 cg_against_equal() { # SCHED
 	w="" e=""
-	for k in 1 2 3; do
+	for _ in 1 2 3; do
 		run cgeq.fio "$1"
-		e="$e $(ratio "$(bw cgeq.fio.$1.json 0)" "$(bw cgeq.fio.$1.json 1)")"
+		e="$e $(ratio "$(bw "cgeq.fio.$1.json" 0)" "$(bw "cgeq.fio.$1.json" 1)")"
 		run cg.fio "$1"
-		w="$w $(ratio "$(bw cg.fio.$1.json 0)" "$(bw cg.fio.$1.json 1)")"
+		w="$w $(ratio "$(bw "cg.fio.$1.json" 0)" "$(bw "cg.fio.$1.json" 1)")"
 	done
 	# shellcheck disable=SC2086
 	mw=$(median3 $w) me=$(median3 $e)
