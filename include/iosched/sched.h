@@ -280,8 +280,6 @@ struct ios_sched_ops {
 
 	/* Optional. @ioc has exited, at @now_ns (a running slice ends then). */
 	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_ns);
-	/* Optional. @ioc changed class, level or group. */
-	void (*ioprio_changed)(struct ios_queue *q, struct ios_ioc *ioc);
 
 	/* --- groups --- */
 

@@ -378,9 +378,11 @@ int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
 		return ret;
 	t->ioc.ioprio_class = cls;
 	t->ioc.ioprio_level = level;
-	/* as ioprio_set() does: the scheduler looks again at its queues for it */
-	if (app->q->sched->ops.ioprio_changed)
-		app->q->sched->ops.ioprio_changed(app->q, &t->ioc);
+	/*
+	 * As ioprio_set() does, only the io context changes: the scheduler
+	 * picks the change up at the tenant's next request (CFQ's
+	 * cfq_check_ioprio_change, BFQ's ios_bfq_check_ioprio_change).
+	 */
 	return 0;
 }
 
