@@ -64,8 +64,13 @@ struct ios_app_tenant_stats {
 };
 
 struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e);
-/* Drain what is in flight, then free everything. NULL is fine. */
-void ios_app_close(struct ios_app *app);
+/*
+ * Drain what is in flight, then free everything; 0, also for NULL. From a
+ * callback: 0, the app is closed at once (every later call on it is
+ * -EBADF) and drained and freed when the ios_app_wait that ran the callback
+ * returns. -EBADF: not an open app; -EBUSY: another thread is in a call on it.
+ */
+int ios_app_close(struct ios_app *app);
 
 /* A file of @size bytes; returns its id (>= 0) or -errno. */
 int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
