@@ -7,7 +7,9 @@
  * out on it and the tenants (submitters: an io context each) that issue
  * I/O. Everything runs on the caller's thread: ios_app_submit() queues,
  * ios_app_wait() runs the host's event loop until enough callbacks ran.
- * An app is not thread-safe: one thread per app (docs/library.md).
+ * Calls on one app are serialized: one made while another thread is inside
+ * a call on it is -EBUSY; a closed handle is -EBADF (docs/library.md,
+ * "Lifetime and misuse", says which misuses are errors and which undefined).
  *
  * Every function returns 0 (or an id, a count) or a negative errno with
  * @e (may be NULL) saying why; none prints, exits or aborts on bad input.
@@ -18,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ios_app;
 
@@ -77,7 +83,7 @@ int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsig
 		     struct ios_err *e);
 /* A tenant; returns its id (>= 0) or -errno. */
 int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e);
-/* Change a tenant's class and level at run time (ioprio_set). */
+/* Change a tenant's class and level (ioprio_set): the scheduler applies it at its next request. */
 int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int ioprio_class, int level,
 			    struct ios_err *e);
 /* The warnings so far (ignored weights, ...), NULL past the last. */
@@ -85,7 +91,8 @@ const char *ios_app_warning(const struct ios_app *app, size_t i);
 
 /*
  * Queue @len bytes at @offset of @file for @tenant; @done(@arg, error,
- * latency) runs exactly once, from inside ios_app_wait() or close.
+ * latency) runs exactly once, from inside ios_app_wait() or close. A
+ * callback may submit; it may not wait (-EBUSY).
  * @buf: the bytes (real host: 4096-aligned); NULL is fine on the sim host.
  */
 int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
@@ -103,9 +110,14 @@ unsigned ios_app_in_flight(const struct ios_app *app);
 
 /* A scheduler tunable ("slice_idle") or a queue one ("queue.nr_requests"). */
 int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e);
+/* -ENOSPC (and "") if @len cannot hold the value and its NUL; @buf NULL, @len 0: the size needed. */
 int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e);
 
 int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
 			 struct ios_err *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "request.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_queue;
 
 enum ios_merge {
@@ -356,5 +360,9 @@ static inline struct ios_request *ios_rb_to_rq(struct ios_rb_node *n)
 {
 	return n ? ios_container_of(n, struct ios_request, rb_node) : NULL;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

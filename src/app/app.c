@@ -535,7 +535,7 @@ int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
 
 static void app_bio_end(struct ios_bio *bio, uint64_t now_ns, int error)
 {
-	struct app_io *io = bio->private;
+	struct app_io *io = bio->priv;
 	struct ios_app *app = io->app;
 
 	if (error && !io->error)
@@ -611,7 +611,7 @@ static int app_submit(struct ios_app *app, int tenant, int file, int dir, uint64
 		b->ioc = &t->ioc;
 		b->submit_ns = now;
 		b->end_io = app_bio_end;
-		b->private = io;
+		b->priv = io;
 		b->data = buf ? (char *)buf + off : NULL;
 	}
 	/* a parked bio (no free slot: return 1) enters the queue when one frees */
