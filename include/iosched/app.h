@@ -101,6 +101,8 @@ int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t 
 /*
  * Run until @min_done callbacks ran since the call, @timeout_ns passed
  * (0: no timeout) or nothing is in flight. Returns the callbacks run, or -errno.
+ * If a callback closed the app, the rest are drained (and counted) and the
+ * app is freed before it returns.
  */
 long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e);
 /* The app's time in ns (simulated or CLOCK_MONOTONIC since open). */
