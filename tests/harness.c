@@ -186,7 +186,7 @@ fail:
 
 static void rig_bio_end(struct ios_bio *bio, uint64_t now, int error)
 {
-	struct t_rig *r = bio->private;
+	struct t_rig *r = bio->priv;
 
 	(void)now;
 	(void)error;
@@ -237,7 +237,7 @@ struct ios_bio *t_submit(struct t_rig *r, struct ios_ioc *ioc, uint64_t sector,
 	b->bio.ioc = ioc;
 	b->bio.submit_ns = now;
 	b->bio.end_io = rig_bio_end;
-	b->bio.private = r;
+	b->bio.priv = r;
 	rv = ios_queue_submit_bio(r->q, &b->bio, now);
 	if (ret)
 		*ret = rv;

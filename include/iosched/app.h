@@ -7,7 +7,9 @@
  * out on it and the tenants (submitters: an io context each) that issue
  * I/O. Everything runs on the caller's thread: ios_app_submit() queues,
  * ios_app_wait() runs the host's event loop until enough callbacks ran.
- * An app is not thread-safe: one thread per app (docs/library.md).
+ * Calls on one app are serialized: one made while another thread is inside
+ * a call on it is -EBUSY; a closed handle is -EBADF (docs/library.md,
+ * "Lifetime and misuse", says which misuses are errors and which undefined).
  *
  * Every function returns 0 (or an id, a count) or a negative errno with
  * @e (may be NULL) saying why; none prints, exits or aborts on bad input.
@@ -18,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ios_app;
 
@@ -64,15 +70,20 @@ struct ios_app_tenant_stats {
 };
 
 struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e);
-/* Drain what is in flight, then free everything. NULL is fine. */
-void ios_app_close(struct ios_app *app);
+/*
+ * Drain what is in flight, then free everything; 0, also for NULL. From a
+ * callback: 0, the app is closed at once (every later call on it is
+ * -EBADF) and drained and freed when the ios_app_wait that ran the callback
+ * returns. -EBADF: not an open app; -EBUSY: another thread is in a call on it.
+ */
+int ios_app_close(struct ios_app *app);
 
 /* A file of @size bytes; returns its id (>= 0) or -errno. */
 int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
 		     struct ios_err *e);
 /* A tenant; returns its id (>= 0) or -errno. */
 int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e);
-/* Change a tenant's class and level at run time (ioprio_set). */
+/* Change a tenant's class and level (ioprio_set): the scheduler applies it at its next request. */
 int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int ioprio_class, int level,
 			    struct ios_err *e);
 /* The warnings so far (ignored weights, ...), NULL past the last. */
@@ -80,7 +91,8 @@ const char *ios_app_warning(const struct ios_app *app, size_t i);
 
 /*
  * Queue @len bytes at @offset of @file for @tenant; @done(@arg, error,
- * latency) runs exactly once, from inside ios_app_wait() or close.
+ * latency) runs exactly once, from inside ios_app_wait() or close. A
+ * callback may submit; it may not wait (-EBUSY).
  * @buf: the bytes (real host: 4096-aligned); NULL is fine on the sim host.
  */
 int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
@@ -89,6 +101,8 @@ int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t 
 /*
  * Run until @min_done callbacks ran since the call, @timeout_ns passed
  * (0: no timeout) or nothing is in flight. Returns the callbacks run, or -errno.
+ * If a callback closed the app, the rest are drained (and counted) and the
+ * app is freed before it returns.
  */
 long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e);
 /* The app's time in ns (simulated or CLOCK_MONOTONIC since open). */
@@ -98,9 +112,14 @@ unsigned ios_app_in_flight(const struct ios_app *app);
 
 /* A scheduler tunable ("slice_idle") or a queue one ("queue.nr_requests"). */
 int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e);
+/* -ENOSPC (and "") if @len cannot hold the value and its NUL; @buf NULL, @len 0: the size needed. */
 int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e);
 
 int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
 			 struct ios_err *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

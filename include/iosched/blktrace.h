@@ -32,6 +32,10 @@
 #include "block.h"
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_BLK_MAGIC		0x65617400u	/* "eat" in the top three bytes */
 #define IOS_BLK_MAGIC_MASK	0xffffff00u
 #define IOS_BLK_VERSION		0x07u		/* what blkparse 1.x accepts */
@@ -177,5 +181,9 @@ int ios_blktrace_mask_parse(const char *list, uint16_t *mask, struct ios_err *e)
 
 /* The trace sink: ios_run_config.trace_ops with .trace = the writer. */
 extern const struct ios_trace_ops ios_blktrace_trace_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -27,6 +27,10 @@
 #include "sched.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_queue;
 
 struct ios_queue_host_ops {
@@ -255,5 +259,9 @@ static inline bool ios_queue_tracing(const struct ios_queue *q)
 {
 	return q->trace_ops != NULL;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

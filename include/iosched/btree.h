@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* lib/ stands alone (no core header): its own must-check attribute */
 #ifndef IOS_LIB_MUST_CHECK
 #define IOS_LIB_MUST_CHECK __attribute__((warn_unused_result))
@@ -86,5 +90,9 @@ int ios_btree_walk(const struct ios_btree *t, int (*fn)(void *arg, uint64_t key,
 
 /* Structure check for tests: 0, or -EINVAL with the first fault in @why. */
 int ios_btree_check(const struct ios_btree *t, const char **why);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

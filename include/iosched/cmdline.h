@@ -33,6 +33,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_buf;
 
 enum ios_cl_kind {
@@ -135,5 +139,9 @@ void ios_cl_usage(const struct ios_cl_opt *opts, unsigned skip, int col, struct 
  * the current one at column @first_col, the next ones start at @col.
  */
 void ios_cl_wrap(const char *text, int first_col, int col, int width, struct ios_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

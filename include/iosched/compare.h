@@ -30,6 +30,10 @@
 #include "stats.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- 1. metrics on vectors ---- */
 
 /*
@@ -203,5 +207,9 @@ struct ios_cmp_report {
 /* The table as text, and the same data as JSON. 0 or -ENOMEM. */
 int ios_cmp_report_text(const struct ios_cmp_report *rep, struct ios_buf *out) IOS_MUST_CHECK;
 int ios_cmp_report_json(const struct ios_cmp_report *rep, struct ios_buf *out) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

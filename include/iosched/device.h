@@ -32,6 +32,10 @@
 #include "request.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The version of struct ios_dev_type and struct ios_dev_ops a device type
  * was written for (its .version; fio's ioengine ops version, SQLite's
@@ -266,5 +270,9 @@ static inline int ios_dev_ctl(struct ios_dev *dev, int op, void *arg)
 {
 	return dev->type->ops.ctl ? dev->type->ops.ctl(dev, op, arg) : -ENOTSUP;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

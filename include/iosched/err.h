@@ -15,6 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #ifndef ENOTSUP
 #define ENOTSUP EOPNOTSUPP
 #endif
@@ -85,5 +89,9 @@ static inline void ios_err_clear(struct ios_err *e)
 #endif
 
 #define IOS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -34,6 +34,10 @@
 #include "repro.h"
 #include "run.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- the worker pool ---- */
 
 #define IOS_EXP_MAX_WORKERS 256
@@ -163,5 +167,9 @@ int ios_repro_run_all(struct ios_repro_set *sets, size_t n, const struct ios_exp
 		      struct ios_repro_failure *fail) IOS_MUST_CHECK;
 /* The report's view of a finished set (pointers into @s). */
 void ios_repro_set_data(const struct ios_repro_set *s, struct ios_repro_data *d);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

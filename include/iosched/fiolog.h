@@ -38,6 +38,10 @@
 #include "err.h"
 #include "job.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ios_fiolog_kind {
 	IOS_FIOLOG_BW,
 	IOS_FIOLOG_IOPS,
@@ -120,5 +124,9 @@ void ios_fiolog_rate(struct ios_fiolog_job *lj, enum ios_fiolog_kind k, uint64_t
 		     uint64_t value);
 /* The job ended at @t_ns: write the latency windows still open. */
 void ios_fiolog_job_end(struct ios_fiolog_job *lj, uint64_t t_ns);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -30,6 +30,10 @@
 #include <stdint.h>
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_FS_BLOCK_SIZE 4096u
 #define IOS_FS_BLOCK_SECTORS (IOS_FS_BLOCK_SIZE / 512u)
 #define IOS_FS_NO_BLOCK UINT64_MAX
@@ -209,5 +213,9 @@ struct ios_fs_meta_blocks {
 };
 void ios_fs_file_meta(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,
 		      struct ios_fs_meta_blocks *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

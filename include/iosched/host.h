@@ -65,6 +65,10 @@
 #include "sim.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_queue;
 struct ios_queue_host_ops;
 struct ios_request;
@@ -197,5 +201,9 @@ int ios_host_create(const struct ios_host_ops *ops, const struct ios_host_config
 void ios_host_loop_set_queue_timer(struct ios_host *h, uint64_t when_ns);
 /* destroy() and free; NULL is fine. */
 void ios_host_destroy(struct ios_host *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,5 +26,6 @@
 #include "scope.h"
 #include "fs.h"
 #include "vfs.h"
+#include "app.h"
 
 #endif

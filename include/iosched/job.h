@@ -20,6 +20,10 @@
 #include <stdint.h>
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_buf;
 
 enum ios_rw {
@@ -547,5 +551,9 @@ struct ios_fio_option {
 const struct ios_fio_option *ios_job_fio_option_at(size_t i);
 /* The fio profile whose options fio 3.33 adds to its table at start ("tiobench"), or NULL. */
 const char *ios_job_fio_profile(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ios_container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
@@ -84,5 +88,9 @@ static inline bool ios_list_unlinked(const struct ios_list_head *n)
 #define ios_list_for_each_safe(pos, tmp, h) \
 	for ((pos) = (h)->next, (tmp) = (pos)->next; (pos) != (h); \
 	     (pos) = (tmp), (tmp) = (pos)->next)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

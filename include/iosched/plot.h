@@ -24,6 +24,10 @@
 #include "err.h"
 #include "stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_timeline;
 
 #define IOS_SERIES_MAX_BUCKETS 5000
@@ -99,5 +103,9 @@ struct ios_plot {
  * Returns 0, -EINVAL (no run, or a run without series) or -ENOMEM.
  */
 int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One run in progress. */
 struct ios_progress_item {
 	const char *label;		/* NULL or "": a single run, no label */
@@ -37,5 +41,9 @@ void ios_progress_eta(char *buf, size_t len, double fraction, double elapsed_s);
 void ios_progress_format(char *buf, size_t len, unsigned width,
 			 const struct ios_progress_item *items, size_t n, unsigned done,
 			 unsigned total, double elapsed_s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

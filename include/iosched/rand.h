@@ -12,6 +12,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_rand {
 	uint64_t s[4];
 };
@@ -25,5 +29,9 @@ uint64_t ios_rand_below(struct ios_rand *r, uint64_t n);
 double ios_rand_double(struct ios_rand *r);
 /* splitmix64 step: a good 64-bit mixer for deriving seeds. */
 uint64_t ios_mix64(uint64_t x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -41,6 +41,10 @@
 #include <stddef.h>
 #include "list.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_rb_node {
 	struct ios_rb_node *parent;
 	union {
@@ -104,14 +108,14 @@ struct ios_rb_augment_callbacks {
 	 * can change then. Called with @node == @stop means nothing to do.
 	 */
 	void (*propagate)(struct ios_rb_node *node, struct ios_rb_node *stop);
-	/* @new took @old's place (erase's successor splice): copy @old's value. */
-	void (*copy)(struct ios_rb_node *old, struct ios_rb_node *new);
+	/* @repl took @old's place (erase's successor splice): copy @old's value. */
+	void (*copy)(struct ios_rb_node *old, struct ios_rb_node *repl);
 	/*
-	 * A rotation made @new the top of the subtree @old topped: @new takes
+	 * A rotation made @repl the top of the subtree @old topped: @repl takes
 	 * @old's value (same nodes below), @old's is recomputed from its new
 	 * children.
 	 */
-	void (*rotate)(struct ios_rb_node *old, struct ios_rb_node *new);
+	void (*rotate)(struct ios_rb_node *old, struct ios_rb_node *repl);
 };
 
 /* Rebalance after ios_rb_link(); the caller has fixed the values on the path. */
@@ -141,5 +145,9 @@ static inline struct ios_rb_node *ios_rb_first_cached(const struct ios_rb_root_c
 {
 	return root->leftmost;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -39,6 +39,10 @@
 #include "run.h"
 #include "stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ios_replay_format {
 	IOS_REPLAY_BLKTRACE,		/* binary records */
 	IOS_REPLAY_BLKPARSE,		/* blkparse text */
@@ -153,5 +157,9 @@ extern const struct ios_tunable ios_replay_tunables_table[];
  */
 int ios_replay_run(struct ios_replay *r, const struct ios_run_config *cfg,
 		   struct ios_run_result *out, struct ios_err *e) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -41,6 +41,10 @@
 #include "series_group.h"
 #include "stats.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What an experiment's thread measured, which decides its table. */
 enum ios_repro_kind {
 	IOS_REPRO_FINISH,	/* A1: each job's finish time, their spread */
@@ -247,5 +251,9 @@ unsigned ios_repro_plot_seed(const struct ios_repro_data *d, const struct ios_re
  * picks, one line per job or group (exp->plot_by). -EINVAL without series.
  */
 int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "list.h"
 #include "rbtree.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_SECTOR_SHIFT 9
 #define IOS_SECTOR_SIZE 512u
 #define IOS_NO_WAKEUP UINT64_MAX
@@ -174,7 +178,7 @@ struct ios_bio {
 	 * finally enters the queue (the task was asleep in get_request).
 	 */
 	ios_bio_queued_fn queued;
-	void *private;
+	void *priv;			/* the submitter's, for end_io and queued */
 	/*
 	 * Optional: the bytes it moves (nr_sectors * 512, aligned for O_DIRECT),
 	 * for a host on a real device (host.h); NULL: the host moves scratch
@@ -269,5 +273,9 @@ static inline uint64_t ios_rq_bytes(const struct ios_request *rq)
 {
 	return (uint64_t)rq->nr_sectors << IOS_SECTOR_SHIFT;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

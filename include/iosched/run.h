@@ -24,6 +24,10 @@
 #include "tunable.h"
 #include "block.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The most files one run lays out by nrfiles= (jobs without filename=):
  * each costs the simulator about 1 KiB before it is read (name, layout,
@@ -134,5 +138,9 @@ struct ios_run_config {
  */
 int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	    struct ios_run_result *out, struct ios_err *e) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

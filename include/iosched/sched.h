@@ -27,6 +27,10 @@
 #include "request.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_queue;
 
 enum ios_merge {
@@ -280,8 +284,6 @@ struct ios_sched_ops {
 
 	/* Optional. @ioc has exited, at @now_ns (a running slice ends then). */
 	void (*exit_icq)(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_ns);
-	/* Optional. @ioc changed class, level or group. */
-	void (*ioprio_changed)(struct ios_queue *q, struct ios_ioc *ioc);
 
 	/* --- groups --- */
 
@@ -358,5 +360,9 @@ static inline struct ios_request *ios_rb_to_rq(struct ios_rb_node *n)
 {
 	return n ? ios_container_of(n, struct ios_request, rb_node) : NULL;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_sched_type;
 struct ios_dev_type;
 struct ios_buf;
@@ -93,5 +97,9 @@ void ios_scope_usage(struct ios_buf *out);
  */
 int ios_scope_setup(enum ios_scope_id id, struct ios_settings *s, void *base,
 		    struct ios_err *e) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

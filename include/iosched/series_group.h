@@ -28,6 +28,10 @@
 #include "err.h"
 #include "plot.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ios_plot_by {
 	IOS_PLOT_BY_JOB,
 	IOS_PLOT_BY_CGROUP,
@@ -60,5 +64,9 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
  */
 void ios_series_group_words(const struct ios_series *in, enum ios_plot_by by, char *buf,
 			    size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

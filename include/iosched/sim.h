@@ -17,6 +17,10 @@
 #include "err.h"
 #include "request.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ios_sim;
 struct ios_timer;
 typedef void (*ios_event_fn)(struct ios_sim *sim, void *arg, uint64_t data);
@@ -133,5 +137,9 @@ static inline bool ios_timer_fire(struct ios_timer *t, uint64_t data)
 	t->when = IOS_NO_WAKEUP;
 	return true;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

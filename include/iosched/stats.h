@@ -18,6 +18,10 @@
 #include "sched.h"
 #include "vfs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_PLAT_BITS 6
 #define IOS_PLAT_VAL (1u << IOS_PLAT_BITS)
 #define IOS_PLAT_GROUP_NR 29
@@ -237,6 +241,12 @@ struct ios_cgroup_result {
 	struct ios_group_stats sched;	/* blkio.time, .sectors, .io_serviced, weight */
 };
 
+/* One of the scheduler's own counters (its stats table). Declared at file scope for C++. */
+struct ios_sched_stat {
+	char name[32];
+	int64_t value;
+};
+
 struct ios_run_result {
 	struct ios_job_result *jobs;
 	size_t nr_jobs;
@@ -260,10 +270,7 @@ struct ios_run_result {
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
 	/* the scheduler's own counters at the end (its stats table), in table order */
-	struct ios_sched_stat {
-		char name[32];
-		int64_t value;
-	} sched_stats[16];
+	struct ios_sched_stat sched_stats[16];
 	size_t nr_sched_stats;
 	struct ios_series *series;	/* per-job bytes over time; NULL unless record_series */
 };
@@ -400,5 +407,9 @@ int ios_report_parse_formats(const char *s, unsigned *mask) IOS_MUST_CHECK;
  */
 int ios_report(const struct ios_run_result *r, const struct ios_report_opts *o,
 	       struct ios_buf *out) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* lib/ stands alone (no core header): its own must-check attribute */
 #ifndef IOS_LIB_MUST_CHECK
 #define IOS_LIB_MUST_CHECK __attribute__((warn_unused_result))
@@ -48,5 +52,9 @@ int ios_strmap_add(struct ios_strmap *m, const char *key, size_t len, unsigned t
 
 /* Frees the keys and slots (the values are the caller's); the map is then empty. */
 void ios_strmap_free(struct ios_strmap *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_SUGGEST_MAX 3	/* names shown at most, all at the best distance */
 #define IOS_SUGGEST_NAME 64	/* longest name kept (prefix included) */
 
@@ -35,5 +39,9 @@ void ios_suggest_add(struct ios_suggest *s, const char *prefix, const char *name
 const char *ios_suggest_str(const struct ios_suggest *s, char *buf, size_t size);
 /* Edit distance as above, in whole edits rounded up, for tests. */
 unsigned ios_suggest_distance(const char *typed, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

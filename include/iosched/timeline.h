@@ -28,6 +28,10 @@
 #include "block.h"
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_TL_MAX_COLS	2048
 #define IOS_TL_ROWS	192
 #define IOS_TL_LOG	4096
@@ -90,5 +94,9 @@ void ios_timeline_free(struct ios_timeline *tl);
 void ios_timeline_finish(struct ios_timeline *tl, uint64_t end_ns);
 /* The hook that fills a timeline (priv: the struct ios_timeline). */
 extern const struct ios_owner_ops ios_timeline_owner_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include <stdbool.h>
 #include "err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ios_tun_type {
 	IOS_TUN_INT,	/* int */
 	IOS_TUN_BOOL,	/* int, 0 or 1 */
@@ -135,5 +139,9 @@ int ios_settings_apply(struct ios_settings *s, const char *prefix,
 int ios_settings_apply_for(struct ios_settings *s, const char *prefix,
 			   const struct ios_tunable *tab, void *base, const char *owner,
 			   struct ios_err *e) IOS_MUST_CHECK;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

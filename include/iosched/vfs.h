@@ -36,6 +36,10 @@
 #include "sim.h"
 #include "tunable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define IOS_PAGE_SIZE 4096u
 #define IOS_PAGE_SHIFT 12
 
@@ -243,5 +247,9 @@ struct ios_ra_cache_ops {
  */
 struct ios_ra_window ios_ra_ondemand(struct ios_ra_state *ra, const struct ios_ra_cache_ops *c,
 				     bool hit_marker, uint64_t offset, uint64_t req_pages);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,7 @@
  * the host's event loop on the caller's thread: see docs/library.md.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/app.h"
@@ -60,7 +61,108 @@ struct ios_app {
 	uint64_t done_count, done_target;
 	bool waiting;
 	uint64_t wait_gen;
+	/*
+	 * Lifetime and thread checks (app_enter): APP_OPEN, then APP_CLOSING
+	 * from ios_app_close until the free. @depth counts the library calls
+	 * of @owner on the stack (a callback's calls nest inside the wait
+	 * that ran it); another thread entering meanwhile gets -EBUSY.
+	 */
+	enum { APP_OPEN = 1, APP_CLOSING } state;
+	unsigned depth;
+	pthread_t owner;
+	bool close_pending;	/* closed from a callback: freed when the wait returns */
 };
+
+/*
+ * The open apps. A handle is looked up here before anything reads it, so a
+ * closed one is -EBADF without touching freed memory, unless a later
+ * ios_app_open got the same address (documented as undefined). The lock
+ * also orders one thread's use of an app after another's.
+ */
+static pthread_mutex_t app_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ios_app **app_live;
+static size_t app_nr_live, app_cap_live;
+
+static bool app_is_live(const struct ios_app *app)
+{
+	for (size_t i = 0; i < app_nr_live; i++)
+		if (app_live[i] == app)
+			return true;
+	return false;
+}
+
+static int app_register(struct ios_app *app)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&app_lock);
+	if (app_nr_live == app_cap_live) {
+		size_t cap = app_cap_live ? 2 * app_cap_live : 4;
+		struct ios_app **v = realloc(app_live, cap * sizeof(*v));
+
+		if (v) {
+			app_live = v;
+			app_cap_live = cap;
+		}
+	}
+	if (app_nr_live < app_cap_live)
+		app_live[app_nr_live++] = app;
+	else
+		ret = -ENOMEM;
+	pthread_mutex_unlock(&app_lock);
+	return ret;
+}
+
+static void app_unregister(struct ios_app *app)
+{
+	pthread_mutex_lock(&app_lock);
+	for (size_t i = 0; i < app_nr_live; i++)
+		if (app_live[i] == app) {
+			app_live[i] = app_live[--app_nr_live];
+			break;
+		}
+	if (!app_nr_live) {
+		free(app_live);
+		app_live = NULL;
+		app_cap_live = 0;
+	}
+	pthread_mutex_unlock(&app_lock);
+}
+
+/* On entry of every public function: 0, or why @app may not be used now. */
+static int app_enter(struct ios_app *app, const char *who, struct ios_err *e)
+{
+	int ret = 0;
+
+	if (!app)
+		return IOS_ERR(e, -EINVAL, "%s: no app", who);
+	pthread_mutex_lock(&app_lock);
+	if (!app_is_live(app))
+		ret = -EBADF;
+	else if (app->depth && !pthread_equal(app->owner, pthread_self()))
+		ret = -EBUSY;
+	else if (app->state != APP_OPEN)
+		ret = -ESHUTDOWN;
+	else if (!app->depth++)
+		app->owner = pthread_self();
+	pthread_mutex_unlock(&app_lock);
+	if (ret == -EBADF)
+		return IOS_ERR(e, -EBADF, "%s: not an open app (closed, or never opened)", who);
+	if (ret == -EBUSY)
+		return IOS_ERR(e, -EBUSY, "%s: another thread is inside a call on this app (an "
+			       "app is used by one thread at a time)", who);
+	if (ret)
+		return IOS_ERR(e, -EBADF, "%s: the app was closed by a callback; it is freed when "
+			       "the ios_app_wait running the callback returns", who);
+	return 0;
+}
+
+static void app_leave(struct ios_app *app)
+{
+	pthread_mutex_lock(&app_lock);
+	app->depth--;
+	pthread_mutex_unlock(&app_lock);
+}
 
 static void app_warn(struct ios_app *app, const char *msg)
 {
@@ -68,9 +170,16 @@ static void app_warn(struct ios_app *app, const char *msg)
 		app->warn[app->nr_warn] = strdup(msg), app->nr_warn += !!app->warn[app->nr_warn];
 }
 
-const char *ios_app_warning(const struct ios_app *app, size_t i)
+const char *ios_app_warning(const struct ios_app *capp, size_t i)
 {
-	return app && i < app->nr_warn ? app->warn[i] : NULL;
+	struct ios_app *app = (struct ios_app *)capp;	/* only its call count changes */
+	const char *w;
+
+	if (app_enter(app, "ios_app_warning", NULL))
+		return NULL;
+	w = i < app->nr_warn ? app->warn[i] : NULL;
+	app_leave(app);
+	return w;
 }
 
 static void app_free(struct ios_app *app)
@@ -176,22 +285,27 @@ struct ios_app *ios_app_open(const struct ios_app_config *cfg, struct ios_err *e
 	app->nr_cgroups = 1;
 	if (app_build(app, cfg, e))
 		goto fail;
+	app->state = APP_OPEN;
+	if (app_register(app)) {
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	return app;
 fail:
 	app_free(app);
 	return NULL;
 }
 
-int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
-		     struct ios_err *e)
+static int app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
+			struct ios_err *e)
 {
 	struct ios_host_file hf;
 	struct app_file *v;
 	uint64_t sectors;
 	int ret;
 
-	if (!app || !path || !*path)
-		return IOS_ERR(e, -EINVAL, "ios_app_add_file: %s", app ? "no path" : "no app");
+	if (!path || !*path)
+		return IOS_ERR(e, -EINVAL, "ios_app_add_file: no path");
 	if (!size || size % 512)
 		return IOS_ERR(e, -EINVAL, "file %s: size %" PRIu64 " must be > 0 and a multiple "
 			       "of 512", path, size);
@@ -223,6 +337,18 @@ int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsig
 	v[app->nr_files].size = size;
 	app->next_sector += sectors;
 	return (int)app->nr_files++;
+}
+
+int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsigned flags,
+		     struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_add_file", e);
+
+	if (ret)
+		return ret;
+	ret = app_add_file(app, path, size, flags, e);
+	app_leave(app);
+	return ret;
 }
 
 /* The group at @path (missing parents created), NULL on no memory. */
@@ -310,14 +436,14 @@ static int app_prio_check(const char *who, int cls, int level, int nice, struct 
 	return 0;
 }
 
-int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
+static int app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
 {
 	struct app_tenant *at, **v;
 	struct ios_cgroup *cg;
 	int ret;
 
-	if (!app || !t || !t->name || !*t->name)
-		return IOS_ERR(e, -EINVAL, "ios_app_tenant_add: %s", !app ? "no app" : "no name");
+	if (!t || !t->name || !*t->name)
+		return IOS_ERR(e, -EINVAL, "ios_app_tenant_add: no name");
 	ret = app_prio_check(t->name, t->ioprio_class, t->ioprio_level, t->nice, e);
 	if (!ret)
 		ret = app_cgroup_check(app, t, e);
@@ -352,12 +478,19 @@ int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, stru
 	return (int)app->nr_tenants++;
 }
 
+int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_tenant_add", e);
+
+	if (ret)
+		return ret;
+	ret = app_tenant_add(app, t, e);
+	app_leave(app);
+	return ret;
+}
+
 static struct app_tenant *app_tenant(struct ios_app *app, int id, struct ios_err *e)
 {
-	if (!app) {
-		IOS_ERR(e, -EINVAL, "no app");
-		return NULL;
-	}
 	if (id < 0 || (unsigned)id >= app->nr_tenants) {
 		IOS_ERR(e, -EINVAL, "tenant id %d: no such tenant (%u added)", id, app->nr_tenants);
 		return NULL;
@@ -365,8 +498,8 @@ static struct app_tenant *app_tenant(struct ios_app *app, int id, struct ios_err
 	return app->tenants[id];
 }
 
-int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
-			    struct ios_err *e)
+static int app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
+			       struct ios_err *e)
 {
 	struct app_tenant *t = app_tenant(app, tenant, e);
 	int ret;
@@ -378,17 +511,31 @@ int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
 		return ret;
 	t->ioc.ioprio_class = cls;
 	t->ioc.ioprio_level = level;
-	/* as ioprio_set() does: the scheduler looks again at its queues for it */
-	if (app->q->sched->ops.ioprio_changed)
-		app->q->sched->ops.ioprio_changed(app->q, &t->ioc);
+	/*
+	 * As ioprio_set() does, only the io context changes: the scheduler
+	 * picks the change up at the tenant's next request (CFQ's
+	 * cfq_check_ioprio_change, BFQ's ios_bfq_check_ioprio_change).
+	 */
 	return 0;
+}
+
+int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
+			    struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_tenant_set_prio", e);
+
+	if (ret)
+		return ret;
+	ret = app_tenant_set_prio(app, tenant, cls, level, e);
+	app_leave(app);
+	return ret;
 }
 
 /* ---- I/O ---- */
 
 static void app_bio_end(struct ios_bio *bio, uint64_t now_ns, int error)
 {
-	struct app_io *io = bio->private;
+	struct app_io *io = bio->priv;
 	struct ios_app *app = io->app;
 
 	if (error && !io->error)
@@ -404,13 +551,14 @@ static void app_bio_end(struct ios_bio *bio, uint64_t now_ns, int error)
 	if (io->done)
 		io->done(io->arg, io->error, now_ns - io->submit_ns);
 	free(io);
-	if (app->waiting && app->done_count >= app->done_target)
+	/* a close from the callback is done by the wait, once the loop is left */
+	if (app->waiting && (app->done_count >= app->done_target || app->close_pending))
 		ios_sim_stop(&app->h->loop);
 }
 
-int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
-		   uint64_t len, void *buf, unsigned flags, ios_app_done_fn done, void *arg,
-		   struct ios_err *e)
+static int app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
+		      uint64_t len, void *buf, unsigned flags, ios_app_done_fn done, void *arg,
+		      struct ios_err *e)
 {
 	struct app_tenant *t = app_tenant(app, tenant, e);
 	const struct app_file *f;
@@ -436,9 +584,6 @@ int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t 
 	if (app->real && (!buf || (uintptr_t)buf % 4096))
 		return IOS_ERR(e, -EINVAL, "%s: the buffer must be 4096-aligned for O_DIRECT on a "
 			       "real host", f->path);
-	if (app->in_flight && app->waiting)
-		return IOS_ERR(e, -EBUSY, "ios_app_submit from a callback: queue it after "
-			       "ios_app_wait returns");
 	max = app->q->tun.max_sectors_bytes ? app->q->tun.max_sectors_bytes : len;
 	max -= max % 512;
 	n = (unsigned)((len + max - 1) / max);
@@ -466,13 +611,32 @@ int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t 
 		b->ioc = &t->ioc;
 		b->submit_ns = now;
 		b->end_io = app_bio_end;
-		b->private = io;
+		b->priv = io;
 		b->data = buf ? (char *)buf + off : NULL;
 	}
 	/* a parked bio (no free slot: return 1) enters the queue when one frees */
 	for (unsigned i = 0; i < n; i++)
 		(void)ios_queue_submit_bio(app->q, &io->bios[i], now);
 	return 0;
+}
+
+/*
+ * From a callback too: the block layer calls a bio's end_io after the
+ * request is freed and before it runs the queue again (ios_queue_complete),
+ * so a bio submitted there enters the queue as one submitted between two
+ * events would, as a kernel end_io may submit new bios.
+ */
+int ios_app_submit(struct ios_app *app, int tenant, int file, int dir, uint64_t offset,
+		   uint64_t len, void *buf, unsigned flags, ios_app_done_fn done, void *arg,
+		   struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_submit", e);
+
+	if (ret)
+		return ret;
+	ret = app_submit(app, tenant, file, dir, offset, len, buf, flags, done, arg, e);
+	app_leave(app);
+	return ret;
 }
 
 static void app_timeout(struct ios_sim *sim, void *arg, uint64_t data)
@@ -483,16 +647,12 @@ static void app_timeout(struct ios_sim *sim, void *arg, uint64_t data)
 		ios_sim_stop(sim);
 }
 
-long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e)
+static long app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e)
 {
 	struct ios_host *h;
 	uint64_t start, deadline;
 	int ret;
 
-	if (!app)
-		return IOS_ERR(e, -EINVAL, "no app");
-	if (app->waiting)
-		return IOS_ERR(e, -EBUSY, "ios_app_wait called from a callback");
 	h = app->h;
 	start = app->done_count;
 	if (!app->in_flight || !min_done)
@@ -518,14 +678,51 @@ long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, s
 	return (long)(app->done_count - start);
 }
 
-uint64_t ios_app_now(const struct ios_app *app)
+static uint64_t app_close_now(struct ios_app *app);
+
+long ios_app_wait(struct ios_app *app, unsigned min_done, uint64_t timeout_ns, struct ios_err *e)
 {
-	return app ? app->h->ops->now(app->h) : 0;
+	long n = app_enter(app, "ios_app_wait", e);
+
+	if (n)
+		return n;
+	if (app->waiting) {
+		app_leave(app);
+		return IOS_ERR(e, -EBUSY, "ios_app_wait called from a callback");
+	}
+	n = app_wait(app, min_done, timeout_ns, e);
+	if (app->close_pending) {
+		/* a callback closed the app: drain, free, and count the drain's callbacks */
+		uint64_t more = app_close_now(app);
+
+		return n < 0 ? n : n + (long)more;
+	}
+	app_leave(app);
+	return n;
 }
 
-unsigned ios_app_in_flight(const struct ios_app *app)
+uint64_t ios_app_now(const struct ios_app *capp)
 {
-	return app ? app->in_flight : 0;
+	struct ios_app *app = (struct ios_app *)capp;	/* only its call count changes */
+	uint64_t now;
+
+	if (app_enter(app, "ios_app_now", NULL))
+		return 0;
+	now = app->h->ops->now(app->h);
+	app_leave(app);
+	return now;
+}
+
+unsigned ios_app_in_flight(const struct ios_app *capp)
+{
+	struct ios_app *app = (struct ios_app *)capp;
+	unsigned n;
+
+	if (app_enter(app, "ios_app_in_flight", NULL))
+		return 0;
+	n = app->in_flight;
+	app_leave(app);
+	return n;
 }
 
 /* ---- tunables ---- */
@@ -535,8 +732,8 @@ static const struct ios_tunable *app_tunable(struct ios_app *app, const char *na
 {
 	const struct ios_tunable *t;
 
-	if (!app || !name)
-		return IOS_ERR(e, -EINVAL, "%s", app ? "no tunable name" : "no app"), NULL;
+	if (!name)
+		return IOS_ERR(e, -EINVAL, "no tunable name"), NULL;
 	if (!strncmp(name, "queue.", 6)) {
 		*base = &app->q->tun;
 		*scope = "queue.";
@@ -560,7 +757,7 @@ static const struct ios_tunable *app_tunable(struct ios_app *app, const char *na
  * request hash and the request lists are fine at any value, but a read-only
  * row (device-given) is refused by the parser itself.
  */
-int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e)
+static int app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e)
 {
 	const struct ios_tunable *t;
 	const char *scope;
@@ -580,23 +777,58 @@ int ios_app_set(struct ios_app *app, const char *name, const char *value, struct
 	return 0;
 }
 
-int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e)
+int ios_app_set(struct ios_app *app, const char *name, const char *value, struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_set", e);
+
+	if (ret)
+		return ret;
+	ret = app_set(app, name, value, e);
+	app_leave(app);
+	return ret;
+}
+
+/* The value into @buf; too small a buffer is -ENOSPC, never a cut value. */
+static int app_get(struct ios_app *app, const char *name, char *buf, size_t len,
+		   struct ios_err *e)
 {
 	const struct ios_tunable *t;
 	const char *scope;
+	char val[256];
+	size_t need;
 	void *base;
 
-	if (!buf || !len)
-		return IOS_ERR(e, -EINVAL, "ios_app_get: no buffer");
+	if (!buf && len)
+		return IOS_ERR(e, -EINVAL, "ios_app_get: no buffer for %zu bytes", len);
 	t = app_tunable(app, name, &base, &scope, e);
 	if (!t)
 		return e && e->code ? e->code : -ENOENT;
-	ios_tunable_show(t, base, buf, len);
+	ios_tunable_show(t, base, val, sizeof(val));
+	need = strlen(val) + 1;
+	if (!buf)
+		return (int)need;	/* NULL, 0: the size to allocate, as snprintf */
+	if (need > len) {
+		buf[0] = 0;
+		return IOS_ERR(e, -ENOSPC, "ios_app_get: %s is \"%s\", which needs %zu bytes "
+			       "with its NUL; the buffer has %zu", name, val, need, len);
+	}
+	memcpy(buf, val, need);
 	return 0;
 }
 
-int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
-			 struct ios_err *e)
+int ios_app_get(struct ios_app *app, const char *name, char *buf, size_t len, struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_get", e);
+
+	if (ret)
+		return ret;
+	ret = app_get(app, name, buf, len, e);
+	app_leave(app);
+	return ret;
+}
+
+static int app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
+			    struct ios_err *e)
 {
 	struct app_tenant *t = app_tenant(app, tenant, e);
 	struct ios_group_stats gs;
@@ -613,14 +845,33 @@ int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_
 	return 0;
 }
 
-void ios_app_close(struct ios_app *app)
+int ios_app_tenant_stats(struct ios_app *app, int tenant, struct ios_app_tenant_stats *st,
+			 struct ios_err *e)
 {
-	if (!app)
-		return;
+	int ret = app_enter(app, "ios_app_tenant_stats", e);
+
+	if (ret)
+		return ret;
+	ret = app_tenant_stats(app, tenant, st, e);
+	app_leave(app);
+	return ret;
+}
+
+/*
+ * Drain, then free: the caller is inside app_enter (depth 1) and never
+ * leaves, as the app is gone. Callbacks run by the drain find the app
+ * closing (-EBADF). Returns the callbacks the drain ran.
+ */
+static uint64_t app_close_now(struct ios_app *app)
+{
+	uint64_t start = app->done_count;
+
+	app->close_pending = false;
 	/* drain: nothing may be left for the queue to check on destroy */
 	while (app->q && app->in_flight)
-		if (ios_app_wait(app, app->in_flight, 0, NULL) <= 0)
+		if (app_wait(app, app->in_flight, 0, NULL) <= 0)
 			break;
+	start = app->done_count - start;
 	if (app->q) {
 		for (unsigned i = 0; i < app->nr_tenants; i++)
 			ios_queue_ioc_exit(app->q, &app->tenants[i]->ioc, app->h->loop.now);
@@ -629,5 +880,29 @@ void ios_app_close(struct ios_app *app)
 			app->q = NULL;
 		}
 	}
+	app_unregister(app);
 	app_free(app);
+	return start;
+}
+
+int ios_app_close(struct ios_app *app)
+{
+	int ret;
+
+	if (!app)
+		return 0;
+	ret = app_enter(app, "ios_app_close", NULL);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&app_lock);
+	app->state = APP_CLOSING;
+	pthread_mutex_unlock(&app_lock);
+	if (app->depth > 1) {
+		/* from a callback: the wait running it frees the app once the loop is left */
+		app->close_pending = true;
+		app_leave(app);
+		return 0;
+	}
+	app_close_now(app);
+	return 0;
 }

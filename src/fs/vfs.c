@@ -164,7 +164,7 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 static void vb_queued(struct ios_bio *bio, uint64_t now)
 {
 	struct vfs_bio *vb = ios_container_of(bio, struct vfs_bio, bio);
-	struct ios_vfs_op *op = bio->private;
+	struct ios_vfs_op *op = bio->priv;
 
 	(void)vb;
 	op_wake(op, now);
@@ -183,7 +183,7 @@ static int vb_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, struct vfs_bio 
 
 	vb->bio.end_io = vb_end_io;
 	vb->bio.queued = wait_queued ? vb_queued : NULL;
-	vb->bio.private = op;
+	vb->bio.priv = op;
 	vb->bio.submit_ns = now;
 	ret = ios_queue_submit_bio(vfs->q, &vb->bio, now);
 	if (ret == 1 && wait_queued) {

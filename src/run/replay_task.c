@@ -132,7 +132,7 @@ static void rpl_unit_done(struct rpl_io *u, uint64_t now)
 
 static void rpl_bio_end(struct ios_bio *bio, uint64_t now, int error)
 {
-	struct rpl_io *u = bio->private;
+	struct rpl_io *u = bio->priv;
 
 	if (error && !u->io.error)
 		u->io.error = error;
@@ -143,7 +143,7 @@ static void rpl_bio_end(struct ios_bio *bio, uint64_t now, int error)
 /* The bio that slept for a request slot has one: the process wakes up. */
 static void rpl_bio_queued(struct ios_bio *bio, uint64_t now)
 {
-	struct rpl_io *u = bio->private;
+	struct rpl_io *u = bio->priv;
 	struct run_task *t = u->t;
 
 	t->rp->parked = false;
@@ -224,7 +224,7 @@ static struct rpl_io *rpl_unit_build(struct run_task *t, const struct ios_replay
 		u->bios[k].ioc = &t->ioc;
 		u->bios[k].end_io = rpl_bio_end;
 		u->bios[k].queued = rpl_bio_queued;
-		u->bios[k].private = u;
+		u->bios[k].priv = u;
 	}
 	memset(&u->io.op, 0, sizeof(u->io.op));
 	u->io.tf = NULL;

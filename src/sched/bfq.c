@@ -1182,17 +1182,6 @@ static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 	ios_bfq_bic_release(bfqd, bic);
 }
 
-static void bfq_ioprio_changed(struct ios_queue *q, struct ios_ioc *ioc)
-{
-	struct bfq_data *bfqd = bfq_data(q);
-	struct bfq_io_cq *bic = ios_bfq_bic_lookup(bfqd, ioc);
-
-	if (!bic)
-		return;
-	ios_bfq_check_ioprio_change(bfqd, bic);
-	ios_bfq_check_cgroup_change(bfqd, bic);
-}
-
 /* ---- tables ---- */
 
 static const struct ios_tunable bfq_tunables[] = {
@@ -1308,7 +1297,6 @@ const struct ios_sched_type ios_sched_bfq = {
 		.latter = bfq_latter,
 		.next_wakeup = bfq_next_wakeup,
 		.exit_icq = bfq_exit_icq,
-		.ioprio_changed = bfq_ioprio_changed,
 	},
 	.tunables = bfq_tunables,
 	.stats = bfq_stats,

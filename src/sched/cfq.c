@@ -196,6 +196,8 @@ static struct cfq_io_cq *cfq_cic(struct cfq_data *cfqd, struct ios_ioc *ioc, boo
 	cic->ref = ioc->nr_tasks ? 1 : 0;
 	cic->exited = ioc->nr_tasks == 0;
 	cic->ttime.last_end = cfqd->now;
+	cic->ioprio_class = ioc->ioprio_class;
+	cic->ioprio_level = ioc->ioprio_level;
 	ios_list_add_tail(&cic->all, &cfqd->all_cics);
 	ioc->icq[cfqd->q->id] = cic;
 	return cic;
@@ -316,6 +318,29 @@ static struct cfq_queue **cfq_async_slot(struct cfq_data *cfqd, struct cfq_group
 	if (cls == IOS_IOPRIO_CLASS_IDLE)
 		return &owner->async_idle_cfqq;
 	return &owner->async_cfqq[cls == IOS_IOPRIO_CLASS_RT ? 0 : 1][lvl & 7];
+}
+
+/*
+ * ioprio_set() between two requests of a task: 2.6.31/2.6.33 notice it in
+ * cfq_get_io_context (ioc->ioprio_changed, then changed_ioprio() for each
+ * cic), 4.19 in check_ioprio_changed (cic->ioprio != ioc->ioprio), both
+ * from cfq_set_request. Each marks the sync queue prio_changed, so that
+ * cfq_init_prio_data gives it the new class and level when the request is
+ * inserted; the service tree it joins follows from the class the next time
+ * it is added. The async queue is swapped for the new slot's by
+ * cfq_get_queue, which looks the slot up at every async request.
+ */
+static void cfq_check_ioprio_change(struct cfq_io_cq *cic)
+{
+	const struct ios_ioc *ioc = cic->ioc;
+
+	/* ioc->ioprio holds class and level only: a nice change is not seen here */
+	if (cic->ioprio_class == ioc->ioprio_class && cic->ioprio_level == ioc->ioprio_level)
+		return;
+	cic->ioprio_class = ioc->ioprio_class;
+	cic->ioprio_level = ioc->ioprio_level;
+	if (cic->cfqq[1])
+		cfqq_mark(cic->cfqq[1], CFQ_QF_PRIO_CHANGED);
 }
 
 static struct cfq_queue *cfq_get_queue(struct cfq_data *cfqd, bool sync, struct ios_ioc *ioc,
@@ -440,6 +465,7 @@ static int cfq_set_request(struct ios_queue *q, struct ios_request *rq)
 	cic = cfq_cic(cfqd, rq->ioc, true);
 	if (!cic)
 		return -ENOMEM;
+	cfq_check_ioprio_change(cic);
 	for (;;) {
 		cfqq = sync ? cic->cfqq[1] : NULL;
 		if (!cfqq) {

@@ -287,6 +287,12 @@ struct cfq_io_cq {
 	/* 2.6.31: seek statistics per context */
 	uint64_t last_request_pos;
 	uint64_t seek_samples, seek_total, seek_mean;
+	/*
+	 * The task's priority when this context last looked (the kernel's
+	 * cic->ioprio in 4.19, the ioc->ioprio_changed flag in 2.6.3x): a
+	 * change is picked up at the task's next request.
+	 */
+	int ioprio_class, ioprio_level;
 	struct ios_list_head all;
 };
 
