@@ -24,6 +24,7 @@ struct hu_file {
 	uint64_t start;			/* first sector in the queue's space */
 	uint64_t nr_sectors;		/* extent length */
 	uint64_t base;			/* byte offset in the file of the extent's start */
+	uint64_t eof;			/* its size once attached: a read may stop there */
 	bool written;			/* a write was sent: a flush fdatasyncs it */
 	bool direct;			/* opened O_DIRECT */
 };
