@@ -51,3 +51,48 @@ if chattr +i imm 2>/dev/null; then
 else
 	echo "SKIP b: chattr +i does not work on this file system"
 fi
+
+# c. unlink=1: the files are gone after the run (a named one and a derived
+# one); unlink=0 leaves them
+printf '[u]\nrw=write\nbs=4k\nsize=64k\nfilename=u.dat\nunlink=1\n[v]\nrw=read\nbs=4k\nsize=64k\nunlink=1\n[w]\nrw=write\nbs=4k\nsize=64k\nfilename=keep.dat\n' >c.fio
+timeout 60 "$BIN" run c.fio --real >out 2>err || fail "c: exit $? ($(cat err))"
+sanitizer err c
+[ -e u.dat ] && fail "c: u.dat left with unlink=1"
+[ -e v.0.0 ] && fail "c: v.0.0 left with unlink=1"
+[ -e keep.dat ] || fail "c: keep.dat removed without unlink=1"
+n=$((n + 1))
+
+# d. a job that would write or grow an input: refused before any I/O, exit 2
+# expect_refused JOBFILE WORDS... (and the job files are left as they were)
+expect_refused() {
+	j=$1; shift
+	for f in *.fio; do cksum "$f"; done >sums
+	timeout 60 "$BIN" run $j --real >out 2>err
+	rc=$?
+	[ $rc -eq 2 ] || fail "d $j: exit $rc, want 2 ($(cat err))"
+	sanitizer err "d $j"
+	for w in "$@"; do
+		grep -qF -- "$w" err || fail "d $j: '$w' not in: $(cat err)"
+	done
+	for f in *.fio; do cksum "$f"; done | cmp -s - sums || fail "d $j: a job file changed"
+	n=$((n + 1))
+}
+printf '[a]\nrw=write\nbs=4k\nsize=64k\nfilename=d1.fio\n' >d1.fio
+expect_refused d1.fio "d1.fio:1: job 'a': filename=d1.fio is the job file 'd1.fio'" \
+	"refusing to overwrite an input"
+# another job file of the command line, by another name (device and inode)
+mkdir sub
+printf '[b]\nrw=randwrite\nbs=4k\nsize=64k\nfilename=sub/../d3.fio\n' >d2.fio
+printf '[c]\nrw=read\nbs=4k\nsize=4k\n' >d3.fio
+expect_refused "d2.fio d3.fio" "d2.fio:1: job 'b': filename=sub/../d3.fio is the job file 'd3.fio'"
+# a read job is refused too when it would grow the file to its size=
+printf '[a]\nrw=read\nbs=4k\nsize=64k\nfilename=d4.fio\n' >d4.fio
+expect_refused d4.fio "d4.fio:1: job 'a'" "would grow it"
+# an include
+printf 'rw=write\nbs=4k\nsize=64k\nfilename=inc.fio\n' >inc.fio
+printf '[a]\ninclude inc.fio\n' >d5.fio
+expect_refused d5.fio "filename=inc.fio is the job file 'inc.fio'"
+rm -f inc.fio
+
+echo "real_files: $n cases"
+exit 0
