@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,18 @@
 #include "iosched/block.h"
 #include "iosched/host.h"
 #include "host_uring_int.h"
+
+static volatile sig_atomic_t hu_signal;
+
+void ios_host_interrupt(int sig)
+{
+	hu_signal = sig ? sig : SIGINT;
+}
+
+int ios_host_interrupted(void)
+{
+	return hu_signal;
+}
 
 #ifdef IOS_HAVE_LIBURING
 #include <liburing.h>
@@ -424,6 +437,13 @@ static int host_uring_run(struct ios_host *h)
 
 	s->stop = false;
 	while (!s->stop && !s->error) {
+		/* (a wait below returns early with EINTR: the signal is seen here) */
+		if (hu_signal && !hu->interrupted) {
+			hu->interrupted = true;
+			s->now = host_uring_now(h);
+			if (h->interrupt)
+				h->interrupt(h, h->interrupt_arg);
+		}
 		hu_run_due(h);
 		if (s->stop || s->error)
 			break;

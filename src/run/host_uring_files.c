@@ -366,6 +366,11 @@ static int layout_fill(const char *path, uint64_t from, uint64_t size, struct io
 		size_t n = size - off < HU_LAYOUT_CHUNK ? (size_t)(size - off) : HU_LAYOUT_CHUNK;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 
+		if (ios_host_interrupted()) {
+			ret = IOS_ERR(e, -EINTR, "file '%s': laying it out stopped at byte %" PRIu64
+				      " by signal %d", path, off, ios_host_interrupted());
+			break;
+		}
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)

@@ -38,6 +38,7 @@ struct host_uring {
 	uint64_t t0;			/* CLOCK_MONOTONIC at init */
 	unsigned inflight;		/* requests the kernel has */
 	unsigned to_submit;		/* SQEs prepared, not yet submitted */
+	bool interrupted;		/* h->interrupt has been called */
 	void *scratch;			/* what tasks' requests read into and write from */
 	uint64_t scratch_bytes;
 	void **retired;			/* outgrown scratch buffers, freed at destroy */

@@ -257,6 +257,11 @@ int ios_run_real_attach(struct run_ctx *c, struct ios_err *e)
 	return 0;
 }
 
+void ios_run_real_interrupt(struct ios_host *h, void *arg)
+{
+	ios_run_jobctl_stop_all(arg, h->loop.now);
+}
+
 int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out)
 {
 	struct ios_host *h = c->host;
