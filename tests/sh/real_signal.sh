@@ -6,6 +6,8 @@
 # is fio 3.33's after a signal, 128. Bounds: the 30 s time_based job must
 # end within 15 s of the signal (a loaded machine reaps 16 reads in far
 # less), and must have run at least 0.2 s. Skipped (77) without io_uring.
+# (sh starts a background command with SIGINT ignored; iosched, as fio,
+# installs its handler all the same, so the INT case is a real one.)
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 d=$(mktemp -d)
