@@ -393,6 +393,9 @@ static int hu_reap(struct ios_host *h, uint64_t deadline)
 
 	if (hu->to_submit) {
 		ret = io_uring_submit(&hu->ring);
+		/* a signal (SIGINT under --real): the loop sees it, and submits again */
+		if (ret == -EINTR)
+			return 0;
 		if (ret < 0)
 			return ret;
 		hu->to_submit = 0;
