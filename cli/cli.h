@@ -95,6 +95,12 @@ int cli_run_opts_load(struct cli_run_opts *o, struct ios_jobfile *jf);
 int cli_err_status(const struct ios_err *e);
 void cli_run_opts_host(struct cli_run_opts *o);
 /*
+ * --real: SIGINT and SIGTERM stop the run as fio's do (the report of what was
+ * done is printed); cli_real_exit then gives fio's exit status, 128.
+ */
+void cli_real_signals(const struct cli_run_opts *o);
+int cli_real_exit(int rc);
+/*
  * Write @r's report in the formats @fmt to @outfile, or stdout when NULL, as
  * it is made; -1 after printing an error.
  */

@@ -528,6 +528,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		o->cfg.status_arg = &st;
 		o->cfg.status_every_ns = f->status_ns;
 	}
+	cli_real_signals(o);
 	ret = ios_run(jf, &o->cfg, &res, &e);
 	cli_progress_clear(&prog);
 	ret = cli_trace_close(bt, ret, &res, &e);
@@ -535,7 +536,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	if (ret) {
 		ios_buf_free(&out);
 		cli_error(&e);
-		return CLI_EXIT_FAIL;
+		return cli_real_exit(CLI_EXIT_FAIL);
 	}
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
@@ -552,7 +553,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	if (rc == CLI_EXIT_OK && o->plot && cli_plot_run(o->plot, o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
-	return rc;
+	return cli_real_exit(rc);
 }
 
 /* getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay */

@@ -42,6 +42,7 @@ int cmd_run(int argc, char **argv)
 		o.cfg.progress = cli_progress_run_cb;
 		o.cfg.progress_arg = &prog;
 	}
+	cli_real_signals(&o);
 	ret = ios_run(&jf, &o.cfg, &res, &e);
 	cli_progress_clear(&prog);
 	ret = cli_trace_close(bt, ret, &res, &e);
@@ -66,5 +67,5 @@ out:
 	cli_paths_free(&paths);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);
-	return rc;
+	return cli_real_exit(rc);
 }

@@ -8,10 +8,12 @@
  * this one, and the usage text is made from the same rows.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "iosched/blktrace.h"
 #include "iosched/host.h"
@@ -259,6 +261,41 @@ void cli_run_opts_host(struct cli_run_opts *o)
 {
 	if (o->real)
 		o->cfg.host = &ios_host_uring_ops;
+}
+
+/* Said at once, as fio says it (only write(2) is safe in a handler). */
+static void cli_on_signal(int sig)
+{
+	char msg[48] = "iosched: terminating on signal ";
+	size_t n = strlen(msg);
+
+	if (sig >= 10)
+		msg[n++] = (char)('0' + sig / 10 % 10);
+	msg[n++] = (char)('0' + sig % 10);
+	msg[n++] = '\n';
+	(void)!write(STDERR_FILENO, msg, n);
+	ios_host_interrupt(sig);
+}
+
+void cli_real_signals(const struct cli_run_opts *o)
+{
+	struct sigaction sa;
+
+	if (!o->real)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cli_on_signal;
+	/* a second one ends the process at once; no SA_RESTART: waits return early */
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_real_exit(int rc)
+{
+	/* fio exits 128 after a signal, report printed or not */
+	return ios_host_interrupted() ? 128 : rc;
 }
 
 static int cli_sink(void *arg, const char *s, size_t len)

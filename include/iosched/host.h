@@ -166,8 +166,25 @@ struct ios_host {
 	 * runner puts it in the run's warnings: the job's err= says only errno.
 	 */
 	char note[320];
+	/*
+	 * A real host's run asked to stop (ios_host_interrupt): called once,
+	 * from the run loop, so the runner stops every job as fio's signal
+	 * handler does (they stop issuing; what is in flight completes).
+	 */
+	void (*interrupt)(struct ios_host *h, void *arg);
+	void *interrupt_arg;
 	void *priv;
 };
+
+/*
+ * SIGINT/SIGTERM under --real: ask the running real host to stop, as fio
+ * stops on a signal (the jobs stop, in-flight I/O is reaped, the report of
+ * what was done is printed). Async-signal-safe: it only sets a flag, which
+ * stays set for the rest of the process. @sig is what interrupted() says.
+ */
+void ios_host_interrupt(int sig);
+/* The signal ios_host_interrupt was given, or 0. */
+int ios_host_interrupted(void);
 
 /* The simulated device under the event loop (src/run/host_sim.c). */
 extern const struct ios_host_ops ios_host_sim_ops;

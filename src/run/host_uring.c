@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,18 @@
 #include "iosched/host.h"
 #include "host_uring_int.h"
 
+static volatile sig_atomic_t hu_signal;
+
+void ios_host_interrupt(int sig)
+{
+	hu_signal = sig ? sig : SIGINT;
+}
+
+int ios_host_interrupted(void)
+{
+	return hu_signal;
+}
+
 #ifdef IOS_HAVE_LIBURING
 #include <liburing.h>
 
@@ -51,7 +64,9 @@ struct uring_io {
 	unsigned pending;		/* SQEs not yet completed (a flush has one per file) */
 	int error;			/* the first one's */
 	uint64_t done;			/* bytes moved so far (a short transfer goes on) */
-	unsigned nr_iov;
+	uint64_t at;			/* of which the vector no longer holds (iov[first] on) */
+	unsigned nr_iov, first;
+	bool own;			/* the request's own buffers, not the scratch one */
 	struct iovec iov[];
 };
 
@@ -123,6 +138,26 @@ static void hu_complete(struct ios_host *h, struct uring_io *io, int error)
 	ios_queue_complete(h->q, rq, h->loop.now, error);
 }
 
+/*
+ * Drop what io->done says has moved from the front of the vector, so that
+ * iov[first] on is what is left (each short transfer trims it again: the
+ * vector keeps no copy of what it has given up).
+ */
+static void hu_iov_sync(struct uring_io *io)
+{
+	uint64_t skip = io->done - io->at;
+
+	while (io->first < io->nr_iov && skip >= io->iov[io->first].iov_len) {
+		skip -= io->iov[io->first].iov_len;
+		io->first++;
+	}
+	if (skip) {
+		io->iov[io->first].iov_base = (char *)io->iov[io->first].iov_base + skip;
+		io->iov[io->first].iov_len -= skip;
+	}
+	io->at = io->done;
+}
+
 /* Prep the transfer of what is left of @io (its first or a short one's rest). */
 static int hu_prep_rw(struct host_uring *hu, struct uring_io *io)
 {
@@ -130,22 +165,15 @@ static int hu_prep_rw(struct host_uring *hu, struct uring_io *io)
 	const struct hu_file *f = ios_hu_file_at(hu, rq->sector);
 	uint64_t off = ((rq->sector - f->start) << IOS_SECTOR_SHIFT) + io->done;
 	struct io_uring_sqe *sqe = hu_sqe(hu);
-	struct iovec *iov = io->iov;
-	unsigned n = io->nr_iov;
-	uint64_t skip = io->done;
+	struct iovec *iov;
+	unsigned n;
 
 	if (!sqe)
 		return -EBUSY;
 	/* a short transfer resumes inside the vector */
-	while (n && skip >= iov->iov_len) {
-		skip -= iov->iov_len;
-		iov++;
-		n--;
-	}
-	if (skip) {
-		iov->iov_base = (char *)iov->iov_base + skip;
-		iov->iov_len -= skip;
-	}
+	hu_iov_sync(io);
+	iov = io->iov + io->first;
+	n = io->nr_iov - io->first;
 	/*
 	 * One segment (the common case, a 4 KiB random read) goes as a plain
 	 * read/write: the kernel then has no iovec to copy in for each I/O.
@@ -184,6 +212,7 @@ static struct uring_io *hu_io_rw(struct host_uring *hu, struct ios_request *rq)
 		return NULL;
 	io->rq = rq;
 	io->nr_iov = nr;
+	io->own = own;
 	if (own) {
 		unsigned i = 0;
 
@@ -284,6 +313,23 @@ refuse:
 	ios_queue_complete(h->q, rq, now_ns, ret);
 }
 
+/*
+ * A read that stopped at the end the file had when it was attached: the
+ * rest of a file's last page, which the queue reads whole (a buffered
+ * job's page-cache miss) when the file's size is not a multiple of it.
+ * The kernel's page cache reads such a page too, with zeros past i_size;
+ * fio's own read there is a short one, not an error. An end that came
+ * earlier (the file truncated during the run) is still a fault.
+ */
+static bool hu_read_at_eof(struct host_uring *hu, const struct uring_io *io)
+{
+	const struct ios_request *rq = io->rq;
+	const struct hu_file *f = ios_hu_file_at(hu, rq->sector);
+
+	return rq->dir == IOS_READ && f &&
+	       f->base + ((rq->sector - f->start) << IOS_SECTOR_SHIFT) + io->done >= f->eof;
+}
+
 static void hu_cqe(struct ios_host *h, struct uring_io *io, int res)
 {
 	struct host_uring *hu = h->priv;
@@ -299,7 +345,12 @@ static void hu_cqe(struct ios_host *h, struct uring_io *io, int res)
 	if (!io->error && rq->nr_sectors && !(rq->flags & IOS_REQ_DISCARD)) {
 		io->done += (uint64_t)res;
 		if (io->done < ios_rq_bytes(rq)) {
-			if (res == 0) {
+			if (hu_read_at_eof(hu, io)) {
+				/* the page past the end: read as the kernel's page cache reads it */
+				hu_iov_sync(io);
+				for (unsigned i = io->first; io->own && i < io->nr_iov; i++)
+					memset(io->iov[i].iov_base, 0, io->iov[i].iov_len);
+			} else if (res == 0) {
 				/* the file ends before the extent the queue believes in */
 				ios_hu_fault_short(hu, rq, io->done);
 				io->error = -EIO;
@@ -342,6 +393,9 @@ static int hu_reap(struct ios_host *h, uint64_t deadline)
 
 	if (hu->to_submit) {
 		ret = io_uring_submit(&hu->ring);
+		/* a signal (SIGINT under --real): the loop sees it, and submits again */
+		if (ret == -EINTR)
+			return 0;
 		if (ret < 0)
 			return ret;
 		hu->to_submit = 0;
@@ -386,6 +440,13 @@ static int host_uring_run(struct ios_host *h)
 
 	s->stop = false;
 	while (!s->stop && !s->error) {
+		/* (a wait below returns early with EINTR: the signal is seen here) */
+		if (hu_signal && !hu->interrupted) {
+			hu->interrupted = true;
+			s->now = host_uring_now(h);
+			if (h->interrupt)
+				h->interrupt(h, h->interrupt_arg);
+		}
 		hu_run_due(h);
 		if (s->stop || s->error)
 			break;

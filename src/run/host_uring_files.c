@@ -366,6 +366,11 @@ static int layout_fill(const char *path, uint64_t from, uint64_t size, struct io
 		size_t n = size - off < HU_LAYOUT_CHUNK ? (size_t)(size - off) : HU_LAYOUT_CHUNK;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 
+		if (ios_host_interrupted()) {
+			ret = IOS_ERR(e, -EINTR, "file '%s': laying it out stopped at byte %" PRIu64
+				      " by signal %d", path, off, ios_host_interrupted());
+			break;
+		}
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -469,37 +474,52 @@ static int attach_prepare(struct host_uring *hu, const struct ios_host_file *f, 
 	return 0;
 }
 
+/*
+ * A file that is missing or shorter than the jobs need is made as long
+ * (attach_prepare refused it already where it may be neither created nor
+ * grown), through a descriptor of its own: the one the run keeps is opened
+ * for writing only when a job writes, as fio opens a read job's file
+ * O_RDONLY (a read-only or immutable file is then still readable).
+ */
+static int attach_grow(const struct ios_host_file *f, struct ios_err *e)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (!stat(f->path, &st) && (uint64_t)st.st_size >= f->size)
+		return 0;
+	fd = open(f->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return IOS_ERR(e, -errno, "file '%s': cannot open: %s (err=%d)", f->path,
+			       strerror(errno), errno);
+	ret = f->size ? layout_size(fd, f->path, f->size, e) : 0;
+	close(fd);
+	return ret;
+}
+
 int ios_hu_attach(struct ios_host *h, const struct ios_host_file *f, struct ios_err *e)
 {
 	struct host_uring *hu = h->priv;
-	bool wr = f->flags & (IOS_HOST_FILE_WRITE | IOS_HOST_FILE_CREATE);
+	bool dev = f->flags & IOS_HOST_FILE_DEV;
 	struct hu_file *nf;
-	bool direct;
-	size_t i;
-	int fd, ret;
-
 	struct stat st0;
-	bool existed = !stat(f->path, &st0);
+	bool existed = !stat(f->path, &st0), direct = false;
+	size_t i;
+	int fd = -1, ret;
 
 	ret = attach_prepare(hu, f, e);
-	if (ret)
+	if (!ret && !dev)
+		ret = attach_grow(f, e);
+	if (!ret) {
+		fd = attach_open(hu, f, f->flags & IOS_HOST_FILE_WRITE ? O_RDWR : O_RDONLY, &direct, e);
+		if (fd < 0)
+			ret = fd;
+	}
+	if (ret) {
+		/* a file this run made and could not use: not left behind */
+		if (!existed && !dev)
+			(void)unlink(f->path);
 		return ret;
-	fd = attach_open(hu, f, (wr ? O_RDWR : O_RDONLY) |
-			 (f->flags & IOS_HOST_FILE_CREATE && !(f->flags & IOS_HOST_FILE_DEV)
-			  ? O_CREAT : 0), &direct, e);
-	if (fd < 0)
-		return fd;
-	if (!(f->flags & IOS_HOST_FILE_DEV)) {
-		struct stat st;
-
-		if (!fstat(fd, &st) && (uint64_t)st.st_size < f->size &&
-		    (ret = layout_size(fd, f->path, f->size, e))) {
-			close(fd);
-			/* an empty file this run made and could not grow: not left behind */
-			if (!st.st_size && (f->flags & IOS_HOST_FILE_CREATE) && !existed)
-				(void)unlink(f->path);
-			return ret;
-		}
 	}
 	if (hu->nr_files == hu->cap_files) {
 		size_t cap = hu->cap_files ? 2 * hu->cap_files : 16;
@@ -524,6 +544,12 @@ int ios_hu_attach(struct ios_host *h, const struct ios_host_file *f, struct ios_
 	nf->nr_sectors = (f->flags & IOS_HOST_FILE_DEV) ? h->disk.nr_sectors
 			 : (f->size + IOS_SECTOR_SIZE - 1) >> IOS_SECTOR_SHIFT;
 	nf->direct = direct;
+	nf->eof = nf->nr_sectors << IOS_SECTOR_SHIFT;
+	if (!(f->flags & IOS_HOST_FILE_DEV)) {
+		struct stat st;
+
+		nf->eof = fstat(fd, &st) ? f->size : (uint64_t)st.st_size;
+	}
 	hu->nr_files++;
 	if (!nf->path)
 		return IOS_ERR(e, -ENOMEM, "out of memory");

@@ -24,6 +24,7 @@ struct hu_file {
 	uint64_t start;			/* first sector in the queue's space */
 	uint64_t nr_sectors;		/* extent length */
 	uint64_t base;			/* byte offset in the file of the extent's start */
+	uint64_t eof;			/* its size once attached: a read may stop there */
 	bool written;			/* a write was sent: a flush fdatasyncs it */
 	bool direct;			/* opened O_DIRECT */
 };
@@ -37,6 +38,7 @@ struct host_uring {
 	uint64_t t0;			/* CLOCK_MONOTONIC at init */
 	unsigned inflight;		/* requests the kernel has */
 	unsigned to_submit;		/* SQEs prepared, not yet submitted */
+	bool interrupted;		/* h->interrupt has been called */
 	void *scratch;			/* what tasks' requests read into and write from */
 	uint64_t scratch_bytes;
 	void **retired;			/* outgrown scratch buffers, freed at destroy */

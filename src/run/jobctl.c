@@ -223,6 +223,18 @@ static void jc_exit_what(struct run_ctx *c, struct run_task *t, uint64_t now)
 		c->stonewall_swept_at = c->nr_starts;
 }
 
+/*
+ * A signal under --real: every job stops, as fio_terminate_threads(TERMINATE_ALL)
+ * from fio's sig_int. Running jobs stop issuing and end when their I/O has
+ * completed; jobs not started yet (a later stonewall phase) end with none.
+ */
+void ios_run_jobctl_stop_all(struct run_ctx *c, uint64_t now)
+{
+	c->exit_swept_all = true;
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		jc_terminate(c, &c->tasks[i], now);
+}
+
 void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now)
 {
 	if (t->flow)

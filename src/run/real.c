@@ -19,6 +19,7 @@
  *   counts, and the host's first fault as a warning.
  */
 #include <errno.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <string.h>
@@ -167,10 +168,79 @@ static unsigned real_file_flags(const struct run_ctx *c, const struct run_file *
 	return fl;
 }
 
+/* The first job using @f that writes it, else the first using it: the one a message names. */
+static const struct ios_job *real_file_job(const struct run_ctx *c, const struct run_file *f)
+{
+	const struct ios_job *first = f->first_job;
+
+	for (unsigned i = 0; i < c->nr_tasks; i++)
+		for (unsigned k = 0; k < c->tasks[i].nr_files; k++) {
+			if (c->tasks[i].files[k].f != f)
+				continue;
+			if (ios_rw_has_write(c->tasks[i].job->rw))
+				return c->tasks[i].job;
+			if (!first)
+				first = c->tasks[i].job;
+		}
+	return first;
+}
+
+/* Is @path the same file as @st (device and inode: links and other spellings included)? */
+static bool real_same(const char *path, const struct stat *st)
+{
+	struct stat in;
+
+	return path && *path && !stat(path, &in) && in.st_dev == st->st_dev &&
+	       in.st_ino == st->st_ino;
+}
+
+/*
+ * No output overwrites an input: a file the run writes or grows that is one
+ * of the files the run reads (a job file or an include, a read_iolog) is
+ * refused before any file is touched. fio 3.33 writes over its own job file.
+ */
+static int real_check_inputs(struct run_ctx *c, struct ios_err *e)
+{
+	for (struct run_file *f = c->files; f; f = f->next) {
+		unsigned fl = real_file_flags(c, f);
+		const struct ios_job *j;
+		const char *in = NULL, *what = "the job file";
+		struct stat st;
+		char w[300];
+
+		if (f->is_dev || stat(f->name, &st) || !S_ISREG(st.st_mode) ||
+		    (!(fl & IOS_HOST_FILE_WRITE) && (uint64_t)st.st_size >= f->size))
+			continue;
+		for (size_t i = 0; !in && i < c->jf->nr_paths; i++)
+			if (real_same(c->jf->paths[i], &st))
+				in = c->jf->paths[i];
+		for (size_t i = 0; !in && i < c->jf->nr_jobs; i++) {
+			const struct ios_job *r = &c->jf->jobs[i];
+
+			if (real_same(r->file, &st))
+				in = r->file;
+			else if (real_same(r->read_iolog, &st))
+				in = r->read_iolog, what = "the read_iolog file";
+		}
+		if (!in)
+			continue;
+		j = real_file_job(c, f);
+		return IOS_ERR(e, -EINVAL, "%s: %s%s is %s '%s', which this run reads: the job would "
+			       "%s it (fio would too); refusing to overwrite an input",
+			       j ? ios_run_job_where_opt(j, NULL, w, sizeof(w)) : "--real",
+			       j && j->nr_filenames ? "filename=" : "its file ", f->name,
+			       what, in, fl & IOS_HOST_FILE_WRITE ? "write" : "grow");
+	}
+	return 0;
+}
+
 int ios_run_real_attach(struct run_ctx *c, struct ios_err *e)
 {
 	struct ios_host *h = c->host;
-	int ret;
+	int ret = real_check_inputs(c, e);
+
+	if (ret)
+		return ret;
 
 	for (struct run_file *f = c->files; f; f = f->next) {
 		struct ios_host_file hf = {
@@ -185,6 +255,11 @@ int ios_run_real_attach(struct run_ctx *c, struct ios_err *e)
 			return ret;
 	}
 	return 0;
+}
+
+void ios_run_real_interrupt(struct ios_host *h, void *arg)
+{
+	ios_run_jobctl_stop_all(arg, h->loop.now);
 }
 
 int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out)
@@ -209,4 +284,28 @@ int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out)
 	ios_run_disk_result(&d[0], name, &st, c->end_ns);
 	snprintf(d[1].name, sizeof(d[1].name), "iosched");
 	return 0;
+}
+
+/*
+ * fio removes a job's files when it ends with unlink=1 (close_and_free_files).
+ * The host keeps its descriptor, so a job still running on the same file
+ * goes on with it, unlinked; a file another job already removed is not an
+ * error. One that cannot be removed is said in the run's warnings.
+ */
+void ios_run_real_unlink(struct run_task *t)
+{
+	struct run_ctx *c = t->ctx;
+
+	if (!ios_run_is_real(c->cfg))
+		return;
+	for (unsigned k = 0; k < t->nr_files; k++) {
+		const struct run_file *f = t->files[k].f;
+		char w[300];
+
+		if (f->is_dev || !unlink(f->name) || errno == ENOENT)
+			continue;
+		(void)ios_run_warn(c->res, "%s: unlink=1: '%s' could not be removed: %s (err=%d)",
+				   ios_run_job_where_opt(t->job, NULL, w, sizeof(w)), f->name,
+				   strerror(errno), errno);
+	}
 }

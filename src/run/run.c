@@ -509,6 +509,10 @@ static int run_loop(struct run_ctx *c, struct ios_err *e)
 	struct ios_host *h = c->host;
 	int ret;
 
+	if (ios_run_is_real(cfg)) {
+		h->interrupt = ios_run_real_interrupt;
+		h->interrupt_arg = c;
+	}
 	ios_run_ss_start(c, h->ops->now(h));
 	ios_run_status_start(c, h->ops->now(h));
 	start_phase(c, 0, h->ops->now(h));

@@ -582,6 +582,11 @@ const char *ios_run_real_probe(const struct ios_jobfile *jf, char *buf, size_t l
 int ios_run_real_check(struct run_ctx *c, struct ios_err *e);
 int ios_run_real_attach(struct run_ctx *c, struct ios_err *e);
 int ios_run_real_collect(struct run_ctx *c, struct ios_run_result *out);
+/* h->interrupt of a real run: every job stops (jobctl.c) */
+void ios_run_real_interrupt(struct ios_host *h, void *arg);
+void ios_run_jobctl_stop_all(struct run_ctx *c, uint64_t now);
+/* unlink=1 under --real: the job's files go from the disk too (their descriptors stay) */
+void ios_run_real_unlink(struct run_task *t);
 void ios_run_disk_result(struct ios_disk_result *d, const char *name,
 			 const struct ios_disk_stats *s, uint64_t end);
 

@@ -1008,10 +1008,12 @@ static void finish(struct run_task *t, uint64_t now)
 	ios_run_err_finish(t);
 	ios_run_verify_finish(t, now);
 	/* unlink=1: fio removes the job's files after its stats are taken */
-	if (t->job->unlink)
+	if (t->job->unlink) {
 		for (unsigned k = 0; k < t->nr_files; k++)
 			if (!t->files[k].f->is_dev)
 				ios_vfs_unlink_now(t->ctx->vfs, t->files[k].f->inode, now);
+		ios_run_real_unlink(t);
+	}
 	t->ioc.nr_tasks = 0;
 	ios_queue_ioc_exit(t->ctx->q, &t->ioc, now);
 	ios_run_task_finished(t->ctx, t, now);
