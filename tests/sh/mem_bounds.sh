@@ -61,4 +61,19 @@ if [ -w /dev/full ]; then
 		fail "--output=/dev/full: no message naming the report and the error"
 fi
 
-echo "mem_bounds: --status-interval=1ms streamed $3 bytes under ulimit -v $LIMIT_KB KB"
+# a million clones, each with its file: refused from the options, within
+# 5 s (generous for a busy machine; it takes milliseconds) and the memory limit
+printf '[global]\nmax_jobs=1000000\nsize=4k\n[j]\nrw=read\nnumjobs=1000000\n' >"$dir/mj.fio"
+start=$(date +%s)
+(
+	ulimit -v $LIMIT_KB
+	timeout 60 "$BIN" run "$dir/mj.fio" >/dev/null 2>"$dir/err"
+)
+rc=$?
+took=$(($(date +%s) - start))
+[ $rc = 2 ] || fail "numjobs=1000000 under ulimit -v $LIMIT_KB KB: exit $rc, expected 2 (refused before a task is allocated)"
+grep -q "mj.fio:4: job 'j': numjobs=1000000 with nrfiles=1: 1000000 files in all .*more than the 262144 one run simulates" "$dir/err" ||
+	fail "numjobs=1000000: the message names no file, line, job, option or limit"
+[ $took -le 5 ] || fail "numjobs=1000000: refused after $took s, expected within 5 s (before anything is allocated)"
+
+echo "mem_bounds: --status-interval=1ms streamed $3 bytes, numjobs=1000000 refused in $took s, under ulimit -v $LIMIT_KB KB"
