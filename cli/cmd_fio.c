@@ -550,7 +550,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	if (o->plot)
 		o->cfg.record_series = o->cfg.record_timeline = true;
 	if (cli_paths_run(&paths, o, jf, o->trace, o->plot) || cli_paths_check(&paths) ||
-	    cli_trace_open(o->trace, o->trace_mask, &o->cfg, &bt)) {
+	    cli_trace_open(o->trace, o->trace_mask, o->trace_limit, &o->cfg, &bt)) {
 		cli_paths_free(&paths);
 		return CLI_EXIT_FAIL;
 	}
@@ -600,7 +600,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	if (rc == CLI_EXIT_OK && o->plot && cli_plot_run(o->plot, o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
-	return cli_real_exit(rc);
+	return cli_real_exit(cli_trace_exit(rc));
 }
 
 /* getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay */
