@@ -55,6 +55,8 @@ struct cli_run_opts {
 	const char *trace;		/* --trace NAME (run, replay) */
 	const char *trace_mask_arg;	/* --trace-mask LIST as given; NULL: not given */
 	uint16_t trace_mask;		/* its categories (blktrace's -a); all by default */
+	const char *trace_limit_arg;	/* --trace-limit SIZE as given; NULL: not given */
+	uint64_t trace_limit;		/* bytes; CLI_TRACE_LIMIT by default, 0: none */
 	const char *plot;		/* --plot FILE.svg (run, replay) */
 	int plot_by;			/* --plot-by: enum ios_plot_by, AUTO by default */
 	const char **jobs;		/* job file names, in order */
@@ -111,14 +113,19 @@ int cli_write_output(const char *outfile, const struct ios_buf *out);
 /*
  * --trace NAME (tracefile.c): with @name set, create NAME.blktrace.0 and
  * point @cfg's trace sink at it (-1 after printing an error); NULL does
- * nothing. cli_trace_close() closes it after the run: it returns the run's
- * @ret, or the trace's write error (in @e, @res freed) when the run was ok.
+ * nothing. At most @limit bytes (--trace-limit; 0: no bound). cli_trace_close()
+ * closes it after the run: it returns the run's @ret, or the trace's write
+ * error (in @e, @res freed) when the run was ok. A trace cut at its limit is
+ * not an error there: the run's report is whole. It is said on stderr at
+ * close, and cli_trace_exit() turns the command's exit status 0 into 1.
  */
+#define CLI_TRACE_LIMIT (1ULL << 30)
 struct ios_blktrace;
-int cli_trace_open(const char *name, uint16_t mask, struct ios_run_config *cfg,
+int cli_trace_open(const char *name, uint16_t mask, uint64_t limit, struct ios_run_config *cfg,
 		   struct ios_blktrace **bt);
 int cli_trace_close(struct ios_blktrace *bt, int ret, struct ios_run_result *res,
 		    struct ios_err *e);
+int cli_trace_exit(int rc);
 
 /*
  * The progress line (progress.c): drawn on stderr only when it is a

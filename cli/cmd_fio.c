@@ -17,6 +17,7 @@
  * Options fio has and iosched does not model are refused by name, never
  * called unknown; docs/fio-cli.md lists what is accepted and refused.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,21 +40,61 @@ struct fio_cli {
 	int eta;
 };
 
-/* What --status-interval's reports need: the formats and where they go. */
+/*
+ * What --status-interval's reports need: the formats and where they go.
+ * Each report goes out as it is made, as fio prints it, into the output
+ * opened at the first one: held until the end, a 1 ms interval over 120 s
+ * of simulated time kept 0.8 GB of JSON in memory. The bytes are the same.
+ */
 struct fio_status {
 	const struct ios_report_opts *ro;
-	struct ios_buf *out;
+	struct ios_buf *out;		/* its sink is fio_status_sink */
 	unsigned nr;			/* reports written so far */
+	const char *outfile;		/* --output; NULL: stdout */
+	FILE *f;			/* NULL until the first bytes go out */
 };
+
+static int fio_status_sink(void *arg, const char *s, size_t len)
+{
+	struct fio_status *st = arg;
+
+	if (!st->f && !(st->f = st->outfile ? fopen(st->outfile, "w") : stdout))
+		return errno ? -errno : -EIO;
+	return fwrite(s, 1, len, st->f) == len ? 0 : errno ? -errno : -EIO;
+}
 
 /* One report while the jobs run (the first with fio's pre-run lines). */
 static int fio_status_cb(void *arg, const struct ios_run_result *snap)
 {
 	struct fio_status *st = arg;
 	struct ios_report_opts ro = *st->ro;
+	int ret;
 
 	ro.preamble = st->ro->preamble && !st->nr++;
-	return ios_report(snap, &ro, st->out);
+	ret = ios_report(snap, &ro, st->out);
+	if (!ret)
+		ret = ios_buf_drain(st->out);
+	/* flushed: someone watching the output sees each report whole */
+	if (!ret && st->f && fflush(st->f))
+		ret = errno ? -errno : -EIO;
+	return ret;
+}
+
+/* The last of the streamed output: 0, or -1 with the error said. */
+static int fio_status_close(struct fio_status *st, bool report_ok)
+{
+	int err = report_ok ? ios_buf_drain(st->out) : 0;
+
+	if (st->f && (st->outfile ? fclose(st->f) : fflush(st->f)) && !err)
+		err = errno ? -errno : -EIO;
+	st->f = NULL;
+	if (!err)
+		return 0;
+	if (st->outfile)
+		fprintf(stderr, "iosched: --output=%s: %s\n", st->outfile, strerror(-err));
+	else
+		fprintf(stderr, "iosched: writing the report: %s\n", strerror(-err));
+	return -1;
 }
 
 /* --output-format=LIST, as fio reads it: the last one given wins */
@@ -503,13 +544,13 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	struct cli_progress prog;
 	struct ios_report_opts ro = { 0 };
 	struct ios_buf out;
-	struct fio_status st = { &ro, &out, 0 };
+	struct fio_status st = { &ro, &out, 0, f->o.outfile, NULL };
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (o->plot)
 		o->cfg.record_series = o->cfg.record_timeline = true;
 	if (cli_paths_run(&paths, o, jf, o->trace, o->plot) || cli_paths_check(&paths) ||
-	    cli_trace_open(o->trace, o->trace_mask, &o->cfg, &bt)) {
+	    cli_trace_open(o->trace, o->trace_mask, o->trace_limit, &o->cfg, &bt)) {
 		cli_paths_free(&paths);
 		return CLI_EXIT_FAIL;
 	}
@@ -527,6 +568,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		o->cfg.status = fio_status_cb;
 		o->cfg.status_arg = &st;
 		o->cfg.status_every_ns = f->status_ns;
+		ios_buf_set_sink(&out, fio_status_sink, &st);
 	}
 	cli_real_signals(o);
 	ret = ios_run(jf, &o->cfg, &res, &e);
@@ -534,6 +576,8 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	ret = cli_trace_close(bt, ret, &res, &e);
 	cli_paths_free(&paths);
 	if (ret) {
+		/* the reports streamed so far stay, as fio's do */
+		(void)fio_status_close(&st, false);
 		ios_buf_free(&out);
 		cli_error(&e);
 		return cli_real_exit(CLI_EXIT_FAIL);
@@ -541,10 +585,13 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	for (size_t i = 0; i < res.nr_warnings; i++)
 		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
 	ro.preamble = !st.nr;
-	if (ios_report(&res, &ro, &out))
+	if (ios_report(&res, &ro, &out)) {
 		fprintf(stderr, "iosched: out of memory writing the report\n");
-	else if (!cli_write_output(o->outfile, &out))
+		(void)fio_status_close(&st, false);
+	} else if (f->status_ns ? !fio_status_close(&st, true)
+				: !cli_write_output(o->outfile, &out)) {
 		rc = CLI_EXIT_OK;
+	}
 	/* fio's exit status counts the jobs that ended with an error */
 	for (size_t i = 0; i < res.nr_jobs && rc == CLI_EXIT_OK; i++)
 		if (res.jobs[i].error)
@@ -553,7 +600,7 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	if (rc == CLI_EXIT_OK && o->plot && cli_plot_run(o->plot, o, &res))
 		rc = CLI_EXIT_FAIL;
 	ios_run_result_free(&res);
-	return cli_real_exit(rc);
+	return cli_real_exit(cli_trace_exit(rc));
 }
 
 /* getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay */

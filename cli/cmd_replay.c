@@ -48,7 +48,7 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	o.cfg.settings = &o.settings;
-	if (cli_trace_open(o.trace, o.trace_mask, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, o.trace_mask, o.trace_limit, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {
@@ -76,5 +76,5 @@ out:
 	cli_paths_free(&paths);
 	ios_replay_close(r);
 	cli_run_opts_free(&o);
-	return rc;
+	return cli_trace_exit(rc);
 }

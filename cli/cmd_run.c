@@ -35,7 +35,7 @@ int cmd_run(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (cli_trace_open(o.trace, o.trace_mask, &o.cfg, &bt))
+	if (cli_trace_open(o.trace, o.trace_mask, o.trace_limit, &o.cfg, &bt))
 		goto out;
 	cli_progress_init(&prog);
 	if (prog.tty) {
@@ -67,5 +67,5 @@ out:
 	cli_paths_free(&paths);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);
-	return cli_real_exit(rc);
+	return cli_real_exit(cli_trace_exit(rc));
 }

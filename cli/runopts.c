@@ -19,6 +19,7 @@
 #include "iosched/host.h"
 #include "iosched/scope.h"
 #include "iosched/series_group.h"
+#include "iosched/tunable.h"
 
 int cli_run_opts_init(struct cli_run_opts *o, int argc)
 {
@@ -27,6 +28,7 @@ int cli_run_opts_init(struct cli_run_opts *o, int argc)
 	o->cfg.seed = 1;
 	o->fmt = "normal";
 	o->trace_mask = 0xffff;
+	o->trace_limit = CLI_TRACE_LIMIT;
 	o->plot_by = IOS_PLOT_BY_AUTO;
 	/* at most every argument is a job file */
 	o->jobs = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*o->jobs));
@@ -97,6 +99,26 @@ static int ro_trace_mask(void *base, const struct ios_cl_opt *opt, const char *v
 	return 0;
 }
 
+/* --trace-limit SIZE: bytes, or with k/m/g/t (powers of 1024); 0: no bound */
+static int ro_trace_limit(void *base, const struct ios_cl_opt *opt, const char *v,
+			  struct ios_buf *msg)
+{
+	static const struct ios_tunable row = {
+		.name = "--trace-limit", .type = IOS_TUN_SIZE, .min = 0, .max = INT64_MAX,
+		.unit = "B",
+	};
+	struct cli_run_opts *o = base;
+	struct ios_err e = { 0 };
+
+	(void)opt;
+	if (ios_tunable_parse(&row, v, &o->trace_limit, NULL, NULL, &e)) {
+		ios_buf_printf(msg, "%s", e.msg);
+		return -1;
+	}
+	o->trace_limit_arg = v;
+	return 0;
+}
+
 int cli_report(const struct ios_run_result *r, const char *fmt, bool fio_preamble,
 	       struct ios_buf *out)
 {
@@ -142,6 +164,10 @@ const struct ios_cl_opt cli_run_opts_table[] = {
 	  .metavar = "LIST", .help = "what --trace writes, as blktrace -a: categories\n"
 				     "(queue,issue,complete,notify,read,write,...); all,-notify\n"
 				     "leaves out the scheduler's messages (docs/blktrace.md)" },
+	{ .name = "--trace-limit", .kind = IOS_CL_CALL, .fn = ro_trace_limit, .mask = CLI_RUN_OWN,
+	  .metavar = "SIZE", .help = "the most --trace writes (default 1g; k, m, g, t;\n"
+				     "0: no limit). Past it the trace is cut, the run and\n"
+				     "its report go on, and the exit status is 1" },
 	{ .name = "--fio-compat", .kind = IOS_CL_CHOICE, .off = RO(po.compat), .choices = ro_compat,
 	  .metavar = "VERSION", .help = "3 (default) or 1: fio 1.x defaults (direct=1,\n"
 					"ioengine=sync, rate in KiB/s), as the 2006 seed job\n"
@@ -216,6 +242,12 @@ int cli_run_cmd_parse(struct cli_run_opts *o, const char *name, int argc, char *
 	if (o->trace_mask_arg && !o->trace) {
 		fprintf(stderr, "iosched: %s: --trace-mask %s: there is no --trace to filter\n", name,
 			o->trace_mask_arg);
+		*rc = CLI_EXIT_USAGE;
+		return 1;
+	}
+	if (o->trace_limit_arg && !o->trace) {
+		fprintf(stderr, "iosched: %s: --trace-limit %s: there is no --trace to limit\n", name,
+			o->trace_limit_arg);
 		*rc = CLI_EXIT_USAGE;
 		return 1;
 	}

@@ -144,6 +144,11 @@ struct ios_blktrace_counts {
 	uint64_t events;			/* all event (non-notify) records */
 	uint64_t process_notes, messages, timestamps;
 	uint64_t bytes;				/* file size */
+	/* ios_blktrace_set_limit: was the trace cut, where, and what was left out */
+	bool cut;
+	uint64_t cut_ns;			/* time of the first record left out */
+	uint64_t dropped;			/* records left out (events and notes) */
+	uint64_t limit;				/* the limit in bytes; 0: none */
 };
 
 /*
@@ -178,6 +183,17 @@ void ios_blktrace_set_mask(struct ios_blktrace *bt, uint16_t mask);
  * 0, or -EINVAL with @e naming the word and the allowed names.
  */
 int ios_blktrace_mask_parse(const char *list, uint16_t *mask, struct ios_err *e) IOS_MUST_CHECK;
+
+/*
+ * Bound the trace file at @bytes (0, the default: no bound). The record
+ * that would take the file past it is not written, nor any after it: the
+ * trace stays whole records that blkparse reads, and it ends with a
+ * BLK_TN_MESSAGE note saying it was cut here (when the note fits). As
+ * blktrace drops events its buffers cannot hold, the run goes on; the
+ * counts at close say where the trace was cut and how many records were
+ * dropped, for the caller to report (iosched exits 1, docs/blktrace.md).
+ */
+void ios_blktrace_set_limit(struct ios_blktrace *bt, uint64_t bytes);
 
 /* The trace sink: ios_run_config.trace_ops with .trace = the writer. */
 extern const struct ios_trace_ops ios_blktrace_trace_ops;

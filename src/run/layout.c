@@ -218,6 +218,55 @@ static bool job_name_seen(const struct run_ctx *c, unsigned upto, const struct i
 }
 
 /*
+ * Before any task is allocated: the files the job sections ask for, each
+ * times its numjobs, against IOS_RUN_MAX_FILES. numjobs=1000000 with
+ * max_jobs=1000000 otherwise allocated a million tasks and results (1.2 GB,
+ * seconds) before layout_precheck counted the 262145th file. Only the
+ * count is checked here, and only with clones: without them there is a
+ * task per section, cheap to allocate, and layout_precheck names the
+ * option at fault (nrfiles=, a filename= list) and checks sizes and space.
+ */
+int ios_run_layout_count(const struct ios_jobfile *jf, bool replay, struct ios_err *e)
+{
+	uint64_t total = 0, named = 0;
+	bool cloned = false;
+	char w[300];
+
+	for (size_t i = 0; i < jf->nr_jobs; i++)
+		cloned |= jf->jobs[i].numjobs > 1;
+	for (size_t i = 0; i < jf->nr_jobs && !replay && cloned; i++) {
+		const struct ios_job *j = &jf->jobs[i];
+		uint64_t clones = j->numjobs ? j->numjobs : 1;
+		uint64_t nf = j->nrfiles ? j->nrfiles : 1;
+
+		if ((j->read_iolog && *j->read_iolog) ||
+		    (j->filename && *j->filename && !j->nr_filenames))
+			continue;
+		if (j->nr_filenames) {
+			named += clones * j->nr_filenames;
+			if (named > IOS_RUN_MAX_FILES)
+				return IOS_ERR(e, -E2BIG,
+					       "%s: numjobs=%" PRIu64 " with filename= naming %u file(s): %" PRIu64
+					       " file names in all (this job's and those before it), "
+					       "more than the %u one run simulates (IOS_RUN_MAX_FILES; "
+					       "lower numjobs)", job_where(j, w, sizeof(w)), clones,
+					       j->nr_filenames, named, IOS_RUN_MAX_FILES);
+			continue;
+		}
+		total += clones * nf;
+		if (total > IOS_RUN_MAX_FILES)
+			return IOS_ERR(e, -E2BIG,
+				       "%s: numjobs=%" PRIu64 " with nrfiles=%" PRIu64 ": %" PRIu64
+				       " files in all (this job's and those before it), more than the "
+				       "%u one run simulates (each costs the simulator about 1 KiB, "
+				       "more once read; lower numjobs or nrfiles, or share the files "
+				       "with filename=)", job_where(j, w, sizeof(w)), clones, nf, total,
+				       IOS_RUN_MAX_FILES);
+	}
+	return 0;
+}
+
+/*
  * Pass 0, before anything is allocated per file: the files the jobs make
  * by name ("job.clone.N", nrfiles= of them) must be within what the
  * filesystem can hold (an inode and a block or an aligned extent each) and

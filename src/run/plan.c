@@ -149,6 +149,7 @@ static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
 	struct ios_run_result *out = c->res;
 	uint64_t want_tasks = 0;
 	unsigned nr_tasks, max_jobs = 0;
+	int ret;
 
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		want_tasks += jf->jobs[i].numjobs ? jf->jobs[i].numjobs : 1;
@@ -162,6 +163,10 @@ static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
 			       "max_jobs=%" PRIu64 " in [global] to run them",
 			       jf->jobs[0].file ? jf->jobs[0].file : "job file", want_tasks,
 			       max_jobs, want_tasks);
+	/* the file count too, before a million tasks are allocated to find it */
+	ret = ios_run_layout_count(jf, c->replay, e);
+	if (ret)
+		return ret;
 	if (want_tasks > UINT32_MAX - 1000)
 		return IOS_ERR(e, -E2BIG, "%" PRIu64 " jobs in all (sections times their numjobs): "
 			       "more than the %" PRIu32 " one run can number", want_tasks,

@@ -392,6 +392,8 @@ void ios_run_err_finish(struct run_task *t);
 
 /* layout.c */
 int ios_run_layout_files(struct run_ctx *c, struct ios_err *e);
+/* Before the tasks are allocated: the file count the options ask for, within IOS_RUN_MAX_FILES. */
+int ios_run_layout_count(const struct ios_jobfile *jf, bool replay, struct ios_err *e);
 /*
  * The start of a message about @j caused by one of its options:
  * "job.fio:3: job 'name': size=2t" at the line of @src when the job file set

@@ -102,10 +102,16 @@ static void status_tick(struct ios_sim *sim, void *arg, uint64_t data)
 		ret = c->cfg->status(c->cfg->status_arg, &snap);
 	ios_run_result_free(&snap);
 	if (ret) {
-		/* the run ends with the error: run_loop reports the one kept here */
+		/*
+		 * the run ends with the error: run_loop reports the one kept here.
+		 * The jobs stop as on a signal, their I/O in flight completing:
+		 * stopping the clock instead left requests in the queue, and its
+		 * teardown aborted ("BUG at block.c"), as a full disk under the
+		 * streamed reports showed.
+		 */
 		IOS_ERR(&c->replay_err, ret, "--status-interval: the report at %.3f s could not "
-			"be written", (double)sim->now / 1e9);
-		ios_sim_stop(sim);
+			"be written: %s", (double)sim->now / 1e9, strerror(-ret));
+		ios_run_jobctl_stop_all(c, sim->now);
 		return;
 	}
 	if (ios_run_ticks_wanted(c, sim->now + c->cfg->status_every_ns))

@@ -33,6 +33,7 @@
  * - message notes: scheduler messages (ios_queue_msg), pid 0 as in
  *   2.6.31's __trace_note_message, the text with its NUL.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/blktrace.h"
@@ -130,26 +131,69 @@ struct ios_blktrace {
 	/* pids that already had their process note: open addressing, 0 = empty slot */
 	uint32_t *pids;			/* stored as pid + 1 */
 	size_t pid_slots, nr_pids;
-	struct ios_blktrace_counts counts;
+	struct ios_blktrace_counts counts;	/* .limit: ios_blktrace_set_limit */
 	uint16_t mask;			/* act_mask: categories written */
 };
 
-static void bt_write(struct ios_blktrace *bt, const struct ios_blk_rec *r, const void *pdu)
+static bool bt_put(struct ios_blktrace *bt, const struct ios_blk_rec *r, const void *pdu)
 {
 	uint8_t buf[IOS_BLK_REC_SIZE];
 
 	ios_blk_rec_encode(r, buf);
 	if (bt->err)
-		return;
+		return false;
 	if (fwrite(buf, 1, sizeof(buf), bt->f) != sizeof(buf) ||
 	    (r->pdu_len && fwrite(pdu, 1, r->pdu_len, bt->f) != r->pdu_len)) {
 		bt->err = errno ? errno : EIO;
-		return;
+		return false;
 	}
 	bt->counts.bytes += sizeof(buf) + r->pdu_len;
+	return true;
 }
 
-static void bt_note(struct ios_blktrace *bt, enum ios_blk_tn what, uint32_t pid, uint64_t now,
+/* The note that ends a cut trace: blkparse prints it as an "m" line. */
+#define BT_CUT_NOTE_MAX 160
+
+static void bt_cut(struct ios_blktrace *bt, uint64_t now)
+{
+	char msg[BT_CUT_NOTE_MAX];
+	int n = snprintf(msg, sizeof(msg), "iosched: trace cut at --trace-limit=%" PRIu64
+			 " bytes; the run's later records are not in it", bt->counts.limit);
+	struct ios_blk_rec r = {
+		.magic = IOS_BLK_MAGIC | IOS_BLK_VERSION,
+		.time = now,
+		.action = IOS_BLK_TC_ACT(IOS_BLK_TC_NOTIFY) | IOS_BLK_TN_MESSAGE,
+		.device = bt->device,
+		.pdu_len = (uint16_t)(n + 1),
+	};
+
+	bt->counts.cut = true;
+	bt->counts.cut_ns = now;
+	if (n > 0 && bt->counts.bytes + IOS_BLK_REC_SIZE + (uint64_t)n + 1 <= bt->counts.limit &&
+	    bt_put(bt, &r, msg))
+		bt->counts.messages++;
+}
+
+/*
+ * One record, or none past the limit. The last BT_CUT_NOTE_MAX bytes
+ * before it are kept for the note that says the trace was cut.
+ */
+static bool bt_write(struct ios_blktrace *bt, const struct ios_blk_rec *r, const void *pdu)
+{
+	uint64_t lim = bt->counts.limit;
+
+	if (lim && !bt->counts.cut &&
+	    bt->counts.bytes + IOS_BLK_REC_SIZE + r->pdu_len + IOS_BLK_REC_SIZE + BT_CUT_NOTE_MAX >
+	    lim)
+		bt_cut(bt, r->time);
+	if (bt->counts.cut) {
+		bt->counts.dropped++;
+		return false;
+	}
+	return bt_put(bt, r, pdu);
+}
+
+static bool bt_note(struct ios_blktrace *bt, enum ios_blk_tn what, uint32_t pid, uint64_t now,
 		    const void *pdu, uint16_t len)
 {
 	struct ios_blk_rec r = {
@@ -161,7 +205,7 @@ static void bt_note(struct ios_blktrace *bt, enum ios_blk_tn what, uint32_t pid,
 		.pdu_len = len,
 	};
 
-	bt_write(bt, &r, pdu);
+	return bt_write(bt, &r, pdu);
 }
 
 /* Has @pid had its process note? Adds it if not. -ENOMEM leaves it unnoted. */
@@ -210,8 +254,8 @@ static void bt_process_note(struct ios_blktrace *bt, const struct ios_ioc *ioc, 
 		return;
 	/* the kernel's comm is at most 15 characters and NUL padded */
 	memcpy(comm, name, n < sizeof(comm) - 1 ? n : sizeof(comm) - 1);
-	bt_note(bt, IOS_BLK_TN_PROCESS, ioc->pid, now, comm, sizeof(comm));
-	bt->counts.process_notes++;
+	if (bt_note(bt, IOS_BLK_TN_PROCESS, ioc->pid, now, comm, sizeof(comm)))
+		bt->counts.process_notes++;
 }
 
 static uint32_t bt_flag_bits(uint8_t dir, uint32_t flags)
@@ -305,7 +349,8 @@ static void bt_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 	}
 	r.sequence = ++bt->seq;
 	r.cpu = 0;
-	bt_write(bt, &r, pdu);
+	if (!bt_write(bt, &r, pdu))
+		return;
 	bt->counts.actions[a]++;
 	bt->counts.events++;
 }
@@ -320,13 +365,18 @@ static void bt_message(void *priv, struct ios_queue *q, uint64_t now, const char
 		return;
 	if (n > 1024)
 		n = 1024;	/* the kernel's BLK_TN_MAX_MSG is 128; keep ours bounded too */
-	bt_note(bt, IOS_BLK_TN_MESSAGE, 0, now, msg, (uint16_t)n);
-	bt->counts.messages++;
+	if (bt_note(bt, IOS_BLK_TN_MESSAGE, 0, now, msg, (uint16_t)n))
+		bt->counts.messages++;
 }
 
 void ios_blktrace_set_mask(struct ios_blktrace *bt, uint16_t mask)
 {
 	bt->mask = mask;
+}
+
+void ios_blktrace_set_limit(struct ios_blktrace *bt, uint64_t bytes)
+{
+	bt->counts.limit = bytes;
 }
 
 int ios_blktrace_mask_parse(const char *list, uint16_t *mask, struct ios_err *e)
@@ -428,8 +478,8 @@ int ios_blktrace_open(const char *name, struct ios_blktrace **out, struct ios_er
 	 */
 	put32(pdu, ts[0]);
 	put32(pdu + 4, ts[1]);
-	bt_note(bt, IOS_BLK_TN_TIMESTAMP, 0, 0, pdu, sizeof(pdu));
-	bt->counts.timestamps++;
+	if (bt_note(bt, IOS_BLK_TN_TIMESTAMP, 0, 0, pdu, sizeof(pdu)))
+		bt->counts.timestamps++;
 	*out = bt;
 	return 0;
 }

@@ -25,6 +25,9 @@ static const struct err_case cases[] = {
 	{ "[j]\nnumjobs=0\n", -ERANGE, { "'numjobs=0'", "allowed 1..1048576" } },
 	/* fio's FIO_MAX_JOBS, unless the file raises it (iosched's max_jobs) */
 	{ "[j]\nnumjobs=4097\n", -ERANGE, { "numjobs=4097 is above 4096", "max_jobs=4097" } },
+	/* the hard cap on max_jobs and numjobs: 2^20 */
+	{ "[j]\nmax_jobs=2000000\n", -ERANGE, { "t.fio:2: option 'max_jobs=2000000'",
+						 "allowed 1..1048576" } },
 	{ "[j]\ncgroup_weight=0\n", -ERANGE, { "'cgroup_weight=0'", "allowed 1..1000" } },
 	{ "[j]\ncgroup_weight=1001\n", -ERANGE, { "allowed 1..1000" } },
 	{ "[j]\nloops=0\n", -ERANGE, { "'loops=0'", "allowed 1..4294967295" } },
