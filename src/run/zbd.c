@@ -879,6 +879,17 @@ static int zbd_align(struct run_ctx *c, struct run_task *t, struct run_task_file
 	return 0;
 }
 
+/* The largest write the job may issue. */
+static uint64_t zbd_max_bs(const struct ios_job *j)
+{
+	uint64_t m = j->bs[IOS_WRITE] > j->bs_max[IOS_WRITE] ? j->bs[IOS_WRITE] : j->bs_max[IOS_WRITE];
+
+	for (unsigned k = 0; k < j->nr_bssplit[IOS_WRITE]; k++)
+		if (j->bssplit[IOS_WRITE][k].bs > m)
+			m = j->bssplit[IOS_WRITE][k].bs;
+	return m;
+}
+
 static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task_file *tf,
 			  struct ios_err *e)
 {
@@ -894,6 +905,13 @@ static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task
 		return IOS_ERR(e, -EINVAL, "%s: writing to a zoned device needs direct=1 (fio 3.33: "
 			       "\"Using direct I/O is mandatory for writing to ZBD drives\")",
 			       zbd_where(j, w, sizeof(w)));
+	if (ios_rw_has_write(j->rw) && zbd_max_bs(j) > zb->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s: a write of %" PRIu64 " bytes (bs, bsrange or "
+			       "bssplit) does not fit in a zone of %" PRIu64 " bytes: allowed a block "
+			       "size up to the zone size, or zonesize=%" PRIu64 " or more (fio 3.33 "
+			       "fails the job's first such write: err=22, \"I/O buflen exceeds zone "
+			       "size\")", zbd_where(j, w, sizeof(w)), zbd_max_bs(j), zb->zone_size,
+			       zbd_max_bs(j));
 	ret = zbd_align(c, t, tf, e);
 	if (ret)
 		return ret;
