@@ -271,6 +271,8 @@ struct ios_job {
 	int inplace;			/* e4defrag: allocate and free the donor per move */
 	/* where size=, filesize=, nrfiles= and offset= were set (layout errors) */
 	struct ios_optsrc size_src, filesize_src, nrfiles_src, offset_src;
+	/* where zonesize= was set (its checks), and the first option given in zones ("4z") */
+	struct ios_optsrc zone_size_src, zone_units_src;
 
 	/* --- pattern --- */
 	enum ios_rw rw;
@@ -281,6 +283,11 @@ struct ios_job {
 	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
 	/* zonemode=zbd */
 	uint64_t zone_capacity;		/* zonecapacity: emulated zones only */
+	/*
+	 * fio's zone units ("size=4z"): a count of zones, made bytes once the
+	 * zone size is known (job.c, at the end of the job's section), then 0
+	 */
+	uint32_t size_nz, io_size_nz, offset_nz, offset_increment_nz, zone_skip_nz;
 	unsigned max_open_zones, job_max_open_zones;
 	int ignore_zone_limits, read_beyond_wp;
 	double zone_reset_threshold, zone_reset_frequency;	/* 0..1 */

@@ -431,6 +431,12 @@ static int jp_finish(struct ios_job *job, struct ios_err *e)
 			       job->nrfiles > 1 ? job->nrfiles : job->nr_filenames);
 	if (job->zone_mode == IOS_ZONE_STRIDED && !job->zone_range)
 		job->zone_range = job->zone_size;	/* fio's init.c, for compatibility */
+	{
+		int zret = ios_job_zbd_finish(job, e);
+
+		if (zret)
+			return zret;
+	}
 	if (job->numjobs > job->max_jobs)
 		return IOS_ERR(e, -ERANGE, "%s:%d: job '%s': numjobs=%u is above %u, fio's limit "
 			       "(FIO_MAX_JOBS); the simulator runs more when the job file asks: "

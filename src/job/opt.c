@@ -354,6 +354,10 @@ static int opt_typed(struct ios_job *job, struct ios_optctx *c)
 		ret = opt_one_value(c);
 		if (ret)
 			return ret;
+		if ((o->flags & IOS_OPTF_ZONE) && ios_opt_zone_units_given(c))
+			return ios_opt_zone_units_set(job, c);
+		if (o->flags & IOS_OPTF_ZONE)
+			ios_opt_zone_units_clear(job, c);
 		if (o->flags & IOS_OPTF_RANGE) {
 			ret = ios_opt_size_range(c, val, o->flags & IOS_OPTF_NEEDRANGE, &u, &u2);
 			if (!ret && (u < (uint64_t)o->min))

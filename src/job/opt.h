@@ -90,6 +90,7 @@ enum ios_opt_type {
 #define IOS_OPTF_NEEDRANGE (1u << 7)	/* RANGE: a single value is an error (bsrange) */
 #define IOS_OPTF_COLONS	(1u << 8)	/* PERDIR: ':' and '-' belong to the value (bssplit) */
 #define IOS_OPTF_NUM	(1u << 9)	/* CUSTOM with a numeric value (blank after '=' ok) */
+#define IOS_OPTF_ZONE	(1u << 10)	/* SIZE: "Nz", N zones, accepted (options_zbd.c) */
 
 struct ios_opt;
 
@@ -148,6 +149,14 @@ const char *ios_opt_fio_engines(const char *name);
 /* options_zbd.c: zone_reset_threshold and zone_reset_frequency (0..1) */
 int ios_opt_zbd_reset_threshold(struct ios_job *job, struct ios_optctx *c);
 int ios_opt_zbd_reset_frequency(struct ios_job *job, struct ios_optctx *c);
+/* IOS_OPTF_ZONE rows: is @c's value in zones ("4z")? */
+bool ios_opt_zone_units_given(const struct ios_optctx *c);
+/* Store @c's "Nz" (an IOS_OPTF_ZONE row's value in zones); 0 or -errno. */
+int ios_opt_zone_units_set(struct ios_job *job, struct ios_optctx *c);
+/* A byte or percent value replaced a count of zones of @c's row. */
+void ios_opt_zone_units_clear(struct ios_job *job, const struct ios_optctx *c);
+/* zonemode=zbd's checks of zonesize, and zone units made bytes; 0 or -errno with @e. */
+int ios_job_zbd_finish(struct ios_job *job, struct ios_err *e);
 
 /* Parse @c->value for @c->o and store it into @job. */
 int ios_opt_apply(struct ios_job *job, struct ios_optctx *c);

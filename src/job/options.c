@@ -709,6 +709,8 @@ static int opt_src_hook(struct ios_job *job, struct ios_optctx *c)
 		src = &job->nrfiles_src;
 	else if (c->o->off == OFF(offset))
 		src = &job->offset_src;
+	else if (c->o->off == OFF(zone_size))
+		src = &job->zone_size_src;
 	else
 		return 0;
 	if (c->is_default) {
@@ -816,22 +818,22 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("size", NULL, "size", NULL,
 	       "Total bytes of I/O per job (or 1..100% of the file); default: the file's size"),
 	  .type = IOS_OPT_SIZE, .off = OFF(size), .off2 = OFF(size_pct), .min = 1,
-	  .flags = IOS_OPTF_PCT, .set = opt_src_hook },
+	  .flags = IOS_OPTF_PCT | IOS_OPTF_ZONE, .set = opt_src_hook },
 	{ INFO("filesize", NULL, "range", NULL,
 	       "Size of each file; a range lo-hi picks each file's size at random"),
 	  .type = IOS_OPT_SIZE, .off = OFF(filesize_lo), .off2 = OFF(filesize_hi), .min = 1,
 	  .flags = IOS_OPTF_RANGE, .set = opt_src_hook },
 	{ INFO("offset", "fileoffset", "size", "0", "Start I/O at this offset (bytes or 0..100%)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(offset), .off2 = OFF(offset_pct), .min = 0,
-	  .flags = IOS_OPTF_PCT, .set = opt_src_hook },
+	  .flags = IOS_OPTF_PCT | IOS_OPTF_ZONE, .set = opt_src_hook },
 	{ INFO("offset_increment", NULL, "size", "0",
 	       "Each numjobs clone starts this much (bytes or %) further"),
 	  .type = IOS_OPT_SIZE, .off = OFF(offset_increment), .off2 = OFF(offset_increment_pct),
-	  .min = 0, .flags = IOS_OPTF_PCT },
+	  .min = 0, .flags = IOS_OPTF_PCT | IOS_OPTF_ZONE },
 	{ INFO("io_size", "io_limit", "size", NULL,
 	       "Total bytes of I/O to do, within the region set by size (or 1..100%)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(io_size), .off2 = OFF(io_size_pct), .min = 1,
-	  .flags = IOS_OPTF_PCT },
+	  .flags = IOS_OPTF_PCT | IOS_OPTF_ZONE },
 	{ INFO("create_on_open", NULL, "bool", "0", "Create files when they are opened for I/O"),
 	  .type = IOS_OPT_BOOL, .off = OFF(create_on_open) },
 	{ INFO("invalidate", NULL, "bool", "1", "Drop the files' page cache before the job"),
@@ -858,7 +860,7 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("zonesize", NULL, "size", "0",
 	       "zonemode=strided: bytes to transfer in a zone before moving to the next; "
 	       "zonemode=zbd: the zone size (must match a zoned device's)"),
-	  .type = IOS_OPT_SIZE, .off = OFF(zone_size), .min = 0 },
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_size), .min = 0, .set = opt_src_hook },
 	{ INFO("zonecapacity", NULL, "size", "0",
 	       "zonemode=zbd on a conventional device or file: writable bytes of each emulated "
 	       "zone (0: zonesize); a zoned device's own capacity wins"),
@@ -890,7 +892,7 @@ const struct ios_opt ios_job_options[] = {
 	  .type = IOS_OPT_SIZE, .off = OFF(zone_range), .min = 0 },
 	{ INFO("zoneskip", NULL, "size", "0",
 	       "zonemode=strided: bytes skipped after each zone"),
-	  .type = IOS_OPT_SIZE, .off = OFF(zone_skip), .min = 0 },
+	  .type = IOS_OPT_SIZE, .off = OFF(zone_skip), .min = 0, .flags = IOS_OPTF_ZONE },
 	{ INFO("rwmixread", NULL, "int", "50", "Percentage of a mixed workload that is reads"),
 	  .type = IOS_OPT_INT, .off = OFF(rwmixread), .size = FSIZE(rwmixread), .min = 0, .max = 100 },
 	{ INFO("rwmixwrite", NULL, "int", "50",

@@ -266,9 +266,13 @@ static int size_suffix_err(struct ios_vctx *c, const char *suffix, uint64_t m)
 		return val_err(c, -EINVAL, "size suffix '%s' is ambiguous: fio 3.33 reads it as "
 			       "'%.1s' (a power of kb_base) but its HOWTO says the other base; "
 			       "write k/m/g... or kib/mib/gib...", suffix, suffix);
-	if (tolower((unsigned char)suffix[0]) == 'z' && !suffix[1])
-		return val_err(c, -EINVAL, "zone units ('z') need zonemode, which iosched does not "
-			       "model");
+	if (suffix[0] == 'z' && !suffix[1])
+		return val_err(c, -EINVAL, "zone units ('z') are taken only by size, io_size, offset, "
+			       "offset_increment and zoneskip (fio 3.33: \"'z' suffix isn't "
+			       "applicable\")");
+	if (suffix[0] == 'Z' && !suffix[1])
+		return val_err(c, -EINVAL, "zone units are a lowercase 'z' (fio 3.33 reads an "
+			       "uppercase 'Z' as no suffix: bytes)");
 	return val_err(c, -EINVAL, "unknown size suffix '%s' (use k, m, g, t, p with an optional "
 		       "b, or kib, mib, gib, tib, pib)", suffix);
 }

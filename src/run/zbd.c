@@ -33,6 +33,14 @@
  *
  * Not modelled, and refused: trims (fio turns them into zone resets),
  * zoneskip, and verify. Zone resets take no device time.
+ *
+ * Memory: fio allocates every zone of the file up front, which for 4 KiB
+ * zones emulated on a 500 GB disk is 122 million zones (11 GB here). The
+ * zones are kept in chunks of ZBD_CHUNK instead, allocated when a zone in
+ * them is first changed: a zone nobody touched is known without memory
+ * (emulated: empty, its write pointer at its start; zbd_peek describes it),
+ * so memory follows the zones a run writes, and the scans that look for data
+ * or an openable zone step over untouched chunks whole.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -42,9 +50,13 @@
 #include "run_int.h"
 
 #define ZBD_MAX_OPEN 4096	/* fio's ZBD_MAX_OPEN_ZONES */
+#define ZBD_CHUNK_SHIFT 10	/* 1024 zones (48 KiB) a chunk */
+#define ZBD_CHUNK (1u << ZBD_CHUNK_SHIFT)
+#define ZBD_MAX_ZONES (UINT32_MAX - ZBD_CHUNK)	/* fio's zone index is a uint32_t */
 
 struct run_zbd_zone {
 	uint64_t start, wp, cap;	/* bytes in the file */
+	uint32_t idx;			/* its index (start / zone size) */
 	uint8_t cond;			/* enum ios_zone_cond, from the report */
 	bool has_wp, open, reset_zone;
 	struct run_task *owner;		/* the job holding it (fio's zone mutex) */
@@ -53,9 +65,11 @@ struct run_zbd_zone {
 
 struct run_zbd {
 	bool hm;			/* a host-managed device; else emulated zones */
-	uint64_t zone_size;
-	uint32_t nr_zones;
-	struct run_zbd_zone *z;		/* nr_zones, plus a sentinel holding the end */
+	uint64_t zone_size, cap;	/* cap: of an emulated zone */
+	uint32_t nr_zones, nr_chunks;
+	struct run_zbd_zone **chunk;	/* NULL: no zone in that chunk touched yet */
+	struct run_zbd_zone end;	/* the sentinel: index nr_zones, no write pointer */
+	struct run_zbd_zone peek;	/* zbd_peek's copy of an untouched zone */
 	uint32_t max_open, nr_open;
 	uint32_t *open;			/* indexes of the open zones, in opening order */
 	uint64_t swd, wp_swd;		/* bytes with data (all zones, sequential zones) */
@@ -71,9 +85,87 @@ static uint32_t zbd_idx(const struct run_zbd *zb, uint64_t off)
 	return i < zb->nr_zones ? (uint32_t)i : zb->nr_zones;
 }
 
-static uint64_t zbd_end(const struct run_zbd_zone *z)
+static uint64_t zbd_start(const struct run_zbd *zb, uint32_t i)
 {
-	return z[1].start;
+	return (uint64_t)i * zb->zone_size;
+}
+
+static uint64_t zbd_end(const struct run_zbd *zb, const struct run_zbd_zone *z)
+{
+	return zbd_start(zb, z->idx + 1);
+}
+
+/* ---- the zones, in chunks allocated on first change ---- */
+
+static bool zbd_touched(const struct run_zbd *zb, uint32_t i)
+{
+	return i >= zb->nr_zones || zb->chunk[i >> ZBD_CHUNK_SHIFT];
+}
+
+static void zbd_untouched(const struct run_zbd *zb, uint32_t i, struct run_zbd_zone *z)
+{
+	memset(z, 0, sizeof(*z));
+	z->idx = i;
+	z->start = z->wp = zbd_start(zb, i);
+	z->cap = zb->cap;
+	z->cond = IOS_ZONE_COND_EMPTY;
+	z->has_wp = true;
+}
+
+/*
+ * Zone @i to look at, not to change: an untouched zone is described in
+ * zb->peek, which the next zbd_peek overwrites.
+ */
+static const struct run_zbd_zone *zbd_peek(struct run_zbd *zb, uint32_t i)
+{
+	if (i >= zb->nr_zones)
+		return &zb->end;
+	if (zb->chunk[i >> ZBD_CHUNK_SHIFT])
+		return &zb->chunk[i >> ZBD_CHUNK_SHIFT][i & (ZBD_CHUNK - 1)];
+	zbd_untouched(zb, i, &zb->peek);
+	return &zb->peek;
+}
+
+/* Zone @i to change (its chunk allocated now if need be); NULL: out of memory. */
+static struct run_zbd_zone *zbd_get(struct run_zbd *zb, uint32_t i)
+{
+	struct run_zbd_zone **ch;
+	uint32_t first;
+
+	if (i >= zb->nr_zones)
+		return &zb->end;
+	ch = &zb->chunk[i >> ZBD_CHUNK_SHIFT];
+	if (!*ch) {
+		*ch = malloc(ZBD_CHUNK * sizeof(**ch));
+		if (!*ch)
+			return NULL;
+		first = i & ~(ZBD_CHUNK - 1);
+		for (uint32_t k = 0; k < ZBD_CHUNK; k++)
+			zbd_untouched(zb, first + k, &(*ch)[k]);
+	}
+	return &(*ch)[i & (ZBD_CHUNK - 1)];
+}
+
+/* Untouched zones from @i up to its chunk's end (0 if touched). */
+static uint32_t zbd_skip_fwd(const struct run_zbd *zb, uint32_t i)
+{
+	return zbd_touched(zb, i) ? 0 : ZBD_CHUNK - (i & (ZBD_CHUNK - 1));
+}
+
+/* Untouched zones from @i down to its chunk's start (0 if touched). */
+static uint32_t zbd_skip_back(const struct run_zbd *zb, uint32_t i)
+{
+	return zbd_touched(zb, i) ? 0 : (i & (ZBD_CHUNK - 1)) + 1;
+}
+
+/* fio's job ends; here the zone table could not grow (the job fails with ENOMEM). */
+static enum run_zbd_act zbd_nomem(struct run_task *t)
+{
+	if (!t->res->error)
+		t->res->error = ENOMEM;
+	t->failed = true;
+	t->stop = true;
+	return RUN_ZBD_EOF;
 }
 
 static uint64_t zbd_cap_end(const struct run_zbd_zone *z)
@@ -118,7 +210,7 @@ static bool zbd_any_in_flight(const struct run_task *t)
 
 static void zbd_close(struct run_zbd *zb, struct run_task *t, struct run_zbd_zone *z)
 {
-	uint32_t i = (uint32_t)(z - zb->z);
+	uint32_t i = z->idx;
 
 	if (!z->open)
 		return;
@@ -134,7 +226,9 @@ static void zbd_close(struct run_zbd *zb, struct run_task *t, struct run_zbd_zon
 	z->open = false;
 }
 
-static bool zbd_open(struct run_zbd *zb, struct run_task *t, struct run_zbd_zone *z)
+/* Would zbd_open() succeed? (It changes nothing, so untouched zones may be asked.) */
+static bool zbd_open_ok(const struct run_zbd *zb, const struct run_task *t,
+			const struct run_zbd_zone *z)
 {
 	const struct ios_job *j = t->job;
 
@@ -144,9 +238,16 @@ static bool zbd_open(struct run_zbd *zb, struct run_task *t, struct run_zbd_zone
 		return z->wp < zbd_cap_end(z);	/* full once the writes in flight land */
 	if (j->job_max_open_zones && t->zbd_open >= j->job_max_open_zones)
 		return false;
-	if (zb->nr_open >= zb->max_open)
+	return zb->nr_open < zb->max_open;
+}
+
+static bool zbd_open(struct run_zbd *zb, struct run_task *t, struct run_zbd_zone *z)
+{
+	if (!zbd_open_ok(zb, t, z))
 		return false;
-	zb->open[zb->nr_open++] = (uint32_t)(z - zb->z);
+	if (!zb->max_open || z->open)
+		return true;
+	zb->open[zb->nr_open++] = z->idx;
 	t->zbd_open++;
 	z->open = true;
 	return true;
@@ -192,9 +293,11 @@ static enum run_zbd_act zbd_to_open(struct run_task *t, struct run_task_file *tf
 {
 	const struct ios_job *j = t->job;
 	uint64_t min_bs = zbd_min_bs(j, IOS_WRITE);
-	uint32_t lo = tf->zbd_min, hi = tf->zbd_max, i, k, n;
+	uint32_t lo = tf->zbd_min, hi = tf->zbd_max, i, k, n, s;
+	uint32_t last = zbd_idx(zb, tf->off + tf->len - 1);	/* the last valid zone */
 	bool limited = zb->max_open || j->job_max_open_zones, retried = false;
-	struct run_zbd_zone *z;
+	const struct run_zbd_zone *z;
+	struct run_zbd_zone fresh;
 	enum run_zbd_act a;
 
 	*out = NULL;
@@ -206,7 +309,7 @@ static enum run_zbd_act zbd_to_open(struct run_task *t, struct run_task_file *tf
 	for (;;) {
 		uint32_t pick, cand = UINT32_MAX;
 
-		z = &zb->z[i];
+		z = zbd_peek(zb, i);
 		if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
 			return a;
 		if (z->has_wp && !limited)
@@ -237,31 +340,50 @@ open_other:
 	     (j->job_max_open_zones && t->zbd_open == j->job_max_open_zones)) && t->inflight)
 		return RUN_ZBD_QUIESCE;
 	for (;;) {
+		/* untouched zones can all be opened, or none can: then step over them */
+		zbd_untouched(zb, 0, &fresh);
+		bool fresh_opens = zbd_open_ok(zb, t, &fresh);
+
 		for (n = (uint32_t)(tf->len / zb->zone_size); n > 0; n--) {
 			i++;
-			z++;
-			if (!zbd_valid(tf, z->start)) {
+			if (!zbd_valid(tf, zbd_start(zb, i)))
 				i = lo;
-				z = &zb->z[i];
+			if (!fresh_opens && (s = zbd_skip_fwd(zb, i)) > 1) {
+				if (s > n)
+					s = n;
+				if (last >= i && s > last - i + 1)
+					s = last - i + 1;
+				i += s - 1;
+				n -= s - 1;
+				continue;
 			}
+			z = zbd_peek(zb, i);
 			if (!z->has_wp)
 				continue;
 			if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
 				return a;
 			if (z->open)
 				continue;
-			if (zbd_open(zb, t, z))
-				goto found;
+			if (zbd_open_ok(zb, t, z)) {
+				struct run_zbd_zone *w = zbd_get(zb, i);
+
+				if (!w)
+					return zbd_nomem(t);
+				(void)zbd_open(zb, t, w);
+				*out = w;
+				return RUN_ZBD_ACCEPT;
+			}
 		}
 		for (k = 0; k < zb->nr_open; k++) {
-			struct run_zbd_zone *oz = &zb->z[zb->open[k]];
+			const struct run_zbd_zone *oz;
 
 			if (zb->open[k] < lo || zb->open[k] >= hi)
 				continue;
+			oz = zbd_peek(zb, zb->open[k]);
 			if ((a = zbd_busy(t, oz)) != RUN_ZBD_ACCEPT)
 				return a;
 			if (oz->wp + min_bs <= zbd_cap_end(oz)) {
-				z = oz;
+				i = zb->open[k];
 				goto found;
 			}
 		}
@@ -273,8 +395,8 @@ open_other:
 		retried = true;
 	}
 found:
-	*out = z;
-	return RUN_ZBD_ACCEPT;
+	*out = zbd_get(zb, i);
+	return *out ? RUN_ZBD_ACCEPT : zbd_nomem(t);
 }
 
 static enum run_zbd_act zbd_write(struct run_task *t, struct run_task_file *tf,
@@ -283,14 +405,27 @@ static enum run_zbd_act zbd_write(struct run_task *t, struct run_task_file *tf,
 {
 	const struct ios_job *j = t->job;
 	uint64_t min_bs = zbd_min_bs(j, IOS_WRITE), nl;
-	struct run_zbd_zone *z = &zb->z[zbd_idx(zb, *off)];
+	uint32_t i = zbd_idx(zb, *off);
+	const struct run_zbd_zone *pz = zbd_peek(zb, i);
+	struct run_zbd_zone *z;
 	enum run_zbd_act a;
 
-	if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
+	if ((a = zbd_busy(t, pz)) != RUN_ZBD_ACCEPT)
 		return a;	/* fio locks the offset's zone first */
-	if (*len > zb->zone_size)
-		return RUN_ZBD_EOF;	/* fio: "I/O buflen exceeds zone size" */
-	if (!zbd_open(zb, t, z)) {
+	if (*len > zb->zone_size) {
+		/* fio: "I/O buflen exceeds zone size", err=22 (the set-up refuses such jobs) */
+		if (!t->res->error)
+			t->res->error = EINVAL;
+		t->failed = true;
+		t->stop = true;
+		return RUN_ZBD_EOF;
+	}
+	if (zbd_open_ok(zb, t, pz)) {
+		z = zbd_get(zb, i);
+		if (!z)
+			return zbd_nomem(t);
+		(void)zbd_open(zb, t, z);
+	} else {
 		a = zbd_to_open(t, tf, zb, *off, &z);
 		if (a != RUN_ZBD_ACCEPT || !z)
 			return a != RUN_ZBD_ACCEPT ? a : RUN_ZBD_EOF;
@@ -325,15 +460,15 @@ static enum run_zbd_act zbd_write(struct run_task *t, struct run_task_file *tf,
 }
 
 /* A write to a conventional zone may not run into a sequential one. */
-static void zbd_conv_write(const struct ios_job *j, const struct run_zbd_zone *z, uint64_t *off,
-			   uint64_t *len)
+static void zbd_conv_write(const struct ios_job *j, struct run_zbd *zb, const struct run_zbd_zone *z,
+			   uint64_t *off, uint64_t *len)
 {
-	uint64_t min_bs = zbd_min_bs(j, IOS_WRITE), next = z[1].start, nl;
+	uint64_t min_bs = zbd_min_bs(j, IOS_WRITE), start = z->start, next = zbd_end(zb, z), nl;
 
-	if (!z[1].has_wp || *off + *len <= next)
+	if (!zbd_peek(zb, z->idx + 1)->has_wp || *off + *len <= next)
 		return;
 	if (*off + min_bs > next) {
-		*off = z->start + next - *off;
+		*off = start + next - *off;
 		nl = *len < next - *off ? *len : next - *off;
 	} else {
 		nl = next - *off;
@@ -343,36 +478,50 @@ static void zbd_conv_write(const struct ios_job *j, const struct run_zbd_zone *z
 
 /* ---- reads ---- */
 
-/* fio's zbd_find_zone: the nearest zone after @from (random jobs: either side) with data. */
+/*
+ * fio's zbd_find_zone: the nearest zone after @from (random jobs: either
+ * side) with data, the one after first at equal distance. Where both sides
+ * are in untouched chunks (no data, no owner) the distance jumps past them.
+ */
 static enum run_zbd_act zbd_find(struct run_task *t, struct run_task_file *tf,
-				 struct run_zbd *zb, struct run_zbd_zone *from, uint64_t need,
+				 struct run_zbd *zb, uint32_t from, uint64_t need,
 				 struct run_zbd_zone **out)
 {
-	struct run_zbd_zone *z1 = from + 1, *z2 = from - 1;
-	struct run_zbd_zone *zf = &zb->z[tf->zbd_min], *zl = &zb->z[tf->zbd_max];
+	int64_t lo = tf->zbd_min, hi = tf->zbd_max, d = 1;
 	bool rnd = ios_rw_is_random(t->job->rw);
 	enum run_zbd_act a;
 
 	*out = NULL;
-	for (; z1 < zl || z2 >= zf; z1++, z2--) {
-		if (z1 < zl) {
-			if ((a = zbd_busy(t, z1)) != RUN_ZBD_ACCEPT)
-				return a;
-			if (z1->start + need <= z1->wp) {
-				*out = z1;
-				return RUN_ZBD_ACCEPT;
-			}
-		} else if (!rnd) {
+	for (;;) {
+		int64_t i1 = (int64_t)from + d, i2 = (int64_t)from - d;
+		bool in1 = i1 < hi, in2 = rnd && i2 >= lo;
+		uint32_t s1 = UINT32_MAX, s2 = UINT32_MAX;
+		const struct run_zbd_zone *z;
+
+		if (!in1 && (!rnd || i2 < lo))
 			break;
-		}
-		if (rnd && z2 >= zf) {
-			if ((a = zbd_busy(t, z2)) != RUN_ZBD_ACCEPT)
+		if (in1) {
+			z = zbd_peek(zb, (uint32_t)i1);
+			if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
 				return a;
-			if (z2->start + need <= z2->wp) {
-				*out = z2;
-				return RUN_ZBD_ACCEPT;
+			if (z->start + need <= z->wp) {
+				*out = zbd_get(zb, (uint32_t)i1);
+				return *out ? RUN_ZBD_ACCEPT : zbd_nomem(t);
 			}
+			s1 = zbd_skip_fwd(zb, (uint32_t)i1);
 		}
+		if (in2) {
+			z = zbd_peek(zb, (uint32_t)i2);
+			if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
+				return a;
+			if (z->start + need <= z->wp) {
+				*out = zbd_get(zb, (uint32_t)i2);
+				return *out ? RUN_ZBD_ACCEPT : zbd_nomem(t);
+			}
+			s2 = zbd_skip_back(zb, (uint32_t)i2);
+		}
+		s1 = s1 < s2 ? s1 : s2;
+		d += s1 > 1 && s1 != UINT32_MAX ? s1 : 1;
 	}
 	return RUN_ZBD_ACCEPT;
 }
@@ -383,25 +532,30 @@ static enum run_zbd_act zbd_read(struct run_task *t, struct run_task_file *tf,
 {
 	const struct ios_job *j = t->job;
 	uint64_t min_bs = zbd_min_bs(j, IOS_READ), range, nl;
-	struct run_zbd_zone *z = &zb->z[zbd_idx(zb, *off)], *orig = z;
+	uint32_t i = zbd_idx(zb, *off);
+	const struct run_zbd_zone *pz = zbd_peek(zb, i);
+	uint64_t orig_start = pz->start;
 	bool rnd = ios_rw_is_random(j->rw);
+	struct run_zbd_zone *z;
 	enum run_zbd_act a;
 
-	if ((a = zbd_busy(t, z)) != RUN_ZBD_ACCEPT)
+	if ((a = zbd_busy(t, pz)) != RUN_ZBD_ACCEPT)
 		return a;
-	range = z->wp - z->start;
-	if (range < min_bs || (!rnd && *off + min_bs > z->wp)) {
-		a = zbd_find(t, tf, zb, z, min_bs, &z);
+	range = pz->wp - pz->start;
+	if (range < min_bs || (!rnd && *off + min_bs > pz->wp)) {
+		a = zbd_find(t, tf, zb, i, min_bs, &z);
 		if (a != RUN_ZBD_ACCEPT || !z)
 			return a != RUN_ZBD_ACCEPT ? a : RUN_ZBD_EOF;
 		range = z->wp - z->start;
 		if (!rnd)
 			*off = z->start;
+	} else if (!(z = zbd_get(zb, i))) {
+		return zbd_nomem(t);	/* not reached: a zone with data is touched */
 	}
 	if (range <= *len)
 		*off = z->start;
 	else if (rnd)
-		*off = z->start + ((*off - orig->start) % (range - *len)) / min_bs * min_bs;
+		*off = z->start + ((*off - orig_start) % (range - *len)) / min_bs * min_bs;
 	if (!z->has_wp)
 		return RUN_ZBD_ACCEPT;
 	nl = *len < z->wp - *off ? *len : z->wp - *off;
@@ -417,13 +571,14 @@ enum run_zbd_act ios_run_zbd_adjust(struct run_task *t, struct run_io *io)
 	struct run_task_file *tf = io->tf;
 	struct run_zbd *zb = tf->f->zbd;
 	uint64_t off = io->offset, len = io->len;
-	struct run_zbd_zone *z = &zb->z[zbd_idx(zb, off)], *lock = NULL;
+	const struct run_zbd_zone *z = zbd_peek(zb, zbd_idx(zb, off));
+	struct run_zbd_zone *lock = NULL;
 	enum run_zbd_act a;
 
 	io->zbd_zone = NULL;
 	if (!z->has_wp) {
 		if (io->dir == IOS_WRITE)
-			zbd_conv_write(t->job, z, &off, &len);
+			zbd_conv_write(t->job, zb, z, &off, &len);
 		a = RUN_ZBD_ACCEPT;
 	} else if (io->dir == IOS_READ && t->job->read_beyond_wp) {
 		a = RUN_ZBD_ACCEPT;
@@ -494,17 +649,20 @@ void ios_run_zbd_seq_jump(struct run_task *t, struct run_task_file *tf, int dir)
 	/* fio's setup_zbd_zone_mode: a sequential writer skips a zone's unwritable tail */
 	if (dir != IOS_WRITE || ios_rw_is_random(t->job->rw))
 		return;
-	z = &zb->z[zbd_idx(zb, tf->pos[IOS_WRITE])];
-	if (z < &zb->z[zb->nr_zones] && z->cap < zb->zone_size &&
+	z = zbd_peek(zb, zbd_idx(zb, tf->pos[IOS_WRITE]));
+	if (z->idx < zb->nr_zones && z->cap < zb->zone_size &&
 	    tf->pos[IOS_WRITE] >= zbd_cap_end(z))
-		tf->pos[IOS_WRITE] = zbd_end(z) >= tf->off + tf->len ? tf->off : zbd_end(z);
+		tf->pos[IOS_WRITE] = zbd_end(zb, z) >= tf->off + tf->len ? tf->off
+									 : zbd_end(zb, z);
 }
 
 void ios_run_zbd_free_file(struct run_file *f)
 {
 	if (!f->zbd)
 		return;
-	free(f->zbd->z);
+	for (uint32_t i = 0; f->zbd->chunk && i < f->zbd->nr_chunks; i++)
+		free(f->zbd->chunk[i]);
+	free(f->zbd->chunk);
 	free(f->zbd->open);
 	free(f->zbd);
 	f->zbd = NULL;
@@ -537,6 +695,21 @@ static int zbd_notes(struct run_ctx *c, const struct run_task *t, struct ios_err
 	return 0;
 }
 
+/* The chunk directory for @nz zones of @zs bytes, and the sentinel zone after them. */
+static int zbd_table(struct run_zbd *zb, uint64_t zs, uint64_t nz, struct ios_err *e)
+{
+	zb->zone_size = zs;
+	zb->nr_zones = (uint32_t)nz;
+	zb->nr_chunks = (uint32_t)((nz + ZBD_CHUNK - 1) >> ZBD_CHUNK_SHIFT);
+	zb->chunk = calloc(zb->nr_chunks ? zb->nr_chunks : 1, sizeof(*zb->chunk));
+	if (!zb->chunk)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	memset(&zb->end, 0, sizeof(zb->end));
+	zb->end.idx = zb->nr_zones;
+	zb->end.start = zb->end.wp = zbd_start(zb, zb->nr_zones);
+	return 0;
+}
+
 static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct run_file *f,
 			   struct run_zbd *zb, struct ios_err *e)
 {
@@ -545,6 +718,7 @@ static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct ru
 	uint64_t zs = h->disk.zone_sectors * IOS_SECTOR_SIZE;
 	uint32_t n = 0, i;
 	char w[300];
+	int ret;
 
 	if (j->zone_size && j->zone_size != zs)
 		return IOS_ERR(e, -EINVAL, "%s: %s: zonesize=%" PRIu64 " does not match the disk "
@@ -556,22 +730,24 @@ static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct ru
 					     "3.33)", zbd_where(j, w, sizeof(w)), f->name))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	zb->hm = true;
-	zb->zone_size = zs;
-	zb->nr_zones = (uint32_t)((f->size + zs - 1) / zs);
-	zb->z = calloc((size_t)zb->nr_zones + 1, sizeof(*zb->z));
-	if (!zb->z)
-		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ret = zbd_table(zb, zs, (f->size + zs - 1) / zs, e);
+	/* the device holds every zone already: so does fio's copy, read from its report */
+	for (i = 0; !ret && i < zb->nr_zones; i += ZBD_CHUNK)
+		if (!zbd_get(zb, i))
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+	if (ret)
+		return ret;
 	while (n < zb->nr_zones) {
 		struct ios_dev_zone_report r = { .sector = (uint64_t)n * h->disk.zone_sectors,
 						 .nr = 256, .zones = rep };
-		int ret = h->ops->dev_ctl ? h->ops->dev_ctl(h, IOS_DEV_CTL_ZONE_REPORT, &r)
-					  : -ENOTSUP;
+
+		ret = h->ops->dev_ctl ? h->ops->dev_ctl(h, IOS_DEV_CTL_ZONE_REPORT, &r) : -ENOTSUP;
 
 		if (ret || !r.nr)
 			return IOS_ERR(e, ret ? ret : -EIO, "%s: report zones from sector %" PRIu64
 				       " failed", f->name, r.sector);
 		for (i = 0; i < r.nr && n < zb->nr_zones; i++, n++) {
-			struct run_zbd_zone *z = &zb->z[n];
+			struct run_zbd_zone *z = zbd_get(zb, n);
 
 			z->start = rep[i].start * IOS_SECTOR_SIZE;
 			z->cap = rep[i].capacity * IOS_SECTOR_SIZE;
@@ -581,7 +757,6 @@ static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct ru
 				? z->start + z->cap : rep[i].wp * IOS_SECTOR_SIZE;
 		}
 	}
-	zb->z[zb->nr_zones].start = (uint64_t)zb->nr_zones * zs;
 	/* fio's zbd_set_max_open_zones: the device's limit unless told to ignore it */
 	zb->max_open = j->max_open_zones;
 	if (!j->ignore_zone_limits && h->disk.max_open_zones) {
@@ -602,8 +777,9 @@ static int zbd_from_device(struct run_ctx *c, const struct ios_job *j, struct ru
 static int zbd_emulate(const struct ios_job *j, struct run_file *f, struct run_zbd *zb,
 		       struct ios_err *e)
 {
-	uint64_t zs = j->zone_size, cap = j->zone_capacity ? j->zone_capacity : j->zone_size;
+	uint64_t zs = j->zone_size, cap = j->zone_capacity ? j->zone_capacity : j->zone_size, nz;
 	char w[300];
+	int ret;
 
 	if (!zs)
 		return IOS_ERR(e, -EINVAL, "%s: %s: zonemode=zbd on a file or a conventional device "
@@ -620,20 +796,18 @@ static int zbd_emulate(const struct ios_job *j, struct run_file *f, struct run_z
 	if (f->size < zs)
 		return IOS_ERR(e, -EINVAL, "%s: %s: its size %" PRIu64 " is smaller than zonesize=%"
 			       PRIu64, zbd_where(j, w, sizeof(w)), f->name, f->size, zs);
-	zb->zone_size = zs;
-	zb->nr_zones = (uint32_t)((f->size + zs - 1) / zs);
-	zb->z = calloc((size_t)zb->nr_zones + 1, sizeof(*zb->z));
-	if (!zb->z)
-		return IOS_ERR(e, -ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < zb->nr_zones; i++) {
-		struct run_zbd_zone *z = &zb->z[i];
-
-		z->start = z->wp = (uint64_t)i * zs;
-		z->cap = cap;
-		z->cond = IOS_ZONE_COND_EMPTY;
-		z->has_wp = true;
-	}
-	zb->z[zb->nr_zones].start = (uint64_t)zb->nr_zones * zs;
+	nz = (f->size + zs - 1) / zs;
+	if (nz > ZBD_MAX_ZONES)
+		return IOS_ERR(e, -EINVAL, "%s: zonesize=%" PRIu64 " cuts %s (%" PRIu64 " bytes) into "
+			       "%" PRIu64 " zones: allowed %" PRIu64 " at most (fio numbers zones in "
+			       "32 bits), so zonesize=%" PRIu64 " or more",
+			       zbd_where(j, w, sizeof(w)), zs, f->name, f->size, nz,
+			       (uint64_t)ZBD_MAX_ZONES, (f->size + ZBD_MAX_ZONES - 1) / ZBD_MAX_ZONES);
+	zb->cap = cap;
+	/* no zone is allocated: each is empty until written (zbd_peek) */
+	ret = zbd_table(zb, zs, nz, e);
+	if (ret)
+		return ret;
 	zb->max_open = j->max_open_zones;
 	return 0;
 }
@@ -670,17 +844,18 @@ static int zbd_align(struct run_ctx *c, struct run_task *t, struct run_task_file
 	const struct run_zbd_zone *z;
 	char w[300];
 
-	for (uint32_t i = zbd_idx(zb, tf->off); i <= zbd_idx(zb, tf->off + tf->len - 1); i++)
-		seq |= i < zb->nr_zones && zb->z[i].has_wp;
+	/* emulated zones are all sequential; a device's are all in memory */
+	for (uint32_t i = zbd_idx(zb, tf->off); i <= zbd_idx(zb, tf->off + tf->len - 1) && !seq; i++)
+		seq = !zb->hm || (i < zb->nr_zones && zbd_peek(zb, i)->has_wp);
 	if (!seq)
 		return 0;
 	if (zs != zb->zone_size)
 		return IOS_ERR(e, -EINVAL, "%s: %s: zonesize=%" PRIu64 " does not match the device "
 			       "zone size %" PRIu64, zbd_where(j, w, sizeof(w)), tf->f->name, zs,
 			       zb->zone_size);
-	z = &zb->z[zbd_idx(zb, tf->off)];
+	z = zbd_peek(zb, zbd_idx(zb, tf->off));
 	if (tf->off != z->start && !rd_only) {
-		no = zbd_end(z);
+		no = zbd_end(zb, z);
 		if (no >= tf->off + tf->len)
 			return IOS_ERR(e, -EINVAL, "%s: %s: io_size must be at least one zone",
 				       zbd_where(j, w, sizeof(w)), tf->f->name);
@@ -690,7 +865,7 @@ static int zbd_align(struct run_ctx *c, struct run_task *t, struct run_task_file
 		tf->len -= no - tf->off;
 		tf->off = no;
 	}
-	ne = zb->z[zbd_idx(zb, tf->off + tf->len)].start;
+	ne = zbd_start(zb, zbd_idx(zb, tf->off + tf->len));
 	if (!rd_only && tf->off + tf->len != ne) {
 		if (ne <= tf->off)
 			return IOS_ERR(e, -EINVAL, "%s: %s: io_size must be at least one zone",
@@ -702,6 +877,17 @@ static int zbd_align(struct run_ctx *c, struct run_task *t, struct run_task_file
 	}
 	tf->pos[0] = tf->pos[1] = tf->off;
 	return 0;
+}
+
+/* The largest write the job may issue. */
+static uint64_t zbd_max_bs(const struct ios_job *j)
+{
+	uint64_t m = j->bs[IOS_WRITE] > j->bs_max[IOS_WRITE] ? j->bs[IOS_WRITE] : j->bs_max[IOS_WRITE];
+
+	for (unsigned k = 0; k < j->nr_bssplit[IOS_WRITE]; k++)
+		if (j->bssplit[IOS_WRITE][k].bs > m)
+			m = j->bssplit[IOS_WRITE][k].bs;
+	return m;
 }
 
 static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task_file *tf,
@@ -719,6 +905,13 @@ static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task
 		return IOS_ERR(e, -EINVAL, "%s: writing to a zoned device needs direct=1 (fio 3.33: "
 			       "\"Using direct I/O is mandatory for writing to ZBD drives\")",
 			       zbd_where(j, w, sizeof(w)));
+	if (ios_rw_has_write(j->rw) && zbd_max_bs(j) > zb->zone_size)
+		return IOS_ERR(e, -EINVAL, "%s: a write of %" PRIu64 " bytes (bs, bsrange or "
+			       "bssplit) does not fit in a zone of %" PRIu64 " bytes: allowed a block "
+			       "size up to the zone size, or zonesize=%" PRIu64 " or more (fio 3.33 "
+			       "fails the job's first such write: err=22, \"I/O buflen exceeds zone "
+			       "size\")", zbd_where(j, w, sizeof(w)), zbd_max_bs(j), zb->zone_size,
+			       zbd_max_bs(j));
 	ret = zbd_align(c, t, tf, e);
 	if (ret)
 		return ret;
@@ -733,8 +926,13 @@ static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task
 		return IOS_ERR(e, -EINVAL, "%s: job_max_open_zones needs a global open-zone limit "
 			       "(max_open_zones=, or the device's)", zbd_where(j, w, sizeof(w)));
 	for (uint32_t i = tf->zbd_min; i < tf->zbd_max; i++) {
-		struct run_zbd_zone *z = &zb->z[i];
+		struct run_zbd_zone *z;
 
+		if (!zbd_touched(zb, i)) {
+			i += zbd_skip_fwd(zb, i) - 1;	/* untouched zones are empty */
+			continue;
+		}
+		z = zbd_get(zb, i);
 		if (z->cond != IOS_ZONE_COND_IMP_OPEN && z->cond != IOS_ZONE_COND_EXP_OPEN)
 			continue;
 		z->cond = IOS_ZONE_COND_CLOSED;	/* counted once */
@@ -747,9 +945,16 @@ static int zbd_setup_file(struct run_ctx *c, struct run_task *t, struct run_task
 
 		zb->swd = zb->wp_swd = 0;
 		for (uint32_t i = tf->zbd_min; i < tf->zbd_max; i++) {
-			zb->swd += zb->z[i].wp - zb->z[i].start;
-			if (zb->z[i].has_wp)
-				zb->wp_swd += zb->z[i].wp - zb->z[i].start;
+			const struct run_zbd_zone *z;
+
+			if (!zbd_touched(zb, i)) {
+				i += zbd_skip_fwd(zb, i) - 1;
+				continue;
+			}
+			z = zbd_peek(zb, i);
+			zb->swd += z->wp - z->start;
+			if (z->has_wp)
+				zb->wp_swd += z->wp - z->start;
 		}
 		zb->write_cnt = n > 0.0 && n < (double)UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 	}

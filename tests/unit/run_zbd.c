@@ -9,7 +9,8 @@
  * are open at once than max_open_zones allows, and that the device, which
  * checks the same rule on its own, refused nothing. Also: reads stop at the
  * write pointer unless read_beyond_wp=1, zones emulated on a conventional
- * disk, the zone resets counted, fio's set-up errors, a job on the device
+ * disk, fio's zone units (offset=1z size=4z), a block larger than a zone
+ * refused, the zone resets counted, fio's set-up errors, a job on the device
  * without zonemode=zbd failing with EIO, and the same output twice.
  */
 #include <errno.h>
@@ -297,6 +298,58 @@ static int test_emulated_zones(void)
 	return T_PASS;
 }
 
+static int test_zone_units(void)
+{
+	/* fio's "4z": offset=1z size=4z on 1 MiB zones writes zones 1..4, each at its pointer */
+	static const char body[] =
+		"[w]\nfilename=/dev/sda\nrw=randwrite\nzonemode=zbd\nzonesize=1m\nbs=64k\n"
+		"direct=1\noffset=1z\nsize=4z\n";
+	struct ios_run_result res;
+	struct ios_err e;
+	char job[512];
+	char line[256];
+	unsigned n = 0, outside = 0;
+	FILE *f;
+
+	T_ASSERT_MSG(!run_job("hdd-2009", NULL, NULL, job_with_log(job, sizeof(job), body), &res,
+			      &e), "%s", e.msg);
+	T_ASSERT_EQ(res.jobs[0].error, 0);
+	T_ASSERT_U64_EQ(res.jobs[0].dir[IOS_DDIR_WRITE].io_bytes, 4 * MB);
+	f = fopen(logpath, "r");
+	T_ASSERT(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long t, off, len;
+		char name[128], act[16];
+
+		if (sscanf(line, "%llu %127s %15s %llu %llu", &t, name, act, &off, &len) == 5 &&
+		    !strcmp(act, "write")) {
+			n++;
+			outside += off < 1 * MB || off + len > 5 * MB;
+		}
+	}
+	fclose(f);
+	unlink(logpath);
+	T_ASSERT_EQ(n, 64);
+	T_ASSERT_EQ(outside, 0);
+	ios_run_result_free(&res);
+	return T_PASS;
+}
+
+static int test_block_larger_than_zone_refused(void)
+{
+	/* fio fails the first write (err=22, "I/O buflen exceeds zone size"): refused up front */
+	static const char job[] = "[w]\nfilename=/dev/sda\nrw=write\nzonemode=zbd\nzonesize=512\n"
+				  "direct=1\nsize=1m\n";
+	struct ios_run_result res;
+	struct ios_err e;
+
+	T_ASSERT_EQ(run_job("hdd-2009", NULL, NULL, job, &res, &e), -EINVAL);
+	T_ASSERT(e.refused);
+	T_ASSERT_MSG(strstr(e.msg, "t.fio:1: job 'w': a write of 4096 bytes") &&
+		     strstr(e.msg, "zonesize=4096 or more"), "%s", e.msg);
+	return T_PASS;
+}
+
 static int test_plain_job_on_zoned_disk_fails(void)
 {
 	/* no zonemode=zbd: random writes are not at the write pointer; fio stops at EIO */
@@ -346,5 +399,6 @@ int main(void)
 {
 	return T_RUN(test_random_writes_at_wp_within_open_limit, test_device_limit_and_errors,
 		     test_sequential_write_then_read, test_read_beyond_wp, test_emulated_zones,
+		     test_zone_units, test_block_larger_than_zone_refused,
 		     test_plain_job_on_zoned_disk_fails, test_same_output_twice);
 }
