@@ -66,6 +66,8 @@ struct run_perm {
 	uint64_t bits_half;		/* Feistel half width */
 	uint64_t keys[4];
 	uint64_t pos;			/* next index to map */
+	uint64_t given;			/* blocks given in this pass (random_generator=lfsr:
+					 * the LFSR's, counted in task.c) */
 };
 
 /*
@@ -148,6 +150,7 @@ struct run_task_file {
 	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
 	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
 	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	bool pass_done;			/* no next offset in this pass (task.c, plain jobs) */
 };
 
 enum run_task_state {
