@@ -560,6 +560,12 @@ int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err 
 bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
 			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
+/*
+ * offsets.c: a plain job's next offset (task.c's jobs, not fio_offsets'), from
+ * @*tf on; *bs cut to the file's region. False when the job's I/O is done.
+ */
+bool ios_run_plain_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t *bs,
+			uint64_t *off);
 
 /* submit.c: io_submit_mode, cmdprio, random_generator, the buffer-content note */
 int ios_run_submit_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);

@@ -51,7 +51,8 @@ expect_err a4.fio "'adir'" "is a directory" "err=21"
 if [ "$(id -u)" -eq 0 ] && mkdir ro && mount --bind ro ro 2>/dev/null &&
 	mount -o remount,bind,ro ro 2>/dev/null; then
 	printf '[a]\nrw=write\nsize=1m\nbs=4k\ndirectory=ro\n' >a5.fio
-	expect_err a5.fio "'ro/a.0.0'" "Read-only file system" "err=30"
+	# said before any file is made, with the job, its line and the option (issue 28)
+	expect_err a5.fio "a5.fio:1: job 'a': directory=ro: the job writes" "Read-only file system" "err=30"
 	umount ro
 else
 	echo "SKIP a5: a read-only bind mount needs root"
