@@ -211,6 +211,13 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 		  const struct ios_jobfile *jf, const char *trace, const char *plot);
 /* 0, or -1 after naming the clash on stderr. */
 int cli_paths_check(const struct cli_paths *ps);
+/*
+ * Before a run: the file @path can be written (it exists and is writable,
+ * or its directory does and is); @dir can be written into or made by one
+ * mkdir (repro's --output-dir). 0, or -1 after saying why, naming @what.
+ */
+int cli_paths_writable(const char *what, const char *path);
+int cli_paths_dir_makeable(const char *what, const char *dir);
 void cli_paths_free(struct cli_paths *ps);
 
 #endif

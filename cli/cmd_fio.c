@@ -603,15 +603,20 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	return cli_real_exit(cli_trace_exit(rc));
 }
 
-/* getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay */
+/*
+ * getopt_long_only(): "-name=x" is "--name=x"; "-v", "-h" and "-" stay.
+ * After "--" getopt reads no option, so nothing there is rewritten: a job
+ * file named "-weird.fio" stays that name.
+ */
 static char **fio_argv(int argc, char **argv)
 {
 	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	bool files_only = false;
 
 	for (int i = 0; v && i < argc; i++) {
 		const char *a = argv[i];
 
-		if (i && a[0] == '-' && a[1] && a[1] != '-' && a[2]) {
+		if (i && !files_only && a[0] == '-' && a[1] && a[1] != '-' && a[2]) {
 			v[i] = malloc(strlen(a) + 2);
 			if (v[i]) {
 				v[i][0] = '-';
@@ -619,6 +624,8 @@ static char **fio_argv(int argc, char **argv)
 			}
 		} else {
 			v[i] = strdup(a);
+			if (i && !strcmp(a, "--"))
+				files_only = true;
 		}
 		if (!v[i]) {
 			for (int k = 0; k < i; k++)

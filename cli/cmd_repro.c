@@ -358,6 +358,47 @@ out:
 }
 
 /*
+ * DIR and DIR/repro: writable directories, or ones rp_mkdir can make; the
+ * report and plots already in them must be writable files.
+ */
+static int rp_check_dirs(const struct rp_exp *exps, size_t nr, const char *dir)
+{
+	size_t len = strlen(dir) + 160;
+	char *p = malloc(len);
+	struct stat st;
+	int ret = -1;
+
+	if (!p) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	if (cli_paths_dir_makeable("--output-dir", dir))
+		goto out;
+	if (stat(dir, &st))
+		goto ok;	/* made by the run's end, empty: its repro/ is made too */
+	snprintf(p, len, "%s/repro", dir);
+	if (cli_paths_dir_makeable("--output-dir's plot directory", p))
+		goto out;
+	snprintf(p, len, "%s/REPRODUCTION.md", dir);
+	if (cli_paths_writable("the report (--output-dir)", p))
+		goto out;
+	snprintf(p, len, "%s/repro", dir);
+	for (size_t k = 0; !stat(p, &st) && k < nr; k++) {
+		char name[128];
+
+		ios_repro_plot_name(exps[k].x, name, sizeof(name));
+		snprintf(p, len, "%s/%s", dir, name);
+		if (cli_paths_writable("a plot of the report (--output-dir)", p))
+			goto out;
+	}
+ok:
+	ret = 0;
+out:
+	free(p);
+	return ret;
+}
+
+/*
  * Before anything runs: the report (--output-dir) and --output may not be
  * a seed job, its .args or an include, nor each other.
  */
@@ -405,7 +446,17 @@ static int rp_check_paths(const struct rp_exp *exps, size_t nr, const char *dir,
 		}
 		free(p);
 	}
-	ret = cli_paths_check(&ps);
+	if (cli_paths_check(&ps))
+		goto out;
+	/*
+	 * The files are written after every run: one that cannot be is said
+	 * now, not after seconds of experiments (issue 28, item 6).
+	 */
+	if (outfile && cli_paths_writable("--output", outfile))
+		goto out;
+	if (strcmp(fmt, "json") && rp_check_dirs(exps, nr, dir))
+		goto out;
+	ret = 0;
 out:
 	cli_paths_free(&ps);
 	return ret;

@@ -15,6 +15,7 @@
  * a terminal twice destroys nothing, and a directory fails on its own.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,7 @@ static int paths_log(void *arg, const char *path, const struct ios_job *job, con
  * the report and only then failed. Checked: the file, or else its
  * directory, exists and may be written. Returns 0, or -1 after saying why.
  */
-static int paths_writable(const char *what, const char *path)
+int cli_paths_writable(const char *what, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	struct stat st;
@@ -265,8 +266,95 @@ static int paths_writable(const char *what, const char *path)
 		fprintf(stderr, "iosched: %s '%s' cannot be created in '%s': %s\n", what, path, dir,
 			strerror(errno));
 		ret = -1;
+	} else {
+		/*
+		 * access() says yes to root in /proc or sysfs, where no file can
+		 * be made: make it once, empty, and take it away again.
+		 */
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+		if (fd < 0) {
+			fprintf(stderr, "iosched: %s '%s' cannot be created (creating it "
+				"failed: %s)\n", what, path, strerror(errno));
+			ret = -1;
+		} else {
+			close(fd);
+			unlink(path);
+		}
 	}
 	free(dir);
+	return ret;
+}
+
+/*
+ * repro makes its --output-dir (and DIR/repro) with one mkdir each, after
+ * the experiments have run: `--output-dir /nonexistent/dir` ran them all
+ * for seconds and then failed. A directory that exists must be one and be
+ * writable; one to be made needs its parent to be a writable directory.
+ */
+int cli_paths_dir_makeable(const char *what, const char *dir)
+{
+	const char *slash;
+	struct stat st;
+	char *parent;
+	size_t n = strlen(dir);
+	int ret = 0;
+
+	if (!n) {
+		fprintf(stderr, "iosched: %s '': an empty directory name\n", what);
+		return -1;
+	}
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "iosched: %s '%s' is not a directory\n", what, dir);
+			return -1;
+		}
+		if (access(dir, W_OK | X_OK)) {
+			fprintf(stderr, "iosched: %s '%s': %s\n", what, dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		fprintf(stderr, "iosched: %s '%s': %s\n", what, dir, strerror(errno));
+		return -1;
+	}
+	/* "a/b/" is made as "a/b": its parent is "a" */
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	parent = strndup(dir, n);
+	if (!parent) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return -1;
+	}
+	slash = strrchr(parent, '/');
+	if (!slash)
+		strcpy(parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		parent[slash - parent] = '\0';
+	if (stat(parent, &st)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created: '%s': %s (only the last "
+			"level is made)\n", what, dir, parent, strerror(errno));
+		ret = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created: '%s' is not a directory\n",
+			what, dir, parent);
+		ret = -1;
+	} else if (access(parent, W_OK | X_OK)) {
+		fprintf(stderr, "iosched: %s '%s' cannot be created in '%s': %s\n", what, dir,
+			parent, strerror(errno));
+		ret = -1;
+	} else if (mkdir(dir, 0777)) {
+		/* as for a file: access() does not know /proc refuses mkdir */
+		fprintf(stderr, "iosched: %s '%s' cannot be created (mkdir failed: %s)\n",
+			what, dir, strerror(errno));
+		ret = -1;
+	} else {
+		rmdir(dir);
+	}
+	free(parent);
 	return ret;
 }
 
@@ -287,8 +375,8 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 			return -1;
 	if (cli_paths_out(ps, "--output", o->outfile, 0) || cli_paths_out(ps, "--plot", plot, 0))
 		return -1;
-	if ((o->outfile && paths_writable("--output", o->outfile)) ||
-	    (plot && paths_writable("--plot", plot)))
+	if ((o->outfile && cli_paths_writable("--output", o->outfile)) ||
+	    (plot && cli_paths_writable("--plot", plot)))
 		return -1;
 	if (trace) {
 		size_t n = strlen(trace) + sizeof(".blktrace.0");
@@ -302,7 +390,7 @@ int cli_paths_run(struct cli_paths *ps, const struct cli_run_opts *o,
 		snprintf(p, n, "%s.blktrace.0", trace);
 		ret = cli_paths_out(ps, "--trace", p, 0);
 		if (!ret)
-			ret = paths_writable("--trace", p);
+			ret = cli_paths_writable("--trace", p);
 		free(p);
 		if (ret)
 			return -1;

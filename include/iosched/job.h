@@ -223,8 +223,8 @@ struct ios_job_verify {
 	int do_verify;			/* default 1 */
 	uint64_t interval;		/* verify_interval: 0 = the block size */
 	uint64_t offset;		/* verify_offset (where the header sits: no effect here) */
-	uint64_t pattern_hash;		/* verify_pattern= as written, hashed; 0 = unset */
-	unsigned pattern_len;		/* its length in characters */
+	uint64_t pattern_hash;		/* verify_pattern='s bytes, hashed; 0 = unset */
+	unsigned pattern_len;		/* its length in bytes (at most 512, as fio) */
 	int fatal;			/* verify_fatal */
 	int dump;			/* verify_dump */
 	uint64_t backlog;		/* verify_backlog: 0 = verify after the write phase */

@@ -225,12 +225,19 @@ static const char *cl_suggest(const struct ios_cl_cmd *cmd, const char *a, char 
 int ios_cl_parse(const struct ios_cl_cmd *cmd, int argc, char **argv, struct ios_buf *msg)
 {
 	char hint[256];
+	bool args_only = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
 
-		if (cmd->positional && (a[0] != '-' || (cmd->dash_positional && !strcmp(a, "-")))) {
+		/* as getopt: after "--" every argument is one, "-x.fio" included */
+		if (cmd->positional && !args_only && !strcmp(a, "--")) {
+			args_only = true;
+			continue;
+		}
+		if (cmd->positional && (args_only || a[0] != '-' ||
+					(cmd->dash_positional && !strcmp(a, "-")))) {
 			if (cmd->positional(cmd->positional_arg, a, msg))
 				return -1;
 			continue;

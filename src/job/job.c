@@ -823,9 +823,14 @@ int ios_jobfile_check_read_only(const struct ios_jobfile *jf, struct ios_err *e)
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
 
+		/*
+		 * fio's rw_verify says "has write or trim bit set ..., but fio
+		 * is in read-only mode (--readonly)"; a library caller sets
+		 * read_only and runs no fio, so the words name the setting.
+		 */
 		if (ios_rw_has_write(j->rw))
-			return IOS_ERR(e, -EROFS, "%s:%d: job <%s> has write or trim bit set (rw=%s), "
-				       "but fio is in read-only mode (--readonly)",
+			return IOS_ERR(e, -EROFS, "%s:%d: job <%s> writes or trims (rw=%s), but the "
+				       "run is read-only (read_only, the --readonly option)",
 				       j->file ? j->file : "?", j->line, j->name, ios_rw_name(j->rw));
 	}
 	return 0;

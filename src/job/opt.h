@@ -176,6 +176,13 @@ int ios_opt_size_range(struct ios_optctx *c, const char *text, bool need_range,
 		       uint64_t *lo, uint64_t *hi);
 int ios_opt_set_string(char **dst, const char *s);
 
+/*
+ * pattern.c: verify_pattern= / buffer_pattern= read as fio 3.33 reads them
+ * (%o only when @offsets); *hash identifies the bytes, *len counts them.
+ */
+#define IOS_PATTERN_MAX 512	/* fio's MAX_PATTERN_SIZE */
+int ios_opt_pattern(struct ios_optctx *c, bool offsets, uint64_t *hash, unsigned *len);
+
 /* options_err.c: continue_on_error= and ignore_error= */
 int ios_opt_continue_on_error(struct ios_job *job, struct ios_optctx *c);
 int ios_opt_ignore_error(struct ios_job *job, struct ios_optctx *c);

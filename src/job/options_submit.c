@@ -42,47 +42,19 @@ int ios_opt_bufopt_hook(struct ios_job *job, struct ios_optctx *c)
 }
 
 /*
- * buffer_pattern: fio takes a number (decimal or 0x hex), a "quoted string"
- * or a mix of them joined by '|'. Only the syntax matters here: the contents
- * have no effect on the simulated timing.
+ * buffer_pattern: read as fio reads it (pattern.c: hex, decimal, "text",
+ * 'file', no %o). The contents have no effect on the simulated timing.
  */
 static int sub_buffer_pattern(struct ios_job *job, struct ios_optctx *c)
 {
-	const char *p = c->value;
+	uint64_t hash;
+	unsigned len;
+	int ret;
 
 	if (c->is_default)
 		return ios_opt_bufopt_hook(job, c);
-	if (!p || !*p)
-		return ios_opt_err(c, -EINVAL, "empty pattern (allowed: a number, 0x hex, "
-				   "\"text\", or several joined by '|')");
-	while (*p) {
-		if (*p == '"' || *p == '\'') {
-			const char *end = strchr(p + 1, *p);
-
-			if (!end)
-				return ios_opt_err(c, -EINVAL, "unterminated %c string", *p);
-			p = end + 1;
-		} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-			const char *s = p + 2;
-
-			while (*s && strchr("0123456789abcdefABCDEF", *s))
-				s++;
-			if (s == p + 2)
-				return ios_opt_err(c, -EINVAL, "0x without hex digits");
-			p = s;
-		} else if (*p >= '0' && *p <= '9') {
-			while (*p >= '0' && *p <= '9')
-				p++;
-		} else {
-			return ios_opt_err(c, -EINVAL, "unexpected '%c' (allowed: a number, 0x hex, "
-					   "\"text\", or several joined by '|')", *p);
-		}
-		if (*p == '|')
-			p++;
-		else if (*p)
-			return ios_opt_err(c, -EINVAL, "expected '|' before '%s'", p);
-	}
-	return ios_opt_bufopt_hook(job, c);
+	ret = ios_opt_pattern(c, false, &hash, &len);
+	return ret ? ret : ios_opt_bufopt_hook(job, c);
 }
 
 static int sub_cmdprio_hook(struct ios_job *job, struct ios_optctx *c)
@@ -265,7 +237,7 @@ const struct ios_opt ios_job_options_submit[] = {
 	       "Size of the compressible runs in a buffer (no effect on timing)"),
 	  .type = IOS_OPT_SIZE, .off = OFF(sub.compress_chunk), .min = 0, .set = ios_opt_bufopt_hook },
 	{ INFO("buffer_pattern", NULL, "str", NULL,
-	       "Fill pattern: number, 0xhex, \"text\", joined by '|' (no effect on timing)"),
+	       "Fill pattern: 0xhex, decimal, \"text\", 'file', in sequence (no effect on timing)"),
 	  .type = IOS_OPT_CUSTOM, .set = sub_buffer_pattern },
 	{ INFO("refill_buffers", NULL, "flag", NULL,
 	       "Refill the buffers before every write (no effect on timing)"),

@@ -31,22 +31,14 @@ static const char *const verify_methods[] = {
 };
 
 /*
- * verify_pattern: fio turns it into the bytes it fills each block with.
- * A verify read here compares writers, not bytes, so the pattern is kept
- * as what identifies it: a hash of the text as written.
+ * verify_pattern: fio turns it into the bytes it fills each block with
+ * (pattern.c reads it as fio does). A verify read here compares writers,
+ * not bytes, so the pattern is kept as what identifies it: a hash of the
+ * bytes.
  */
 static int opt_verify_pattern(struct ios_job *job, struct ios_optctx *c)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	const char *p;
-
-	if (!*c->value)
-		return ios_opt_err(c, -EINVAL, "an empty pattern (give bytes, e.g. 0xaa55 or %%o)");
-	for (p = c->value; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	job->verify.pattern_hash = h ? h : 1;
-	job->verify.pattern_len = (unsigned)strlen(c->value);
-	return 0;
+	return ios_opt_pattern(c, true, &job->verify.pattern_hash, &job->verify.pattern_len);
 }
 
 static int opt_verify_refuse_hook(struct ios_job *job, struct ios_optctx *c)

@@ -459,15 +459,20 @@ static int attach_prepare(struct host_uring *hu, const struct ios_host_file *f, 
 		return IOS_ERR(e, -EINVAL, "file '%s': not a regular file (err=22)", f->path);
 	if (!exists && errno != ENOENT)
 		return IOS_ERR(e, -errno, "file '%s': %s (err=%d)", f->path, strerror(errno), errno);
+	/*
+	 * Only a read-only run (real.c) withholds IOS_HOST_FILE_CREATE: fio
+	 * --readonly's extend_file says "refusing extend of file due to
+	 * read-only". The words name the setting, for a library caller too.
+	 */
 	if (!exists && !(f->flags & IOS_HOST_FILE_CREATE))
-		return IOS_ERR(e, -ENOENT, "file '%s': does not exist (err=2), and may not be "
-			       "created (fio --readonly: refusing extend of file due to read-only)",
+		return IOS_ERR(e, -ENOENT, "file '%s': does not exist (err=2), and the run is "
+			       "read-only (read_only, the --readonly option): no file is created",
 			       f->path);
 	/* nor grown (IOS_HOST_FILE_CREATE's other half) */
 	if (!(f->flags & IOS_HOST_FILE_CREATE) && (uint64_t)st.st_size < f->size)
-		return IOS_ERR(e, -EROFS, "file '%s': %llu bytes where the jobs need %llu, and it may "
-			       "not be grown (fio --readonly: refusing extend of file due to "
-			       "read-only)", f->path, (unsigned long long)st.st_size,
+		return IOS_ERR(e, -EROFS, "file '%s': %llu bytes where the jobs need %llu, and the "
+			       "run is read-only (read_only, the --readonly option): no file is "
+			       "grown", f->path, (unsigned long long)st.st_size,
 			       (unsigned long long)f->size);
 	if ((f->flags & IOS_HOST_FILE_FILL) && (!exists || (uint64_t)st.st_size < f->size))
 		return layout_fill(f->path, exists ? (uint64_t)st.st_size : 0, f->size, e);

@@ -1,8 +1,8 @@
 /*
  * fio's own offset rules, for the jobs whose pattern depends on them.
  *
- * task.c makes the offsets of plain sequential and random jobs. The options
- * below change where the next I/O goes in ways that only make sense as fio
+ * Plain sequential and random jobs come last in this file. The options
+ * listed here change where the next I/O goes in ways that only make sense as fio
  * computes them, so a job that uses one of them takes its offsets from here,
  * a model of fio 3.33's io_u.c (get_next_offset, get_next_block,
  * get_next_seq_offset, setup_strided_zone_mode) and filesetup.c
@@ -32,6 +32,11 @@
  * fio's random map (a used block moves to the next free one). The draws come
  * from the task's generator, not fio's, so the blocks differ from fio's but
  * follow the same distribution.
+ *
+ * Plain sequential and random jobs take their offsets from the end of this
+ * file (ios_run_plain_next: next block, or a block of the random
+ * permutation), with fio's end-of-pass rules, so that a file whose size is
+ * not a multiple of the block ends where fio's does.
  *
  * As in fio, a pattern that runs out of offsets (a hole that reaches the end
  * of the file exactly, an offset past the job's io_size) ends the job's I/O
@@ -461,6 +466,144 @@ bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir
 		for (unsigned k = 0; k < t->nr_files; k++) {
 			t->files[k].fo->offsets_done = false;
 			off_file_reset(t, &t->files[k]);
+		}
+	}
+}
+
+/*
+ * A plain job's next offset in @tf, false when the file's pass is over. As
+ * fio's io_u.c: a sequential I/O may not start at or past the region's end
+ * (get_next_offset: offset >= io_size) nor end past the file's real size
+ * (fill_io_u), so size=5000 bs=4k reads one block, not two with a wrap;
+ * a random one ends when the random map has no block left.
+ */
+static bool plain_offset(struct run_task *t, struct run_task_file *tf, int dir, uint64_t bs,
+			 uint64_t *off)
+{
+	const struct ios_job *j = t->job;
+
+	if (ios_rw_is_random(j->rw)) {
+		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
+
+		if (j->sub.rand_gen == IOS_RANDGEN_LFSR) {
+			/* every block once per period: the period is the pass */
+			if (tf->perm.given >= blocks)
+				return false;
+			tf->perm.given++;
+			b = ios_run_lfsr_block(t, tf, blocks);
+		} else if (j->norandommap || blocks != tf->perm.n) {
+			b = ios_rand_below(&t->rng, blocks);
+		} else {
+			if (tf->perm.given >= tf->perm.n)
+				return false;
+			b = ios_run_perm_next(&tf->perm, &t->rng);
+		}
+		*off = tf->off + b * tf->align;
+		return true;
+	}
+	*off = tf->pos[dir];
+	/* fill_device: fio's file has no real size to end at, only ENOSPC */
+	return *off < tf->off + tf->len && (j->fill_device || *off + bs <= tf->f->size);
+}
+
+/*
+ * Every file's pass is over: fio's keep_running. Another pass when the job
+ * is time based, has loops left, or was given an io_size with a block's
+ * worth still to do; false when the job's I/O is done.
+ */
+static bool plain_new_pass(struct run_task *t, uint64_t bs)
+{
+	const struct ios_job *j = t->job;
+	unsigned loops = j->loops ? j->loops : 1;
+
+	if (j->time_based && j->runtime_ns)
+		;
+	else if (t->loops_done + 1 < loops)
+		t->loops_done++;
+	else if (!(j->io_size || j->io_size_pct) || t->io_target - t->io_issued < bs)
+		return false;
+	for (unsigned k = 0; k < t->nr_files; k++) {
+		struct run_task_file *tf = &t->files[k];
+
+		tf->pass_done = false;
+		tf->pos[IOS_READ] = tf->pos[IOS_WRITE] = tf->off;
+		/* the map's fresh keys come with its next draw, as before */
+		tf->perm.given = 0;	/* the LFSR's count too */
+	}
+	return true;
+}
+
+/* From @*tf on, the first file with a next offset; it becomes *tf. */
+bool ios_run_plain_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t *bs,
+		       uint64_t *off)
+{
+	unsigned first = (unsigned)(*tf - t->files);
+	uint64_t want = *bs;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0; k < t->nr_files; k++) {
+			struct run_task_file *f = &t->files[(first + k) % t->nr_files];
+
+			if (f->pass_done)
+				continue;
+			*bs = want > f->len ? f->len / f->align * f->align : want;
+			if (plain_offset(t, f, dir, *bs, off)) {
+				*tf = f;
+				return true;
+			}
+			f->pass_done = true;
+		}
+		if (!plain_new_pass(t, want))
+			return false;
+	}
+	return false;
+}
+
+/* ---- random block permutation: a 4-round Feistel network, cycle walking ---- */
+
+void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng)
+{
+	unsigned bits = 0;
+
+	p->n = n;
+	while (bits < 64 && (1ULL << bits) < n)
+		bits++;
+	if (bits < 2)
+		bits = 2;
+	p->bits_half = (bits + 1) / 2;
+	for (int i = 0; i < 4; i++)
+		p->keys[i] = ios_rand_u64(rng);
+	p->pos = 0;
+	p->given = 0;
+}
+
+static uint64_t perm_map(const struct run_perm *p, uint64_t x)
+{
+	uint64_t h = p->bits_half, mask = (1ULL << h) - 1;
+	uint64_t l = x >> h, r = x & mask;
+
+	for (int i = 0; i < 4; i++) {
+		uint64_t f = ios_mix64(r ^ p->keys[i]) & mask;
+		uint64_t nl = r;
+
+		r = l ^ f;
+		l = nl;
+	}
+	return (l << h) | r;
+}
+
+/* Next block of the current pass; a new pass with fresh keys when one ends. */
+uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng)
+{
+	uint64_t domain = 1ULL << (2 * p->bits_half), v;
+
+	for (;;) {
+		if (p->pos >= domain)
+			ios_run_perm_init(p, p->n, rng);
+		v = perm_map(p, p->pos++);
+		if (v < p->n) {
+			p->given++;
+			return v;
 		}
 	}
 }

@@ -24,6 +24,8 @@
 #include <libgen.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include "run_int.h"
 
 bool ios_run_is_real(const struct ios_run_config *cfg)
@@ -43,6 +45,52 @@ int ios_run_real_settings(struct ios_settings *set)
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		if (ios_settings_add(set, defs[i][0], defs[i][1], "--real"))
 			return -ENOMEM;
+	return 0;
+}
+
+/* kernel interfaces that look like directories: no file a job names can be made there */
+static const char *real_pseudo_fs(long type)
+{
+	static const struct { long magic; const char *name; } fs[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ DEBUGFS_MAGIC, "debugfs" }, { TRACEFS_MAGIC, "tracefs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { DEVPTS_SUPER_MAGIC, "devpts" },
+		{ BPF_FS_MAGIC, "bpf" }, { PSTOREFS_MAGIC, "pstore" },
+	};
+
+	for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+		if (type == fs[i].magic)
+			return fs[i].name;
+	return NULL;
+}
+
+/*
+ * directory=/proc gave "a device of 0 bytes is too small for the raw
+ * layout" (fio: err=2 from open, "No such file or directory"), and a
+ * read-only directory a "cannot create" that named no job: both are said
+ * here, with the job, its line and the option. A job that only reads may
+ * use a read-only directory (its files must exist; the host says so).
+ */
+static int real_dir_usable(const struct ios_job *j, const char *dir, struct ios_err *e)
+{
+	struct statfs sf;
+	const char *pseudo;
+	char w[300];
+
+	if (statfs(dir, &sf))
+		return 0;	/* stat() just saw it: the host's errors will do */
+	pseudo = real_pseudo_fs((long)sf.f_type);
+	if (pseudo)
+		return IOS_ERR(e, -EINVAL, "%s: directory=%s: not a regular file system's directory "
+			       "(it is %s, a kernel interface): a job's files cannot be created or "
+			       "sized there (fio fails to open them: err=2)",
+			       ios_run_job_where_opt(j, NULL, w, sizeof(w)), dir, pseudo);
+	if (ios_rw_has_write(j->rw) && access(dir, W_OK | X_OK))
+		return IOS_ERR(e, -errno, "%s: directory=%s: the job writes, and its files cannot be "
+			       "made or written there: %s (err=%d)%s",
+			       ios_run_job_where_opt(j, NULL, w, sizeof(w)), dir, strerror(errno),
+			       errno, errno == EROFS ? " (a read-only file system)" : "");
 	return 0;
 }
 
@@ -69,6 +117,9 @@ int ios_run_real_configure(struct run_ctx *c, struct ios_err *e)
 			return IOS_ERR(e, -err, "%s: directory=%s: %s (err=%d)",
 				       ios_run_job_where_opt(j, NULL, w, sizeof(w)), j->directory,
 				       strerror(err), err);
+		err = real_dir_usable(j, j->directory, e);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -541,8 +541,13 @@ int ios_run(const struct ios_jobfile *jf, const struct ios_run_config *cfg,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!jf || !jf->nr_jobs)
-		return IOS_ERR(e, -EINVAL, "no jobs to run");
+	if (!jf || !jf->nr_jobs) {
+		/* an input error like any other refusal: exit 2, not 1 (README) */
+		IOS_ERR(e, -EINVAL, "no jobs to run");
+		if (e)
+			e->refused = 1;
+		return -EINVAL;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return IOS_ERR(e, -ENOMEM, "out of memory");

@@ -66,6 +66,8 @@ struct run_perm {
 	uint64_t bits_half;		/* Feistel half width */
 	uint64_t keys[4];
 	uint64_t pos;			/* next index to map */
+	uint64_t given;			/* blocks given in this pass (random_generator=lfsr:
+					 * the LFSR's, counted in task.c) */
 };
 
 /*
@@ -148,6 +150,7 @@ struct run_task_file {
 	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
 	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
 	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	bool pass_done;			/* no next offset in this pass (task.c, plain jobs) */
 };
 
 enum run_task_state {
@@ -559,6 +562,12 @@ int ios_run_offsets_notes(struct run_ctx *c, struct run_task *t, struct ios_err 
 bool ios_run_offsets_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t bs,
 			  uint64_t *off);
 uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng);
+/*
+ * offsets.c: a plain job's next offset (task.c's jobs, not fio_offsets'), from
+ * @*tf on; *bs cut to the file's region. False when the job's I/O is done.
+ */
+bool ios_run_plain_next(struct run_task *t, struct run_task_file **tf, int dir, uint64_t *bs,
+			uint64_t *off);
 
 /* submit.c: io_submit_mode, cmdprio, random_generator, the buffer-content note */
 int ios_run_submit_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);

@@ -35,52 +35,6 @@
 #include "run_int.h"
 #include "verify.h"
 
-/* ---- random block permutation: a 4-round Feistel network, cycle walking ---- */
-
-void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng)
-{
-	unsigned bits = 0;
-
-	p->n = n;
-	while (bits < 64 && (1ULL << bits) < n)
-		bits++;
-	if (bits < 2)
-		bits = 2;
-	p->bits_half = (bits + 1) / 2;
-	for (int i = 0; i < 4; i++)
-		p->keys[i] = ios_rand_u64(rng);
-	p->pos = 0;
-}
-
-static uint64_t perm_map(const struct run_perm *p, uint64_t x)
-{
-	uint64_t h = p->bits_half, mask = (1ULL << h) - 1;
-	uint64_t l = x >> h, r = x & mask;
-
-	for (int i = 0; i < 4; i++) {
-		uint64_t f = ios_mix64(r ^ p->keys[i]) & mask;
-		uint64_t nl = r;
-
-		r = l ^ f;
-		l = nl;
-	}
-	return (l << h) | r;
-}
-
-/* Next block of the current pass; a new pass with fresh keys when one ends. */
-uint64_t ios_run_perm_next(struct run_perm *p, struct ios_rand *rng)
-{
-	uint64_t domain = 1ULL << (2 * p->bits_half), v;
-
-	for (;;) {
-		if (p->pos >= domain)
-			ios_run_perm_init(p, p->n, rng);
-		v = perm_map(p, p->pos++);
-		if (v < p->n)
-			return v;
-	}
-}
-
 /* ---- stats helpers ---- */
 
 /* ---- set-up ---- */
@@ -549,6 +503,10 @@ static bool prepare_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (t->fio_offsets) {
 		if (!ios_run_offsets_next(t, &tf, dir, bs, &off))
 			return false;
+	} else if (!t->zbd && !t->vt) {
+		if (!ios_run_plain_next(t, &tf, dir, &bs, &off))
+			return false;
+		end = tf->off + tf->len;
 	} else if (ios_rw_is_random(j->rw)) {
 		uint64_t blocks = (tf->len - bs) / tf->align + 1, b;
 

@@ -54,9 +54,10 @@ cmp -s sym.txt flags.txt || fail "the fio symlink gives another report"
 grep -A3 '"global options"' j.txt | grep -q '"bs" : "8k"' || fail "bs=8k is not global"
 [ "$(grep -c '"iodepth" : "4"' j.txt)" -eq 1 ] || fail "iodepth=4 reached more than job b"
 # --name=global: the options after it are global again, for the later jobs only
+# (a: 15 blocks of 4k in 63k, as fio 3.33 does; the 16th would pass the end)
 "$BIN" fio --size=63k --name=a --name=global --bs=3k --name=b >out 2>err || fail "--name=global"
 [ "$(grep -o 'issued rwts: total=[0-9]*' out | tr '\n' ' ')" = \
-	"issued rwts: total=16 issued rwts: total=21 " ] || fail "--name=global: a 4k, b 3k blocks"
+	"issued rwts: total=15 issued rwts: total=21 " ] || fail "--name=global: a 4k, b 3k blocks"
 expect 1 "<command line>:5: option 'bs=3x'" --name=a --size=64k --rw=randread --name=global --bs=3x --name=b
 # the command-line jobs, then the first job file with no stonewall between
 # them (one group), then a later file after an implicit stonewall
@@ -140,11 +141,11 @@ expect 1 "no job(s) defined" --rw=read --size=1m
 # --readonly: a job that writes or trims is refused while parsing, as fio's
 # rw_verify refuses it (so --parse-only fails too); a reading job runs; a
 # read_iolog replays its reads only, and says it skipped the writes
-expect 1 "<command line>:2: job <w> has write or trim bit set (rw=write), but fio is in read-only mode" \
+expect 1 "<command line>:2: job <w> writes or trims (rw=write), but the run is read-only (read_only, the --readonly option)" \
 	--readonly --name=w --rw=write --size=1m
-expect 1 "job <t> has write or trim bit set (rw=randtrim)" --readonly --parse-only --name=t --rw=randtrim --size=1m
+expect 1 "job <t> writes or trims (rw=randtrim)" --readonly --parse-only --name=t --rw=randtrim --size=1m
 printf '[global]\nsize=1m\n[r]\nrw=read\n[w]\nrw=randrw\n' >ro.fio
-expect 1 "ro.fio:5: job <w> has write or trim bit set (rw=randrw)" --readonly ro.fio
+expect 1 "ro.fio:5: job <w> writes or trims (rw=randrw)" --readonly ro.fio
 "$BIN" fio --readonly --section=r ro.fio --output-format=json >ro.json 2>err || fail "--readonly, a reader"
 tr -d ' \n' <ro.json | grep -q '"read":{"io_bytes":1048576' || fail "--readonly reader: not 1 MiB read"
 printf 'fio version 2 iolog\n/dev/sdb add\n/dev/sdb open\n/dev/sdb read 0 4096\n/dev/sdb write 8192 4096\n/dev/sdb read 4096 4096\n/dev/sdb write 16384 8192\n/dev/sdb close\n' >rw.iolog

@@ -51,7 +51,8 @@ expect_err a4.fio "'adir'" "is a directory" "err=21"
 if [ "$(id -u)" -eq 0 ] && mkdir ro && mount --bind ro ro 2>/dev/null &&
 	mount -o remount,bind,ro ro 2>/dev/null; then
 	printf '[a]\nrw=write\nsize=1m\nbs=4k\ndirectory=ro\n' >a5.fio
-	expect_err a5.fio "'ro/a.0.0'" "Read-only file system" "err=30"
+	# said before any file is made, with the job, its line and the option (issue 28)
+	expect_err a5.fio "a5.fio:1: job 'a': directory=ro: the job writes" "Read-only file system" "err=30"
 	umount ro
 else
 	echo "SKIP a5: a read-only bind mount needs root"
@@ -140,13 +141,13 @@ expect_err g4.fio "g4.fio:" "ioengine"
 # and left as it was
 timeout 60 "$BIN" fio --real --readonly --name=r --rw=read --size=1m --filename=h1 >out 2>err &&
 	fail "h1: exit 0"
-grep -qF "file 'h1': does not exist (err=2), and may not be created (fio --readonly" err ||
+grep -qF "file 'h1': does not exist (err=2), and the run is read-only (read_only, the --readonly option): no file is created" err ||
 	fail "h1: $(cat err)"
 [ -e h1 ] && fail "h1: created under --readonly"
 head -c 65536 /dev/urandom >h2
 timeout 60 "$BIN" fio --real --readonly --name=r --rw=read --size=1m --filename=h2 >out 2>err &&
 	fail "h2: exit 0"
-grep -qF "file 'h2': 65536 bytes where the jobs need 1048576, and it may not be grown" err ||
+grep -qF "file 'h2': 65536 bytes where the jobs need 1048576, and the run is read-only (read_only, the --readonly option): no file is grown" err ||
 	fail "h2: $(cat err)"
 [ "$(wc -c <h2)" -eq 65536 ] || fail "h2: grown under --readonly"
 head -c 1048576 /dev/urandom >h3

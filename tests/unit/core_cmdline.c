@@ -230,8 +230,12 @@ static int test_positional_unknown_help(void)
 		 !strcmp(a.pos[2], "j2.fio"));
 	T_ASSERT_EQ(PARSE(&a, msg, "--bogus"), -1);
 	T_ASSERT(!strcmp(msg, "cmd: unknown option '--bogus' (see cmd --help)"));
-	T_ASSERT_EQ(PARSE(&a, msg, "--"), -1);
-	T_ASSERT(!strcmp(msg, "cmd: unknown option '--' (see cmd --help)"));
+	/* as getopt: after "--" every argument is one, "-x.fio" and "--seed" too */
+	memset(&a, 0, sizeof(a));
+	T_ASSERT_EQ(PARSE(&a, msg, "j1.fio", "--", "-x.fio", "--seed", "--"), 0);
+	T_ASSERT_EQ(a.nr_pos, 4);
+	T_ASSERT(!strcmp(a.pos[1], "-x.fio") && !strcmp(a.pos[2], "--seed") &&
+		 !strcmp(a.pos[3], "--"));
 	/* "-" is an option (unknown) where the command takes no stdin */
 	memset(&a, 0, sizeof(a));
 	T_ASSERT_EQ(t_parse_into(&a, false, true, 0, msg, sizeof(msg),

@@ -5,6 +5,7 @@
  * allowed 0..7"). fio options iosched does not model say so instead of
  * "unknown". A failed parse leaves the job file structure untouched.
  */
+#include <unistd.h>
 #include "job_util.h"
 
 struct err_case {
@@ -158,6 +159,22 @@ static const struct err_case cases[] = {
 	{ "[j]\ncmdprio_bssplit=4k\n", -EINVAL, { "bs/percentage" } },
 	{ "[j]\ncmdprio_bssplit=4k/60:4k/50\n", -ERANGE, { "more than 100" } },
 	{ "[j]\nbuffer_pattern=0xzz\n", -EINVAL, { "0x without hex digits" } },
+	/* patterns as fio 3.33's parse_and_fill_pattern reads them (pattern.c) */
+	{ "[j]\nverify_pattern=0xZZ\n", -EINVAL,
+	  { "t.fio:2: option 'verify_pattern=0xZZ'", "0x without hex digits", "at most 512" } },
+	{ "[j]\nverify_pattern=12abc\n", -EINVAL, { "not a pattern piece at 'abc'" } },
+	{ "[j]\nverify_pattern=1.5\n", -EINVAL, { "not a pattern piece at '.5'" } },
+	{ "[j]\nverify_pattern=2147483648\n", -EINVAL, { "outside -2147483648..2147483647" } },
+	{ "[j]\nverify_pattern=\"\"\n", -EINVAL, { "an empty \"\"" } },
+	{ "[j]\nverify_pattern=\"abc\n", -EINVAL, { "without its closing quote" } },
+	{ "[j]\nverify_pattern=%x\n", -EINVAL, { "only %o" } },
+	{ "[j]\nverify_pattern=%o%o%o%o%o%o%o%o%o\n", -EINVAL, { "more than 8 %o" } },
+	{ "[j]\nverify_pattern=0xaa 0xbb\n", -EINVAL, { "no number before the next 0x" } },
+	{ "[j]\nverify_pattern=0xaa|0xbb\n", -EINVAL, { "not a pattern piece at '|0xbb'" } },
+	{ "[j]\nverify_pattern='/nonexistent/pat'\n", -ENOENT,
+	  { "the pattern file '/nonexistent/pat'" } },
+	{ "[j]\nbuffer_pattern=0xaa|0xbb\n", -EINVAL, { "not a pattern piece at '|0xbb'" } },
+	{ "[j]\nbuffer_pattern=%o\n", -EINVAL, { "verify_pattern's only" } },
 	{ "[j]\ncpus_allowed_policy=spread\n", -EINVAL, { "allowed: shared, split" } },
 	{ "[j]\nnuma_mem_policy=foo\n", -EINVAL, { "allowed: default, prefer" } },
 	{ "[j]\ncpus_allowed=\n", -EINVAL, { "'cpus_allowed='" } },
@@ -199,6 +216,96 @@ static int test_long_value_quoted_short(void)
 	strcpy(text + n + 400, "\n");
 	T_ASSERT(jt_fails(text, -ERANGE, "...'", "too large", NULL));
 	T_ASSERT(strlen(jt_e.msg) < sizeof(jt_e.msg) - 1);
+	jt_cleanup();
+	return T_PASS;
+}
+
+/* fio's MAX_PATTERN_SIZE: 512 bytes, however they are spelt */
+static int test_pattern_limit(void)
+{
+	static const char *const opts[] = { "verify_pattern", "buffer_pattern" };
+	char text[12000], path[] = "/tmp/ios-pattern-XXXXXX";
+	char big[600];
+	FILE *f;
+	int fd;
+
+	for (size_t k = 0; k < IOS_ARRAY_SIZE(opts); k++) {
+		/* 5,000 bytes of hex, then 512 and 513 */
+		snprintf(text, sizeof(text), "[j]\n%s=0x", opts[k]);
+		memset(text + strlen(text), 'a', 10000);
+		strcpy(text + strlen("[j]\n=0x") + strlen(opts[k]) + 10000, "\n");
+		T_ASSERT(jt_fails(text, -EINVAL, "the pattern is over 512 bytes", "...'", NULL));
+		snprintf(text, sizeof(text), "[j]\n%s=0x", opts[k]);
+		memset(text + strlen(text), 'f', 1024);
+		strcpy(text + strlen("[j]\n=0x") + strlen(opts[k]) + 1024, "\n");
+		T_ASSERT_EQ(jt_parse(text), 0);
+		strcpy(text + strlen("[j]\n=0x") + strlen(opts[k]) + 1024, "ff\n");
+		T_ASSERT(jt_fails(text, -EINVAL, "over 512 bytes", NULL));
+		/* 508 bytes of text and -1 (four bytes) fit; 509 do not */
+		snprintf(text, sizeof(text), "[j]\n%s=\"%0508d\"-1\n", opts[k], 0);
+		T_ASSERT_EQ(jt_parse(text), 0);
+		snprintf(text, sizeof(text), "[j]\n%s=\"%0509d\"-1\n", opts[k], 0);
+		T_ASSERT(jt_fails(text, -EINVAL, "over 512 bytes at '-1'", NULL));
+	}
+	/* %o takes 8 bytes */
+	snprintf(text, sizeof(text), "[j]\nverify_pattern=\"%0504d\"%%o\n", 0);
+	T_ASSERT_EQ(jt_parse(text), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].verify.pattern_len, 512);
+	snprintf(text, sizeof(text), "[j]\nverify_pattern=\"%0505d\"%%o\n", 0);
+	T_ASSERT(jt_fails(text, -EINVAL, "over 512 bytes at '%o'", NULL));
+
+	/* a 'file': its bytes; one longer than the room left is refused, not cut */
+	fd = mkstemp(path);
+	T_ASSERT(fd >= 0);
+	f = fdopen(fd, "w");
+	T_ASSERT(f != NULL);
+	memset(big, 'x', sizeof(big));
+	T_ASSERT_EQ(fwrite(big, 1, 100, f), 100);
+	fflush(f);
+	snprintf(text, sizeof(text), "[j]\nverify_pattern='%s'0xaa\n", path);
+	T_ASSERT_EQ(jt_parse(text), 0);
+	T_ASSERT_EQ(jt_jf.jobs[0].verify.pattern_len, 101);
+	T_ASSERT_EQ(fwrite(big, 1, sizeof(big) - 100, f), sizeof(big) - 100);
+	fclose(f);
+	T_ASSERT(jt_fails(text, -EINVAL, "holds more than the 512 bytes left", NULL));
+	f = fopen(path, "w");
+	T_ASSERT(f != NULL);
+	fclose(f);
+	T_ASSERT(jt_fails(text, -EINVAL, "is empty", NULL));
+	unlink(path);
+	jt_cleanup();
+	return T_PASS;
+}
+
+/* One pattern however spelt: the bytes count, as fio fills them */
+static int test_pattern_bytes(void)
+{
+	static const struct {
+		const char *a, *b;	/* the same bytes */
+		unsigned len;
+	} same[] = {
+		{ "0x0a", "10", 1 }, { "0xffffffff", "-1", 4 }, { "0x00", "0", 1 },
+		{ "0xabc", "0x0a0xbc", 2 }, { "0xff0x14", "5375", 2 },
+		{ "\"AB\"", "0x4142", 2 }, { "-100xab\"1\"%o\"2\"", "-10\"\xab\"0x31%o50", 15 },
+	};
+	char text[256];
+	uint64_t h;
+
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(same); i++) {
+		snprintf(text, sizeof(text), "[j]\nverify_pattern=%s\n", same[i].a);
+		T_ASSERT_MSG(jt_parse(text) == 0, "%s: %s", same[i].a, jt_e.msg);
+		h = jt_jf.jobs[0].verify.pattern_hash;
+		T_ASSERT_EQ(jt_jf.jobs[0].verify.pattern_len, same[i].len);
+		snprintf(text, sizeof(text), "[j]\nverify_pattern=%s\n", same[i].b);
+		T_ASSERT_MSG(jt_parse(text) == 0, "%s: %s", same[i].b, jt_e.msg);
+		T_ASSERT_MSG(jt_jf.jobs[0].verify.pattern_hash == h, "%s and %s differ",
+			     same[i].a, same[i].b);
+	}
+	/* %o is a place, not 8 zero bytes */
+	T_ASSERT_EQ(jt_parse("[j]\nverify_pattern=%o\n"), 0);
+	h = jt_jf.jobs[0].verify.pattern_hash;
+	T_ASSERT_EQ(jt_parse("[j]\nverify_pattern=0x0000000000000000\n"), 0);
+	T_ASSERT(jt_jf.jobs[0].verify.pattern_hash != h);
 	jt_cleanup();
 	return T_PASS;
 }
@@ -265,6 +372,7 @@ static int test_fio_names_table(void)
 
 int main(void)
 {
-	return T_RUN(test_error_table, test_long_value_quoted_short,
+	return T_RUN(test_error_table, test_long_value_quoted_short, test_pattern_limit,
+		     test_pattern_bytes,
 		     test_rollback_keeps_previous_file, test_fio_names_table);
 }

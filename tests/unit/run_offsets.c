@@ -10,6 +10,7 @@
  * below was also produced by the real fio 3.33 (ioengine=null, write_iolog)
  * and compared line by line.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -357,9 +358,62 @@ static int test_ignored_noted(void)
 	return T_PASS;
 }
 
+/*
+ * A file whose size is not a multiple of the block: fio 3.33 stops where
+ * the next I/O would pass the file's end (io_u.c fill_io_u) or start past
+ * the region (get_next_offset), and a random job when every whole block was
+ * done; loops= and io_size= start new passes. Before issue 28 iosched
+ * wrapped and did 2 I/Os of size=5000 bs=4k. The counts are fio 3.33's
+ * (fio --name=t --filename=F --size=5000 --bs=4k --rw=read, ...).
+ */
+static int test_file_end(void)
+{
+	static const struct {
+		const char *opts;
+		size_t ios;
+		uint64_t distinct;	/* different offsets (0: no check) */
+	} cases[] = {
+		{ "size=5000\nbs=4k\nrw=read", 1, 1 },
+		{ "size=5000\nbs=4k\nrw=write", 1, 1 },
+		{ "size=5000\nbs=4k\nrw=randread", 1, 1 },
+		{ "size=5000\nbs=4k\nrw=randwrite", 1, 1 },
+		{ "size=10000\nbs=4k\nrw=read", 2, 2 },
+		{ "size=10000\nbs=4k\nrw=randread", 2, 2 },
+		{ "size=20000\nbs=4k\nrw=randread\nnrfiles=2", 4, 0 },
+		{ "size=5000\nbs=4k\nrw=read\nloops=3", 3, 1 },
+		{ "size=5000\nbs=4k\nrw=randwrite\nloops=3", 3, 1 },
+		{ "size=5000\nbs=4k\nrw=read\nio_size=20000", 4, 1 },
+		{ "size=10000\nbs=4k\nrw=write\nio_size=30000", 8, 2 },
+		{ "size=100000\nbs=4k\nrw=randread\nrandom_generator=lfsr", 24, 24 },
+		/* norandommap draws with replacement until size is done, as fio */
+		{ "size=13000\nbs=4k\nrw=randread\nnorandommap", 4, 0 },
+	};
+
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(cases); i++) {
+		uint64_t seen[64];
+		size_t nseen = 0;
+
+		T_ASSERT_EQ(run_offsets(cases[i].opts), 0);
+		T_ASSERT_MSG(nr_offs == cases[i].ios, "%s: %zu I/Os, fio does %zu", cases[i].opts,
+			     nr_offs, cases[i].ios);
+		for (size_t k = 0; k < nr_offs && nseen < 64; k++) {
+			size_t m = 0;
+
+			while (m < nseen && seen[m] != offs[k])
+				m++;
+			if (m == nseen)
+				seen[nseen++] = offs[k];
+		}
+		if (cases[i].distinct)
+			T_ASSERT_MSG(nseen == cases[i].distinct, "%s: %zu offsets, want %" PRIu64,
+				     cases[i].opts, nseen, cases[i].distinct);
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_strided_zones, test_zonesize_above_zonerange, test_strided_random,
 		     test_holes, test_backward, test_rw_sequencer, test_zoned, test_zipf,
-		     test_number_ios, test_cpu_options_noted, test_ignored_noted);
+		     test_number_ios, test_cpu_options_noted, test_ignored_noted, test_file_end);
 }
