@@ -77,8 +77,22 @@ enum ios_mqueue {
  * the library cannot honour fields it does not know about.
  *
  * Version 1: everything below, share_model included.
+ * Version 2: layer and mq_ops at the end of struct ios_sched_type, for the
+ * blk-mq block layer (docs/blk-mq-plan.md). A version 1 descriptor runs on
+ * the legacy single-queue layer, as every descriptor did before.
  */
-#define IOS_SCHED_INTERFACE_VERSION 1
+#define IOS_SCHED_INTERFACE_VERSION 2
+
+/*
+ * The block layer a scheduler is written for (struct ios_sched_type.layer,
+ * version 2). SQ is the single-queue layer of Linux 2.6 to 4.x (block.c),
+ * where noop, deadline, anticipatory, CFQ and BFQ 4.19 run; MQ is blk-mq,
+ * Linux 5.0 and later (none, mq-deadline, kyber, BFQ 6.x). The queue is
+ * built for the layer its scheduler names.
+ */
+#define IOS_SCHED_LAYER_SQ	0u
+#define IOS_SCHED_LAYER_MQ	1u
+#define IOS_SCHED_LAYER_NR	2u
 
 /*
  * lab.group_policy: whose design divides the disk between cgroups. BLKIO is
@@ -299,6 +313,44 @@ struct ios_sched_ops {
 			   struct ios_group_stats *st);
 };
 
+/*
+ * Hooks only the blk-mq layer calls (version 2), grouped as the kernel's
+ * elevator_mq_ops has them; every one is optional, and a scheduler of the
+ * single-queue layer has none (mq_ops NULL). The hooks of struct
+ * ios_sched_ops keep their contracts on both layers: insert() takes
+ * IOS_INSERT_FRONT for an at-head insertion, completed() is the kernel's
+ * completed_request, and the merging hooks are the same. may_queue() and
+ * IOS_DISPATCH_FORCE belong to the single-queue layer only.
+ */
+struct ios_sched_mq_ops {
+	/*
+	 * A request is about to take a tag (limit_depth): the shallow depth
+	 * this allocation may use, or 0 for no limit. @opf: IOS_REQ_* flags of
+	 * the bio, with IOS_WRITE in bit 31 for a write. @ioc may be NULL.
+	 */
+	unsigned (*limit_depth)(struct ios_queue *q, unsigned opf, const struct ios_ioc *ioc);
+	/* The scheduler tag depth (nr_requests) was set: once after init, then on change. */
+	void (*depth_updated)(struct ios_queue *q);
+	/*
+	 * A request got its scheduler tag (prepare_request) / is being freed,
+	 * whether or not it was ever inserted (finish_request). mq-deadline
+	 * counts completions for its priority levels here.
+	 */
+	void (*prepare_request)(struct ios_queue *q, struct ios_request *rq);
+	void (*finish_request)(struct ios_queue *q, struct ios_request *rq, uint64_t now_ns);
+	/*
+	 * Per hardware queue dispatch (kyber). Both set or both NULL; NULL:
+	 * the scheduler keeps one state for the whole queue (the kernel's
+	 * QUEUE_FLAG_SQ_SCHED), and ops.dispatch()/ops.has_work() serve every
+	 * hardware queue.
+	 */
+	struct ios_request *(*dispatch_hctx)(struct ios_queue *q, unsigned hctx, uint64_t now_ns);
+	bool (*has_work_hctx)(struct ios_queue *q, unsigned hctx);
+	/* A hardware queue is set up / torn down (init_hctx, exit_hctx). 0 or -errno. */
+	int (*init_hctx)(struct ios_queue *q, unsigned hctx);
+	void (*exit_hctx)(struct ios_queue *q, unsigned hctx);
+};
+
 struct ios_sched_type {
 	const char *name;
 	unsigned version;		/* IOS_SCHED_INTERFACE_VERSION it was written for */
@@ -312,7 +364,23 @@ struct ios_sched_type {
 	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */
 	const void *profile;	/* scheduler-private per-descriptor data (as a driver's match data) */
 	enum ios_share_model share_model;	/* how it divides the disk */
+
+	/* --- version 2: read only from descriptors with .version >= 2 --- */
+	unsigned layer;				/* IOS_SCHED_LAYER_*; 0: single-queue */
+	const struct ios_sched_mq_ops *mq_ops;	/* blk-mq hooks; NULL: none */
 };
+
+/* The block layer @t runs on: a version 1 descriptor is single-queue. */
+static inline unsigned ios_sched_layer(const struct ios_sched_type *t)
+{
+	return t->version >= 2 ? t->layer : IOS_SCHED_LAYER_SQ;
+}
+
+/* Its blk-mq hooks, or NULL (always NULL for a version 1 descriptor). */
+static inline const struct ios_sched_mq_ops *ios_sched_mq_ops(const struct ios_sched_type *t)
+{
+	return t->version >= 2 ? t->mq_ops : NULL;
+}
 
 /*
  * Registry: the built-ins are listed explicitly in core/elv.c; an
@@ -332,7 +400,10 @@ int ios_sched_register(const struct ios_sched_type *t, struct ios_err *e) IOS_MU
  * problem: no name, a version other than 1..IOS_SCHED_INTERFACE_VERSION,
  * a required hook missing (init, exit, insert, dispatch, has_work,
  * completed), an unknown feature bit, IOS_SCHED_IDLES without next_wakeup
- * or the reverse, an unknown share model, a tunables or stats table that is
+ * or the reverse, an unknown share model; from version 2: an unknown
+ * layer, blk-mq hooks on a single-queue scheduler, may_queue() on a blk-mq
+ * one, dispatch_hctx() without has_work_hctx() or the reverse; a tunables
+ * or stats table that is
  * malformed (ios_tunable_check_table, against priv_size), a cgroup weight
  * range that does not hold its default, or a group-policy descriptor that
  * fails the same checks. Does not look at the registry.

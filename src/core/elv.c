@@ -106,6 +106,27 @@ static int sched_check_hooks(const struct ios_sched_type *t, struct ios_err *e)
 	return 0;
 }
 
+/* Version 2: the layer it runs on, and hooks that belong to that layer only. */
+static int sched_check_layer(const struct ios_sched_type *t, struct ios_err *e)
+{
+	const struct ios_sched_mq_ops *mq = ios_sched_mq_ops(t);
+	unsigned layer = ios_sched_layer(t);
+
+	if (layer >= IOS_SCHED_LAYER_NR)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: unknown block layer %u", t->name, layer);
+	if (mq && layer != IOS_SCHED_LAYER_MQ)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: blk-mq hooks on a single-queue scheduler",
+			       t->name);
+	if (layer == IOS_SCHED_LAYER_MQ && t->ops.may_queue)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: may_queue() is a hook of the single-queue "
+			       "layer; blk-mq limits allocations with mq_ops->limit_depth()", t->name);
+	if (mq && !mq->dispatch_hctx != !mq->has_work_hctx)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: %s without %s", t->name,
+			       mq->dispatch_hctx ? "dispatch_hctx()" : "has_work_hctx()",
+			       mq->dispatch_hctx ? "has_work_hctx()" : "dispatch_hctx()");
+	return 0;
+}
+
 static int sched_check_one(const struct ios_sched_type *t, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cg = t->cgroups;
@@ -122,6 +143,8 @@ static int sched_check_one(const struct ios_sched_type *t, struct ios_err *e)
 			       "(this library knows versions 1 to %u)", t->name, t->version,
 			       IOS_SCHED_INTERFACE_VERSION);
 	ret = sched_check_hooks(t, e);
+	if (!ret)
+		ret = sched_check_layer(t, e);
 	if (ret)
 		return ret;
 	if ((unsigned)t->share_model >= IOS_SHARE_NR)
