@@ -259,6 +259,43 @@ static int test_read_beyond_wp(void)
 	return T_PASS;
 }
 
+/* Count the write records of logpath, and those @is_bad flags; removes the log. */
+static int scan_log_writes(int (*is_bad)(unsigned long long off, unsigned long long len),
+			   unsigned *n, unsigned *bad)
+{
+	char line[256];
+	FILE *f = fopen(logpath, "r");
+
+	if (!f)
+		return -1;
+	*n = *bad = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long t, off, len;
+		char name[128], act[16];
+
+		if (sscanf(line, "%llu %127s %15s %llu %llu", &t, name, act, &off, &len) == 5 &&
+		    !strcmp(act, "write")) {
+			(*n)++;
+			*bad += !!is_bad(off, len);
+		}
+	}
+	fclose(f);
+	unlink(logpath);
+	return 0;
+}
+
+/* never in the unwritable tail of a 4 MiB zone with 3 MiB capacity */
+static int in_zone_tail(unsigned long long off, unsigned long long len)
+{
+	(void)len;
+	return off % (4 * MB) >= 3 * MB;
+}
+
+static int outside_zones_1_to_4(unsigned long long off, unsigned long long len)
+{
+	return off < 1 * MB || off + len > 5 * MB;
+}
+
 static int test_emulated_zones(void)
 {
 	/* fio's init_zone_info on a conventional disk: 4 MiB zones with 3 MiB capacity */
@@ -268,9 +305,7 @@ static int test_emulated_zones(void)
 	struct ios_run_result res;
 	struct ios_err e;
 	char job[512];
-	char line[256];
-	unsigned bad = 0, n = 0;
-	FILE *f;
+	unsigned bad, n;
 
 	T_ASSERT_MSG(!run_job("hdd-2009", NULL, NULL, job_with_log(job, sizeof(job), body), &res,
 			      &e), "%s", e.msg);
@@ -278,20 +313,7 @@ static int test_emulated_zones(void)
 	T_ASSERT_U64_EQ(res.jobs[0].dir[IOS_DDIR_WRITE].io_bytes, 96 * MB);
 	/* 16 zones of 3 MiB = 48 MiB per pass; the second pass resets all 16 */
 	T_ASSERT_U64_EQ(res.jobs[0].nr_zone_resets, 16);
-	f = fopen(logpath, "r");
-	T_ASSERT(f);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long t, off, len;
-		char name[128], act[16];
-
-		if (sscanf(line, "%llu %127s %15s %llu %llu", &t, name, act, &off, &len) == 5 &&
-		    !strcmp(act, "write")) {
-			n++;
-			bad += off % (4 * MB) >= 3 * MB;	/* never in the unwritable tail */
-		}
-	}
-	fclose(f);
-	unlink(logpath);
+	T_ASSERT(!scan_log_writes(in_zone_tail, &n, &bad));
 	T_ASSERT_EQ(n, 96);
 	T_ASSERT_EQ(bad, 0);
 	ios_run_result_free(&res);
@@ -307,28 +329,13 @@ static int test_zone_units(void)
 	struct ios_run_result res;
 	struct ios_err e;
 	char job[512];
-	char line[256];
-	unsigned n = 0, outside = 0;
-	FILE *f;
+	unsigned n, outside;
 
 	T_ASSERT_MSG(!run_job("hdd-2009", NULL, NULL, job_with_log(job, sizeof(job), body), &res,
 			      &e), "%s", e.msg);
 	T_ASSERT_EQ(res.jobs[0].error, 0);
 	T_ASSERT_U64_EQ(res.jobs[0].dir[IOS_DDIR_WRITE].io_bytes, 4 * MB);
-	f = fopen(logpath, "r");
-	T_ASSERT(f);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long t, off, len;
-		char name[128], act[16];
-
-		if (sscanf(line, "%llu %127s %15s %llu %llu", &t, name, act, &off, &len) == 5 &&
-		    !strcmp(act, "write")) {
-			n++;
-			outside += off < 1 * MB || off + len > 5 * MB;
-		}
-	}
-	fclose(f);
-	unlink(logpath);
+	T_ASSERT(!scan_log_writes(outside_zones_1_to_4, &n, &outside));
 	T_ASSERT_EQ(n, 64);
 	T_ASSERT_EQ(outside, 0);
 	ios_run_result_free(&res);
