@@ -401,10 +401,29 @@ struct t_sq *t_sq_new(const char *sched, unsigned depth, int rotational, ...)
 		}
 	}
 	va_end(ap);
+	if (ios_sched_layer(s->type) == IOS_SCHED_LAYER_MQ) {
+		/*
+		 * One hardware queue on one CPU, and the scheduler tag depth
+		 * blk_mq_init_sched gives an elevator: 2 * min(depth, 128).
+		 */
+		s->q.nr_hw_queues = 1;
+		s->q.nr_cpus = 1;
+		s->q.nr_requests = 2 * (depth < 128 ? depth : 128);
+	}
 	ret = s->type->ops.init(&s->q);
 	if (ret) {
 		IOS_ERR(&e, ret, "scheduler '%s' failed to initialise", sched);
 		goto fail;
+	}
+	if (ios_sched_mq_ops(s->type)) {
+		const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(s->type);
+
+		if (mo->init_hctx && (ret = mo->init_hctx(&s->q, 0)) != 0) {
+			IOS_ERR(&e, ret, "scheduler '%s' failed to set up hctx 0", sched);
+			goto fail;
+		}
+		if (mo->depth_updated)
+			mo->depth_updated(&s->q);
 	}
 	return s;
 fail:
@@ -439,12 +458,15 @@ struct ios_request *t_sq_rq(struct t_sq *s, uint64_t sector, uint32_t nr_sectors
 	rq->ioc = s->ioc;
 	rq->q = &s->q;
 	rq->elv_sorted = 1;
+	rq->tag = rq->sched_tag = -1;
 	ios_list_init(&rq->queuelist);
 	ios_list_init(&rq->hash_node);
 	ios_list_init(&rq->dev_node);
 	ios_rb_clear(&rq->rb_node);
 	if (s->type->ops.set_request && s->type->ops.set_request(&s->q, rq))
 		abort();
+	if (ios_sched_mq_ops(s->type) && ios_sched_mq_ops(s->type)->prepare_request)
+		ios_sched_mq_ops(s->type)->prepare_request(&s->q, rq);
 	return rq;
 }
 
@@ -461,7 +483,16 @@ struct ios_request *t_sq_insert(struct t_sq *s, uint64_t sector, uint32_t nr_sec
 
 static struct ios_request *t_sq_dispatch_flags(struct t_sq *s, uint64_t now, unsigned flags)
 {
-	struct ios_request *rq = s->type->ops.dispatch(&s->q, now, flags);
+	const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(s->type);
+	struct ios_request *rq;
+
+	/* IOS_DISPATCH_FORCE is the single-queue layer's; blk-mq has no forced drain */
+	if (ios_sched_layer(s->type) == IOS_SCHED_LAYER_MQ)
+		flags &= ~IOS_DISPATCH_FORCE;
+	if (mo && mo->dispatch_hctx)
+		rq = mo->dispatch_hctx(&s->q, 0, now);
+	else
+		rq = s->type->ops.dispatch(&s->q, now, flags);
 
 	if (!rq)
 		return NULL;
@@ -483,6 +514,9 @@ void t_sq_complete(struct t_sq *s, struct ios_request *rq, uint64_t now)
 	s->q.in_flight[ios_rq_is_sync(rq)]--;
 	rq->complete_ns = now;
 	s->type->ops.completed(&s->q, rq, now);
+	/* blk-mq frees a request right after its completion (finish_request) */
+	if (ios_sched_mq_ops(s->type) && ios_sched_mq_ops(s->type)->finish_request)
+		ios_sched_mq_ops(s->type)->finish_request(&s->q, rq, now);
 }
 
 void t_sq_free(struct t_sq *s)

@@ -164,7 +164,13 @@ struct ios_request *t_sq_insert(struct t_sq *s, uint64_t sector, uint32_t nr_sec
 				uint64_t now);
 /* dispatch(now, 0); the request counts as in the driver. NULL: nothing. */
 struct ios_request *t_sq_dispatch(struct t_sq *s, uint64_t now);
-/* The device finished @rq: completed(). */
+/*
+ * The device finished @rq: completed(), then (blk-mq schedulers) finish_request().
+ * For a blk-mq scheduler t_sq_new also sets nr_hw_queues = nr_cpus = 1 and
+ * nr_requests = 2 * min(depth, 128), calls init_hctx(0) and depth_updated()
+ * after init; t_sq_rq calls prepare_request() and dispatch uses
+ * dispatch_hctx(0) when the scheduler has it.
+ */
 void t_sq_complete(struct t_sq *s, struct ios_request *rq, uint64_t now);
 
 /* ---- whole runs ---- */

@@ -149,6 +149,13 @@ struct ios_queue_config {
 	bool ttime_back_to_back;		/* lab.ttime_back_to_back (CFQ 2.6.31 only) */
 	const struct ios_trace_ops *trace_ops;	/* may be NULL */
 	void *trace;
+	/*
+	 * blk-mq only (read when the scheduler's layer is IOS_SCHED_LAYER_MQ):
+	 * hardware queues, each of @depth driver tags, and simulated CPUs
+	 * (software contexts). 0 means 1.
+	 */
+	unsigned nr_hw_queues;
+	unsigned nr_cpus;
 };
 
 struct ios_queue {
@@ -179,6 +186,14 @@ struct ios_queue {
 	 * one, inside its queue's slice (Divyesh Shah's 2009 proposal)
 	 */
 	bool ttime_back_to_back;
+	/*
+	 * blk-mq (0 on the single-queue layer): hardware queues, CPUs
+	 * (software contexts), and the scheduler tag depth the kernel shows as
+	 * queue/nr_requests (2 * min(depth, 128) with an elevator, the driver
+	 * depth without); a scheduler's depth_updated() reads it.
+	 */
+	unsigned nr_hw_queues, nr_cpus, nr_requests;
+	struct ios_mq *mq;		/* the blk-mq state (src/block/mq_int.h); NULL: legacy */
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;

@@ -111,6 +111,12 @@ struct ios_ioc {
 	 * nothing.
 	 */
 	uint64_t device_ns, sched_ns;
+	/*
+	 * The CPU the task submits from (blk-mq's software context): fio's
+	 * cpus_allowed when it names one CPU, else assigned round-robin by the
+	 * runner; always < the queue's nr_cpus. The single-queue layer ignores it.
+	 */
+	unsigned cpu;
 };
 
 /*
@@ -248,6 +254,13 @@ struct ios_request {
 	struct ios_list_head dev_node;	/* device: its internal queue */
 	uint64_t dev_ns;		/* device: private time stamp */
 	int error;
+	/*
+	 * blk-mq only (src/block/mq*.c; -1 / 0 on the single-queue layer):
+	 * the driver tag and the scheduler tag it holds, the software context
+	 * (the submitting CPU) and the hardware context it was mapped to.
+	 */
+	int32_t tag, sched_tag;
+	uint16_t mq_ctx, mq_hctx;
 	uint8_t elv_sorted;		/* went through the scheduler (not a flush or requeue) */
 	uint8_t hashed;			/* on the back-merge hash */
 	uint8_t state;			/* enum ios_rq_state; block layer only */

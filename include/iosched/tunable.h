@@ -36,6 +36,13 @@ enum ios_tun_type {
 
 #define IOS_TUN_RO	(1u << 0)	/* listed, never set by users */
 #define IOS_TUN_HIDDEN	(1u << 1)	/* internal state, kept out of lists */
+/*
+ * The kernel's store for this knob clamps an out-of-range number into the
+ * range instead of refusing it (mq-deadline's STORE_FUNCTION). We still
+ * refuse, as for every tunable (nothing is ever clamped silently), and the
+ * message says what the kernel would have done.
+ */
+#define IOS_TUN_KCLAMP	(1u << 2)
 
 struct ios_tunable {
 	const char *name;	/* Linux name where one exists (sysfs, procfs) */

@@ -378,6 +378,7 @@ static struct ios_request *rq_alloc(struct ios_queue *q)
 			return NULL;
 	}
 	memset(rq, 0, sizeof(*rq));
+	rq->tag = rq->sched_tag = -1;	/* no tags on the single-queue layer */
 	ios_list_init(&rq->queuelist);
 	ios_list_init(&rq->hash_node);
 	ios_list_init(&rq->dev_node);

@@ -117,10 +117,14 @@ static int range_err(const struct ios_tunable *t, const char *value, const char 
 	char r[256];
 
 	ios_tunable_range(t, r, sizeof(r));
-	return IOS_ERR(e, -ERANGE, "%s%s%s%s=%s: out of range%s%s, allowed %s%s%s",
+	return IOS_ERR(e, -ERANGE, "%s%s%s%s=%s: out of range%s%s, allowed %s%s%s%s",
 		       origin ? origin : "", origin ? ": " : "", scope ? scope : "", t->name,
 		       value, owner ? " for " : "", owner ? owner : "", r,
-		       t->unit && *t->unit ? " " : "", t->unit ? t->unit : "");
+		       t->unit && *t->unit ? " " : "", t->unit ? t->unit : "",
+		       t->flags & IOS_TUN_KCLAMP
+			       ? " (the kernel's sysfs store would clamp it into this range; "
+				 "the lab refuses instead)"
+			       : "");
 }
 
 static int syntax_err(const struct ios_tunable *t, const char *value, const char *origin,

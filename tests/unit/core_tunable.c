@@ -18,6 +18,7 @@ struct conf {
 	uint64_t cap;		/* bytes, user unit GiB */
 	int mode;
 	uint64_t count;
+	int fm;
 };
 
 static const char *const modes[] = { "ext3", "extent", "raw", NULL };
@@ -30,6 +31,7 @@ static const struct ios_tunable tab[] = {
 	{ "capacity", IOS_TUN_SIZE, offsetof(struct conf, cap), 1, 100000, "1000", "GiB", "c", 0, NULL },
 	{ "fs", IOS_TUN_ENUM, offsetof(struct conf, mode), 0, 0, "raw", "", "f", 0, modes },
 	{ "count", IOS_TUN_U64, offsetof(struct conf, count), 0, INT64_MAX, "0", "", "n", IOS_TUN_RO, NULL },
+	{ "front_merges", IOS_TUN_INT, offsetof(struct conf, fm), 0, 1, "1", "", "fm", IOS_TUN_KCLAMP, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -187,6 +189,24 @@ static int test_settings_apply_for(void)
 	ios_settings_free(&s);
 	return T_PASS;
 }
+
+/* A knob the kernel clamps is still refused; the message says what the kernel does. */
+static int test_kernel_clamp_note(void)
+{
+	struct ios_err e = { 0 };
+	struct conf c;
+
+	T_ASSERT_EQ(ios_tunable_defaults(tab, &c, &e), 0);
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "front_merges", "5", "--set", "", &e), -ERANGE);
+	MSG_IS(e, "--set: front_merges=5: out of range, allowed 0..1 (the kernel's sysfs store "
+		  "would clamp it into this range; the lab refuses instead)");
+	T_ASSERT_EQ(c.fm, 1);
+	ios_err_clear(&e);
+	/* a knob without the flag keeps the plain message */
+	T_ASSERT_EQ(ios_tunable_set_by_name(tab, &c, "quantum", "0", "--set", "", &e), -ERANGE);
+	MSG_IS(e, "--set: quantum=0: out of range, allowed 1..64");
+	return T_PASS;
+}
 #undef MSG_IS
 
 /* sysfs reads decimal: 010 is ten (not octal eight), 0x and blanks or '+' first are refused */
@@ -221,5 +241,5 @@ static int test_decimal_only(void)
 int main(void)
 {
 	return T_RUN(test_defaults_and_units, test_decimal_only, test_range_errors, test_show_round_trip,
-		     test_settings_apply, test_settings_apply_for);
+		     test_settings_apply, test_settings_apply_for, test_kernel_clamp_note);
 }
