@@ -31,7 +31,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "block_int.h"
+#include "mq_int.h"
 #include "iosched/scope.h"
 #include "iosched/suggest.h"
 
@@ -209,7 +209,10 @@ static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t n
 
 void ios_blk_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
-	free_request(q, rq, now);
+	if (q->mq)
+		ios_mq_free_merged(q, rq, now);
+	else
+		free_request(q, rq, now);
 }
 
 int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
@@ -229,6 +232,8 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	bio->state = IOS_BIO_IN_FLIGHT;
 	q->nr_bios_in++;
 	ios_blk_trace(q, IOS_TA_QUEUE, NULL, bio, now);
+	if (q->mq)
+		return ios_mq_submit_bio(q, bio, now);
 
 	if (ios_blk_bio_mergeable(bio)) {
 		m = ios_blk_elv_merge(q, bio, &rq);
@@ -278,6 +283,10 @@ static void update_timer(struct ios_queue *q, uint64_t now)
 
 void ios_queue_run(struct ios_queue *q, uint64_t now)
 {
+	if (q->mq) {
+		ios_mq_run(q, now);
+		return;
+	}
 	ios_blk_clock(q, now);
 	if (q->in_run)
 		return;
@@ -316,6 +325,10 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 {
 	struct ios_bio *bio;
 
+	if (q->mq) {
+		ios_mq_complete(q, rq, now, error);
+		return;
+	}
 	ios_blk_rq_complete_acct(q, rq, now, error);
 	if (rq->elv_sorted)
 		q->sched->ops.completed(q, rq, now);
@@ -347,12 +360,6 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 
 	if (!st) {
 		IOS_ERR(e, -EINVAL, "no scheduler given");
-		return NULL;
-	}
-	if (ios_sched_layer(st) != IOS_SCHED_LAYER_SQ) {
-		/* blk-mq arrives with issue 29's later steps (docs/blk-mq-plan.md) */
-		IOS_ERR(e, -EOPNOTSUPP, "scheduler '%s' runs on the blk-mq block layer, which "
-			"this build does not have yet", st->name);
 		return NULL;
 	}
 	if (cfg->id >= IOS_MAX_QUEUES || !cfg->depth || !cfg->host_ops ||
@@ -456,13 +463,27 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 				goto fail;
 		}
 	}
+	/* blk-mq when the scheduler names it: contexts, tags, nr_requests (mq.c) */
+	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ) {
+		ret = ios_mq_init(q, cfg, e);
+		if (ret)
+			goto fail;
+	}
 	ret = st->ops.init(q);
 	if (ret) {
 		IOS_ERR(e, ret, "scheduler '%s' failed to initialise", st->name);
 		goto fail;
 	}
+	if (q->mq) {
+		ret = ios_mq_init_sched(q, e);
+		if (ret) {
+			st->ops.exit(q);
+			goto fail;
+		}
+	}
 	return q;
 fail:
+	ios_mq_exit(q);
 	free(q->sched_data);
 	free(q->hash);
 	free(q);
@@ -482,7 +503,15 @@ void ios_queue_destroy(struct ios_queue *q)
 		       "%" PRIu64 " bios accepted, %" PRIu64 " ended%s", q->nr_bios_in,
 		       q->nr_bios_done,
 		       q->wait_head[0] || q->wait_head[1] ? ", some still waiting for a request" : "");
+	if (q->mq) {
+		const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(q->sched);
+
+		for (unsigned i = 0; mo && mo->exit_hctx && q->mq->elevator &&
+				     i < q->mq->nr_hw_queues; i++)
+			mo->exit_hctx(q, i);
+	}
 	q->sched->ops.exit(q);
+	ios_mq_exit(q);
 	while (!ios_list_empty(&q->free_rqs)) {
 		struct ios_request *rq = ios_list_first_entry(&q->free_rqs, struct ios_request,
 							      queuelist);

@@ -87,6 +87,13 @@ void ios_blk_bio_merge_into(struct ios_queue *q, struct ios_request *rq, struct 
 			    enum ios_merge m, uint64_t now);
 
 /*
+ * blk-mq without an elevator (blk_bio_list_merge): the newest @max requests
+ * of @list (a software context's, by queuelist), newest first. True: merged.
+ */
+bool ios_blk_list_merge(struct ios_queue *q, struct ios_list_head *list, unsigned max,
+			struct ios_bio *bio, uint64_t now);
+
+/*
  * Layer-specific: free a request merged away into its neighbour
  * (attempt_merge). block.c's returns the request-list slot; mq.c's the tags.
  */
