@@ -220,7 +220,7 @@ static void mq_put_driver_tag(struct ios_queue *q, struct ios_request *rq)
 	rq->tag = -1;
 }
 
-static void mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+static bool mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t now);
 
 /*
  * Tags of @t freed: its sleepers retry in order, each with its own shallow
@@ -324,6 +324,17 @@ static void mq_sorted(struct ios_queue *q, struct ios_request *rq)
 	q->nr_sorted++;
 }
 
+/*
+ * Out of the scheduler or the software context, on its way to the driver:
+ * no bio merges into it from now on (the elevator's elv_rqhash_del).
+ */
+static void mq_unsort(struct ios_queue *q, struct ios_request *rq)
+{
+	ios_blk_hash_del(rq);
+	if (q->last_merge == rq)
+		q->last_merge = NULL;
+}
+
 /* 'none': wait on the software context's list (blk_mq_insert_request) */
 static void ctx_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
@@ -363,7 +374,9 @@ static void try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 		mq_update_busy(h, true);
 		mq_requeue(q, rq, now);
 		bypass_insert(q, rq, false);
-		mq_run_hctx(q, h, now);
+		/* blk_mq_run_hw_queue; inside a run, that run goes on */
+		if (!q->in_run)
+			ios_mq_run(q, now);
 		return;
 	}
 	mq_update_busy(h, false);
@@ -371,8 +384,12 @@ static void try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 	ios_blk_rq_issue(q, rq, now);
 }
 
-/* A new request (just allocated) goes on its way. */
-static void mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+/*
+ * A new request (just allocated) goes on its way. True when the queue must
+ * run for it (it waits somewhere); false when it was issued directly, or
+ * refused and the queue already ran.
+ */
+static bool mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
 	struct ios_mq_hctx *h = rq_hctx(q, rq);
 
@@ -381,19 +398,21 @@ static void mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t n
 	if (!rq->nr_sectors) {
 		/* a cache flush: the head of the dispatch list (blk_mq_insert_request) */
 		bypass_insert(q, rq, true);
-		return;
+		return true;
 	}
 	if (q->mq->elevator) {
 		mq_sorted(q, rq);
 		q->sched->ops.insert(q, rq, now, 0);
 		ios_blk_trace(q, IOS_TA_INSERT, rq, NULL, now);
-		return;
+		return true;
 	}
 	/* blk_mq_submit_bio without an elevator */
-	if (h->dispatch_busy && (q->mq->nr_hw_queues == 1 || !ios_rq_is_sync(rq)))
+	if (h->dispatch_busy && (q->mq->nr_hw_queues == 1 || !ios_rq_is_sync(rq))) {
 		ctx_insert(q, rq, now);
-	else
-		try_issue_directly(q, rq, now);
+		return true;
+	}
+	try_issue_directly(q, rq, now);
+	return false;
 }
 
 /* ---- dispatch ---- */
@@ -480,6 +499,7 @@ static int do_dispatch_sched_once(struct ios_queue *q, struct ios_mq_hctx *h, ui
 			break;
 		IOS_BUG_ON(!rq->elv_sorted);
 		q->nr_sorted--;
+		mq_unsort(q, rq);
 		ios_list_add_tail(&rq->queuelist, &list);
 		count++;
 		/* no driver tag: stop pulling, the scheduler keeps the rest */
@@ -520,6 +540,7 @@ static struct ios_request *dequeue_from_ctx(struct ios_queue *q, struct ios_mq_h
 		ios_list_del(&rq->queuelist);
 		ctx->nr_rqs--;
 		q->nr_sorted--;
+		mq_unsort(q, rq);
 		*from = (c + 1) % mq->nr_cpus;
 		return rq;
 	}
@@ -571,6 +592,7 @@ static void flush_ctxs(struct ios_queue *q, struct ios_mq_hctx *h, struct ios_li
 			ios_list_add_tail(&rq->queuelist, list);
 			ctx->nr_rqs--;
 			q->nr_sorted--;
+			mq_unsort(q, rq);
 		}
 	}
 }
@@ -691,18 +713,20 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_request *rq;
 
-	/* blk_mq_attempt_bio_merge: [the plug's merge goes first: step 6] */
-	if (q->tun.nomerges != 2 && ios_blk_bio_mergeable(bio) && mq_bio_merge(q, bio, now)) {
-		ios_mq_run(q, now);
+	/*
+	 * blk_mq_attempt_bio_merge: [the plug's merge goes first: step 6]. A
+	 * merged bio runs nothing, as in the kernel; sleepers woken by a
+	 * request merged away are dispatched by the next run.
+	 */
+	if (q->tun.nomerges != 2 && ios_blk_bio_mergeable(bio) && mq_bio_merge(q, bio, now))
 		return 0;
-	}
 	rq = mq_get_request(q, bio, now);
 	if (!rq) {
 		park_bio(q, alloc_map(q, ctx_hctx(q, bio_ctx(q, bio))), bio, now);
 		return 1;
 	}
-	mq_queue_new(q, rq, now);
-	ios_mq_run(q, now);
+	if (mq_queue_new(q, rq, now))
+		ios_mq_run(q, now);
 	return 0;
 }
 
