@@ -100,9 +100,10 @@ static int test_none_one_at_a_time_while_busy(void)
 
 /*
  * An elevator while dispatch_busy: one request per pass
- * (__blk_mq_do_dispatch_sched's max_dispatch). The device takes one, then
- * refuses: the scheduler still holds the third request. Without the rule
- * the first pass would have pulled all three onto the dispatch list.
+ * (__blk_mq_do_dispatch_sched's max_dispatch). The device takes the
+ * requeued request and one more, then refuses: the refused one waits on
+ * the dispatch list and the scheduler still holds the last two. Without
+ * the rule the pass would have pulled all four onto the dispatch list.
  */
 static int test_elevator_one_per_pass_while_busy(void)
 {
@@ -116,18 +117,18 @@ static int test_elevator_one_per_pass_while_busy(void)
 	T_ASSERT_EQ(h->nr_dispatch, 1);
 	T_ASSERT(h->dispatch_busy > 0);
 	/* while refused, new requests stay in the scheduler (the dispatch list is not empty) */
-	m_submit(r, m_ioc(2, 0), 1000, 8, IOS_READ, 0, 0);
-	m_submit(r, m_ioc(3, 0), 2000, 8, IOS_READ, 0, 0);
-	T_ASSERT_EQ(r->q->nr_sorted, 2);
-	r->accept = 2;		/* the requeued one, one from the scheduler, then busy */
+	for (unsigned i = 1; i <= 4; i++)
+		m_submit(r, m_ioc(1 + i, 0), 1000 * i, 8, IOS_READ, 0, 0);
+	T_ASSERT_EQ(r->q->nr_sorted, 4);
+	r->accept = 2;
 	ios_queue_run(r->q, 10);
 	T_ASSERT_EQ(r->nr_issued, 2);
 	T_ASSERT_EQ(r->issued[1]->sector, 1000);
-	T_ASSERT_EQ(h->nr_dispatch, 1);		/* the refused second */
-	T_ASSERT_EQ(r->q->nr_sorted, 0);
+	T_ASSERT_EQ(h->nr_dispatch, 1);		/* the refused 2000 */
+	T_ASSERT_EQ(r->q->nr_sorted, 2);		/* 3000 and 4000 never left the scheduler */
 	r->accept = -1;
 	ios_queue_run(r->q, 20);
-	T_ASSERT_EQ(r->nr_issued, 3);
+	T_ASSERT_EQ(r->nr_issued, 5);
 	m_rig_free(r, 30);
 	return T_PASS;
 }
