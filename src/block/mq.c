@@ -51,9 +51,13 @@
  * - Completion: completed(), then finish_request() as the request is
  *   freed, its tags freed, sleepers woken, the bios ended, the queue run.
  *
- * Not modelled here yet: the plug (step 6), the CPU cost of each step
- * (step 11: mq_cpu_charge() is where it goes), requeues the device asks for
- * after starting a request, shared tag sets, and I/O priority from the task.
+ * Not modelled here yet: the plug (step 6: it goes first in
+ * ios_mq_submit_bio, before mq_bio_merge, and takes the new request in
+ * place of mq_queue_new), the CPU cost of each step (step 11: submission in
+ * ios_mq_submit_bio, insert in mq_queue_new, dispatch in
+ * do_dispatch_sched_once and dispatch_rq_list, completion in
+ * ios_mq_complete), requeues the device asks for after starting a request,
+ * shared tag sets, and I/O priority from the task.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -661,9 +665,19 @@ static void mq_update_timer(struct ios_queue *q, uint64_t now)
 
 	if (mq->elevator && q->sched->ops.next_wakeup) {
 		w = q->sched->ops.next_wakeup(q);
-		/* asked for now: only useful if something could be dispatched */
-		if (w != IOS_NO_WAKEUP && w <= now)
-			w = IOS_NO_WAKEUP;
+		/*
+		 * Asked for now (or earlier): as block.c, try again a
+		 * nanosecond later if a driver tag is free and the scheduler
+		 * has work; with every tag taken the next completion runs us.
+		 */
+		if (w != IOS_NO_WAKEUP && w <= now) {
+			bool free_tag = false;
+
+			for (unsigned i = 0; i < mq->nr_hw_queues && !free_tag; i++)
+				free_tag = mq->hctx[i].tags.used < mq->hctx[i].tags.depth &&
+					   sched_has_work(q, &mq->hctx[i]);
+			w = free_tag ? now + 1 : IOS_NO_WAKEUP;
+		}
 	}
 	if (mq->resource_run_at && mq->resource_run_at < w)
 		w = mq->resource_run_at;
