@@ -41,6 +41,17 @@ struct ios_queue_host_ops {
 	 * A new call replaces the previous one.
 	 */
 	void (*set_timer)(void *host, struct ios_queue *q, uint64_t when_ns);
+	/*
+	 * Optional, blk-mq queues only: would the device refuse @rq now (a
+	 * driver's BLK_STS_RESOURCE from queue_rq)? Asked just before issue();
+	 * true sends the request back to its hardware queue's dispatch list
+	 * (trace R) and raises dispatch_busy. NULL: the device takes whatever
+	 * the driver tags let through, which is how every simulated device
+	 * behaves (its queue is full exactly when the tags are all taken).
+	 * Appended to the struct, so hosts written before it leave it NULL.
+	 */
+	bool (*busy)(void *host, struct ios_queue *q, const struct ios_request *rq,
+		     uint64_t now_ns);
 };
 
 /* Trace points, as blktrace's actions. */

@@ -63,7 +63,16 @@ enum ios_mqueue {
  * device's share alone.
  */
 #define IOS_SCHED_CHARGES_TIME	(1u << 2)
-#define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B | IOS_SCHED_CHARGES_TIME)
+/*
+ * blk-mq's 'none' (version 2, layer IOS_SCHED_LAYER_MQ only): no elevator
+ * at all, as elevator_switch(q, NULL) leaves a queue. The core never calls
+ * the descriptor's hooks; requests take driver tags at allocation
+ * (nr_requests = the device's depth), are issued directly
+ * (blk_mq_try_issue_directly) and otherwise wait in the software contexts.
+ */
+#define IOS_SCHED_NO_ELEVATOR	(1u << 3)
+#define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B | IOS_SCHED_CHARGES_TIME | \
+				 IOS_SCHED_NO_ELEVATOR)
 
 /*
  * The version of struct ios_sched_type and struct ios_sched_ops a

@@ -24,17 +24,14 @@
  * Not modelled: queue plugging (2.6.31 unplugged at once for sync I/O, which
  * is what the workloads here do), barriers, requeues from the device.
  *
- * Disk statistics follow /proc/diskstats: a request counts as in flight from
- * allocation to completion, ticks are allocation-to-completion times, and
- * merges count bios merged into queued requests. Completed requests and
- * their sectors are also counted per cgroup (struct ios_cgroup), for
- * schedulers that keep no group statistics of their own.
+ * What this layer shares with blk-mq lives beside it: the request's life,
+ * disk statistics, svc_v, trace points and the owner hook in rq.c, the
+ * merge rules and the back-merge hash in merge.c (block_int.h).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iosched/block.h"
+#include "mq_int.h"
 #include "iosched/scope.h"
 #include "iosched/suggest.h"
 
@@ -79,312 +76,7 @@ static inline unsigned rq_list(bool sync)
 	return sync ? 1 : 0;
 }
 
-/* ---- invariants: a request's and a bio's life, step by step ---- */
-
-static const char *rq_state_name(unsigned s)
-{
-	static const char *const names[] = { "allocated", "queued", "in the driver", "done",
-					     "free" };
-
-	return s < IOS_ARRAY_SIZE(names) ? names[s] : "corrupt";
-}
-
-/* Move @rq from @from to @to; any other state is a block layer or scheduler bug. */
-static inline void rq_step(struct ios_request *rq, enum ios_rq_state from, enum ios_rq_state to,
-			   const char *what)
-{
-	IOS_BUG_ON_MSG(rq->state != from, "request %" PRIu64 " (sector %" PRIu64 ") %s while %s",
-		       rq->id, rq->sector, what, rq_state_name(rq->state));
-	rq->state = (uint8_t)to;
-}
-
-/* ---- disk statistics ---- */
-
-void ios_queue_stats_update(struct ios_queue *q, uint64_t now)
-{
-	struct ios_disk_stats *s = &q->stats;
-
-	if (now > s->stamp_ns) {
-		if (s->in_flight) {
-			s->io_ticks_ns += now - s->stamp_ns;
-			s->time_in_queue_ns += (uint64_t)s->in_flight * (now - s->stamp_ns);
-		}
-		s->stamp_ns = now;
-	}
-}
-
-/* ---- tracing ---- */
-
-/* The latest time any queue call carried (for scheduler messages). */
-static inline void q_clock(struct ios_queue *q, uint64_t now)
-{
-	if (now > q->clock_ns)
-		q->clock_ns = now;
-}
-
-static inline void q_trace(struct ios_queue *q, enum ios_trace_action a,
-			   const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
-{
-	if (q->trace_ops && q->trace_ops->event)
-		q->trace_ops->event(q->trace, q, a, rq, bio, now);
-}
-
-void ios_queue_msg(struct ios_queue *q, uint64_t now, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	if (!q->trace_ops || !q->trace_ops->message)
-		return;
-	/*
-	 * A scheduler may log with a cached clock older than the queue call
-	 * it runs in; the trace must not go back in time, so stamp at least
-	 * the queue's clock.
-	 */
-	if (now < q->clock_ns)
-		now = q->clock_ns;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	q->trace_ops->message(q->trace, q, now, buf);
-}
-
-/* ---- back-merge hash ---- */
-
-static inline struct ios_list_head *hash_bucket(struct ios_queue *q, uint64_t end)
-{
-	uint64_t h = end * 0x9e3779b97f4a7c15ULL;
-
-	return &q->hash[(h >> 32) & q->hash_mask];
-}
-
-static void hash_add(struct ios_queue *q, struct ios_request *rq)
-{
-	IOS_BUG_ON(rq->hashed);
-	ios_list_add_tail(&rq->hash_node, hash_bucket(q, ios_rq_end(rq)));
-	rq->hashed = 1;
-}
-
-static void hash_del(struct ios_request *rq)
-{
-	if (rq->hashed) {
-		ios_list_del(&rq->hash_node);
-		rq->hashed = 0;
-	}
-}
-
-static void hash_reposition(struct ios_queue *q, struct ios_request *rq)
-{
-	hash_del(rq);
-	hash_add(q, rq);
-}
-
-/* The oldest queued request ending exactly at @end. */
-static struct ios_request *hash_find(struct ios_queue *q, uint64_t end)
-{
-	struct ios_list_head *b = hash_bucket(q, end), *pos;
-
-	ios_list_for_each(pos, b) {
-		struct ios_request *rq = ios_list_entry(pos, struct ios_request, hash_node);
-
-		if (ios_rq_end(rq) == end)
-			return rq;
-	}
-	return NULL;
-}
-
-/* ---- merging ---- */
-
-static inline bool bio_mergeable(const struct ios_bio *bio)
-{
-	return bio->nr_sectors && !(bio->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA));
-}
-
-static inline bool rq_mergeable(const struct ios_request *rq)
-{
-	return rq->elv_sorted && rq->hashed &&
-	       !(rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA));
-}
-
-static inline uint64_t q_max_sectors(const struct ios_queue *q)
-{
-	return q->tun.max_sectors_bytes >> IOS_SECTOR_SHIFT;
-}
-
-static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
-{
-	/* a discard merges only with discards (2.6.31 elv_rq_merge_ok, 4.19 blk_rq_merge_ok) */
-	if (!rq_mergeable(rq) || rq->dir != bio->dir ||
-	    ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD))
-		return false;
-	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
-		return false;
-	if (!q->ignore_allow_merge && q->sched->ops.allow_merge &&
-	    !q->sched->ops.allow_merge(q, rq, bio))
-		return false;
-	return true;
-}
-
-static enum ios_merge try_merge(struct ios_queue *q, struct ios_request *rq,
-				const struct ios_bio *bio)
-{
-	if (!rq_merge_ok(q, rq, bio))
-		return IOS_NO_MERGE;
-	if (ios_rq_end(rq) == bio->sector)
-		return IOS_BACK_MERGE;
-	if (rq->sector == bio->sector + bio->nr_sectors)
-		return IOS_FRONT_MERGE;
-	return IOS_NO_MERGE;
-}
-
-static enum ios_merge elv_merge(struct ios_queue *q, const struct ios_bio *bio,
-				struct ios_request **out)
-{
-	struct ios_request *rq;
-	enum ios_merge m;
-
-	if (q->tun.nomerges == 2)
-		return IOS_NO_MERGE;
-	if (q->last_merge) {
-		m = try_merge(q, q->last_merge, bio);
-		if (m != IOS_NO_MERGE) {
-			*out = q->last_merge;
-			return m;
-		}
-	}
-	if (q->tun.nomerges == 1)
-		return IOS_NO_MERGE;
-	rq = hash_find(q, bio->sector);
-	if (rq && try_merge(q, rq, bio) == IOS_BACK_MERGE) {
-		*out = rq;
-		return IOS_BACK_MERGE;
-	}
-	if (q->sched->ops.bio_merge) {
-		rq = NULL;
-		m = q->sched->ops.bio_merge(q, bio, &rq);
-		/* re-check: the scheduler only finds candidates, the rules are ours */
-		if (m != IOS_NO_MERGE && rq && try_merge(q, rq, bio) == m) {
-			*out = rq;
-			return m;
-		}
-	}
-	return IOS_NO_MERGE;
-}
-
-static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t now);
-
-/* Merge @next into @rq when they are contiguous (attempt_merge). */
-static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
-			  struct ios_request *next, uint64_t now)
-{
-	if (!rq_mergeable(rq) || !rq_mergeable(next))
-		return false;
-	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir ||
-	    ((rq->flags ^ next->flags) & IOS_REQ_DISCARD))
-		return false;
-	if ((uint64_t)rq->nr_sectors + next->nr_sectors > q_max_sectors(q))
-		return false;
-
-	rq->biotail->next = next->bio;
-	rq->biotail = next->biotail;
-	rq->nr_bios += next->nr_bios;
-	rq->nr_sectors += next->nr_sectors;
-	rq->ioprio = ios_ioprio_best(rq->ioprio, next->ioprio);
-	if (next->alloc_ns < rq->alloc_ns)
-		rq->alloc_ns = next->alloc_ns;
-	next->bio = next->biotail = NULL;
-	next->nr_bios = 0;
-
-	hash_del(next);
-	hash_reposition(q, rq);
-	if (q->sched->ops.requests_merged)
-		q->sched->ops.requests_merged(q, rq, next);
-	q->nr_sorted--;
-	q->nr_rq_merges++;
-	if (q->last_merge == next)
-		q->last_merge = rq;
-	/* the absorbed request stops counting as in flight (blk_account_io_merge) */
-	ios_queue_stats_update(q, now);
-	q->stats.in_flight--;
-	free_request(q, next, now);
-	return true;
-}
-
-static void attempt_back_merge(struct ios_queue *q, struct ios_request *rq, uint64_t now)
-{
-	struct ios_request *next;
-
-	if (!q->sched->ops.latter)
-		return;
-	next = q->sched->ops.latter(q, rq);
-	if (next)
-		attempt_merge(q, rq, next, now);
-}
-
-static void attempt_front_merge(struct ios_queue *q, struct ios_request *rq, uint64_t now)
-{
-	struct ios_request *prev;
-
-	if (!q->sched->ops.former)
-		return;
-	prev = q->sched->ops.former(q, rq);
-	if (prev)
-		attempt_merge(q, prev, rq, now);
-}
-
-static void do_bio_merge(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
-			 enum ios_merge m, uint64_t now)
-{
-	bio->next = NULL;
-	if (m == IOS_BACK_MERGE) {
-		rq->biotail->next = bio;
-		rq->biotail = bio;
-		rq->nr_sectors += bio->nr_sectors;
-		hash_reposition(q, rq);
-	} else {
-		bio->next = rq->bio;
-		rq->bio = bio;
-		rq->sector = bio->sector;
-		rq->nr_sectors += bio->nr_sectors;
-	}
-	rq->nr_bios++;
-	rq->ioprio = ios_ioprio_best(rq->ioprio, bio->ioprio);
-	q->stats.merges[bio->dir]++;
-	q->nr_bio_merges++;
-	q_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
-	if (q->sched->ops.request_merged)
-		q->sched->ops.request_merged(q, rq, m);
-	q->last_merge = rq;
-	if (m == IOS_BACK_MERGE)
-		attempt_back_merge(q, rq, now);
-	else
-		attempt_front_merge(q, rq, now);
-}
-
 /* ---- request allocation ---- */
-
-static struct ios_request *rq_alloc(struct ios_queue *q)
-{
-	struct ios_request *rq;
-
-	if (!ios_list_empty(&q->free_rqs)) {
-		rq = ios_list_first_entry(&q->free_rqs, struct ios_request, queuelist);
-		IOS_BUG_ON_MSG(rq->state != IOS_RQ_FREE, "request %" PRIu64
-			       " on the free list while %s", rq->id, rq_state_name(rq->state));
-		ios_list_del(&rq->queuelist);
-	} else {
-		rq = malloc(sizeof(*rq));
-		if (!rq)
-			return NULL;
-	}
-	memset(rq, 0, sizeof(*rq));
-	rq->tag = rq->sched_tag = -1;	/* no tags on the single-queue layer */
-	ios_list_init(&rq->queuelist);
-	ios_list_init(&rq->hash_node);
-	ios_list_init(&rq->dev_node);
-	ios_rb_clear(&rq->rb_node);
-	return rq;
-}
 
 /* Can a request be allocated on list @l for @ioc right now? */
 static bool may_alloc(struct ios_queue *q, struct ios_ioc *ioc, int dir, bool sync)
@@ -407,22 +99,11 @@ static bool may_alloc(struct ios_queue *q, struct ios_ioc *ioc, int dir, bool sy
 static int get_request_and_insert(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	bool sync = ios_bio_is_sync(bio);
-	struct ios_request *rq = rq_alloc(q);
+	struct ios_request *rq = ios_blk_rq_alloc(q);
 
 	if (!rq)
 		return -ENOMEM;
-	rq->sector = bio->sector;
-	rq->nr_sectors = bio->nr_sectors;
-	rq->dir = bio->dir;
-	rq->flags = bio->flags;
-	rq->ioc = bio->ioc;
-	rq->ioprio = bio->ioprio;
-	rq->q = q;
-	rq->id = q->next_rq_id++;
-	rq->alloc_ns = now;
-	bio->next = NULL;
-	rq->bio = rq->biotail = bio;
-	rq->nr_bios = 1;
+	ios_blk_rq_init_from_bio(q, rq, bio, now);
 	q->rq_count[rq_list(sync)]++;
 	q->nr_allocated++;
 	if (q->sched->ops.set_request) {
@@ -438,28 +119,28 @@ static int get_request_and_insert(struct ios_queue *q, struct ios_bio *bio, uint
 	}
 	if (rq->ioc)
 		rq->ioc->nr_requests++;	/* the request's reference to its context */
-	q_trace(q, IOS_TA_GETRQ, rq, bio, now);
+	ios_blk_trace(q, IOS_TA_GETRQ, rq, bio, now);
 
 	ios_queue_stats_update(q, now);
 	q->stats.in_flight++;
 
 	rq->insert_ns = now;
-	rq_step(rq, IOS_RQ_ALLOCATED, IOS_RQ_QUEUED, "inserted");
+	ios_blk_rq_step(rq, IOS_RQ_ALLOCATED, IOS_RQ_QUEUED, "inserted");
 	if (!bio->nr_sectors) {
 		/* a cache flush: not sorted, straight to the dispatch list */
 		ios_list_add_tail(&rq->queuelist, &q->dispatch);
-		q_trace(q, IOS_TA_INSERT, rq, NULL, now);
+		ios_blk_trace(q, IOS_TA_INSERT, rq, NULL, now);
 		return 0;
 	}
 	rq->elv_sorted = 1;
-	if (bio_mergeable(bio)) {
-		hash_add(q, rq);
+	if (ios_blk_bio_mergeable(bio)) {
+		ios_blk_hash_add(q, rq);
 		if (!q->last_merge)
 			q->last_merge = rq;
 	}
 	q->nr_sorted++;
 	q->sched->ops.insert(q, rq, now, 0);
-	q_trace(q, IOS_TA_INSERT, rq, NULL, now);
+	ios_blk_trace(q, IOS_TA_INSERT, rq, NULL, now);
 	return 0;
 }
 
@@ -473,7 +154,7 @@ static void park_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	else
 		q->wait_head[l] = bio;
 	q->wait_tail[l] = bio;
-	q_trace(q, IOS_TA_SLEEPRQ, NULL, bio, now);
+	ios_blk_trace(q, IOS_TA_SLEEPRQ, NULL, bio, now);
 }
 
 /* Give freed slots on list @l to sleeping bios, oldest first. */
@@ -506,7 +187,8 @@ static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t n
 
 	/* merged away while queued, or completed: never while the device has it */
 	IOS_BUG_ON_MSG(rq->state != IOS_RQ_QUEUED && rq->state != IOS_RQ_DONE,
-		       "request %" PRIu64 " freed while %s", rq->id, rq_state_name(rq->state));
+		       "request %" PRIu64 " freed while %s", rq->id,
+		       ios_blk_rq_state_name(rq->state));
 	rq->state = IOS_RQ_FREE;
 	if (q->sched->ops.put_request)
 		q->sched->ops.put_request(q, rq);
@@ -525,6 +207,14 @@ static void free_request(struct ios_queue *q, struct ios_request *rq, uint64_t n
 	wake_waiters(q, l, now);
 }
 
+void ios_blk_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	if (q->mq)
+		ios_mq_free_merged(q, rq, now);
+	else
+		free_request(q, rq, now);
+}
+
 int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_request *rq = NULL;
@@ -532,7 +222,7 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	bool sync = ios_bio_is_sync(bio);
 	int ret;
 
-	q_clock(q, now);
+	ios_blk_clock(q, now);
 	if (bio->sector + bio->nr_sectors > q->capacity_sectors ||
 	    (!bio->nr_sectors && !(bio->flags & IOS_REQ_PREFLUSH)))
 		return -EINVAL;
@@ -541,12 +231,14 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 		       " submitted while already in flight", bio->sector);
 	bio->state = IOS_BIO_IN_FLIGHT;
 	q->nr_bios_in++;
-	q_trace(q, IOS_TA_QUEUE, NULL, bio, now);
+	ios_blk_trace(q, IOS_TA_QUEUE, NULL, bio, now);
+	if (q->mq)
+		return ios_mq_submit_bio(q, bio, now);
 
-	if (bio_mergeable(bio)) {
-		m = elv_merge(q, bio, &rq);
+	if (ios_blk_bio_mergeable(bio)) {
+		m = ios_blk_elv_merge(q, bio, &rq);
 		if (m != IOS_NO_MERGE) {
-			do_bio_merge(q, rq, bio, m, now);
+			ios_blk_bio_merge_into(q, rq, bio, m, now);
 			ios_queue_run(q, now);
 			return 0;
 		}
@@ -566,16 +258,6 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 }
 
 /* ---- dispatch and completion ---- */
-
-#define IOS_SVC_SHIFT 16
-
-/* Share the time since the last dispatch or completion among those in the driver. */
-static void svc_advance(struct ios_queue *q, uint64_t now)
-{
-	if (q->rq_in_driver && now > q->svc_at)
-		q->svc_v += ((now - q->svc_at) << IOS_SVC_SHIFT) / q->rq_in_driver;
-	q->svc_at = now;
-}
 
 static void update_timer(struct ios_queue *q, uint64_t now)
 {
@@ -601,7 +283,11 @@ static void update_timer(struct ios_queue *q, uint64_t now)
 
 void ios_queue_run(struct ios_queue *q, uint64_t now)
 {
-	q_clock(q, now);
+	if (q->mq) {
+		ios_mq_run(q, now);
+		return;
+	}
+	ios_blk_clock(q, now);
 	if (q->in_run)
 		return;
 	q->in_run = true;
@@ -620,19 +306,7 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 			IOS_BUG_ON(!rq->elv_sorted);
 			q->nr_sorted--;
 		}
-		rq_step(rq, IOS_RQ_QUEUED, IOS_RQ_IN_DRIVER, "dispatched");
-		hash_del(rq);
-		if (q->last_merge == rq)
-			q->last_merge = NULL;
-		rq->dispatch_ns = now;
-		svc_advance(q, now);
-		rq->svc_v0 = q->svc_v;
-		q->rq_in_driver++;
-		q->in_flight[ios_rq_is_sync(rq)]++;
-		q_trace(q, IOS_TA_ISSUE, rq, NULL, now);
-		if (q->owner_ops)
-			q->owner_ops->dispatch(q->owner, rq, now);
-		q->host_ops->issue(q->host, q, rq, now);
+		ios_blk_rq_issue(q, rq, now);
 	}
 	q->in_run = false;
 	update_timer(q, now);
@@ -640,7 +314,7 @@ void ios_queue_run(struct ios_queue *q, uint64_t now)
 
 void ios_queue_timer(struct ios_queue *q, uint64_t now)
 {
-	q_clock(q, now);
+	ios_blk_clock(q, now);
 	q->timer_at = IOS_NO_WAKEUP;
 	if (q->sched->ops.timer)
 		q->sched->ops.timer(q, now);
@@ -649,39 +323,13 @@ void ios_queue_timer(struct ios_queue *q, uint64_t now)
 
 void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error)
 {
-	struct ios_bio *bio, *next;
-	bool sync = ios_rq_is_sync(rq);
+	struct ios_bio *bio;
 
-	rq_step(rq, IOS_RQ_IN_DRIVER, IOS_RQ_DONE, "completed");
-	IOS_BUG_ON(q->rq_in_driver == 0);
-	q_clock(q, now);
-	rq->complete_ns = now;
-	rq->error = error;
-	svc_advance(q, now);
-	if (rq->ioc) {
-		uint64_t share = (q->svc_v - rq->svc_v0) >> IOS_SVC_SHIFT;
-
-		rq->ioc->device_ns += share;
-		if (rq->ioc->cgroup)
-			rq->ioc->cgroup->device_ns += share;
+	if (q->mq) {
+		ios_mq_complete(q, rq, now, error);
+		return;
 	}
-	q->rq_in_driver--;
-	q->in_flight[sync]--;
-
-	ios_queue_stats_update(q, now);
-	q->stats.in_flight--;
-	if (rq->nr_sectors) {
-		q->stats.ios[rq->dir]++;
-		q->stats.sectors[rq->dir] += rq->nr_sectors;
-		q->stats.ticks_ns[rq->dir] += now - rq->alloc_ns;
-		/* per cgroup, by the task that caused the request (blkio's view) */
-		if (rq->ioc && rq->ioc->cgroup) {
-			rq->ioc->cgroup->ios[rq->dir]++;
-			rq->ioc->cgroup->sectors[rq->dir] += rq->nr_sectors;
-		}
-	}
-	q_trace(q, IOS_TA_COMPLETE, rq, NULL, now);
-
+	ios_blk_rq_complete_acct(q, rq, now, error);
 	if (rq->elv_sorted)
 		q->sched->ops.completed(q, rq, now);
 
@@ -689,16 +337,7 @@ void ios_queue_complete(struct ios_queue *q, struct ios_request *rq, uint64_t no
 	bio = rq->bio;
 	rq->bio = rq->biotail = NULL;
 	free_request(q, rq, now);
-	for (; bio; bio = next) {
-		next = bio->next;
-		bio->next = NULL;
-		IOS_BUG_ON_MSG(bio->state != IOS_BIO_IN_FLIGHT, "bio at sector %" PRIu64
-			       " ended twice (request %" PRIu64 ")", bio->sector, rq->id);
-		bio->state = IOS_BIO_IDLE;
-		q->nr_bios_done++;
-		if (bio->end_io)
-			bio->end_io(bio, now, error);
-	}
+	ios_blk_end_bios(q, rq, bio, now, error);
 	ios_queue_run(q, now);
 }
 
@@ -721,12 +360,6 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 
 	if (!st) {
 		IOS_ERR(e, -EINVAL, "no scheduler given");
-		return NULL;
-	}
-	if (ios_sched_layer(st) != IOS_SCHED_LAYER_SQ) {
-		/* blk-mq arrives with issue 29's later steps (docs/blk-mq-plan.md) */
-		IOS_ERR(e, -EOPNOTSUPP, "scheduler '%s' runs on the blk-mq block layer, which "
-			"this build does not have yet", st->name);
 		return NULL;
 	}
 	if (cfg->id >= IOS_MAX_QUEUES || !cfg->depth || !cfg->host_ops ||
@@ -830,13 +463,27 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 				goto fail;
 		}
 	}
+	/* blk-mq when the scheduler names it: contexts, tags, nr_requests (mq.c) */
+	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ) {
+		ret = ios_mq_init(q, cfg, e);
+		if (ret)
+			goto fail;
+	}
 	ret = st->ops.init(q);
 	if (ret) {
 		IOS_ERR(e, ret, "scheduler '%s' failed to initialise", st->name);
 		goto fail;
 	}
+	if (q->mq) {
+		ret = ios_mq_init_sched(q, e);
+		if (ret) {
+			st->ops.exit(q);
+			goto fail;
+		}
+	}
 	return q;
 fail:
+	ios_mq_exit(q);
 	free(q->sched_data);
 	free(q->hash);
 	free(q);
@@ -856,7 +503,15 @@ void ios_queue_destroy(struct ios_queue *q)
 		       "%" PRIu64 " bios accepted, %" PRIu64 " ended%s", q->nr_bios_in,
 		       q->nr_bios_done,
 		       q->wait_head[0] || q->wait_head[1] ? ", some still waiting for a request" : "");
+	if (q->mq) {
+		const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(q->sched);
+
+		for (unsigned i = 0; mo && mo->exit_hctx && q->mq->elevator &&
+				     i < q->mq->nr_hw_queues; i++)
+			mo->exit_hctx(q, i);
+	}
 	q->sched->ops.exit(q);
+	ios_mq_exit(q);
 	while (!ios_list_empty(&q->free_rqs)) {
 		struct ios_request *rq = ios_list_first_entry(&q->free_rqs, struct ios_request,
 							      queuelist);

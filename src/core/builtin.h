@@ -32,6 +32,7 @@ extern const struct ios_sched_type ios_sched_as;
 extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
+extern const struct ios_sched_type ios_sched_none;	/* blk-mq (sched/none.c) */
 
 /*
  * Not in the registry: the two 2008 group designs, reached through cfq's

@@ -21,6 +21,7 @@ static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_cfq,
 	&ios_sched_cfq_2633,
 	&ios_sched_cfq_419,
+	&ios_sched_none,
 };
 
 static const struct ios_sched_type *extra_scheds[IOS_SCHED_MAX_EXTRA];
@@ -120,6 +121,9 @@ static int sched_check_layer(const struct ios_sched_type *t, struct ios_err *e)
 	if (layer == IOS_SCHED_LAYER_MQ && t->ops.may_queue)
 		return IOS_ERR(e, -EINVAL, "scheduler %s: may_queue() is a hook of the single-queue "
 			       "layer; blk-mq limits allocations with mq_ops->limit_depth()", t->name);
+	if ((t->features & IOS_SCHED_NO_ELEVATOR) && layer != IOS_SCHED_LAYER_MQ)
+		return IOS_ERR(e, -EINVAL, "scheduler %s: IOS_SCHED_NO_ELEVATOR ('none') exists on "
+			       "the blk-mq layer only", t->name);
 	if (mq && !mq->dispatch_hctx != !mq->has_work_hctx)
 		return IOS_ERR(e, -EINVAL, "scheduler %s: %s without %s", t->name,
 			       mq->dispatch_hctx ? "dispatch_hctx()" : "has_work_hctx()",

@@ -161,7 +161,8 @@ static void null_timer(void *host, struct ios_queue *q, uint64_t when)
 	(void)when;
 }
 
-static const struct ios_queue_host_ops null_host = { null_issue, null_timer };
+static const struct ios_queue_host_ops null_host = { .issue = null_issue,
+						     .set_timer = null_timer };
 
 /* Settings go through the block layer into the scheduler. */
 static int test_rig_settings(void)

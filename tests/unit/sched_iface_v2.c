@@ -6,8 +6,8 @@
  * (the core never reads the fields it did not have); a version 2 one is
  * refused with an unknown layer, blk-mq hooks on a single-queue scheduler,
  * may_queue() on a blk-mq one, or dispatch_hctx() without has_work_hctx();
- * a blk-mq descriptor is valid but gets no queue until the blk-mq layer
- * exists (-EOPNOTSUPP, nothing half-built); every built-in is single-queue.
+ * a blk-mq descriptor gets a blk-mq queue (src/block/mq.c), 'none' only on
+ * blk-mq; the legacy built-ins are single-queue.
  */
 #include <string.h>
 #include "harness.h"
@@ -150,10 +150,11 @@ static void null_timer(void *h, struct ios_queue *q, uint64_t when)
 	(void)h, (void)q, (void)when;
 }
 
-static const struct ios_queue_host_ops null_host = { null_issue, null_timer };
+static const struct ios_queue_host_ops null_host = { .issue = null_issue,
+						     .set_timer = null_timer };
 
-/* Until the blk-mq layer exists, a blk-mq scheduler gets no queue at all. */
-static int test_mq_gets_no_legacy_queue(void)
+/* A blk-mq descriptor gets a blk-mq queue (q->mq); the same one on SQ a legacy queue. */
+static int test_mq_gets_blk_mq_queue(void)
 {
 	struct ios_sched_type t = v_type(2, IOS_SCHED_LAYER_MQ, NULL);
 	struct ios_queue_config cfg;
@@ -165,25 +166,40 @@ static int test_mq_gets_no_legacy_queue(void)
 	cfg.depth = 1;
 	cfg.capacity_sectors = 1ULL << 30;
 	cfg.host_ops = &null_host;
-	T_ASSERT(ios_queue_create(&cfg, &e) == NULL);
-	T_ASSERT_EQ(e.code, -EOPNOTSUPP);
-	T_ASSERT_MSG(strstr(e.msg, "blk-mq"), "message '%s'", e.msg);
-	/* the same descriptor on the single-queue layer builds */
+	q = ios_queue_create(&cfg, &e);
+	T_ASSERT_MSG(q != NULL, "%s", e.msg);
+	T_ASSERT(q->mq != NULL);
+	T_ASSERT_EQ(q->nr_hw_queues, 1);
+	T_ASSERT_EQ(q->nr_cpus, 1);
+	T_ASSERT_EQ(q->nr_requests, 2);	/* 2 * min(depth 1, 128) */
+	ios_queue_destroy(q);
+	/* the same descriptor on the single-queue layer builds today's queue */
 	t.layer = IOS_SCHED_LAYER_SQ;
 	memset(&e, 0, sizeof(e));
 	q = ios_queue_create(&cfg, &e);
 	T_ASSERT_MSG(q != NULL, "%s", e.msg);
+	T_ASSERT(q->mq == NULL);
+	T_ASSERT_EQ(q->nr_requests, 0);
 	ios_queue_destroy(q);
+	/* 'none' is a blk-mq notion: refused on the single-queue layer */
+	t.features = IOS_SCHED_NO_ELEVATOR;
+	T_ASSERT_EQ(check(&t, "blk-mq layer only"), T_PASS);
 	return T_PASS;
 }
 
-/* Every built-in, and every group-policy variant, is single-queue with no blk-mq hooks. */
-static int test_builtins_are_single_queue(void)
+/*
+ * The legacy built-ins, and every group-policy variant, are single-queue
+ * with no blk-mq hooks; 'none' is blk-mq without an elevator.
+ */
+static int test_builtins_layers(void)
 {
+	static const char *const legacy[] = { "noop", "deadline", "bfq", "as", "cfq",
+					      "cfq-2.6.33", "cfq-4.19" };
 	const struct ios_sched_type *t;
-	size_t n = 0;
 
-	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++, n++) {
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(legacy); i++) {
+		t = ios_sched_find(legacy[i]);
+		T_ASSERT_MSG(t != NULL, "%s", legacy[i]);
 		T_ASSERT_MSG(ios_sched_layer(t) == IOS_SCHED_LAYER_SQ, "%s", t->name);
 		T_ASSERT_MSG(ios_sched_mq_ops(t) == NULL, "%s", t->name);
 		for (size_t k = 0; t->cgroups && k < IOS_GROUP_POLICY_NR; k++)
@@ -191,12 +207,15 @@ static int test_builtins_are_single_queue(void)
 				T_ASSERT(ios_sched_layer(t->cgroups->policy[k]) ==
 					 IOS_SCHED_LAYER_SQ);
 	}
-	T_ASSERT(n >= 7);
+	t = ios_sched_find("none");
+	T_ASSERT(t != NULL);
+	T_ASSERT_EQ(ios_sched_layer(t), IOS_SCHED_LAYER_MQ);
+	T_ASSERT(t->features & IOS_SCHED_NO_ELEVATOR);
 	return T_PASS;
 }
 
 int main(void)
 {
-	return T_RUN(test_v1_ignores_the_tail, test_v2_layer_rules, test_mq_gets_no_legacy_queue,
-		     test_builtins_are_single_queue);
+	return T_RUN(test_v1_ignores_the_tail, test_v2_layer_rules, test_mq_gets_blk_mq_queue,
+		     test_builtins_layers);
 }

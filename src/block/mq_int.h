@@ -1,0 +1,81 @@
+/*
+ * blk-mq's private state, following Linux 6.12 (block/blk-mq.h,
+ * block/blk-mq-tag.h, include/linux/sbitmap.h), for src/block/mq*.c only.
+ *
+ * One struct ios_queue serves both block layers; q->mq is NULL on the
+ * single-queue layer and points at a struct ios_mq on blk-mq. CPUs are
+ * software contexts (struct ios_mq_ctx, the kernel's blk_mq_ctx); each maps
+ * to a hardware context (struct ios_mq_hctx, blk_mq_hw_ctx) as
+ * blk_mq_map_queues() maps them. Each hardware context has driver tags of
+ * the device's depth and, under an elevator, scheduler tags of nr_requests.
+ */
+#ifndef IOSCHED_MQ_INT_H
+#define IOSCHED_MQ_INT_H
+
+#include "block_int.h"
+
+/*
+ * A tag map, as an sbitmap of 6.12: depth bits in words of 2^shift bits
+ * (sbitmap_calculate_shift), so that a shallow depth applies per word.
+ */
+struct ios_mq_tags {
+	unsigned depth;			/* tags in the map */
+	unsigned shift;			/* log2 of the bits per word */
+	unsigned nr_words;
+	unsigned used;			/* tags taken */
+	uint64_t *words;		/* bit set: taken */
+	/* bios whose task sleeps for a tag of this map, oldest first (trace S) */
+	struct ios_bio *wait_head, *wait_tail;
+	unsigned nr_waiting;
+};
+
+struct ios_mq_ctx {
+	struct ios_list_head rq_list;	/* requests waiting here (no elevator), by queuelist */
+	unsigned nr_rqs;
+	unsigned hctx;			/* the hardware context this CPU maps to */
+};
+
+struct ios_mq_hctx {
+	unsigned idx;
+	struct ios_mq_tags tags;	/* driver tags: the device's depth */
+	struct ios_mq_tags sched_tags;	/* scheduler tags (nr_requests); depth 0 without elevator */
+	struct ios_list_head dispatch;	/* hctx->dispatch: requeues, bypass inserts, flushes */
+	unsigned nr_dispatch;
+	/*
+	 * blk_mq_update_dispatch_busy's EWMA (weight 8, factor 4): raised
+	 * by a dispatch the device refused, decayed by one it took
+	 */
+	unsigned dispatch_busy;
+	unsigned dispatch_from;		/* blk_mq_do_dispatch_ctx's round-robin position (ctx) */
+};
+
+struct ios_mq {
+	unsigned nr_hw_queues, nr_cpus;
+	bool elevator;			/* a scheduler sits in front (not 'none') */
+	bool hctx_dispatch;		/* the scheduler dispatches per hctx (mq_ops->dispatch_hctx) */
+	struct ios_mq_ctx *ctx;		/* [nr_cpus] */
+	struct ios_mq_hctx *hctx;	/* [nr_hw_queues] */
+	/* a rerun armed after the device refused with nothing in flight (BLK_MQ_RESOURCE_DELAY) */
+	uint64_t resource_run_at;
+	uint64_t nr_requeues, nr_direct, nr_busy;
+};
+
+/* mq_tag.c */
+int ios_mq_tags_init(struct ios_mq_tags *t, unsigned depth);
+void ios_mq_tags_free(struct ios_mq_tags *t);
+/* A free tag, the first fit within @shallow bits of each word (0: no limit), or -1. */
+int ios_mq_tag_get(struct ios_mq_tags *t, unsigned shallow);
+void ios_mq_tag_put(struct ios_mq_tags *t, int tag);
+/* sbitmap_calculate_shift of lib/sbitmap.c for a map of @depth bits */
+unsigned ios_mq_tags_shift(unsigned depth);
+
+/* mq.c, for block.c's entry points */
+int ios_mq_init(struct ios_queue *q, const struct ios_queue_config *cfg, struct ios_err *e);
+int ios_mq_init_sched(struct ios_queue *q, struct ios_err *e);
+void ios_mq_exit(struct ios_queue *q);
+int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+void ios_mq_run(struct ios_queue *q, uint64_t now);
+void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error);
+void ios_mq_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+
+#endif
