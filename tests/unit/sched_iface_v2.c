@@ -7,7 +7,8 @@
  * refused with an unknown layer, blk-mq hooks on a single-queue scheduler,
  * may_queue() on a blk-mq one, or dispatch_hctx() without has_work_hctx();
  * a blk-mq descriptor is valid but gets no queue until the blk-mq layer
- * exists (-EOPNOTSUPP, nothing half-built); every built-in is single-queue.
+ * exists (-EOPNOTSUPP, nothing half-built); every legacy built-in is
+ * single-queue, and a blk-mq built-in (kyber-6.12) passes the v2 checks.
  */
 #include <string.h>
 #include "harness.h"
@@ -177,13 +178,24 @@ static int test_mq_gets_no_legacy_queue(void)
 	return T_PASS;
 }
 
-/* Every built-in, and every group-policy variant, is single-queue with no blk-mq hooks. */
+/*
+ * Every legacy built-in, and every group-policy variant, is single-queue
+ * with no blk-mq hooks; the blk-mq built-ins pass ios_sched_type_check.
+ */
 static int test_builtins_are_single_queue(void)
 {
 	const struct ios_sched_type *t;
 	size_t n = 0;
 
-	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++, n++) {
+	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++) {
+		if (ios_sched_layer(t) == IOS_SCHED_LAYER_MQ) {
+			struct ios_err e = { 0 };
+
+			T_ASSERT_MSG(ios_sched_type_check(t, &e) == 0, "%s: %s", t->name, e.msg);
+			T_ASSERT_MSG(ios_sched_mq_ops(t) != NULL, "%s", t->name);
+			continue;
+		}
+		n++;
 		T_ASSERT_MSG(ios_sched_layer(t) == IOS_SCHED_LAYER_SQ, "%s", t->name);
 		T_ASSERT_MSG(ios_sched_mq_ops(t) == NULL, "%s", t->name);
 		for (size_t k = 0; t->cgroups && k < IOS_GROUP_POLICY_NR; k++)
