@@ -156,6 +156,7 @@ struct ky_data {
 	/* read-only state for --dump-state (the kernel's debugfs files) */
 	int depth[KY_NR_DOMAINS];	/* current pool sizes (read_tokens ...) */
 	int used[KY_NR_DOMAINS];	/* tokens held */
+	int waiting[KY_NR_DOMAINS];	/* hardware queues on the domain's wait queue */
 	int async_depth;		/* per sbitmap word */
 	int resizes;			/* pool size changes (trace_kyber_adjust) */
 	int throttled;			/* dispatch found no token (trace_kyber_throttled) */
@@ -224,10 +225,14 @@ static int ky_get_token(struct ky_data *kqd, struct ky_hctx *khd, unsigned d)
 	int nr = ky_tokens_get(&kqd->tokens[d]);
 
 	if (nr < 0) {
+		if (!khd->waiting[d])
+			kqd->waiting[d]++;
 		khd->waiting[d] = true;
 		kqd->throttled++;
 		return -1;
 	}
+	if (khd->waiting[d])
+		kqd->waiting[d]--;
 	khd->waiting[d] = false;
 	kqd->used[d]++;
 	return nr;
@@ -251,8 +256,10 @@ static void ky_put_token(struct ky_data *kqd, struct ios_request *rq)
 	 * (a waiter is woken once per wake_batch freed bits) is not modelled.
 	 */
 	for (unsigned h = 0; h < kqd->nr_hw_queues; h++)
-		if (kqd->khd[h])
+		if (kqd->khd[h] && kqd->khd[h]->waiting[d]) {
 			kqd->khd[h]->waiting[d] = false;
+			kqd->waiting[d]--;
+		}
 }
 
 /*
@@ -440,8 +447,11 @@ static void ky_exit_hctx(struct ios_queue *q, unsigned hctx)
 
 	if (hctx >= kqd->nr_hw_queues || !kqd->khd[hctx])
 		return;
-	for (unsigned d = 0; d < KY_NR_DOMAINS; d++)
+	for (unsigned d = 0; d < KY_NR_DOMAINS; d++) {
 		IOS_BUG_ON(!ios_list_empty(&kqd->khd[hctx]->rqs[d]));
+		if (kqd->khd[hctx]->waiting[d])
+			kqd->waiting[d]--;
+	}
 	free(kqd->khd[hctx]);
 	kqd->khd[hctx] = NULL;
 }
@@ -759,6 +769,11 @@ static const struct ios_tunable ky_stats[] = {
 	KY_STAT(used[KY_WRITE], "write_used", "WRITE tokens held"),
 	KY_STAT(used[KY_DISCARD], "discard_used", "DISCARD tokens held"),
 	KY_STAT(used[KY_OTHER], "other_used", "OTHER tokens held"),
+	KY_STAT(waiting[KY_READ], "read_waiting", "hardware queues waiting for a READ token"),
+	KY_STAT(waiting[KY_WRITE], "write_waiting", "hardware queues waiting for a WRITE token"),
+	KY_STAT(waiting[KY_DISCARD], "discard_waiting",
+		"hardware queues waiting for a DISCARD token"),
+	KY_STAT(waiting[KY_OTHER], "other_waiting", "hardware queues waiting for an OTHER token"),
 	KY_STAT(async_depth, "async_depth", "scheduler tags per sbitmap word async requests may use"),
 	KY_STAT(resizes, "resizes", "token pool size changes (kyber_adjust)"),
 	KY_STAT(throttled, "throttled", "dispatch attempts that found no token (kyber_throttled)"),

@@ -74,7 +74,11 @@ static int test_tokens_shared_by_hctxs(void)
 	}
 	T_ASSERT(ky_mo(s)->has_work_hctx(&s->q, 1));
 	T_ASSERT(ky_dispatch(s, 1, 2) == NULL);
+	/* hctx 1 is on DISCARD's wait queue; a freed token wakes it (kyber_domain_wake) */
+	T_ASSERT_EQ(ky_stat(s, "discard_waiting"), 1);
+	T_ASSERT_EQ(ky_stat(s, "read_waiting"), 0);
 	t_sq_complete(s, held[0], 3);
+	T_ASSERT_EQ(ky_stat(s, "discard_waiting"), 0);
 	T_ASSERT(ky_dispatch(s, 1, 4) == other);
 	t_sq_complete(s, other, 5);
 	for (unsigned i = 1; i < 64; i++)
@@ -116,6 +120,14 @@ static int test_waiting_requests_merge(void)
 	T_ASSERT(m == w1);
 	T_ASSERT_EQ(ky_try(s, cpu0, 4992, IOS_WRITE, &m), IOS_FRONT_MERGE);
 	T_ASSERT(m == w1);
+	/* another cgroup's bio: no (blk_cgroup_mergeable) */
+	{
+		static struct ios_cgroup cg = { .path = (char *)"a", .id = 1, .ioprio = -1 };
+		struct ios_ioc *other = t_ioc(23);
+
+		other->cgroup = &cg;
+		T_ASSERT_EQ(ky_try(s, other, 5008, IOS_WRITE, &m), IOS_NO_MERGE);
+	}
 	/* another CPU's list, another domain: no */
 	T_ASSERT_EQ(ky_try(s, cpu1, 5008, IOS_WRITE, &m), IOS_NO_MERGE);
 	T_ASSERT_EQ(ky_try(s, cpu0, 5008, IOS_READ, &m), IOS_NO_MERGE);
