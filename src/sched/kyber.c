@@ -104,7 +104,6 @@ enum {
 /* kyber_depth, kyber_batch_size, kyber_latency_targets (6.12) */
 static const unsigned ky_depth[KY_NR_DOMAINS] = { 256, 128, 64, 16 };
 static const unsigned ky_batch_size[KY_NR_DOMAINS] = { 16, 8, 1, 1 };
-static const char *const ky_domain_names[KY_NR_DOMAINS] = { "READ", "WRITE", "DISCARD", "OTHER" };
 #define KY_DISCARD_TARGET_NS (5 * IOS_NSEC_PER_SEC)
 
 /*
@@ -277,7 +276,6 @@ static void ky_resize_domain(struct ky_data *kqd, unsigned d, unsigned depth, ui
 	kqd->tokens[d].depth = depth;
 	kqd->depth[d] = (int)depth;
 	kqd->resizes++;
-	ios_queue_msg(kqd->q, now, "kyber adjust %s %u", ky_domain_names[d], depth);
 	ios_queue_note_owner(kqd->q, now, 0, IOS_OWN_DEPTH, IOS_OWN_DEPTH_REASON(d, depth));
 }
 
@@ -746,13 +744,11 @@ static const struct ios_tunable ky_tunables[] = {
 	{ .name = "read_lat_nsec", .type = IOS_TUN_U64,
 	  .offset = offsetof(struct ky_data, lat_target_ns[KY_READ]),
 	  .min = 0, .max = INT64_MAX, .def = "2000000", .unit = "ns",
-	  .help = "READ domain's latency target (any u64, as kstrtoull takes it; 0 or "
-		  "under 8 ns makes every sample late)" },
+	  .help = "READ domain's latency target; any u64 (kstrtoull), under 8 ns every read is late" },
 	{ .name = "write_lat_nsec", .type = IOS_TUN_U64,
 	  .offset = offsetof(struct ky_data, lat_target_ns[KY_WRITE]),
 	  .min = 0, .max = INT64_MAX, .def = "10000000", .unit = "ns",
-	  .help = "WRITE domain's latency target (any u64, as kstrtoull takes it; 0 or "
-		  "under 8 ns makes every sample late)" },
+	  .help = "WRITE domain's latency target; any u64 (kstrtoull), under 8 ns every write is late" },
 	{ .name = NULL },
 };
 
