@@ -33,6 +33,8 @@ extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_none;	/* blk-mq (sched/none.c) */
+/* blk-mq (IOS_SCHED_LAYER_MQ) */
+extern const struct ios_sched_type ios_sched_kyber;
 
 /*
  * Not in the registry: the two 2008 group designs, reached through cfq's

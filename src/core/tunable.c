@@ -151,9 +151,12 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	int digits = 0;
 
 	for (; isdigit((unsigned char)*p); p++, digits++) {
-		if (ip > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		/* exact, so that every u64 up to 18446744073709551615 parses (kstrtoull) */
+		if (ip > (UINT64_MAX - d) / 10)
 			return -ERANGE;
-		ip = ip * 10 + (uint64_t)(*p - '0');
+		ip = ip * 10 + d;
 	}
 	if (*p == '.') {
 		if (!allow_frac)
@@ -185,7 +188,7 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	} else {
 		mult = bare_mult;
 	}
-	if (sat_mul(ip, mult) == UINT64_MAX)
+	if (mult && ip > UINT64_MAX / mult)
 		return -ERANGE;
 	{
 		uint64_t whole = ip * mult;
