@@ -89,6 +89,15 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "lose_write", IOS_TUN_INT, offsetof(struct ios_lab_tunables, lose_write), 0, INT32_MAX,
 	  "0", "", "the device acknowledges the N-th O_DIRECT data write of the run and drops it "
 	  "(no kernel has this: a fault for verify= to catch, docs/verify.md); 0: none", 0, NULL },
+	/*
+	 * Default 1: one software context and, whatever the device offers, one
+	 * hardware queue, so an mq run measures the scheduler rather than how
+	 * tasks spread over queues; set it to see several (docs/blk-mq.md).
+	 */
+	{ "cpus", IOS_TUN_INT, offsetof(struct ios_lab_tunables, cpus), 1, IOS_MAX_CPUS, "1", "",
+	  "simulated CPUs (blk-mq software contexts): tasks go round-robin over them, or where "
+	  "cpus_allowed/cpumask say; a device gets at most one hardware queue per CPU; the "
+	  "single-queue layer ignores it", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -481,6 +490,23 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 		return ret;
 	qc.settings = c->set;
 	qc.depth = c->host->disk.depth;
+	qc.nr_cpus = (unsigned)c->lab.cpus;
+	qc.nr_hw_queues = 1;
+	if (ios_sched_layer(qc.sched) == IOS_SCHED_LAYER_MQ) {
+		/*
+		 * blk-mq takes the device's per-queue tags, not the legacy
+		 * depth, and at most one hardware queue per CPU: the nvme
+		 * driver asks for one per possible CPU (nvme_max_io_queues)
+		 * and blk_mq_alloc_tag_set caps any single-map tag set at
+		 * nr_cpu_ids (block/blk-mq.c). The legacy layer keeps
+		 * queue_depth(), so its runs do not change.
+		 */
+		unsigned nrq = c->host->disk.nr_hw_queues ? c->host->disk.nr_hw_queues : 1;
+
+		if (c->host->disk.hw_queue_depth)
+			qc.depth = c->host->disk.hw_queue_depth;
+		qc.nr_hw_queues = nrq < qc.nr_cpus ? nrq : qc.nr_cpus;
+	}
 	qc.rotational = c->host->disk.rotational;
 	qc.capacity_sectors = c->host->disk.nr_sectors;
 	if (c->host->disk.zoned) {
