@@ -455,6 +455,30 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 	return 0;
 }
 
+/*
+ * The depth and queues the disk gives the block layer. The legacy layer
+ * gets queue_depth(), as it always did. blk-mq gets the device's tags per
+ * hardware queue and at most one hardware queue per CPU: the nvme driver
+ * asks for one per possible CPU (nvme_max_io_queues, drivers/nvme/host/
+ * pci.c) and blk_mq_alloc_tag_set caps any single-map tag set at
+ * nr_cpu_ids (block/blk-mq.c). nr_cpus is lab.cpus on both layers (the
+ * legacy one does not read it).
+ */
+void ios_run_queue_geometry(const struct ios_host_disk *disk, unsigned cpus, unsigned layer,
+			    struct ios_queue_config *qc)
+{
+	unsigned nrq = disk->nr_hw_queues ? disk->nr_hw_queues : 1;
+
+	qc->nr_cpus = cpus ? cpus : 1;
+	qc->depth = disk->depth;
+	qc->nr_hw_queues = 1;
+	if (layer != IOS_SCHED_LAYER_MQ)
+		return;
+	if (disk->hw_queue_depth)
+		qc->depth = disk->hw_queue_depth;
+	qc->nr_hw_queues = nrq < qc->nr_cpus ? nrq : qc->nr_cpus;
+}
+
 /* The host (device.* settings) and the queue on it (queue.* and the scheduler's). */
 static int run_build(struct run_ctx *c, struct ios_err *e)
 {
@@ -489,24 +513,8 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	if (ret)
 		return ret;
 	qc.settings = c->set;
-	qc.depth = c->host->disk.depth;
-	qc.nr_cpus = (unsigned)c->lab.cpus;
-	qc.nr_hw_queues = 1;
-	if (ios_sched_layer(qc.sched) == IOS_SCHED_LAYER_MQ) {
-		/*
-		 * blk-mq takes the device's per-queue tags, not the legacy
-		 * depth, and at most one hardware queue per CPU: the nvme
-		 * driver asks for one per possible CPU (nvme_max_io_queues)
-		 * and blk_mq_alloc_tag_set caps any single-map tag set at
-		 * nr_cpu_ids (block/blk-mq.c). The legacy layer keeps
-		 * queue_depth(), so its runs do not change.
-		 */
-		unsigned nrq = c->host->disk.nr_hw_queues ? c->host->disk.nr_hw_queues : 1;
-
-		if (c->host->disk.hw_queue_depth)
-			qc.depth = c->host->disk.hw_queue_depth;
-		qc.nr_hw_queues = nrq < qc.nr_cpus ? nrq : qc.nr_cpus;
-	}
+	ios_run_queue_geometry(&c->host->disk, (unsigned)c->lab.cpus, ios_sched_layer(qc.sched),
+			       &qc);
 	qc.rotational = c->host->disk.rotational;
 	qc.capacity_sectors = c->host->disk.nr_sectors;
 	if (c->host->disk.zoned) {
