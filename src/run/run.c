@@ -92,7 +92,8 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	/*
 	 * Default 1: one software context and, whatever the device offers, one
 	 * hardware queue, so an mq run measures the scheduler rather than how
-	 * tasks spread over queues; set it to see several (docs/blk-mq.md).
+	 * tasks spread over queues; set it to see several (docs/devices.md,
+	 * "Hardware queues and depths for blk-mq").
 	 */
 	{ "cpus", IOS_TUN_INT, offsetof(struct ios_lab_tunables, cpus), 1, IOS_MAX_CPUS, "1", "",
 	  "simulated CPUs (blk-mq software contexts): tasks go round-robin over them, or where "
