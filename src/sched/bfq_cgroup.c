@@ -187,6 +187,11 @@ void ios_bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 		ios_bfq_exit_bfqq(bfqd, bfqq);
 	}
 	bfq_bic_map_del(&bfqd->bic_map, bic->ioc);
+	/* 6.x counts the process's requests in the bic: it goes with the last one */
+	if (bic->requests > 0) {
+		bic->dead = true;
+		return;
+	}
 	ios_list_del(&bic->node);
 	free(bic);
 }
@@ -339,6 +344,9 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	ios_list_init(&bfqq->fifo);
 	ios_list_init(&bfqq->burst_node);
 	ios_list_init(&bfqq->all_node);
+	ios_list_init(&bfqq->active_node);
+	ios_list_init(&bfqq->woken_list);
+	ios_list_init(&bfqq->woken_node);
 	bfqq->ref = 0;
 	bfqq->bfqd = bfqd;
 	if (bic)
@@ -362,6 +370,9 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	bfqq->soft_rt_next_start_ns = now;
 	bfqq->seek_history = 1;		/* the first request is almost surely seeky */
 	bfqq->seek_count = 1;
+	/* 6.x (bfq_init_bfqq): stable merge and injection clocks start now */
+	bfqq->creation_time_ns = now;
+	bfqq->decrease_time_ns = now;
 }
 
 static struct bfq_queue **bfq_async_queue_prio(struct bfq_group *bfqg, int class, int level)
@@ -439,6 +450,8 @@ void ios_bfq_put_queue(struct bfq_queue *bfqq)
 		if (bfqq->bic && bfqd->burst_size > 0)
 			bfqd->burst_size--;
 	}
+	if (bfqd->prof->wakers)
+		ios_bfq_forget_wakers(bfqd, bfqq);
 	ios_list_del(&bfqq->all_node);
 	free(bfqq);
 }
@@ -943,6 +956,11 @@ attach:
 	bfqq->allocated++;
 	bfqq->ref++;
 	rq->sched_priv[0] = bfqq;
+	/* 6.x: the process's requests allocated and not freed (bic->requests) */
+	if (bic && (bfqd->prof->injection || bfqd->prof->wakers)) {
+		rq->sched_priv[1] = bic;
+		bic->requests++;
+	}
 	if (bic && bfqq != &bfqd->oom_bfqq && bfqq_process_refs(bfqq) == 1) {
 		bfqq->bic = bic;
 		if (split)
@@ -957,8 +975,14 @@ attach:
 void ios_bfq_finish_rq(struct ios_request *rq)
 {
 	struct bfq_queue *bfqq = rq->sched_priv[0];
+	struct bfq_io_cq *bic = rq->sched_priv[1];
 
 	rq->sched_priv[0] = NULL;
+	rq->sched_priv[1] = NULL;
 	bfqq->allocated--;
 	ios_bfq_put_queue(bfqq);
+	if (bic && --bic->requests == 0 && bic->dead) {
+		ios_list_del(&bic->node);
+		free(bic);
+	}
 }
