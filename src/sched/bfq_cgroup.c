@@ -721,6 +721,13 @@ void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bf
 	if (bfqq_flag(bfqq, BFQQF_IO_bound))
 		bfqq_set(new_bfqq, BFQQF_IO_bound);
 	bfqq_clear(bfqq, BFQQF_IO_bound);
+	/*
+	 * 6.x (bfq_merge_bfqqs): the merged processes cooperate, so bfqq's
+	 * waker may inject for the shared queue too.
+	 */
+	if (bfqd->prof->wakers && bfqq->waker_bfqq && !new_bfqq->waker_bfqq &&
+	    bfqq->waker_bfqq != new_bfqq)
+		ios_bfq_set_waker(new_bfqq, bfqq->waker_bfqq);
 
 	/* a raised queue hands its raising over */
 	if (new_bfqq->wr_coeff == 1 && bfqq->wr_coeff > 1) {
@@ -919,6 +926,24 @@ static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct
 }
 
 /*
+ * bfq_waker_bfqq (6.12): the waker a process leaving @bfqq takes along,
+ * unless the waker is later in @bfqq's merge chain with this process as
+ * its only one.
+ */
+static struct bfq_queue *bfq_waker_of(struct bfq_queue *bfqq)
+{
+	struct bfq_queue *waker = bfqq->waker_bfqq, *q;
+
+	if (!waker)
+		return NULL;
+	for (q = bfqq->new_bfqq; q; q = q->new_bfqq) {
+		if (q == waker)
+			return bfqq_process_refs(waker) == 1 ? NULL : waker;
+	}
+	return waker;
+}
+
+/*
  * Attach @rq to its queue (creating context and queue on first use) and
  * take a request reference. *@bicp gets the process context (NULL if none
  * could be had: the request goes to the fallback queue).
@@ -942,7 +967,11 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 	ios_bfq_check_ioprio_change(bfqd, bic);
 	ios_bfq_check_cgroup_change(bfqd, bic);
 	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
-	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop)) {
+	/* 6.x: a stably merged process stays merged (bfq_init_rq) */
+	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop) &&
+	    !bic->stably_merged) {
+		struct bfq_queue *waker = bfqd->prof->wakers ? bfq_waker_of(bfqq) : NULL;
+
 		if (bfqq_flag(bfqq, BFQQF_in_large_burst))
 			bic->saved_in_large_burst = true;
 		bfqq = bfq_split_bfqq(bfqd, bic, bfqq);
@@ -951,6 +980,9 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 			bfqq = bfq_get_bfqq_handle_split(bfqd, bic, true, is_sync, NULL);
 		else
 			existing = true;
+		/* 6.x: the new queue keeps the shared queue's waker (bfq_init_rq) */
+		if (!existing && bfqq != &bfqd->oom_bfqq && waker)
+			ios_bfq_set_waker(bfqq, waker);
 	}
 attach:
 	bfqq->allocated++;
