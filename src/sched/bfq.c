@@ -252,7 +252,8 @@ static bool bfq_bfqq_idle_for_long_time(const struct bfq_data *bfqd, const struc
 }
 
 static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-					     unsigned old_wr_coeff, bool *interactive)
+					     unsigned old_wr_coeff, const struct bfq_io_cq *bic,
+					     bool *interactive)
 {
 	int64_t now = bfqd->now_ns;
 	bool idle_for_long_time = bfq_bfqq_idle_for_long_time(bfqd, bfqq);
@@ -264,9 +265,14 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	soft_rt = bfqd->wr_max_softrt_rate > 0 && !in_burst &&
 		  bfqq->soft_rt_next_start_ns < now && bfqq->dispatched == 0;
 	*interactive = !in_burst && idle_for_long_time;
+	/*
+	 * A shared queue is not raised, except (6.x) one shared by stable
+	 * merge: the processes of one starting application may be interactive.
+	 */
 	wr_or_deserves_wr = bfqd->low_latency &&
 			    (bfqq->wr_coeff > 1 ||
-			     (bfqq_flag(bfqq, BFQQF_sync) && bfqq->bic && (*interactive || soft_rt)));
+			     (bfqq_flag(bfqq, BFQQF_sync) && (bfqq->bic || (bic && bic->stably_merged)) &&
+			      (*interactive || soft_rt)));
 	wants_to_preempt = bfq_bfqq_update_budg_for_activation(bfqq, arrived_in_time,
 							       wr_or_deserves_wr);
 
@@ -336,7 +342,7 @@ static void bfq_add_request(struct bfq_data *bfqd, struct ios_request *rq,
 		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 
 	if (!bfqq_flag(bfqq, BFQQF_busy)) {
-		bfq_bfqq_handle_idle_busy_switch(bfqd, bfqq, old_wr_coeff, &interactive);
+		bfq_bfqq_handle_idle_busy_switch(bfqd, bfqq, old_wr_coeff, bic, &interactive);
 	} else {
 		/* async queue with sparse writes: raise it (it is not a flood) */
 		if (bfqd->low_latency && old_wr_coeff == 1 && !ios_rq_is_sync(rq) &&
@@ -1003,7 +1009,7 @@ static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now
 		return;
 	}
 	/* early queue merge with a cooperating process */
-	new_bfqq = bic ? ios_bfq_setup_cooperator(bfqd, bfqq, rq->sector) : NULL;
+	new_bfqq = bic ? ios_bfq_setup_cooperator(bfqd, bfqq, rq->sector, bic) : NULL;
 	if (new_bfqq) {
 		if (bic->bfqq[1] != bfqq)
 			new_bfqq = bic->bfqq[1];
@@ -1169,7 +1175,7 @@ static bool bfq_allow_merge(struct ios_queue *q, struct ios_request *rq, const s
 	bfqq = bic ? bic->bfqq[is_sync] : NULL;
 	if (!bfqq)
 		return false;
-	new_bfqq = ios_bfq_setup_cooperator(bfqd, bfqq, bio->sector);
+	new_bfqq = ios_bfq_setup_cooperator(bfqd, bfqq, bio->sector, bic);
 	if (new_bfqq) {
 		ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
 		bfqq = new_bfqq;

@@ -481,7 +481,7 @@ void ios_bfq_finish_rq(struct ios_request *rq);
 bool ios_bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
 void ios_bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 struct bfq_queue *ios_bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-					   uint64_t sector);
+					   uint64_t sector, struct bfq_io_cq *bic);
 void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
 			 struct bfq_queue *new_bfqq);
 
