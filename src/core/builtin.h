@@ -28,6 +28,7 @@ struct ios_dev_type;
 extern const struct ios_sched_type ios_sched_noop;
 extern const struct ios_sched_type ios_sched_deadline;
 extern const struct ios_sched_type ios_sched_bfq;
+extern const struct ios_sched_type ios_sched_bfq_612;
 extern const struct ios_sched_type ios_sched_as;
 extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
