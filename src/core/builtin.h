@@ -28,7 +28,6 @@ struct ios_dev_type;
 extern const struct ios_sched_type ios_sched_noop;
 extern const struct ios_sched_type ios_sched_deadline;
 extern const struct ios_sched_type ios_sched_bfq;
-extern const struct ios_sched_type ios_sched_bfq_612;
 extern const struct ios_sched_type ios_sched_as;
 extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
@@ -36,6 +35,7 @@ extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_none;	/* blk-mq (sched/none.c) */
 /* blk-mq (IOS_SCHED_LAYER_MQ) */
 extern const struct ios_sched_type ios_sched_kyber;
+extern const struct ios_sched_type ios_sched_bfq_612;
 
 /*
  * Not in the registry: the two 2008 group designs, reached through cfq's

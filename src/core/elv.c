@@ -23,6 +23,7 @@ static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_cfq_419,
 	&ios_sched_none,
 	&ios_sched_kyber,
+	&ios_sched_bfq_612,
 };
 
 static const struct ios_sched_type *extra_scheds[IOS_SCHED_MAX_EXTRA];
