@@ -47,8 +47,10 @@ static void cmp_schedulers_help(int at, int col, struct ios_buf *out)
 		       "%*sof that column only (cfq,cfq:fairness=1). A bare --set NAME\n"
 		       "%*sgoes to the columns whose scheduler has NAME. Default: every\n"
 		       "%*sscheduler by its primary name:", col, "", col, "", col, "");
+	/* the single-queue layer's: blk-mq schedulers are compared when listed */
 	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++)
-		ios_buf_printf(out, "%s%s", i ? "," : " ", st->name);
+		if (ios_sched_layer(st) == IOS_SCHED_LAYER_SQ)
+			ios_buf_printf(out, "%s%s", i ? "," : " ", st->name);
 	ios_buf_puts(out, "\n");
 }
 

@@ -32,6 +32,9 @@ extern const struct ios_sched_type ios_sched_as;
 extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
+/* blk-mq (IOS_SCHED_LAYER_MQ): sched/mq_deadline.c */
+extern const struct ios_sched_type ios_sched_mq_deadline_66;
+extern const struct ios_sched_type ios_sched_mq_deadline;
 
 /*
  * Not in the registry: the two 2008 group designs, reached through cfq's

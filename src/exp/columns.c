@@ -253,6 +253,13 @@ int ios_cmp_columns_parse(const char *list, const struct ios_settings *global,
 			st = ios_sched_at(i);
 			if (!st)
 				break;
+			/*
+			 * The default columns are the single-queue layer's
+			 * schedulers, so the default comparison stays what it
+			 * was; blk-mq ones are compared when named in the list.
+			 */
+			if (ios_sched_layer(st) != IOS_SCHED_LAYER_SQ)
+				continue;
 			spec = st->name;
 			len = strlen(spec);
 		}

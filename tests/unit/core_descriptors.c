@@ -127,7 +127,7 @@ static int test_schedulers(void)
 		T_ASSERT(!t->alias || ios_sched_find(t->alias) == t);
 		seen[nr_seen++] = t;
 	}
-	T_ASSERT_EQ(n, 7);
+	T_ASSERT_EQ(n, 9);
 	/* the descriptors the runner puts in a scheduler's place */
 	for (size_t i = 0; i < n; i++) {
 		t = ios_sched_at(i);
@@ -147,7 +147,7 @@ static int test_schedulers(void)
 			seen[nr_seen++] = pt;
 		}
 	}
-	T_ASSERT_EQ(nr_seen, 9);
+	T_ASSERT_EQ(nr_seen, 11);
 	return T_PASS;
 }
 

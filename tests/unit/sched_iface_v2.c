@@ -177,13 +177,29 @@ static int test_mq_gets_no_legacy_queue(void)
 	return T_PASS;
 }
 
-/* Every built-in, and every group-policy variant, is single-queue with no blk-mq hooks. */
+/*
+ * The legacy built-ins, and every group-policy variant, are single-queue
+ * with no blk-mq hooks; the blk-mq built-ins (mq-deadline's profiles) are
+ * MQ, with hooks and without may_queue.
+ */
 static int test_builtins_are_single_queue(void)
 {
+	static const char *const legacy[] = { "noop", "deadline", "bfq", "anticipatory", "cfq",
+					      "cfq-2.6.33", "cfq-4.19" };
 	const struct ios_sched_type *t;
 	size_t n = 0;
 
 	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++, n++) {
+		bool is_legacy = false;
+
+		for (size_t k = 0; k < IOS_ARRAY_SIZE(legacy); k++)
+			is_legacy |= !strcmp(t->name, legacy[k]);
+		if (!is_legacy) {
+			T_ASSERT_MSG(ios_sched_layer(t) == IOS_SCHED_LAYER_MQ, "%s", t->name);
+			T_ASSERT_MSG(ios_sched_mq_ops(t) != NULL, "%s", t->name);
+			T_ASSERT_MSG(!t->ops.may_queue, "%s", t->name);
+			continue;
+		}
 		T_ASSERT_MSG(ios_sched_layer(t) == IOS_SCHED_LAYER_SQ, "%s", t->name);
 		T_ASSERT_MSG(ios_sched_mq_ops(t) == NULL, "%s", t->name);
 		for (size_t k = 0; t->cgroups && k < IOS_GROUP_POLICY_NR; k++)
