@@ -68,7 +68,8 @@ static int test_errors(void)
 	 */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.31-rc7", good);
 	EXPECT(args, 2, "unknown scheduler 'cfq-2.6.31-rc7' (did you mean 'cfq-2.6.31'?) (known: "
-		     "noop, deadline, bfq, anticipatory, cfq, cfq-2.6.33, cfq-4.19)");
+		     "noop, deadline, bfq, anticipatory, cfq, cfq-2.6.33, cfq-4.19, "
+		     "mq-deadline-6.6, mq-deadline-6.12)");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set read_expire=abc", good);
 	EXPECT(args, 2, "read_expire=abc");
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
