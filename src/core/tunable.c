@@ -110,6 +110,25 @@ void ios_tunable_range(const struct ios_tunable *t, char *buf, size_t len)
 	}
 }
 
+/*
+ * The note an IOS_TUN_KCLAMP knob adds to its range error. The kernel's
+ * store parses with kstrtoint first: a number outside int fails there
+ * (-ERANGE) and is refused by the kernel too; only an int is clamped.
+ */
+static const char *kclamp_note(const struct ios_tunable *t, const char *value)
+{
+	long long v;
+	char *end;
+
+	if (!(t->flags & IOS_TUN_KCLAMP))
+		return "";
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (end != value && !*end && (errno || v < INT_MIN || v > INT_MAX))
+		return " (not an int: the kernel's sysfs store refuses it too)";
+	return " (the kernel's sysfs store would clamp it into this range; the lab refuses instead)";
+}
+
 /* @owner: the profile whose table this is ("cfq-4.19", "hdd"), or NULL */
 static int range_err(const struct ios_tunable *t, const char *value, const char *origin,
 		     const char *scope, const char *owner, struct ios_err *e)
@@ -121,10 +140,7 @@ static int range_err(const struct ios_tunable *t, const char *value, const char 
 		       origin ? origin : "", origin ? ": " : "", scope ? scope : "", t->name,
 		       value, owner ? " for " : "", owner ? owner : "", r,
 		       t->unit && *t->unit ? " " : "", t->unit ? t->unit : "",
-		       t->flags & IOS_TUN_KCLAMP
-			       ? " (the kernel's sysfs store would clamp it into this range; "
-				 "the lab refuses instead)"
-			       : "");
+		       kclamp_note(t, value));
 }
 
 static int syntax_err(const struct ios_tunable *t, const char *value, const char *origin,

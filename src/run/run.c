@@ -441,12 +441,18 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 	if (ret)
 		return ret;
 	if (!ios_sched_find(c->schedname)) {
-		char names[256] = "";
+		char names[1024] = "";
 		const struct ios_sched_type *st;
 
+		/* a list that would not fit says so ("...") rather than stopping mid-name */
 		for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
-			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
-			strncat(names, st->name, sizeof(names) - strlen(names) - 1);
+			if (strlen(names) + strlen(st->name) + 8 >= sizeof(names)) {
+				strcat(names, ", ...");
+				break;
+			}
+			if (i)
+				strcat(names, ", ");
+			strcat(names, st->name);
 		}
 		char hint[256];
 
