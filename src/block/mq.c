@@ -51,12 +51,18 @@
  * - Completion: completed(), then finish_request() as the request is
  *   freed, its tags freed, sleepers woken, the bios ended, the queue run.
  *
+ * - CPU cost (lab.cpu.*, all 0 by default: then off and untouched). Each
+ *   CPU and each scheduler lock (queue-wide for ops.dispatch schedulers,
+ *   per hctx for dispatch_hctx ones, none for 'none') is a single server
+ *   with a busy-until time. A bio enters at the end of its CPU's submit
+ *   time and the lock's insert time (mq_cpu_charge), waiting till then in
+ *   its CPU's FIFO; a dispatch reserves the lock for dispatch_ns and pulls
+ *   at its end (mq_dispatch_paid); a completion loads the hctx's first
+ *   CPU. The host timer brings each of those runs (mq_update_timer).
+ *
  * Not modelled here yet: the plug (step 6: it goes first in
  * ios_mq_submit_bio, before mq_bio_merge, and takes the new request in
- * place of mq_queue_new), the CPU cost of each step (step 11: submission in
- * ios_mq_submit_bio, insert in mq_queue_new, dispatch in
- * do_dispatch_sched_once and dispatch_rq_list, completion in
- * ios_mq_complete), requeues the device asks for after starting a request,
+ * place of mq_queue_new), requeues the device asks for after starting a request,
  * shared tag sets, and I/O priority from the task.
  */
 #include <stdlib.h>
