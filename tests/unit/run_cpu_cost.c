@@ -34,16 +34,17 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 	struct ios_run_result res = { 0 };
 	struct ios_err e = { 0 };
 	double sum = 0;
+	int ret = -1;
 
 	ios_job_parse_opts_init(&po);
 	if (ios_job_parse_buf("cpu.fio", job, strlen(job), &po, &jf, &e)) {
 		fprintf(stderr, "parse: %s\n", e.msg);
-		return -1;
+		goto out;
 	}
 	for (size_t i = 0; kv && kv[i]; i++)
 		if (ios_settings_add_kv(&set, kv[i], "test", &e)) {
 			fprintf(stderr, "setting %s: %s\n", kv[i], e.msg);
-			return -1;
+			goto out;
 		}
 	cfg.seed = 5;
 	cfg.scheduler = sched;
@@ -51,7 +52,7 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 	cfg.settings = &set;
 	if (ios_run(&jf, &cfg, &res, &e)) {
 		fprintf(stderr, "run: %s\n", e.msg);
-		return -1;
+		goto out;
 	}
 	/* each job's I/Os over the time it ran (runtime=200ms and the last completions) */
 	for (size_t j = 0; j < res.nr_jobs; j++)
@@ -59,12 +60,14 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 			sum += (double)res.jobs[j].dir[IOS_DDIR_READ].total_ios * 1e9 /
 			       (double)res.jobs[j].runtime_ns;
 	*iops = sum;
+	ret = 0;
 	if (json && (ios_report_json(&res, json) || ios_report_normal(&res, text)))
-		return -1;
+		ret = -1;
 	ios_run_result_free(&res);
+out:
 	ios_settings_free(&set);
 	ios_jobfile_free(&jf);
-	return 0;
+	return ret;
 }
 
 static int test_queue_wide_lock_caps(void)
