@@ -180,6 +180,18 @@ struct ios_queue_config {
 	 */
 	unsigned nr_hw_queues;
 	unsigned nr_cpus;
+	/*
+	 * blk-mq only: the host CPU time each step costs (lab.cpu.*; the
+	 * runner picks the insert/dispatch pair of the queue's scheduler).
+	 * All 0 (the default): no cost model, the queue runs exactly as
+	 * without one. See mq.c and docs/blk-mq.md "CPU cost model".
+	 */
+	struct ios_mq_cpu_cost {
+		uint64_t submit_ns;	/* per bio, on the submitting CPU */
+		uint64_t insert_ns;	/* per request, submitting CPU + scheduler lock */
+		uint64_t dispatch_ns;	/* per request, scheduler lock */
+		uint64_t complete_ns;	/* per request, the hctx's first CPU */
+	} cpu_cost;
 };
 
 struct ios_queue {

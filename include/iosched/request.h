@@ -193,6 +193,12 @@ struct ios_bio {
 	void *data;
 	struct ios_bio *next;		/* chain inside a request */
 	uint8_t state;			/* enum ios_bio_state; block layer only */
+	/*
+	 * blk-mq's CPU cost model only (mq.c): when the submitting CPU has
+	 * paid the bio's submission and insert time and the bio enters the
+	 * queue. Block layer only.
+	 */
+	uint64_t cpu_ready_ns;
 };
 
 struct ios_queue;

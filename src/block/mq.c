@@ -51,12 +51,18 @@
  * - Completion: completed(), then finish_request() as the request is
  *   freed, its tags freed, sleepers woken, the bios ended, the queue run.
  *
+ * - CPU cost (lab.cpu.*, all 0 by default: then off and untouched). Each
+ *   CPU and each scheduler lock (queue-wide for ops.dispatch schedulers,
+ *   per hctx for dispatch_hctx ones, none for 'none') is a single server
+ *   with a busy-until time. A bio enters at the end of its CPU's submit
+ *   time and the lock's insert time (mq_cpu_charge), waiting till then in
+ *   its CPU's FIFO; a dispatch reserves the lock for dispatch_ns and pulls
+ *   at its end (mq_dispatch_paid); a completion loads the hctx's first
+ *   CPU. The host timer brings each of those runs (mq_update_timer).
+ *
  * Not modelled here yet: the plug (step 6: it goes first in
  * ios_mq_submit_bio, before mq_bio_merge, and takes the new request in
- * place of mq_queue_new), the CPU cost of each step (step 11: submission in
- * ios_mq_submit_bio, insert in mq_queue_new, dispatch in
- * do_dispatch_sched_once and dispatch_rq_list, completion in
- * ios_mq_complete), requeues the device asks for after starting a request,
+ * place of mq_queue_new), requeues the device asks for after starting a request,
  * shared tag sets, and I/O priority from the task.
  */
 #include <stdlib.h>
@@ -72,6 +78,7 @@
 #define MQ_LIST_MERGE_MAX	8u	/* blk_bio_list_merge's "stop count" */
 
 static int mq_run_hctx(struct ios_queue *q, struct ios_mq_hctx *h, uint64_t now);
+static void mq_cpu_backlog(struct ios_queue *q, uint64_t now);
 
 static inline struct ios_mq_hctx *rq_hctx(struct ios_queue *q, const struct ios_request *rq)
 {
@@ -92,6 +99,75 @@ static inline struct ios_mq_hctx *ctx_hctx(struct ios_queue *q, unsigned ctx)
 static inline struct ios_mq_tags *alloc_map(struct ios_queue *q, struct ios_mq_hctx *h)
 {
 	return q->mq->elevator ? &h->sched_tags : &h->tags;
+}
+
+/* ---- the CPU cost model (lab.cpu.*; off when every cost is 0) ---- */
+
+/*
+ * The lock a scheduler's insert and dispatch hold: dd->lock and bfqd->lock
+ * are queue-wide (ops.dispatch), kyber's khd->lock per hardware context
+ * (mq_ops.dispatch_hctx); 'none' takes none.
+ */
+static struct ios_mq_lock *sched_lock(struct ios_queue *q, struct ios_mq_hctx *h)
+{
+	if (!q->mq->elevator)
+		return NULL;
+	return q->mq->hctx_dispatch ? &h->lock : &q->mq->lock;
+}
+
+/*
+ * A dispatch from @h may pull a request now? Each pull costs dispatch_ns
+ * of its lock, paid BEFORE the request goes: the first ask reserves the
+ * lock for dispatch_ns (after whatever holds it) and the run is asked
+ * again then (cost_wake); that ask pulls and issues. So the request
+ * reaches the device at the end of the lock time it paid for, and the
+ * lock serves one insert or dispatch at a time.
+ */
+static bool mq_dispatch_paid(struct ios_queue *q, struct ios_mq_hctx *h, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+	struct ios_mq_lock *l = sched_lock(q, h);
+
+	if (!l || !mq->cost.dispatch_ns)
+		return true;
+	if (l->busy_until > now) {
+		if (l->busy_until < mq->cost_wake)
+			mq->cost_wake = l->busy_until;
+		return false;
+	}
+	if (l->reserved) {
+		l->reserved = false;
+		return true;
+	}
+	l->busy_until = now + mq->cost.dispatch_ns;
+	l->reserved = true;
+	if (l->busy_until < mq->cost_wake)
+		mq->cost_wake = l->busy_until;
+	return false;
+}
+
+/*
+ * When @bio, submitted at @now, enters the queue: its CPU serves
+ * submit_ns after whatever it does already, then (with an elevator, not
+ * for a flush) holds the scheduler's lock for insert_ns once the lock is
+ * free, spinning meanwhile as a spinlock does. Both stay busy until then.
+ */
+static uint64_t mq_cpu_charge(struct ios_queue *q, const struct ios_bio *bio, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+	unsigned ctx = bio_ctx(q, bio);
+	struct ios_mq_ctx *c = &mq->ctx[ctx];
+	struct ios_mq_lock *l = sched_lock(q, ctx_hctx(q, ctx));
+	uint64_t t = (c->busy_until > now ? c->busy_until : now) + mq->cost.submit_ns;
+
+	if (l && mq->cost.insert_ns && bio->nr_sectors) {
+		if (l->busy_until > t)
+			t = l->busy_until;
+		t += mq->cost.insert_ns;
+		l->busy_until = t;
+	}
+	c->busy_until = t;
+	return t;
 }
 
 /* ---- dispatch_busy (blk_mq_update_dispatch_busy) ---- */
@@ -498,6 +574,8 @@ static int do_dispatch_sched_once(struct ios_queue *q, struct ios_mq_hctx *h, ui
 			busy = true;
 			break;
 		}
+		if (q->mq->cost_on && !mq_dispatch_paid(q, h, now))
+			break;
 		rq = sched_dispatch(q, h, now);
 		if (!rq)
 			break;
@@ -681,6 +759,14 @@ static void mq_update_timer(struct ios_queue *q, uint64_t now)
 	}
 	if (mq->resource_run_at && mq->resource_run_at < w)
 		w = mq->resource_run_at;
+	if (mq->cost_on) {
+		if (mq->cost_wake < w)
+			w = mq->cost_wake;
+		/* while bios are entering, the run that let them in sets the timer */
+		for (unsigned c = 0; c < mq->nr_cpus && !mq->in_cpu_backlog; c++)
+			if (mq->ctx[c].cpu_head && mq->ctx[c].cpu_head->cpu_ready_ns < w)
+				w = mq->ctx[c].cpu_head->cpu_ready_ns;
+	}
 	if (w != q->timer_at) {
 		q->timer_at = w;
 		q->host_ops->set_timer(q->host, q, w);
@@ -694,9 +780,12 @@ void ios_mq_run(struct ios_queue *q, uint64_t now)
 	ios_blk_clock(q, now);
 	if (q->in_run)
 		return;
+	if (mq->cost_on && !mq->in_cpu_backlog)
+		mq_cpu_backlog(q, now);
 	q->in_run = true;
 	if (mq->resource_run_at && mq->resource_run_at <= now)
 		mq->resource_run_at = 0;
+	mq->cost_wake = IOS_NO_WAKEUP;
 	for (unsigned i = 0; i < mq->nr_hw_queues; i++)
 		if (hctx_pending(q, &mq->hctx[i]))
 			mq_run_hctx(q, &mq->hctx[i], now);
@@ -723,7 +812,8 @@ static bool mq_bio_merge(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 				  bio, now);
 }
 
-int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+/* The bio enters the queue now: merge, or a request inserted or issued; 1: it sleeps. */
+static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_request *rq;
 
@@ -744,11 +834,87 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	return 0;
 }
 
+/*
+ * With the cost model on, a bio enters when its CPU (and the scheduler's
+ * lock for the insert) has served it (mq_cpu_charge); until then it waits
+ * in its CPU's FIFO and its task sleeps, as the task whose CPU runs the
+ * submission does (1, then bio->queued). The queue never reads a clock:
+ * the host timer brings the run that lets it in (mq_update_timer).
+ */
+int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+	struct ios_mq_ctx *c;
+
+	if (!mq->cost_on)
+		return mq_submit_now(q, bio, now);
+	bio->cpu_ready_ns = mq_cpu_charge(q, bio, now);
+	if (bio->cpu_ready_ns <= now)
+		return mq_submit_now(q, bio, now);
+	c = &mq->ctx[bio_ctx(q, bio)];
+	bio->next = NULL;
+	if (c->cpu_tail)
+		c->cpu_tail->next = bio;
+	else
+		c->cpu_head = bio;
+	c->cpu_tail = bio;
+	if (!q->in_run)
+		mq_update_timer(q, now);
+	return 1;
+}
+
+/* Bios whose CPU time has passed enter, earliest first (ties: lowest CPU). */
+static void mq_cpu_backlog(struct ios_queue *q, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+
+	mq->in_cpu_backlog = true;
+	for (;;) {
+		struct ios_mq_ctx *best = NULL;
+		struct ios_bio *bio;
+
+		for (unsigned i = 0; i < mq->nr_cpus; i++) {
+			struct ios_mq_ctx *c = &mq->ctx[i];
+
+			if (c->cpu_head && c->cpu_head->cpu_ready_ns <= now &&
+			    (!best || c->cpu_head->cpu_ready_ns < best->cpu_head->cpu_ready_ns))
+				best = c;
+		}
+		if (!best)
+			break;
+		bio = best->cpu_head;
+		best->cpu_head = bio->next;
+		if (!best->cpu_head)
+			best->cpu_tail = NULL;
+		bio->next = NULL;
+		/* a bio that sleeps for a tag is announced when it gets one */
+		if (!mq_submit_now(q, bio, now) && bio->queued)
+			bio->queued(bio, now);
+	}
+	mq->in_cpu_backlog = false;
+}
+
 void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error)
 {
 	struct ios_bio *bio;
 
 	ios_blk_rq_complete_acct(q, rq, now, error);
+	/*
+	 * The completion's CPU time, on the first CPU of the request's
+	 * hardware queue (its interrupt's): it delays what that CPU submits
+	 * next, not this completion (documented in docs/blk-mq.md).
+	 */
+	if (q->mq->cost_on && q->mq->cost.complete_ns) {
+		for (unsigned c = 0; c < q->mq->nr_cpus; c++) {
+			struct ios_mq_ctx *x = &q->mq->ctx[c];
+
+			if (x->hctx != rq->mq_hctx)
+				continue;
+			x->busy_until = (x->busy_until > now ? x->busy_until : now) +
+					q->mq->cost.complete_ns;
+			break;
+		}
+	}
 	if (q->mq->elevator && rq->elv_sorted)
 		q->sched->ops.completed(q, rq, now);
 	/* free the tags before waking submitters, as block.c does */
@@ -828,6 +994,10 @@ int ios_mq_init(struct ios_queue *q, const struct ios_queue_config *cfg, struct 
 			    ios_sched_mq_ops(q->sched)->dispatch_hctx;
 	q->nr_hw_queues = mq->nr_hw_queues;
 	q->nr_cpus = mq->nr_cpus;
+	mq->cost = cfg->cpu_cost;
+	mq->cost_on = mq->cost.submit_ns || mq->cost.insert_ns || mq->cost.dispatch_ns ||
+		      mq->cost.complete_ns;
+	mq->cost_wake = IOS_NO_WAKEUP;
 	ret = mq_nr_requests(q, cfg, e);
 	if (ret)
 		return ret;

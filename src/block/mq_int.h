@@ -33,6 +33,19 @@ struct ios_mq_ctx {
 	struct ios_list_head rq_list;	/* requests waiting here (no elevator), by queuelist */
 	unsigned nr_rqs;
 	unsigned hctx;			/* the hardware context this CPU maps to */
+	/* CPU cost model: the CPU is busy until then; bios it submits, due in order */
+	uint64_t busy_until;
+	struct ios_bio *cpu_head, *cpu_tail;
+};
+
+/*
+ * A scheduler lock in the CPU cost model: a single server. busy_until is
+ * when its last charge ends; reserved says a dispatch has paid for the
+ * lock up to busy_until and may pull its request then (mq.c).
+ */
+struct ios_mq_lock {
+	uint64_t busy_until;
+	bool reserved;
 };
 
 struct ios_mq_hctx {
@@ -47,6 +60,7 @@ struct ios_mq_hctx {
 	 */
 	unsigned dispatch_busy;
 	unsigned dispatch_from;		/* blk_mq_do_dispatch_ctx's round-robin position (ctx) */
+	struct ios_mq_lock lock;	/* a per-hctx scheduler's lock (kyber's khd->lock) */
 };
 
 struct ios_mq {
@@ -58,6 +72,12 @@ struct ios_mq {
 	/* a rerun armed after the device refused with nothing in flight (BLK_MQ_RESOURCE_DELAY) */
 	uint64_t resource_run_at;
 	uint64_t nr_requeues, nr_direct, nr_busy;
+	/* the CPU cost model (all 0: off, and nothing below is used) */
+	struct ios_mq_cpu_cost cost;
+	bool cost_on;
+	bool in_cpu_backlog;		/* bios due from the CPUs are entering */
+	struct ios_mq_lock lock;	/* a queue-wide scheduler's lock (dd->lock, bfqd->lock) */
+	uint64_t cost_wake;		/* the earliest a gated dispatch may go (IOS_NO_WAKEUP: none) */
 };
 
 /* mq_tag.c */

@@ -99,6 +99,36 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "simulated CPUs (blk-mq software contexts): tasks go round-robin over them, or where "
 	  "cpus_allowed/cpumask say; a device gets at most one hardware queue per CPU; the "
 	  "single-queue layer ignores it", 0, NULL },
+	/*
+	 * blk-mq's host CPU cost model (src/block/mq.c). Every default is 0
+	 * on purpose: no number goes in before its source is read and cited
+	 * in docs/blk-mq.md. Per scheduler family, not per profile: the
+	 * name is cpu.<family>.<step>_ns.
+	 */
+	{ "cpu.submit_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_submit_ns),
+	  0, 1000000000, "0", "ns",
+	  "blk-mq only: host CPU time of a bio's submission (bio checks, tag, request set-up) on the submitting CPU, which serves one at a time; 0: not modelled (docs/blk-mq.md, CPU cost model)", 0, NULL },
+	{ "cpu.complete_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_complete_ns),
+	  0, 1000000000, "0", "ns",
+	  "blk-mq only: host CPU time of a request's completion (interrupt, finish_request, bio end) on the first CPU of its hardware queue; 0: not modelled", 0, NULL },
+	{ "cpu.mq-deadline.insert_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_mqdl_insert_ns),
+	  0, 1000000000, "0", "ns",
+	  "mq-deadline (6.6 and 6.12) only: CPU time of one insert, on the submitting CPU while holding the queue-wide dd->lock; 0: not modelled", 0, NULL },
+	{ "cpu.mq-deadline.dispatch_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_mqdl_dispatch_ns),
+	  0, 1000000000, "0", "ns",
+	  "mq-deadline only: CPU time of one dispatch under the queue-wide dd->lock; 0: not modelled", 0, NULL },
+	{ "cpu.kyber.insert_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_kyber_insert_ns),
+	  0, 1000000000, "0", "ns",
+	  "kyber only: CPU time of one insert, on the submitting CPU holding its hardware queue's lock; 0: not modelled", 0, NULL },
+	{ "cpu.kyber.dispatch_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_kyber_dispatch_ns),
+	  0, 1000000000, "0", "ns",
+	  "kyber only: CPU time of one dispatch under its hardware queue's lock; 0: not modelled", 0, NULL },
+	{ "cpu.bfq.insert_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_bfq_insert_ns),
+	  0, 1000000000, "0", "ns",
+	  "bfq-6.12 only (the 4.19 profile is single-queue): CPU time of one insert, on the submitting CPU holding the queue-wide bfqd->lock; 0: not modelled", 0, NULL },
+	{ "cpu.bfq.dispatch_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_bfq_dispatch_ns),
+	  0, 1000000000, "0", "ns",
+	  "bfq-6.12 only: CPU time of one dispatch under the queue-wide bfqd->lock; 0: not modelled", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -486,6 +516,32 @@ void ios_run_queue_geometry(const struct ios_host_disk *disk, unsigned cpus, uns
 	qc->nr_hw_queues = nrq < qc->nr_cpus ? nrq : qc->nr_cpus;
 }
 
+/*
+ * lab.cpu.* for a queue under @st: the submit and completion costs, and the
+ * insert/dispatch pair of the scheduler's family (mq-deadline-6.6 and -6.12
+ * share theirs). Nothing on the single-queue layer, nor for 'none' beyond
+ * submit and completion (no elevator, no lock).
+ */
+void ios_run_cpu_cost(const struct ios_lab_tunables *lab, const struct ios_sched_type *st,
+		      struct ios_mq_cpu_cost *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+	if (!st || ios_sched_layer(st) != IOS_SCHED_LAYER_MQ)
+		return;
+	cc->submit_ns = lab->cpu_submit_ns;
+	cc->complete_ns = lab->cpu_complete_ns;
+	if (!strncmp(st->name, "mq-deadline", 11)) {
+		cc->insert_ns = lab->cpu_mqdl_insert_ns;
+		cc->dispatch_ns = lab->cpu_mqdl_dispatch_ns;
+	} else if (!strncmp(st->name, "kyber", 5)) {
+		cc->insert_ns = lab->cpu_kyber_insert_ns;
+		cc->dispatch_ns = lab->cpu_kyber_dispatch_ns;
+	} else if (!strncmp(st->name, "bfq", 3)) {
+		cc->insert_ns = lab->cpu_bfq_insert_ns;
+		cc->dispatch_ns = lab->cpu_bfq_dispatch_ns;
+	}
+}
+
 /* The host (device.* settings) and the queue on it (queue.* and the scheduler's). */
 static int run_build(struct run_ctx *c, struct ios_err *e)
 {
@@ -522,6 +578,7 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	qc.settings = c->set;
 	ios_run_queue_geometry(&c->host->disk, (unsigned)c->lab.cpus, ios_sched_layer(qc.sched),
 			       &qc);
+	ios_run_cpu_cost(&c->lab, qc.sched, &qc.cpu_cost);
 	qc.rotational = c->host->disk.rotational;
 	qc.capacity_sectors = c->host->disk.nr_sectors;
 	if (c->host->disk.zoned) {
