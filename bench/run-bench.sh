@@ -9,6 +9,8 @@ echo
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/jobs_speedup.sh
 echo
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/scale.sh
+echo
+BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/mq_cost.sh
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in rusage_run|*.d|*.o) continue ;; esac
 	[ -x "$b" ] || continue

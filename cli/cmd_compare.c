@@ -47,8 +47,10 @@ static void cmp_schedulers_help(int at, int col, struct ios_buf *out)
 		       "%*sof that column only (cfq,cfq:fairness=1). A bare --set NAME\n"
 		       "%*sgoes to the columns whose scheduler has NAME. Default: every\n"
 		       "%*sscheduler by its primary name:", col, "", col, "", col, "");
-	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++)
-		ios_buf_printf(out, "%s%s", i ? "," : " ", st->name);
+	/* as the default list (exp/columns.c): the single-queue schedulers only */
+	for (size_t i = 0, n = 0; (st = ios_sched_at(i)) != NULL; i++)
+		if (ios_sched_layer(st) != IOS_SCHED_LAYER_MQ)
+			ios_buf_printf(out, "%s%s", n++ ? "," : " ", st->name);
 	ios_buf_puts(out, "\n");
 }
 

@@ -99,7 +99,20 @@ enum ios_owner_event {
 	IOS_OWN_IDLE_END,		/* the idling ended (a request came, or the timer) */
 	IOS_OWN_PREEMPT,		/* @pid's queue preempts the active one */
 	IOS_OWN_ROUND,			/* a dispatch round (batch) starts; reason: direction */
+	/*
+	 * A scheduler resized a token pool of one class of requests (kyber's
+	 * domains, kyber_resize_domain); @pid 0, @reason
+	 * IOS_OWN_DEPTH_REASON(domain, new depth). Pools start at the
+	 * scheduler's documented depths; only changes are reported.
+	 */
+	IOS_OWN_DEPTH,
 };
+
+/* IOS_OWN_DEPTH's reason: the domain (kyber: 0 READ, 1 WRITE, 2 DISCARD, 3 OTHER), the depth */
+#define IOS_OWN_DEPTH_REASON(domain, depth) \
+	((int)(((unsigned)(domain) & 0x7fffu) << 16 | ((unsigned)(depth) & 0xffffu)))
+#define IOS_OWN_DEPTH_DOMAIN(reason) (((unsigned)(reason) >> 16) & 0x7fffu)
+#define IOS_OWN_DEPTH_VALUE(reason) ((unsigned)(reason) & 0xffffu)
 
 enum ios_owner_reason {
 	IOS_OWN_R_NONE = 0,

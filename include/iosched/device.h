@@ -43,8 +43,18 @@ extern "C" {
  * this number goes up, and the core uses what a version added only with
  * types of that version or later. A type of version 0 (never set) or newer
  * than this library is refused (ios_dev_type_check: -EINVAL).
+ *
+ * Version 2 (blk-mq, issue 29): a device says how many hardware queues it
+ * offers and how many commands each takes, for the blk-mq layer. The two
+ * numbers live in struct ios_dev (nr_hw_queues, hw_queue_depth), appended
+ * there, and a version 2 type lists them as tunables with IOS_DEV_MQ_ROWS
+ * (device.nr_hw_queues, device.hw_queue_depth); ios_dev_type_check refuses
+ * a version 2 type whose table lacks them. For a version 1 type the core
+ * reads one queue of queue_depth() commands (ios_dev_nr_hw_queues,
+ * ios_dev_hw_queue_depth). The legacy single-queue layer reads
+ * queue_depth() in every version, exactly as before.
  */
-#define IOS_DEV_INTERFACE_VERSION 1
+#define IOS_DEV_INTERFACE_VERSION 2
 
 /*
  * Capability bits: facts about the device the layers above act on. Only
@@ -185,11 +195,16 @@ struct ios_dev_ops {
 	void (*exit)(struct ios_dev *dev);
 	/* Required. IOS_DEV_* bits. */
 	unsigned (*caps)(const struct ios_dev *dev);
-	/* Required. Commands the device accepts at once (tags). */
+	/*
+	 * Required. Commands the device accepts at once (tags) on the legacy
+	 * single-queue layer: the depth a 2.6-era host gave it. blk-mq reads
+	 * ios_dev_hw_queue_depth() per hardware queue instead (version 2).
+	 */
 	unsigned (*queue_depth)(const struct ios_dev *dev);
 	/*
 	 * Required. Accept a command at @now_ns. Never called with more than
-	 * queue_depth() commands outstanding. A request with nr_sectors == 0
+	 * ios_dev_max_commands() outstanding (queue_depth() on the legacy
+	 * layer, every hardware queue's tags on blk-mq). A request with nr_sectors == 0
 	 * and IOS_REQ_PREFLUSH is a cache flush. 0 or -errno (-EINVAL for a
 	 * request beyond the end of the device).
 	 */
@@ -226,7 +241,33 @@ struct ios_dev {
 	struct ios_rand rng;
 	/* zone state of a zoned device type (src/dev/zoned.c), NULL for the others */
 	struct ios_zoned *zoned;
+	/*
+	 * Version 2: what the device offers blk-mq, set from the type's
+	 * IOS_DEV_MQ_ROWS tunables. Read them with ios_dev_nr_hw_queues() and
+	 * ios_dev_hw_queue_depth(), which answer for version 1 types too.
+	 */
+	int nr_hw_queues;		/* hardware (submission) queues the device offers */
+	int hw_queue_depth;		/* commands per hardware queue; 0: queue_depth() */
 };
+
+/*
+ * The rows of a version 2 type's tunables table for the two blk-mq numbers
+ * (they point into struct ios_dev, which every private struct embeds
+ * first). @nrq and @depth are the type's defaults as strings.
+ * nr_hw_queues: 1..65536, the most an NVMe controller can grant (Set
+ * Features, Number of Queues: a 16-bit 0's based count); the host gives
+ * blk-mq at most one per CPU (docs/devices.md). hw_queue_depth: 0 (the
+ * legacy queue_depth) or 1..10240, blk-mq's BLK_MQ_MAX_DEPTH, which
+ * blk_mq_alloc_tag_set (block/blk-mq.c) clamps a larger tag set to; we
+ * refuse instead, as every tunable does.
+ */
+#define IOS_DEV_MQ_ROWS(nrq, depth) \
+	{ "nr_hw_queues", IOS_TUN_INT, offsetof(struct ios_dev, nr_hw_queues), 1, 65536, nrq, "", \
+	  "blk-mq: hardware queues the device offers (the host uses at most one per CPU, " \
+	  "lab.cpus); the single-queue layer ignores it", 0, NULL }, \
+	{ "hw_queue_depth", IOS_TUN_INT, offsetof(struct ios_dev, hw_queue_depth), 0, 10240, \
+	  depth, "", "blk-mq: driver tags per hardware queue (0: queue_depth); the " \
+	  "single-queue layer reads queue_depth", 0, NULL }
 
 struct ios_dev_profile {
 	const char *name;
@@ -264,6 +305,41 @@ void ios_dev_destroy(struct ios_dev *dev);
 static inline unsigned ios_dev_caps(const struct ios_dev *dev)
 {
 	return dev->type->ops.caps(dev);
+}
+
+/*
+ * blk-mq's view of the device: its hardware queues and the driver tags of
+ * each (the kernel's blk_mq_tag_set nr_hw_queues and queue_depth, before
+ * the host's per-CPU cap). A version 1 type offers one queue of
+ * queue_depth() tags.
+ */
+static inline unsigned ios_dev_nr_hw_queues(const struct ios_dev *dev)
+{
+	return dev->type->version >= 2 && dev->nr_hw_queues > 0 ? (unsigned)dev->nr_hw_queues : 1;
+}
+
+static inline unsigned ios_dev_hw_queue_depth(const struct ios_dev *dev)
+{
+	if (dev->type->version >= 2 && dev->hw_queue_depth > 0)
+		return (unsigned)dev->hw_queue_depth;
+	return dev->type->ops.queue_depth(dev);
+}
+
+/*
+ * The most commands a device model accepts at once, whichever layer is
+ * above it: queue_depth() for the legacy layer, every hardware queue's
+ * tags for blk-mq. The models refuse one more with -EBUSY. A device never
+ * knows which layer drives it, so it takes the larger; the legacy layer
+ * never sends more than queue_depth(), so its runs do not change.
+ */
+static inline unsigned ios_dev_max_commands(const struct ios_dev *dev)
+{
+	uint64_t mq = (uint64_t)ios_dev_nr_hw_queues(dev) * ios_dev_hw_queue_depth(dev);
+	unsigned sq = dev->type->ops.queue_depth(dev);
+
+	if (mq > UINT32_MAX)
+		mq = UINT32_MAX;
+	return mq > sq ? (unsigned)mq : sq;
 }
 
 static inline int ios_dev_ctl(struct ios_dev *dev, int op, void *arg)

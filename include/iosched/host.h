@@ -80,7 +80,14 @@ struct ios_host_disk {
 	char name[16];			/* block device name for the report: "sda" */
 	const char *profile;		/* what messages call it: the device profile */
 	uint64_t nr_sectors;		/* capacity in 512-byte sectors */
-	unsigned depth;			/* commands it takes at once (tags) */
+	unsigned depth;			/* commands it takes at once (tags): the legacy layer's */
+	/*
+	 * What the disk offers blk-mq (device.h, interface version 2): its
+	 * hardware queues and the driver tags of each. 0 means 1 queue and
+	 * @depth tags (the real host, which does not read them from sysfs yet).
+	 */
+	unsigned nr_hw_queues;
+	unsigned hw_queue_depth;
 	bool rotational;		/* seeks cost time */
 	/* host-managed zoned (queue/zoned); the rest is 0 for a conventional disk */
 	bool zoned;

@@ -104,7 +104,12 @@ struct ios_rand_zone {
 };
 #define IOS_MAX_RAND_ZONES 64
 
-/* CPU placement options: accepted, no effect in a simulator, noted on each run */
+/*
+ * CPU placement options: accepted and noted on each run. cpus_allowed and
+ * cpumask place the job's tasks on the simulated CPUs (lab.cpus) when the
+ * scheduler runs on blk-mq (src/run/cpu_map.c); the others, and both of
+ * them on the single-queue layer, have no effect.
+ */
 #define IOS_CPUOPT_CPUS_ALLOWED		(1u << 0)
 #define IOS_CPUOPT_CPUS_POLICY		(1u << 1)
 #define IOS_CPUOPT_CPUMASK		(1u << 2)
@@ -113,6 +118,12 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_SQPOLL		(1u << 5)	/* io_uring sqthread_poll */
 #define IOS_CPUOPT_SQPOLL_CPU		(1u << 6)
 extern const char *const ios_job_cpuopt_names[7];	/* by bit */
+/*
+ * The most simulated CPUs (lab.cpus's top): CPU numbers in cpus_allowed and
+ * cpumask run 0..IOS_MAX_CPUS-1. 256 is far beyond what a queue-wide
+ * scheduler lock lets a lab run use, and keeps a job's CPU set 32 bytes.
+ */
+#define IOS_MAX_CPUS 256
 /* buffer-content options (dedupe_*, buffer_*, ...): accepted, no effect on timing, noted */
 #define IOS_NR_BUFOPTS 10
 extern const char *const ios_job_bufopt_names[IOS_NR_BUFOPTS];	/* by bit of sub.buffer_given */
@@ -401,6 +412,16 @@ struct ios_job {
 	unsigned offset_increment_pct;	/* offset_increment as a percentage, else 0 */
 	int thread;			/* accepted; no effect in a simulator */
 	unsigned cpu_opts;		/* CPU-side options given (IOS_CPUOPT_*): a note at run time */
+	/*
+	 * The CPUs named by cpus_allowed= or cpumask=, whichever came later
+	 * (fio: both set the one affinity mask), one bit per CPU; cpu_set_opt
+	 * is that option's IOS_CPUOPT_ bit (0: neither given) and
+	 * cpu_set_file/line where it was written, for the runner's messages.
+	 */
+	uint64_t cpu_set[IOS_MAX_CPUS / 64];
+	unsigned cpu_set_opt;
+	const char *cpu_set_file;	/* owned by the jobfile */
+	int cpu_set_line;
 	int gtod_reduce, disable_lat, disable_clat, disable_slat, disable_bw;
 	struct ios_job_submit sub;
 

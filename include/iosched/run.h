@@ -51,6 +51,7 @@ struct ios_lab_tunables {
 	int ttime_back_to_back;		/* CFQ 2.6.31 think time only within the queue's slice */
 	uint64_t eio_every;		/* fault injection: every Nth data I/O of a job fails, EIO */
 	int lose_write;			/* the device drops the N-th O_DIRECT write (verify tests) */
+	int cpus;			/* simulated CPUs: blk-mq software contexts (1..IOS_MAX_CPUS) */
 };
 
 extern const struct ios_tunable ios_lab_tunables_table[];

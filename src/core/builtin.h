@@ -33,6 +33,11 @@ extern const struct ios_sched_type ios_sched_cfq;
 extern const struct ios_sched_type ios_sched_cfq_2633;
 extern const struct ios_sched_type ios_sched_cfq_419;
 extern const struct ios_sched_type ios_sched_none;	/* blk-mq (sched/none.c) */
+/* blk-mq (IOS_SCHED_LAYER_MQ) */
+extern const struct ios_sched_type ios_sched_mq_deadline_66;	/* sched/mq_deadline.c */
+extern const struct ios_sched_type ios_sched_mq_deadline;
+extern const struct ios_sched_type ios_sched_kyber;
+extern const struct ios_sched_type ios_sched_bfq_612;
 
 /*
  * Not in the registry: the two 2008 group designs, reached through cfq's

@@ -21,7 +21,12 @@ static const struct ios_sched_type *const ios_builtin_scheds[] = {
 	&ios_sched_cfq,
 	&ios_sched_cfq_2633,
 	&ios_sched_cfq_419,
+	/* blk-mq schedulers (the single-queue layer's come first, as before) */
 	&ios_sched_none,
+	&ios_sched_mq_deadline_66,
+	&ios_sched_mq_deadline,
+	&ios_sched_kyber,
+	&ios_sched_bfq_612,
 };
 
 static const struct ios_sched_type *extra_scheds[IOS_SCHED_MAX_EXTRA];

@@ -110,6 +110,25 @@ void ios_tunable_range(const struct ios_tunable *t, char *buf, size_t len)
 	}
 }
 
+/*
+ * The note an IOS_TUN_KCLAMP knob adds to its range error. The kernel's
+ * store parses with kstrtoint first: a number outside int fails there
+ * (-ERANGE) and is refused by the kernel too; only an int is clamped.
+ */
+static const char *kclamp_note(const struct ios_tunable *t, const char *value)
+{
+	long long v;
+	char *end;
+
+	if (!(t->flags & IOS_TUN_KCLAMP))
+		return "";
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (end != value && !*end && (errno || v < INT_MIN || v > INT_MAX))
+		return " (not an int: the kernel's sysfs store refuses it too)";
+	return " (the kernel's sysfs store would clamp it into this range; the lab refuses instead)";
+}
+
 /* @owner: the profile whose table this is ("cfq-4.19", "hdd"), or NULL */
 static int range_err(const struct ios_tunable *t, const char *value, const char *origin,
 		     const char *scope, const char *owner, struct ios_err *e)
@@ -121,10 +140,7 @@ static int range_err(const struct ios_tunable *t, const char *value, const char 
 		       origin ? origin : "", origin ? ": " : "", scope ? scope : "", t->name,
 		       value, owner ? " for " : "", owner ? owner : "", r,
 		       t->unit && *t->unit ? " " : "", t->unit ? t->unit : "",
-		       t->flags & IOS_TUN_KCLAMP
-			       ? " (the kernel's sysfs store would clamp it into this range; "
-				 "the lab refuses instead)"
-			       : "");
+		       kclamp_note(t, value));
 }
 
 static int syntax_err(const struct ios_tunable *t, const char *value, const char *origin,
@@ -151,9 +167,12 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	int digits = 0;
 
 	for (; isdigit((unsigned char)*p); p++, digits++) {
-		if (ip > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*p - '0');
+
+		/* exact, so that every u64 up to 18446744073709551615 parses (kstrtoull) */
+		if (ip > (UINT64_MAX - d) / 10)
 			return -ERANGE;
-		ip = ip * 10 + (uint64_t)(*p - '0');
+		ip = ip * 10 + d;
 	}
 	if (*p == '.') {
 		if (!allow_frac)
@@ -185,7 +204,7 @@ static int parse_scaled(const char *s, const struct unit_mult *units, uint64_t b
 	} else {
 		mult = bare_mult;
 	}
-	if (sat_mul(ip, mult) == UINT64_MAX)
+	if (mult && ip > UINT64_MAX / mult)
 		return -ERANGE;
 	{
 		uint64_t whole = ip * mult;

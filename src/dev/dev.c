@@ -13,6 +13,14 @@
  * Types and profiles sit in explicit const arrays (no constructor-time
  * registration, which static libraries silently drop). Profile numbers and
  * where they come from are in docs/devices.md.
+ *
+ * Each profile has two depths since device interface version 2: queue_depth
+ * is what the 2.6-era single-queue layer was given (the legacy schedulers'
+ * runs read it, unchanged), nr_hw_queues x hw_queue_depth is what a Linux
+ * 6.12 driver gives blk-mq. They differ where the drivers did: libata took
+ * tag 31 for its internal command until 4.18 and so queued 31 NCQ commands,
+ * 6.12 queues 32; the NVMe profiles' 256 was a deep single queue, 6.12's
+ * nvme driver makes 1023 tags per hardware queue. Sources: docs/devices.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +65,14 @@ static const char *const dev_hdd_2009[] = {
 	"read_ahead_max=0",
 	"write_cache=1",
 	"queue_depth=31",
+	/*
+	 * blk-mq on 6.12: one queue (libata is a single-queue SCSI host), and
+	 * min(AHCI can_queue 32, the drive's NCQ depth 32, ATA_MAX_QUEUE 32)
+	 * tags: ata_scsi_dev_config (drivers/ata/libata-scsi.c), AHCI_SHT
+	 * (drivers/ata/ahci.h), include/linux/libata.h. See docs/devices.md.
+	 */
+	"nr_hw_queues=1",
+	"hw_queue_depth=32",
 	"ncq_policy=satf",
 	"ncq_age_limit_ms=500",
 	NULL,
@@ -89,6 +105,9 @@ static const char *const dev_hdd_2004[] = {
 	"read_ahead_max=0",
 	"write_cache=1",
 	"queue_depth=1",
+	/* no NCQ: one command at a time on 6.12 too (libata's ATA_DEF_QUEUE) */
+	"nr_hw_queues=1",
+	"hw_queue_depth=1",
 	"ncq_policy=fcfs",
 	"ncq_age_limit_ms=500",
 	NULL,
@@ -107,10 +126,20 @@ static const char *const dev_ssd_2009[] = {
 	"cmd_overhead_us=28",
 	"write_buffer=16MiB",
 	"queue_depth=32",
+	/* SATA on 6.12: one queue of 32 NCQ tags, as hdd-2009 */
+	"nr_hw_queues=1",
+	"hw_queue_depth=32",
 	NULL,
 };
 
-/* ssd-nvme: a later NVMe TLC drive, for contrast: deep queue, fast bus. */
+/*
+ * ssd-nvme: a later NVMe TLC drive, for contrast: deep queue, fast bus.
+ * queue_depth=256 stays the legacy layer's depth (runs under the 2.6-era
+ * schedulers do not move). blk-mq gets what the 6.12 nvme driver makes:
+ * tags per queue = min(io_queue_depth 1024, MQES + 1) - 1 = 1023 (one
+ * queue slot stays empty: nvme_pci_enable, nvme_alloc_io_tag_set), on as
+ * many hardware queues as the controller grants, at most one per CPU.
+ */
 static const char *const dev_ssd_nvme[] = {
 	"capacity=512110190592B",
 	"channels=8",
@@ -123,6 +152,8 @@ static const char *const dev_ssd_nvme[] = {
 	"cmd_overhead_us=3",
 	"write_buffer=64MiB",
 	"queue_depth=256",
+	"nr_hw_queues=32",
+	"hw_queue_depth=1023",
 	NULL,
 };
 
@@ -148,6 +179,8 @@ static const char *const dev_ssd_ftl_2009[] = {
 	"cmd_overhead_us=28",
 	"write_buffer=16MiB",
 	"queue_depth=32",
+	"nr_hw_queues=1",
+	"hw_queue_depth=32",
 	NULL,
 };
 
@@ -180,6 +213,8 @@ static const char *const dev_smr_hm[] = {
 	"read_ahead_max=0",
 	"write_cache=1",
 	"queue_depth=31",
+	"nr_hw_queues=1",
+	"hw_queue_depth=32",
 	"ncq_policy=satf",
 	"ncq_age_limit_ms=500",
 	"zone_size=256MiB",
@@ -209,6 +244,8 @@ static const char *const dev_zns[] = {
 	"cmd_overhead_us=3",
 	"write_buffer=64MiB",
 	"queue_depth=256",
+	"nr_hw_queues=32",
+	"hw_queue_depth=1023",
 	"zone_size=2048MiB",
 	"zone_capacity=1077MiB",
 	"conv_zones=0",
@@ -220,14 +257,14 @@ static const char *const dev_zns[] = {
 };
 
 static const struct ios_dev_profile dev_profiles[] = {
-	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache",
-	  dev_hdd_2009 },
-	{ "hdd-2004", "hdd", "160 GB 7200 rpm PATA disk (2004), no queueing, 8 MiB cache",
-	  dev_hdd_2004 },
-	{ "ssd", "ssd", "120 GB SATA MLC SSD (2009), 8 channels x 4 dies, queue depth 32",
-	  dev_ssd_2009 },
-	{ "ssd-nvme", "ssd", "512 GB NVMe SSD, 8 channels x 8 dies, queue depth 256",
-	  dev_ssd_nvme },
+	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache; "
+	  "blk-mq: 1 queue x 32 tags", dev_hdd_2009 },
+	{ "hdd-2004", "hdd", "160 GB 7200 rpm PATA disk (2004), no queueing, 8 MiB cache; "
+	  "blk-mq: 1 queue x 1 tag", dev_hdd_2004 },
+	{ "ssd", "ssd", "120 GB SATA MLC SSD (2009), 8 channels x 4 dies, queue depth 32; "
+	  "blk-mq: 1 queue x 32 tags", dev_ssd_2009 },
+	{ "ssd-nvme", "ssd", "512 GB NVMe SSD, 8 channels x 8 dies, queue depth 256; "
+	  "blk-mq: 32 queues x 1023 tags", dev_ssd_nvme },
 	{ "ssd-ftl-2009", "ssd-ftl",
 	  "16 GiB MLC SSD (2009) with a page-mapped FTL, greedy GC, 7.3 % spare, TRIM",
 	  dev_ssd_ftl_2009 },
@@ -275,10 +312,37 @@ const struct ios_dev_profile *ios_dev_profile_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Version 2: the type sets struct ios_dev's blk-mq numbers through its
+ * table (IOS_DEV_MQ_ROWS), so that device.nr_hw_queues and
+ * device.hw_queue_depth work for every type the same way.
+ */
+static int dev_check_mq_rows(const struct ios_dev_type *t, struct ios_err *e)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} rows[] = {
+		{ "nr_hw_queues", offsetof(struct ios_dev, nr_hw_queues) },
+		{ "hw_queue_depth", offsetof(struct ios_dev, hw_queue_depth) },
+	};
+
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(rows); i++) {
+		const struct ios_tunable *tun = ios_tunable_find(t->tunables, rows[i].name);
+
+		if (!tun || tun->type != IOS_TUN_INT || tun->offset != rows[i].off)
+			return IOS_ERR(e, -EINVAL, "device type %s: interface version %u needs the "
+				       "tunable %s on struct ios_dev (IOS_DEV_MQ_ROWS)", t->name,
+				       t->version, rows[i].name);
+	}
+	return 0;
+}
+
 int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e)
 {
 	const struct ios_dev_ops *o = &t->ops;
 	char owner[80];
+	int ret;
 
 	if (!t->name || !*t->name)
 		return IOS_ERR(e, -EINVAL, "device type without a name");
@@ -291,7 +355,10 @@ int ios_dev_type_check(const struct ios_dev_type *t, struct ios_err *e)
 	if (t->priv_size < sizeof(struct ios_dev))
 		return IOS_ERR(e, -EINVAL, "device type %s: private size too small", t->name);
 	snprintf(owner, sizeof(owner), "device type %s", t->name);
-	return ios_tunable_check_table(t->tunables, t->priv_size, owner, e);
+	ret = ios_tunable_check_table(t->tunables, t->priv_size, owner, e);
+	if (!ret && t->version >= 2)
+		ret = dev_check_mq_rows(t, e);
+	return ret;
 }
 
 static int dev_apply_profile(struct ios_dev *dev, const struct ios_dev_profile *p,

@@ -352,7 +352,7 @@ static int ftl_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	if ((!rq->nr_sectors && !(rq->flags & IOS_REQ_PREFLUSH)) || rq->sector > dev->nr_sectors ||
 	    rq->nr_sectors > dev->nr_sectors - rq->sector)
 		return -EINVAL;
-	if (s->outstanding >= (unsigned)s->queue_depth)
+	if (s->outstanding >= ios_dev_max_commands(dev))
 		return -EBUSY;
 	s->now = now;
 	t = ftl_max(now, s->ctrl_free) + s->cmd_overhead_ns;
@@ -631,7 +631,8 @@ static const struct ios_tunable ftl_tunables[] = {
 	{ "write_buffer", IOS_TUN_SIZE, FTL_OFF(write_buffer_bytes), 0, 4194304, "16384", "KiB",
 	  "DRAM write buffer; non-FUA writes complete once buffered; 0 = none", 0, NULL },
 	{ "queue_depth", IOS_TUN_INT, FTL_OFF(queue_depth), 1, 65536, "32", "",
-	  "commands accepted at once", 0, NULL },
+	  "commands accepted at once on the single-queue layer", 0, NULL },
+	IOS_DEV_MQ_ROWS("1", "0"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 #undef FTL_OFF

@@ -1272,7 +1272,7 @@ static int hdd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	if ((!rq->nr_sectors && !flush) || rq->sector > dev->nr_sectors ||
 	    rq->nr_sectors > dev->nr_sectors - rq->sector)
 		return -EINVAL;
-	if (h->outstanding >= (unsigned)h->queue_depth)
+	if (h->outstanding >= ios_dev_max_commands(dev))
 		return -EBUSY;
 	hdd_advance(h, now);
 	h->last_host_t = now;
@@ -1403,7 +1403,9 @@ static int hdd_ctl(struct ios_dev *dev, int op, void *arg)
 	{ "write_cache", IOS_TUN_BOOL, HDD_OFF(write_cache), 0, 1, "1", "", \
 	  "complete non-FUA writes once in the buffer and destage later", 0, NULL }, \
 	{ "queue_depth", IOS_TUN_INT, HDD_OFF(queue_depth), 1, 256, "31", "", \
-	  "commands accepted at once (1 = no queueing; NCQ: 31 under Linux)", 0, NULL }, \
+	  "commands accepted at once on the single-queue layer (1 = no queueing; NCQ: 31 " \
+	  "under Linux 2.6)", 0, NULL }, \
+	IOS_DEV_MQ_ROWS("1", "0"), \
 	{ "ncq_policy", IOS_TUN_ENUM, HDD_OFF(ncq_policy), 0, 0, "satf", "", \
 	  "order of queued commands: fcfs, or satf (shortest seek + rotation)", 0, hdd_ncq_choices }, \
 	{ "ncq_prio", IOS_TUN_BOOL, HDD_OFF(ncq_prio), 0, 1, "0", "", \

@@ -180,7 +180,7 @@ static int ssd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	if ((!rq->nr_sectors && !(rq->flags & IOS_REQ_PREFLUSH)) || rq->sector > dev->nr_sectors ||
 	    rq->nr_sectors > dev->nr_sectors - rq->sector)
 		return -EINVAL;
-	if (s->outstanding >= (unsigned)s->queue_depth)
+	if (s->outstanding >= ios_dev_max_commands(dev))
 		return -EBUSY;
 	s->now = now;
 	t = ssd_max(now, s->ctrl_free) + s->cmd_overhead_ns;
@@ -352,7 +352,8 @@ static int ssd_ctl(struct ios_dev *dev, int op, void *arg)
 	{ "write_buffer", IOS_TUN_SIZE, SSD_OFF(write_buffer_bytes), 0, 4194304, "16384", "KiB", \
 	  "DRAM write buffer; non-FUA writes complete once buffered; 0 = none", 0, NULL }, \
 	{ "queue_depth", IOS_TUN_INT, SSD_OFF(queue_depth), 1, 65536, "32", "", \
-	  "commands accepted at once", 0, NULL }
+	  "commands accepted at once on the single-queue layer", 0, NULL }, \
+	IOS_DEV_MQ_ROWS("1", "0")
 static const struct ios_tunable ssd_tunables[] = {
 	SSD_ROWS,
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },

@@ -253,6 +253,15 @@ int ios_cmp_columns_parse(const char *list, const struct ios_settings *global,
 			st = ios_sched_at(i);
 			if (!st)
 				break;
+			/*
+			 * The default compares one era: the single-queue
+			 * schedulers the seeds' reports were made with. blk-mq
+			 * ones (none, mq-deadline, kyber, bfq-6.12) are named
+			 * with --schedulers; mixing layers in one table is a
+			 * choice the user makes (docs/compare.md).
+			 */
+			if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ)
+				continue;
 			spec = st->name;
 			len = strlen(spec);
 		}

@@ -14,6 +14,7 @@
  * with "not modelled by iosched" rather than "unknown option".
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -321,9 +322,78 @@ const char *const ios_job_cpuopt_names[7] = {
 };
 
 /*
- * CPU placement: fio pins the job's process or its memory; a simulated task
- * has no CPU or NUMA node, so the option is checked for shape, remembered
- * and noted when the job runs (task.c), as docs/jobfiles.md says.
+ * cpus_allowed=: fio's list of CPUs, "0,2-3" (set_cpus_allowed in fio's
+ * options.c: comma-separated numbers and ascending ranges). Every CPU must
+ * be below IOS_MAX_CPUS here; the run checks it against lab.cpus, which
+ * plays the machine's CPU count fio checks it against.
+ */
+static int opt_cpu_list(struct ios_optctx *c, uint64_t *set)
+{
+	const char *p = c->value;
+
+	while (*p) {
+		char *end;
+		unsigned long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return ios_opt_err(c, -EINVAL, "not a CPU list at '%s' (in job '%s'; fio's "
+					   "form: 0,2-3)", p, c->section);
+		lo = hi = strtoul(p, &end, 10);
+		p = end;
+		if (*p == '-') {
+			if (p[1] < '0' || p[1] > '9')
+				return ios_opt_err(c, -EINVAL, "not a CPU list at '%s' (in job '%s'; "
+						   "fio's form: 0,2-3)", p, c->section);
+			hi = strtoul(p + 1, &end, 10);
+			p = end;
+		}
+		if (lo >= IOS_MAX_CPUS || hi >= IOS_MAX_CPUS)
+			return ios_opt_err(c, -ERANGE, "CPU %lu out of range (in job '%s'), allowed "
+					   "0..%d (and below lab.cpus)", lo >= IOS_MAX_CPUS ? lo : hi,
+					   c->section, IOS_MAX_CPUS - 1);
+		if (hi < lo)
+			return ios_opt_err(c, -EINVAL, "the range %lu-%lu goes down (in job '%s')",
+					   lo, hi, c->section);
+		for (unsigned long k = lo; k <= hi; k++)
+			set[k / 64] |= 1ull << (k % 64);
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return ios_opt_err(c, -EINVAL, "not a CPU list at '%s' (in job '%s'; fio's "
+					   "form: 0,2-3)", p, c->section);
+	}
+	return 0;
+}
+
+/*
+ * cpumask=: fio's bit mask of CPUs, a number (decimal, or hex with 0x: fio
+ * reads it as an integer option, str_cpumask_cb); bit N is CPU N, so it
+ * names CPUs 0..63. A mask without a bit names no CPU: refused.
+ */
+static int opt_cpu_mask(struct ios_optctx *c, uint64_t *set)
+{
+	const char *p = c->value;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(p, &end, 0);
+	if (*p == '-' || end == p || *end || errno)
+		return ios_opt_err(c, errno == ERANGE ? -ERANGE : -EINVAL, "not a CPU mask (in job "
+				   "'%s'): a number whose bit N is CPU N, allowed 1..0x%llx",
+				   c->section, ~0ull);
+	if (!v)
+		return ios_opt_err(c, -ERANGE, "names no CPU (in job '%s'), allowed 1..0x%llx",
+				   c->section, ~0ull);
+	set[0] = v;
+	return 0;
+}
+
+/*
+ * CPU placement: fio pins the job's process or its memory. cpus_allowed and
+ * cpumask are parsed into the job's CPU set, which blk-mq runs use for the
+ * task's software context (run/cpu_map.c); every option here is noted when
+ * the job runs where it has no effect (task.c), as docs/jobfiles.md says.
  */
 static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 {
@@ -342,10 +412,26 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 		allowed = mems;
 	if (c->is_default) {
 		job->cpu_opts &= ~bit;
+		if (job->cpu_set_opt == bit) {
+			memset(job->cpu_set, 0, sizeof(job->cpu_set));
+			job->cpu_set_opt = 0;
+		}
 		return 0;
 	}
 	if (!*c->value)
 		return ios_opt_err(c, -EINVAL, "empty value");
+	if (bit == IOS_CPUOPT_CPUS_ALLOWED || bit == IOS_CPUOPT_CPUMASK) {
+		uint64_t set[IOS_MAX_CPUS / 64] = { 0 };
+		int ret = bit == IOS_CPUOPT_CPUMASK ? opt_cpu_mask(c, set) : opt_cpu_list(c, set);
+
+		if (ret)
+			return ret;
+		/* the later of the two wins, as both set fio's one affinity mask */
+		memcpy(job->cpu_set, set, sizeof(set));
+		job->cpu_set_opt = bit;
+		job->cpu_set_file = c->file;
+		job->cpu_set_line = c->line;
+	}
 	/* io_uring's own options (fio 3.33 engines/io_uring.c) */
 	if (bit >= IOS_CPUOPT_SQPOLL && job->ioengine != IOS_ENGINE_IO_URING)
 		return ios_opt_err(c, -EINVAL, "an option of ioengine io_uring, not of this "
@@ -1122,13 +1208,16 @@ const struct ios_opt ios_job_options[] = {
 	       "Switch the device to this I/O scheduler for the run (see 'iosched list')"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_ioscheduler },
 	{ INFO("cpus_allowed", NULL, "str", NULL,
-	       "CPUs the job may run on (accepted; no effect in a simulator, noted)"),
+	       "CPUs the job may run on, 0,2-3: blk-mq places its tasks there (each below "
+	       "lab.cpus); no effect on the single-queue layer, noted"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("cpus_allowed_policy", NULL, "enum", "shared",
-	       "shared or split cpus_allowed between clones (accepted; no effect, noted)"),
+	       "shared or split cpus_allowed between clones (accepted; clones take the CPUs in "
+	       "turn under both, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("cpumask", NULL, "str", NULL,
-	       "CPU affinity mask (accepted; no effect in a simulator, noted)"),
+	       "CPU affinity mask, bit N = CPU N: as cpus_allowed (blk-mq only; no effect on "
+	       "the single-queue layer, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
 	{ INFO("numa_cpu_nodes", NULL, "str", NULL,
 	       "NUMA nodes to run on (accepted; no effect in a simulator, noted)"),

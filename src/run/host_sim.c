@@ -95,6 +95,8 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	h->disk.profile = hs->dev->profile;
 	h->disk.nr_sectors = hs->dev->nr_sectors;
 	h->disk.depth = hs->dev->type->ops.queue_depth(hs->dev);
+	h->disk.nr_hw_queues = ios_dev_nr_hw_queues(hs->dev);
+	h->disk.hw_queue_depth = ios_dev_hw_queue_depth(hs->dev);
 	h->disk.rotational = (ios_dev_caps(hs->dev) & IOS_DEV_ROTATIONAL) != 0;
 	if (ios_dev_caps(hs->dev) & IOS_DEV_ZONED) {
 		struct ios_dev_zone_info zi;

@@ -16,6 +16,7 @@
 #include "iosched/series_group.h"
 #include "iosched/timeline.h"
 #include "run_int.h"
+#include "run/cpu_map.h"
 
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
 static int series_setup(struct run_ctx *c, struct ios_err *e)
@@ -202,15 +203,20 @@ static int plan_cgroup_weight(const struct ios_job *j, struct ios_cgroup *cg, st
 	return 0;
 }
 
-/* Each job's clones: their cgroup, stonewall phase, pid, name and random stream. */
+/*
+ * Each job's clones: their cgroup, stonewall phase, pid, name, random stream
+ * and CPU (cpu_map.c: the jobs' cpus_allowed/cpumask count on blk-mq only).
+ */
 static int plan_tasks(struct run_ctx *c, struct ios_err *e)
 {
 	const struct ios_jobfile *jf = c->jf;
 	unsigned phase = 0, idx = 0;
+	struct ios_cpu_map cm;
 	int ret = plan_alloc_tasks(c, e);
 
 	if (ret)
 		return ret;
+	ios_cpu_map_init(&cm, (unsigned)c->lab.cpus, ios_run_is_mq(c));
 	for (size_t i = 0; i < jf->nr_jobs; i++) {
 		const struct ios_job *j = &jf->jobs[i];
 		unsigned n = j->numjobs ? j->numjobs : 1;
@@ -235,6 +241,9 @@ static int plan_tasks(struct run_ctx *c, struct ios_err *e)
 			snprintf(t->ioc.comm, sizeof(t->ioc.comm), "%s", j->name ? j->name : "fio");
 			t->ioc.cgroup = cg;
 			t->replay = c->replay || (j->read_iolog && *j->read_iolog);
+			ret = ios_cpu_map_task(&cm, j, k, &t->ioc.cpu, e);
+			if (ret)
+				return ret;
 			ios_rand_seed(&t->rng, rseed, ((uint64_t)i << 20) | k);
 			c->phase_left[phase]++;
 		}

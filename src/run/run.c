@@ -89,6 +89,16 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "lose_write", IOS_TUN_INT, offsetof(struct ios_lab_tunables, lose_write), 0, INT32_MAX,
 	  "0", "", "the device acknowledges the N-th O_DIRECT data write of the run and drops it "
 	  "(no kernel has this: a fault for verify= to catch, docs/verify.md); 0: none", 0, NULL },
+	/*
+	 * Default 1: one software context and, whatever the device offers, one
+	 * hardware queue, so an mq run measures the scheduler rather than how
+	 * tasks spread over queues; set it to see several (docs/devices.md,
+	 * "Hardware queues and depths for blk-mq").
+	 */
+	{ "cpus", IOS_TUN_INT, offsetof(struct ios_lab_tunables, cpus), 1, IOS_MAX_CPUS, "1", "",
+	  "simulated CPUs (blk-mq software contexts): tasks go round-robin over them, or where "
+	  "cpus_allowed/cpumask say; a device gets at most one hardware queue per CPU; the "
+	  "single-queue layer ignores it", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -431,12 +441,18 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 	if (ret)
 		return ret;
 	if (!ios_sched_find(c->schedname)) {
-		char names[256] = "";
+		char names[1024] = "";
 		const struct ios_sched_type *st;
 
+		/* a list that would not fit says so ("...") rather than stopping mid-name */
 		for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
-			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
-			strncat(names, st->name, sizeof(names) - strlen(names) - 1);
+			if (strlen(names) + strlen(st->name) + 8 >= sizeof(names)) {
+				strcat(names, ", ...");
+				break;
+			}
+			if (i)
+				strcat(names, ", ");
+			strcat(names, st->name);
 		}
 		char hint[256];
 
@@ -444,6 +460,30 @@ static int run_configure(struct run_ctx *c, struct ios_err *e)
 			       ios_sched_suggest(c->schedname, hint, sizeof(hint)), names);
 	}
 	return 0;
+}
+
+/*
+ * The depth and queues the disk gives the block layer. The legacy layer
+ * gets queue_depth(), as it always did. blk-mq gets the device's tags per
+ * hardware queue and at most one hardware queue per CPU: the nvme driver
+ * asks for one per possible CPU (nvme_max_io_queues, drivers/nvme/host/
+ * pci.c) and blk_mq_alloc_tag_set caps any single-map tag set at
+ * nr_cpu_ids (block/blk-mq.c). nr_cpus is lab.cpus on both layers (the
+ * legacy one does not read it).
+ */
+void ios_run_queue_geometry(const struct ios_host_disk *disk, unsigned cpus, unsigned layer,
+			    struct ios_queue_config *qc)
+{
+	unsigned nrq = disk->nr_hw_queues ? disk->nr_hw_queues : 1;
+
+	qc->nr_cpus = cpus ? cpus : 1;
+	qc->depth = disk->depth;
+	qc->nr_hw_queues = 1;
+	if (layer != IOS_SCHED_LAYER_MQ)
+		return;
+	if (disk->hw_queue_depth)
+		qc->depth = disk->hw_queue_depth;
+	qc->nr_hw_queues = nrq < qc->nr_cpus ? nrq : qc->nr_cpus;
 }
 
 /* The host (device.* settings) and the queue on it (queue.* and the scheduler's). */
@@ -480,7 +520,8 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	if (ret)
 		return ret;
 	qc.settings = c->set;
-	qc.depth = c->host->disk.depth;
+	ios_run_queue_geometry(&c->host->disk, (unsigned)c->lab.cpus, ios_sched_layer(qc.sched),
+			       &qc);
 	qc.rotational = c->host->disk.rotational;
 	qc.capacity_sectors = c->host->disk.nr_sectors;
 	if (c->host->disk.zoned) {

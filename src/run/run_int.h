@@ -595,6 +595,14 @@ static inline bool ios_run_gtod_reduced(const struct ios_job *j)
 {
 	return j->gtod_reduce || (j->disable_clat && j->disable_slat && j->disable_bw);
 }
+/* run.c: what the disk gives the queue: legacy depth, or blk-mq tags and queues */
+void ios_run_queue_geometry(const struct ios_host_disk *disk, unsigned cpus, unsigned layer,
+			    struct ios_queue_config *qc);
+/* The run's queue is a blk-mq one (its scheduler's layer): cpus_allowed counts there. */
+static inline bool ios_run_is_mq(const struct run_ctx *c)
+{
+	return c->q && c->q->sched && ios_sched_layer(c->q->sched) == IOS_SCHED_LAYER_MQ;
+}
 /* lat_target.c: fio's latency_target depth search */
 void ios_run_lat_target_init(struct run_task *t, uint64_t now);
 void ios_run_lat_target_io(struct run_task *t, uint64_t lat_ns, uint64_t now);

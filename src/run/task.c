@@ -173,11 +173,20 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	if (ios_run_offsets_notes(c, t, e))
 		return -ENOMEM;
-	if (j->cpu_opts && t->clone == 0) {
+	/*
+	 * On blk-mq cpus_allowed and cpumask place the tasks (cpu_map.c), so
+	 * only the others are noted; on the single-queue layer all of them
+	 * are, with the text legacy runs always had.
+	 */
+	unsigned noted = j->cpu_opts;
+
+	if (ios_run_is_mq(c))
+		noted &= ~(IOS_CPUOPT_CPUS_ALLOWED | IOS_CPUOPT_CPUMASK);
+	if (noted && t->clone == 0) {
 		char names[160] = "";
 
 		for (unsigned b = 0; b < IOS_ARRAY_SIZE(ios_job_cpuopt_names); b++)
-			if (j->cpu_opts & (1u << b))
+			if (noted & (1u << b))
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 names[0] ? ", " : "", ios_job_cpuopt_names[b]);
 		if (ios_run_warn(c->res, "%s:%d: job '%s': %s: CPU and memory placement has no "

@@ -32,6 +32,8 @@
 #include <string.h>
 #include "bfq_int.h"
 
+static void bfq_put_stable_ref(struct bfq_queue *bfqq);
+
 #define BFQQ_CLOSE_THR		(8 * 1024)		/* sectors: "close" for queue merging */
 #define BFQ_MERGE_TIME_LIMIT_NS	(100 * IOS_NSEC_PER_MSEC)	/* HZ/10: only young queues merge */
 
@@ -177,6 +179,11 @@ static void bfq_bic_drop_queue(struct bfq_io_cq *bic, bool is_sync)
  */
 void ios_bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 {
+	/* 6.x (_bfq_exit_icq): a merge scheduled for this process is off */
+	if (bic->stable_merge_bfqq) {
+		bfq_put_stable_ref(bic->stable_merge_bfqq);
+		bic->stable_merge_bfqq = NULL;
+	}
 	for (int is_sync = 1; is_sync >= 0; is_sync--) {
 		struct bfq_queue *bfqq = bic->bfqq[is_sync];
 
@@ -187,6 +194,11 @@ void ios_bfq_bic_release(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 		ios_bfq_exit_bfqq(bfqd, bfqq);
 	}
 	bfq_bic_map_del(&bfqd->bic_map, bic->ioc);
+	/* 6.x counts the process's requests in the bic: it goes with the last one */
+	if (bic->requests > 0) {
+		bic->dead = true;
+		return;
+	}
 	ios_list_del(&bic->node);
 	free(bic);
 }
@@ -339,6 +351,9 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	ios_list_init(&bfqq->fifo);
 	ios_list_init(&bfqq->burst_node);
 	ios_list_init(&bfqq->all_node);
+	ios_list_init(&bfqq->active_node);
+	ios_list_init(&bfqq->woken_list);
+	ios_list_init(&bfqq->woken_node);
 	bfqq->ref = 0;
 	bfqq->bfqd = bfqd;
 	if (bic)
@@ -362,6 +377,9 @@ static void bfq_init_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct 
 	bfqq->soft_rt_next_start_ns = now;
 	bfqq->seek_history = 1;		/* the first request is almost surely seeky */
 	bfqq->seek_count = 1;
+	/* 6.x (bfq_init_bfqq): stable merge and injection clocks start now */
+	bfqq->creation_time_ns = now;
+	bfqq->decrease_time_ns = now;
 }
 
 static struct bfq_queue **bfq_async_queue_prio(struct bfq_group *bfqg, int class, int level)
@@ -424,6 +442,16 @@ out:
 	return bfqq;
 }
 
+/* 6.x: a freed queue is no group's newest queue (bfq_release_process_ref). */
+static void bfq_forget_last_created(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+{
+	if (bfqd->root_group && bfqd->root_group->last_bfqq_created == bfqq)
+		bfqd->root_group->last_bfqq_created = NULL;
+	for (unsigned g = 0; g < bfqd->nr_groups; g++)
+		if (bfqd->groups[g] && bfqd->groups[g]->last_bfqq_created == bfqq)
+			bfqd->groups[g]->last_bfqq_created = NULL;
+}
+
 void ios_bfq_put_queue(struct bfq_queue *bfqq)
 {
 	struct bfq_data *bfqd = bfqq->bfqd;
@@ -439,11 +467,18 @@ void ios_bfq_put_queue(struct bfq_queue *bfqq)
 		if (bfqq->bic && bfqd->burst_size > 0)
 			bfqd->burst_size--;
 	}
+	if (bfqd->prof->wakers)
+		ios_bfq_forget_wakers(bfqd, bfqq);
+	if (bfqd->prof->stable_merge)
+		bfq_forget_last_created(bfqd, bfqq);
 	ios_list_del(&bfqq->all_node);
 	free(bfqq);
 }
 
 /* ---- early queue merge ---- */
+
+#define BFQ_ACTIVATION_STABLE_MERGING_NS	((int64_t)(600 * IOS_NSEC_PER_MSEC))
+#define BFQ_LATE_STABLE_MERGING_NS		((int64_t)(600 * IOS_NSEC_PER_MSEC))
 
 static struct bfq_queue *bfq_pos_of(struct ios_rb_node *n)
 {
@@ -487,6 +522,9 @@ void ios_bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct ios_rb_node **p, *parent;
 
+	/* 6.x: no early queue merge on queueing flash, so no position tree either */
+	if (bfqd->prof->eqm_off_nonrot_queueing && bfqd->nonrot_with_queueing)
+		return;
 	if (bfqq->pos_root) {
 		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
 		bfqq->pos_root = NULL;
@@ -552,7 +590,8 @@ static struct bfq_queue *bfqq_find_close(struct bfq_queue *bfqq, uint64_t sector
 /* References held by processes (not by requests or a service tree). */
 static int bfqq_process_refs(const struct bfq_queue *bfqq)
 {
-	return bfqq->ref - bfqq->allocated - (bfqq->entity.on_st ? 1 : 0);
+	/* 6.x: a scheduled stable merge holds a reference that is no process's */
+	return bfqq->ref - bfqq->allocated - (bfqq->entity.on_st ? 1 : 0) - bfqq->stable_ref;
 }
 
 /* Schedule @bfqq's process to be redirected to @new_bfqq (end of its merge chain). */
@@ -593,16 +632,67 @@ static bool bfq_may_be_close_cooperator(const struct bfq_data *bfqd, const struc
 	return bfqq_flag(bfqq, BFQQF_sync) && bfqq_flag(new_bfqq, BFQQF_sync);
 }
 
+/* 6.x stable merge: drop the reference a scheduled merge held (bfq_put_stable_ref). */
+static void bfq_put_stable_ref(struct bfq_queue *bfqq)
+{
+	bfqq->stable_ref--;
+	ios_bfq_put_queue(bfqq);
+}
+
+/*
+ * bfq_setup_stable_merge (6.12): the scheduled merge of @bfqq into
+ * @target is due. It is dropped if idling for @bfqq raises throughput (a
+ * sequential queue on a disk is better alone) or a side has no process.
+ */
+static struct bfq_queue *bfq_setup_stable_merge(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+						struct bfq_queue *target, struct bfq_io_cq *bic)
+{
+	int pr = bfqq_process_refs(bfqq), tr = bfqq_process_refs(target);
+	struct bfq_queue *new_bfqq = NULL;
+
+	bic->stable_merge_bfqq = NULL;
+	if (!ios_bfq_idling_boosts_thr(bfqd, bfqq) && (pr < tr ? pr : tr) > 0) {
+		new_bfqq = bfq_setup_merge(bfqq, target);
+		if (new_bfqq) {
+			bic->stably_merged = true;
+			if (new_bfqq->bic)
+				new_bfqq->bic->stably_merged = true;
+			bfqd->stable_merges++;
+		}
+	}
+	bfq_put_stable_ref(target);
+	return new_bfqq;
+}
+
 /*
  * Early queue merge: is there a queue @bfqq should share, given I/O at
  * @sector? First the in-service queue, if the I/O lands close to where it
  * is working, then any queue of the same group with a close next request.
+ * 6.x (bfq_setup_cooperator) looks first at a merge already set up and at
+ * a due stable merge, and does no early merge at all on queueing flash.
  */
 struct bfq_queue *ios_bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-					      uint64_t sector)
+					      uint64_t sector, struct bfq_io_cq *bic)
 {
 	struct bfq_queue *in_service = bfqd->in_service_queue, *new_bfqq;
+	const struct bfq_profile *prof = bfqd->prof;
 
+	if (prof->stable_merge || prof->eqm_off_nonrot_queueing) {
+		/* the end of a merge chain already set up */
+		for (new_bfqq = bfqq->new_bfqq; new_bfqq && new_bfqq->new_bfqq;)
+			new_bfqq = new_bfqq->new_bfqq;
+		if (new_bfqq)
+			return new_bfqq;
+		/* a delayed stable merge, on disks and non-queueing devices, 600 ms on */
+		if (prof->stable_merge && !bfqd->nonrot_with_queueing && bic &&
+		    bfqq_flag(bfqq, BFQQF_sync) && bic->stable_merge_bfqq &&
+		    !bfqq_flag(bfqq, BFQQF_just_created) &&
+		    bfqq->split_time_ns + BFQ_LATE_STABLE_MERGING_NS < bfqd->now_ns &&
+		    bfqq->creation_time_ns + BFQ_LATE_STABLE_MERGING_NS < bfqd->now_ns)
+			return bfq_setup_stable_merge(bfqd, bfqq, bic->stable_merge_bfqq, bic);
+		if (prof->eqm_off_nonrot_queueing && bfqd->nonrot_with_queueing)
+			return NULL;
+	}
 	if (ios_bfq_too_late_for_merging(bfqd, bfqq))
 		return NULL;
 	if (bfqq->new_bfqq)
@@ -708,6 +798,13 @@ void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bf
 	if (bfqq_flag(bfqq, BFQQF_IO_bound))
 		bfqq_set(new_bfqq, BFQQF_IO_bound);
 	bfqq_clear(bfqq, BFQQF_IO_bound);
+	/*
+	 * 6.x (bfq_merge_bfqqs): the merged processes cooperate, so bfqq's
+	 * waker may inject for the shared queue too.
+	 */
+	if (bfqd->prof->wakers && bfqq->waker_bfqq && !new_bfqq->waker_bfqq &&
+	    bfqq->waker_bfqq != new_bfqq)
+		ios_bfq_set_waker(new_bfqq, bfqq->waker_bfqq);
 
 	/* a raised queue hands its raising over */
 	if (new_bfqq->wr_coeff == 1 && bfqq->wr_coeff > 1) {
@@ -726,6 +823,14 @@ void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bf
 			bfqd->wr_busy_queues--;
 	}
 	bic->bfqq[1] = new_bfqq;
+	/* 6.x (bic_set_bfqq): a stable merge into the queue merged into now is moot */
+	if (bic->stable_merge_bfqq == new_bfqq) {
+		bic->stable_merge_bfqq = NULL;
+		bfq_put_stable_ref(new_bfqq);
+	}
+	/* 6.x (bfq_reassign_last_bfqq): the group's newest queue is the shared one now */
+	if (bfqq_group(bfqq)->last_bfqq_created == bfqq)
+		bfqq_group(bfqq)->last_bfqq_created = new_bfqq;
 	bfqq_set(new_bfqq, BFQQF_coop);
 	new_bfqq->bic = NULL;	/* shared: owned by no single process */
 	bfqq->bic = NULL;
@@ -875,6 +980,52 @@ void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 		ios_bfq_bfqq_move(bfqd, bfqq, bfqg);
 }
 
+/*
+ * bfq_do_or_sched_stable_merge (6.12): @bfqq, just created for @bic, and
+ * the group's newest sync queue were created within burst_interval (180
+ * ms) of each other with the same ioprio and class: the same application's
+ * I/O flows, served best as one queue. On queueing flash they are merged
+ * now; elsewhere the merge is scheduled and decided 600 ms on
+ * (bfq_setup_stable_merge). Otherwise, or if the newest queue is over 600
+ * ms old or of another ioprio, @bfqq becomes the newest.
+ */
+static struct bfq_queue *bfq_do_or_sched_stable_merge(struct bfq_data *bfqd,
+						      struct bfq_queue *bfqq,
+						      struct bfq_io_cq *bic)
+{
+	struct bfq_group *bfqg = bfqq_group(bfqq);
+	struct bfq_queue *last = bfqg->last_bfqq_created, *new_bfqq;
+
+	if (!last ||
+	    last->creation_time_ns + BFQ_ACTIVATION_STABLE_MERGING_NS < bfqq->creation_time_ns ||
+	    bfqq->entity.parent != last->entity.parent || bfqq->ioprio != last->ioprio ||
+	    bfqq->ioprio_class != last->ioprio_class) {
+		bfqg->last_bfqq_created = bfqq;
+		return bfqq;
+	}
+	if (last->creation_time_ns + bfqd->burst_interval_ns < bfqq->creation_time_ns)
+		return bfqq;
+	if (bfqd->nonrot_with_queueing) {
+		/* bfq_do_early_stable_merge */
+		new_bfqq = bfq_setup_merge(bfqq, last);
+		if (!new_bfqq)
+			return bfqq;
+		if (new_bfqq->bic)
+			new_bfqq->bic->stably_merged = true;
+		bic->stably_merged = true;
+		bfqd->stable_merges++;
+		bfqq->bic = bic;
+		bic->bfqq[1] = bfqq;
+		ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
+		return new_bfqq;
+	}
+	/* scheduled: the newest queue is held (not a process reference) until then */
+	last->ref++;
+	last->stable_ref++;
+	bic->stable_merge_bfqq = last;
+	return bfqq;
+}
+
 static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct bfq_io_cq *bic,
 						   bool split, bool is_sync, bool *new_queue)
 {
@@ -890,6 +1041,9 @@ static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct
 	if (!bfqq) {
 		bfqq = &bfqd->oom_bfqq;
 		bfqq->ref++;
+	} else if (bfqd->prof->stable_merge && is_sync && !split) {
+		/* 6.x (bfq_get_queue): a new sync queue may be merged for good */
+		bfqq = bfq_do_or_sched_stable_merge(bfqd, bfqq, bic);
 	}
 	bic->bfqq[is_sync] = bfqq;
 	if (split && is_sync && bfqq != &bfqd->oom_bfqq) {
@@ -903,6 +1057,24 @@ static struct bfq_queue *bfq_get_bfqq_handle_split(struct bfq_data *bfqd, struct
 		bfqq->split_time_ns = bfqd->now_ns;
 	}
 	return bfqq;
+}
+
+/*
+ * bfq_waker_bfqq (6.12): the waker a process leaving @bfqq takes along,
+ * unless the waker is later in @bfqq's merge chain with this process as
+ * its only one.
+ */
+static struct bfq_queue *bfq_waker_of(struct bfq_queue *bfqq)
+{
+	struct bfq_queue *waker = bfqq->waker_bfqq, *q;
+
+	if (!waker)
+		return NULL;
+	for (q = bfqq->new_bfqq; q; q = q->new_bfqq) {
+		if (q == waker)
+			return bfqq_process_refs(waker) == 1 ? NULL : waker;
+	}
+	return waker;
 }
 
 /*
@@ -929,7 +1101,11 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 	ios_bfq_check_ioprio_change(bfqd, bic);
 	ios_bfq_check_cgroup_change(bfqd, bic);
 	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
-	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop)) {
+	/* 6.x: a stably merged process stays merged (bfq_init_rq) */
+	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop) &&
+	    !bic->stably_merged) {
+		struct bfq_queue *waker = bfqd->prof->wakers ? bfq_waker_of(bfqq) : NULL;
+
 		if (bfqq_flag(bfqq, BFQQF_in_large_burst))
 			bic->saved_in_large_burst = true;
 		bfqq = bfq_split_bfqq(bfqd, bic, bfqq);
@@ -938,11 +1114,19 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 			bfqq = bfq_get_bfqq_handle_split(bfqd, bic, true, is_sync, NULL);
 		else
 			existing = true;
+		/* 6.x: the new queue keeps the shared queue's waker (bfq_init_rq) */
+		if (!existing && bfqq != &bfqd->oom_bfqq && waker)
+			ios_bfq_set_waker(bfqq, waker);
 	}
 attach:
 	bfqq->allocated++;
 	bfqq->ref++;
 	rq->sched_priv[0] = bfqq;
+	/* 6.x: the process's requests allocated and not freed (bic->requests) */
+	if (bic && (bfqd->prof->injection || bfqd->prof->wakers)) {
+		rq->sched_priv[1] = bic;
+		bic->requests++;
+	}
 	if (bic && bfqq != &bfqd->oom_bfqq && bfqq_process_refs(bfqq) == 1) {
 		bfqq->bic = bic;
 		if (split)
@@ -957,8 +1141,14 @@ attach:
 void ios_bfq_finish_rq(struct ios_request *rq)
 {
 	struct bfq_queue *bfqq = rq->sched_priv[0];
+	struct bfq_io_cq *bic = rq->sched_priv[1];
 
 	rq->sched_priv[0] = NULL;
+	rq->sched_priv[1] = NULL;
 	bfqq->allocated--;
 	ios_bfq_put_queue(bfqq);
+	if (bic && --bic->requests == 0 && bic->dead) {
+		ios_list_del(&bic->node);
+		free(bic);
+	}
 }

@@ -41,6 +41,50 @@
 #define BFQ_STATS_MIN_BUDGETS		194
 #define BFQ_DEFAULT_MAX_BUDGET		(16 * 1024)
 
+/*
+ * What one release of BFQ does where the releases differ, by mechanism: the
+ * code tests these names, never a release number (as struct cfq_profile
+ * does for CFQ). bfq_profiles.c has the two profiles: 4.19 (`bfq`, alias
+ * `bfq-4.19`, every behaviour below off) and 6.12 (`bfq-6.12`, on blk-mq).
+ * Each field names the 6.12 function that does it.
+ */
+struct bfq_profile {
+	const char *release;
+	/*
+	 * bfq_update_depths, bfq_limit_depth: async allocations and sync
+	 * writes may take only part of each scheduler-tag word (1/2 and 3/4;
+	 * 3/16 and 6/16 while a queue is weight-raised). blk-mq only.
+	 */
+	bool tag_caps;
+	/*
+	 * bfq_select_queue's injection while the in-service queue idles: its
+	 * own process's async I/O, then other queues' I/O up to inject_limit
+	 * (bfq_choose_bfqq_for_injection), the limit learned from the service
+	 * time of the queue's first request after a hole
+	 * (bfq_update_inject_limit, bfq_reset_inject_limit, bfq_add_request,
+	 * bfq_update_has_short_ttime).
+	 */
+	bool injection;
+	/*
+	 * bfq_check_waker: a queue that keeps getting I/O right after another
+	 * queue's completion records it as its waker; the waker's I/O, and
+	 * the I/O of a queue it wakes, is served while it idles.
+	 */
+	bool wakers;
+	/*
+	 * bfq_do_or_sched_stable_merge, bfq_setup_stable_merge: sync queues
+	 * created close together with the same ioprio in the same group are
+	 * merged for good (at once on queueing flash, after 600 ms elsewhere).
+	 */
+	bool stable_merge;
+	/*
+	 * bfq_setup_cooperator, bfq_pos_tree_add_move: no early queue merge
+	 * (and no position tree) on a non-rotational device with command
+	 * queueing (bfqd->nonrot_with_queueing, bfq_update_hw_tag).
+	 */
+	bool eqm_off_nonrot_queueing;
+};
+
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
 enum bfq_expiration {
 	BFQQE_TOO_IDLE = 0,		/* idled for slice_idle without a new request */
@@ -153,6 +197,21 @@ struct bfq_queue {
 
 	struct ios_list_head burst_node;	/* on bfqd->burst_list, or self-linked */
 	struct ios_list_head all_node;		/* on bfqd->all_queues */
+
+	/* --- 6.x behaviours (struct bfq_profile); unused by 4.19 --- */
+	struct ios_list_head active_node;	/* on bfqd->active_list while on an active tree */
+	int64_t creation_time_ns;		/* stable merge */
+	int stable_ref;				/* references held by scheduled stable merges */
+	/* injection (bfq_update_inject_limit) */
+	unsigned inject_limit;
+	uint64_t last_serv_time_ns;		/* baseline service time of a first request */
+	int64_t decrease_time_ns;		/* last decrease (or reset) of inject_limit */
+	/* wakers (bfq_check_waker) */
+	struct bfq_queue *waker_bfqq, *tentative_waker_bfqq;
+	unsigned num_waker_detections;
+	int64_t waker_detection_started_ns;
+	struct ios_list_head woken_list;	/* queues whose waker this is, newest first */
+	struct ios_list_head woken_node;	/* on waker_bfqq->woken_list, or self-linked */
 };
 
 /* Per-process context for one queue (the kernel's bfq_io_cq). */
@@ -170,6 +229,15 @@ struct bfq_io_cq {
 	int64_t saved_last_wr_start_finish_ns, saved_wr_start_at_switch_to_srt_ns;
 	int64_t saved_wr_cur_max_time_ns;
 	struct ios_list_head node;	/* bfqd->bics, creation order */
+	/* 6.x: requests allocated and not freed; the stable merge scheduled, done */
+	int requests;
+	bool dead;		/* the process exited; freed with its last request */
+	struct bfq_queue *stable_merge_bfqq;
+	bool stably_merged;
+	/* 6.x: injection and waker state kept across a merge (bfq_bfqq_save_state) */
+	unsigned saved_inject_limit;
+	uint64_t saved_last_serv_time_ns;
+	int64_t saved_decrease_time_ns;
 };
 
 struct bfq_group {
@@ -182,6 +250,7 @@ struct bfq_group {
 	struct ios_rb_root rq_pos_tree;	/* queues by next_rq sector, for EQM */
 	struct bfq_queue *async_bfqq[2][IOS_IOPRIO_LEVELS];	/* [RT, BE][level] */
 	struct bfq_queue *async_idle_bfqq;
+	struct bfq_queue *last_bfqq_created;	/* 6.x stable merge: newest sync queue here */
 };
 
 /* Counts of active entities per weight: "are weights differentiated?" */
@@ -208,6 +277,7 @@ struct bfq_data {
 	int low_latency;
 
 	/* --- state --- */
+	const struct bfq_profile *prof;	/* the descriptor's release (bfq_profiles.c) */
 	struct ios_queue *queue;
 	int64_t now_ns;			/* time of the hook being run */
 	struct bfq_group *root_group;
@@ -265,6 +335,17 @@ struct bfq_data {
 	int64_t last_ins_in_burst_ns;
 	struct bfq_entity *burst_parent_entity;
 
+	/* --- 6.x behaviours (struct bfq_profile) --- */
+	bool nonrot_with_queueing;	/* non-rotational and hw_tag: no EQM, stable merge at once */
+	unsigned word_depths[2][2];	/* tag caps per word: [wr_busy != 0][sync write] */
+	unsigned full_depth_shift;	/* log2 of the scheduler-tag word */
+	struct ios_list_head active_list;	/* queues on active trees, newest first */
+	struct bfq_queue *last_completed_rq_bfqq;
+	/* injection's service-time sampling (bfq_update_inject_limit) */
+	bool rqs_injected, wait_dispatch;
+	struct ios_request *waited_rq;
+	int64_t last_empty_occupied_ns;
+
 	/* --- read-only statistics (--dump-state) --- */
 	uint64_t expirations[BFQQE_NR];
 	uint64_t idle_arms;
@@ -272,6 +353,9 @@ struct bfq_data {
 	uint64_t wr_starts;
 	uint64_t nr_queues_created;
 	uint64_t peak_rate_sps;		/* peak_rate shown in sectors per second */
+	uint64_t injected;		/* 6.x: requests dispatched for another queue's hole */
+	uint64_t wakers_found;		/* 6.x: waker relations confirmed */
+	uint64_t stable_merges;		/* 6.x: stable merges done */
 };
 
 /* ---- helpers used everywhere ---- */
@@ -397,7 +481,7 @@ void ios_bfq_finish_rq(struct ios_request *rq);
 bool ios_bfq_too_late_for_merging(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
 void ios_bfq_pos_tree_add_move(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 struct bfq_queue *ios_bfq_setup_cooperator(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-					   uint64_t sector);
+					   uint64_t sector, struct bfq_io_cq *bic);
 void ios_bfq_merge_bfqqs(struct bfq_data *bfqd, struct bfq_io_cq *bic, struct bfq_queue *bfqq,
 			 struct bfq_queue *new_bfqq);
 
@@ -419,7 +503,27 @@ void ios_bfq_update_rate_reset(struct bfq_data *bfqd, const struct ios_request *
 void ios_bfq_update_peak_rate(struct bfq_data *bfqd, struct ios_request *rq);
 void ios_bfq_update_hw_tag(struct bfq_data *bfqd);
 
+/* ---- bfq_profiles.c ---- */
+
+extern const struct bfq_profile ios_bfq_profile_419, ios_bfq_profile_612;
+
+/* ---- bfq_inject.c: 6.x tag caps, injection, wakers ---- */
+
+void ios_bfq_update_depths(struct bfq_data *bfqd, unsigned nr_requests);
+unsigned ios_bfq_limit_depth(struct bfq_data *bfqd, bool sync, bool write);
+void ios_bfq_reset_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_update_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_inject_on_add(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+			   const struct bfq_io_cq *bic);
+struct bfq_queue *ios_bfq_choose_bfqq_for_injection(struct bfq_data *bfqd);
+void ios_bfq_check_waker(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void ios_bfq_set_waker(struct bfq_queue *bfqq, struct bfq_queue *waker);
+void ios_bfq_forget_wakers(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+
 /* ---- bfq.c ---- */
+
+int ios_bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq);
+bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
 
 void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 			 enum bfq_expiration reason);

@@ -157,4 +157,6 @@ void ios_bfq_update_hw_tag(struct bfq_data *bfqd)
 	bfqd->hw_tag = bfqd->max_rq_in_driver > BFQ_HW_QUEUE_THRESHOLD;
 	bfqd->max_rq_in_driver = 0;
 	bfqd->hw_tag_samples = 0;
+	/* 6.x (bfq_update_hw_tag): read by the profile's queueing-flash rules only */
+	bfqd->nonrot_with_queueing = !bfqd->queue->rotational && bfqd->hw_tag == 1;
 }

@@ -228,6 +228,7 @@ static const struct ios_rb_augment_callbacks bfq_min_start_cb = {
 static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
 	struct ios_rb_node **link = &st->active.node, *parent = NULL, *n;
+	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
 
 	while (*link) {
 		parent = *link;
@@ -242,13 +243,23 @@ static void bfq_active_insert(struct bfq_service_tree *st, struct bfq_entity *en
 		bfq_entity_of(n)->min_start = entity->start;
 	ios_rb_insert_augmented(&entity->rb_node, &st->active, &bfq_min_start_cb);
 	bfq_group_count_active(entity, 1);
+	/*
+	 * 6.x injection walks the queues on active trees newest first
+	 * (bfq_active_insert puts them at the head of bfqd->active_list).
+	 */
+	if (bfqq)
+		ios_list_add(&bfqq->active_node, &bfqq->bfqd->active_list);
 }
 
 static void bfq_active_extract(struct bfq_service_tree *st, struct bfq_entity *entity)
 {
+	struct bfq_queue *bfqq = bfq_entity_to_bfqq(entity);
+
 	ios_rb_erase_augmented(&entity->rb_node, &st->active, &bfq_min_start_cb);
 	entity->tree = NULL;
 	bfq_group_count_active(entity, -1);
+	if (bfqq && !ios_list_unlinked(&bfqq->active_node))
+		ios_list_del(&bfqq->active_node);
 }
 
 static bool bfq_check_subtree(const struct ios_rb_node *n, uint64_t *min_start)

@@ -4,8 +4,8 @@
 # (io_submit plugs batches of more than 2 iocbs, fs/aio.c) under 'none' on
 # ssd-nvme: its --trace has P and U records, as many of each, every U
 # names the task and carries the requests flushed (32, or fewer when
-# bios merged in the plug); on hdd-2009 (31 tags) the 32nd bio finds no
-# tag and the task's sleep flushes the plug: UT 31. The same job under
+# bios merged in the plug); on hdd-2009 cut to 16 tags the 17th bio finds
+# no tag and the task's sleep flushes the plug: UT 16. The same job under
 # noop (the single-queue layer, no plug) has no P or U at all. fio's
 # default iodepth_batch_submit=1 makes one-iocb io_submits: no io_submit
 # plug, only the O_DIRECT path's own around each I/O (iomap): U 1.
@@ -49,10 +49,11 @@ awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 == "P" && !($7 == "N" && $8 == "[aio]") { bad 
 awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 == "U" { if ($8 != "[aio]" || $9 < 1 || $9 > 32) bad = 1; if ($9 == 32) full++ }
      END { exit bad || !full }' nvme.txt || fail "U depths not 1..32 with some 32: $(grep ' U ' nvme.txt | head -5)"
 
-"$BIN" run batch.fio --scheduler none --seed 3 --trace hdd >/dev/null 2>err || fail "none on hdd: $(cat err)"
+"$BIN" run batch.fio --scheduler none --seed 3 --set device.hw_queue_depth=16 --trace hdd \
+	>/dev/null 2>err || fail "none on hdd: $(cat err)"
 blkparse -i hdd >hdd.txt 2>/dev/null || fail "blkparse hdd"
-awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 == "UT" && $9 == 31 { ok = 1 } END { exit !ok }' hdd.txt ||
-	fail "no 'UT ... 31' on hdd-2009 (31 tags): $(grep ' UT ' hdd.txt | head -3)"
+awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 == "UT" && $9 == 16 { ok = 1 } END { exit !ok }' hdd.txt ||
+	fail "no 'UT ... 16' on hdd-2009 with 16 tags: $(grep ' UT ' hdd.txt | head -3)"
 
 "$BIN" run single.fio --scheduler none --device ssd-nvme --seed 3 --trace one >/dev/null 2>err ||
 	fail "batch 1: $(cat err)"

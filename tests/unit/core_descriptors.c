@@ -127,7 +127,7 @@ static int test_schedulers(void)
 		T_ASSERT(!t->alias || ios_sched_find(t->alias) == t);
 		seen[nr_seen++] = t;
 	}
-	T_ASSERT_EQ(n, 8);	/* 7 single-queue, and blk-mq's none */
+	T_ASSERT_EQ(n, 12);	/* 7 single-queue; blk-mq's none, mq-deadline-6.6/6.12, kyber-6.12, bfq-6.12 */
 	/* the descriptors the runner puts in a scheduler's place */
 	for (size_t i = 0; i < n; i++) {
 		t = ios_sched_at(i);
@@ -147,7 +147,7 @@ static int test_schedulers(void)
 			seen[nr_seen++] = pt;
 		}
 	}
-	T_ASSERT_EQ(nr_seen, 10);
+	T_ASSERT_EQ(nr_seen, 14);
 	return T_PASS;
 }
 

@@ -178,6 +178,21 @@ static const struct err_case cases[] = {
 	{ "[j]\ncpus_allowed_policy=spread\n", -EINVAL, { "allowed: shared, split" } },
 	{ "[j]\nnuma_mem_policy=foo\n", -EINVAL, { "allowed: default, prefer" } },
 	{ "[j]\ncpus_allowed=\n", -EINVAL, { "'cpus_allowed='" } },
+	/* cpus_allowed: fio's list form 0,2-3, each CPU below 256 (IOS_MAX_CPUS) */
+	{ "[j]\ncpus_allowed=abc\n", -EINVAL,
+	  { "t.fio:2: option 'cpus_allowed=abc'", "in job 'j'", "fio's form: 0,2-3" } },
+	{ "[j]\ncpus_allowed=256\n", -ERANGE,
+	  { "t.fio:2: option 'cpus_allowed=256'", "CPU 256 out of range", "allowed 0..255" } },
+	{ "[j]\ncpus_allowed=0-300\n", -ERANGE, { "CPU 300 out of range", "allowed 0..255" } },
+	{ "[j]\ncpus_allowed=3-1\n", -EINVAL, { "'cpus_allowed=3-1'", "the range 3-1 goes down" } },
+	{ "[j]\ncpus_allowed=1,\n", -EINVAL, { "'cpus_allowed=1,'", "not a CPU list at ','" } },
+	{ "[j]\ncpus_allowed=1-\n", -EINVAL, { "not a CPU list at '-'" } },
+	{ "[j]\ncpus_allowed=-1\n", -EINVAL, { "not a CPU list at '-1'" } },
+	/* cpumask: a number, bit N = CPU N, at least one bit */
+	{ "[j]\ncpumask=0\n", -ERANGE, { "t.fio:2: option 'cpumask=0'", "names no CPU", "allowed 1.." } },
+	{ "[j]\ncpumask=0xz\n", -EINVAL, { "'cpumask=0xz'", "not a CPU mask" } },
+	{ "[j]\ncpumask=-3\n", -EINVAL, { "not a CPU mask" } },
+	{ "[j]\ncpumask=0x10000000000000000\n", -ERANGE, { "not a CPU mask" } },
 	/* whole-job checks */
 	{ "[j]\niodepth=4\niodepth_low=8\n", -ERANGE,
 	  { "t.fio:1: job 'j'", "iodepth_low=8 is above iodepth=4" } },

@@ -7,7 +7,8 @@
  * refused with an unknown layer, blk-mq hooks on a single-queue scheduler,
  * may_queue() on a blk-mq one, or dispatch_hctx() without has_work_hctx();
  * a blk-mq descriptor gets a blk-mq queue (src/block/mq.c), 'none' only on
- * blk-mq; the legacy built-ins are single-queue.
+ * blk-mq; the legacy built-ins are single-queue and the blk-mq built-ins
+ * pass the v2 checks.
  */
 #include <string.h>
 #include "harness.h"
@@ -206,6 +207,13 @@ static int test_builtins_layers(void)
 			if (t->cgroups->policy[k])
 				T_ASSERT(ios_sched_layer(t->cgroups->policy[k]) ==
 					 IOS_SCHED_LAYER_SQ);
+	}
+	for (size_t i = 0; (t = ios_sched_at(i)) != NULL; i++) {
+		struct ios_err e = { 0 };
+
+		if (ios_sched_layer(t) != IOS_SCHED_LAYER_MQ)
+			continue;
+		T_ASSERT_MSG(ios_sched_type_check(t, &e) == 0, "%s: %s", t->name, e.msg);
 	}
 	t = ios_sched_find("none");
 	T_ASSERT(t != NULL);
