@@ -261,7 +261,46 @@ struct ios_queue {
 	uint64_t nr_freed;			/* requests freed (completed or merged away) */
 	uint64_t nr_bios_in, nr_bios_done;	/* bios accepted, bios ended */
 	uint64_t nr_bio_merges, nr_rq_merges;
+	/*
+	 * blk-mq: the depth an unplug trace event (U, UT) carries, set just
+	 * before the event (trace_block_unplug's @depth: the requests flushed
+	 * to this queue in that step, not those allocated)
+	 */
+	unsigned unplug_depth;
+	uint64_t nr_plug_merges;		/* bios merged into a plugged request */
 };
+
+/*
+ * A task's plug, as Linux 6.12's struct blk_plug (src/block/plug.c): while
+ * it is started, the task's requests for blk-mq queues wait on it instead
+ * of going on to the scheduler or the device, and bios merge into them.
+ * It is flushed when a request joins a plug that holds 32 requests (64
+ * once it holds requests of two queues) or whose newest request is 128 KiB
+ * or more (unless queue.nomerges=2), when the task sleeps (for a tag), and
+ * when it is finished. The owner keeps the struct (the kernel's is on the
+ * stack); zero it or let ios_blk_start_plug() do so.
+ */
+struct ios_plug {
+	struct ios_list_head list;	/* plugged requests by queuelist, oldest first */
+	unsigned rq_count;
+	bool multiple_queues;		/* requests of more than one queue went on it */
+	bool has_elevator;		/* a request with a scheduler tag went on it */
+	uint64_t nr_flushes;		/* U and UT events (statistics for tests and reports) */
+};
+
+/*
+ * blk_start_plug: @plug becomes @ioc's plug unless it already has one (a
+ * nested plug does nothing, as in the kernel).
+ */
+void ios_blk_start_plug(struct ios_ioc *ioc, struct ios_plug *plug);
+/* blk_finish_plug: flush @plug (trace U) and clear it, if it is @ioc's. */
+void ios_blk_finish_plug(struct ios_ioc *ioc, struct ios_plug *plug, uint64_t now_ns);
+/*
+ * blk_flush_plug: flush @ioc's plug, if any. @from_schedule: the task is
+ * about to sleep (schedule(), io_schedule()): trace UT, and the queues run
+ * as if from kblockd.
+ */
+void ios_blk_flush_plug(struct ios_ioc *ioc, bool from_schedule, uint64_t now_ns);
 
 struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct ios_err *e);
 /*

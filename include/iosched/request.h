@@ -87,6 +87,8 @@ struct ios_cgroup {
  * their per-process state (CFQ's cic, BFQ's bic, AS's aic) in icq[], one
  * slot per request queue, released through the scheduler's exit_icq hook.
  */
+struct ios_plug;
+
 struct ios_ioc {
 	uint32_t pid;
 	char comm[32];			/* task name for traces: the fio job name */
@@ -117,6 +119,12 @@ struct ios_ioc {
 	 * runner; always < the queue's nr_cpus. The single-queue layer ignores it.
 	 */
 	unsigned cpu;
+	/*
+	 * The task's plug (the kernel's current->plug, set by blk_start_plug;
+	 * struct ios_plug in block.h), NULL when it holds none. Only blk-mq
+	 * queues look at it; the single-queue layer has no plug model.
+	 */
+	struct ios_plug *plug;
 };
 
 /*

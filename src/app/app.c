@@ -398,7 +398,14 @@ static int app_cgroup_check(struct ios_app *app, const struct ios_app_tenant *t,
 			       "leading, trailing or doubled '/'", t->name, path);
 	/* the same rules as a job's cgroup= and cgroup_weight= (ios_run_cgroups_check) */
 	bad = ios_sched_cgroup_check(app->st, *path, strchr(path, '/'), t->weight);
-	if (bad & IOS_CG_IGNORED_GROUP) {
+	if ((bad & IOS_CG_IGNORED_GROUP) && ios_sched_layer(app->st) == IOS_SCHED_LAYER_MQ) {
+		/* blk-mq never merges across groups (blk_cgroup_mergeable): not "no effect" */
+		snprintf(msg, sizeof(msg), "tenant '%s': cgroup %s does not change scheduling: %s "
+			 "has no group scheduling; blk-mq only keeps the group's requests from "
+			 "merging with other groups' (as the kernel does)", t->name, path,
+			 app->st->name);
+		app_warn(app, msg);
+	} else if (bad & IOS_CG_IGNORED_GROUP) {
 		snprintf(msg, sizeof(msg), "tenant '%s': cgroup %s has no effect: %s has no group "
 			 "scheduling (the kernel would ignore it too)", t->name, path, app->st->name);
 		app_warn(app, msg);

@@ -215,6 +215,36 @@ void ios_blk_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t n
 		free_request(q, rq, now);
 }
 
+/*
+ * A blk-mq scheduler given a tunable it lacks: " (cfq, cfq-4.19 have it)",
+ * the registered schedulers that take it (most often a legacy one's, such
+ * as slice_idle); empty for the legacy schedulers, whose messages stay.
+ */
+static void sched_owners(const struct ios_sched_type *st, const char *name, char *buf, size_t n)
+{
+	const struct ios_sched_type *o;
+	size_t len = 0, nr = 0;
+
+	buf[0] = '\0';
+	if (ios_sched_layer(st) != IOS_SCHED_LAYER_MQ)
+		return;
+	for (size_t i = 0; (o = ios_sched_at(i)) != NULL; i++) {
+		const struct ios_tunable *t = o->tunables ? ios_tunable_find(o->tunables, name) : NULL;
+		int w;
+
+		if (!t || (t->flags & IOS_TUN_HIDDEN) || len >= n)
+			continue;
+		w = snprintf(buf + len, n - len, "%s%s", nr ? ", " : " (", o->name);
+		if (w > 0)
+			len += (size_t)w;
+		nr++;
+	}
+	if (nr && len < n)
+		snprintf(buf + len, n - len, " %s it)", nr > 1 ? "have" : "has");
+	else if (nr)
+		buf[0] = '\0';	/* too many to name: say nothing rather than half */
+}
+
 int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_request *rq = NULL;
@@ -445,14 +475,15 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 				continue;
 			if (!st->tunables || !ios_tunable_find(st->tunables, s->name)) {
 				struct ios_suggest sg;
-				char hint[256];
+				char hint[256], owners[256];
 
 				ios_suggest_init(&sg, s->name);
 				ios_tunable_suggest(&sg, st->tunables, NULL);
+				sched_owners(st, s->name, owners, sizeof(owners));
 				ret = IOS_ERR(e, -ENOENT,
-					      "%s%sscheduler '%s' has no tunable '%s'%s (see 'iosched list')",
+					      "%s%sscheduler '%s' has no tunable '%s'%s%s (see 'iosched list')",
 					      s->origin, *s->origin ? ": " : "", st->name, s->name,
-					      ios_suggest_str(&sg, hint, sizeof(hint)));
+					      owners, ios_suggest_str(&sg, hint, sizeof(hint)));
 				goto fail;
 			}
 		}

@@ -94,6 +94,13 @@ bool ios_blk_list_merge(struct ios_queue *q, struct ios_list_head *list, unsigne
 			struct ios_bio *bio, uint64_t now);
 
 /*
+ * blk_attempt_plug_merge's one try: @bio into @rq, a request on a plug (in
+ * no scheduler, not hashed). True: merged (trace M or F).
+ */
+bool ios_blk_plug_merge(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+			uint64_t now);
+
+/*
  * Layer-specific: free a request merged away into its neighbour
  * (attempt_merge). block.c's returns the request-list slot; mq.c's the tags.
  */

@@ -20,6 +20,10 @@
  *   (blk_cgroup_mergeable, checked by blk_rq_merge_ok and attempt_merge in
  *   block/blk-merge.c; Tejun Heo, 2022). The single-queue profiles keep
  *   their outputs: whether 4.19-stable has the rule is open (plan, Q5).
+ * - blk-mq tries the task's plug first (blk_attempt_plug_merge, Linux
+ *   6.12): one try, on the newest plugged request of the bio's queue, with
+ *   the same rules but without the scheduler's consent (the request is in
+ *   no scheduler yet), and no request-to-request merge after it.
  * - blk-mq without an elevator merges in the software context's list
  *   instead (blk_bio_list_merge): the newest 8 requests, newest first; an
  *   adjacent request the bio may not join (too large, vetoed) ends the
@@ -280,4 +284,44 @@ bool ios_blk_list_merge(struct ios_queue *q, struct ios_list_head *list, unsigne
 		return true;
 	}
 	return false;
+}
+
+bool ios_blk_plug_merge(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+			uint64_t now)
+{
+	enum ios_merge m;
+
+	/* blk_rq_merge_ok: rq_mergeable (no flush, no FUA), direction, discard, cgroup */
+	if (!rq->nr_sectors || (rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA)) ||
+	    rq->dir != bio->dir || ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) ||
+	    !cgroup_mergeable(q, rq->ioc, bio->ioc))
+		return false;
+	/* blk_try_merge */
+	if (ios_rq_end(rq) == bio->sector)
+		m = IOS_BACK_MERGE;
+	else if (rq->sector == bio->sector + bio->nr_sectors)
+		m = IOS_FRONT_MERGE;
+	else
+		return false;
+	/* ll_back_merge_fn / ll_front_merge_fn: the size limit */
+	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
+		return false;
+	/* bio_attempt_back_merge / bio_attempt_front_merge: no elevator hook */
+	bio->next = NULL;
+	if (m == IOS_BACK_MERGE) {
+		rq->biotail->next = bio;
+		rq->biotail = bio;
+	} else {
+		bio->next = rq->bio;
+		rq->bio = bio;
+		rq->sector = bio->sector;
+	}
+	rq->nr_sectors += bio->nr_sectors;
+	rq->nr_bios++;
+	rq->ioprio = ios_ioprio_best(rq->ioprio, bio->ioprio);
+	q->stats.merges[bio->dir]++;
+	q->nr_bio_merges++;
+	q->nr_plug_merges++;
+	ios_blk_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
+	return true;
 }

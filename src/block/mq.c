@@ -25,9 +25,10 @@
  *   (bio_merge: the one-hit cache, the back-merge hash, the scheduler's
  *   lookup), or under 'none' the software context's list
  *   (blk_bio_list_merge: the newest 8 requests); never across cgroups
- *   (merge.c). [The plug, issue 29 step 6, hooks in before these.] Then a
- *   request is allocated and, with an elevator, inserted into the
- *   scheduler (prepare_request first). Under 'none' it is issued at once
+ *   (merge.c). The task's plug (plug.c) is tried before these. Then a
+ *   request is allocated; a plugged task's request waits on its plug
+ *   until the plug is flushed (plug.c); otherwise, with an elevator, it is
+ *   inserted into the scheduler (prepare_request first). Under 'none' it is issued at once
  *   (blk_mq_try_issue_directly) unless the hardware context is
  *   dispatch_busy and either it is the only one or the request is async;
  *   then it waits on its software context's list (trace I).
@@ -60,9 +61,9 @@
  *   at its end (mq_dispatch_paid); a completion loads the hctx's first
  *   CPU. The host timer brings each of those runs (mq_update_timer).
  *
- * Not modelled here yet: the plug (step 6: it goes first in
- * ios_mq_submit_bio, before mq_bio_merge, and takes the new request in
- * place of mq_queue_new), requeues the device asks for after starting a request,
+ * Not modelled here yet: the plug's CPU time (a plugged bio pays its
+ * submit cost when it enters, as any other), requeues the device asks for
+ * after starting a request,
  * shared tag sets, and I/O priority from the task.
  */
 #include <stdlib.h>
@@ -445,8 +446,11 @@ static void mq_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	ios_blk_trace(q, IOS_TA_REQUEUE, rq, NULL, now);
 }
 
-/* blk_mq_try_issue_directly ('none'; the request holds its driver tag) */
-static void try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+/*
+ * blk_mq_try_issue_directly ('none'; the request holds its driver tag).
+ * False: the device said busy, the request waits on the dispatch list.
+ */
+static bool try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
 	struct ios_mq_hctx *h = rq_hctx(q, rq);
 
@@ -457,11 +461,12 @@ static void try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 		/* blk_mq_run_hw_queue; inside a run, that run goes on */
 		if (!q->in_run)
 			ios_mq_run(q, now);
-		return;
+		return false;
 	}
 	mq_update_busy(h, false);
 	q->mq->nr_direct++;
 	ios_blk_rq_issue(q, rq, now);
+	return true;
 }
 
 /*
@@ -493,6 +498,74 @@ static bool mq_queue_new(struct ios_queue *q, struct ios_request *rq, uint64_t n
 	}
 	try_issue_directly(q, rq, now);
 	return false;
+}
+
+/* ---- requests coming off a plug (plug.c) ---- */
+
+/* A plugged request leaves the plug: from now on it is queued. */
+static void plug_rq_leave(struct ios_request *rq, uint64_t now)
+{
+	ios_list_del(&rq->queuelist);
+	rq->insert_ns = now;
+	ios_blk_rq_step(rq, IOS_RQ_ALLOCATED, IOS_RQ_QUEUED, "unplugged");
+}
+
+/*
+ * blk_mq_plug_issue_direct (6.12): issue @list, requests of this queue
+ * that hold driver tags ('none'), in order, until the device says busy;
+ * that one waits on the dispatch list and the rest stay on @list.
+ */
+void ios_mq_plug_issue_direct(struct ios_queue *q, struct ios_list_head *list, uint64_t now)
+{
+	while (!ios_list_empty(list)) {
+		struct ios_request *rq = ios_list_first_entry(list, struct ios_request, queuelist);
+
+		plug_rq_leave(rq, now);
+		if (!try_issue_directly(q, rq, now))
+			return;
+	}
+}
+
+/*
+ * blk_mq_dispatch_plug_list's second half (6.12): @list holds requests of
+ * one hardware and one software context of this queue, oldest first. An
+ * elevator gets them all (insert_requests); without one they are issued
+ * directly unless the hardware context is dispatch_busy or the flush comes
+ * from a sleeping task (blk_mq_insert_requests); what is not issued waits
+ * in the software context (trace I). Then the queue runs.
+ */
+void ios_mq_plug_dispatch(struct ios_queue *q, struct ios_list_head *list, bool from_schedule,
+			  uint64_t now)
+{
+	struct ios_request *rq;
+
+	if (q->mq->elevator) {
+		while (!ios_list_empty(list)) {
+			rq = ios_list_first_entry(list, struct ios_request, queuelist);
+			plug_rq_leave(rq, now);
+			mq_sorted(q, rq);
+			q->sched->ops.insert(q, rq, now, 0);
+			ios_blk_trace(q, IOS_TA_INSERT, rq, NULL, now);
+		}
+		ios_mq_run(q, now);
+		return;
+	}
+	rq = ios_list_first_entry(list, struct ios_request, queuelist);
+	if (!rq_hctx(q, rq)->dispatch_busy && !from_schedule) {
+		/* blk_mq_try_issue_list_directly */
+		while (!ios_list_empty(list)) {
+			rq = ios_list_first_entry(list, struct ios_request, queuelist);
+			plug_rq_leave(rq, now);
+			if (!try_issue_directly(q, rq, now))
+				break;
+		}
+	}
+	while (!ios_list_empty(list)) {
+		rq = ios_list_first_entry(list, struct ios_request, queuelist);
+		plug_rq_leave(rq, now);
+		ctx_insert(q, rq, now);
+	}
+	ios_mq_run(q, now);
 }
 
 /* ---- dispatch ---- */
@@ -815,19 +888,37 @@ static bool mq_bio_merge(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 /* The bio enters the queue now: merge, or a request inserted or issued; 1: it sleeps. */
 static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
+	struct ios_plug *plug = bio->ioc ? bio->ioc->plug : NULL;
 	struct ios_request *rq;
 
 	/*
-	 * blk_mq_attempt_bio_merge: [the plug's merge goes first: step 6]. A
-	 * merged bio runs nothing, as in the kernel; sleepers woken by a
-	 * request merged away are dispatched by the next run.
+	 * blk_mq_attempt_bio_merge: the task's plug first, then the
+	 * scheduler or the software context; nomerges=2 (QUEUE_FLAG_NOMERGES)
+	 * skips both. A merged bio runs nothing, as in the kernel; sleepers
+	 * woken by a request merged away are dispatched by the next run.
 	 */
-	if (q->tun.nomerges != 2 && ios_blk_bio_mergeable(bio) && mq_bio_merge(q, bio, now))
+	if (q->tun.nomerges != 2 && ios_blk_bio_mergeable(bio) &&
+	    (ios_plug_merge(q, plug, bio, now) || mq_bio_merge(q, bio, now)))
 		return 0;
 	rq = mq_get_request(q, bio, now);
 	if (!rq) {
+		/*
+		 * blk_mq_get_tag sleeps in io_schedule(), which flushes the
+		 * task's plug first (io_schedule_prepare: an implicit unplug,
+		 * trace UT); the plugged requests already hold their tags.
+		 */
+		if (plug)
+			ios_blk_flush_plug(bio->ioc, true, now);
 		park_bio(q, alloc_map(q, ctx_hctx(q, bio_ctx(q, bio))), bio, now);
 		return 1;
+	}
+	/*
+	 * blk_mq_submit_bio: a plugged task's request waits on its plug
+	 * (blk_add_rq_to_plug); a cache flush never does (blk_insert_flush).
+	 */
+	if (plug && rq->nr_sectors) {
+		ios_plug_add(plug, rq, now);
+		return 0;
 	}
 	if (mq_queue_new(q, rq, now))
 		ios_mq_run(q, now);

@@ -98,4 +98,16 @@ void ios_mq_run(struct ios_queue *q, uint64_t now);
 void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error);
 void ios_mq_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now);
 
+/* mq.c, for plug.c: requests coming off a plug (see there) */
+void ios_mq_plug_issue_direct(struct ios_queue *q, struct ios_list_head *list, uint64_t now);
+void ios_mq_plug_dispatch(struct ios_queue *q, struct ios_list_head *list, bool from_schedule,
+			  uint64_t now);
+
+/* plug.c, for mq.c */
+/* blk_attempt_plug_merge: @bio into a request on @plug (may be NULL). True: merged. */
+bool ios_plug_merge(struct ios_queue *q, struct ios_plug *plug, struct ios_bio *bio,
+		    uint64_t now);
+/* blk_add_rq_to_plug: @rq (just allocated) waits on @plug; flushes it first at its limits. */
+void ios_plug_add(struct ios_plug *plug, struct ios_request *rq, uint64_t now);
+
 #endif

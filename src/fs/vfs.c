@@ -831,6 +831,7 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 	uint64_t first_blk = op->off / IOS_FS_BLOCK_SIZE;
 	struct ios_fs_map m, first_m;
 	bool have_first = false;
+	struct ios_plug plug;	/* the kernel's is on the stack too */
 
 	if (end > in->f->size)
 		end = in->f->size;
@@ -862,6 +863,13 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		op->cursor = op->off;
 		op->state = ST_DIRECT_SUBMIT;
 	}
+	/*
+	 * blk-mq (Linux 6.12): iomap's __iomap_dio_rw submits an I/O's bios
+	 * under a plug (P, U when done; nested in an io_submit's plug it does
+	 * nothing). A bio that must sleep for a tag flushes it first (UT).
+	 */
+	if (op->state == ST_DIRECT_SUBMIT && !disc && vfs->q->mq && file->ioc)
+		ios_blk_start_plug(file->ioc, &plug);
 	while (op->state == ST_DIRECT_SUBMIT && op->cursor < end) {
 		uint64_t blk = op->cursor / IOS_FS_BLOCK_SIZE, inblk = op->cursor % IOS_FS_BLOCK_SIZE;
 		uint64_t bytes;
@@ -931,9 +939,14 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			vfs->st.pages_written += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
 		else if (!wr)
 			vfs->st.pages_read += (bytes + IOS_PAGE_SIZE - 1) / IOS_PAGE_SIZE;
-		if (vb_submit(vfs, op, vb, now, true))
+		if (vb_submit(vfs, op, vb, now, true)) {
+			if (file->ioc)
+				ios_blk_finish_plug(file->ioc, &plug, now);
 			return IOS_VFS_WAIT;
+		}
 	}
+	if (file->ioc)
+		ios_blk_finish_plug(file->ioc, &plug, now);
 	op->state = ST_DIRECT_WAIT;
 	if (op->pending) {
 		op->waiting = true;

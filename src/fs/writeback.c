@@ -87,6 +87,31 @@ uint64_t ios_wb_background_thresh(const struct ios_vfs *vfs)
 	return bg;
 }
 
+/*
+ * blk-mq (Linux 6.12 wb_writeback): the flusher writes under its plug, so
+ * its bios merge there and reach the queue in batches (P, U). When the
+ * work is over the plug is finished (U); when the flusher sleeps in the
+ * middle of it (a page or a tag to wait for, the pause between passes) the
+ * sleep flushes it (schedule(): UT). The single-queue layer: no plug.
+ */
+static void fl_step_body(struct ios_vfs *vfs, uint64_t now);
+
+static void fl_step(struct ios_vfs *vfs, uint64_t now)
+{
+	struct flusher *fl = &vfs->fl;
+	struct ios_plug plug;
+
+	if (!vfs->q->mq) {
+		fl_step_body(vfs, now);
+		return;
+	}
+	ios_blk_start_plug(&fl->ioc, &plug);
+	fl_step_body(vfs, now);
+	if (fl->waiting || fl->running)
+		ios_blk_flush_plug(&fl->ioc, true, now);
+	ios_blk_finish_plug(&fl->ioc, &plug, now);
+}
+
 static void ev_flusher(struct ios_sim *sim, void *arg, uint64_t data);
 
 static void fl_schedule(struct ios_vfs *vfs, uint64_t when)
@@ -228,7 +253,7 @@ static int fl_write_inode(struct ios_vfs *vfs, struct ios_inode *in, uint64_t no
 	}
 }
 
-static void fl_step(struct ios_vfs *vfs, uint64_t now)
+static void fl_step_body(struct ios_vfs *vfs, uint64_t now)
 {
 	struct flusher *fl = &vfs->fl;
 

@@ -274,7 +274,18 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 			nested = cg && cg->parent && cg->parent->id;
 		}
 		bad = ios_sched_cgroup_check(st, j->cgroup && *j->cgroup, nested, j->cgroup_weight);
-		if (bad & IOS_CG_IGNORED_GROUP)
+		/*
+		 * On blk-mq the group still matters a little: its requests
+		 * never merge with another group's (blk_cgroup_mergeable), so
+		 * "no effect" would not be true there.
+		 */
+		if ((bad & IOS_CG_IGNORED_GROUP) && ios_sched_layer(st) == IOS_SCHED_LAYER_MQ)
+			ret = ios_run_warn(out,
+					   "%s:%d: job '%s': cgroup=%s does not change scheduling: %s "
+					   "has no group scheduling; blk-mq only keeps the group's "
+					   "requests from merging with other groups' (as the kernel "
+					   "does)", cf, cl, j->name, j->cgroup, st->name);
+		else if (bad & IOS_CG_IGNORED_GROUP)
 			ret = ios_run_warn(out,
 					   "%s:%d: job '%s': cgroup=%s has no effect: %s has no "
 					   "group scheduling (the kernel would ignore it too)", cf, cl,

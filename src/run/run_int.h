@@ -93,6 +93,8 @@ struct run_lat_target {
 };
 
 /* One I/O unit (fio's io_u): a data transfer, or an fsync (sync_op). */
+enum { RUN_PLUG_START = 1, RUN_PLUG_FINISH = 2 };
+
 struct run_io {
 	struct run_task *t;
 	struct run_task_file *tf;
@@ -103,6 +105,11 @@ struct run_io {
 	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
 	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
 	bool vread;			/* verify.c: a verifying read */
+	/*
+	 * blk-mq: this I/O opens (RUN_PLUG_START) or closes (RUN_PLUG_FINISH)
+	 * the plug around its io_submit / io_uring_enter batch (task.c)
+	 */
+	uint8_t plug;
 	int error;
 	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
 	uint64_t offset;		/* within the file */
@@ -210,6 +217,14 @@ struct run_task {
 	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
 	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
 	bool async;			/* slat reported separately */
+	/*
+	 * libaio / io_uring on a blk-mq queue: a batch of more than two I/Os
+	 * is submitted under the task's plug (fs/aio.c io_submit,
+	 * io_uring's io_submit_state_start), from its first to its last I/O
+	 */
+	bool plug_batches;
+	struct run_io *batch_first, *batch_last;
+	struct ios_plug plug;
 	bool null_engine;
 	bool draining;			/* fio's wait_for_completions is under way */
 	bool draining_first;		/* ... and has not reaped yet */

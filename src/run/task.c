@@ -121,6 +121,8 @@ static void task_setup_engine(struct run_task *t)
 	 */
 	if (t->async && !t->null_engine && !j->direct)
 		t->depth = 1;
+	/* the engines whose batches the kernel plugs (posixaio: one pread per thread) */
+	t->plug_batches = j->ioengine == IOS_ENGINE_LIBAIO || j->ioengine == IOS_ENGINE_IO_URING;
 	t->batch_submit = j->iodepth_batch_submit ? j->iodepth_batch_submit : 1;
 	if (t->batch_submit > t->depth)
 		t->batch_submit = t->depth;
@@ -625,13 +627,11 @@ static void io_op_wake(struct ios_vfs_op *op, uint64_t now)
 }
 
 /* The system call reaches the kernel (after the submission CPU time). */
-static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
+static void io_submit_body(struct ios_sim *sim, struct run_io *io)
 {
-	struct run_io *io = arg;
 	struct run_task *t = io->t;
 	const struct ios_job *j = t->job;
 
-	(void)data;
 	if (t->null_engine) {
 		io_done(io, sim->now);
 		return;
@@ -665,6 +665,28 @@ static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
 		io_done(io, sim->now);
 	else
 		io_step(io, sim->now);
+}
+
+/*
+ * The I/O enters the kernel. A batch of more than AIO_PLUG_THRESHOLD (2)
+ * I/Os of a libaio or io_uring job on a blk-mq queue runs under the task's
+ * plug: started before its first I/O, finished after its last (Linux 6.12
+ * io_submit in fs/aio.c; io_submit_state_start's need_plug = max_ios > 2 in
+ * io_uring/io_uring.c, for fio's one io_uring_enter per commit).
+ */
+static void ev_io_submit(struct ios_sim *sim, void *arg, uint64_t data)
+{
+	struct run_io *io = arg;
+	struct run_task *t = io->t;
+	uint8_t plug = io->plug;
+
+	(void)data;
+	io->plug = 0;
+	if (plug & RUN_PLUG_START)
+		ios_blk_start_plug(&t->ioc, &t->plug);
+	io_submit_body(sim, io);
+	if (plug & RUN_PLUG_FINISH)
+		ios_blk_finish_plug(&t->ioc, &t->plug, sim->now);
 }
 
 static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
@@ -1070,9 +1092,18 @@ static void issue_sync(struct run_task *t, struct run_task_file *tf, bool datasy
 	task_sleep_io(t, 1, cursor + c->lab.submit_ns);
 }
 
-/* A submission batch ends: fio's io_submit histogram counts it. */
+#define AIO_PLUG_THRESHOLD 2	/* fs/aio.c: io_submit plugs above this many iocbs */
+
+/*
+ * A submission batch ends: fio's io_submit histogram counts it, and a
+ * batch the kernel would plug gets its plug (ev_io_submit).
+ */
 static void batch_end(struct run_task *t, unsigned *batch)
 {
+	if (*batch > AIO_PLUG_THRESHOLD && t->plug_batches && t->ctx->q && t->ctx->q->mq) {
+		t->batch_first->plug |= RUN_PLUG_START;
+		t->batch_last->plug |= RUN_PLUG_FINISH;
+	}
 	if (*batch) {
 		t->res->io_submit[ios_batch_bucket(*batch)]++;
 		*batch = 0;
@@ -1361,7 +1392,9 @@ static void task_step(struct run_task *t, uint64_t now)
 			return;
 		t->prepared = NULL;
 		cursor = step_submit(t, io, cursor);
-		batch++;
+		if (!batch++)
+			t->batch_first = io;
+		t->batch_last = io;
 		if (!t->async) {
 			/* the task sleeps in the system call */
 			t->res->io_submit[ios_batch_bucket(batch)]++;

@@ -325,6 +325,12 @@ static void bt_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 		r.action = bt_flag_bits(rq->dir, rq->flags);
 		ioc = rq->ioc;
 	}
+	/*
+	 * blk_add_trace_plug / _unplug record no request flags (blkparse
+	 * prints rwbs "N"); the request they carry only names the task
+	 */
+	if (a == IOS_TA_PLUG || a == IOS_TA_UNPLUG_IO || a == IOS_TA_UNPLUG_TIMER)
+		r.action = 0;
 	r.action = IOS_BLK_TC_ACT(r.action | bt_category(a)) | (uint32_t)a;
 	/* act_log_check: none of the record's categories asked for */
 	if (!(IOS_BLK_TC_ACT(bt->mask) & r.action))
@@ -338,8 +344,14 @@ static void bt_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 		r.sector = 0;
 		r.bytes = 0;
 	} else if (a == IOS_TA_UNPLUG_IO || a == IOS_TA_UNPLUG_TIMER) {
-		/* payload: requests on the queue, a big-endian u64 (blk_add_trace_unplug) */
-		uint64_t n = q ? (uint64_t)q->rq_count[0] + q->rq_count[1] : 0;
+		/*
+		 * payload: a big-endian u64 (blk_add_trace_unplug's depth). On
+		 * blk-mq it is the requests that unplug handed on (plug.c sets
+		 * q->unplug_depth); the single-queue layer never unplugs, and its
+		 * old meaning (requests on the queue) stays for it.
+		 */
+		uint64_t n = !q ? 0 : q->mq ? q->unplug_depth
+					    : (uint64_t)q->rq_count[0] + q->rq_count[1];
 
 		for (int i = 0; i < 8; i++)
 			pdu[i] = (uint8_t)(n >> (8 * (7 - i)));

@@ -95,6 +95,11 @@ static int test_group_options(void)
 	snprintf(args, sizeof(args), "run %s --scheduler deadline", w50);
 	EXPECT(args, 0, "warning", "cgroup=a has no effect", "cgroup_weight=50 has no effect",
 	       "deadline has no group scheduling");
+	/* blk-mq's 'none': the group still keeps its requests from merging with others' */
+	snprintf(args, sizeof(args), "run %s --scheduler none", w50);
+	EXPECT(args, 0, "warning", "cgroup=a does not change scheduling",
+	       "none has no group scheduling; blk-mq only keeps the group's requests from "
+	       "merging with other groups'", "cgroup_weight=50 has no effect");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq", plain);
 	EXPECT(args, 0, "warning", "cfq has no group scheduling");
 	snprintf(args, sizeof(args), "run %s --scheduler noop --set lab.group_policy=uchida2008",

@@ -74,6 +74,20 @@ static int test_errors(void)
 	snprintf(args, sizeof(args), "run %s --scheduler deadline --set fifo_batch=-1", good);
 	EXPECT(args, 2, "fifo_batch");
 	/* a tunable out of its range names the tunable, the profile and the range */
+	/*
+	 * a legacy scheduler's tunable given to a blk-mq one: the message names
+	 * who has it, in registry order (the needles stop before the names
+	 * later profiles may add)
+	 */
+	snprintf(args, sizeof(args), "run %s --scheduler none --set slice_idle=0", good);
+	EXPECT(args, 2, "--set: scheduler 'none' has no tunable 'slice_idle' (bfq, cfq, cfq-2.6.33");
+	snprintf(args, sizeof(args), "run %s --scheduler none --set read_expire=100", good);
+	EXPECT(args, 2, "scheduler 'none' has no tunable 'read_expire' (deadline, anticipatory");
+	snprintf(args, sizeof(args), "run %s --scheduler none --set no_such_knob=1", good);
+	EXPECT(args, 2, "scheduler 'none' has no tunable 'no_such_knob' (see 'iosched list')");
+	/* the legacy schedulers' messages stay as they were */
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set slice_idle=0", good);
+	EXPECT(args, 2, "scheduler 'deadline' has no tunable 'slice_idle' (see 'iosched list')");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19 --set quantum=0", good);
 	EXPECT(args, 2, "--set: quantum=0: out of range for cfq-4.19, allowed 1..2147483647");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33 --set slice_idle=3600001", good);
