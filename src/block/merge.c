@@ -230,26 +230,46 @@ static void attempt_front_merge(struct ios_queue *q, struct ios_request *rq, uin
 		attempt_merge(q, prev, rq, now);
 }
 
-void ios_blk_bio_merge_into(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
-			    enum ios_merge m, uint64_t now)
+/*
+ * Chain @bio onto @rq at its end (back) or start (front), count the merge and
+ * trace M or F: what every bio merge does, wherever it was found.
+ */
+static void bio_link(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+		     enum ios_merge m, uint64_t now)
 {
 	bio->next = NULL;
 	if (m == IOS_BACK_MERGE) {
 		rq->biotail->next = bio;
 		rq->biotail = bio;
-		rq->nr_sectors += bio->nr_sectors;
-		hash_reposition(q, rq);
 	} else {
 		bio->next = rq->bio;
 		rq->bio = bio;
 		rq->sector = bio->sector;
-		rq->nr_sectors += bio->nr_sectors;
 	}
+	rq->nr_sectors += bio->nr_sectors;
 	rq->nr_bios++;
 	rq->ioprio = ios_ioprio_best(rq->ioprio, bio->ioprio);
 	q->stats.merges[bio->dir]++;
 	q->nr_bio_merges++;
 	ios_blk_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
+}
+
+/* Where @bio touches @rq (blk_try_merge's position test), or IOS_NO_MERGE. */
+static enum ios_merge bio_adjacent(const struct ios_request *rq, const struct ios_bio *bio)
+{
+	if (ios_rq_end(rq) == bio->sector)
+		return IOS_BACK_MERGE;
+	if (rq->sector == bio->sector + bio->nr_sectors)
+		return IOS_FRONT_MERGE;
+	return IOS_NO_MERGE;
+}
+
+void ios_blk_bio_merge_into(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+			    enum ios_merge m, uint64_t now)
+{
+	bio_link(q, rq, bio, m, now);
+	if (m == IOS_BACK_MERGE)
+		hash_reposition(q, rq);
 	if (q->sched->ops.request_merged)
 		q->sched->ops.request_merged(q, rq, m);
 	q->last_merge = rq;
@@ -271,11 +291,8 @@ bool ios_blk_list_merge(struct ios_queue *q, struct ios_list_head *list, unsigne
 
 		if (!rq_bio_compatible(q, rq, bio))
 			continue;
-		if (ios_rq_end(rq) == bio->sector)
-			m = IOS_BACK_MERGE;
-		else if (rq->sector == bio->sector + bio->nr_sectors)
-			m = IOS_FRONT_MERGE;
-		else
+		m = bio_adjacent(rq, bio);
+		if (m == IOS_NO_MERGE)
 			continue;
 		/* adjacent but refused: BIO_MERGE_FAILED ends the walk */
 		if (try_merge(q, rq, bio) != m)
@@ -297,31 +314,14 @@ bool ios_blk_plug_merge(struct ios_queue *q, struct ios_request *rq, struct ios_
 	    !cgroup_mergeable(q, rq->ioc, bio->ioc))
 		return false;
 	/* blk_try_merge */
-	if (ios_rq_end(rq) == bio->sector)
-		m = IOS_BACK_MERGE;
-	else if (rq->sector == bio->sector + bio->nr_sectors)
-		m = IOS_FRONT_MERGE;
-	else
+	m = bio_adjacent(rq, bio);
+	if (m == IOS_NO_MERGE)
 		return false;
 	/* ll_back_merge_fn / ll_front_merge_fn: the size limit */
 	if ((uint64_t)rq->nr_sectors + bio->nr_sectors > q_max_sectors(q))
 		return false;
 	/* bio_attempt_back_merge / bio_attempt_front_merge: no elevator hook */
-	bio->next = NULL;
-	if (m == IOS_BACK_MERGE) {
-		rq->biotail->next = bio;
-		rq->biotail = bio;
-	} else {
-		bio->next = rq->bio;
-		rq->bio = bio;
-		rq->sector = bio->sector;
-	}
-	rq->nr_sectors += bio->nr_sectors;
-	rq->nr_bios++;
-	rq->ioprio = ios_ioprio_best(rq->ioprio, bio->ioprio);
-	q->stats.merges[bio->dir]++;
-	q->nr_bio_merges++;
+	bio_link(q, rq, bio, m, now);
 	q->nr_plug_merges++;
-	ios_blk_trace(q, m == IOS_BACK_MERGE ? IOS_TA_BACKMERGE : IOS_TA_FRONTMERGE, rq, bio, now);
 	return true;
 }
