@@ -7,8 +7,9 @@
  *   2700 a second, so after 2 s the volume falls to its baseline 300 IOPS
  *   and stays there, the waits booked to the credit balance;
  * - an idle volume earns credits at the baseline rate: 10 s idle give 3000
- *   credits (capped at the bucket), which buy 3000 / 2700 = 1.11 s of burst
- *   before the baseline again;
+ *   credits, which buy 3000 / 2700 = 1.11 s of burst before the baseline
+ *   again; an hour idle fills the bucket and no more (the next burst lasts
+ *   2 s again);
  * - a volume that starts empty (burst_balance_pct=0) runs at the baseline
  *   from the first second;
  * - burst settings that cannot work are refused, naming the tunables.
@@ -88,8 +89,13 @@ static int test_burst_then_baseline_then_refill(void)
 		T_ASSERT(first >= 2990);
 		T_ASSERT(later >= 148 && later <= 152);
 	}
-	/* idle for long: capped at the bucket */
-	T_ASSERT_EQ(credits_at(dev, r.end_ns + 3600 * SEC), 5400);
+	/* idle for long: capped at the bucket, so the next burst lasts 2 s again */
+	idle_end = r.end_ns + 3600 * SEC;
+	T_ASSERT_EQ(credits_at(dev, idle_end), 5400);
+	memset(done, 0, N * sizeof(*done));
+	T_ASSERT(!dev_run(dev, 32, 7000, idle_end, 0, dev_gen_random, &g, &r));
+	T_ASSERT(in_window(done, 7000, idle_end + SEC, SEC) >= 2990);
+	T_ASSERT(in_window(done, 7000, idle_end + 5 * SEC / 2, SEC) <= 302);
 	free(done);
 	ios_dev_destroy(dev);
 	return T_PASS;

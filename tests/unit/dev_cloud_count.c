@@ -12,7 +12,8 @@
  * - reads and writes keep their own sequential cursors;
  * - what is counted is what the IOPS limit charges: sequential 32 KiB reads
  *   on a 100-IOPS volume run 8 times as many requests a second as random
- *   ones.
+ *   ones, and are still admitted in arrival order (a merged request does
+ *   not overtake the throttled one it joins).
  */
 #include "harness.h"
 #include "dev_rig.h"
@@ -105,11 +106,17 @@ static int test_counting_is_what_is_limited(void)
 		struct dev_gen g = { .base = 0, .nr = 64, .dir = IOS_READ };
 		struct ios_dev_cloud_stats st;
 		struct dev_run r = { 0 };
+		uint64_t done[1600];
 
 		T_ASSERT(dev);
 		g.span = dev->nr_sectors;
 		ios_rand_seed(&g.rng, 9, 9);
+		r.complete_ns = done;
 		T_ASSERT(!dev_run(dev, 16, 1600, 0, 0, seq ? dev_gen_seq : dev_gen_random, &g, &r));
+		/* admitted in arrival order: a merged request never overtakes the one it joins */
+		for (int i = 1; i < 1600; i++)
+			T_ASSERT_MSG(done[i] >= done[i - 1], "request %d done at %llu, before %d",
+				     i, (unsigned long long)done[i], i - 1);
 		iops[seq] = dev_iops(&r);
 		T_ASSERT_EQ(ios_dev_ctl(dev, IOS_DEV_CTL_CLOUD_STATS, &st), 0);
 		T_ASSERT_EQ(st.ios_counted, seq ? 200 : 1600);

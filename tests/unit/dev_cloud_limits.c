@@ -3,8 +3,9 @@
  * clock (tests/unit/dev_rig.h), on the `cloud` profile (EBS gp3 baseline:
  * 3000 IOPS, 125 MiB/s, 1 ms latency):
  * - the IOPS limit holds over a second: 4 KiB random reads at QD32 complete
- *   no more than 3000 (+ the bucket's depth) in any one-second window and
- *   no fewer than 2990 in the steady one; mean latency is what Little's law
+ *   no more than 3000 (+ the bucket's depth) in any one-second window, also
+ *   right after a minute idle (the bucket holds 1 ms, not what it would
+ *   have earned), and no fewer than 2990 in the steady one; mean latency is what Little's law
  *   gives (32 / 3000 s), and an unthrottled QD1 read takes latency +
  *   transfer exactly;
  * - the throughput limit holds for large I/Os: 1 MiB reads at QD8 run at
@@ -67,6 +68,15 @@ static int test_iops_cap(void)
 	T_ASSERT(st.wait_iops_ns > 0);
 	T_ASSERT_EQ(st.wait_bps_ns, 0);
 	T_ASSERT_EQ(st.wait_credit_ns, 0);
+	/* after a minute idle the bucket holds its 1 ms again, not a minute's worth */
+	{
+		uint64_t t1 = r.end_ns + 60 * SEC;
+
+		memset(done, 0, N * sizeof(*done));
+		T_ASSERT(!dev_run(dev, 32, 6000, t1, 0, dev_gen_random, &g, &r));
+		T_ASSERT_MSG(in_window(done, 6000, t1) <= 3004, "%llu in the first second",
+			     (unsigned long long)in_window(done, 6000, t1));
+	}
 	free(done);
 	ios_dev_destroy(dev);
 	return T_PASS;
