@@ -98,6 +98,8 @@ enum ios_dev_ctl {
 	IOS_DEV_CTL_ZONE_REPORT = 5,
 	/* arg: struct ios_dev_zone_mgmt *; BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE */
 	IOS_DEV_CTL_ZONE_MGMT = 6,
+	/* arg: struct ios_dev_cloud_stats *; cloud volumes only (src/dev/cloud.c) */
+	IOS_DEV_CTL_CLOUD_STATS = 7,
 };
 
 /* Zone types and conditions, numbered as the kernel's blkzoned.h numbers them. */
@@ -179,6 +181,23 @@ struct ios_dev_ftl_stats {
 	uint64_t gc_ns;			/* die time spent on copies and erases */
 	uint64_t pages_trimmed;		/* mapped pages a discard unmapped */
 	uint64_t free_blocks;		/* erased blocks now (all dies) */
+};
+
+/*
+ * What a cloud volume's limits did since init or reset (src/dev/cloud.c).
+ * "I/Os" are counted as the provider counts them (io_unit, merging), which
+ * is what its IOPS limit and CloudWatch's VolumeReadOps/VolumeWriteOps see.
+ */
+struct ios_dev_cloud_stats {
+	uint64_t commands;		/* requests the host sent (flushes included) */
+	uint64_t ios_counted;		/* provider I/Os: what the IOPS limit charged */
+	uint64_t merged;		/* requests that joined the previous one's I/O for free */
+	uint64_t bytes;			/* data moved */
+	uint64_t wait_iops_ns;		/* admission delay where the IOPS limit was binding */
+	uint64_t wait_bps_ns;		/* ... the throughput limit */
+	uint64_t wait_credit_ns;	/* ... the burst credit balance (baseline rate) */
+	uint64_t credits;		/* burst credit balance now (0 without burst) */
+	uint64_t credits_max;		/* its capacity (device.burst_credits) */
 };
 
 struct ios_dev;

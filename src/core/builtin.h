@@ -52,5 +52,6 @@ extern const struct ios_dev_type ios_dev_ssd;
 extern const struct ios_dev_type ios_dev_ssd_ftl;
 extern const struct ios_dev_type ios_dev_smr_hm;
 extern const struct ios_dev_type ios_dev_zns;
+extern const struct ios_dev_type ios_dev_cloud;
 
 #endif

@@ -35,6 +35,7 @@ static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_ssd_ftl,
 	&ios_dev_smr_hm,
 	&ios_dev_zns,
+	&ios_dev_cloud,
 };
 
 /*
@@ -256,6 +257,60 @@ static const char *const dev_zns[] = {
 	NULL,
 };
 
+/*
+ * cloud: an AWS EBS gp3 volume at its included baseline (3,000 IOPS,
+ * 125 MiB/s, no burst: gp3 has none), as a Nitro instance sees it: an NVMe
+ * device. Every number and where it comes from (AWS pages read 2026-12-06,
+ * or an assumption, marked) is in docs/devices.md, "cloud".
+ */
+static const char *const dev_cloud[] = {
+	"capacity=100GiB",		/* A: gp3's performance does not depend on size */
+	"iops=3000",			/* gp3 baseline IOPS */
+	"throughput_mibps=125",		/* gp3 baseline throughput */
+	"burst_iops=0",			/* gp3 "does not use burst performance" */
+	"burst_credits=0",
+	"burst_balance_pct=100",
+	"io_unit=256KiB",		/* EBS SSD volumes: I/O size capped at 256 KiB */
+	"merge_min=32KiB",		/* sequential I/Os of 32 KiB or more merge */
+	"latency_us=1000",		/* A: inside gp3's "single-digit millisecond" */
+	"bucket_ms=1",			/* A: sub-second limit enforcement */
+	/*
+	 * The 2.6-era layer: a Xen PV guest (EC2 before Nitro), whose blkfront
+	 * ring of one page holds 32 requests (BLK_RING_SIZE).
+	 */
+	"queue_depth=32",
+	/*
+	 * blk-mq on 6.12: the nvme driver asks one I/O queue per CPU and makes
+	 * min(io_queue_depth 1024, MQES + 1) - 1 tags per queue; the EBS
+	 * controller's queue count and MQES are not published (unverified).
+	 */
+	"nr_hw_queues=32",
+	"hw_queue_depth=1023",
+	NULL,
+};
+
+/*
+ * cloud-gp2: an AWS EBS gp2 volume of 100 GiB: baseline 3 IOPS/GiB = 300,
+ * bursts to 3,000 IOPS on a bucket of 5.4 million I/O credits that starts
+ * full and refills at the baseline; 250 MiB/s is gp2's throughput ceiling.
+ */
+static const char *const dev_cloud_gp2[] = {
+	"capacity=100GiB",
+	"iops=300",
+	"throughput_mibps=250",
+	"burst_iops=3000",
+	"burst_credits=5400000",
+	"burst_balance_pct=100",
+	"io_unit=256KiB",
+	"merge_min=32KiB",
+	"latency_us=1000",
+	"bucket_ms=1",
+	"queue_depth=32",
+	"nr_hw_queues=32",
+	"hw_queue_depth=1023",
+	NULL,
+};
+
 static const struct ios_dev_profile dev_profiles[] = {
 	{ "hdd-2009", "hdd", "1 TB 7200 rpm SATA disk (2009), NCQ 31 with SATF, 32 MiB cache; "
 	  "blk-mq: 1 queue x 32 tags", dev_hdd_2009 },
@@ -274,6 +329,10 @@ static const struct ios_dev_profile dev_profiles[] = {
 	{ "zns", "zns",
 	  "512 GiB NVMe ZNS SSD, 2 GiB zones of 1077 MiB capacity, 14 open / 14 active",
 	  dev_zns },
+	{ "cloud", "cloud", "AWS EBS gp3 volume, 100 GiB: 3000 IOPS, 125 MiB/s, 256 KiB I/O unit, "
+	  "1 ms latency, no burst; NVMe on blk-mq: 32 queues x 1023 tags", dev_cloud },
+	{ "cloud-gp2", "cloud", "AWS EBS gp2 volume, 100 GiB: 300 IOPS baseline, bursts to 3000 "
+	  "on 5.4M credits, 250 MiB/s; NVMe on blk-mq", dev_cloud_gp2 },
 };
 
 const struct ios_dev_type *ios_dev_type_at(size_t i)

@@ -146,6 +146,31 @@ static void host_sim_zone_note(const struct ios_dev *dev)
 		dev->name, dev->profile, zi.write_errors);
 }
 
+/*
+ * A cloud volume says how the provider counted the run and which limit held
+ * it back: fio's IOPS are requests, the volume's are I/O units (merges and
+ * splits), and a throttled run looks like a slow disk otherwise.
+ */
+static void host_sim_cloud_note(const struct ios_dev *dev)
+{
+	struct ios_dev_cloud_stats st;
+
+	if (ios_dev_ctl((struct ios_dev *)dev, IOS_DEV_CTL_CLOUD_STATS, &st) || !st.commands)
+		return;
+	fprintf(stderr,
+		"iosched: %s (%s): %" PRIu64 " requests counted as %" PRIu64 " volume I/Os (%" PRIu64
+		" merged into the one before); admission held %.1f ms by the IOPS limit, %.1f ms by "
+		"the throughput limit, %.1f ms by burst credits",
+		dev->name, dev->profile, st.commands, st.ios_counted, st.merged,
+		(double)st.wait_iops_ns / 1e6, (double)st.wait_bps_ns / 1e6,
+		(double)st.wait_credit_ns / 1e6);
+	if (st.credits_max)
+		fprintf(stderr, "; burst balance %.1f %% (%" PRIu64 " of %" PRIu64 " credits)",
+			100.0 * (double)st.credits / (double)st.credits_max, st.credits,
+			st.credits_max);
+	fprintf(stderr, "\n");
+}
+
 static int host_sim_dev_ctl(struct ios_host *h, int op, void *arg)
 {
 	struct host_sim *hs = h->priv;
@@ -160,6 +185,7 @@ static void host_sim_destroy(struct ios_host *h)
 	if (hs->dev) {
 		host_sim_ftl_note(hs->dev);
 		host_sim_zone_note(hs->dev);
+		host_sim_cloud_note(hs->dev);
 	}
 	if (hs->dev)
 		ios_dev_destroy(hs->dev);

@@ -104,6 +104,18 @@ static int test_errors(void)
 	EXPECT(args, 2, "queue.nosuch");
 	snprintf(args, sizeof(args), "run %s --set device.rpm=0", good);
 	EXPECT(args, 2, "device.rpm=0: out of range for hdd-2009, allowed 1000..30000 rpm");
+	/* the cloud volume's tunables: the option, the profile and the range */
+	snprintf(args, sizeof(args), "run %s --device cloud --set device.iops=0", good);
+	EXPECT(args, 2, "device.iops=0: out of range for cloud, allowed 1..256000");
+	snprintf(args, sizeof(args), "run %s --device cloud --set device.throughput_mibps=5000", good);
+	EXPECT(args, 2, "device.throughput_mibps=5000: out of range for cloud, allowed 1..4000 MiB/s");
+	snprintf(args, sizeof(args), "run %s --device cloud-gp2 --set device.burst_balance_pct=150",
+		 good);
+	EXPECT(args, 2, "device.burst_balance_pct=150: out of range for cloud-gp2, allowed 0..100 %");
+	snprintf(args, sizeof(args), "run %s --device cloud --set device.burst_credits=1000", good);
+	EXPECT(args, 2, "device.burst_credits=1000 needs device.burst_iops above device.iops=3000");
+	snprintf(args, sizeof(args), "run %s --device cloud --set device.latency_us=-1", good);
+	EXPECT(args, 2, "device.latency_us=-1");
 	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
 	EXPECT(args, 2, "foo.bar");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);

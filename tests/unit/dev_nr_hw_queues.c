@@ -35,6 +35,8 @@ static int test_profiles(void)
 		{ "ssd-ftl-2009", 32, 1, 32 },
 		{ "smr-hm", 31, 1, 32 },
 		{ "zns", 256, 32, 1023 },
+		{ "cloud", 32, 32, 1023 },
+		{ "cloud-gp2", 32, 32, 1023 },
 	};
 
 	for (size_t i = 0; i < IOS_ARRAY_SIZE(want); i++) {

@@ -26,7 +26,8 @@ static int test_registry(void)
 	T_ASSERT(!strcmp(ios_dev_type_at(2)->name, "ssd-ftl"));
 	T_ASSERT(!strcmp(ios_dev_type_at(3)->name, "smr-hm"));
 	T_ASSERT(!strcmp(ios_dev_type_at(4)->name, "zns"));
-	T_ASSERT(ios_dev_type_at(5) == NULL);
+	T_ASSERT(!strcmp(ios_dev_type_at(5)->name, "cloud"));
+	T_ASSERT(ios_dev_type_at(6) == NULL);
 	T_ASSERT(ios_dev_type_find("ssd") == ios_dev_type_at(1));
 	T_ASSERT(ios_dev_type_find("tape") == NULL);
 	while (ios_dev_profile_at(n)) {
@@ -40,7 +41,7 @@ static int test_registry(void)
 		T_ASSERT(dev->nr_sectors > 0);
 		ios_dev_destroy(dev);
 	}
-	T_ASSERT_EQ(n, 7);
+	T_ASSERT_EQ(n, 9);
 	T_ASSERT(ios_dev_profile_find("hdd-2004"));
 	T_ASSERT(ios_dev_profile_find(IOS_DEV_DEFAULT_PROFILE));
 	dev = ios_dev_create(NULL, NULL, 1, &e);
