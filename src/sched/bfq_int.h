@@ -1,6 +1,6 @@
 /*
- * BFQ internals shared by bfq.c (requests, budgets, idling, expiration,
- * the hooks), bfq_wr.c (weight raising), bfq_rate.c (peak rate and
+ * BFQ internals shared by bfq.c (requests, queue selection, the hooks),
+ * bfq_idle.c (idling decisions, budgets, expiration), bfq_wr.c (weight raising), bfq_rate.c (peak rate and
  * command-queueing detection), bfq_wf2q.c (the B-WF2Q+ engine) and
  * bfq_cgroup.c (per-process contexts, queue lifetime, merging, groups).
  *
@@ -416,6 +416,31 @@ static inline unsigned bfq_ioprio_to_weight(int level)
 	return (unsigned)(IOS_IOPRIO_LEVELS - level) * BFQ_WEIGHT_CONVERSION_COEFF;
 }
 
+static inline bool bfq_rotational(const struct bfq_data *bfqd)
+{
+	return bfqd->queue->rotational;
+}
+
+static inline bool bfq_symmetric_scenario(const struct bfq_data *bfqd)
+{
+	return bfqd->queue_weights.distinct <= 1 && bfqd->group_weights.distinct <= 1;
+}
+
+static inline bool bfq_budget_timeout_passed(const struct bfq_data *bfqd,
+					     const struct bfq_queue *bfqq)
+{
+	return bfqq->budget_timeout_ns <= bfqd->now_ns;
+}
+
+/* Trace messages (blktrace "m" lines), as Linux's bfq_log_bfqq; free when not tracing. */
+#define bfq_log_bfqq(bfqd, bfqq, fmt, ...)                                              \
+	do {                                                                             \
+		if (ios_queue_tracing((bfqd)->queue))                                    \
+			ios_queue_msg((bfqd)->queue, (uint64_t)(bfqd)->now_ns, "bfq%u%c " fmt, \
+				      (bfqq)->pid, bfqq_flag(bfqq, BFQQF_sync) ? 'S' : 'A', \
+				      __VA_ARGS__);                                      \
+	} while (0)
+
 /* Budgets are taken from the defaults until enough were assigned to trust stats. */
 static inline int bfq_max_budget(const struct bfq_data *bfqd)
 {
@@ -523,8 +548,22 @@ void ios_bfq_forget_wakers(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 /* ---- bfq.c ---- */
 
 int ios_bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq);
-bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
 
+static inline int bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
+{
+	return ios_bfq_serv_to_charge(rq, bfqq);
+}
+
+/* ---- bfq_idle.c: idling decisions, the idle timer, expiration ---- */
+
+bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_better_to_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_bfqq_must_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_may_expire_for_budg_timeout(const struct bfq_data *bfqd,
+					 const struct bfq_queue *bfqq);
+void ios_bfq_arm_slice_timer(struct bfq_data *bfqd);
+void ios_bfq_idle_timer_fire(struct bfq_data *bfqd);
+void ios_bfq_charge_owner(struct bfq_data *bfqd, struct bfq_queue *bfqq, int64_t now);
 void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 			 enum bfq_expiration reason);
 void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
