@@ -208,7 +208,49 @@ static bool bfq_bfqq_update_budg_for_activation(struct bfq_queue *bfqq, bool arr
 	charge = bfq_serv_to_charge(bfqq->next_rq, bfqq);
 	entity->budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
 	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
-	return wr_or_deserves_wr;
+	/* 4.19: a raised (or deserving) queue may preempt too; 6.12 asks only for a hole */
+	return wr_or_deserves_wr && !bfqq->bfqd->prof->preempt_612;
+}
+
+/*
+ * 6.12 bfq_bfqq_higher_class_or_weight: @bfqq has a higher class than
+ * @in_serv, or a higher weight, compared between the queues in one group
+ * and between their groups otherwise (a queue of the root by its own).
+ */
+static bool bfq_bfqq_higher_class_or_weight(const struct bfq_queue *bfqq,
+					    const struct bfq_queue *in_serv)
+{
+	const struct bfq_entity *a = &bfqq->entity, *b = &in_serv->entity;
+
+	if (bfqq->ioprio_class < in_serv->ioprio_class)
+		return true;
+	if (a->parent != b->parent) {
+		a = a->parent ? a->parent : a;
+		b = b->parent ? b->parent : b;
+	}
+	return a->weight > b->weight;
+}
+
+/*
+ * Should @bfqq, just busy, make the in-service queue expire
+ * (bfq_bfqq_handle_idle_busy_switch)? 4.19: it recovers a hole or is
+ * raised, and is raised above the in-service queue. 6.12 (preempt_612): it
+ * recovers a hole and is raised at least as much; or it has a higher class
+ * or weight; or the in-service queue no longer needs idling. Either way
+ * only if @bfqq may come next.
+ */
+static bool bfq_should_preempt(struct bfq_data *bfqd, const struct bfq_queue *bfqq,
+			       bool wants_to_preempt)
+{
+	struct bfq_queue *in_serv = bfqd->in_service_queue;
+
+	if (!bfqd->prof->preempt_612)
+		return wants_to_preempt && in_serv->wr_coeff < bfqq->wr_coeff &&
+		       ios_bfq_next_queue_may_preempt(bfqd);
+	return ((wants_to_preempt && bfqq->wr_coeff >= in_serv->wr_coeff) ||
+		bfq_bfqq_higher_class_or_weight(bfqq, in_serv) ||
+		!ios_bfq_better_to_idle(bfqd, in_serv)) &&
+	       ios_bfq_next_queue_may_preempt(bfqd);
 }
 
 static bool bfq_bfqq_idle_for_long_time(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
@@ -272,13 +314,7 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	bfqq_clear(bfqq, BFQQF_softrt_update);
 	ios_bfq_add_bfqq_busy(bfqd, bfqq);
 
-	/*
-	 * Preempt only for guarantees: a queue recovering a hole or raised
-	 * above the in-service one, and only if it may come next.
-	 */
-	if (bfqd->in_service_queue && wants_to_preempt &&
-	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff &&
-	    ios_bfq_next_queue_may_preempt(bfqd)) {
+	if (bfqd->in_service_queue && bfq_should_preempt(bfqd, bfqq, wants_to_preempt)) {
 		ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid,
 				     IOS_OWN_PREEMPT, 0);
 		ios_bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
@@ -438,7 +474,8 @@ static void bfq_rq_enqueued(struct bfq_data *bfqd, struct bfq_queue *bfqq, struc
 		 * A lone small request: keep the idle window in the hope more
 		 * merges into it before the queue is run.
 		 */
-		if (small_req && !budget_timeout)
+		if (small_req && !budget_timeout &&
+		    (!bfqd->prof->small_rq_idle_612 || ios_bfq_idling_boosts_thr(bfqd, bfqq)))
 			return;
 		bfqq_clear(bfqq, BFQQF_wait_request);
 		if (budget_timeout)

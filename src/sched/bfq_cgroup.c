@@ -929,7 +929,7 @@ static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 void ios_bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	if (bfqq == bfqd->in_service_queue)
-		__ios_bfq_bfqq_expire(bfqd, bfqq);
+		__ios_bfq_bfqq_expire(bfqd, bfqq, BFQQE_BUDGET_EXHAUSTED);	/* as bfq_exit_bfqq */
 	bfq_put_cooperator(bfqq);
 	ios_bfq_put_queue(bfqq);	/* the process reference */
 }

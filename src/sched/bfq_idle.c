@@ -11,6 +11,8 @@
 #include "bfq_int.h"
 
 #define BFQ_DEFAULT_SLICE_IDLE_NS (8 * IOS_NSEC_PER_MSEC)
+#define BFQ_WR_MIN_IDLE_NS	(20 * IOS_NSEC_PER_MSEC)	/* 6.12 bfq_arm_slice_timer */
+#define BFQ_WR_INFLIGHT_GUARD	4	/* 6.12: others' requests in the drive that make a raised queue idle */
 
 static const char *const bfq_reason_name[BFQQE_NR] = {
 	"too_idle", "budget_timeout", "budget_exhausted", "no_more_requests", "preempted",
@@ -18,9 +20,10 @@ static const char *const bfq_reason_name[BFQQE_NR] = {
 
 /*
  * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
- * seeky queue when nothing asymmetric needs protecting. A raised queue
- * gets slice_idle like any other: the 20 ms floor for raised queues is a
- * later mainline change (in 4.19.90 by backport), not in 4.19 as released.
+ * seeky queue when nothing asymmetric needs protecting. In 4.19 as
+ * released a raised queue gets slice_idle like any other; 6.12's
+ * bfq_arm_slice_timer gives it at least 20 ms (wr_idle_floor; in 4.19.90
+ * by backport).
  */
 void ios_bfq_arm_slice_timer(struct bfq_data *bfqd)
 {
@@ -28,9 +31,11 @@ void ios_bfq_arm_slice_timer(struct bfq_data *bfqd)
 	uint64_t sl = bfqd->slice_idle_ns;
 
 	bfqq_set(bfqq, BFQQF_wait_request);
-	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && bfq_symmetric_scenario(bfqd)) {
+	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && !ios_bfq_asymmetric_scenario(bfqd, bfqq)) {
 		if (sl > BFQ_MIN_TT_NS)
 			sl = BFQ_MIN_TT_NS;
+	} else if (bfqd->prof->wr_idle_floor && bfqq->wr_coeff > 1 && sl < BFQ_WR_MIN_IDLE_NS) {
+		sl = BFQ_WR_MIN_IDLE_NS;
 	}
 	bfqd->last_idling_start_ns = bfqd->now_ns;
 	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
@@ -41,12 +46,20 @@ void ios_bfq_arm_slice_timer(struct bfq_data *bfqd)
 
 /* ---- expiration ---- */
 
-void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
+void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+			   enum bfq_expiration reason)
 {
 	/* a shared queue whose processes no longer work close together splits */
 	if (bfqq_flag(bfqq, BFQQF_coop) && bfqq_seeky(bfqq))
 		bfqq_set(bfqq, BFQQF_split_coop);
-	if (ios_rb_empty(&bfqq->sort_list)) {
+	/*
+	 * 6.12 (preempt_612, __bfq_bfqq_expire): an empty queue preempted
+	 * while it needs idling for its guarantees stays scheduled, so that
+	 * the queues behind it do not flood the drive before its next request.
+	 */
+	if (ios_rb_empty(&bfqq->sort_list) &&
+	    !(bfqd->prof->preempt_612 && reason == BFQQE_PREEMPTED &&
+	      ios_bfq_idling_needed_for_guarantees(bfqd, bfqq))) {
 		if (bfqq->dispatched == 0)
 			bfqq->budget_timeout_ns = bfqd->now_ns;	/* empty since now */
 		ios_bfq_del_bfqq_busy(bfqd, bfqq, true);
@@ -186,7 +199,7 @@ void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool com
 			     reason == BFQQE_PREEMPTED ? IOS_OWN_R_PREEMPTED :
 			     reason == BFQQE_NO_MORE_REQUESTS ? IOS_OWN_R_EMPTY : IOS_OWN_R_EXPIRED);
 	ref = bfqq->ref;
-	__ios_bfq_bfqq_expire(bfqd, bfqq);
+	__ios_bfq_bfqq_expire(bfqd, bfqq, reason);
 	if (ref == 1)
 		return;		/* freed */
 	/*
@@ -229,24 +242,77 @@ bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_que
 }
 
 /*
- * Should the device idle for @bfqq once it is empty? Yes if idling raises
- * throughput (ios_bfq_idling_boosts_thr); or if service guarantees need
- * it: the queue is raised, or weights differ, and it was not created in a
- * large burst.
+ * Is the scenario asymmetric for @bfqq (bfq_asymmetric_scenario)? 4.19:
+ * two queue weights or two group weights are active. 6.12
+ * (asymmetric_612): unraised queues of different weights are active and
+ * @bfqq is not among the lightest (a lighter queue gets no more than its
+ * share without idling), or busy queues of two classes, or more than one
+ * group (the root included) with requests queued or in flight.
+ */
+bool ios_bfq_asymmetric_scenario(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
+{
+	const struct bfq_weight_counts *wc = &bfqd->queue_weights;
+	bool smallest = false;
+	int classes = 0;
+
+	if (!bfqd->prof->asymmetric_612)
+		return !bfq_symmetric_scenario(bfqd);
+	for (int c = 0; c < BFQ_IOPRIO_CLASSES; c++)
+		classes += bfqd->busy_in_class[c] > 0;
+	if (classes > 1 || bfqd->num_groups_with_pending_reqs > 1)
+		return true;
+	if (wc->distinct < 2)
+		return false;
+	/* only unraised weights are counted (bfq_weights_tree_add) */
+	if (bfqq && bfqq->entity.counted_weight) {
+		smallest = true;
+		for (unsigned w = BFQ_MIN_WEIGHT; w < bfqq->entity.counted_weight; w++) {
+			if (wc->n[w]) {
+				smallest = false;
+				break;
+			}
+		}
+	}
+	return !smallest;
+}
+
+/*
+ * Must the device idle for @bfqq to keep its guarantees
+ * (idling_needed_for_service_guarantees)? 4.19: it is raised or the
+ * scenario asymmetric, unless it was created in a large burst. 6.12
+ * (idle_guarantees_612): a raised queue only while unraised queues are
+ * busy too or the drive holds BFQ_WR_INFLIGHT_GUARD more requests than its
+ * own (they would delay its next one); the asymmetric scenario; and the
+ * queue that is the only busy one (a newcomer must not fill the drive
+ * while it thinks). No large-burst exemption.
+ */
+bool ios_bfq_idling_needed_for_guarantees(const struct bfq_data *bfqd,
+					  const struct bfq_queue *bfqq)
+{
+	if (!bfqd->prof->idle_guarantees_612)
+		return (bfqq->wr_coeff > 1 || ios_bfq_asymmetric_scenario(bfqd, bfqq)) &&
+		       !bfqq_flag(bfqq, BFQQF_in_large_burst);
+	return (bfqq->wr_coeff > 1 &&
+		(bfqd->wr_busy_queues < bfqd->busy_queues ||
+		 bfqd->rq_in_driver >= bfqq->dispatched + BFQ_WR_INFLIGHT_GUARD)) ||
+	       ios_bfq_asymmetric_scenario(bfqd, bfqq) || bfqd->busy_queues == 1;
+}
+
+/*
+ * Should the device idle for @bfqq once it is empty (bfq_better_to_idle)?
+ * Yes if idling raises throughput (ios_bfq_idling_boosts_thr) or if its
+ * service guarantees need it (ios_bfq_idling_needed_for_guarantees).
  */
 bool ios_bfq_better_to_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
 {
-	bool needed_for_guarantees, asymmetric;
-
 	if (bfqd->draining)
 		return false;
 	if (bfqd->strict_guarantees)
 		return true;
 	if (bfqd->slice_idle_ns == 0 || !bfqq_flag(bfqq, BFQQF_sync) || bfq_class_idle(bfqq))
 		return false;
-	asymmetric = bfqq->wr_coeff > 1 || !bfq_symmetric_scenario(bfqd);
-	needed_for_guarantees = asymmetric && !bfqq_flag(bfqq, BFQQF_in_large_burst);
-	return ios_bfq_idling_boosts_thr(bfqd, bfqq) || needed_for_guarantees;
+	return ios_bfq_idling_boosts_thr(bfqd, bfqq) ||
+	       ios_bfq_idling_needed_for_guarantees(bfqd, bfqq);
 }
 
 bool ios_bfq_bfqq_must_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)

@@ -83,6 +83,40 @@ struct bfq_profile {
 	 * queueing (bfqd->nonrot_with_queueing, bfq_update_hw_tag).
 	 */
 	bool eqm_off_nonrot_queueing;
+	/*
+	 * bfq_asymmetric_scenario: the scenario is asymmetric when unraised
+	 * queues of different weights are busy and the queue asked about is
+	 * not among the lightest, when queues of two classes are busy, or
+	 * when queues of more than one group have requests pending (4.19:
+	 * any two weights, and group weights). Read by the idling rules,
+	 * bfq_arm_slice_timer and bfq_serv_to_charge.
+	 */
+	bool asymmetric_612;
+	/*
+	 * idling_needed_for_service_guarantees: idle for a raised queue only
+	 * while unraised queues are busy or 4 more requests than its own are
+	 * in the drive; always when the queue is the only busy one; no
+	 * exemption for queues created in a large burst.
+	 */
+	bool idle_guarantees_612;
+	/* bfq_arm_slice_timer: a raised queue idles at least 20 ms */
+	bool wr_idle_floor;
+	/* bfq_rq_enqueued: a lone small request keeps the idle window only if idling boosts throughput */
+	bool small_rq_idle_612;
+	/*
+	 * bfq_update_hw_tag: queueing is "more than 3 in the drive" (4.19:
+	 * 4), and no sample is taken while a short-think-time in-service
+	 * queue cannot fill the drive.
+	 */
+	bool hw_tag_612;
+	/*
+	 * bfq_bfqq_handle_idle_busy_switch, bfq_bfqq_higher_class_or_weight,
+	 * __bfq_bfqq_expire: a queue becoming busy preempts when it recovers
+	 * a hole and is raised at least as much, when it has a higher class
+	 * or weight, or when the in-service queue no longer needs idling; an
+	 * empty queue preempted while it needs idling stays scheduled.
+	 */
+	bool preempt_612;
 };
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
@@ -212,6 +246,9 @@ struct bfq_queue {
 	int64_t waker_detection_started_ns;
 	struct ios_list_head woken_list;	/* queues whose waker this is, newest first */
 	struct ios_list_head woken_node;	/* on waker_bfqq->woken_list, or self-linked */
+	/* bfq_asymmetric_scenario's counts (kept by every profile, read by 6.12's) */
+	int busy_class;				/* 1 + class index counted in busy_in_class, 0 none */
+	struct bfq_group *pending_group;	/* counted in its num_queues_with_pending_reqs */
 };
 
 /* Per-process context for one queue (the kernel's bfq_io_cq). */
@@ -251,6 +288,7 @@ struct bfq_group {
 	struct bfq_queue *async_bfqq[2][IOS_IOPRIO_LEVELS];	/* [RT, BE][level] */
 	struct bfq_queue *async_idle_bfqq;
 	struct bfq_queue *last_bfqq_created;	/* 6.x stable merge: newest sync queue here */
+	int num_queues_with_pending_reqs;	/* 6.x: queued or in flight */
 };
 
 /* Counts of active entities per weight: "are weights differentiated?" */
@@ -345,6 +383,9 @@ struct bfq_data {
 	bool rqs_injected, wait_dispatch;
 	struct ios_request *waited_rq;
 	int64_t last_empty_occupied_ns;
+	/* bfq_asymmetric_scenario (6.x): busy queues per class, groups with pending requests */
+	int busy_in_class[BFQ_IOPRIO_CLASSES];
+	int num_groups_with_pending_reqs;
 
 	/* --- read-only statistics (--dump-state) --- */
 	uint64_t expirations[BFQQE_NR];
@@ -566,6 +607,10 @@ void ios_bfq_idle_timer_fire(struct bfq_data *bfqd);
 void ios_bfq_charge_owner(struct bfq_data *bfqd, struct bfq_queue *bfqq, int64_t now);
 void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 			 enum bfq_expiration reason);
-void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+			   enum bfq_expiration reason);
+bool ios_bfq_asymmetric_scenario(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_idling_needed_for_guarantees(const struct bfq_data *bfqd,
+					  const struct bfq_queue *bfqq);
 
 #endif
