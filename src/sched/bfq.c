@@ -751,13 +751,13 @@ static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	if (new_bfqq) {
 		if (bic->bfqq[1] != bfqq)
 			new_bfqq = bic->bfqq[1];
-		new_bfqq->allocated++;
+		bfq_request_allocated(new_bfqq, 1);
 		new_bfqq->ref++;
 		if (bic->bfqq[1] == bfqq)
 			ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
 		bfqq_clear(bfqq, BFQQF_just_created);
 		rq->sched_priv[0] = new_bfqq;
-		bfqq->allocated--;
+		bfq_request_allocated(bfqq, -1);
 		ios_bfq_put_queue(bfqq);	/* the request's reference moved too */
 		bfqq = new_bfqq;
 	}
@@ -1033,11 +1033,16 @@ static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
  */
 static unsigned bfq_mq_limit_depth(struct ios_queue *q, unsigned opf, const struct ios_ioc *ioc)
 {
+	struct bfq_data *bfqd = bfq_data(q);
 	bool write = (opf >> 31) & 1u;
 	bool sync = !write || (opf & (IOS_REQ_SYNC | IOS_REQ_FUA | IOS_REQ_PREFLUSH));
+	unsigned depth = ios_bfq_limit_depth(bfqd, sync, write);
+	/* the tags this class of allocation may use, what the weights share out */
+	unsigned limit = depth ? (q->nr_requests * depth) >> bfqd->full_depth_shift : q->nr_requests;
 
-	(void)ioc;
-	return ios_bfq_limit_depth(bfq_data(q), sync, write);
+	if (bfqd->prof->cgroup_request_cap && ios_bfq_request_over_limit(bfqd, ioc, sync, limit))
+		depth = 1;
+	return depth;
 }
 
 /* bfq_depth_updated: the per-word caps follow the scheduler tag depth. */

@@ -117,6 +117,12 @@ struct bfq_profile {
 	 * empty queue preempted while it needs idling stays scheduled.
 	 */
 	bool preempt_612;
+	/*
+	 * bfq_limit_depth's bfqq_request_over_limit (5.18+): an allocation
+	 * whose queue, or any group above it, holds more requests than its
+	 * weight's share of the tags at its level gets a shallow depth of 1.
+	 */
+	bool cgroup_request_cap;
 };
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
@@ -172,6 +178,7 @@ struct bfq_entity {
 	unsigned counted_weight;	/* weight held in a weight counter, 0 = none */
 	struct bfq_entity *parent;	/* group entity above, NULL below the root */
 	struct bfq_sched_data *sched_data;	/* where this entity is scheduled */
+	int allocated;			/* 6.x: requests of the queues at and below it, not freed */
 	struct bfq_sched_data *my_sched_data;	/* groups only: their children */
 };
 
@@ -482,6 +489,17 @@ static inline bool bfq_budget_timeout_passed(const struct bfq_data *bfqd,
 				      __VA_ARGS__);                                      \
 	} while (0)
 
+/*
+ * bfqq_request_allocated / bfqq_request_freed (6.x): @n requests more (or
+ * fewer) for @bfqq, counted at the queue and at every group above it.
+ */
+static inline void bfq_request_allocated(struct bfq_queue *bfqq, int n)
+{
+	bfqq->allocated += n;
+	for (struct bfq_entity *e = &bfqq->entity; e; e = e->parent)
+		e->allocated += n;
+}
+
 /* Budgets are taken from the defaults until enough were assigned to trust stats. */
 static inline int bfq_max_budget(const struct bfq_data *bfqd)
 {
@@ -577,6 +595,8 @@ extern const struct bfq_profile ios_bfq_profile_419, ios_bfq_profile_612;
 
 void ios_bfq_update_depths(struct bfq_data *bfqd, unsigned nr_requests);
 unsigned ios_bfq_limit_depth(struct bfq_data *bfqd, bool sync, bool write);
+bool ios_bfq_request_over_limit(struct bfq_data *bfqd, const struct ios_ioc *ioc, bool sync,
+				unsigned limit);
 void ios_bfq_reset_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void ios_bfq_update_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void ios_bfq_inject_on_add(struct bfq_data *bfqd, struct bfq_queue *bfqq,

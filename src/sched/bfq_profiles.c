@@ -38,6 +38,8 @@ const struct bfq_profile ios_bfq_profile_419 = {
 	.small_rq_idle_612 = false,
 	.hw_tag_612 = false,
 	.preempt_612 = false,
+	/* 4.19 has no tags to cap */
+	.cgroup_request_cap = false,
 };
 
 const struct bfq_profile ios_bfq_profile_612 = {
@@ -53,4 +55,5 @@ const struct bfq_profile ios_bfq_profile_612 = {
 	.small_rq_idle_612 = true,
 	.hw_tag_612 = true,
 	.preempt_612 = true,
+	.cgroup_request_cap = true,
 };
