@@ -69,10 +69,17 @@ static struct bfq_data *bfq_data(struct ios_queue *q)
 	return q->sched_data;
 }
 
-/* Async requests cost more, so that writes cannot steal throughput from reads. */
+/*
+ * Async requests cost more, so that writes cannot steal throughput from
+ * reads; 6.12 (async_charge_asym) charges them exactly where the scenario
+ * is asymmetric, as weights are then to be honoured as they are.
+ */
 int ios_bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
 {
 	if (bfqq_flag(bfqq, BFQQF_sync) || bfqq->wr_coeff > 1)
+		return (int)rq->nr_sectors;
+	if (bfqq->bfqd && bfqq->bfqd->prof->async_charge_asym &&
+	    ios_bfq_asymmetric_scenario(bfqq->bfqd, bfqq))
 		return (int)rq->nr_sectors;
 	return (int)rq->nr_sectors * BFQ_ASYNC_CHARGE_FACTOR;
 }

@@ -123,6 +123,12 @@ struct bfq_profile {
 	 * weight's share of the tags at its level gets a shallow depth of 1.
 	 */
 	bool cgroup_request_cap;
+	/*
+	 * bfq_serv_to_charge: async requests are charged their sectors, not
+	 * three times them, in an asymmetric scenario (bfq_asymmetric_scenario
+	 * of the profile) as well as when the queue is raised.
+	 */
+	bool async_charge_asym;
 };
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */

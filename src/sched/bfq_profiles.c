@@ -40,6 +40,7 @@ const struct bfq_profile ios_bfq_profile_419 = {
 	.preempt_612 = false,
 	/* 4.19 has no tags to cap */
 	.cgroup_request_cap = false,
+	.async_charge_asym = false,
 };
 
 const struct bfq_profile ios_bfq_profile_612 = {
@@ -56,4 +57,5 @@ const struct bfq_profile ios_bfq_profile_612 = {
 	.hw_tag_612 = true,
 	.preempt_612 = true,
 	.cgroup_request_cap = true,
+	.async_charge_asym = true,
 };

@@ -40,6 +40,7 @@ static const struct bfq_profile *profile(bool on, int which)
 	case 2: off.wr_idle_floor = false; break;
 	case 3: off.small_rq_idle_612 = false; break;
 	case 4: off.hw_tag_612 = false; break;
+	case 6: off.async_charge_asym = false; break;
 	default: off.preempt_612 = false; break;
 	}
 	return &off;
@@ -273,9 +274,38 @@ static int test_heavier_newcomer_preempts(void)
 	return T_PASS;
 }
 
+/*
+ * async_charge_asym: an async write (BE4, weight 40) beside sync readers
+ * of weights 80 and 10 is charged its 8 sectors in 6.12 (asymmetric: it
+ * is not the lightest), 3 x 8 in 4.19; with every weight equal, 3 x 8 in
+ * both.
+ */
+static int test_async_charge(void)
+{
+	for (int on = 1; on >= 0; on--) {
+		struct t_sq *s = flash("low_latency=0");
+		struct ios_ioc *a = bfq_test_ioc(961, IOS_IOPRIO_CLASS_BE, 0);
+		struct ios_ioc *b = bfq_test_ioc(962, IOS_IOPRIO_CLASS_BE, 7);
+		struct ios_ioc *w = bfq_test_ioc(963, IOS_IOPRIO_CLASS_BE, 4);
+		struct ios_request *wr;
+
+		T_ASSERT(s);
+		bfq6_with(s, profile(on, 6));
+		wr = bfq_ins(s, w, 700000, 8, IOS_WRITE, 0, 0);
+		T_ASSERT(!bfqq_flag(wr->sched_priv[0], BFQQF_sync));
+		T_ASSERT_EQ(ios_bfq_serv_to_charge(wr, wr->sched_priv[0]), 24);
+		bfq_ins(s, a, 0, 8, IOS_READ, 0, 0);
+		bfq_ins(s, b, 100000, 8, IOS_READ, 0, 0);
+		T_ASSERT_EQ(ios_bfq_serv_to_charge(wr, wr->sched_priv[0]), on ? 8 : 24);
+		drain(s, 0);
+		t_sq_free(s);
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_asymmetric_scenario, test_guarantee_rules, test_raised_queue_idles_20ms,
 		     test_small_request_ends_idling, test_hw_tag_detection,
-		     test_heavier_newcomer_preempts);
+		     test_heavier_newcomer_preempts, test_async_charge);
 }

@@ -30,7 +30,7 @@ static int test_bfq_is_419_and_its_alias(void)
 	/* 4.19.1's idling, queueing-detection and preemption rules */
 	T_ASSERT(!p->asymmetric_612 && !p->idle_guarantees_612 && !p->wr_idle_floor &&
 		 !p->small_rq_idle_612 && !p->hw_tag_612 && !p->preempt_612 &&
-		 !p->cgroup_request_cap);
+		 !p->cgroup_request_cap && !p->async_charge_asym);
 	return T_PASS;
 }
 
@@ -59,7 +59,7 @@ static int test_bfq_612_descriptor(void)
 		 p->eqm_off_nonrot_queueing);
 	T_ASSERT(p->asymmetric_612 && p->idle_guarantees_612 && p->wr_idle_floor &&
 		 p->small_rq_idle_612 && p->hw_tag_612 && p->preempt_612 &&
-		 p->cgroup_request_cap);
+		 p->cgroup_request_cap && p->async_charge_asym);
 	/* the same sysfs files, in the same order, each marked as clamped by the kernel */
 	for (t = st->tunables, o = old->tunables; t->name || o->name; t++, o++) {
 		T_ASSERT(t->name && o->name);
