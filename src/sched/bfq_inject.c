@@ -1,8 +1,9 @@
 /*
- * BFQ as in Linux 6.12 (block/bfq-iosched.c): the blk-mq tag caps, I/O
- * injection and waker detection, three mechanisms 4.19 does not have. Each
- * runs only when the descriptor's profile names it (struct bfq_profile:
- * tag_caps, injection, wakers); the 4.19 profile never reaches this file.
+ * BFQ as in Linux 6.12 (block/bfq-iosched.c): the blk-mq tag caps and the
+ * per-cgroup cap, I/O injection and waker detection, mechanisms 4.19 does
+ * not have. Each runs only when the descriptor's profile names it (struct
+ * bfq_profile: tag_caps, cgroup_request_cap, injection, wakers); the 4.19
+ * profile never reaches this file.
  *
  * Tag caps (bfq_update_depths, bfq_limit_depth). blk-mq hands out
  * scheduler tags from an sbitmap of words of 2^shift bits; a shallow depth
@@ -19,6 +20,10 @@
  * baseline; measured after injection, a time at least 1.5 x the baseline
  * lowers the limit and a shorter one raises it. The limit is reset every
  * second, and not touched within 10 ms of a decrease.
+ *
+ * Per-queue and per-cgroup cap (bfqq_request_over_limit, profile
+ * cgroup_request_cap): a queue or group holding its weight's share of the
+ * tags gets a shallow depth of 1 for its next allocation.
  *
  * Wakers. A queue that three times in a row gets its first request within
  * 4 ms of a completion of the same other queue (within 128 x slice_idle)
