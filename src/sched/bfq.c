@@ -63,52 +63,25 @@
 
 #define BFQQ_SECT_THR_NONROT	64			/* sectors */
 #define BFQ_ASYNC_CHARGE_FACTOR	3
-#define BFQ_DEFAULT_SLICE_IDLE_NS (8 * IOS_NSEC_PER_MSEC)
 
 static struct bfq_data *bfq_data(struct ios_queue *q)
 {
 	return q->sched_data;
 }
 
-static bool bfq_rotational(const struct bfq_data *bfqd)
-{
-	return bfqd->queue->rotational;
-}
-
-static bool bfq_symmetric_scenario(const struct bfq_data *bfqd)
-{
-	return bfqd->queue_weights.distinct <= 1 && bfqd->group_weights.distinct <= 1;
-}
-
-/* Async requests cost more, so that writes cannot steal throughput from reads. */
+/*
+ * Async requests cost more, so that writes cannot steal throughput from
+ * reads; 6.12 (async_charge_asym) charges them exactly where the scenario
+ * is asymmetric, as weights are then to be honoured as they are.
+ */
 int ios_bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
 {
 	if (bfqq_flag(bfqq, BFQQF_sync) || bfqq->wr_coeff > 1)
 		return (int)rq->nr_sectors;
+	if (bfqq->bfqd && bfqq->bfqd->prof->async_charge_asym &&
+	    ios_bfq_asymmetric_scenario(bfqq->bfqd, bfqq))
+		return (int)rq->nr_sectors;
 	return (int)rq->nr_sectors * BFQ_ASYNC_CHARGE_FACTOR;
-}
-
-static int bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
-{
-	return ios_bfq_serv_to_charge(rq, bfqq);
-}
-
-static const char *const bfq_reason_name[BFQQE_NR] = {
-	"too_idle", "budget_timeout", "budget_exhausted", "no_more_requests", "preempted",
-};
-
-/* Trace messages (blktrace "m" lines), as Linux's bfq_log_bfqq; free when not tracing. */
-#define bfq_log_bfqq(bfqd, bfqq, fmt, ...)                                              \
-	do {                                                                             \
-		if (ios_queue_tracing((bfqd)->queue))                                    \
-			ios_queue_msg((bfqd)->queue, (uint64_t)(bfqd)->now_ns, "bfq%u%c " fmt, \
-				      (bfqq)->pid, bfqq_flag(bfqq, BFQQF_sync) ? 'S' : 'A', \
-				      __VA_ARGS__);                                      \
-	} while (0)
-
-static bool bfq_budget_timeout_passed(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
-{
-	return bfqq->budget_timeout_ns <= bfqd->now_ns;
 }
 
 /* ---- request choice inside a queue ---- */
@@ -242,7 +215,49 @@ static bool bfq_bfqq_update_budg_for_activation(struct bfq_queue *bfqq, bool arr
 	charge = bfq_serv_to_charge(bfqq->next_rq, bfqq);
 	entity->budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
 	bfqq_clear(bfqq, BFQQF_non_blocking_wait_rq);
-	return wr_or_deserves_wr;
+	/* 4.19: a raised (or deserving) queue may preempt too; 6.12 asks only for a hole */
+	return wr_or_deserves_wr && !bfqq->bfqd->prof->preempt_612;
+}
+
+/*
+ * 6.12 bfq_bfqq_higher_class_or_weight: @bfqq has a higher class than
+ * @in_serv, or a higher weight, compared between the queues in one group
+ * and between their groups otherwise (a queue of the root by its own).
+ */
+static bool bfq_bfqq_higher_class_or_weight(const struct bfq_queue *bfqq,
+					    const struct bfq_queue *in_serv)
+{
+	const struct bfq_entity *a = &bfqq->entity, *b = &in_serv->entity;
+
+	if (bfqq->ioprio_class < in_serv->ioprio_class)
+		return true;
+	if (a->parent != b->parent) {
+		a = a->parent ? a->parent : a;
+		b = b->parent ? b->parent : b;
+	}
+	return a->weight > b->weight;
+}
+
+/*
+ * Should @bfqq, just busy, make the in-service queue expire
+ * (bfq_bfqq_handle_idle_busy_switch)? 4.19: it recovers a hole or is
+ * raised, and is raised above the in-service queue. 6.12 (preempt_612): it
+ * recovers a hole and is raised at least as much; or it has a higher class
+ * or weight; or the in-service queue no longer needs idling. Either way
+ * only if @bfqq may come next.
+ */
+static bool bfq_should_preempt(struct bfq_data *bfqd, const struct bfq_queue *bfqq,
+			       bool wants_to_preempt)
+{
+	struct bfq_queue *in_serv = bfqd->in_service_queue;
+
+	if (!bfqd->prof->preempt_612)
+		return wants_to_preempt && in_serv->wr_coeff < bfqq->wr_coeff &&
+		       ios_bfq_next_queue_may_preempt(bfqd);
+	return ((wants_to_preempt && bfqq->wr_coeff >= in_serv->wr_coeff) ||
+		bfq_bfqq_higher_class_or_weight(bfqq, in_serv) ||
+		!ios_bfq_better_to_idle(bfqd, in_serv)) &&
+	       ios_bfq_next_queue_may_preempt(bfqd);
 }
 
 static bool bfq_bfqq_idle_for_long_time(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
@@ -306,13 +321,7 @@ static void bfq_bfqq_handle_idle_busy_switch(struct bfq_data *bfqd, struct bfq_q
 	bfqq_clear(bfqq, BFQQF_softrt_update);
 	ios_bfq_add_bfqq_busy(bfqd, bfqq);
 
-	/*
-	 * Preempt only for guarantees: a queue recovering a hole or raised
-	 * above the in-service one, and only if it may come next.
-	 */
-	if (bfqd->in_service_queue && wants_to_preempt &&
-	    bfqd->in_service_queue->wr_coeff < bfqq->wr_coeff &&
-	    ios_bfq_next_queue_may_preempt(bfqd)) {
+	if (bfqd->in_service_queue && bfq_should_preempt(bfqd, bfqq, wants_to_preempt)) {
 		ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid,
 				     IOS_OWN_PREEMPT, 0);
 		ios_bfq_bfqq_expire(bfqd, bfqd->in_service_queue, false, BFQQE_PREEMPTED);
@@ -472,7 +481,8 @@ static void bfq_rq_enqueued(struct bfq_data *bfqd, struct bfq_queue *bfqq, struc
 		 * A lone small request: keep the idle window in the hope more
 		 * merges into it before the queue is run.
 		 */
-		if (small_req && !budget_timeout)
+		if (small_req && !budget_timeout &&
+		    (!bfqd->prof->small_rq_idle_612 || ios_bfq_idling_boosts_thr(bfqd, bfqq)))
 			return;
 		bfqq_clear(bfqq, BFQQF_wait_request);
 		if (budget_timeout)
@@ -531,244 +541,6 @@ static struct bfq_queue *bfq_set_in_service_queue(struct bfq_data *bfqd)
 }
 
 /*
- * Idle for the in-service queue: slice_idle, but only BFQ_MIN_TT for a
- * seeky queue when nothing asymmetric needs protecting. A raised queue
- * gets slice_idle like any other: the 20 ms floor for raised queues is a
- * later mainline change (in 4.19.90 by backport), not in 4.19 as released.
- */
-static void bfq_arm_slice_timer(struct bfq_data *bfqd)
-{
-	struct bfq_queue *bfqq = bfqd->in_service_queue;
-	uint64_t sl = bfqd->slice_idle_ns;
-
-	bfqq_set(bfqq, BFQQF_wait_request);
-	if (bfqq_seeky(bfqq) && bfqq->wr_coeff == 1 && bfq_symmetric_scenario(bfqd)) {
-		if (sl > BFQ_MIN_TT_NS)
-			sl = BFQ_MIN_TT_NS;
-	}
-	bfqd->last_idling_start_ns = bfqd->now_ns;
-	bfqd->idle_end_ns = bfqd->now_ns + (int64_t)sl;
-	bfqd->idle_arms++;
-	bfq_log_bfqq(bfqd, bfqq, "arm idle %llu us", (unsigned long long)(sl / IOS_NSEC_PER_USEC));
-	ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid, IOS_OWN_IDLE_START, 0);
-}
-
-/* ---- expiration ---- */
-
-void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq)
-{
-	/* a shared queue whose processes no longer work close together splits */
-	if (bfqq_flag(bfqq, BFQQF_coop) && bfqq_seeky(bfqq))
-		bfqq_set(bfqq, BFQQF_split_coop);
-	if (ios_rb_empty(&bfqq->sort_list)) {
-		if (bfqq->dispatched == 0)
-			bfqq->budget_timeout_ns = bfqd->now_ns;	/* empty since now */
-		ios_bfq_del_bfqq_busy(bfqd, bfqq, true);
-	} else {
-		ios_bfq_requeue_bfqq(bfqd, bfqq, true);
-		ios_bfq_pos_tree_add_move(bfqd, bfqq);
-	}
-	__ios_bfq_bfqd_reset_in_service(bfqd);
-}
-
-/* The next budget, from why this one ended (sync, unraised queues). */
-static void __bfq_bfqq_recalc_budget(struct bfq_data *bfqd, struct bfq_queue *bfqq,
-				     enum bfq_expiration reason)
-{
-	int min_budget = bfq_min_budget(bfqd), budget;
-
-	budget = bfqq->wr_coeff == 1 ? bfqq->max_budget : 2 * min_budget;
-	if (bfqq_flag(bfqq, BFQQF_sync) && bfqq->wr_coeff == 1) {
-		switch (reason) {
-		case BFQQE_TOO_IDLE:
-			/*
-			 * Requests still in flight: the process may just be
-			 * waiting for them, so grow. Otherwise a smaller
-			 * budget would have done: shrink.
-			 */
-			if (bfqq->dispatched > 0) {
-				budget = 2 * budget < bfqd->max_budget ? 2 * budget : bfqd->max_budget;
-			} else if (budget > 5 * min_budget) {
-				budget -= 4 * min_budget;
-			} else {
-				budget = min_budget;
-			}
-			break;
-		case BFQQE_BUDGET_TIMEOUT:
-			budget = 2 * budget < bfqd->max_budget ? 2 * budget : bfqd->max_budget;
-			break;
-		case BFQQE_BUDGET_EXHAUSTED:
-			budget = 4 * budget < bfqd->max_budget ? 4 * budget : bfqd->max_budget;
-			break;
-		case BFQQE_NO_MORE_REQUESTS:
-			/* no idling: what it used is what it needs */
-			budget = bfqq->entity.service > min_budget ? bfqq->entity.service
-								    : min_budget;
-			break;
-		default:
-			return;
-		}
-	} else if (!bfqq_flag(bfqq, BFQQF_sync)) {
-		budget = bfqd->max_budget;	/* async: throughput only */
-	}
-	bfqq->max_budget = budget;
-	if (bfqd->budgets_assigned >= BFQ_STATS_MIN_BUDGETS && !bfqd->user_max_budget &&
-	    bfqq->max_budget > bfqd->max_budget)
-		bfqq->max_budget = bfqd->max_budget;
-	if (bfqq->next_rq) {
-		int charge = bfq_serv_to_charge(bfqq->next_rq, bfqq);
-
-		bfqq->entity.budget = bfqq->max_budget > charge ? bfqq->max_budget : charge;
-	}
-}
-
-/*
- * Did the queue move its budget slowly? Over more than 20 ms, slow means
- * under half of max_budget in the slot; shorter slots go by seekiness.
- * @delta_ns gets the time to charge.
- */
-static bool bfq_bfqq_is_slow(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
-			     uint64_t *delta_ns)
-{
-	bool slow = bfqq_seeky(bfqq);
-	int64_t end = compensate ? bfqd->last_idling_start_ns : bfqd->now_ns;
-	int64_t delta = end - bfqd->last_budget_start_ns;
-
-	if (!bfqq_flag(bfqq, BFQQF_sync))
-		return false;
-	if (delta < (int64_t)IOS_NSEC_PER_MSEC) {
-		/* too short to measure: charge at least a seek (or idling on flash) */
-		*delta_ns = bfq_rotational(bfqd) ? BFQ_DEFAULT_SLICE_IDLE_NS : BFQ_MIN_TT_NS;
-		return slow;
-	}
-	*delta_ns = (uint64_t)delta;
-	if (delta > (int64_t)(20 * IOS_NSEC_PER_MSEC))
-		slow = bfqq->entity.service < bfqd->max_budget / 2;
-	return slow;
-}
-
-/*
- * The report's disk time of the process owning in-service queue @bfqq:
- * its time in service since the budget started, idling included (what
- * CFQ's slice time counts). A queue shared after a merge has no owner.
- */
-static void bfq_charge_owner(struct bfq_data *bfqd, struct bfq_queue *bfqq, int64_t now)
-{
-	if (bfqq_flag(bfqq, BFQQF_sync) && bfqq->bic && bfqq->bic->ioc &&
-	    now > bfqd->last_budget_start_ns)
-		bfqq->bic->ioc->sched_ns += (uint64_t)(now - bfqd->last_budget_start_ns);
-}
-
-void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
-			 enum bfq_expiration reason)
-{
-	struct bfq_entity *entity = &bfqq->entity;
-	uint64_t delta = 0;
-	bool slow;
-	int ref;
-
-	slow = bfq_bfqq_is_slow(bfqd, bfqq, compensate, &delta);
-	/*
-	 * Slow queues, and those that timed out with a third of their budget
-	 * left, pay for time rather than sectors.
-	 */
-	if (bfqq->wr_coeff == 1 &&
-	    (slow || (reason == BFQQE_BUDGET_TIMEOUT &&
-		      bfq_budget_left(bfqq) >= entity->budget / 3)))
-		ios_bfq_bfqq_charge_time(bfqd, bfqq, delta);
-	if (reason == BFQQE_TOO_IDLE && entity->service <= 2 * entity->budget / 10)
-		bfqq_clear(bfqq, BFQQF_IO_bound);
-	if (bfqd->low_latency && bfqq->wr_coeff == 1)
-		bfqq->last_wr_start_finish_ns = bfqd->now_ns;
-	if (bfqd->low_latency && bfqd->wr_max_softrt_rate > 0 && ios_rb_empty(&bfqq->sort_list)) {
-		/* isochronous only once everything it issued is back */
-		if (bfqq->dispatched == 0)
-			bfqq->soft_rt_next_start_ns = ios_bfq_bfqq_softrt_next_start(bfqd, bfqq);
-		else
-			bfqq_set(bfqq, BFQQF_softrt_update);
-	}
-	bfqd->expirations[reason]++;
-	/* 6.x: no service time is being measured any more */
-	bfqd->rqs_injected = bfqd->wait_dispatch = false;
-	bfqd->waited_rq = NULL;
-	bfq_log_bfqq(bfqd, bfqq, "expire %s service %d budget %d slow %d charged_ms %llu",
-		     bfq_reason_name[reason], entity->service, entity->budget, slow,
-		     (unsigned long long)(delta / IOS_NSEC_PER_MSEC));
-	__bfq_bfqq_recalc_budget(bfqd, bfqq, reason);
-	bfq_charge_owner(bfqd, bfqq, bfqd->now_ns);
-	ios_queue_note_owner(bfqd->queue, (uint64_t)bfqd->now_ns, bfqq->pid, IOS_OWN_SLICE_END,
-			     reason == BFQQE_PREEMPTED ? IOS_OWN_R_PREEMPTED :
-			     reason == BFQQE_NO_MORE_REQUESTS ? IOS_OWN_R_EMPTY : IOS_OWN_R_EXPIRED);
-	ref = bfqq->ref;
-	__ios_bfq_bfqq_expire(bfqd, bfqq);
-	if (ref == 1)
-		return;		/* freed */
-	/*
-	 * Emptied without using up its budget: if the process comes back in
-	 * time it continues with the same budget and service.
-	 */
-	if (!bfqq_flag(bfqq, BFQQF_busy) && reason != BFQQE_BUDGET_TIMEOUT &&
-	    reason != BFQQE_BUDGET_EXHAUSTED)
-		bfqq_set(bfqq, BFQQF_non_blocking_wait_rq);
-	else
-		entity->service = 0;
-	for (entity = entity->parent; entity; entity = entity->parent)
-		entity->service = 0;
-}
-
-static bool bfq_may_expire_for_budg_timeout(const struct bfq_data *bfqd,
-					    const struct bfq_queue *bfqq)
-{
-	/* not while idling with most of the budget used: that would misalign timestamps */
-	return (!bfqq_flag(bfqq, BFQQF_wait_request) ||
-		bfq_budget_left(bfqq) >= bfqq->entity.budget / 3) &&
-	       bfq_budget_timeout_passed(bfqd, bfqq);
-}
-
-/*
- * Does idling for @bfqq raise throughput, without starving raised queues
- * (idling_boosts_thr_without_issues)? Yes with no command queueing on a
- * disk, or for a sequential I/O-bound queue on a disk or a non-queueing
- * device, as long as no raised queue is busy.
- */
-bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
-{
-	bool rot = bfq_rotational(bfqd);
-	bool rot_without_queueing = rot && !bfqd->hw_tag;
-	bool seq_io_bound = !bfqq_seeky(bfqq) && bfqq_flag(bfqq, BFQQF_IO_bound) &&
-			    bfqq_flag(bfqq, BFQQF_has_short_ttime);
-	bool boosts_thr = rot_without_queueing || ((rot || !bfqd->hw_tag) && seq_io_bound);
-
-	return boosts_thr && bfqd->wr_busy_queues == 0;
-}
-
-/*
- * Should the device idle for @bfqq once it is empty? Yes if idling raises
- * throughput (ios_bfq_idling_boosts_thr); or if service guarantees need
- * it: the queue is raised, or weights differ, and it was not created in a
- * large burst.
- */
-static bool bfq_better_to_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
-{
-	bool needed_for_guarantees, asymmetric;
-
-	if (bfqd->draining)
-		return false;
-	if (bfqd->strict_guarantees)
-		return true;
-	if (bfqd->slice_idle_ns == 0 || !bfqq_flag(bfqq, BFQQF_sync) || bfq_class_idle(bfqq))
-		return false;
-	asymmetric = bfqq->wr_coeff > 1 || !bfq_symmetric_scenario(bfqd);
-	needed_for_guarantees = asymmetric && !bfqq_flag(bfqq, BFQQF_in_large_burst);
-	return ios_bfq_idling_boosts_thr(bfqd, bfqq) || needed_for_guarantees;
-}
-
-static bool bfq_bfqq_must_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq)
-{
-	return ios_rb_empty(&bfqq->sort_list) && bfq_better_to_idle(bfqd, bfqq);
-}
-
-/*
  * 6.x: the in-service queue @bfqq is empty and the device idles for it.
  * Whose request goes into the hole (bfq_select_queue's four choices, in
  * order)? Its own process's async I/O; its waker's I/O; the I/O of a queue
@@ -811,7 +583,7 @@ static struct bfq_queue *bfq_select_queue(struct bfq_data *bfqd)
 
 	if (!bfqq)
 		goto new_queue;
-	if (bfq_may_expire_for_budg_timeout(bfqd, bfqq) && !bfq_bfqq_must_idle(bfqd, bfqq))
+	if (ios_bfq_may_expire_for_budg_timeout(bfqd, bfqq) && !ios_bfq_bfqq_must_idle(bfqd, bfqq))
 		goto expire;
 check_queue:
 	if (bfqq->next_rq) {
@@ -825,7 +597,7 @@ check_queue:
 	}
 	/* empty: keep it while idling, or while it may idle after completions */
 	if (!bfqd->draining && (bfqq_flag(bfqq, BFQQF_wait_request) ||
-				(bfqq->dispatched != 0 && bfq_better_to_idle(bfqd, bfqq))))
+				(bfqq->dispatched != 0 && ios_bfq_better_to_idle(bfqd, bfqq))))
 		return bfqd->prof->injection || bfqd->prof->wakers
 			       ? bfq_choose_hole_filler(bfqd, bfqq)
 			       : NULL;
@@ -866,33 +638,6 @@ static struct ios_request *bfq_dispatch_rq_from_bfqq(struct bfq_data *bfqd, stru
 	return rq;
 }
 
-/* ---- idle timer ---- */
-
-/*
- * The idle window ended at idle_end_ns. Run its decisions as of that time,
- * whichever hook notices first.
- */
-static void bfq_idle_timer_fire(struct bfq_data *bfqd)
-{
-	struct bfq_queue *bfqq = bfqd->in_service_queue;
-	int64_t now = bfqd->now_ns;
-	enum bfq_expiration reason;
-
-	if (!bfqq || !bfqq_flag(bfqq, BFQQF_wait_request) || now < bfqd->idle_end_ns)
-		return;
-	bfqd->now_ns = bfqd->idle_end_ns;
-	bfqq_clear(bfqq, BFQQF_wait_request);
-	if (bfq_budget_timeout_passed(bfqd, bfqq))
-		reason = BFQQE_BUDGET_TIMEOUT;
-	else if (bfqq->queued[0] == 0 && bfqq->queued[1] == 0)
-		reason = BFQQE_TOO_IDLE;
-	else
-		goto out;	/* a request came: dispatch will serve it */
-	ios_bfq_bfqq_expire(bfqd, bfqq, true, reason);
-out:
-	bfqd->now_ns = now;
-}
-
 /*
  * Every hook with a time starts here. Times are kept signed (see
  * BFQ_T_NEVER); beyond 2^62 ns (146 years, a drain at "the end of time")
@@ -901,7 +646,7 @@ out:
 static void bfq_set_now(struct bfq_data *bfqd, uint64_t now_ns)
 {
 	bfqd->now_ns = now_ns > BFQ_T_MAX ? BFQ_T_MAX : (int64_t)now_ns;
-	bfq_idle_timer_fire(bfqd);
+	ios_bfq_idle_timer_fire(bfqd);
 }
 
 /* ---- hooks ---- */
@@ -1013,13 +758,13 @@ static void bfq_insert(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	if (new_bfqq) {
 		if (bic->bfqq[1] != bfqq)
 			new_bfqq = bic->bfqq[1];
-		new_bfqq->allocated++;
+		bfq_request_allocated(new_bfqq, 1);
 		new_bfqq->ref++;
 		if (bic->bfqq[1] == bfqq)
 			ios_bfq_merge_bfqqs(bfqd, bic, bfqq, new_bfqq);
 		bfqq_clear(bfqq, BFQQF_just_created);
 		rq->sched_priv[0] = new_bfqq;
-		bfqq->allocated--;
+		bfq_request_allocated(bfqq, -1);
 		ios_bfq_put_queue(bfqq);	/* the request's reference moved too */
 		bfqq = new_bfqq;
 	}
@@ -1103,16 +848,16 @@ static void bfq_completed_request(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 
 	if (bfqd->in_service_queue != bfqq)
 		return;
-	if (bfq_bfqq_must_idle(bfqd, bfqq)) {
+	if (ios_bfq_bfqq_must_idle(bfqd, bfqq)) {
 		/* idle once the last request is back; never expire it meanwhile */
 		if (bfqq->dispatched == 0)
-			bfq_arm_slice_timer(bfqd);
+			ios_bfq_arm_slice_timer(bfqd);
 		return;
 	}
-	if (bfq_may_expire_for_budg_timeout(bfqd, bfqq))
+	if (ios_bfq_may_expire_for_budg_timeout(bfqd, bfqq))
 		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_BUDGET_TIMEOUT);
 	else if (ios_rb_empty(&bfqq->sort_list) &&
-		 (bfqq->dispatched == 0 || !bfq_better_to_idle(bfqd, bfqq)))
+		 (bfqq->dispatched == 0 || !ios_bfq_better_to_idle(bfqd, bfqq)))
 		ios_bfq_bfqq_expire(bfqd, bfqq, false, BFQQE_NO_MORE_REQUESTS);
 }
 
@@ -1283,7 +1028,7 @@ static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
 		return;
 	/* its queue loses its owner now: the time in service so far is the process's */
 	if (bic->bfqq[1] && bic->bfqq[1] == bfqd->in_service_queue)
-		bfq_charge_owner(bfqd, bic->bfqq[1], (int64_t)now);
+		ios_bfq_charge_owner(bfqd, bic->bfqq[1], (int64_t)now);
 	ios_bfq_bic_release(bfqd, bic);
 }
 
@@ -1295,11 +1040,16 @@ static void bfq_exit_icq(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now)
  */
 static unsigned bfq_mq_limit_depth(struct ios_queue *q, unsigned opf, const struct ios_ioc *ioc)
 {
+	struct bfq_data *bfqd = bfq_data(q);
 	bool write = (opf >> 31) & 1u;
 	bool sync = !write || (opf & (IOS_REQ_SYNC | IOS_REQ_FUA | IOS_REQ_PREFLUSH));
+	unsigned depth = ios_bfq_limit_depth(bfqd, sync, write);
+	/* the tags this class of allocation may use, what the weights share out */
+	unsigned limit = depth ? (q->nr_requests * depth) >> bfqd->full_depth_shift : q->nr_requests;
 
-	(void)ioc;
-	return ios_bfq_limit_depth(bfq_data(q), sync, write);
+	if (bfqd->prof->cgroup_request_cap && ios_bfq_request_over_limit(bfqd, ioc, sync, limit))
+		depth = 1;
+	return depth;
 }
 
 /* bfq_depth_updated: the per-word caps follow the scheduler tag depth. */

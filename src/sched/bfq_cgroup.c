@@ -313,8 +313,13 @@ void ios_bfq_bfqq_move(struct bfq_data *bfqd, struct bfq_queue *bfqq, struct bfq
 		ios_rb_erase(&bfqq->pos_node, bfqq->pos_root);
 		bfqq->pos_root = NULL;
 	}
+	/* its requests not yet freed now count in the new group (6.x allocated) */
+	for (struct bfq_entity *e = entity->parent; e; e = e->parent)
+		e->allocated -= bfqq->allocated;
 	entity->parent = bfqg->my_entity;
 	entity->sched_data = &bfqg->sched_data;
+	for (struct bfq_entity *e = entity->parent; e; e = e->parent)
+		e->allocated += bfqq->allocated;
 	if (bfqq_flag(bfqq, BFQQF_busy)) {
 		ios_bfq_pos_tree_add_move(bfqd, bfqq);
 		ios_bfq_activate_bfqq(bfqd, bfqq);
@@ -929,7 +934,7 @@ static void bfq_handle_burst(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 void ios_bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	if (bfqq == bfqd->in_service_queue)
-		__ios_bfq_bfqq_expire(bfqd, bfqq);
+		__ios_bfq_bfqq_expire(bfqd, bfqq, BFQQE_BUDGET_EXHAUSTED);	/* as bfq_exit_bfqq */
 	bfq_put_cooperator(bfqq);
 	ios_bfq_put_queue(bfqq);	/* the process reference */
 }
@@ -1119,7 +1124,7 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 			ios_bfq_set_waker(bfqq, waker);
 	}
 attach:
-	bfqq->allocated++;
+	bfq_request_allocated(bfqq, 1);
 	bfqq->ref++;
 	rq->sched_priv[0] = bfqq;
 	/* 6.x: the process's requests allocated and not freed (bic->requests) */
@@ -1145,7 +1150,7 @@ void ios_bfq_finish_rq(struct ios_request *rq)
 
 	rq->sched_priv[0] = NULL;
 	rq->sched_priv[1] = NULL;
-	bfqq->allocated--;
+	bfq_request_allocated(bfqq, -1);
 	ios_bfq_put_queue(bfqq);
 	if (bic && --bic->requests == 0 && bic->dead) {
 		ios_list_del(&bic->node);

@@ -1,8 +1,9 @@
 /*
- * BFQ as in Linux 6.12 (block/bfq-iosched.c): the blk-mq tag caps, I/O
- * injection and waker detection, three mechanisms 4.19 does not have. Each
- * runs only when the descriptor's profile names it (struct bfq_profile:
- * tag_caps, injection, wakers); the 4.19 profile never reaches this file.
+ * BFQ as in Linux 6.12 (block/bfq-iosched.c): the blk-mq tag caps and the
+ * per-cgroup cap, I/O injection and waker detection, mechanisms 4.19 does
+ * not have. Each runs only when the descriptor's profile names it (struct
+ * bfq_profile: tag_caps, cgroup_request_cap, injection, wakers); the 4.19
+ * profile never reaches this file.
  *
  * Tag caps (bfq_update_depths, bfq_limit_depth). blk-mq hands out
  * scheduler tags from an sbitmap of words of 2^shift bits; a shallow depth
@@ -19,6 +20,10 @@
  * baseline; measured after injection, a time at least 1.5 x the baseline
  * lowers the limit and a shorter one raises it. The limit is reset every
  * second, and not touched within 10 ms of a decrease.
+ *
+ * Per-queue and per-cgroup cap (bfqq_request_over_limit, profile
+ * cgroup_request_cap): a queue or group holding its weight's share of the
+ * tags gets a shallow depth of 1 for its next allocation.
  *
  * Wakers. A queue that three times in a row gets its first request within
  * 4 ms of a completion of the same other queue (within 128 x slice_idle)
@@ -79,14 +84,65 @@ void ios_bfq_update_depths(struct bfq_data *bfqd, unsigned nr_requests)
 
 /*
  * bfq_limit_depth (6.12): the per-word shallow depth of an allocation, 0
- * for none. Sync reads are never capped. (The per-cgroup cap of
- * bfqq_request_over_limit is not modelled: docs/bfq.md.)
+ * for none. Sync reads are never capped by class; the per-cgroup cap
+ * (ios_bfq_request_over_limit) may still cut any allocation to 1.
  */
 unsigned ios_bfq_limit_depth(struct bfq_data *bfqd, bool sync, bool write)
 {
 	if (!bfqd->prof->tag_caps || (sync && !write))
 		return 0;
 	return bfqd->word_depths[bfqd->wr_busy_queues != 0][sync];
+}
+
+/*
+ * bfqq_request_over_limit (6.12; Jan Kara's "bfq: Limit number of
+ * requests consumed by each cgroup", 2022; the release that first had it
+ * was not checked here): does the queue @ioc allocates into, or a group
+ * above it, hold its share of @limit tags or more? From the top group down, each level's share is the level
+ * above's times its weight over the weights active beside it (rounded to
+ * nearest); the queue's own level counts the weights of its class and of
+ * the higher classes, these multiplied by 8 per class step. A queue or
+ * group not active (nothing scheduled yet) is never over: BFQ must see
+ * its work first.
+ */
+#define BFQ_IOPRIO_BE_NR	8
+
+bool ios_bfq_request_over_limit(struct bfq_data *bfqd, const struct ios_ioc *ioc, bool sync,
+				unsigned limit)
+{
+	struct bfq_io_cq *bic = ioc ? ios_bfq_bic_lookup(bfqd, ioc) : NULL;
+	struct bfq_queue *bfqq = bic ? bic->bfqq[sync] : NULL;
+	struct bfq_entity *e;
+	int depth = 0;
+
+	if (!bfqq)
+		return false;
+	for (e = &bfqq->entity; e; e = e->parent, depth++)
+		if (!e->on_st)
+			return false;
+	/* from the top: the entity @level steps above the queue */
+	for (int level = depth - 1; level >= 0; level--) {
+		uint64_t wsum = 0;
+
+		e = &bfqq->entity;
+		for (int i = 0; i < level; i++)
+			e = e->parent;
+		if (level > 0) {
+			wsum = ios_bfq_entity_service_tree(e)->wsum;
+		} else {
+			for (int c = 0; c < bfqq->ioprio_class && c < BFQ_IOPRIO_CLASSES; c++)
+				wsum = wsum * BFQ_IOPRIO_BE_NR + e->sched_data->service_tree[c].wsum;
+		}
+		if (!wsum)
+			continue;
+		limit = (unsigned)(((uint64_t)limit * e->weight + wsum / 2) / wsum);
+		if (e->allocated >= (int)limit) {
+			bfq_log_bfqq(bfqd, bfqq, "too many requests: allocated %d limit %u level %d",
+				     e->allocated, limit, level);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- injection ---- */

@@ -1,6 +1,6 @@
 /*
- * BFQ internals shared by bfq.c (requests, budgets, idling, expiration,
- * the hooks), bfq_wr.c (weight raising), bfq_rate.c (peak rate and
+ * BFQ internals shared by bfq.c (requests, queue selection, the hooks),
+ * bfq_idle.c (idling decisions, budgets, expiration), bfq_wr.c (weight raising), bfq_rate.c (peak rate and
  * command-queueing detection), bfq_wf2q.c (the B-WF2Q+ engine) and
  * bfq_cgroup.c (per-process contexts, queue lifetime, merging, groups).
  *
@@ -83,6 +83,52 @@ struct bfq_profile {
 	 * queueing (bfqd->nonrot_with_queueing, bfq_update_hw_tag).
 	 */
 	bool eqm_off_nonrot_queueing;
+	/*
+	 * bfq_asymmetric_scenario: the scenario is asymmetric when unraised
+	 * queues of different weights are busy and the queue asked about is
+	 * not among the lightest, when queues of two classes are busy, or
+	 * when queues of more than one group have requests pending (4.19:
+	 * any two weights, and group weights). Read by the idling rules,
+	 * bfq_arm_slice_timer and bfq_serv_to_charge.
+	 */
+	bool asymmetric_612;
+	/*
+	 * idling_needed_for_service_guarantees: idle for a raised queue only
+	 * while unraised queues are busy or 4 more requests than its own are
+	 * in the drive; always when the queue is the only busy one; no
+	 * exemption for queues created in a large burst.
+	 */
+	bool idle_guarantees_612;
+	/* bfq_arm_slice_timer: a raised queue idles at least 20 ms */
+	bool wr_idle_floor;
+	/* bfq_rq_enqueued: a lone small request keeps the idle window only if idling boosts throughput */
+	bool small_rq_idle_612;
+	/*
+	 * bfq_update_hw_tag: queueing is "more than 3 in the drive" (4.19:
+	 * 4), and no sample is taken while a short-think-time in-service
+	 * queue cannot fill the drive.
+	 */
+	bool hw_tag_612;
+	/*
+	 * bfq_bfqq_handle_idle_busy_switch, bfq_bfqq_higher_class_or_weight,
+	 * __bfq_bfqq_expire: a queue becoming busy preempts when it recovers
+	 * a hole and is raised at least as much, when it has a higher class
+	 * or weight, or when the in-service queue no longer needs idling; an
+	 * empty queue preempted while it needs idling stays scheduled.
+	 */
+	bool preempt_612;
+	/*
+	 * bfq_limit_depth's bfqq_request_over_limit (5.18+): an allocation
+	 * whose queue, or any group above it, holds more requests than its
+	 * weight's share of the tags at its level gets a shallow depth of 1.
+	 */
+	bool cgroup_request_cap;
+	/*
+	 * bfq_serv_to_charge: async requests are charged their sectors, not
+	 * three times them, in an asymmetric scenario (bfq_asymmetric_scenario
+	 * of the profile) as well as when the queue is raised.
+	 */
+	bool async_charge_asym;
 };
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */
@@ -138,6 +184,7 @@ struct bfq_entity {
 	unsigned counted_weight;	/* weight held in a weight counter, 0 = none */
 	struct bfq_entity *parent;	/* group entity above, NULL below the root */
 	struct bfq_sched_data *sched_data;	/* where this entity is scheduled */
+	int allocated;			/* 6.x: requests of the queues at and below it, not freed */
 	struct bfq_sched_data *my_sched_data;	/* groups only: their children */
 };
 
@@ -212,6 +259,9 @@ struct bfq_queue {
 	int64_t waker_detection_started_ns;
 	struct ios_list_head woken_list;	/* queues whose waker this is, newest first */
 	struct ios_list_head woken_node;	/* on waker_bfqq->woken_list, or self-linked */
+	/* bfq_asymmetric_scenario's counts (kept by every profile, read by 6.12's) */
+	int busy_class;				/* 1 + class index counted in busy_in_class, 0 none */
+	struct bfq_group *pending_group;	/* counted in its num_queues_with_pending_reqs */
 };
 
 /* Per-process context for one queue (the kernel's bfq_io_cq). */
@@ -251,6 +301,7 @@ struct bfq_group {
 	struct bfq_queue *async_bfqq[2][IOS_IOPRIO_LEVELS];	/* [RT, BE][level] */
 	struct bfq_queue *async_idle_bfqq;
 	struct bfq_queue *last_bfqq_created;	/* 6.x stable merge: newest sync queue here */
+	int num_queues_with_pending_reqs;	/* 6.x: queued or in flight */
 };
 
 /* Counts of active entities per weight: "are weights differentiated?" */
@@ -345,6 +396,9 @@ struct bfq_data {
 	bool rqs_injected, wait_dispatch;
 	struct ios_request *waited_rq;
 	int64_t last_empty_occupied_ns;
+	/* bfq_asymmetric_scenario (6.x): busy queues per class, groups with pending requests */
+	int busy_in_class[BFQ_IOPRIO_CLASSES];
+	int num_groups_with_pending_reqs;
 
 	/* --- read-only statistics (--dump-state) --- */
 	uint64_t expirations[BFQQE_NR];
@@ -414,6 +468,42 @@ static inline int bfq_budget_left(const struct bfq_queue *bfqq)
 static inline unsigned bfq_ioprio_to_weight(int level)
 {
 	return (unsigned)(IOS_IOPRIO_LEVELS - level) * BFQ_WEIGHT_CONVERSION_COEFF;
+}
+
+static inline bool bfq_rotational(const struct bfq_data *bfqd)
+{
+	return bfqd->queue->rotational;
+}
+
+static inline bool bfq_symmetric_scenario(const struct bfq_data *bfqd)
+{
+	return bfqd->queue_weights.distinct <= 1 && bfqd->group_weights.distinct <= 1;
+}
+
+static inline bool bfq_budget_timeout_passed(const struct bfq_data *bfqd,
+					     const struct bfq_queue *bfqq)
+{
+	return bfqq->budget_timeout_ns <= bfqd->now_ns;
+}
+
+/* Trace messages (blktrace "m" lines), as Linux's bfq_log_bfqq; free when not tracing. */
+#define bfq_log_bfqq(bfqd, bfqq, fmt, ...)                                              \
+	do {                                                                             \
+		if (ios_queue_tracing((bfqd)->queue))                                    \
+			ios_queue_msg((bfqd)->queue, (uint64_t)(bfqd)->now_ns, "bfq%u%c " fmt, \
+				      (bfqq)->pid, bfqq_flag(bfqq, BFQQF_sync) ? 'S' : 'A', \
+				      __VA_ARGS__);                                      \
+	} while (0)
+
+/*
+ * bfqq_request_allocated / bfqq_request_freed (6.x): @n requests more (or
+ * fewer) for @bfqq, counted at the queue and at every group above it.
+ */
+static inline void bfq_request_allocated(struct bfq_queue *bfqq, int n)
+{
+	bfqq->allocated += n;
+	for (struct bfq_entity *e = &bfqq->entity; e; e = e->parent)
+		e->allocated += n;
 }
 
 /* Budgets are taken from the defaults until enough were assigned to trust stats. */
@@ -511,6 +601,8 @@ extern const struct bfq_profile ios_bfq_profile_419, ios_bfq_profile_612;
 
 void ios_bfq_update_depths(struct bfq_data *bfqd, unsigned nr_requests);
 unsigned ios_bfq_limit_depth(struct bfq_data *bfqd, bool sync, bool write);
+bool ios_bfq_request_over_limit(struct bfq_data *bfqd, const struct ios_ioc *ioc, bool sync,
+				unsigned limit);
 void ios_bfq_reset_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void ios_bfq_update_inject_limit(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void ios_bfq_inject_on_add(struct bfq_data *bfqd, struct bfq_queue *bfqq,
@@ -523,10 +615,28 @@ void ios_bfq_forget_wakers(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 /* ---- bfq.c ---- */
 
 int ios_bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq);
-bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
 
+static inline int bfq_serv_to_charge(const struct ios_request *rq, const struct bfq_queue *bfqq)
+{
+	return ios_bfq_serv_to_charge(rq, bfqq);
+}
+
+/* ---- bfq_idle.c: idling decisions, the idle timer, expiration ---- */
+
+bool ios_bfq_idling_boosts_thr(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_better_to_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_bfqq_must_idle(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_may_expire_for_budg_timeout(const struct bfq_data *bfqd,
+					 const struct bfq_queue *bfqq);
+void ios_bfq_arm_slice_timer(struct bfq_data *bfqd);
+void ios_bfq_idle_timer_fire(struct bfq_data *bfqd);
+void ios_bfq_charge_owner(struct bfq_data *bfqd, struct bfq_queue *bfqq, int64_t now);
 void ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool compensate,
 			 enum bfq_expiration reason);
-void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq);
+void __ios_bfq_bfqq_expire(struct bfq_data *bfqd, struct bfq_queue *bfqq,
+			   enum bfq_expiration reason);
+bool ios_bfq_asymmetric_scenario(const struct bfq_data *bfqd, const struct bfq_queue *bfqq);
+bool ios_bfq_idling_needed_for_guarantees(const struct bfq_data *bfqd,
+					  const struct bfq_queue *bfqq);
 
 #endif

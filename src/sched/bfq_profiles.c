@@ -31,6 +31,16 @@ const struct bfq_profile ios_bfq_profile_419 = {
 	.stable_merge = false,
 	/* 4.19's bfq_setup_cooperator merges on every device */
 	.eqm_off_nonrot_queueing = false,
+	/* the idling rules as 4.19.1 has them (bfq_better_to_idle and its helpers) */
+	.asymmetric_612 = false,
+	.idle_guarantees_612 = false,
+	.wr_idle_floor = false,
+	.small_rq_idle_612 = false,
+	.hw_tag_612 = false,
+	.preempt_612 = false,
+	/* 4.19 has no tags to cap */
+	.cgroup_request_cap = false,
+	.async_charge_asym = false,
 };
 
 const struct bfq_profile ios_bfq_profile_612 = {
@@ -40,4 +50,12 @@ const struct bfq_profile ios_bfq_profile_612 = {
 	.wakers = true,
 	.stable_merge = true,
 	.eqm_off_nonrot_queueing = true,
+	.asymmetric_612 = true,
+	.idle_guarantees_612 = true,
+	.wr_idle_floor = true,
+	.small_rq_idle_612 = true,
+	.hw_tag_612 = true,
+	.preempt_612 = true,
+	.cgroup_request_cap = true,
+	.async_charge_asym = true,
 };

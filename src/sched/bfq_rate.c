@@ -22,7 +22,8 @@
 #include <limits.h>
 #include "bfq_int.h"
 
-#define BFQ_HW_QUEUE_THRESHOLD	4
+#define BFQ_HW_QUEUE_THRESHOLD	4	/* 4.19 */
+#define BFQ_HW_QUEUE_THRESHOLD_612 3	/* 6.12 */
 #define BFQ_HW_QUEUE_SAMPLES	32
 #define BFQ_RATE_MIN_SAMPLES	32
 #define BFQ_RATE_MIN_INTERVAL_NS (300 * IOS_NSEC_PER_MSEC)
@@ -143,18 +144,36 @@ update_last:
 	bfqd->last_dispatch_ns = now;
 }
 
-/* Learn whether the device queues commands: enough samples with enough outstanding. */
+/*
+ * Learn whether the device queues commands: enough samples with enough
+ * outstanding (bfq_update_hw_tag). 4.19: a sample needs 4 requests queued
+ * or in the drive and queueing means more than 4 were ever in the drive at
+ * once. 6.12 (hw_tag_612): the threshold is 3 (a sample still needs 4:
+ * "<= 3" returns), and no sample is taken while the in-service queue has a
+ * short think time and too few requests to fill the drive.
+ */
 void ios_bfq_update_hw_tag(struct bfq_data *bfqd)
 {
+	const struct bfq_queue *bfqq = bfqd->in_service_queue;
+	int thr = bfqd->prof->hw_tag_612 ? BFQ_HW_QUEUE_THRESHOLD_612 : BFQ_HW_QUEUE_THRESHOLD;
+
 	if (bfqd->rq_in_driver > bfqd->max_rq_in_driver)
 		bfqd->max_rq_in_driver = bfqd->rq_in_driver;
 	if (bfqd->hw_tag == 1)
 		return;
-	if (bfqd->rq_in_driver + bfqd->queued < BFQ_HW_QUEUE_THRESHOLD)
+	if (bfqd->prof->hw_tag_612) {
+		if (bfqd->rq_in_driver + bfqd->queued <= thr)
+			return;
+		if (bfqq && bfqq_flag(bfqq, BFQQF_has_short_ttime) &&
+		    bfqq->dispatched + bfqq->queued[0] + bfqq->queued[1] < thr &&
+		    bfqd->rq_in_driver < thr)
+			return;
+	} else if (bfqd->rq_in_driver + bfqd->queued < thr) {
 		return;
+	}
 	if (bfqd->hw_tag_samples++ < BFQ_HW_QUEUE_SAMPLES)
 		return;
-	bfqd->hw_tag = bfqd->max_rq_in_driver > BFQ_HW_QUEUE_THRESHOLD;
+	bfqd->hw_tag = bfqd->max_rq_in_driver > thr;
 	bfqd->max_rq_in_driver = 0;
 	bfqd->hw_tag_samples = 0;
 	/* 6.x (bfq_update_hw_tag): read by the profile's queueing-flash rules only */

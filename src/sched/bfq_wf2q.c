@@ -133,6 +133,12 @@ void ios_bfq_weights_tree_remove(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 {
 	struct bfq_entity *entity;
 
+	/* bfq_del_bfqq_in_groups_with_pending_reqs (6.x), at the same two places */
+	if (bfqq->pending_group) {
+		if (--bfqq->pending_group->num_queues_with_pending_reqs == 0)
+			bfqd->num_groups_with_pending_reqs--;
+		bfqq->pending_group = NULL;
+	}
 	ios_bfq_weights_remove(bfqd, &bfqq->entity, &bfqd->queue_weights);
 	for (entity = bfqq->entity.parent; entity; entity = entity->parent) {
 		struct bfq_sched_data *sd = entity->my_sched_data;
@@ -861,6 +867,9 @@ void ios_bfq_del_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq, bool e
 {
 	bfqq_clear(bfqq, BFQQF_busy);
 	bfqd->busy_queues--;
+	if (bfqq->busy_class)
+		bfqd->busy_in_class[bfqq->busy_class - 1]--;
+	bfqq->busy_class = 0;
 	/* before the deactivation, which may drop the last reference */
 	if (!bfqq->dispatched)
 		ios_bfq_weights_tree_remove(bfqd, bfqq);
@@ -875,6 +884,17 @@ void ios_bfq_add_bfqq_busy(struct bfq_data *bfqd, struct bfq_queue *bfqq)
 	ios_bfq_activate_bfqq(bfqd, bfqq);
 	bfqq_set(bfqq, BFQQF_busy);
 	bfqd->busy_queues++;
+	/* the class it is counted in until not busy, whatever changes meanwhile */
+	bfqq->busy_class = bfqq->ioprio_class >= IOS_IOPRIO_CLASS_RT &&
+				   bfqq->ioprio_class <= IOS_IOPRIO_CLASS_IDLE
+			   ? bfqq->ioprio_class : IOS_IOPRIO_CLASS_BE;
+	bfqd->busy_in_class[bfqq->busy_class - 1]++;
+	/* bfq_add_bfqq_in_groups_with_pending_reqs (6.x): counted as weights are */
+	if (!bfqq->dispatched && !bfqq->pending_group) {
+		bfqq->pending_group = bfqq_group(bfqq);
+		if (bfqq->pending_group->num_queues_with_pending_reqs++ == 0)
+			bfqd->num_groups_with_pending_reqs++;
+	}
 	if (!bfqq->dispatched && bfqq->wr_coeff == 1)
 		ios_bfq_weights_add(bfqd, &bfqq->entity, &bfqd->queue_weights);
 	if (bfqq->wr_coeff > 1)

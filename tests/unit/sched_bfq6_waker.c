@@ -146,7 +146,7 @@ static int serve_in_hole(bool wakers, struct ios_ioc *idler, struct ios_ioc *oth
 			 bool *served)
 {
 	struct t_sq *s = new_queue("slice_idle=8");
-	struct bfq_profile off;
+	struct bfq_profile off, rules;
 	struct ios_request *rq;
 	struct bfq_queue *qi;
 	uint64_t now;
@@ -157,8 +157,17 @@ static int serve_in_hole(bool wakers, struct ios_ioc *idler, struct ios_ioc *oth
 	drain(s, now);
 	if (bfqq_of(&s->q, Z, true)->waker_bfqq != bfqq_of(&s->q, W, true))
 		return -1;
+	/*
+	 * The hole is made by 4.19's idling rules (any two weights: idle;
+	 * preempt only for raising), so that the lighter queue idles too:
+	 * 6.12's asymmetric_612 would not idle for it, and preempt_612 would
+	 * let the heavier newcomer take the device (sched_bfq6_idle.c).
+	 */
+	rules = ios_bfq_profile_612;
+	rules.asymmetric_612 = rules.preempt_612 = false;
+	bfq6_with(s, &rules);
 	if (!wakers)
-		bfq6_with(s, BFQ6_PROFILE_WITHOUT(off, &ios_bfq_profile_612, wakers));
+		bfq6_with(s, BFQ6_PROFILE_WITHOUT(off, &rules, wakers));
 	now += 100 * MS;
 	bfq_ins(s, idler, 50000, 8, IOS_READ, 0, now);
 	rq = t_sq_dispatch(s, now);

@@ -27,6 +27,10 @@ static int test_bfq_is_419_and_its_alias(void)
 	T_ASSERT_MSG(!strcmp(p->release, "4.19"), "%s", p->release);
 	T_ASSERT(!p->tag_caps && !p->injection && !p->wakers && !p->stable_merge &&
 		 !p->eqm_off_nonrot_queueing);
+	/* 4.19.1's idling, queueing-detection and preemption rules */
+	T_ASSERT(!p->asymmetric_612 && !p->idle_guarantees_612 && !p->wr_idle_floor &&
+		 !p->small_rq_idle_612 && !p->hw_tag_612 && !p->preempt_612 &&
+		 !p->cgroup_request_cap && !p->async_charge_asym);
 	return T_PASS;
 }
 
@@ -53,6 +57,9 @@ static int test_bfq_612_descriptor(void)
 	T_ASSERT_MSG(!strcmp(p->release, "6.12"), "%s", p->release);
 	T_ASSERT(p->tag_caps && p->injection && p->wakers && p->stable_merge &&
 		 p->eqm_off_nonrot_queueing);
+	T_ASSERT(p->asymmetric_612 && p->idle_guarantees_612 && p->wr_idle_floor &&
+		 p->small_rq_idle_612 && p->hw_tag_612 && p->preempt_612 &&
+		 p->cgroup_request_cap && p->async_charge_asym);
 	/* the same sysfs files, in the same order, each marked as clamped by the kernel */
 	for (t = st->tunables, o = old->tunables; t->name || o->name; t++, o++) {
 		T_ASSERT(t->name && o->name);
