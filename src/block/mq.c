@@ -932,11 +932,44 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
  * submission does (1, then bio->queued). The queue never reads a clock:
  * the host timer brings the run that lets it in (mq_update_timer).
  */
+/*
+ * bio_set_ioprio (6.12, block/blk-mq.c, called from blk_mq_submit_bio): a
+ * bio whose own priority has no class gets the submitting task's,
+ * get_current_ioprio() -> __get_task_ioprio (include/linux/ioprio.h, 6.8+
+ * form after 53889bcaf536): a task without an io_context gets
+ * IOPRIO_DEFAULT, which is class NONE level 0 since Jan Kara's 2022
+ * series; one with an io_context whose class is NONE gets the class and
+ * level its nice value and policy imply. A task has an io_context here
+ * only when ioprio_set() made one (fio's prioclass/prio: our ioc class
+ * not NONE), so every other task keeps NONE, 0. The submitter is the
+ * bio's task: the flusher for background writeback (its kworker has no
+ * priority of its own), the writing task itself for fsync and direct I/O.
+ * So a prioclass=1 writer's dirty pages reach the scheduler as the
+ * flusher's NONE (mq-deadline: BE), not as RT. The value is fixed here,
+ * before any merge: blk-mq never merges bios or requests whose ioprio
+ * differs (merge.c). Not modelled: blkcg_set_ioprio (io.prio.class), and
+ * the io_context BFQ creates for every task it serves (under bfq-6.12 a
+ * task without a class would get BE and its nice level instead of NONE;
+ * BFQ reads its own priorities from the task, so only merges could see it).
+ */
+static void mq_bio_set_ioprio(struct ios_bio *bio)
+{
+	const struct ios_ioc *ioc = bio->ioc;
+
+	if ((bio->ioprio >> 13) & 7)
+		return;
+	if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+		bio->ioprio = 0;	/* IOPRIO_DEFAULT */
+	else
+		bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+}
+
 int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_mq *mq = q->mq;
 	struct ios_mq_ctx *c;
 
+	mq_bio_set_ioprio(bio);
 	if (!mq->cost_on)
 		return mq_submit_now(q, bio, now);
 	bio->cpu_ready_ns = mq_cpu_charge(q, bio, now);
