@@ -270,7 +270,7 @@ struct ios_run_result {
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
 	/* the scheduler's own counters at the end (its stats table), in table order */
-	struct ios_sched_stat sched_stats[16];
+	struct ios_sched_stat sched_stats[IOS_SCHED_STATS_MAX];
 	size_t nr_sched_stats;
 	struct ios_series *series;	/* per-job bytes over time; NULL unless record_series */
 };
