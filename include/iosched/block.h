@@ -351,6 +351,15 @@ static inline void ios_queue_set_owner_ops(struct ios_queue *q, const struct ios
 	q->owner = priv;
 }
 
+/*
+ * A blk-mq queue's shape, CPU -> hardware context map and per-hardware-
+ * context counts, for the report (struct ios_mq_result in stats.h; the
+ * caller frees it as ios_run_result_free does). -EINVAL on a single-queue
+ * queue, -ENOMEM.
+ */
+struct ios_mq_result;
+int ios_queue_mq_result(const struct ios_queue *q, struct ios_mq_result **out) IOS_MUST_CHECK;
+
 /* One branch when nothing records. */
 static inline void ios_queue_note_owner(struct ios_queue *q, uint64_t now_ns, uint32_t pid,
 					enum ios_owner_event ev, int reason)

@@ -70,6 +70,7 @@
 #include <string.h>
 #include "mq_int.h"
 #include "iosched/scope.h"
+#include "iosched/stats.h"
 
 #define MQ_BUSY_EWMA_WEIGHT	8	/* BLK_MQ_DISPATCH_BUSY_EWMA_WEIGHT */
 #define MQ_BUSY_EWMA_FACTOR	4	/* BLK_MQ_DISPATCH_BUSY_EWMA_FACTOR */
@@ -465,6 +466,7 @@ static bool try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 	}
 	mq_update_busy(h, false);
 	q->mq->nr_direct++;
+	h->nr_dispatched++;
 	ios_blk_rq_issue(q, rq, now);
 	return true;
 }
@@ -589,6 +591,7 @@ static bool dispatch_rq_list(struct ios_queue *q, struct ios_mq_hctx *h,
 			ios_list_add(&rq->queuelist, list);
 			break;
 		}
+		rq_hctx(q, rq)->nr_dispatched++;
 		ios_blk_rq_issue(q, rq, now);
 	}
 	if (!ios_list_empty(list)) {
@@ -1180,4 +1183,39 @@ void ios_mq_exit(struct ios_queue *q)
 	free(mq->ctx);
 	free(mq);
 	q->mq = NULL;
+}
+
+int ios_queue_mq_result(const struct ios_queue *q, struct ios_mq_result **out)
+{
+	const struct ios_mq *mq = q->mq;
+	struct ios_mq_result *r;
+
+	*out = NULL;
+	if (!mq)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->cpu_hctx = calloc(mq->nr_cpus, sizeof(*r->cpu_hctx));
+	r->hctx_dispatched = calloc(mq->nr_hw_queues, sizeof(*r->hctx_dispatched));
+	if (!r->cpu_hctx || !r->hctx_dispatched) {
+		free(r->cpu_hctx);
+		free(r->hctx_dispatched);
+		free(r);
+		return -ENOMEM;
+	}
+	r->nr_hw_queues = mq->nr_hw_queues;
+	r->nr_cpus = mq->nr_cpus;
+	r->hw_queue_depth = mq->hctx[0].tags.depth;
+	r->nr_requests = q->nr_requests;
+	r->elevator = mq->elevator;
+	for (unsigned i = 0; i < mq->nr_cpus; i++)
+		r->cpu_hctx[i] = mq->ctx[i].hctx;
+	for (unsigned i = 0; i < mq->nr_hw_queues; i++)
+		r->hctx_dispatched[i] = mq->hctx[i].nr_dispatched;
+	r->direct_issues = mq->nr_direct;
+	r->requeues = mq->nr_requeues;
+	r->busy = mq->nr_busy;
+	*out = r;
+	return 0;
 }
