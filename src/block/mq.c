@@ -1085,8 +1085,11 @@ static int mq_nr_requests(struct ios_queue *q, const struct ios_queue_config *cf
 		    !strcmp(s->name + strlen(prefix), "nr_requests"))
 			set = s;
 	}
-	if (!set)
+	if (!set) {
+		/* what queue/nr_requests shows (queue_requests_show: q->nr_requests) */
+		q->tun.nr_requests = (int)q->nr_requests;
 		return 0;
+	}
 	/* below 4 the queue table already refused (the kernel clamps to BLKDEV_MIN_RQ) */
 	nr = (unsigned)q->tun.nr_requests;
 	if (!q->mq->elevator && nr > q->depth)
