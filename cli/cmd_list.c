@@ -120,10 +120,15 @@ int cmd_list(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
+	printf("  [single-queue]: the Linux 2.6-4.x block layer; [blk-mq]: today's (Linux 5.0+)\n");
 	printf("    %-30s %-12s %-8s %-22s %s\n", "tunable", "default", "unit", "range", "");
 	for (size_t i = 0; (st = ios_sched_at(i)) != NULL; i++) {
-		printf("  %s%s%s%s  %s\n", st->name, st->alias ? " (alias " : "",
-		       st->alias ? st->alias : "", st->alias ? ")" : "", st->desc ? st->desc : "");
+		/* the layer the queue is built with (ios_queue_create reads the descriptor's) */
+		const char *layer = ios_sched_layer(st) == IOS_SCHED_LAYER_MQ ? "blk-mq" : "single-queue";
+
+		printf("  %s%s%s%s [%s]  %s\n", st->name, st->alias ? " (alias " : "",
+		       st->alias ? st->alias : "", st->alias ? ")" : "", layer,
+		       st->desc ? st->desc : "");
 		print_table("", st->tunables, NULL);
 		print_cgroups(st);
 	}

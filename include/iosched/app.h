@@ -53,6 +53,13 @@ struct ios_app_tenant {
 	int nice;			/* -20..19, used with class none */
 	const char *cgroup;		/* NULL or "": the root; "a/b" nested */
 	unsigned weight;		/* the cgroup's weight; 0: the scheduler's default */
+	/*
+	 * The CPU it submits from (ios_ioc.cpu): on a blk-mq queue its bios
+	 * enter that CPU's software context and go to the hardware queue the
+	 * CPU maps to; 0..lab.cpus-1 (ios_app_config.settings "lab.cpus=N",
+	 * default 1). The single-queue layer ignores it.
+	 */
+	unsigned cpu;
 };
 
 /* ios_app_submit() flags */

@@ -98,15 +98,29 @@ enum ios_owner_event {
 	IOS_OWN_IDLE_START,		/* the disk idles for @pid's next request */
 	IOS_OWN_IDLE_END,		/* the idling ended (a request came, or the timer) */
 	IOS_OWN_PREEMPT,		/* @pid's queue preempts the active one */
-	IOS_OWN_ROUND,			/* a dispatch round (batch) starts; reason: direction */
+	/*
+	 * A dispatch round (batch) starts; @reason: its direction, or
+	 * IOS_OWN_ROUND_REASON(direction, level) from a scheduler with
+	 * priority levels (mq-deadline's RT 0, BE 1, IDLE 2).
+	 */
+	IOS_OWN_ROUND,
 	/*
 	 * A scheduler resized a token pool of one class of requests (kyber's
-	 * domains, kyber_resize_domain); @pid 0, @reason
-	 * IOS_OWN_DEPTH_REASON(domain, new depth). Pools start at the
-	 * scheduler's documented depths; only changes are reported.
+	 * domains, kyber_resize_domain); @reason
+	 * IOS_OWN_DEPTH_REASON(domain, new depth), @pid the depth before the
+	 * change (so a recorder knows a pool's starting depth from its first
+	 * change). Pools start at the scheduler's documented depths; only
+	 * changes are reported.
 	 */
 	IOS_OWN_DEPTH,
 };
+
+/* IOS_OWN_ROUND's reason: the direction, and the priority level + 1 above it (0: no levels) */
+#define IOS_OWN_ROUND_REASON(dir, level) \
+	((int)(((unsigned)(dir) & 1u) | (((unsigned)(level) + 1u) & 0xffu) << 8))
+#define IOS_OWN_ROUND_DIR(reason) ((unsigned)(reason) & 1u)
+/* -1: the scheduler has no priority levels (deadline's plain direction) */
+#define IOS_OWN_ROUND_LEVEL(reason) ((int)(((unsigned)(reason) >> 8) & 0xffu) - 1)
 
 /* IOS_OWN_DEPTH's reason: the domain (kyber: 0 READ, 1 WRITE, 2 DISCARD, 3 OTHER), the depth */
 #define IOS_OWN_DEPTH_REASON(domain, depth) \
@@ -336,6 +350,15 @@ static inline void ios_queue_set_owner_ops(struct ios_queue *q, const struct ios
 	q->owner_ops = ops;
 	q->owner = priv;
 }
+
+/*
+ * A blk-mq queue's shape, CPU -> hardware context map and per-hardware-
+ * context counts, for the report (struct ios_mq_result in stats.h; the
+ * caller frees it as ios_run_result_free does). -EINVAL on a single-queue
+ * queue, -ENOMEM.
+ */
+struct ios_mq_result;
+int ios_queue_mq_result(const struct ios_queue *q, struct ios_mq_result **out) IOS_MUST_CHECK;
 
 /* One branch when nothing records. */
 static inline void ios_queue_note_owner(struct ios_queue *q, uint64_t now_ns, uint32_t pid,

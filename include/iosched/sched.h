@@ -360,6 +360,14 @@ struct ios_sched_mq_ops {
 	void (*exit_hctx)(struct ios_queue *q, unsigned hctx);
 };
 
+/*
+ * The most counters a scheduler's stats table may hold (the registry
+ * refuses a longer one, so a run result, struct ios_run_result.sched_stats,
+ * never drops any): mq-deadline's six debugfs counters per priority level
+ * and its batch state need 25.
+ */
+#define IOS_SCHED_STATS_MAX 32
+
 struct ios_sched_type {
 	const char *name;
 	unsigned version;		/* IOS_SCHED_INTERFACE_VERSION it was written for */
@@ -367,7 +375,8 @@ struct ios_sched_type {
 	const char *desc;		/* one line for 'iosched list' */
 	struct ios_sched_ops ops;
 	const struct ios_tunable *tunables;	/* ends with a NULL name; may be NULL */
-	const struct ios_tunable *stats;	/* read-only state for --dump-state; may be NULL */
+	const struct ios_tunable *stats;	/* read-only state for --dump-state; may be NULL;
+						 * at most IOS_SCHED_STATS_MAX entries */
 	size_t priv_size;
 	unsigned features;
 	const struct ios_sched_cgroups *cgroups;	/* NULL: no group scheduling */

@@ -247,6 +247,21 @@ struct ios_sched_stat {
 	int64_t value;
 };
 
+/*
+ * A blk-mq queue's shape and what each hardware context did (not fio's:
+ * under "iosched" in the JSON report). Filled only on blk-mq runs.
+ */
+struct ios_mq_result {
+	unsigned nr_hw_queues;		/* hardware contexts (min(device queues, lab.cpus)) */
+	unsigned nr_cpus;		/* software contexts (lab.cpus) */
+	unsigned hw_queue_depth;	/* driver tags per hardware context */
+	unsigned nr_requests;		/* scheduler tags per hardware context (queue/nr_requests) */
+	bool elevator;			/* a scheduler sits in front ('none': false) */
+	unsigned *cpu_hctx;		/* [nr_cpus]: the hardware context of each CPU */
+	uint64_t *hctx_dispatched;	/* [nr_hw_queues]: requests issued to the device */
+	uint64_t direct_issues, requeues, busy;	/* direct issue (none), BUSY requeues, busy answers */
+};
+
 struct ios_run_result {
 	struct ios_job_result *jobs;
 	size_t nr_jobs;
@@ -270,9 +285,10 @@ struct ios_run_result {
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
 	/* the scheduler's own counters at the end (its stats table), in table order */
-	struct ios_sched_stat sched_stats[16];
+	struct ios_sched_stat sched_stats[IOS_SCHED_STATS_MAX];
 	size_t nr_sched_stats;
 	struct ios_series *series;	/* per-job bytes over time; NULL unless record_series */
+	struct ios_mq_result *mq;	/* the blk-mq queue; NULL on the single-queue layer */
 };
 
 void ios_run_result_free(struct ios_run_result *r);

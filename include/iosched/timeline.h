@@ -16,7 +16,18 @@
  *    tall, folding pairwise as the highest sector grows), the lane of the
  *    last request dispatched there and whether reads, writes or both were.
  * Exact totals per lane (time owned, time idled, slices, preemptions) and
- * the first IOS_TL_LOG intervals themselves are kept as well. A lane is a
+ * the first IOS_TL_LOG intervals themselves are kept as well.
+ *
+ * Two series for the blk-mq schedulers ride on the same columns:
+ *  - batches of a scheduler with priority levels (mq-deadline's
+ *    IOS_OWN_ROUND with a level): per column the (level, direction) pairs
+ *    whose batch started in it, per (level, direction) a count, and the
+ *    first IOS_TL_LOG batch starts; a batch serves its level and direction
+ *    until the next one starts;
+ *  - token depths (kyber's domains, IOS_OWN_DEPTH): per column and domain
+ *    the smallest depth in effect during it, the first IOS_TL_LOG changes,
+ *    and each domain's depth at the end.
+ * A lane is a
  * job clone of the run (same index as the series), plus one last lane for
  * queues of no single process (async queues, the flusher, unknown pids).
  */
@@ -38,6 +49,9 @@ extern "C" {
 #define IOS_TL_FIRST_NS	100000ULL	/* first column width: 100 us */
 #define IOS_TL_FIRST_ROW 2048ULL	/* first band height: 1 MiB of sectors */
 
+#define IOS_TL_LEVELS	3	/* priority levels of batches (mq-deadline: RT, BE, IDLE) */
+#define IOS_TL_DOMAINS	4	/* token pools (kyber: READ, WRITE, DISCARD, OTHER) */
+
 /* cell bits: (lane + 1) << 2 | these */
 #define IOS_TL_READ	1u
 #define IOS_TL_WRITE	2u
@@ -48,6 +62,21 @@ struct ios_tl_col {
 	uint32_t preempt;	/* lane + 1 of the last preemption in it; 0: none */
 	uint16_t nr_preempt;
 	uint8_t rounds;		/* 1 << dir of the dispatch rounds that started in it */
+	uint8_t levels;		/* 1 << (level * 2 + dir) of the leveled batches started in it */
+	uint16_t depth[IOS_TL_DOMAINS];	/* smallest token depth in effect in it; 0: unknown */
+};
+
+/* A leveled batch start (mq-deadline): it serves @level and @dir until the next one. */
+struct ios_tl_batch {
+	uint64_t start_ns;
+	uint8_t level, dir;
+};
+
+/* A token pool's change of depth (kyber_resize_domain). */
+struct ios_tl_depth {
+	uint64_t at_ns;
+	uint16_t domain;
+	uint16_t from, to;
 };
 
 /* One closed interval: a lane owned the disk (idle = 0) or the disk idled for it. */
@@ -73,6 +102,19 @@ struct ios_timeline {
 	uint64_t *dispatched;		/* requests per lane */
 	uint64_t nr_rounds[2];		/* dispatch rounds per direction */
 	uint64_t nr_events;		/* every note, for cost figures */
+
+	/* batches with a priority level (mq-deadline) */
+	uint64_t nr_level_rounds[IOS_TL_LEVELS][2];
+	struct ios_tl_batch *batches;	/* the first IOS_TL_LOG */
+	size_t nr_batches;
+	/* token depths (kyber); domains the scheduler reported, as 1 << domain */
+	unsigned depth_domains;
+	uint16_t depth_now[IOS_TL_DOMAINS];	/* in effect now (at the end: the last) */
+	uint16_t depth_max[IOS_TL_DOMAINS];	/* the largest seen (the starting depth, or more) */
+	uint64_t depth_since[IOS_TL_DOMAINS];	/* when depth_now took effect */
+	uint64_t nr_depth_changes;
+	struct ios_tl_depth *depths;	/* the first IOS_TL_LOG changes */
+	size_t nr_depths;
 
 	struct ios_tl_interval *log;	/* the first IOS_TL_LOG intervals */
 	size_t nr_log;

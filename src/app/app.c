@@ -14,6 +14,7 @@
 #include "iosched/app.h"
 #include "iosched/block.h"
 #include "iosched/host.h"
+#include "iosched/run.h"
 #include "iosched/sched.h"
 #include "iosched/scope.h"
 
@@ -55,6 +56,7 @@ struct ios_app {
 	unsigned nr_tenants;
 	struct ios_cgroup **cgroups;
 	unsigned nr_cgroups;
+	unsigned cpus;			/* lab.cpus: the blk-mq software contexts */
 	char *warn[APP_MAX_WARN];
 	unsigned nr_warn;
 	unsigned in_flight;
@@ -204,6 +206,43 @@ static void app_free(struct ios_app *app)
 	free(app);
 }
 
+/*
+ * The queue's shape, as the runner's run_build gives it (ios_run_queue_geometry):
+ * the legacy layer gets the device's queue_depth(); blk-mq gets its tags
+ * per hardware queue and min(device queues, lab.cpus) hardware queues
+ * (blk_mq_alloc_tag_set caps a tag set at nr_cpu_ids). lab.cpus is the one
+ * lab. setting the app reads; any other lab. name is refused as unknown.
+ */
+static int app_geometry(struct ios_app *app, struct ios_queue_config *qc, struct ios_err *e)
+{
+	const struct ios_tunable *row = ios_tunable_find(ios_lab_tunables_table, "cpus");
+	struct ios_tunable only[2] = { { 0 }, { 0 } };
+	struct ios_lab_tunables lab;
+	const struct ios_host_disk *d = &app->h->disk;
+	unsigned nrq = d->nr_hw_queues ? d->nr_hw_queues : 1;
+	int ret;
+
+	memset(qc, 0, sizeof(*qc));
+	memset(&lab, 0, sizeof(lab));
+	lab.cpus = 1;
+	if (!row)
+		return IOS_ERR(e, -EINVAL, "lab.cpus: no such tunable");
+	only[0] = *row;
+	ret = ios_settings_apply(&app->set, "lab.", only, &lab, e);
+	if (ret)
+		return ret;
+	app->cpus = (unsigned)lab.cpus;
+	qc->nr_cpus = app->cpus;
+	qc->nr_hw_queues = 1;
+	qc->depth = d->depth;
+	if (ios_sched_layer(app->st) == IOS_SCHED_LAYER_MQ) {
+		if (d->hw_queue_depth)
+			qc->depth = d->hw_queue_depth;
+		qc->nr_hw_queues = nrq < app->cpus ? nrq : app->cpus;
+	}
+	return 0;
+}
+
 static int app_build(struct ios_app *app, const struct ios_app_config *cfg, struct ios_err *e)
 {
 	const struct ios_host_ops *ops = &ios_host_sim_ops;
@@ -223,11 +262,12 @@ static int app_build(struct ios_app *app, const struct ios_app_config *cfg, stru
 	ret = ios_host_create(ops, &hc, &app->h, e);
 	if (ret)
 		return ret;
-	memset(&qc, 0, sizeof(qc));
+	ret = app_geometry(app, &qc, e);
+	if (ret)
+		return ret;
 	qc.disk_name = app->h->disk.name;
 	qc.sched = app->st;
 	qc.settings = &app->set;
-	qc.depth = app->h->disk.depth;
 	qc.rotational = app->h->disk.rotational;
 	qc.capacity_sectors = app->h->disk.nr_sectors;
 	if (app->h->disk.zoned)
@@ -456,6 +496,10 @@ static int app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, s
 		ret = app_cgroup_check(app, t, e);
 	if (ret)
 		return ret;
+	if (t->cpu >= app->cpus && ios_sched_layer(app->st) == IOS_SCHED_LAYER_MQ)
+		return IOS_ERR(e, -ERANGE, "tenant '%s': cpu %u: out of range, allowed 0..%u "
+			       "(lab.cpus=%u; raise it in ios_app_config.settings)", t->name, t->cpu,
+			       app->cpus - 1, app->cpus);
 	cg = app_cgroup(app, t->cgroup);
 	at = calloc(1, sizeof(*at));
 	v = realloc(app->tenants, (app->nr_tenants + 1) * sizeof(*v));
@@ -481,6 +525,8 @@ static int app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, s
 	at->ioc.nice = t->nice;
 	at->ioc.cgroup = cg;
 	at->ioc.nr_tasks = 1;
+	/* the software context its bios enter by (blk-mq); the single-queue layer ignores it */
+	at->ioc.cpu = t->cpu;
 	v[app->nr_tenants] = at;
 	return (int)app->nr_tenants++;
 }

@@ -20,6 +20,11 @@
  *   (blk_cgroup_mergeable, checked by blk_rq_merge_ok and attempt_merge in
  *   block/blk-merge.c; Tejun Heo, 2022). The single-queue profiles keep
  *   their outputs: whether 4.19-stable has the rule is open (plan, Q5).
+ * - On blk-mq only: a bio never joins a request of another priority, nor
+ *   do two requests of different priorities merge (blk_rq_merge_ok and
+ *   attempt_merge compare ioprio, read in 6.11/6.12-era blk-merge.c diffs;
+ *   the rule is older than 4.19). 2.6.31 merged them and kept the better
+ *   priority (ioprio_best), which the single-queue layer keeps.
  * - blk-mq tries the task's plug first (blk_attempt_plug_merge, Linux
  *   6.12): one try, on the newest plugged request of the bio's queue, with
  *   the same rules but without the scheduler's consent (the request is in
@@ -102,6 +107,17 @@ static inline bool cgroup_mergeable(const struct ios_queue *q, const struct ios_
 	return !q->mq || ioc_cgroup(a) == ioc_cgroup(b);
 }
 
+/*
+ * blk_rq_merge_ok and attempt_merge (4.19 to 6.12) refuse two different
+ * priorities; on blk-mq every bio has its task's by then (bio_set_ioprio,
+ * mq.c). The single-queue layer keeps 2.6.31's rule: merge, and keep the
+ * better priority (ioprio_best).
+ */
+static inline bool ioprio_mergeable(const struct ios_queue *q, int a, int b)
+{
+	return !q->mq || a == b;
+}
+
 /* Everything but the size and the scheduler's consent (blk_rq_merge_ok's first part). */
 static bool rq_bio_compatible(struct ios_queue *q, const struct ios_request *rq,
 			      const struct ios_bio *bio)
@@ -109,7 +125,7 @@ static bool rq_bio_compatible(struct ios_queue *q, const struct ios_request *rq,
 	/* a discard merges only with discards (2.6.31 elv_rq_merge_ok, 4.19 blk_rq_merge_ok) */
 	return rq_mergeable(rq) && rq->dir == bio->dir &&
 	       !((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) &&
-	       cgroup_mergeable(q, rq->ioc, bio->ioc);
+	       cgroup_mergeable(q, rq->ioc, bio->ioc) && ioprio_mergeable(q, rq->ioprio, bio->ioprio);
 }
 
 static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
@@ -178,7 +194,8 @@ static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
 		return false;
 	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir ||
 	    ((rq->flags ^ next->flags) & IOS_REQ_DISCARD) ||
-	    !cgroup_mergeable(q, rq->ioc, next->ioc))
+	    !cgroup_mergeable(q, rq->ioc, next->ioc) ||
+	    !ioprio_mergeable(q, rq->ioprio, next->ioprio))
 		return false;
 	if ((uint64_t)rq->nr_sectors + next->nr_sectors > q_max_sectors(q))
 		return false;
@@ -308,10 +325,10 @@ bool ios_blk_plug_merge(struct ios_queue *q, struct ios_request *rq, struct ios_
 {
 	enum ios_merge m;
 
-	/* blk_rq_merge_ok: rq_mergeable (no flush, no FUA), direction, discard, cgroup */
+	/* blk_rq_merge_ok: rq_mergeable (no flush, no FUA), direction, discard, cgroup, ioprio */
 	if (!rq->nr_sectors || (rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA)) ||
 	    rq->dir != bio->dir || ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) ||
-	    !cgroup_mergeable(q, rq->ioc, bio->ioc))
+	    !cgroup_mergeable(q, rq->ioc, bio->ioc) || !ioprio_mergeable(q, rq->ioprio, bio->ioprio))
 		return false;
 	/* blk_try_merge */
 	m = bio_adjacent(rq, bio);

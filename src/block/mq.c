@@ -70,6 +70,7 @@
 #include <string.h>
 #include "mq_int.h"
 #include "iosched/scope.h"
+#include "iosched/stats.h"
 
 #define MQ_BUSY_EWMA_WEIGHT	8	/* BLK_MQ_DISPATCH_BUSY_EWMA_WEIGHT */
 #define MQ_BUSY_EWMA_FACTOR	4	/* BLK_MQ_DISPATCH_BUSY_EWMA_FACTOR */
@@ -465,6 +466,7 @@ static bool try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 	}
 	mq_update_busy(h, false);
 	q->mq->nr_direct++;
+	h->nr_dispatched++;
 	ios_blk_rq_issue(q, rq, now);
 	return true;
 }
@@ -589,6 +591,7 @@ static bool dispatch_rq_list(struct ios_queue *q, struct ios_mq_hctx *h,
 			ios_list_add(&rq->queuelist, list);
 			break;
 		}
+		rq_hctx(q, rq)->nr_dispatched++;
 		ios_blk_rq_issue(q, rq, now);
 	}
 	if (!ios_list_empty(list)) {
@@ -932,11 +935,44 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
  * submission does (1, then bio->queued). The queue never reads a clock:
  * the host timer brings the run that lets it in (mq_update_timer).
  */
+/*
+ * bio_set_ioprio (6.12, block/blk-mq.c, called from blk_mq_submit_bio): a
+ * bio whose own priority has no class gets the submitting task's,
+ * get_current_ioprio() -> __get_task_ioprio (include/linux/ioprio.h, 6.8+
+ * form after 53889bcaf536): a task without an io_context gets
+ * IOPRIO_DEFAULT, which is class NONE level 0 since Jan Kara's 2022
+ * series; one with an io_context whose class is NONE gets the class and
+ * level its nice value and policy imply. A task has an io_context here
+ * only when ioprio_set() made one (fio's prioclass/prio: our ioc class
+ * not NONE), so every other task keeps NONE, 0. The submitter is the
+ * bio's task: the flusher for background writeback (its kworker has no
+ * priority of its own), the writing task itself for fsync and direct I/O.
+ * So a prioclass=1 writer's dirty pages reach the scheduler as the
+ * flusher's NONE (mq-deadline: BE), not as RT. The value is fixed here,
+ * before any merge: blk-mq never merges bios or requests whose ioprio
+ * differs (merge.c). Not modelled: blkcg_set_ioprio (io.prio.class), and
+ * the io_context BFQ creates for every task it serves (under bfq-6.12 a
+ * task without a class would get BE and its nice level instead of NONE;
+ * BFQ reads its own priorities from the task, so only merges could see it).
+ */
+static void mq_bio_set_ioprio(struct ios_bio *bio)
+{
+	const struct ios_ioc *ioc = bio->ioc;
+
+	if ((bio->ioprio >> 13) & 7)
+		return;
+	if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+		bio->ioprio = 0;	/* IOPRIO_DEFAULT */
+	else
+		bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+}
+
 int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_mq *mq = q->mq;
 	struct ios_mq_ctx *c;
 
+	mq_bio_set_ioprio(bio);
 	if (!mq->cost_on)
 		return mq_submit_now(q, bio, now);
 	bio->cpu_ready_ns = mq_cpu_charge(q, bio, now);
@@ -1049,8 +1085,11 @@ static int mq_nr_requests(struct ios_queue *q, const struct ios_queue_config *cf
 		    !strcmp(s->name + strlen(prefix), "nr_requests"))
 			set = s;
 	}
-	if (!set)
+	if (!set) {
+		/* what queue/nr_requests shows (queue_requests_show: q->nr_requests) */
+		q->tun.nr_requests = (int)q->nr_requests;
 		return 0;
+	}
 	/* below 4 the queue table already refused (the kernel clamps to BLKDEV_MIN_RQ) */
 	nr = (unsigned)q->tun.nr_requests;
 	if (!q->mq->elevator && nr > q->depth)
@@ -1147,4 +1186,39 @@ void ios_mq_exit(struct ios_queue *q)
 	free(mq->ctx);
 	free(mq);
 	q->mq = NULL;
+}
+
+int ios_queue_mq_result(const struct ios_queue *q, struct ios_mq_result **out)
+{
+	const struct ios_mq *mq = q->mq;
+	struct ios_mq_result *r;
+
+	*out = NULL;
+	if (!mq)
+		return -EINVAL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->cpu_hctx = calloc(mq->nr_cpus, sizeof(*r->cpu_hctx));
+	r->hctx_dispatched = calloc(mq->nr_hw_queues, sizeof(*r->hctx_dispatched));
+	if (!r->cpu_hctx || !r->hctx_dispatched) {
+		free(r->cpu_hctx);
+		free(r->hctx_dispatched);
+		free(r);
+		return -ENOMEM;
+	}
+	r->nr_hw_queues = mq->nr_hw_queues;
+	r->nr_cpus = mq->nr_cpus;
+	r->hw_queue_depth = mq->hctx[0].tags.depth;
+	r->nr_requests = q->nr_requests;
+	r->elevator = mq->elevator;
+	for (unsigned i = 0; i < mq->nr_cpus; i++)
+		r->cpu_hctx[i] = mq->ctx[i].hctx;
+	for (unsigned i = 0; i < mq->nr_hw_queues; i++)
+		r->hctx_dispatched[i] = mq->hctx[i].nr_dispatched;
+	r->direct_issues = mq->nr_direct;
+	r->requeues = mq->nr_requeues;
+	r->busy = mq->nr_busy;
+	*out = r;
+	return 0;
 }

@@ -60,6 +60,7 @@ struct ios_mq_hctx {
 	 */
 	unsigned dispatch_busy;
 	unsigned dispatch_from;		/* blk_mq_do_dispatch_ctx's round-robin position (ctx) */
+	uint64_t nr_dispatched;		/* requests issued to the device (the JSON report) */
 	struct ios_mq_lock lock;	/* a per-hctx scheduler's lock (kyber's khd->lock) */
 };
 

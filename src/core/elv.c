@@ -167,6 +167,17 @@ static int sched_check_one(const struct ios_sched_type *t, struct ios_err *e)
 	}
 	if (ret)
 		return ret;
+	if (t->stats) {
+		const struct ios_tunable *x;
+		size_t n = 0;
+
+		ios_tunable_for_each(x, t->stats)
+			n++;
+		/* the run result keeps IOS_SCHED_STATS_MAX of them: more would be dropped */
+		if (n > IOS_SCHED_STATS_MAX)
+			return IOS_ERR(e, -EINVAL, "scheduler %s: %zu stats, at most %d are reported",
+				       t->name, n, IOS_SCHED_STATS_MAX);
+	}
 	/* a weight range must hold its default, and 0 means "no weights" */
 	if (cg && cg->weight_max &&
 	    (!cg->weight_min || cg->weight_min > cg->weight_default ||

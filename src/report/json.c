@@ -417,6 +417,35 @@ static size_t nr_cut(const struct ios_run_result *r)
 	return n;
 }
 
+/*
+ * Not fio's: a blk-mq run's queue (Linux 6.12 names): nr_hw_queues,
+ * driver tags per hardware context (the device's queue depth),
+ * queue/nr_requests, each CPU's hardware context (blk_mq_map_queues), and
+ * what each hardware context issued. Absent on the single-queue layer, so
+ * those reports keep their bytes.
+ */
+static void js_mq(struct js *w, const struct ios_mq_result *m)
+{
+	js_open(w, "blk_mq", '{');
+	js_u64(w, "nr_hw_queues", m->nr_hw_queues);
+	js_u64(w, "nr_cpus", m->nr_cpus);
+	js_u64(w, "hw_queue_depth", m->hw_queue_depth);
+	js_u64(w, "nr_requests", m->nr_requests);
+	js_str(w, "elevator", m->elevator ? "yes" : "none");
+	js_open(w, "cpu_to_hctx", '[');
+	for (unsigned i = 0; i < m->nr_cpus; i++)
+		js_u64(w, NULL, m->cpu_hctx[i]);
+	js_close(w, ']');
+	js_open(w, "hctx_dispatched", '[');
+	for (unsigned i = 0; i < m->nr_hw_queues; i++)
+		js_u64(w, NULL, m->hctx_dispatched[i]);
+	js_close(w, ']');
+	js_u64(w, "direct_issues", m->direct_issues);
+	js_u64(w, "requeues", m->requeues);
+	js_u64(w, "busy", m->busy);
+	js_close(w, '}');
+}
+
 static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *out)
 {
 	struct js w = { .b = out, .plus = plus };
@@ -515,6 +544,8 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	for (size_t i = 0; i < r->nr_sched_stats; i++)
 		js_int(&w, r->sched_stats[i].name, (long long)r->sched_stats[i].value);
 	js_close(&w, '}');
+	if (r->mq)
+		js_mq(&w, r->mq);
 	js_open(&w, "vm_stats", '{');
 	js_u64(&w, "read_hits", r->vm_stats.read_hits);
 	js_u64(&w, "read_misses", r->vm_stats.read_misses);

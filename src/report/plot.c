@@ -639,7 +639,18 @@ struct pl_lanes {
 	size_t first[PL_MAX_LANES];	/* drawn lane -> its (first) timeline lane */
 	size_t shared;		/* timeline lanes in the last, shared lane; 0: none */
 	bool rounds;		/* a lane of dispatch rounds (deadline) */
+	unsigned levels;	/* lanes of leveled batches (mq-deadline): 1 << level */
+	unsigned domains;	/* lanes of token depths (kyber): 1 << domain */
 };
+
+static unsigned pl_popcount(unsigned v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
 
 static uint64_t pl_lane_time(const struct ios_timeline *tl, size_t l)
 {
@@ -664,6 +675,13 @@ static int pl_lanes_make(const struct ios_timeline *tl, struct pl_lanes *L)
 			t[used++] = pl_lane_time(tl, l);
 	}
 	L->rounds = tl->nr_rounds[0] + tl->nr_rounds[1] > 0;
+	for (unsigned lv = 0; lv < IOS_TL_LEVELS; lv++)
+		if (tl->nr_level_rounds[lv][0] + tl->nr_level_rounds[lv][1])
+			L->levels |= 1u << lv;
+	/* leveled batches get a lane per level instead of the one of rounds */
+	if (L->levels)
+		L->rounds = false;
+	L->domains = tl->depth_domains;
 	keep = used;
 	if (used > PL_MAX_LANES) {
 		/* the time of the (PL_MAX_LANES - 1)th longest: lanes above it keep their own */
@@ -734,7 +752,7 @@ static const char *pl_light(const char *hex, double keep, char *buf, size_t len)
 
 static double pl_lanes_height(const struct pl_lanes *L)
 {
-	size_t n = L->n + L->rounds;
+	size_t n = L->n + L->rounds + pl_popcount(L->levels) + pl_popcount(L->domains);
 
 	return (double)(n ? n : 1) * (PL_LANE_H + PL_LANE_GAP);
 }
@@ -781,6 +799,78 @@ static void pl_lane_bars(struct pl_ctx *c, const struct ios_timeline *tl, const 
 	}
 }
 
+/*
+ * The blk-mq lanes below the owners' from @y: one per priority level whose
+ * batches started (mq-deadline: a tick per batch, reads above, writes
+ * below), then one per token pool (kyber: the smallest depth in each
+ * column, as a bar of depth / the pool's largest depth).
+ */
+static void pl_tl_mq_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
+			   const struct pl_box *bx, double y)
+{
+	static const char *const level_names[IOS_TL_LEVELS] = { "RT batches", "BE batches",
+								"IDLE batches" };
+	static const char *const domain_names[IOS_TL_DOMAINS] = { "read tokens", "write tokens",
+								  "discard tokens", "other tokens" };
+	static const struct ios_svg_stroke rd = { "#1f77b4", 1, NULL };
+	static const struct ios_svg_stroke wr = { "#d62728", 1, NULL };
+	static const struct ios_svg_stroke base = { "#d0d0d0", 1, NULL };
+	const struct ios_svg_font lf = { 11, "end", false, "#222222" };
+	const struct ios_svg_font vf = { 10, "end", false, "#333333" };
+	char buf[64];
+
+	for (unsigned lv = 0; lv < IOS_TL_LEVELS; lv++) {
+		if (!(L->levels & 1u << lv))
+			continue;
+		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, level_names[lv]);
+		for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k++) {
+			double x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
+			unsigned b = tl->cols[k].levels >> (lv * 2);
+
+			if (b & 1)
+				ios_svg_line(c->b, x, y, x, y + PL_LANE_H / 2, &rd);
+			if (b & 2)
+				ios_svg_line(c->b, x, y + PL_LANE_H / 2, x, y + PL_LANE_H, &wr);
+		}
+		y += PL_LANE_H + PL_LANE_GAP;
+	}
+	for (unsigned d = 0; d < IOS_TL_DOMAINS; d++) {
+		double run0 = -1, run1 = 0;
+		uint16_t runv = 0, top = tl->depth_max[d] ? tl->depth_max[d] : 1;
+
+		if (!(L->domains & 1u << d))
+			continue;
+		ios_svg_line(c->b, bx->x0, y + PL_LANE_H, bx->x0 + bx->w, y + PL_LANE_H, &base);
+		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, domain_names[d]);
+		/* the scale: the full lane is the pool's largest depth; the depth at the end */
+		snprintf(buf, sizeof(buf), "full: %u, end: %u", (unsigned)top, (unsigned)tl->depth_now[d]);
+		ios_svg_text(c->b, bx->x0 + bx->w - 2, y - 1, 0, &vf, buf);
+		/* equal neighbouring columns make one bar */
+		for (size_t k = 0; k <= tl->nr_cols; k++) {
+			bool in = k < tl->nr_cols && k * tl->col_ns < c->end_ns;
+			uint16_t v = in ? tl->cols[k].depth[d] : 0;
+			uint64_t t1 = (k + 1) * tl->col_ns;
+
+			if (run0 >= 0 && in && v == runv) {
+				run1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
+				continue;
+			}
+			if (run0 >= 0 && runv) {
+				double h = PL_LANE_H * (double)runv / top;
+
+				ios_svg_rect(c->b, run0, y + PL_LANE_H - h, run1 - run0, h, "#7f7f7f", NULL);
+			}
+			run0 = -1;
+			if (in) {
+				run0 = pl_px(c, bx, k * tl->col_ns);
+				run1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
+				runv = v;
+			}
+		}
+		y += PL_LANE_H + PL_LANE_GAP;
+	}
+}
+
 static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
 			const struct pl_box *bx)
 {
@@ -794,7 +884,7 @@ static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const s
 	ios_svg_text(c->b, bx->x0, bx->y0 - 9, 0, &head,
 		     "Who owned the disk: slices solid, idling light, | preemption");
 	ios_svg_group_begin(c->b, NULL);
-	if (!L->n && !L->rounds)
+	if (!L->n && !L->rounds && !L->levels && !L->domains)
 		ios_svg_text(c->b, bx->x0 + 6, bx->y0 + PL_LANE_H - 2, 0, &nf,
 			     "no slices: this scheduler dispatches without giving the disk to a process");
 	for (size_t d = 0; d < L->n; d++) {
@@ -838,6 +928,7 @@ static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const s
 				ios_svg_line(c->b, x, y + PL_LANE_H / 2, x, y + PL_LANE_H, &wr);
 		}
 	}
+	pl_tl_mq_lanes(c, tl, L, bx, bx->y0 + (double)(L->n + L->rounds) * (PL_LANE_H + PL_LANE_GAP));
 	ios_svg_group_end(c->b);
 }
 

@@ -746,6 +746,12 @@ void ios_run_result_free(struct ios_run_result *r)
 	ios_series_free(r->series);
 	free(r->series);
 	r->series = NULL;
+	if (r->mq) {
+		free(r->mq->cpu_hctx);
+		free(r->mq->hctx_dispatched);
+		free(r->mq);
+		r->mq = NULL;
+	}
 	r->jobs = NULL;
 	r->nr_jobs = 0;
 	r->disks = NULL;

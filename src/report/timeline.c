@@ -7,6 +7,14 @@
  * (the request the scheduler waited for, or another, went to the disk).
  * A piece spreads over the columns it covers; within a column the lane
  * with the longest share keeps it, which is what a pixel can show.
+ *
+ * The blk-mq series: a leveled batch (mq-deadline's IOS_OWN_ROUND with a
+ * level, Linux 6.12 __dd_dispatch_request) marks its column and is logged;
+ * a token pool's depth (kyber's IOS_OWN_DEPTH, 6.12 kyber_resize_domain)
+ * is a step function, written into the columns it covered each time it
+ * changes (and at the end), keeping per column the smallest depth. The
+ * first change of a pool says the depth before it, so the step starts at
+ * time 0 with the pool's starting depth.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +79,8 @@ void ios_timeline_free(struct ios_timeline *tl)
 	free(tl->preempts);
 	free(tl->dispatched);
 	free(tl->log);
+	free(tl->batches);
+	free(tl->depths);
 	free(tl->pids);
 	free(tl->pid_lane);
 	memset(tl, 0, sizeof(*tl));
@@ -134,6 +144,10 @@ static void tl_fold_cols(struct ios_timeline *tl)
 		d->nr_preempt = (uint16_t)(a.nr_preempt + b.nr_preempt < 0xffff ?
 					   a.nr_preempt + b.nr_preempt : 0xffff);
 		d->rounds = a.rounds | b.rounds;
+		d->levels = a.levels | b.levels;
+		for (size_t k = 0; k < IOS_TL_DOMAINS; k++)
+			if (b.depth[k] && (!d->depth[k] || b.depth[k] < d->depth[k]))
+				d->depth[k] = b.depth[k];
 		for (size_t r = 0; r < IOS_TL_ROWS; r++) {
 			uint32_t ca = tl->cells[2 * i * IOS_TL_ROWS + r], cb = 0;
 
@@ -244,6 +258,77 @@ static void tl_flush(struct ios_timeline *tl, uint64_t now, uint8_t reason)
 	tl->piece_ns = now;
 }
 
+/* Domain @d's depth in effect over [a, b), into the columns (the smallest stays). */
+static void tl_depth_fill(struct ios_timeline *tl, unsigned d, uint64_t a, uint64_t b)
+{
+	uint16_t v = tl->depth_now[d];
+
+	if (b <= a || !tl_cover(tl, b - 1))
+		return;
+	for (size_t c = (size_t)(a / tl->col_ns); c <= (size_t)((b - 1) / tl->col_ns); c++) {
+		uint16_t *x = &tl->cols[c].depth[d];
+
+		if (!*x || v < *x)
+			*x = v;
+	}
+}
+
+static void tl_depth(struct ios_timeline *tl, uint64_t now, uint32_t from, int reason)
+{
+	unsigned d = IOS_OWN_DEPTH_DOMAIN(reason);
+	uint16_t to = (uint16_t)IOS_OWN_DEPTH_VALUE(reason);
+
+	if (d >= IOS_TL_DOMAINS)
+		return;
+	if (!(tl->depth_domains & 1u << d)) {
+		/* the first change: the pool had @from since the start */
+		tl->depth_domains |= 1u << d;
+		tl->depth_now[d] = (uint16_t)(from < 0xffff ? from : 0xffff);
+		tl->depth_max[d] = tl->depth_now[d];
+		tl->depth_since[d] = 0;
+	}
+	if (now < tl->depth_since[d])
+		now = tl->depth_since[d];
+	tl_depth_fill(tl, d, tl->depth_since[d], now);
+	tl->depth_now[d] = to;
+	tl->depth_since[d] = now;
+	if (to > tl->depth_max[d])
+		tl->depth_max[d] = to;
+	tl->nr_depth_changes++;
+	if (tl->nr_depths < IOS_TL_LOG) {
+		if (!tl->depths && !(tl->depths = calloc(IOS_TL_LOG, sizeof(*tl->depths)))) {
+			tl->err = -ENOMEM;
+			return;
+		}
+		tl->depths[tl->nr_depths++] = (struct ios_tl_depth){ now, (uint16_t)d,
+								     (uint16_t)from, to };
+	}
+}
+
+static void tl_round(struct ios_timeline *tl, uint64_t now, int reason)
+{
+	unsigned dir = IOS_OWN_ROUND_DIR(reason);
+	int level = IOS_OWN_ROUND_LEVEL(reason);
+	bool cov = tl_cover(tl, now);
+
+	tl->nr_rounds[dir]++;
+	if (cov)
+		tl->cols[now / tl->col_ns].rounds |= (uint8_t)(1u << dir);
+	if (level < 0 || level >= IOS_TL_LEVELS)
+		return;
+	tl->nr_level_rounds[level][dir]++;
+	if (cov)
+		tl->cols[now / tl->col_ns].levels |= (uint8_t)(1u << (level * 2 + (int)dir));
+	if (tl->nr_batches < IOS_TL_LOG) {
+		if (!tl->batches && !(tl->batches = calloc(IOS_TL_LOG, sizeof(*tl->batches)))) {
+			tl->err = -ENOMEM;
+			return;
+		}
+		tl->batches[tl->nr_batches++] = (struct ios_tl_batch){ now, (uint8_t)level,
+								       (uint8_t)dir };
+	}
+}
+
 static void tl_note(void *priv, uint64_t now, uint32_t pid, enum ios_owner_event ev, int reason)
 {
 	struct ios_timeline *tl = priv;
@@ -286,12 +371,10 @@ static void tl_note(void *priv, uint64_t now, uint32_t pid, enum ios_owner_event
 		}
 		break;
 	case IOS_OWN_ROUND:
-		tl->nr_rounds[reason == IOS_WRITE]++;
-		if (tl_cover(tl, now))
-			tl->cols[now / tl->col_ns].rounds |= (uint8_t)(1u << (reason == IOS_WRITE));
+		tl_round(tl, now, reason);
 		break;
 	case IOS_OWN_DEPTH:
-		/* kyber's domain depths: not drawn yet (issue 29 step 12); counted in nr_events */
+		tl_depth(tl, now, pid, reason);
 		break;
 	}
 }
@@ -326,6 +409,11 @@ void ios_timeline_finish(struct ios_timeline *tl, uint64_t end_ns)
 {
 	tl_flush(tl, end_ns, IOS_OWN_R_NONE);
 	tl->own_lane = tl->idle_lane = -1;
+	for (unsigned d = 0; d < IOS_TL_DOMAINS; d++)
+		if (tl->depth_domains & 1u << d && end_ns > tl->depth_since[d]) {
+			tl_depth_fill(tl, d, tl->depth_since[d], end_ns);
+			tl->depth_since[d] = end_ns;
+		}
 	tl->end_ns = end_ns;
 }
 

@@ -139,6 +139,8 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 	out->sim_end_ns = c->end_ns;
 	ios_vfs_get_stats(c->vfs, &out->vm_stats);
 	collect_sched_stats(c, out);
+	if (c->q->mq && ios_queue_mq_result(c->q, &out->mq))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	out->nr_events = c->sim->nr_events;
 	/* a real run happened at a time: fio's header says when (a simulated one at the epoch) */
 	out->timestamp = c->real ? (uint64_t)time(NULL) : 0;

@@ -267,16 +267,19 @@ static void ky_put_token(struct ky_data *kqd, struct ios_request *rq)
  */
 static void ky_resize_domain(struct ky_data *kqd, unsigned d, unsigned depth, uint64_t now)
 {
+	unsigned old = kqd->tokens[d].depth;
+
 	if (depth < 1)
 		depth = 1;
 	if (depth > ky_depth[d])
 		depth = ky_depth[d];
-	if (depth == kqd->tokens[d].depth)
+	if (depth == old)
 		return;
 	kqd->tokens[d].depth = depth;
 	kqd->depth[d] = (int)depth;
 	kqd->resizes++;
-	ios_queue_note_owner(kqd->q, now, 0, IOS_OWN_DEPTH, IOS_OWN_DEPTH_REASON(d, depth));
+	/* the timeline's depth series: @pid carries the depth before */
+	ios_queue_note_owner(kqd->q, now, old, IOS_OWN_DEPTH, IOS_OWN_DEPTH_REASON(d, depth));
 }
 
 /* ---- latency histograms and the timer ---- */

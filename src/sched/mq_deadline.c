@@ -296,8 +296,8 @@ dispatch:
 	if (new_batch) {
 		dd->batches++;
 		dd->expired_batches += expired;
-		/* the timeline's batches: one round per batch, reason = direction */
-		ios_queue_note_owner(q, now, 0, IOS_OWN_ROUND, dir);
+		/* the timeline's batches: one round per batch, its direction and level */
+		ios_queue_note_owner(q, now, 0, IOS_OWN_ROUND, IOS_OWN_ROUND_REASON(dir, prio));
 	}
 	dd->batching++;
 	mqdl_remove(dd, prio, rq);

@@ -65,7 +65,7 @@ static void none_completed(struct ios_queue *q, struct ios_request *rq, uint64_t
 const struct ios_sched_type ios_sched_none = {
 	.name = "none",
 	.version = IOS_SCHED_INTERFACE_VERSION,
-	.desc = "blk-mq without a scheduler (6.12): direct issue, software-context merges",
+	.desc = "blk-mq without a scheduler (Linux 6.12): direct issue, software-context merges",
 	.ops = {
 		.init = none_init,
 		.exit = none_exit,

@@ -6,6 +6,9 @@
 # and each other before anything is opened for writing; the message names
 # both. Same file means same device and inode (a hard link, "./x") or, for
 # a file not made yet, the same resolved name. The inputs are left intact.
+# Also (issue 29): a blk-mq run under none, mq-deadline, kyber and bfq-6.12
+# writes the normal, terse and JSON reports (blk_mq in the JSON only, the
+# terse line as long as a legacy one), and compare takes the mq schedulers.
 BIN=${IOSCHED_BIN:-./iosched}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 top=$(pwd)
@@ -85,6 +88,35 @@ cmp -s t.blktrace.0 t.orig || fail "replay --trace truncated its input"
 expect "--output 't.blktrace.0' is the trace" replay t --output t.blktrace.0
 "$BIN" replay t --trace t2 --output rep.txt 2>err || fail "replay t --trace t2"
 [ -s t2.blktrace.0 ] && [ -s rep.txt ] || fail "replay wrote no trace or report"
+
+# a blk-mq run in each format (issue 29): the same report shapes as a legacy
+# run's; the JSON adds iosched.blk_mq (queues, depths, the CPU map), the text
+# and terse reports add nothing of their own (fio has no place for it)
+printf '[r]\nrw=randread\nsize=4m\nbs=4k\ndirect=1\nioengine=libaio\niodepth=4\n' >mq.fio
+for s in none mq-deadline kyber bfq-6.12; do
+	"$BIN" run mq.fio --scheduler "$s" --device ssd-nvme --set lab.cpus=2 \
+		--output-format json --output "mq-$s.json" 2>err || fail "run --scheduler $s json"
+	grep -q '"nr_hw_queues" : 2,' "mq-$s.json" || fail "$s: JSON lacks blk_mq's 2 queues"
+	grep -q '"hw_queue_depth" : 1023,' "mq-$s.json" || fail "$s: JSON lacks the depth"
+	"$BIN" run mq.fio --scheduler "$s" --output-format terse --output "mq-$s.terse" 2>err ||
+		fail "run --scheduler $s terse"
+	"$BIN" run mq.fio --scheduler "$s" --output-format normal --output "mq-$s.txt" 2>err ||
+		fail "run --scheduler $s normal"
+	grep -q '^r: (groupid=0' "mq-$s.txt" || fail "$s: no fio job header in the normal output"
+	grep -q 'blk_mq\|nr_hw_queues' "mq-$s.txt" "mq-$s.terse" && fail "$s: blk-mq fields outside the JSON"
+done
+"$BIN" run mq.fio --scheduler deadline --output-format terse --output legacy.terse 2>err || fail "deadline terse"
+"$BIN" run mq.fio --scheduler deadline --output-format json --output legacy.json 2>err || fail "deadline json"
+grep -q blk_mq legacy.json && fail "a legacy run's JSON has blk_mq"
+n_legacy=$(awk -F';' '{ print NF }' legacy.terse)
+n_mq=$(awk -F';' '{ print NF }' mq-kyber.terse)
+[ "$n_legacy" = "$n_mq" ] || fail "terse: $n_mq fields under kyber, $n_legacy under deadline"
+# compare with the blk-mq schedulers named, beside a legacy one: one column each
+"$BIN" compare mq.fio --schedulers none,mq-deadline,kyber,bfq-6.12,deadline >cmp.txt 2>err ||
+	fail "compare with the mq schedulers"
+grep -q '^ *none  *mq-deadline  *kyber  *bfq-6.12  *deadline$' cmp.txt || fail "compare: columns"
+"$BIN" compare mq.fio --schedulers kyber:read_lat_nsec=1000000,kyber >cmp2.txt 2>err ||
+	fail "compare with a kyber tunable per column"
 
 # repro (run from the top of the tree, where its seed jobs are): the report
 # it writes under --output-dir, --output and the seed jobs are distinct

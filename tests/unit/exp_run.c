@@ -13,6 +13,8 @@
  *    run is there with its seed and its series, the verdicts are the
  *    medians of the measures computed from the runs by hand, and the plot
  *    draws the seed at the lower middle of the first measure.
+ *  - compare with the blk-mq schedulers (bfq-6.12, kyber, mq-deadline,
+ *    none) beside bfq 4.19: names, bytes, a plain run, worker-independent.
  *  - the pool: the first failure in task order, the tasks past it skipped.
  */
 #include <math.h>
@@ -86,6 +88,58 @@ static int test_compare(void)
 	T_ASSERT_EQ(report_text(&r2, &b2), 0);
 	T_ASSERT(b1.len > 0 && b1.len == b2.len && !memcmp(b1.s, b2.s, b1.len));
 	T_ASSERT(strstr(b1.s, "deadline") != NULL);
+	ios_buf_free(&b1);
+	ios_buf_free(&b2);
+	ios_cmp_results_free(&r1);
+	ios_cmp_results_free(&r2);
+	ios_cmp_columns_free(cols, nr);
+	ios_jobfile_free(&jf);
+	return T_PASS;
+}
+
+/*
+ * The blk-mq schedulers as columns (issue 29): bfq-6.12 beside the 4.19 bfq,
+ * kyber, mq-deadline and none; each moves every byte, carries its own name,
+ * equals a plain run of its scheduler, and one or two workers give the
+ * same report.
+ */
+static int test_compare_mq(void)
+{
+	static const char *const names[] = { "bfq-6.12", "bfq", "kyber-6.12", "mq-deadline-6.12",
+					     "none" };
+	struct ios_jobfile jf = { 0 };
+	struct ios_cmp_column *cols = NULL;
+	struct ios_run_config cfg = { .seed = 5, .device = "ssd" };
+	struct ios_exp_opts one = { 1, NULL, NULL }, two = { 2, NULL, NULL };
+	struct ios_cmp_results r1, r2;
+	struct ios_run_result plain = { 0 };
+	struct ios_run_config pc;
+	struct ios_buf b1, b2;
+	struct ios_err e = { 0 };
+	size_t nr = 0;
+
+	T_ASSERT_EQ(parse_tiny(&jf, tiny_job), 0);
+	T_ASSERT_EQ(ios_cmp_columns_parse("bfq-6.12,bfq,kyber,mq-deadline,none", NULL, cfg.device,
+					  &cols, &nr, &e), 0);
+	T_ASSERT_EQ(nr, 5);
+	T_ASSERT_EQ(ios_cmp_run_all(&jf, &cfg, cols, nr, &two, &r2), 0);
+	T_ASSERT_EQ(r2.nr, 5);
+	for (size_t c = 0; c < nr; c++) {
+		T_ASSERT(!strcmp(r2.runs[c].scheduler, names[c]));
+		T_ASSERT_U64_EQ(r2.runs[c].total_bytes, 8u << 20);
+	}
+	pc = cfg;
+	pc.scheduler = "bfq-6.12";
+	pc.settings = &cols[0].settings;
+	T_ASSERT_EQ(ios_run(&jf, &pc, &plain, &e), 0);
+	T_ASSERT(plain.mq != NULL);
+	T_ASSERT_U64_EQ(plain.sim_end_ns, r2.runs[0].sim_end_ns);
+	ios_run_result_free(&plain);
+	T_ASSERT_EQ(ios_cmp_run_all(&jf, &cfg, cols, nr, &one, &r1), 0);
+	T_ASSERT_EQ(report_text(&r1, &b1), 0);
+	T_ASSERT_EQ(report_text(&r2, &b2), 0);
+	T_ASSERT(b1.len > 0 && b1.len == b2.len && !memcmp(b1.s, b2.s, b1.len));
+	T_ASSERT(strstr(b1.s, "bfq-6.12") != NULL);
 	ios_buf_free(&b1);
 	ios_buf_free(&b2);
 	ios_cmp_results_free(&r1);
@@ -229,5 +283,5 @@ static int test_pool(void)
 
 int main(void)
 {
-	return T_RUN(test_compare, test_compare_errors, test_repro, test_pool);
+	return T_RUN(test_compare, test_compare_mq, test_compare_errors, test_repro, test_pool);
 }
