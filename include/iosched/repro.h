@@ -269,8 +269,9 @@ struct ios_repro_verdict {
 };
 
 /*
- * Points each of @d[0..n)'s base at the entry of @d whose experiment is its
- * exp->base. -EINVAL when one is missing (its base was not run).
+ * Points each of @d[0..n)'s base at the entry of @d whose experiment is
+ * named by its exp->base, run with as many seeds. -EINVAL when one is
+ * missing (its base was not run).
  */
 int ios_repro_link_bases(struct ios_repro_data *d, size_t n) IOS_MUST_CHECK;
 /* The experiment @x must run with (exp->base), or NULL. */

@@ -907,13 +907,13 @@ const struct ios_repro_exp *ios_repro_base_of(const struct ios_repro_exp *x)
 int ios_repro_link_bases(struct ios_repro_data *d, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct ios_repro_exp *b = ios_repro_base_of(d[i].exp);
-
 		d[i].base = NULL;
 		if (!d[i].exp->base)
 			continue;
-		for (size_t k = 0; b && k < n && !d[i].base; k++)
-			if (d[k].exp == b && d[k].nr_seeds == d[i].nr_seeds)
+		/* by name, so that an experiment outside the table links too (tests) */
+		for (size_t k = 0; k < n && !d[i].base; k++)
+			if (k != i && !strcasecmp(d[k].exp->name, d[i].exp->base) &&
+			    d[k].nr_seeds == d[i].nr_seeds)
 				d[i].base = &d[k];
 		if (!d[i].base)
 			return -EINVAL;

@@ -294,10 +294,38 @@ static void mq_table_vs(struct ios_buf *out, const struct ios_repro_data *d)
 		     "that experiment's runs in this report, which the criteria compare with.\n");
 }
 
-/* every counter the scheduler keeps, at the end of seed 1's run */
+/* one row of the counters' table: @label's seed-1 run, this experiment's or its base's */
+static void mq_counters_row(struct ios_buf *out, const struct ios_repro_data *d,
+			    const char *label)
+{
+	bool base;
+	const struct ios_repro_result *r = mq_runs(d, label, &base);
+
+	if (!r)
+		return;
+	if (base)
+		ios_buf_printf(out, "| `%s` (%s's run) | ", label, d->base->exp->name);
+	else
+		ios_buf_printf(out, "| `%s` | ", label);
+	for (size_t i = 0; i < r->nr_stats; i++)
+		ios_buf_printf(out, "%s%s %" PRId64, i ? ", " : "", r->stats[i].name,
+			       r->stats[i].value);
+	if (!r->nr_stats)
+		ios_buf_puts(out, "(none kept)");
+	ios_buf_puts(out, " |\n");
+}
+
+/*
+ * Every counter the scheduler keeps, at the end of seed 1's run (the first
+ * 16: the run's result keeps no more), for our columns and the base's the
+ * verdicts are compared with.
+ */
 static void mq_counters(struct ios_buf *out, const struct ios_repro_data *d)
 {
 	static const char *const hdr[] = { "run", "the scheduler's counters, seed 1" };
+	const struct ios_repro_exp *x = d->exp;
+	const char *seen[32];
+	size_t ns = 0;
 	bool any = false;
 
 	for (size_t c = 0; c < d->nr_cols; c++)
@@ -306,17 +334,18 @@ static void mq_counters(struct ios_buf *out, const struct ios_repro_data *d)
 		return;
 	ios_buf_puts(out, "\n");
 	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), "ll");
-	for (size_t c = 0; c < d->nr_cols; c++) {
-		const struct ios_repro_result *r = &d->res[c * d->nr_seeds];
+	for (size_t c = 0; c < d->nr_cols; c++)
+		mq_counters_row(out, d, d->cols[c].label);
+	for (size_t k = 0; x->kind == IOS_REPRO_MQ_VS && k < x->nr_checks; k++) {
+		const char *like = x->checks[k].like;
+		bool dup = !like || ios_repro_column(d, like) >= 0;
 
-		ios_rmd_label(out, d->cols[c].label, false);
-		ios_buf_puts(out, " | ");
-		for (size_t i = 0; i < r->nr_stats; i++)
-			ios_buf_printf(out, "%s%s %" PRId64, i ? ", " : "", r->stats[i].name,
-				       r->stats[i].value);
-		if (!r->nr_stats)
-			ios_buf_puts(out, "(none kept)");
-		ios_buf_puts(out, " |\n");
+		for (size_t i = 0; i < ns && !dup; i++)
+			dup = !strcmp(seen[i], like);
+		if (dup || ns == IOS_ARRAY_SIZE(seen))
+			continue;
+		seen[ns++] = like;
+		mq_counters_row(out, d, like);
 	}
 }
 
