@@ -103,7 +103,10 @@ static void rp_usage(FILE *f)
 "options of their .args files) under the schedulers each has expectations for, and\n"
 "writes DIR/REPRODUCTION.md (the thread's numbers beside ours, the pass criteria with\n"
 "PASS or MISS) and one plot per experiment, DIR/repro/NAME.svg. Prints the PASS/MISS\n"
-"list. Run it from the top of the source tree.\n"
+"list. Run it from the top of the source tree. After them, the blk-mq scenarios\n"
+"m1-m4 of docs/blk-mq-scenarios.md (job files in examples/blk-mq/ and the seeds');\n"
+"m3 and m4-a1 compare with a1's runs and m4-b1 with b1's, so naming one of them\n"
+"runs its seed experiment too.\n"
 "\n"
 "  EXPERIMENT          any of:");
 	for (size_t i = 0; i < ios_repro_nr_experiments; i++)
@@ -541,6 +544,16 @@ int cmd_repro(int argc, char **argv)
 	memcpy(want, args.want, sizeof(want));
 	if (ios_repro_nr_experiments > IOS_ARRAY_SIZE(want))
 		return CLI_EXIT_FAIL;
+	/*
+	 * A blk-mq scenario compares with the runs and verdicts of a seed
+	 * experiment (its base): that one runs too, and is reported.
+	 */
+	for (size_t k = 0; any && k < ios_repro_nr_experiments; k++) {
+		const struct ios_repro_exp *b = ios_repro_base_of(&ios_repro_experiments[k]);
+
+		if (want[k] && b)
+			want[b - ios_repro_experiments] = true;
+	}
 	rc = CLI_EXIT_FAIL;
 	/* in the table's order, whatever the order asked in */
 	exps = calloc(ios_repro_nr_experiments, sizeof(*exps));
@@ -565,6 +578,10 @@ int cmd_repro(int argc, char **argv)
 		goto out;
 	for (size_t k = 0; k < nr; k++)
 		ios_repro_set_data(&sets[k], &data[k]);
+	if (ios_repro_link_bases(data, nr)) {
+		fprintf(stderr, "iosched: repro: a blk-mq scenario's seed experiment did not run\n");
+		goto out;
+	}
 	rc = rp_print(dir, fmt, outfile, data, nr, quick);
 out:
 	for (size_t k = 0; exps && k < nr; k++)

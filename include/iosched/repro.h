@@ -53,6 +53,13 @@ enum ios_repro_kind {
 	IOS_REPRO_CAT,		/* B2: cat's time, the disk's read and write rates and time */
 	IOS_REPRO_SHARERS,	/* D1: two jobs sharing a file against the others' median */
 	IOS_REPRO_CGROUP,	/* C1: I/Os completed per cgroup */
+	/*
+	 * The blk-mq scenarios of docs/blk-mq-scenarios.md: no thread, criteria
+	 * written before the runs (each check carries its number there, "M1.2").
+	 */
+	IOS_REPRO_MQ_LAT,	/* M1: the first job's latency, the I/Os per second */
+	IOS_REPRO_MQ_IOS,	/* M2: each job's share of the completed I/Os */
+	IOS_REPRO_MQ_VS,	/* M3, M4: verdicts against another experiment's */
 };
 
 /*
@@ -79,6 +86,20 @@ enum ios_repro_measure {
 	IOS_RM_OTHERS_SPREAD,	/* (max - min) / max of the others' bandwidths */
 	IOS_RM_GROUP_RATIO,	/* I/Os of the first cgroup / the second's */
 	IOS_RM_GROUP_TIME_RATIO,	/* disk time the scheduler charged them, the same */
+	/* the blk-mq scenarios (IOS_REPRO_MQ_*) */
+	IOS_RM_P99_ALONE,	/* first job's clat p99 / its p99 when it runs alone */
+	IOS_RM_P99_REL,		/* first job's clat p99 / the reference column's */
+	IOS_RM_DEV_P90,		/* first job's p90 device latency (dispatch to completion), ns */
+	IOS_RM_IOPS_REL,	/* I/Os completed per second, all jobs / the reference's */
+	IOS_RM_OTHERS_SHARE,	/* the jobs after the first: their share of the I/Os */
+	IOS_RM_OTHERS_MIN_IOS,	/* the fewest I/Os any job after the first completed */
+	IOS_RM_OTHERS_MAX_LAT,	/* the worst clat of the jobs after the first, ns */
+	IOS_RM_SHARE_DEV,	/* largest |a job's share of the I/Os - 1 / jobs| */
+	/*
+	 * Verdict comparison (the check's like and like_of): how many
+	 * criteria get another verdict on the check's column than on @like.
+	 */
+	IOS_RM_VERDICTS_DIFFER,
 	IOS_RM_COUNT
 };
 
@@ -95,6 +116,25 @@ struct ios_repro_check {
 	double expect, tol;		/* relative: pass within expect * (1 -+ tol) */
 	const char *row;		/* the row of scenarios.md it comes from */
 	const char *why_miss;		/* shown beside a MISS: where the docs explain it */
+	/* ---- the blk-mq scenarios only (all NULL / 0 elsewhere) ---- */
+	const char *id;			/* its number in docs/blk-mq-scenarios.md: "M1.3" */
+	/*
+	 * A condition: the check applies only when the median of when_m on
+	 * when_column is >= when_min (when_below: < when_min); otherwise its
+	 * verdict is "does not apply". NULL when_column: it always applies.
+	 */
+	const char *when_column;
+	enum ios_repro_measure when_m;
+	double when_min;
+	bool when_below;
+	/*
+	 * IOS_RM_VERDICTS_DIFFER: every criterion of the base experiment
+	 * (or of this one without a base) is evaluated on the check's column
+	 * and on @like; with @like_of, only the criteria of that column, else
+	 * every distinct criterion (each measure, reference and bounds once).
+	 */
+	const char *like;
+	const char *like_of;
 };
 
 /*
@@ -147,6 +187,15 @@ struct ios_repro_exp {
 	 * grouped as soon as it ends, so only the lines are kept.
 	 */
 	enum ios_plot_by plot_by;
+	/*
+	 * The blk-mq scenarios: the experiment whose runs its checks may also
+	 * name (references, the first job alone, IOS_RM_VERDICTS_DIFFER's
+	 * @like) and whose verdicts it compares against, run in the same
+	 * `repro` (selecting this one selects the base too). NULL: none.
+	 */
+	const char *base;
+	/* the document its criteria come from ("docs/blk-mq-scenarios.md") */
+	const char *criteria_doc;
 };
 
 extern const struct ios_repro_exp ios_repro_experiments[];
@@ -173,6 +222,15 @@ struct ios_repro_result {
 	size_t nr_groups;
 	char **warnings;		/* what the run ignored (ios_run_result.warnings) */
 	size_t nr_warnings;
+	/*
+	 * The first job (the job file's first, its first clone): its clat
+	 * p50, p90, p99 over every direction and its requests' p90 device
+	 * latency (dispatch to completion, from the trace), ns; valid with
+	 * has_first_pct and has_first_dev.
+	 */
+	uint64_t first_clat_pct[3];
+	uint64_t first_dev_p90_ns;
+	bool has_first_pct, has_first_dev;
 };
 
 /*
@@ -196,6 +254,7 @@ struct ios_repro_data {
 	unsigned nr_seeds;		/* seeds 1..nr_seeds were run */
 	const struct ios_repro_result *res;	/* [col * nr_seeds + seed - 1] */
 	const struct ios_repro_result *alone;	/* [seed - 1], when exp->alone */
+	const struct ios_repro_data *base;	/* exp->base's data (ios_repro_link_bases) */
 };
 
 #define IOS_REPRO_MAX_SEEDS 16
@@ -205,7 +264,18 @@ struct ios_repro_verdict {
 	double per_seed[IOS_REPRO_MAX_SEEDS];	/* ours, seed by seed; NAN: none */
 	double thread;			/* the median over the thread's runs; NAN: none */
 	bool pass, thread_pass;
+	bool na;			/* its condition (when_column) does not hold */
+	double when_value;		/* the condition's measure, the median; NAN: none */
 };
+
+/*
+ * Points each of @d[0..n)'s base at the entry of @d whose experiment is
+ * named by its exp->base, run with as many seeds. -EINVAL when one is
+ * missing (its base was not run).
+ */
+int ios_repro_link_bases(struct ios_repro_data *d, size_t n) IOS_MUST_CHECK;
+/* The experiment @x must run with (exp->base), or NULL. */
+const struct ios_repro_exp *ios_repro_base_of(const struct ios_repro_exp *x);
 
 /* A check's bounds: its own lo and hi, or expect -+ tol (NAN: no bound). */
 void ios_repro_bounds(const struct ios_repro_check *c, double *lo, double *hi);

@@ -44,6 +44,15 @@ const struct ios_repro_exp *ios_repro_find(const char *name)
 struct rp_busy {
 	uint64_t busy_ns[IOS_DIR_COUNT];
 	uint64_t last_ns;
+	/*
+	 * The first job's device latencies (the blk-mq scenarios): requests
+	 * of the task named as the job file's first job with the lowest pid
+	 * seen, which is its first clone (the runner numbers tasks in job
+	 * order); ios_repro_run checks that pid against the result's.
+	 */
+	char first_comm[32];
+	uint32_t first_pid;
+	struct ios_lat_stat dev;
 };
 
 static void rp_trace_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
@@ -61,6 +70,49 @@ static void rp_trace_event(void *priv, struct ios_queue *q, enum ios_trace_actio
 		b->busy_ns[rq->dir] += now - from;
 	if (now > b->last_ns)
 		b->last_ns = now;
+	if (!rq->ioc || strcmp(rq->ioc->comm, b->first_comm) || now < rq->dispatch_ns)
+		return;
+	if (!b->first_pid || rq->ioc->pid < b->first_pid) {
+		/* a clone with a lower pid: the samples so far were another's */
+		ios_lat_reset(&b->dev);
+		b->first_pid = rq->ioc->pid;
+	}
+	if (rq->ioc->pid == b->first_pid)
+		ios_lat_add(&b->dev, now - rq->dispatch_ns);
+}
+
+/* @r's first job: clat p50/p90/p99 over its directions, and the device p90 of @b */
+static int rp_first_job(struct ios_repro_result *out, const struct ios_run_result *res,
+			const struct rp_busy *b)
+{
+	static const double pct[3] = { 50.0, 90.0, 99.0 };
+	struct ios_lat_stat all;
+	uint64_t p90;
+	int ret = 0;
+
+	if (!res->nr_jobs)
+		return 0;
+	ios_lat_init(&all);
+	if (ios_lat_enable_hist(&all))
+		return -ENOMEM;
+	for (int d = 0; d < IOS_DDIR_NR && !ret; d++) {
+		const struct ios_lat_stat *c = &ios_job_dir(&res->jobs[0], d)->clat;
+
+		if (c->n && !c->hist)
+			goto out;	/* no histogram kept: no percentiles */
+		if (c->n)
+			ret = ios_lat_merge(&all, c);
+	}
+	if (!ret && all.n && !all.hist_lost)
+		out->has_first_pct = ios_lat_percentiles(&all, pct, 3, out->first_clat_pct) == 3;
+out:
+	ios_lat_free(&all);
+	if (!ret && b->first_pid == res->jobs[0].pid && b->dev.n && !b->dev.hist_lost &&
+	    ios_lat_percentiles(&b->dev, &pct[1], 1, &p90) == 1) {
+		out->first_dev_p90_ns = p90;
+		out->has_first_dev = true;
+	}
+	return ret ? -ENOMEM : 0;
 }
 
 static const struct ios_trace_ops rp_trace_ops = { .event = rp_trace_event };
@@ -84,7 +136,7 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	struct ios_jobfile first;
 	struct ios_run_config cfg = *base;
 	struct ios_run_result res = { 0 };
-	struct rp_busy busy = { { 0 }, 0 };
+	struct rp_busy busy = { .last_ns = 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -102,11 +154,22 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	cfg.progress_arg = prog_arg;
 	cfg.trace_ops = &rp_trace_ops;
 	cfg.trace = &busy;
+	if (jf->nr_jobs)
+		snprintf(busy.first_comm, sizeof(busy.first_comm), "%s",
+			 jf->jobs[0].name ? jf->jobs[0].name : "fio");
+	ios_lat_init(&busy.dev);
+	if (ios_lat_enable_hist(&busy.dev))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	ret = ios_run(jf, &cfg, &res, e);
-	if (ret)
+	if (ret) {
+		ios_lat_free(&busy.dev);
 		return ret;
+	}
 	ret = ios_cmp_run_from_result(&out->run, col->label, &col->share, &res);
 	out->job_ios = calloc(res.nr_jobs + 1, sizeof(*out->job_ios));
+	if (!ret && out->job_ios)
+		ret = rp_first_job(out, &res, &busy);
+	ios_lat_free(&busy.dev);
 	if (ret || !out->job_ios) {
 		ios_run_result_free(&res);
 		ios_repro_result_free(out);
@@ -299,7 +362,84 @@ static const unsigned rp_needs[IOS_RM_COUNT] = {
 	[IOS_RM_OTHERS_SPREAD] = RP_HAS_BW,
 	[IOS_RM_GROUP_RATIO] = RP_HAS_GROUPS,
 	[IOS_RM_GROUP_TIME_RATIO] = RP_HAS_GROUPS,
+	/* the blk-mq scenarios have no thread: their measures need our runs */
+	[IOS_RM_P99_ALONE] = RP_HAS_ALL,
+	[IOS_RM_P99_REL] = RP_HAS_ALL,
+	[IOS_RM_DEV_P90] = RP_HAS_ALL,
+	[IOS_RM_IOPS_REL] = RP_HAS_ALL,
+	[IOS_RM_OTHERS_SHARE] = RP_HAS_ALL,
+	[IOS_RM_OTHERS_MIN_IOS] = RP_HAS_ALL,
+	[IOS_RM_OTHERS_MAX_LAT] = RP_HAS_ALL,
+	[IOS_RM_SHARE_DEV] = RP_HAS_ALL,
+	[IOS_RM_VERDICTS_DIFFER] = RP_HAS_ALL,
 };
+
+/* the first job's clat p99, ns; NaN without one */
+static double rp_p99(const struct rp_run *x)
+{
+	const struct ios_cmp_job *j = x ? rp_job(x, 0) : NULL;
+
+	return j && j->has_p99 && j->clat_p99_ns ? (double)j->clat_p99_ns : NAN;
+}
+
+/* every job's I/Os completed per second of the run (first start to last finish) */
+static double rp_iops(const struct rp_run *x)
+{
+	const struct ios_cmp_run *cr = &x->r->run;
+	double ios = 0.0;
+
+	if (!x->r->job_ios || cr->last_finish_ns <= cr->first_start_ns)
+		return NAN;
+	for (size_t i = 0; i < cr->nr_jobs; i++)
+		ios += (double)x->r->job_ios[i];
+	return ios / ((double)(cr->last_finish_ns - cr->first_start_ns) / 1e9);
+}
+
+/* the blk-mq scenarios' measures (see enum ios_repro_measure) */
+static double rp_measure_mq(enum ios_repro_measure m, const struct rp_run *run,
+			    const struct rp_run *ref, const struct rp_run *alone)
+{
+	const struct ios_repro_result *r = run->r;
+	const struct ios_cmp_run *cr = &r->run;
+	double total = 0.0, v = NAN;
+
+	for (size_t i = 0; r->job_ios && i < cr->nr_jobs; i++)
+		total += (double)r->job_ios[i];
+	switch (m) {
+	case IOS_RM_P99_ALONE:
+		return rp_p99(run) / rp_p99(alone);
+	case IOS_RM_P99_REL:
+		return rp_p99(run) / rp_p99(ref);
+	case IOS_RM_DEV_P90:
+		return r->has_first_dev ? (double)r->first_dev_p90_ns : NAN;
+	case IOS_RM_IOPS_REL:
+		return ref ? rp_iops(run) / rp_iops(ref) : NAN;
+	case IOS_RM_OTHERS_SHARE:
+		if (cr->nr_jobs < 2 || total <= 0.0)
+			return NAN;
+		return (total - (double)r->job_ios[0]) / total;
+	case IOS_RM_OTHERS_MIN_IOS:
+		for (size_t i = 1; r->job_ios && i < cr->nr_jobs; i++)
+			if (!(v <= (double)r->job_ios[i]))
+				v = (double)r->job_ios[i];
+		return v;
+	case IOS_RM_OTHERS_MAX_LAT:
+		for (size_t i = 1; i < cr->nr_jobs; i++)
+			if (cr->jobs[i].has_lat && !(v >= (double)cr->jobs[i].clat_max_ns))
+				v = (double)cr->jobs[i].clat_max_ns;
+		return v;
+	case IOS_RM_SHARE_DEV:
+		for (size_t i = 0; total > 0.0 && i < cr->nr_jobs; i++) {
+			double d = fabs((double)r->job_ios[i] / total - 1.0 / (double)cr->nr_jobs);
+
+			if (!(v >= d))
+				v = d;
+		}
+		return v;
+	default:
+		return NAN;
+	}
+}
 
 /*
  * The I/Os (@time: the disk time charged) of the cgroup named @path in @r;
@@ -399,6 +539,16 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 		a = rp_group_ios(run->r, x->cgroups[0], m == IOS_RM_GROUP_TIME_RATIO);
 		b = rp_group_ios(run->r, x->cgroups[1], m == IOS_RM_GROUP_TIME_RATIO);
 		return a >= 0.0 && b > 0.0 ? a / b : NAN;
+	case IOS_RM_P99_ALONE:
+	case IOS_RM_P99_REL:
+	case IOS_RM_DEV_P90:
+	case IOS_RM_IOPS_REL:
+	case IOS_RM_OTHERS_SHARE:
+	case IOS_RM_OTHERS_MIN_IOS:
+	case IOS_RM_OTHERS_MAX_LAT:
+	case IOS_RM_SHARE_DEV:
+		return rp_measure_mq(m, run, ref, alone);
+	case IOS_RM_VERDICTS_DIFFER:	/* not per run: ios_repro_evaluate */
 	case IOS_RM_COUNT:
 		break;
 	}
@@ -554,37 +704,219 @@ static int rp_thread_value(const struct ios_repro_data *d, const struct ios_repr
 	return ret;
 }
 
+/*
+ * The result of the column labelled @label for seed @s: this experiment's,
+ * else its base's (the blk-mq scenarios name the seed experiments' runs);
+ * NULL when neither has it.
+ */
+static const struct ios_repro_result *rp_col_res(const struct ios_repro_data *d,
+						 const char *label, unsigned s)
+{
+	long c = ios_repro_column(d, label);
+
+	if (c >= 0)
+		return &d->res[(size_t)c * d->nr_seeds + s];
+	if (!d->base || s >= d->base->nr_seeds || (c = ios_repro_column(d->base, label)) < 0)
+		return NULL;
+	return &d->base->res[(size_t)c * d->base->nr_seeds + s];
+}
+
+static const struct ios_repro_result *rp_alone_res(const struct ios_repro_data *d, unsigned s)
+{
+	if (d->alone)
+		return &d->alone[s];
+	return d->base && d->base->alone && s < d->base->nr_seeds ? &d->base->alone[s] : NULL;
+}
+
+/*
+ * Measure @m of check @c (@x's, for its sharers and cgroups) on @column,
+ * seed by seed into @vals, and the median into @median. -EINVAL when the
+ * column or @c's reference is in neither this experiment nor its base.
+ */
+static int rp_eval_on(const struct ios_repro_data *d, const struct ios_repro_exp *x,
+		      const struct ios_repro_check *c, enum ios_repro_measure m, const char *column,
+		      double *vals, double *median)
+{
+	double tmp[IOS_REPRO_MAX_SEEDS];
+
+	for (unsigned s = 0; s < d->nr_seeds; s++) {
+		const struct ios_repro_result *ra = rp_col_res(d, column, s);
+		const struct ios_repro_result *rb = c->ref ? rp_col_res(d, c->ref, s) : NULL;
+		const struct ios_repro_result *ral = rp_alone_res(d, s);
+		struct rp_run a = { ra, RP_HAS_ALL }, b = { rb, RP_HAS_ALL }, al = { ral, RP_HAS_ALL };
+
+		if (!ra || (c->ref && !rb))
+			return -EINVAL;
+		vals[s] = rp_measure(x, m, &a, rb ? &b : NULL, ral ? &al : NULL);
+		tmp[s] = vals[s];
+	}
+	*median = rp_median(tmp, d->nr_seeds);
+	return 0;
+}
+
+/* Whether @c's condition holds (always, without one); NaN holds for neither side. */
+static int rp_applies(const struct ios_repro_data *d, const struct ios_repro_check *c,
+		      bool *applies, double *when)
+{
+	const struct ios_repro_check plain = { .column = c->when_column };
+	double vals[IOS_REPRO_MAX_SEEDS], g;
+	int ret;
+
+	*applies = true;
+	*when = NAN;
+	if (!c->when_column)
+		return 0;
+	ret = rp_eval_on(d, d->exp, &plain, c->when_m, c->when_column, vals, &g);
+	if (ret)
+		return ret;
+	*applies = isfinite(g) && (c->when_below ? g < c->when_min : g >= c->when_min);
+	*when = g;
+	return 0;
+}
+
+static bool rp_same_bound(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* Two checks that say the same thing of whichever column they are put on. */
+static bool rp_same_criterion(const struct ios_repro_check *a, const struct ios_repro_check *b)
+{
+	return a->m == b->m && !a->ref == !b->ref && (!a->ref || !strcmp(a->ref, b->ref)) &&
+	       rp_same_bound(a->lo, b->lo) && rp_same_bound(a->hi, b->hi) &&
+	       a->hi_strict == b->hi_strict && a->expect == b->expect && a->tol == b->tol &&
+	       !a->when_column == !b->when_column &&
+	       (!a->when_column || (!strcmp(a->when_column, b->when_column) &&
+				    a->when_m == b->when_m && a->when_min == b->when_min &&
+				    a->when_below == b->when_below));
+}
+
+int ios_repro_verdict_pairs(const struct ios_repro_data *d, const struct ios_repro_check *c,
+			    struct ios_repro_pair *out, size_t max, size_t *n)
+{
+	const struct ios_repro_data *src = d->exp->base ? d->base : d;
+	const struct ios_repro_exp *sx;
+	double vals[IOS_REPRO_MAX_SEEDS];
+
+	*n = 0;
+	if (!src || !c->like || src->nr_seeds != d->nr_seeds)
+		return -EINVAL;
+	sx = src->exp;
+	for (size_t k = 0; k < sx->nr_checks; k++) {
+		const struct ios_repro_check *b = &sx->checks[k];
+		struct ios_repro_pair *p = &out[*n];
+		bool applies, dup = false;
+		double when;
+		int ret;
+
+		if (b->m == IOS_RM_VERDICTS_DIFFER || b->m >= IOS_RM_COUNT)
+			continue;
+		if (c->like_of && strcmp(b->column, c->like_of))
+			continue;
+		for (size_t i = 0; !c->like_of && i < k && !dup; i++)
+			dup = rp_same_criterion(&sx->checks[i], b);
+		if (dup)
+			continue;
+		ret = rp_applies(src, b, &applies, &when);
+		if (ret)
+			return ret;
+		if (!applies)
+			continue;
+		if (*n == max)
+			return -ENOSPC;
+		p->crit = b;
+		ret = rp_eval_on(d, sx, b, b->m, c->like, vals, &p->like_value);
+		if (!ret)
+			ret = rp_eval_on(d, sx, b, b->m, c->column, vals, &p->value);
+		if (ret)
+			return ret;
+		p->like_pass = rp_within(b, p->like_value);
+		p->pass = rp_within(b, p->value);
+		(*n)++;
+	}
+	return 0;
+}
+
+/* IOS_RM_VERDICTS_DIFFER: the number of criteria whose verdicts differ */
+static int rp_verdicts_differ(const struct ios_repro_data *d, const struct ios_repro_check *c,
+			      double *value)
+{
+	const struct ios_repro_data *src = d->exp->base ? d->base : d;
+	struct ios_repro_pair *p;
+	size_t n = 0, differ = 0;
+	int ret;
+
+	*value = NAN;
+	if (!src)
+		return -EINVAL;
+	p = calloc(src->exp->nr_checks + 1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ret = ios_repro_verdict_pairs(d, c, p, src->exp->nr_checks, &n);
+	for (size_t i = 0; !ret && i < n; i++)
+		differ += p[i].pass != p[i].like_pass;
+	if (!ret && n)
+		*value = (double)differ;
+	free(p);
+	return ret;
+}
+
 int ios_repro_evaluate(const struct ios_repro_data *d, struct ios_repro_verdict *v)
 {
 	const struct ios_repro_exp *x = d->exp;
 
-	if (!d->nr_seeds || d->nr_seeds > IOS_REPRO_MAX_SEEDS)
+	if (!d->nr_seeds || d->nr_seeds > IOS_REPRO_MAX_SEEDS || (x->base && !d->base))
 		return -EINVAL;
 	for (size_t k = 0; k < x->nr_checks; k++) {
 		const struct ios_repro_check *c = &x->checks[k];
-		long col = ios_repro_column(d, c->column), ref = c->ref ? ios_repro_column(d, c->ref) : -1;
-		double vals[IOS_REPRO_MAX_SEEDS];
+		long col = ios_repro_column(d, c->column);
+		bool applies;
 		int ret;
 
-		if (col < 0 || (c->ref && ref < 0) || c->m >= IOS_RM_COUNT)
+		if (c->m >= IOS_RM_COUNT)
 			return -EINVAL;
-		for (unsigned s = 0; s < d->nr_seeds; s++) {
-			struct rp_run a = { &d->res[(size_t)col * d->nr_seeds + s], RP_HAS_ALL };
-			struct rp_run b = { ref >= 0 ? &d->res[(size_t)ref * d->nr_seeds + s] : NULL,
-					    RP_HAS_ALL };
-			struct rp_run al = { d->alone ? &d->alone[s] : NULL, RP_HAS_ALL };
-
-			vals[s] = rp_measure(x, c->m, &a, ref >= 0 ? &b : NULL, d->alone ? &al : NULL);
-			v[k].per_seed[s] = vals[s];
-		}
-		for (unsigned s = d->nr_seeds; s < IOS_REPRO_MAX_SEEDS; s++)
+		for (unsigned s = 0; s < IOS_REPRO_MAX_SEEDS; s++)
 			v[k].per_seed[s] = NAN;
-		v[k].value = rp_median(vals, d->nr_seeds);
-		v[k].pass = rp_within(c, v[k].value);
-		ret = rp_thread_value(d, c, col, &v[k].thread);
+		ret = rp_applies(d, c, &applies, &v[k].when_value);
 		if (ret)
 			return ret;
+		v[k].na = !applies;
+		if (c->m == IOS_RM_VERDICTS_DIFFER)
+			ret = rp_verdicts_differ(d, c, &v[k].value);
+		else
+			ret = rp_eval_on(d, x, c, c->m, c->column, v[k].per_seed, &v[k].value);
+		if (ret)
+			return ret;
+		v[k].pass = applies && rp_within(c, v[k].value);
+		v[k].thread = NAN;
+		if (col >= 0 && c->m != IOS_RM_VERDICTS_DIFFER) {
+			ret = rp_thread_value(d, c, col, &v[k].thread);
+			if (ret)
+				return ret;
+		}
 		v[k].thread_pass = rp_within(c, v[k].thread);
+	}
+	return 0;
+}
+
+const struct ios_repro_exp *ios_repro_base_of(const struct ios_repro_exp *x)
+{
+	return x && x->base ? ios_repro_find(x->base) : NULL;
+}
+
+int ios_repro_link_bases(struct ios_repro_data *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		d[i].base = NULL;
+		if (!d[i].exp->base)
+			continue;
+		/* by name, so that an experiment outside the table links too (tests) */
+		for (size_t k = 0; k < n && !d[i].base; k++)
+			if (k != i && !strcasecmp(d[k].exp->name, d[i].exp->base) &&
+			    d[k].nr_seeds == d[i].nr_seeds)
+				d[i].base = &d[k];
+		if (!d[i].base)
+			return -EINVAL;
 	}
 	return 0;
 }

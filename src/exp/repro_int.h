@@ -21,4 +21,19 @@ double ios_repro_worst_diff(const struct ios_cmp_run *cr);
 /* The column labelled @label in @d, or -1. */
 long ios_repro_column(const struct ios_repro_data *d, const char *label);
 
+/* One criterion of a verdict comparison (IOS_RM_VERDICTS_DIFFER). */
+struct ios_repro_pair {
+	const struct ios_repro_check *crit;	/* the compared experiment's check */
+	double like_value, value;	/* its measure on the check's like, on its column */
+	bool like_pass, pass;
+};
+
+/*
+ * The criteria verdict comparison @c (of @d's experiment) compares, in the
+ * compared experiment's order: at most @max into @out, their number in @n.
+ * 0, -EINVAL (a column missing, no base), -ENOSPC.
+ */
+int ios_repro_verdict_pairs(const struct ios_repro_data *d, const struct ios_repro_check *c,
+			    struct ios_repro_pair *out, size_t max, size_t *n) IOS_MUST_CHECK;
+
 #endif

@@ -400,7 +400,8 @@ static const struct ios_repro_check c1_checks[] = {
 };
 
 #undef RP_FLAT
-#undef RP_NEAR
+#undef RP_N
+#undef MQ_DOCEAR
 
 /*
  * ---- A1-TTIME, A2-TTIME, A3: Divyesh Shah's think-time proposal (seed 000) ----
@@ -465,6 +466,128 @@ static const struct ios_repro_check a3_checks[] = {
 
 #undef TT_ON
 #undef TT_F1_ON
+
+
+/*
+ * ---- M1-M4: the blk-mq scenarios (issue 29 item 5) ----
+ *
+ * Their criteria are docs/blk-mq-scenarios.md's, written before any run and
+ * not changed after; each check carries its number there. There is no
+ * thread: the only constants below are the criteria's bounds. A why_miss
+ * text names the mechanism the document's analysis gives for a MISS and
+ * the counter of the report that shows it; it is printed only when the
+ * criterion misses.
+ */
+
+#define MQ_DOC "docs/blk-mq-scenarios.md"
+
+static const char *const m1_columns[] = { "none", "mq-deadline", "kyber", "bfq-6.12", NULL };
+
+static const char m1_why_kyber[] =
+	"docs/blk-mq-scenarios.md, M1.3: kyber_timer_fn (6.12) resizes every domain by its "
+	"own p99 latency bucket once some domain misses its target, and shrinks a domain's "
+	"depth only when that p99 is well inside the target; writes whose p99 is near "
+	"their 10 ms target keep their depth (kyber's `resizes` counter above), so the "
+	"reader's requests still wait behind the writes in the device.";
+static const char m1_why_bfq[] =
+	"docs/blk-mq-scenarios.md, M1.4: bfq-6.12 did not hold the writers' dispatch back "
+	"for the reader here; what of BFQ 6.12's idling on NCQ flash the model leaves out "
+	"is listed in docs/bfq.md (\"left out\"), and the counters above show what acted.";
+
+static const struct ios_repro_check m1_checks[] = {
+	{ .id = "M1.1", .column = "none", .m = IOS_RM_P99_ALONE, .lo = 2.0, .hi = NAN,
+	  .row = "the reader's p99 ≥ 2 × p99_alone (the reader alone under none)" },
+	{ .id = "M1.2", .column = "mq-deadline", .m = IOS_RM_P99_REL, .ref = "none",
+	  .lo = 0.75, .hi = 1.33, .row = "the reader's p99 within 0.75-1.33 × none's" },
+	{ .id = "M1.2", .column = "mq-deadline", .m = IOS_RM_IOPS_REL, .ref = "none",
+	  .expect = 1.0, .tol = 0.05, .row = "aggregate IOPS within ±5 % of none's" },
+	{ .id = "M1.3", .column = "kyber", .m = IOS_RM_P99_REL, .ref = "none", .lo = NAN,
+	  .hi = 0.5, .row = "if the reader's p90 device latency under none ≥ read_lat_nsec "
+			    "(2 ms): the reader's p99 ≤ 0.5 × none's",
+	  .when_column = "none", .when_m = IOS_RM_DEV_P90, .when_min = 2e6,
+	  .why_miss = m1_why_kyber },
+	{ .id = "M1.3", .column = "kyber", .m = IOS_RM_P99_REL, .ref = "none", .lo = 0.75,
+	  .hi = 1.33, .row = "otherwise: the reader's p99 within 0.75-1.33 × none's",
+	  .when_column = "none", .when_m = IOS_RM_DEV_P90, .when_min = 2e6, .when_below = true },
+	{ .id = "M1.4", .column = "bfq-6.12", .m = IOS_RM_P99_REL, .ref = "none", .lo = NAN,
+	  .hi = 1.0, .hi_strict = true, .row = "the reader's p99 < none's",
+	  .why_miss = m1_why_bfq },
+	{ .id = "M1.4", .column = "bfq-6.12", .m = IOS_RM_IOPS_REL, .ref = "none", .lo = NAN,
+	  .hi = 1.0, .row = "aggregate IOPS ≤ none's" },
+};
+
+static const char *const m2_columns[] = {
+	"none", "mq-deadline", "kyber", "mq-deadline-6.6", NULL,
+};
+
+static const char m2_why_rt[] =
+	"docs/blk-mq-scenarios.md, M2.1: at queue depth 1 the RT reader has nothing queued "
+	"or in flight between a completion and its next submission; dd_queued(RT) is then 0 "
+	"and the hardware-queue run after the completion dispatches BE requests into the "
+	"drive's queue, where the next RT read waits behind them. Strict class order needs "
+	"the RT class to keep I/O outstanding.";
+
+static const struct ios_repro_check m2_checks[] = {
+	{ .id = "M2.1", .column = "mq-deadline", .m = IOS_RM_OTHERS_SHARE, .lo = NAN, .hi = 0.10,
+	  .hi_strict = true, .row = "the BE readers together get < 10 % of the completed I/Os",
+	  .why_miss = m2_why_rt },
+	{ .id = "M2.2", .column = "mq-deadline", .m = IOS_RM_OTHERS_MIN_IOS, .lo = 1.0,
+	  .hi = NAN, .row = "every BE reader completes at least one I/O" },
+	{ .id = "M2.2", .column = "mq-deadline", .m = IOS_RM_OTHERS_MAX_LAT, .lo = NAN,
+	  .hi = 11e9, .row = "no BE completion latency exceeds prio_aging_expire (10 s) + 1 s" },
+	{ .id = "M2.3", .column = "none", .m = IOS_RM_SHARE_DEV, .lo = NAN, .hi = 0.05,
+	  .row = "each of the four readers gets 25 % ± 5 % of the I/Os" },
+	{ .id = "M2.3", .column = "kyber", .m = IOS_RM_SHARE_DEV, .lo = NAN, .hi = 0.05,
+	  .row = "each of the four readers gets 25 % ± 5 % of the I/Os" },
+	{ .id = "M2.4", .column = "mq-deadline-6.6", .m = IOS_RM_VERDICTS_DIFFER, .lo = NAN,
+	  .hi = 0.0, .like = "mq-deadline", .like_of = "mq-deadline",
+	  .row = "M2.1 and M2.2 hold as for 6.12 (the same verdicts)" },
+};
+
+static const char *const m3_columns[] = { "bfq-6.12", NULL };
+
+static const char m3_why_merge[] =
+	"read `queue_merges` and `idle_windows` in the counters above first. When bfq-6.12 "
+	"joins the readers' queues (the stable merge at start-up that M3.1's mechanism "
+	"allowed for, or early queue merging), BFQ serves the four streams as one queue with "
+	"one budget sequence and rarely idles, where 4.19 idles for each weight-raised queue "
+	"in turn; that moves the aggregate and each reader's rate. The first run's analysis is "
+	"in docs/blk-mq-scenarios.md, \"Results as they came\".";
+
+static const struct ios_repro_check m3_checks[] = {
+	{ .id = "M3.1", .column = "bfq-6.12", .m = IOS_RM_VERDICTS_DIFFER, .lo = NAN, .hi = 0.0,
+	  .like = "bfq", .like_of = "bfq",
+	  .row = "A1's own criteria give the same verdict under bfq-6.12 as under bfq",
+	  .why_miss = m3_why_merge },
+	{ .id = "M3.2", .column = "bfq-6.12", .m = IOS_RM_BW_DEV, .ref = "bfq", .lo = NAN,
+	  .hi = 0.10, .row = "each reader's throughput within ±10 % of its throughput under bfq",
+	  .why_miss = m3_why_merge },
+};
+
+static const char *const m4_columns[] = { "none", "mq-deadline", "kyber", "bfq-6.12", NULL };
+
+static const char m4_why_bfq[] =
+	"the compared criteria below say which measures moved; the counters above say why: "
+	"`queue_merges` (processes sharing one queue, so BFQ alternates between their "
+	"requests where 4.19 served each queue in turn) and `idle_windows` against 4.19's "
+	"(BFQ 6.12's idling rules, the part of bfq-6.12 docs/bfq.md lists as reworked or left "
+	"out). The first run's analysis is in docs/blk-mq-scenarios.md, \"Results as they "
+	"came\".";
+
+#define M4_SAME(id_, col, like_, row_, why) \
+	{ .id = id_, .column = col, .m = IOS_RM_VERDICTS_DIFFER, .lo = NAN, .hi = 0.0, \
+	  .like = like_, .row = row_, .why_miss = why }
+
+static const struct ios_repro_check m4_checks[] = {
+	M4_SAME("M4.1", "none", "noop", "each criterion gets the verdict noop gets", NULL),
+	M4_SAME("M4.1", "mq-deadline", "deadline", "each criterion gets the verdict deadline gets",
+		NULL),
+	M4_SAME("M4.1", "kyber", "noop", "each criterion gets the verdict noop gets", NULL),
+	M4_SAME("M4.2", "bfq-6.12", "bfq", "each criterion gets the verdict bfq gets",
+		m4_why_bfq),
+};
+
+#undef M4_SAME
 
 #define RP_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -791,8 +914,160 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.checks = a3_checks,
 		.nr_checks = RP_N(a3_checks),
 	},
+	{
+		.name = "m1",
+		.title = "M1: a QD1 random reader beside four random writers on ssd-nvme",
+		.jobfile = "examples/blk-mq/qd1-reader-writers.fio",
+		.criteria_doc = MQ_DOC,
+		.thread =
+"Issue 29: \"why a QD1 reader's p99 explodes beside a writer\", and which of today's "
+"schedulers helps, on a filled NVMe drive under mixed reads and writes.",
+		.argued =
+"The four writers keep 128 requests outstanding and the scheduler tags (256) and the "
+"driver tags hold them all. Under `none` nothing orders the reader's request: it waits "
+"behind the writes in the device (M1.1). mq-deadline hands every request on as it comes "
+"when tags are free, so it should be none (M1.2). Kyber shrinks the write domain's "
+"tokens only when some domain misses its latency target (M1.3, on the reader's device "
+"latency under none). BFQ serves the reader's sync queue in its turn and limits what "
+"the writers have outstanding, at a cost in throughput on flash (M1.4).",
+		.setup =
+"One reader (`randread`, 4 KiB, psync, queue depth 1) and four writers (`randwrite`, "
+"4 KiB, libaio, queue depth 32), all O_DIRECT and best effort, 10 s on `ssd-nvme`, "
+"seeds 1-5; criteria apply to the median. `p99_alone` is the reader's p99 when it runs "
+"alone under `none`, with the same seed.",
+		.learned =
+"- The document's own hand-run table (docs/blk-mq-scenarios.md, \"Results as they "
+"came\") is kept as history; this section is the runs of the code as it is.\n"
+"- Where a criterion misses, its explanation names the mechanism the document's "
+"analysis gives and the counter above that shows it; nothing here was tuned to pass.",
+		.kind = IOS_REPRO_MQ_LAT,
+		.columns = m1_columns,
+		.nr_seeds = 5,
+		.alone = true,
+		.alone_column = "none",
+		.checks = m1_checks,
+		.nr_checks = RP_N(m1_checks),
+	},
+	{
+		.name = "m2",
+		.title = "M2: mq-deadline's RT class against BE readers on hdd-2009",
+		.jobfile = "examples/blk-mq/rt-vs-be-readers.fio",
+		.criteria_doc = MQ_DOC,
+		.thread =
+"Issue 29: mq-deadline's three priority classes, the strict class order that waits "
+"while a higher class has requests in flight, and `prio_aging_expire`.",
+		.argued =
+"mq-deadline serves the RT class first while it has a request queued or in flight "
+"(`dd_queued`), so the BE readers should get little (M2.1); a BE request older than "
+"`prio_aging_expire` (10 s) is served anyway, so none starves (M2.2). `none` and kyber "
+"read no ioprio: four equal shares (M2.3). 6.6's priority code is 6.12's; the releases "
+"differ in `async_depth`, which no reader uses (M2.4).",
+		.setup =
+"One RT reader (`prioclass=1`) and three BE readers, each 4 KiB random reads at queue "
+"depth 1 (psync, O_DIRECT), 30 s on the default 2009 SATA disk with NCQ, seeds 1-5. "
+"M2.4 is read as the document's hand run read it: M2.1's and M2.2's criteria get the "
+"same verdicts under `mq-deadline-6.6` as under `mq-deadline`.",
+		.learned =
+"- The RT reader is the job file's first job; \"the other jobs\" are the BE readers.\n"
+"- A MISS is explained by the mechanism the document's analysis gives; the counters "
+"above are mq-deadline's own.",
+		.kind = IOS_REPRO_MQ_IOS,
+		.columns = m2_columns,
+		.nr_seeds = 5,
+		.checks = m2_checks,
+		.nr_checks = RP_N(m2_checks),
+		.plot_by = IOS_PLOT_BY_CLASS,
+	},
+	{
+		.name = "m3",
+		.title = "M3: BFQ 6.12 against BFQ 4.19 on the seed-000 case (A1)",
+		.jobfile = "examples/seeds/a1-four-dd-readers.fio",
+		.base = "a1",
+		.criteria_doc = MQ_DOC,
+		.thread =
+"Issue 29: BFQ 6.12 against the 4.19 profile the seeds' reports were made with, on "
+"Vivek Goyal's four dd readers (A1).",
+		.argued =
+"Sequential readers on a rotational disk: injection, wakers and stable merge should not "
+"act (no idling on a seeky queue, no I/O started within 4 ms of another's completion "
+"three times, queues not created within 600 ms of one another, except at start-up, "
+"where stable merge may act: its counter is reported). So A1's criteria for `bfq` "
+"should give the same verdicts under `bfq-6.12` (M3.1) and each reader's throughput "
+"should stay within 10 % (M3.2).",
+		.setup =
+"A1's job file, options, disk and seeds 1-5, under `bfq-6.12` on the blk-mq layer; "
+"`bfq` (4.19, the single-queue layer) and the first reader alone under `noop` are A1's "
+"own runs in this report.",
+		.learned =
+"- M3.1 compares verdicts, not numbers: the table of the compared criteria gives both "
+"values.\n"
+"- BFQ 6.12's counters above say which of its newer mechanisms acted (stable merge, "
+"injection, wakers).",
+		.kind = IOS_REPRO_MQ_VS,
+		.columns = m3_columns,
+		.nr_seeds = 5,
+		.checks = m3_checks,
+		.nr_checks = RP_N(m3_checks),
+	},
+	{
+		.name = "m4-a1",
+		.title = "M4 (A1): the seed-000 experiment under today's schedulers",
+		.jobfile = "examples/seeds/a1-four-dd-readers.fio",
+		.base = "a1",
+		.criteria_doc = MQ_DOC,
+		.thread =
+"Issue 29: the seeds' experiments under the blk-mq schedulers, so the old threads' "
+"questions are answered for today's kernels. A1 is Vivek Goyal's four dd readers.",
+		.argued =
+"`none`, `mq-deadline` and kyber keep no per-process state, and mq-deadline's batches "
+"are 2.6 deadline's: every criterion should get the verdict `noop` (for none and kyber) "
+"or `deadline` (for mq-deadline) gets on the single-queue layer (M4.1). BFQ 6.12's "
+"per-process scheduling is the 4.19 code; what differs does not act on these "
+"workloads, so each criterion should get `bfq`'s verdict (M4.2).",
+		.setup =
+"A1's job file, options, disk and seeds 1-5. \"Each criterion\" is every distinct "
+"criterion of A1 (each measure, reference and bounds once, whichever column A1 wrote "
+"it for), evaluated on the blk-mq column and on its single-queue counterpart; the "
+"counterparts, A1's references and the first reader alone are A1's runs in this "
+"report.",
+		.learned =
+"- A criterion written for CFQ (a finish spread of at least 25 %) says here only "
+"whether the blk-mq scheduler behaves as its single-queue counterpart; the verdict "
+"itself is about CFQ's question.",
+		.kind = IOS_REPRO_MQ_VS,
+		.columns = m4_columns,
+		.nr_seeds = 5,
+		.checks = m4_checks,
+		.nr_checks = RP_N(m4_checks),
+	},
+	{
+		.name = "m4-b1",
+		.title = "M4 (B1): the seed-001 experiment under today's schedulers",
+		.jobfile = "examples/seeds/b1-sync-reader-writer.fio",
+		.base = "b1",
+		.criteria_doc = MQ_DOC,
+		.thread =
+"Issue 29: the seeds' experiments under the blk-mq schedulers. B1 is Jens Axboe's "
+"sync reader against a sync writer (2004).",
+		.argued =
+"As for A1 (M4.1, M4.2): `none` and kyber should get `noop`'s verdicts, `mq-deadline` "
+"`deadline`'s and `bfq-6.12` `bfq`'s on every criterion of B1.",
+		.setup =
+"B1's job file, options, disk and seed 1 (B1 runs one seed). \"Each criterion\" is every "
+"distinct criterion of B1, evaluated on the blk-mq column and on its single-queue "
+"counterpart; the counterparts and B1's reference `as` are B1's runs in this report.",
+		.learned =
+"- As for A1: a criterion written for AS or CFQ says here only whether the blk-mq "
+"scheduler behaves as its single-queue counterpart.",
+		.kind = IOS_REPRO_MQ_VS,
+		.columns = m4_columns,
+		.nr_seeds = 1,
+		.checks = m4_checks,
+		.nr_checks = RP_N(m4_checks),
+	},
 };
 
 const size_t ios_repro_nr_experiments = RP_N(ios_repro_experiments);
 
 #undef RP_N
+#undef MQ_DOC

@@ -21,9 +21,15 @@
 #include "iosched/ios.h"
 #include "iosched/repro.h"
 #include "jsonw.h"
+#include "repro_out_int.h"
 #include "exp/repro_int.h"
 
 /* ---- helpers ---- */
+
+const char *ios_rmd_doc_link(const char *path)
+{
+	return strncmp(path, "docs/", 5) ? path : path + 5;
+}
 
 static const struct ios_repro_result *ro_res(const struct ios_repro_data *d, size_t col,
 					     unsigned seed_idx)
@@ -32,14 +38,14 @@ static const struct ios_repro_result *ro_res(const struct ios_repro_data *d, siz
 }
 
 /* "per cgroup": what the plot's lines are */
-static const char *ro_plot_lines(const struct ios_repro_exp *x)
+const char *ios_rmd_plot_lines(const struct ios_repro_exp *x)
 {
 	return x->plot_by == IOS_PLOT_BY_CGROUP ? "per cgroup"
 	       : x->plot_by == IOS_PLOT_BY_CLASS ? "per class and level" : "per job";
 }
 
 /* "seed 1", "median seed 3 of 5": which runs the plot draws */
-static void ro_plot_seed_words(const struct ios_repro_data *d, unsigned seed, char *buf,
+void ios_rmd_plot_seed_words(const struct ios_repro_data *d, unsigned seed, char *buf,
 			       size_t len)
 {
 	if (d->nr_seeds > 1)
@@ -63,7 +69,7 @@ static int ro_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int ro_cmp_dbl(const void *a, const void *b)
+int ios_rmd_cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -71,7 +77,7 @@ static int ro_cmp_dbl(const void *a, const void *b)
 }
 
 /* Markdown table cells must not contain a bare '|' */
-static void ro_cell(struct ios_buf *out, const char *s)
+void ios_rmd_cell(struct ios_buf *out, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '|')
@@ -81,7 +87,7 @@ static void ro_cell(struct ios_buf *out, const char *s)
 	}
 }
 
-static void ro_seeds_range(const struct ios_repro_data *d, char *buf, size_t len)
+void ios_rmd_seeds(const struct ios_repro_data *d, char *buf, size_t len)
 {
 	if (d->nr_seeds == 1)
 		snprintf(buf, len, "seed 1");
@@ -95,26 +101,26 @@ static void ro_seeds_range(const struct ios_repro_data *d, char *buf, size_t len
 	     t < (x)->thread_runs + (x)->nr_thread_runs; t++) \
 		if (!strcmp(t->column, col))
 
-static void ro_row_label(struct ios_buf *out, const char *label, bool thread)
+void ios_rmd_label(struct ios_buf *out, const char *label, bool thread)
 {
 	ios_buf_puts(out, "| ");
 	if (thread) {
 		ios_buf_puts(out, "*");
-		ro_cell(out, label);
+		ios_rmd_cell(out, label);
 		ios_buf_puts(out, "*");
 	} else {
 		ios_buf_puts(out, "`");
-		ro_cell(out, label);
+		ios_rmd_cell(out, label);
 		ios_buf_puts(out, "`");
 	}
 }
 
 /* @align: 'l' or 'r' per column; NULL: the first left, numbers right */
-static void ro_header(struct ios_buf *out, const char *const *cols, size_t n, const char *align)
+void ios_rmd_header(struct ios_buf *out, const char *const *cols, size_t n, const char *align)
 {
 	for (size_t i = 0; i < n; i++) {
 		ios_buf_puts(out, "| ");
-		ro_cell(out, cols[i]);
+		ios_rmd_cell(out, cols[i]);
 		ios_buf_puts(out, " ");
 	}
 	ios_buf_puts(out, "|\n");
@@ -139,7 +145,7 @@ static void ro_sources(struct ios_buf *out, const struct ios_repro_exp *x)
 }
 
 /* what the runs ignored (seed 1; the other seeds run the same options) */
-static void ro_warnings(struct ios_buf *out, const struct ios_repro_data *d)
+void ios_rmd_warnings(struct ios_buf *out, const struct ios_repro_data *d)
 {
 	bool any = false;
 
@@ -188,7 +194,7 @@ static void ro_finish_row(struct ios_buf *out, const struct ios_cmp_run *cr, con
 		fin[i] = cr->jobs[i].finish_ns;
 		hi = fin[i] > hi ? fin[i] : hi;
 	}
-	ro_row_label(out, label, thread);
+	ios_rmd_label(out, label, thread);
 	ro_finish_times(out, fin, cr->nr_jobs);
 	ios_buf_printf(out, " | %.1f %% | %.2f", 100.0 * ios_metric_spread(fin, cr->nr_jobs),
 		       (double)hi / 1e9);
@@ -203,7 +209,7 @@ static int ro_table_finish(struct ios_buf *out, const struct ios_repro_data *d)
 		"aggregate (MiB/s)", "spread by seed", "median spread",
 	};
 
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t c = 0; c < d->nr_cols; c++) {
 		const struct ios_cmp_run *cr = &ro_res(d, c, 0)->run;
 		double sp[IOS_REPRO_MAX_SEEDS];
@@ -214,7 +220,7 @@ static int ro_table_finish(struct ios_buf *out, const struct ios_repro_data *d)
 			sp[s] = ro_res(d, c, s)->run.finish_spread;
 			ios_buf_printf(out, "%s%.1f", s ? " / " : "", 100.0 * sp[s]);
 		}
-		qsort(sp, d->nr_seeds, sizeof(*sp), ro_cmp_dbl);
+		qsort(sp, d->nr_seeds, sizeof(*sp), ios_rmd_cmp_dbl);
 		ios_buf_printf(out, " %% | %.1f %% |\n", 100.0 * (d->nr_seeds % 2 ? sp[d->nr_seeds / 2]
 			       : (sp[d->nr_seeds / 2 - 1] + sp[d->nr_seeds / 2]) / 2.0));
 		RO_FOR_THREAD(t, x, d->cols[c].label) {
@@ -272,7 +278,7 @@ static int ro_moyer_pair(struct ios_buf *out, const struct ios_repro_thread_run 
 	ios_buf_printf(out, "\n*%s* (%s) beside `%s`, seed 1: total priority %.6g and %.6g, "
 		       "total data transferred %" PRIu64 " and %" PRIu64 " KiB.\n\n", t->label,
 		       t->source, ours->label, tprio, oprio, ttot, otot);
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	n = tr.run.nr_jobs > ours->nr_jobs ? tr.run.nr_jobs : ours->nr_jobs;
 	for (size_t i = 0; i < n; i++) {
 		const struct ios_cmp_job *j = i < ours->nr_jobs ? &ours->jobs[i] : &tr.run.jobs[i];
@@ -305,19 +311,19 @@ static int ro_table_shares(struct ios_buf *out, const struct ios_repro_data *d)
 		"worst |%diff| by seed", "median",
 	};
 
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t c = 0; c < d->nr_cols; c++) {
 		const struct ios_cmp_run *cr = &ro_res(d, c, 0)->run;
 		double w[IOS_REPRO_MAX_SEEDS];
 
-		ro_row_label(out, d->cols[c].label, false);
+		ios_rmd_label(out, d->cols[c].label, false);
 		ios_buf_printf(out, " | %" PRIu64 " | %.1f | %.1f %% | ", cr->total_bytes / 1024,
 			       cr->agg_kib / 1024.0, 100.0 * ios_repro_worst_diff(cr));
 		for (unsigned s = 0; s < d->nr_seeds; s++) {
 			w[s] = ios_repro_worst_diff(&ro_res(d, c, s)->run);
 			ios_buf_printf(out, "%s%.1f", s ? " / " : "", 100.0 * w[s]);
 		}
-		qsort(w, d->nr_seeds, sizeof(*w), ro_cmp_dbl);
+		qsort(w, d->nr_seeds, sizeof(*w), ios_rmd_cmp_dbl);
 		ios_buf_printf(out, " %% | %.1f %% |\n", 100.0 * (d->nr_seeds % 2 ? w[d->nr_seeds / 2]
 			       : (w[d->nr_seeds / 2 - 1] + w[d->nr_seeds / 2]) / 2.0));
 		RO_FOR_THREAD(t, x, d->cols[c].label) {
@@ -326,7 +332,7 @@ static int ro_table_shares(struct ios_buf *out, const struct ios_repro_data *d)
 
 			if (ios_repro_thread_result(t, cr, x->cgroups, &tr, &has))
 				return -ENOMEM;
-			ro_row_label(out, t->label, true);
+			ios_rmd_label(out, t->label, true);
 			ios_buf_printf(out, " | %" PRIu64 " | - | %.1f %% | - | - |\n",
 				       tr.run.total_bytes / 1024, 100.0 * ios_repro_worst_diff(&tr.run));
 			ios_repro_result_free(&tr);
@@ -347,7 +353,7 @@ static void ro_rw_row(struct ios_buf *out, const struct ios_cmp_run *names, cons
 {
 	double sum = 0.0;
 
-	ro_row_label(out, label, thread);
+	ios_rmd_label(out, label, thread);
 	for (size_t i = 0; i < names->nr_jobs; i++) {
 		long k = ro_job(cr, names->jobs[i].name);
 		const struct ios_cmp_job *j = k >= 0 ? &cr->jobs[k] : NULL;
@@ -394,7 +400,7 @@ static int ro_table_rw(struct ios_buf *out, const struct ios_repro_data *d)
 		if (!hdr[i])
 			ret = -ENOMEM;
 	if (!ret) {
-		ro_header(out, (const char *const *)hdr, n, NULL);
+		ios_rmd_header(out, (const char *const *)hdr, n, NULL);
 		for (size_t c = 0; c < d->nr_cols && !ret; c++) {
 			const struct ios_cmp_run *cr = &ro_res(d, c, 0)->run;
 
@@ -444,14 +450,14 @@ static int ro_table_cat(struct ios_buf *out, const struct ios_repro_data *d)
 
 	snprintf(h1, sizeof(h1), "%s's time (s)", x->timed_job);
 	snprintf(h2, sizeof(h2), "%s (KiB/s)", x->timed_job);
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t c = 0; c < d->nr_cols; c++) {
 		const struct ios_repro_result *r = ro_res(d, c, 0);
 		const struct ios_cmp_run *cr = &r->run;
 		long k = ro_job(cr, x->timed_job);
 		double secs = (double)cr->sim_end_ns / 1e9, busy = (double)(r->busy_ns[0] + r->busy_ns[1]);
 
-		ro_row_label(out, d->cols[c].label, false);
+		ios_rmd_label(out, d->cols[c].label, false);
 		if (k >= 0)
 			ios_buf_printf(out, " | %.1f | %.0f", (double)cr->jobs[k].finish_ns / 1e9,
 				       cr->jobs[k].bw_kib);
@@ -470,7 +476,7 @@ static int ro_table_cat(struct ios_buf *out, const struct ios_repro_data *d)
 			for (size_t i = 0; t->jobs && i < t->nr_jobs; i++)
 				if (!strcmp(t->jobs[i], x->timed_job))
 					tk = (long)i;
-			ro_row_label(out, t->label, true);
+			ios_rmd_label(out, t->label, true);
 			if (tk >= 0 && t->finish_s && isfinite(t->finish_s[tk]))
 				ios_buf_printf(out, " | %.1f | -", t->finish_s[tk]);
 			else
@@ -492,7 +498,7 @@ static int ro_table_cat(struct ios_buf *out, const struct ios_repro_data *d)
 
 /* D1: the sharers against the others' median */
 /* the scheduler's counter @name at the end of the run, or -1 when it keeps none */
-static long long ro_stat(const struct ios_repro_result *r, const char *name)
+long long ios_rmd_stat(const struct ios_repro_result *r, const char *name)
 {
 	for (size_t i = 0; r && i < r->nr_stats; i++)
 		if (!strcmp(r->stats[i].name, name))
@@ -504,7 +510,7 @@ static void ro_sharers_row(struct ios_buf *out, const struct ios_repro_exp *x,
 			   const struct ios_cmp_run *cr, const struct ios_repro_result *r,
 			   const char *label, bool thread)
 {
-	long long merges = ro_stat(r, "queue_merges");
+	long long merges = ios_rmd_stat(r, "queue_merges");
 	double s[2] = { NAN, NAN }, *others = calloc(cr->nr_jobs + 1, sizeof(*others)), med;
 	size_t n = 0;
 
@@ -520,13 +526,13 @@ static void ro_sharers_row(struct ios_buf *out, const struct ios_repro_exp *x,
 		else
 			others[n++] = cr->jobs[i].bw_kib;
 	}
-	ro_row_label(out, label, thread);
+	ios_rmd_label(out, label, thread);
 	if (!n) {
 		ios_buf_puts(out, " | - | - | - | - | - | - | - |\n");
 		free(others);
 		return;
 	}
-	qsort(others, n, sizeof(*others), ro_cmp_dbl);
+	qsort(others, n, sizeof(*others), ios_rmd_cmp_dbl);
 	med = n % 2 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2.0;
 	ios_buf_printf(out, " | %.0f | %.0f | %.0f | %.0f-%.0f | %.4f | %.4f", s[0], s[1], med,
 		       others[0], others[n - 1], s[0] / med, s[1] / med);
@@ -550,7 +556,7 @@ static int ro_table_sharers(struct ios_buf *out, const struct ios_repro_data *d)
 	snprintf(h[1], sizeof(h[1]), "%s (KiB/s)", x->sharers[1]);
 	snprintf(h[2], sizeof(h[2]), "%s / median", x->sharers[0]);
 	snprintf(h[3], sizeof(h[3]), "%s / median", x->sharers[1]);
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t c = 0; c < d->nr_cols; c++) {
 		const struct ios_cmp_run *cr = &ro_res(d, c, 0)->run;
 
@@ -583,7 +589,7 @@ static void ro_cgroup_row(struct ios_buf *out, const struct ios_repro_exp *x,
 		for (int k = 0; k < 2; k++)
 			if (!strcmp(r->groups[i].path, x->cgroups[k]))
 				g[k] = &r->groups[i];
-	ro_row_label(out, label, thread);
+	ios_rmd_label(out, label, thread);
 	if (!g[0] || !g[1]) {
 		ios_buf_puts(out, " | - | - | - | - | - |\n");
 		return;
@@ -610,7 +616,7 @@ static int ro_table_cgroup(struct ios_buf *out, const struct ios_repro_data *d)
 	snprintf(h[1], sizeof(h[1]), "%s I/Os", x->cgroups[1]);
 	snprintf(h[2], sizeof(h[2]), "I/Os %s / %s", x->cgroups[0], x->cgroups[1]);
 	snprintf(h[3], sizeof(h[3]), "disk time %s / %s", x->cgroups[0], x->cgroups[1]);
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t c = 0; c < d->nr_cols; c++) {
 		const struct ios_repro_result *r = ro_res(d, c, 0);
 
@@ -646,13 +652,17 @@ static int ro_table(struct ios_buf *out, const struct ios_repro_data *d)
 		return ro_table_sharers(out, d);
 	case IOS_REPRO_CGROUP:
 		return ro_table_cgroup(out, d);
+	case IOS_REPRO_MQ_LAT:
+	case IOS_REPRO_MQ_IOS:
+	case IOS_REPRO_MQ_VS:
+		break;	/* their sections are repro_mq_out.c's */
 	}
 	return -EINVAL;
 }
 
 /* ---- criteria ---- */
 
-static void ro_value(const struct ios_repro_check *c, const struct ios_repro_verdict *v,
+void ios_rmd_value(const struct ios_repro_check *c, const struct ios_repro_verdict *v,
 		     unsigned nr_seeds, char *buf, size_t len)
 {
 	size_t n;
@@ -693,23 +703,23 @@ static void ro_criteria_md(struct ios_buf *out, const struct ios_repro_data *d,
 	};
 	bool any_why = false;
 
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), "lllrlr");
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), "lllrlr");
 	for (size_t k = 0; k < x->nr_checks; k++) {
 		const struct ios_repro_check *c = &x->checks[k];
 		char crit[256], val[512], th[64];
 
 		ios_repro_criterion(c, true, crit, sizeof(crit));
-		ro_value(c, &v[k], d->nr_seeds, val, sizeof(val));
+		ios_rmd_value(c, &v[k], d->nr_seeds, val, sizeof(val));
 		ios_repro_format_vs(c, v[k].thread, th, sizeof(th));
-		ro_row_label(out, c->column, false);
+		ios_rmd_label(out, c->column, false);
 		ios_buf_puts(out, " | ");
-		ro_cell(out, c->row);
+		ios_rmd_cell(out, c->row);
 		ios_buf_puts(out, " | ");
-		ro_cell(out, crit);
+		ios_rmd_cell(out, crit);
 		ios_buf_puts(out, " | ");
-		ro_cell(out, val);
+		ios_rmd_cell(out, val);
 		ios_buf_printf(out, " | **%s** | ", v[k].pass ? "PASS" : "MISS");
-		ro_cell(out, th);
+		ios_rmd_cell(out, th);
 		if (isfinite(v[k].thread))
 			ios_buf_printf(out, " %s", v[k].thread_pass ? "pass" : "miss");
 		ios_buf_puts(out, " |\n");
@@ -742,7 +752,7 @@ static void ro_criteria_md(struct ios_buf *out, const struct ios_repro_data *d,
 
 /* ---- the Markdown report ---- */
 
-static void ro_columns_list(struct ios_buf *out, const struct ios_repro_data *d)
+void ios_rmd_columns(struct ios_buf *out, const struct ios_repro_data *d)
 {
 	for (size_t c = 0; c < d->nr_cols; c++)
 		ios_buf_printf(out, "%s`%s`", c ? ", " : "", d->cols[c].label);
@@ -755,7 +765,7 @@ static int ro_md_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 	char seeds[32], plot[128];
 	int ret;
 
-	ro_seeds_range(d, seeds, sizeof(seeds));
+	ios_rmd_seeds(d, seeds, sizeof(seeds));
 	ios_repro_plot_name(x, plot, sizeof(plot));
 	ios_buf_printf(out, "\n## %s\n\n", x->title);
 	ios_buf_printf(out, "**Thread.** %s\n\n", x->thread);
@@ -763,7 +773,7 @@ static int ro_md_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 	ios_buf_printf(out, "**How it runs here.** %s\n\n", x->setup);
 	ios_buf_printf(out, "Job file [`%s`](../%s), options `%s`, device `%s`, %s; columns ",
 		       x->jobfile, x->jobfile, *d->args ? d->args : "(none)", d->device, seeds);
-	ro_columns_list(out, d);
+	ios_rmd_columns(out, d);
 	ios_buf_puts(out, ". Run alone: `iosched compare");
 	if (*d->args)
 		ios_buf_printf(out, " %s", d->args);
@@ -775,13 +785,13 @@ static int ro_md_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 	if (ret)
 		return ret;
 	ro_sources(out, x);
-	ro_warnings(out, d);
+	ios_rmd_warnings(out, d);
 	ios_buf_puts(out, "\n### Criteria\n\n");
 	ro_criteria_md(out, d, v);
 	ios_buf_printf(out, "\n### What we learned\n\n%s\n\n", x->learned);
-	ro_plot_seed_words(d, ios_repro_plot_seed(d, v), seeds, sizeof(seeds));
+	ios_rmd_plot_seed_words(d, ios_repro_plot_seed(d, v), seeds, sizeof(seeds));
 	ios_buf_printf(out, "![%s: bandwidth and data moved %s over time, one row per "
-		       "column, %s](%s)\n", x->title, ro_plot_lines(x), seeds, plot);
+		       "column, %s](%s)\n", x->title, ios_rmd_plot_lines(x), seeds, plot);
 	return 0;
 }
 
@@ -834,23 +844,42 @@ int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick, st
 "(scenarios.md §5). A MISS is reported as it came out; nothing was tuned to pass.\n"
 "`tests/sh/repro.sh` checks that this file and the plots in `repro/` are what the code\n"
 "produces now.\n");
+	for (size_t i = 0; i < n; i++) {
+		if (!d[i].exp->criteria_doc)
+			continue;
+		ios_buf_printf(out,
+"\nThe sections after the seed experiments are the blk-mq scenarios of issue 29 (today's\n"
+"schedulers: `none`, `mq-deadline`, `kyber`, `bfq-6.12`). They have no thread: their\n"
+"criteria were written before any run, in [`%s`](%s), and are evaluated\n"
+"here on simulated runs only, PASS, MISS or, for a criterion with a condition that does\n"
+"not hold, n/a.\n", d[i].exp->criteria_doc, ios_rmd_doc_link(d[i].exp->criteria_doc));
+		break;
+	}
 	ios_buf_printf(out, "\niosched %s.%s\n\n## Summary\n\n", IOS_VERSION_STRING,
 		       quick ? " **A quick run (`--quick`: one seed each); not the full report.**"
 			     : "");
-	ro_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
 	for (size_t i = 0; i < n; i++) {
 		size_t pass, tpass, tn;
 
+		size_t na = 0;
+
 		ro_count(&d[i], v[i], &pass, &tpass, &tn);
-		ios_buf_printf(out, "| %s | %zu | %zu | %zu | ", d[i].exp->title, d[i].exp->nr_checks,
-			       pass, d[i].exp->nr_checks - pass);
-		if (tn)
+		for (size_t k = 0; k < d[i].exp->nr_checks; k++)
+			na += v[i][k].na;
+		ios_buf_printf(out, "| %s | %zu | %zu | %zu | ", d[i].exp->title,
+			       d[i].exp->nr_checks - na, pass, d[i].exp->nr_checks - na - pass);
+		if (d[i].exp->criteria_doc)
+			ios_buf_printf(out, "no thread: criteria written before the runs (%s) |\n",
+				       d[i].exp->criteria_doc);
+		else if (tn)
 			ios_buf_printf(out, "%zu of the %zu they allow pass |\n", tpass, tn);
 		else
 			ios_buf_puts(out, "none they allow |\n");
 	}
 	for (size_t i = 0; i < n && !ret; i++)
-		ret = ro_md_experiment(out, &d[i], v[i]);
+		ret = d[i].exp->criteria_doc ? ios_rmd_mq_experiment(out, &d[i], v[i])
+					     : ro_md_experiment(out, &d[i], v[i]);
 	if (!ret && out->oom)
 		ret = -ENOMEM;
 out:
@@ -877,11 +906,11 @@ int ios_repro_report_text(const struct ios_repro_data *d, size_t n, struct ios_b
 			ios_repro_format_vs(c, v[i][k].value, val, sizeof(val));
 			ios_repro_format_vs(c, v[i][k].thread, th, sizeof(th));
 			ios_buf_printf(out, "%-3s %-28s %-52s %s %-10s", x->name, c->column, crit,
-				       v[i][k].pass ? "PASS" : "MISS", val);
+				       v[i][k].na ? "n/a " : v[i][k].pass ? "PASS" : "MISS", val);
 			if (isfinite(v[i][k].thread))
 				ios_buf_printf(out, " (thread %s)", th);
 			ios_buf_puts(out, "\n");
-			total++;
+			total += !v[i][k].na;
 			passed += v[i][k].pass;
 		}
 	}
@@ -1028,6 +1057,12 @@ static void ro_js_experiment(struct ios_jw *w, const struct ios_repro_data *d,
 		ios_jw_str(w, "scenario_row", c->row);
 		ios_jw_str(w, "criterion", crit);
 		ios_jw_str(w, "reference", c->ref);
+		if (c->id) {
+			/* the blk-mq scenarios: the criterion's number, its condition */
+			ios_jw_str(w, "id", c->id);
+			ios_jw_str(w, "like", c->like);
+			ios_jw_bool(w, "applies", !v[k].na);
+		}
 		ios_repro_bounds(c, &lo, &hi);
 		ios_jw_dbl(w, "lo", lo);
 		ios_jw_dbl(w, "hi", hi);
@@ -1085,7 +1120,7 @@ int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out)
 	struct ios_plot_run *pr = calloc(d->nr_cols + 1, sizeof(*pr));
 	struct ios_repro_verdict *v = calloc(x->nr_checks + 1, sizeof(*v));
 	char title[512], sub[1024], seed_words[64], crit[256] = "";
-	struct ios_plot p = { title, sub, pr, d->nr_cols, ro_plot_lines(x) + 4 };
+	struct ios_plot p = { title, sub, pr, d->nr_cols, ios_rmd_plot_lines(x) + 4 };
 	unsigned seed = 0;
 	int ret;
 
@@ -1102,7 +1137,7 @@ int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out)
 		pr[c].label = d->cols[c].label;
 		pr[c].series = ro_res(d, c, seed)->series;
 	}
-	ro_plot_seed_words(d, seed, seed_words, sizeof(seed_words));
+	ios_rmd_plot_seed_words(d, seed, seed_words, sizeof(seed_words));
 	if (d->nr_seeds > 1 && x->nr_checks) {
 		char c0[200];
 
@@ -1111,7 +1146,7 @@ int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out)
 	}
 	snprintf(title, sizeof(title), "%s (%s)", x->title, x->jobfile);
 	snprintf(sub, sizeof(sub), "device %s, %s%s, one line %s%s%s", d->device, seed_words, crit,
-		 ro_plot_lines(x), *d->args ? ", " : "", d->args);
+		 ios_rmd_plot_lines(x), *d->args ? ", " : "", d->args);
 	ret = ios_plot_svg(&p, out);
 out:
 	free(v);

@@ -12,11 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "iosched/repro.h"
+#include "repro_out_int.h"
 
 struct rw_measure_info {
 	const char *name;		/* in the criterion: "finish spread" */
 	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES } unit;
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT } unit;
 };
 
 static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
@@ -37,6 +38,17 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 	[IOS_RM_OTHERS_SPREAD] = { "the others' bandwidth spread", NULL, RW_PCT },
 	[IOS_RM_GROUP_RATIO] = { "I/Os, first cgroup / second", NULL, RW_TIMES },
 	[IOS_RM_GROUP_TIME_RATIO] = { "disk time, first cgroup / second", NULL, RW_TIMES },
+	[IOS_RM_P99_ALONE] = { "first job's clat p99 / its p99 alone", NULL, RW_TIMES },
+	[IOS_RM_P99_REL] = { NULL, "first job's clat p99 / %s's", RW_TIMES },
+	[IOS_RM_DEV_P90] = { "first job's p90 device latency", NULL, RW_MS },
+	[IOS_RM_IOPS_REL] = { NULL, "all jobs' I/Os per second / %s's", RW_TIMES },
+	[IOS_RM_OTHERS_SHARE] = { "the other jobs' share of the I/Os", NULL, RW_PCT },
+	[IOS_RM_OTHERS_MIN_IOS] = { "fewest I/Os of another job", NULL, RW_COUNT },
+	[IOS_RM_OTHERS_MAX_LAT] = { "the other jobs' worst clat", NULL, RW_MS },
+	[IOS_RM_SHARE_DEV] = { "largest distance of a job's I/O share from an equal share", NULL,
+			       RW_PCT },
+	[IOS_RM_VERDICTS_DIFFER] = { NULL, "criteria with another verdict than on %s",
+				     RW_COUNT },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */
@@ -58,6 +70,9 @@ static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, 
 		break;
 	case RW_MS:
 		snprintf(buf, len, "%.*f ms", 1 + extra, v / 1e6);
+		break;
+	case RW_COUNT:
+		snprintf(buf, len, "%.*f", extra, v);
 		break;
 	}
 }
@@ -93,6 +108,18 @@ void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, s
 	}
 }
 
+void ios_repro_measure_name(enum ios_repro_measure m, const char *ref, char *buf, size_t len)
+{
+	const struct rw_measure_info *mi = m < IOS_RM_COUNT ? &rw_measures[m] : NULL;
+
+	if (!mi)
+		snprintf(buf, len, "?");
+	else if (mi->ref_name)
+		snprintf(buf, len, mi->ref_name, ref ? ref : "?");
+	else
+		snprintf(buf, len, "%s", mi->name);
+}
+
 void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, size_t len)
 {
 	const struct rw_measure_info *mi = c->m < IOS_RM_COUNT ? &rw_measures[c->m] : NULL;
@@ -105,7 +132,9 @@ void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, 
 	}
 	if (mi->ref_name) {
 		/* the format names the reference column once */
-		snprintf(name, sizeof(name), mi->ref_name, c->ref ? c->ref : "?");
+		snprintf(name, sizeof(name), mi->ref_name,
+			 c->m == IOS_RM_VERDICTS_DIFFER ? (c->like ? c->like : "?")
+			 : c->ref ? c->ref : "?");
 	} else {
 		snprintf(name, sizeof(name), "%s", mi->name);
 	}

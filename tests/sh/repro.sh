@@ -15,6 +15,10 @@
 #    their own tests in both builds, and the numbers are the normal
 #    build's. (All seven with --quick took 70 s under ASan, a fifth of
 #    the sanitizer suite.) The full check by hand: make seeds && git diff --exit-code docs/
+#  - The blk-mq scenarios (m1-m4, after the seed experiments): m2 gives the
+#    same JSON with one worker and two; naming m4-b1 runs its base b1 too
+#    and writes the verdict comparison. The full report's M sections add
+#    about 23 s of CPU to the comparison above (measured 6 December 2026).
 BIN=${IOSCHED_BIN:-./iosched}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,9 +48,24 @@ grep -q '^b1 .* PASS ' "$tmp/s1" && grep -q 'criteria: ' "$tmp/s1" || { cat "$tm
 grep -q '^!\[B1: .*](repro/b1.svg)$' "$tmp/m1/REPRODUCTION.md" || fail "plot link"
 [ -s "$tmp/m1/repro/b1.svg" ] || fail "no plot"
 
+# the blk-mq scenarios (docs/blk-mq-scenarios.md): m2 alone, and m4-b1,
+# which compares with b1's verdicts and so runs b1 too, in both builds
+"$BIN" repro --quick -j1 --output-format=json m2 >"$tmp/q1.json" || fail "m2 json -j1"
+"$BIN" repro --quick -j2 --output-format=json m2 >"$tmp/q2.json" || fail "m2 json -j2"
+cmp -s "$tmp/q1.json" "$tmp/q2.json" || fail "m2: JSON differs between -j1 and -j2"
+grep -q '"id": "M2.4"' "$tmp/q1.json" || fail "m2: no criterion M2.4 in the JSON"
+"$BIN" repro --quick --output-dir "$tmp/mq" m4-b1 >"$tmp/smq" || fail "repro m4-b1"
+grep -q '^## B1: ' "$tmp/mq/REPRODUCTION.md" || fail "m4-b1 did not run its base b1"
+grep -q '^## M4 (B1): ' "$tmp/mq/REPRODUCTION.md" || fail "no M4 (B1) section"
+grep -q '^| M4.2 | `bfq-6.12` | ' "$tmp/mq/REPRODUCTION.md" || fail "no M4.2 row"
+grep -q '^M4.1: every distinct criterion of `b1` on `noop` and on `none`' "$tmp/mq/REPRODUCTION.md" ||
+	fail "no verdict comparison table"
+grep -q '^m4-b1 kyber .* \(PASS\|MISS\) ' "$tmp/smq" || { cat "$tmp/smq"; fail "m4-b1 summary"; }
+[ -s "$tmp/mq/repro/m4-b1.svg" ] || fail "no m4-b1 plot"
+
 if [ "${BUILD:-build}" != build ]; then
 	"$BIN" repro --quick --output-dir "$tmp/quick" a2 c1 >/dev/null || fail "repro --quick"
-	echo "repro: a2, b1, b2, c1 ran (--quick, $BUILD); every experiment and the full comparison run in the normal build"
+	echo "repro: a2, b1, b2, c1, m2, m4-b1 ran (--quick, $BUILD); every experiment and the full comparison run in the normal build"
 	exit 0
 fi
 

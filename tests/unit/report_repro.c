@@ -42,6 +42,14 @@ static bool has_column(const struct ios_repro_exp *x, const char *label)
 	return false;
 }
 
+/* a blk-mq scenario's checks may name its base experiment's columns too */
+static bool has_column_or_base(const struct ios_repro_exp *x, const char *label)
+{
+	const struct ios_repro_exp *b = ios_repro_base_of(x);
+
+	return has_column(x, label) || (b && has_column(b, label));
+}
+
 static int test_table(void)
 {
 	T_ASSERT(ios_repro_nr_experiments >= 5);
@@ -67,14 +75,26 @@ static int test_table(void)
 						   &cols, &nr, &e) == 0, "%s: %s", x->name, e.msg);
 		ios_cmp_columns_free(cols, nr);
 		T_ASSERT(!x->alone || has_column(x, x->alone_column));
+		if (x->base) {
+			const struct ios_repro_exp *b = ios_repro_base_of(x);
+
+			/* the base is run and reported first, with as many seeds */
+			T_ASSERT_MSG(b && b < x && !b->base, "%s: base '%s'", x->name, x->base);
+			T_ASSERT(b->nr_seeds == x->nr_seeds);
+		}
 		T_ASSERT(x->kind != IOS_REPRO_SHARERS || (x->sharers && x->sharers[0] && x->sharers[1]));
 		T_ASSERT(x->kind != IOS_REPRO_CAT || x->timed_job);
 		for (size_t k = 0; k < x->nr_checks; k++) {
 			const struct ios_repro_check *c = &x->checks[k];
 
 			T_ASSERT_MSG(has_column(x, c->column), "%s: check on '%s'", x->name, c->column);
-			T_ASSERT_MSG(!c->ref || has_column(x, c->ref), "%s: reference '%s'", x->name,
-				     c->ref);
+			T_ASSERT_MSG(!c->ref || has_column_or_base(x, c->ref), "%s: reference '%s'",
+				     x->name, c->ref);
+			T_ASSERT_MSG(!c->when_column || has_column_or_base(x, c->when_column),
+				     "%s: condition on '%s'", x->name, c->when_column);
+			T_ASSERT(c->m != IOS_RM_VERDICTS_DIFFER ||
+				 (c->like && has_column_or_base(x, c->like)));
+			T_ASSERT(!x->criteria_doc || c->id);
 			T_ASSERT(c->m < IOS_RM_COUNT && c->row);
 			T_ASSERT(isfinite(c->lo) || isfinite(c->hi));
 		}
@@ -294,6 +314,11 @@ static int test_one_run(void)
 	T_ASSERT(r.disk_bytes[IOS_READ] >= 16u << 20);
 	T_ASSERT_U64_EQ(r.job_ios[0], 256);
 	T_ASSERT(r.series == NULL);
+	/* the first job's clat percentiles and its requests' device latency */
+	T_ASSERT(r.has_first_pct && r.has_first_dev);
+	T_ASSERT(r.first_clat_pct[0] <= r.first_clat_pct[1] &&
+		 r.first_clat_pct[1] <= r.first_clat_pct[2]);
+	T_ASSERT(r.first_dev_p90_ns > 0 && r.first_dev_p90_ns <= r.run.jobs[0].clat_max_ns);
 	T_ASSERT_EQ(ios_repro_run(&jf, &cfg, &cols[0], true, NULL, NULL, &one, &e), 0);
 	T_ASSERT_EQ(one.run.nr_jobs, 1);
 	T_ASSERT_U64_EQ(one.disk_bytes[IOS_WRITE], 0);
