@@ -129,7 +129,6 @@ for eng in $ENGINES; do
 				ok=
 				break
 			fi
-			set -- "$@"
 			eval "r_$(key "$s")=\"$res\""
 			line="$line $s $(echo "$res" | awk '{ printf "%.0f IOPS %.0f+%.0f ns", $4, $2, $3 }')"
 		done
