@@ -19,8 +19,8 @@
  *   CPU, submit S + dispatch D cap at 1/(S+D); readers on the second CPU
  *   of a queue dispatch for themselves (also 1/(S+D), not the lock's 1/D
  *   of charging dispatches to the queue's first CPU);
- * - lab.cpu.model: the default (measured) is on for blk-mq runs and
- *   changes them, zero is off but keeps what is set explicitly, and the
+ * - lab.cpu.model: measured turns the cited defaults on and changes blk-mq
+ *   runs; zero, the default, is off but keeps what is set explicitly; the
  *   single-queue layer reads none of it (byte-identical reports);
  * - all costs 0: the JSON and normal reports are byte for byte those of
  *   lab.cpu.model=zero (the model is off).
@@ -199,15 +199,21 @@ static int test_zero_is_no_model(void)
 	return T_PASS;
 }
 
-/* the default model (measured) is on for blk-mq runs: they differ from zero */
-static int test_defaults_on(void)
+/*
+ * lab.cpu.model=measured turns the cited defaults on (the runs differ); the
+ * default is zero (a run without settings is byte for byte model=zero's)
+ */
+static int test_model_measured(void)
 {
 	const char *dflt[] = { "lab.cpus=2", NULL };
+	const char *on[] = { "lab.cpu.model=measured", "lab.cpus=2", NULL };
 	const char *off[] = { "lab.cpu.model=zero", "lab.cpus=2", NULL };
 	const char *scheds[] = { "none", "mq-deadline", "bfq-6.12" };
 
-	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++)
-		T_ASSERT_MSG(!same(scheds[i], dflt, off), "%s", scheds[i]);
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
+		T_ASSERT_MSG(!same(scheds[i], on, off), "%s", scheds[i]);
+		T_ASSERT_MSG(same(scheds[i], dflt, off), "%s", scheds[i]);
+	}
 	return T_PASS;
 }
 
@@ -227,7 +233,7 @@ static int test_zero_keeps_explicit(void)
 static int test_legacy_untouched(void)
 {
 	const char *plain[] = { "lab.cpus=2", NULL };
-	const char *off[] = { "lab.cpu.model=zero", "lab.cpus=2", NULL };
+	const char *off[] = { "lab.cpu.model=measured", "lab.cpus=2", NULL };
 	const char *big[] = { "lab.cpu.submit_ns=50000", "lab.cpu.complete_ns=50000",
 			      "lab.cpu.bfq.insert_ns=50000", "lab.cpu.bfq.complete_ns=50000",
 			      "lab.cpus=2", NULL };
@@ -325,7 +331,7 @@ static int test_bad_setting(void)
 int main(void)
 {
 	return T_RUN(test_queue_wide_lock_caps, test_kyber_lock_per_hctx, test_none_scales_with_cpus,
-		     test_completion_cost, test_zero_is_no_model, test_defaults_on,
+		     test_completion_cost, test_zero_is_no_model, test_model_measured,
 		     test_zero_keeps_explicit, test_legacy_untouched, test_sched_complete_cost,
 		     test_bfq_complete_holds_lock, test_dispatch_on_cpu, test_dispatch_by_submitter,
 		     test_bad_setting);
