@@ -196,15 +196,19 @@ struct ios_queue_config {
 	unsigned nr_cpus;
 	/*
 	 * blk-mq only: the host CPU time each step costs (lab.cpu.*; the
-	 * runner picks the insert/dispatch pair of the queue's scheduler).
-	 * All 0 (the default): no cost model, the queue runs exactly as
-	 * without one. See mq.c and docs/blk-mq.md "CPU cost model".
+	 * runner picks the insert/dispatch/complete costs of the queue's
+	 * scheduler family, measured defaults unless lab.cpu.model=zero).
+	 * All 0: no cost model, the queue runs exactly as without one. See
+	 * mq.c and docs/blk-mq.md "CPU cost model".
 	 */
 	struct ios_mq_cpu_cost {
 		uint64_t submit_ns;	/* per bio, on the submitting CPU */
 		uint64_t insert_ns;	/* per request, submitting CPU + scheduler lock */
-		uint64_t dispatch_ns;	/* per request, scheduler lock */
-		uint64_t complete_ns;	/* per request, the hctx's first CPU */
+		uint64_t dispatch_ns;	/* per request, scheduler lock + the CPU running the hctx */
+		uint64_t complete_ns;	/* per request, the hctx's first CPU (its interrupt's) */
+		/* per request, the scheduler's completed/finish_request, on that same CPU */
+		uint64_t sched_complete_ns;
+		bool sched_complete_locked;	/* ... holding the scheduler's lock (bfqd->lock) */
 	} cpu_cost;
 };
 

@@ -52,12 +52,20 @@ struct ios_lab_tunables {
 	uint64_t eio_every;		/* fault injection: every Nth data I/O of a job fails, EIO */
 	int lose_write;			/* the device drops the N-th O_DIRECT write (verify tests) */
 	int cpus;			/* simulated CPUs: blk-mq software contexts (1..IOS_MAX_CPUS) */
-	/* lab.cpu.*: blk-mq host CPU costs in ns (all default 0: no model; mq.c) */
+	/*
+	 * lab.cpu.*: blk-mq host CPU costs in ns (defaults cited in
+	 * docs/blk-mq.md; cpu_model IOS_CPU_MODEL_ZERO makes every cost not
+	 * set explicitly 0; mq.c)
+	 */
+	int cpu_model;			/* enum ios_cpu_model */
 	uint64_t cpu_submit_ns, cpu_complete_ns;
-	uint64_t cpu_mqdl_insert_ns, cpu_mqdl_dispatch_ns;
-	uint64_t cpu_kyber_insert_ns, cpu_kyber_dispatch_ns;
-	uint64_t cpu_bfq_insert_ns, cpu_bfq_dispatch_ns;
+	uint64_t cpu_mqdl_insert_ns, cpu_mqdl_dispatch_ns, cpu_mqdl_complete_ns;
+	uint64_t cpu_kyber_insert_ns, cpu_kyber_dispatch_ns, cpu_kyber_complete_ns;
+	uint64_t cpu_bfq_insert_ns, cpu_bfq_dispatch_ns, cpu_bfq_complete_ns;
 };
+
+/* lab.cpu.model: the cited defaults, or no cost unless one is set */
+enum ios_cpu_model { IOS_CPU_MODEL_MEASURED, IOS_CPU_MODEL_ZERO };
 
 extern const struct ios_tunable ios_lab_tunables_table[];
 

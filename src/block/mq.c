@@ -52,18 +52,22 @@
  * - Completion: completed(), then finish_request() as the request is
  *   freed, its tags freed, sleepers woken, the bios ended, the queue run.
  *
- * - CPU cost (lab.cpu.*, all 0 by default: then off and untouched). Each
- *   CPU and each scheduler lock (queue-wide for ops.dispatch schedulers,
- *   per hctx for dispatch_hctx ones, none for 'none') is a single server
- *   with a busy-until time. A bio enters at the end of its CPU's submit
- *   time and the lock's insert time (mq_cpu_charge), waiting till then in
- *   its CPU's FIFO; a dispatch reserves the lock for dispatch_ns and pulls
- *   at its end (mq_dispatch_paid); a completion loads the hctx's first
- *   CPU. The host timer brings each of those runs (mq_update_timer).
+ * - CPU cost (lab.cpu.*: measured defaults, or all 0 with
+ *   lab.cpu.model=zero, and then off and untouched). Each CPU and each
+ *   scheduler lock (queue-wide for ops.dispatch schedulers, per hctx for
+ *   dispatch_hctx ones, none for 'none') is a single server with a
+ *   busy-until time. A bio enters at the end of its CPU's submit time and
+ *   the lock's insert time (mq_cpu_charge), waiting till then in its CPU's
+ *   FIFO; a dispatch reserves the lock and the CPU running the hardware
+ *   queue for dispatch_ns and pulls at its end (mq_dispatch_paid); a
+ *   completion loads the hctx's first CPU with the block layer's and the
+ *   scheduler's completion time (and the scheduler's lock, for bfq). The
+ *   host timer brings each of those runs (mq_update_timer).
  *
- * Not modelled here yet: the plug's CPU time (a plugged bio pays its
- * submit cost when it enters, as any other), requeues the device asks for
- * after starting a request,
+ * Not modelled here yet: a separate CPU time for the plug (the kernel's
+ * blk_mq_flush_plug_list work is per request and counted in submit_ns: a
+ * plugged bio pays its submit cost when it enters, as any other), requeues
+ * the device asks for after starting a request,
  * shared tag sets, and I/O priority from the task.
  */
 #include <stdlib.h>
@@ -81,6 +85,7 @@
 
 static int mq_run_hctx(struct ios_queue *q, struct ios_mq_hctx *h, uint64_t now);
 static void mq_cpu_backlog(struct ios_queue *q, uint64_t now);
+static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
 
 static inline struct ios_mq_hctx *rq_hctx(struct ios_queue *q, const struct ios_request *rq)
 {
@@ -117,18 +122,66 @@ static struct ios_mq_lock *sched_lock(struct ios_queue *q, struct ios_mq_hctx *h
 	return q->mq->hctx_dispatch ? &h->lock : &q->mq->lock;
 }
 
+/* The first CPU mapped to hardware queue @h (its interrupt's in the lab). */
+static struct ios_mq_ctx *hctx_first_cpu(struct ios_queue *q, unsigned h)
+{
+	for (unsigned c = 0; c < q->mq->nr_cpus; c++)
+		if (q->mq->ctx[c].hctx == h)
+			return &q->mq->ctx[c];
+	return &q->mq->ctx[0];
+}
+
+/*
+ * The CPU kblockd runs @h's queue on (6.12 blk_mq_hctx_next_cpu): with one
+ * hardware queue WORK_CPU_UNBOUND, i.e. the CPU queueing the work, which
+ * for a completion's rerun is the completing CPU, the queue's first here;
+ * with several, the kernel takes the mask's CPUs in turn, 8 runs each
+ * (BLK_MQ_CPU_WORK_BATCH): the lab takes the first one (no test could see
+ * the turns: nearly every dispatch is a submitter's, which spins for it).
+ */
+static struct ios_mq_ctx *hctx_kblockd_cpu(struct ios_queue *q, struct ios_mq_hctx *h)
+{
+	return hctx_first_cpu(q, h->idx);
+}
+
+/*
+ * The CPU that runs hardware queue @h now. Linux 6.12 blk_mq_run_hw_queue
+ * (block/blk-mq.c; the rule dates from Bart Van Assche's July 2023 patch
+ * "block: Improve performance for BLK_MQ_F_BLOCKING drivers", 6.6, and is
+ * unchanged in 6.18): a synchronous run dispatches on the calling CPU when
+ * that CPU is in hctx->cpumask, otherwise kblockd runs it on a CPU of the
+ * mask (blk_mq_delay_run_hw_queue, blk_mq_hctx_next_cpu). Submissions run
+ * synchronously; a completion's rerun (blk_mq_sched_restart) is async:
+ * -1 here, and the caller asks hctx_kblockd_cpu.
+ */
+static int hctx_run_cpu(struct ios_queue *q, struct ios_mq_hctx *h)
+{
+	struct ios_mq *mq = q->mq;
+
+	if (mq->run_cpu >= 0 && mq->ctx[mq->run_cpu].hctx == h->idx)
+		return mq->run_cpu;
+	return -1;
+}
+
 /*
  * A dispatch from @h may pull a request now? Each pull costs dispatch_ns
  * of its lock, paid BEFORE the request goes: the first ask reserves the
- * lock for dispatch_ns (after whatever holds it) and the run is asked
- * again then (cost_wake); that ask pulls and issues. So the request
- * reaches the device at the end of the lock time it paid for, and the
- * lock serves one insert or dispatch at a time.
+ * lock for dispatch_ns and the run is asked again then (cost_wake); that
+ * ask pulls and issues. So the request reaches the device at the end of
+ * the lock time it paid for, and the lock serves one insert or dispatch
+ * at a time. The CPU running @h is charged dispatch_ns too, from when it
+ * is free: what it submits next waits that much longer. (The lab does not
+ * make the lock wait for that CPU: a lock held idle while its CPU finishes
+ * a submission would waste lock time the kernel does not waste, as the
+ * dispatching CPU is the one running. Each server's load is exact; their
+ * overlap is simplified.)
  */
 static bool mq_dispatch_paid(struct ios_queue *q, struct ios_mq_hctx *h, uint64_t now)
 {
 	struct ios_mq *mq = q->mq;
 	struct ios_mq_lock *l = sched_lock(q, h);
+	struct ios_mq_ctx *c;
+	int cpu;
 
 	if (!l || !mq->cost.dispatch_ns)
 		return true;
@@ -141,6 +194,9 @@ static bool mq_dispatch_paid(struct ios_queue *q, struct ios_mq_hctx *h, uint64_
 		l->reserved = false;
 		return true;
 	}
+	cpu = hctx_run_cpu(q, h);
+	c = cpu >= 0 ? &mq->ctx[cpu] : hctx_kblockd_cpu(q, h);
+	c->busy_until = (c->busy_until > now ? c->busy_until : now) + mq->cost.dispatch_ns;
 	l->busy_until = now + mq->cost.dispatch_ns;
 	l->reserved = true;
 	if (l->busy_until < mq->cost_wake)
@@ -977,7 +1033,7 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 		return mq_submit_now(q, bio, now);
 	bio->cpu_ready_ns = mq_cpu_charge(q, bio, now);
 	if (bio->cpu_ready_ns <= now)
-		return mq_submit_now(q, bio, now);
+		return mq_submit_cpu(q, bio, now);
 	c = &mq->ctx[bio_ctx(q, bio)];
 	bio->next = NULL;
 	if (c->cpu_tail)
@@ -988,6 +1044,17 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	if (!q->in_run)
 		mq_update_timer(q, now);
 	return 1;
+}
+
+/* mq_submit_now on the bio's CPU: a run it makes dispatches there (hctx_run_cpu). */
+static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	int saved = q->mq->run_cpu, ret;
+
+	q->mq->run_cpu = (int)bio_ctx(q, bio);
+	ret = mq_submit_now(q, bio, now);
+	q->mq->run_cpu = saved;
+	return ret;
 }
 
 /* Bios whose CPU time has passed enter, earliest first (ties: lowest CPU). */
@@ -1015,10 +1082,42 @@ static void mq_cpu_backlog(struct ios_queue *q, uint64_t now)
 			best->cpu_tail = NULL;
 		bio->next = NULL;
 		/* a bio that sleeps for a tag is announced when it gets one */
-		if (!mq_submit_now(q, bio, now) && bio->queued)
+		if (!mq_submit_cpu(q, bio, now) && bio->queued)
 			bio->queued(bio, now);
 	}
 	mq->in_cpu_backlog = false;
+}
+
+/*
+ * The completion's CPU time, on the first CPU of the request's hardware
+ * queue: the CPU its interrupt lands on (for NVMe with a queue per CPU,
+ * the submitting CPU; 6.12 blk_mq_complete_request_remote completes
+ * locally unless rq_affinity sends it to the submitter). The block layer's
+ * part (complete_ns), then the scheduler's completed/finish_request
+ * (sched_complete_ns) for a request that went to the elevator, holding
+ * the scheduler's lock where the kernel does (bfq_finish_requeue_request
+ * takes bfqd->lock; dd_finish_request and kyber's completion hooks take
+ * none in 6.12). It delays what that CPU does next (and the lock's next
+ * holder), not this completion (docs/blk-mq.md).
+ */
+static void mq_cpu_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+	struct ios_mq_ctx *x = hctx_first_cpu(q, rq->mq_hctx);
+	uint64_t t = x->busy_until > now ? x->busy_until : now;
+
+	t += mq->cost.complete_ns;
+	if (mq->elevator && rq->nr_sectors && mq->cost.sched_complete_ns) {
+		struct ios_mq_lock *l = mq->cost.sched_complete_locked ?
+					sched_lock(q, rq_hctx(q, rq)) : NULL;
+
+		if (l && l->busy_until > t)
+			t = l->busy_until;
+		t += mq->cost.sched_complete_ns;
+		if (l)
+			l->busy_until = t;
+	}
+	x->busy_until = t;
 }
 
 void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error)
@@ -1026,22 +1125,8 @@ void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, 
 	struct ios_bio *bio;
 
 	ios_blk_rq_complete_acct(q, rq, now, error);
-	/*
-	 * The completion's CPU time, on the first CPU of the request's
-	 * hardware queue (its interrupt's): it delays what that CPU submits
-	 * next, not this completion (documented in docs/blk-mq.md).
-	 */
-	if (q->mq->cost_on && q->mq->cost.complete_ns) {
-		for (unsigned c = 0; c < q->mq->nr_cpus; c++) {
-			struct ios_mq_ctx *x = &q->mq->ctx[c];
-
-			if (x->hctx != rq->mq_hctx)
-				continue;
-			x->busy_until = (x->busy_until > now ? x->busy_until : now) +
-					q->mq->cost.complete_ns;
-			break;
-		}
-	}
+	if (q->mq->cost_on)
+		mq_cpu_complete(q, rq, now);
 	if (q->mq->elevator && rq->elv_sorted)
 		q->sched->ops.completed(q, rq, now);
 	/* free the tags before waking submitters, as block.c does */
@@ -1126,8 +1211,9 @@ int ios_mq_init(struct ios_queue *q, const struct ios_queue_config *cfg, struct 
 	q->nr_cpus = mq->nr_cpus;
 	mq->cost = cfg->cpu_cost;
 	mq->cost_on = mq->cost.submit_ns || mq->cost.insert_ns || mq->cost.dispatch_ns ||
-		      mq->cost.complete_ns;
+		      mq->cost.complete_ns || mq->cost.sched_complete_ns;
 	mq->cost_wake = IOS_NO_WAKEUP;
+	mq->run_cpu = -1;
 	ret = mq_nr_requests(q, cfg, e);
 	if (ret)
 		return ret;

@@ -79,6 +79,12 @@ struct ios_mq {
 	bool in_cpu_backlog;		/* bios due from the CPUs are entering */
 	struct ios_mq_lock lock;	/* a queue-wide scheduler's lock (dd->lock, bfqd->lock) */
 	uint64_t cost_wake;		/* the earliest a gated dispatch may go (IOS_NO_WAKEUP: none) */
+	/*
+	 * The CPU (ctx) whose submission runs the queue now, -1 for a run that
+	 * no submission made (a completion's, a timer's): a synchronous
+	 * blk_mq_run_hw_queue runs on the caller's CPU, others on the hctx's.
+	 */
+	int run_cpu;
 };
 
 /* mq_tag.c */

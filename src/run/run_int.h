@@ -598,8 +598,8 @@ static inline bool ios_run_gtod_reduced(const struct ios_job *j)
 /* run.c: what the disk gives the queue: legacy depth, or blk-mq tags and queues */
 void ios_run_queue_geometry(const struct ios_host_disk *disk, unsigned cpus, unsigned layer,
 			    struct ios_queue_config *qc);
-void ios_run_cpu_cost(const struct ios_lab_tunables *lab, const struct ios_sched_type *st,
-		      struct ios_mq_cpu_cost *cc);
+void ios_run_cpu_cost(const struct ios_lab_tunables *lab, const struct ios_settings *set,
+		      const struct ios_sched_type *st, struct ios_mq_cpu_cost *cc);
 /* The run's queue is a blk-mq one (its scheduler's layer): cpus_allowed counts there. */
 static inline bool ios_run_is_mq(const struct run_ctx *c)
 {

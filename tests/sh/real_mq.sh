@@ -26,4 +26,11 @@ for s in none mq-deadline mq-deadline-6.6 kyber bfq-6.12; do
 	rm -f wf
 	n=$((n + 1))
 done
+# --real never charges the lab's CPU cost model (the machine's CPU does the
+# work): with lab.cpu.model=measured the run is the plain one, every I/O a
+# request of its own (the model's delays would let random reads merge)
+printf '[r]\nfilename=rf\nsize=4m\nrw=randread\nbs=4k\ndirect=1\nioengine=libaio\niodepth=8\nnumber_ios=200\n' >r.fio
+timeout 60 "$BIN" run r.fio --real --scheduler mq-deadline --set lab.cpu.model=measured >out 2>err ||
+	fail "cpu model: exit $? ($(cat err))"
+grep -q "ios=200/0, merge=0/0" out || fail "cpu model under --real: disk stats $(grep 'ios=' out)"
 echo "real_mq: ok ($n schedulers)"

@@ -120,6 +120,29 @@ static int test_errors(void)
 	EXPECT(args, 2, "foo.bar");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
 	EXPECT(args, 2, "lab.submit_ns");
+	/* every lab.cpu.* cost: its name, the value and the range (issue 29, step 11) */
+	{
+		static const char *const cpu[] = {
+			"lab.cpu.submit_ns", "lab.cpu.complete_ns",
+			"lab.cpu.mq-deadline.insert_ns", "lab.cpu.mq-deadline.dispatch_ns",
+			"lab.cpu.mq-deadline.complete_ns", "lab.cpu.kyber.insert_ns",
+			"lab.cpu.kyber.dispatch_ns", "lab.cpu.kyber.complete_ns",
+			"lab.cpu.bfq.insert_ns", "lab.cpu.bfq.dispatch_ns", "lab.cpu.bfq.complete_ns",
+		};
+		char want[160];
+
+		for (size_t i = 0; i < sizeof(cpu) / sizeof(cpu[0]); i++) {
+			snprintf(args, sizeof(args), "run %s --scheduler bfq-6.12 --set %s=2s", good,
+				 cpu[i]);
+			snprintf(want, sizeof(want), "%s=2s: out of range, allowed 0..1000000000 ns",
+				 cpu[i]);
+			EXPECT(args, 2, want);
+			snprintf(args, sizeof(args), "run %s --set %s=-1", good, cpu[i]);
+			EXPECT(args, 2, cpu[i]);
+		}
+	}
+	snprintf(args, sizeof(args), "run %s --set lab.cpu.model=off", good);
+	EXPECT(args, 2, "lab.cpu.model=off: expected one of the listed names (allowed measured|zero)");
 	snprintf(args, sizeof(args), "run %s --set noequals", good);
 	EXPECT(args, 2, "NAME=VALUE");
 	snprintf(args, sizeof(args), "run %s --device nosuch", good);

@@ -2,7 +2,9 @@
  * Description: blk-mq's host CPU cost model (src/block/mq.c, lab.cpu.*),
  * following the lock layout of Linux 6.12 (dd->lock and bfqd->lock queue
  * wide, kyber's khd->lock per hardware queue, none without one), with
- * small whole runs of 4 random readers at iodepth 32 on ssd-nvme (0.2 s):
+ * small whole runs of 4 random readers at iodepth 32 on ssd-nvme (0.2 s).
+ * Each mechanism is tested alone, under lab.cpu.model=zero with only its
+ * own cost set:
  * - a queue-wide scheduler (bfq-6.12) with insert + dispatch = C per
  *   request is capped at 1/C IOPS, with 1 CPU and with 4 alike: the lock
  *   is one server whatever the CPUs;
@@ -10,8 +12,18 @@
  * - 'none' with a submit cost only is CPU bound and scales with lab.cpus:
  *   2 CPUs give twice the IOPS of 1 (within 2 %), 4 four times;
  * - a completion cost delays what the hardware queue's first CPU submits;
- * - all costs 0 given explicitly: the JSON and normal reports are byte
- *   for byte those of a run without the settings (the model is off).
+ * - a scheduler's own completion cost (lab.cpu.<family>.complete_ns)
+ *   loads that CPU too, and under bfq also its queue-wide lock (4 CPUs
+ *   stay at 1/C), under mq-deadline not (4 CPUs go past it);
+ * - a dispatch's time is the CPU's that runs the hardware queue: on one
+ *   CPU, submit S + dispatch D cap at 1/(S+D); readers on the second CPU
+ *   of a queue dispatch for themselves (also 1/(S+D), not the lock's 1/D
+ *   of charging dispatches to the queue's first CPU);
+ * - lab.cpu.model: measured turns the cited defaults on and changes blk-mq
+ *   runs; zero, the default, is off but keeps what is set explicitly; the
+ *   single-queue layer reads none of it (byte-identical reports);
+ * - all costs 0: the JSON and normal reports are byte for byte those of
+ *   lab.cpu.model=zero (the model is off).
  */
 #include <string.h>
 #include "harness.h"
@@ -20,6 +32,14 @@ static const char job[] =
 	"[global]\ndirect=1\nruntime=200ms\ntime_based\nsize=256m\nrw=randread\nbs=4k\n"
 	"ioengine=libaio\niodepth=32\nfilename=/dev/nvme0n1\n"
 	"[r]\nnumjobs=4\n";
+
+/* two readers pinned to CPU 1 (test_dispatch_by_submitter) */
+static const char job_cpu1[] =
+	"[global]\ndirect=1\nruntime=200ms\ntime_based\nsize=256m\nrw=randread\nbs=4k\n"
+	"ioengine=libaio\niodepth=32\nfilename=/dev/nvme0n1\ncpus_allowed=1\n"
+	"[r]\nnumjobs=2\n";
+
+static const char *job_text = job;
 
 #define SLACK 1.015
 
@@ -37,7 +57,7 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 	int ret = -1;
 
 	ios_job_parse_opts_init(&po);
-	if (ios_job_parse_buf("cpu.fio", job, strlen(job), &po, &jf, &e)) {
+	if (ios_job_parse_buf("cpu.fio", job_text, strlen(job_text), &po, &jf, &e)) {
 		fprintf(stderr, "parse: %s\n", e.msg);
 		goto out;
 	}
@@ -73,11 +93,11 @@ out:
 static int test_queue_wide_lock_caps(void)
 {
 	/* C = 4 + 6 us: at most 100k IOPS */
-	const char *one[] = { "lab.cpu.bfq.insert_ns=4000", "lab.cpu.bfq.dispatch_ns=6000",
+	const char *one[] = { "lab.cpu.model=zero", "lab.cpu.bfq.insert_ns=4000", "lab.cpu.bfq.dispatch_ns=6000",
 			      "lab.cpus=1", NULL };
-	const char *four[] = { "lab.cpu.bfq.insert_ns=4000", "lab.cpu.bfq.dispatch_ns=6000",
+	const char *four[] = { "lab.cpu.model=zero", "lab.cpu.bfq.insert_ns=4000", "lab.cpu.bfq.dispatch_ns=6000",
 			       "lab.cpus=4", NULL };
-	const char *free4[] = { "lab.cpus=4", NULL };
+	const char *free4[] = { "lab.cpu.model=zero", "lab.cpus=4", NULL };
 	double a, b, f;
 
 	T_ASSERT_EQ(run("bfq-6.12", one, &a, NULL, NULL), 0);
@@ -97,9 +117,9 @@ static int test_queue_wide_lock_caps(void)
 
 static int test_kyber_lock_per_hctx(void)
 {
-	const char *one[] = { "lab.cpu.kyber.insert_ns=4000", "lab.cpu.kyber.dispatch_ns=6000",
+	const char *one[] = { "lab.cpu.model=zero", "lab.cpu.kyber.insert_ns=4000", "lab.cpu.kyber.dispatch_ns=6000",
 			      "lab.cpus=1", NULL };
-	const char *four[] = { "lab.cpu.kyber.insert_ns=4000", "lab.cpu.kyber.dispatch_ns=6000",
+	const char *four[] = { "lab.cpu.model=zero", "lab.cpu.kyber.insert_ns=4000", "lab.cpu.kyber.dispatch_ns=6000",
 			       "lab.cpus=4", NULL };
 	double a, b;
 
@@ -114,9 +134,9 @@ static int test_kyber_lock_per_hctx(void)
 
 static int test_none_scales_with_cpus(void)
 {
-	const char *c1[] = { "lab.cpu.submit_ns=20000", "lab.cpus=1", NULL };
-	const char *c2[] = { "lab.cpu.submit_ns=20000", "lab.cpus=2", NULL };
-	const char *c4[] = { "lab.cpu.submit_ns=20000", "lab.cpus=4", NULL };
+	const char *c1[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=20000", "lab.cpus=1", NULL };
+	const char *c2[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=20000", "lab.cpus=2", NULL };
+	const char *c4[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=20000", "lab.cpus=4", NULL };
 	double a, b, d;
 
 	T_ASSERT_EQ(run("none", c1, &a, NULL, NULL), 0);
@@ -132,7 +152,7 @@ static int test_none_scales_with_cpus(void)
 
 static int test_completion_cost(void)
 {
-	const char *c[] = { "lab.cpu.complete_ns=20000", NULL };
+	const char *c[] = { "lab.cpu.model=zero", "lab.cpu.complete_ns=20000", NULL };
 	double a;
 
 	T_ASSERT_EQ(run("none", c, &a, NULL, NULL), 0);
@@ -141,34 +161,156 @@ static int test_completion_cost(void)
 	return T_PASS;
 }
 
+static bool same(const char *sched, const char *const *x, const char *const *y)
+{
+	struct ios_buf j1, j2, t1, t2;
+	double a, b;
+	bool eq = false;
+
+	ios_buf_init(&j1);
+	ios_buf_init(&j2);
+	ios_buf_init(&t1);
+	ios_buf_init(&t2);
+	if (!run(sched, x, &a, &j1, &t1) && !run(sched, y, &b, &j2, &t2) && j1.len > 1000)
+		eq = j1.len == j2.len && !memcmp(j1.s, j2.s, j1.len) && t1.len == t2.len &&
+		     !memcmp(t1.s, t2.s, t1.len);
+	ios_buf_free(&j1);
+	ios_buf_free(&j2);
+	ios_buf_free(&t1);
+	ios_buf_free(&t2);
+	return eq;
+}
+
 static int test_zero_is_no_model(void)
 {
 	const char *zero[] = { "lab.cpu.submit_ns=0", "lab.cpu.complete_ns=0",
 			       "lab.cpu.kyber.insert_ns=0", "lab.cpu.kyber.dispatch_ns=0",
+			       "lab.cpu.kyber.complete_ns=0",
 			       "lab.cpu.bfq.insert_ns=0", "lab.cpu.bfq.dispatch_ns=0",
+			       "lab.cpu.bfq.complete_ns=0",
 			       "lab.cpu.mq-deadline.insert_ns=0",
-			       "lab.cpu.mq-deadline.dispatch_ns=0", "lab.cpus=2", NULL };
-	const char *plain[] = { "lab.cpus=2", NULL };
-	const char *scheds[] = { "none", "kyber", "bfq-6.12" };
+			       "lab.cpu.mq-deadline.dispatch_ns=0",
+			       "lab.cpu.mq-deadline.complete_ns=0", "lab.cpus=2", NULL };
+	const char *off[] = { "lab.cpu.model=zero", "lab.cpus=2", NULL };
+	const char *scheds[] = { "none", "mq-deadline", "kyber", "bfq-6.12" };
+
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++)
+		T_ASSERT_MSG(same(scheds[i], zero, off), "%s", scheds[i]);
+	return T_PASS;
+}
+
+/*
+ * lab.cpu.model=measured turns the cited defaults on (the runs differ); the
+ * default is zero (a run without settings is byte for byte model=zero's)
+ */
+static int test_model_measured(void)
+{
+	const char *dflt[] = { "lab.cpus=2", NULL };
+	const char *on[] = { "lab.cpu.model=measured", "lab.cpus=2", NULL };
+	const char *off[] = { "lab.cpu.model=zero", "lab.cpus=2", NULL };
+	const char *scheds[] = { "none", "mq-deadline", "bfq-6.12" };
 
 	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
-		struct ios_buf j1, j2, t1, t2;
-		double a, b;
-
-		ios_buf_init(&j1);
-		ios_buf_init(&j2);
-		ios_buf_init(&t1);
-		ios_buf_init(&t2);
-		T_ASSERT_EQ(run(scheds[i], zero, &a, &j1, &t1), 0);
-		T_ASSERT_EQ(run(scheds[i], plain, &b, &j2, &t2), 0);
-		T_ASSERT(j1.len > 1000);
-		T_ASSERT_MSG(j1.len == j2.len && !memcmp(j1.s, j2.s, j1.len), "%s", scheds[i]);
-		T_ASSERT_MSG(t1.len == t2.len && !memcmp(t1.s, t2.s, t1.len), "%s", scheds[i]);
-		ios_buf_free(&j1);
-		ios_buf_free(&j2);
-		ios_buf_free(&t1);
-		ios_buf_free(&t2);
+		T_ASSERT_MSG(!same(scheds[i], on, off), "%s", scheds[i]);
+		T_ASSERT_MSG(same(scheds[i], dflt, off), "%s", scheds[i]);
 	}
+	return T_PASS;
+}
+
+/* lab.cpu.model=zero zeroes the defaults, not what is set explicitly */
+static int test_zero_keeps_explicit(void)
+{
+	const char *c[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=20000", NULL };
+	double a;
+
+	T_ASSERT_EQ(run("none", c, &a, NULL, NULL), 0);
+	printf("  model=zero, submit=20us, 1 CPU: %.0f IOPS\n", a);
+	T_ASSERT_MSG(a <= 50000 * SLACK && a > 48000, "%.0f", a);
+	return T_PASS;
+}
+
+/* the single-queue layer reads no lab.cpu.* setting: its reports are the same */
+static int test_legacy_untouched(void)
+{
+	const char *plain[] = { "lab.cpus=2", NULL };
+	const char *off[] = { "lab.cpu.model=measured", "lab.cpus=2", NULL };
+	const char *big[] = { "lab.cpu.submit_ns=50000", "lab.cpu.complete_ns=50000",
+			      "lab.cpu.bfq.insert_ns=50000", "lab.cpu.bfq.complete_ns=50000",
+			      "lab.cpus=2", NULL };
+	const char *scheds[] = { "noop", "deadline", "bfq" };
+
+	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
+		T_ASSERT_MSG(same(scheds[i], plain, off), "%s", scheds[i]);
+		T_ASSERT_MSG(same(scheds[i], plain, big), "%s", scheds[i]);
+	}
+	return T_PASS;
+}
+
+/* a scheduler's completion hooks load the completing CPU (kyber: no lock) */
+static int test_sched_complete_cost(void)
+{
+	const char *c[] = { "lab.cpu.model=zero", "lab.cpu.kyber.complete_ns=20000", NULL };
+	double a;
+
+	T_ASSERT_EQ(run("kyber", c, &a, NULL, NULL), 0);
+	printf("  kyber complete=20us, 1 CPU: %.0f IOPS\n", a);
+	T_ASSERT_MSG(a <= 50000 * SLACK && a > 45000, "%.0f", a);
+	return T_PASS;
+}
+
+/* bfq's completion holds bfqd->lock: 4 CPUs stay at 1/C; mq-deadline's holds none */
+static int test_bfq_complete_holds_lock(void)
+{
+	const char *b4[] = { "lab.cpu.model=zero", "lab.cpu.bfq.complete_ns=10000", "lab.cpus=4",
+			     NULL };
+	const char *d4[] = { "lab.cpu.model=zero", "lab.cpu.mq-deadline.complete_ns=10000",
+			     "lab.cpus=4", NULL };
+	double b, d;
+
+	T_ASSERT_EQ(run("bfq-6.12", b4, &b, NULL, NULL), 0);
+	T_ASSERT_EQ(run("mq-deadline", d4, &d, NULL, NULL), 0);
+	printf("  complete=10us, 4 CPUs: bfq-6.12 %.0f IOPS, mq-deadline %.0f\n", b, d);
+	T_ASSERT_MSG(b <= 100000 * SLACK && b > 90000, "%.0f", b);
+	T_ASSERT_MSG(d > 2 * b, "%.0f vs %.0f", d, b);
+	return T_PASS;
+}
+
+/* the dispatch's time is the CPU's that runs the hardware queue */
+static int test_dispatch_on_cpu(void)
+{
+	const char *one[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=10000",
+			      "lab.cpu.mq-deadline.dispatch_ns=10000", NULL };
+	double a;
+
+	T_ASSERT_EQ(run("mq-deadline", one, &a, NULL, NULL), 0);
+	printf("  mq-deadline submit=10us dispatch=10us, 1 CPU: %.0f IOPS\n", a);
+	/* one CPU submits and dispatches: 1 / 20 us (the lock alone: 1 / 10 us) */
+	T_ASSERT_MSG(a <= 50000 * SLACK && a > 45000, "%.0f", a);
+	return T_PASS;
+}
+
+/*
+ * A submission's run dispatches on the submitting CPU (blk_mq_run_hw_queue
+ * runs synchronously there): two readers on CPU 1 of a queue mapped to
+ * CPUs 0 and 1 pay every dispatch there, 1 / (S + D), where handing
+ * dispatches to the queue's first CPU (CPU 0) would leave CPU 1 only S and
+ * the lock's 1 / D.
+ */
+static int test_dispatch_by_submitter(void)
+{
+	const char *c[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=10000",
+			    "lab.cpu.kyber.dispatch_ns=10000", "lab.cpus=4",
+			    "device.nr_hw_queues=2", NULL };
+	double a;
+	int ret;
+
+	job_text = job_cpu1;
+	ret = run("kyber", c, &a, NULL, NULL);
+	job_text = job;
+	T_ASSERT_EQ(ret, 0);
+	printf("  kyber submit=10us dispatch=10us, readers on CPU 1 of 4 (2 queues): %.0f IOPS\n",
+	       a);
+	T_ASSERT_MSG(a <= 50000 * SLACK && a > 45000, "%.0f", a);
 	return T_PASS;
 }
 
@@ -176,14 +318,21 @@ static int test_zero_is_no_model(void)
 static int test_bad_setting(void)
 {
 	const char *bad[] = { "lab.cpu.submit_ns=2000000000", NULL };
+	const char *bad2[] = { "lab.cpu.bfq.complete_ns=-1", NULL };
+	const char *bad3[] = { "lab.cpu.model=off", NULL };
 	double a;
 
 	T_ASSERT(run("none", bad, &a, NULL, NULL) != 0);
+	T_ASSERT(run("bfq-6.12", bad2, &a, NULL, NULL) != 0);
+	T_ASSERT(run("none", bad3, &a, NULL, NULL) != 0);
 	return T_PASS;
 }
 
 int main(void)
 {
 	return T_RUN(test_queue_wide_lock_caps, test_kyber_lock_per_hctx, test_none_scales_with_cpus,
-		     test_completion_cost, test_zero_is_no_model, test_bad_setting);
+		     test_completion_cost, test_zero_is_no_model, test_model_measured,
+		     test_zero_keeps_explicit, test_legacy_untouched, test_sched_complete_cost,
+		     test_bfq_complete_holds_lock, test_dispatch_on_cpu, test_dispatch_by_submitter,
+		     test_bad_setting);
 }
