@@ -366,7 +366,9 @@ static int write_max(const struct wctx *w, const char *body, struct ios_cgroup_v
 		kl = (size_t)(eq - t.s);
 		vl = t.n - kl - 1;
 		if (!(vl == 3 && !memcmp(eq + 1, "max", 3))) {
-			ret = num_refuse(w, num_u64(eq + 1, vl, &val), eq + 1, vl, val);
+			enum num_status st = num_u64(eq + 1, vl, &val);
+
+			ret = num_refuse(w, st, eq + 1, vl, val);
 			if (ret)
 				return ret;
 		}
