@@ -248,6 +248,12 @@ struct ios_queue {
 	 */
 	unsigned nr_hw_queues, nr_cpus, nr_requests;
 	struct ios_mq *mq;		/* the blk-mq state (src/block/mq_int.h); NULL: legacy */
+	/*
+	 * The cgroup v2 group tree of a blk-mq queue (include/iosched/
+	 * blkcg.h), set by the runner once the workload's groups are known
+	 * and freed by it; NULL on the single-queue layer
+	 */
+	struct ios_blkcg_ctl *blkcg;
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;

@@ -65,12 +65,19 @@ enum ios_ioprio_class {
  * Nested paths ("a/b") have their parents created implicitly; a parent
  * always has a smaller id than its children.
  */
+struct ios_cgroup_v2;
+
 struct ios_cgroup {
 	char *path;			/* "a/b", "" for the root */
 	unsigned id;			/* 0 = root; dense, in order of first use */
 	unsigned weight;		/* 0 = the scheduler's default */
 	int ioprio;			/* lab.group_policy 2008 designs: 0..7; -1 = their default */
 	struct ios_cgroup *parent;	/* NULL for the root */
+	/*
+	 * The cgroup v2 files written for it (--set cgroup.PATH.io.*,
+	 * include/iosched/blkcg.h); NULL when none was.
+	 */
+	struct ios_cgroup_v2 *v2;
 	/*
 	 * Kept by the block layer: requests of the group's tasks completed,
 	 * by direction, and their sectors (what blkio.io_serviced and

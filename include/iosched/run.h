@@ -62,10 +62,17 @@ struct ios_lab_tunables {
 	uint64_t cpu_mqdl_insert_ns, cpu_mqdl_dispatch_ns, cpu_mqdl_complete_ns;
 	uint64_t cpu_kyber_insert_ns, cpu_kyber_dispatch_ns, cpu_kyber_complete_ns;
 	uint64_t cpu_bfq_insert_ns, cpu_bfq_dispatch_ns, cpu_bfq_complete_ns;
+	/* cgroup v2 controllers (docs/cgroup-v2-plan.md): CONFIG_HZ and the release */
+	int hz;				/* index into 100, 250, 300, 1000 (ios_run_lab_hz) */
+	int kernel;			/* enum ios_lab_kernel */
 };
 
 /* lab.cpu.model: the cited defaults, or no cost unless one is set */
 enum ios_cpu_model { IOS_CPU_MODEL_MEASURED, IOS_CPU_MODEL_ZERO };
+
+enum ios_lab_kernel { IOS_LAB_KERNEL_AUTO, IOS_LAB_KERNEL_6_6, IOS_LAB_KERNEL_6_12 };
+/* lab.hz in Hz */
+unsigned ios_run_lab_hz(const struct ios_lab_tunables *lab);
 
 extern const struct ios_tunable ios_lab_tunables_table[];
 

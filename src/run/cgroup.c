@@ -146,6 +146,7 @@ void ios_run_cgroups_free(struct run_ctx *c)
 {
 	for (unsigned i = 0; i < c->nr_cgroups; i++) {
 		free(c->cgroups[i]->path);
+		free(c->cgroups[i]->v2);
 		free(c->cgroups[i]);
 	}
 	free(c->cgroups);
@@ -195,17 +196,161 @@ static bool cg_has_tasks(const struct run_ctx *c, const struct ios_cgroup *cg)
 	return false;
 }
 
-/* --set cgroup.PATH.ioprio=N: the per-group priority of the 2008 designs */
+/*
+ * @path as a group's path ("/a//b/" is "a/b", as ios_run_cgroup_get
+ * normalizes it), without creating it: NULL when no job is in it or below.
+ */
+static struct ios_cgroup *cg_lookup(struct run_ctx *c, const char *path, size_t len)
+{
+	char norm[4096];
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < sizeof(norm) - 1; i++) {
+		if (path[i] == '/' && (!n || norm[n - 1] == '/'))
+			continue;
+		norm[n++] = path[i];
+	}
+	if (n && norm[n - 1] == '/')
+		n--;
+	if (!n)
+		return c->nr_cgroups ? c->cgroups[0] : ios_run_cgroup_get(c, NULL);
+	return cg_find(c, norm, n);
+}
+
+/* "none, mq-deadline-6.6, ..." : the schedulers that run on blk-mq */
+static const char *mq_sched_names(char *buf, size_t len)
+{
+	const struct ios_sched_type *t;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; (t = ios_sched_at(i)) && off < len; i++) {
+		int w;
+
+		if (ios_sched_layer(t) != IOS_SCHED_LAYER_MQ)
+			continue;
+		w = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", t->name);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+	return buf;
+}
+
+/*
+ * --set cgroup.PATH.FILE=VALUE for a cgroup v2 file (include/iosched/
+ * blkcg.h): the group must exist (a job in it or below, as a directory
+ * under /sys/fs/cgroup would), the file must exist on that level
+ * (CFTYPE_ONLY_ON_ROOT, CFTYPE_NOT_ON_ROOT: -ENOENT as for a missing
+ * file), and the scheduler must run on blk-mq, where the v2 controllers are
+ * modelled (Linux 6.12). The value goes through the kernel's parser for
+ * the file (src/block/blkcg_conf.c).
+ */
+static int cg_v2_setting(struct run_ctx *c, const struct ios_sched_type *st,
+			 struct ios_setting *s, const char *path, size_t plen,
+			 enum ios_blkcg_file f, struct ios_err *e)
+{
+	const struct ios_blkcg_cftype *ct = ios_blkcg_cftype(f);
+	const char *sep = *s->origin ? ": " : "";
+	struct ios_blkcg_devt dev;
+	struct ios_cgroup *cg;
+	char where[600], names[512];
+	bool root;
+
+	if (ios_sched_layer(st) != IOS_SCHED_LAYER_MQ)
+		return IOS_ERR(e, -EOPNOTSUPP, "%s%s%s: cgroup v2 I/O controllers are modelled on "
+			       "blk-mq (Linux 6.12) and %s runs the single-queue layer (-EOPNOTSUPP); "
+			       "choose a blk-mq scheduler: %s (the single-queue schedulers keep "
+			       "cgroup v1's cgroup_weight=)", s->origin, sep, s->name, st->name,
+			       mq_sched_names(names, sizeof(names)));
+	cg = cg_lookup(c, path, plen);
+	if (!cg)
+		return IOS_ERR(e, -ENOENT, "%s%s%s: no job is in cgroup '%.*s' or below it (the "
+			       "groups are the jobs' cgroup= paths)", s->origin, sep, s->name,
+			       (int)plen, path);
+	root = !cg->id;
+	if (root && (ct->flags & IOS_CFTYPE_NOT_ON_ROOT))
+		return IOS_ERR(e, -ENOENT, "%s%s%s: %s does not exist on the root cgroup "
+			       "(CFTYPE_NOT_ON_ROOT in %s, Linux 6.12): name a child group, "
+			       "cgroup.PATH.%s", s->origin, sep, s->name, ct->name, ct->kfile,
+			       ct->name);
+	if (!root && (ct->flags & IOS_CFTYPE_ONLY_ON_ROOT))
+		return IOS_ERR(e, -ENOENT, "%s%s%s: %s exists only on the root cgroup "
+			       "(CFTYPE_ONLY_ON_ROOT in %s, Linux 6.12): it configures the device; "
+			       "write it as cgroup.%s", s->origin, sep, s->name, ct->name,
+			       ct->kfile, ct->name);
+	if (!cg->v2) {
+		cg->v2 = malloc(sizeof(*cg->v2));
+		if (!cg->v2)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		ios_cgroup_v2_init(cg->v2);
+	}
+	ios_blkcg_devt_of(c->host ? c->host->disk.profile : NULL, &dev);
+	snprintf(where, sizeof(where), "%s%s%s", s->origin, sep, s->name);
+	return ios_blkcg_conf_write(f, s->value, &dev, cg->v2, where, e);
+}
+
+/*
+ * Nothing reads the v2 files yet (docs/cgroup-v2-plan.md §12, step 1): a
+ * run that sets them says so once, naming the step that will model each.
+ */
+static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
+		      struct ios_err *e)
+{
+	char buf[1024];
+	size_t off = 0;
+	unsigned files = 0;
+
+	for (unsigned i = 0; i < c->nr_cgroups; i++)
+		if (c->cgroups[i]->v2)
+			files |= c->cgroups[i]->v2->written;
+	for (int f = 0; f < IOS_BLKCG_NR_FILES && off < sizeof(buf); f++) {
+		const struct ios_blkcg_cftype *ct = ios_blkcg_cftype(f);
+		int w;
+
+		if (!(files & (1u << f)))
+			continue;
+		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (%s)", off ? ", " : "", ct->name,
+			     ct->modelled_by);
+		if (w > 0)
+			off += (size_t)w;
+	}
+	for (size_t i = 0; set && i < set->n && off < sizeof(buf); i++) {
+		int w;
+
+		if (strcmp(set->v[i].name, "lab.hz") && strcmp(set->v[i].name, "lab.kernel"))
+			continue;
+		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (read by io.max, io.cost and "
+			     "io.latency, steps 3-5)", off ? ", " : "", set->v[i].name);
+		if (w > 0)
+			off += (size_t)w;
+	}
+	if (!off)
+		return 0;
+	if (ios_run_warn(out, "cgroup v2 settings are parsed and checked but not yet modelled: "
+			 "%s; this run is the same as without them (docs/cgroup-v2-plan.md §12)",
+			 buf))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * --set cgroup.PATH.ioprio=N: the per-group priority of the 2008 designs;
+ * cgroup.PATH.FILE=VALUE: a cgroup v2 file (cg_v2_setting)
+ */
 static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		       struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
 {
 	const struct ios_sched_cgroups *cgi = st->cgroups;
+	int ret;
 
 	for (size_t i = 0; set && i < set->n; i++) {
 		struct ios_setting *s = &set->v[i];
 		const struct ios_scope *sc = ios_scope_of(s->name);
 		const char *attr, *path;
 		struct ios_cgroup *cg;
+		enum ios_blkcg_file f;
+		size_t plen;
 		char *end;
 		long v;
 
@@ -213,11 +358,20 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 			continue;
 		path = s->name + strlen(sc->prefix);
 		s->used = true;
+		if (!ios_blkcg_resolve(path, &plen, &f)) {
+			ret = cg_v2_setting(c, st, s, path, plen, f, e);
+			if (ret)
+				return ret;
+			continue;
+		}
 		attr = strrchr(path, '.');
 		if (!attr || attr == path || strcmp(attr, ".ioprio"))
-			return IOS_ERR(e, -ENOENT, "%s%sunknown setting '%s': the lab's cgroup "
-				       "setting is cgroup.PATH.ioprio", s->origin,
-				       *s->origin ? ": " : "", s->name);
+			return IOS_ERR(e, -ENOENT, "%s%sunknown setting '%s': the cgroup settings "
+				       "are cgroup.PATH.FILE with FILE io.weight, io.max, io.latency, "
+				       "io.prio.class or io.bfq.weight (cgroup.io.cost.qos and "
+				       "cgroup.io.cost.model on the root), and the lab's "
+				       "cgroup.PATH.ioprio", s->origin, *s->origin ? ": " : "",
+				       s->name);
 		cg = cg_find(c, path, (size_t)(attr - path));
 		if (!cg || !cg->id)
 			return IOS_ERR(e, -ENOENT, "%s%s%s: no job is in cgroup '%.*s'", s->origin,
@@ -240,7 +394,7 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		}
 		cg->ioprio = (int)v;
 	}
-	return 0;
+	return cg_v2_note(c, set, out, e);
 }
 
 /*
@@ -317,7 +471,17 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 				       "groups (cfq-4.19, bfq)", cf, cl, j->name, j->cgroup,
 				       st->name);
 	}
-	return cg_settings(c, st, set, out, e);
+	int err = cg_settings(c, st, set, out, e);
+
+	if (err)
+		return err;
+	/* blk-mq: the queue's group tree, for the v2 controllers (blk_cgroup.c) */
+	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ && c->q && !c->q->blkcg && c->nr_cgroups) {
+		c->q->blkcg = ios_blkcg_ctl_create(c->cgroups, c->nr_cgroups);
+		if (!c->q->blkcg)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
+	return 0;
 }
 
 /* ---- results ---- */

@@ -66,6 +66,16 @@ static const char *const lab_cpu_models[] = { "measured", "zero", NULL };
 #define LAB_CPU_BFQ_DISPATCH_NS		"633"
 #define LAB_CPU_BFQ_COMPLETE_NS		"634"
 
+/* lab.hz: the CONFIG_HZ choices Linux offers (kernel/Kconfig.hz) */
+static const char *const lab_hz_names[] = { "100", "250", "300", "1000", NULL };
+static const unsigned lab_hz_values[] = { 100, 250, 300, 1000 };
+static const char *const lab_kernel_names[] = { "auto", "6.6", "6.12", NULL };
+
+unsigned ios_run_lab_hz(const struct ios_lab_tunables *lab)
+{
+	return lab->hz >= 0 && lab->hz < 4 ? lab_hz_values[lab->hz] : 250;
+}
+
 const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "file_size", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_size),
 	  0, INT64_MAX, "0", "B",
@@ -176,6 +186,19 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "cpu.bfq.complete_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_bfq_complete_ns),
 	  0, 1000000000, LAB_CPU_BFQ_COMPLETE_NS, "ns",
 	  "bfq-6.12 only: CPU time of bfq_finish_requeue_request (bfq_completed_request) on the completing CPU, holding bfqd->lock", 0, NULL },
+	/*
+	 * The jiffy of blk-throttle's slices and io.latency's timer: 250 as
+	 * Debian configures it (docs/blk-mq-plan.md R4); Fedora, RHEL and
+	 * Ubuntu 24.04 use 1000 (docs/cgroup-v2-plan.md R2).
+	 */
+	{ "hz", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, hz), 0, 0, "250", "",
+	  "blk-mq cgroup v2 controllers: the kernel's CONFIG_HZ (100, 250, 300 or 1000), the "
+	  "jiffy io.max's slices and io.latency's timer count in (docs/cgroup-v2-plan.md)", 0,
+	  lab_hz_names },
+	{ "kernel", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, kernel), 0, 0, "auto", "",
+	  "blk-mq cgroup v2 controllers: the block core's release, 6.6 or 6.12; auto follows "
+	  "the scheduler profile (mq-deadline-6.6: 6.6, the other blk-mq ones: 6.12)", 0,
+	  lab_kernel_names },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -355,8 +378,11 @@ static void ctx_free(struct run_ctx *c)
 	 * contexts it holds state for (the tasks' and the flusher's), which
 	 * live in c->tasks and c->vfs.
 	 */
-	if (c->q)
+	if (c->q) {
+		ios_blkcg_ctl_destroy(c->q->blkcg);
+		c->q->blkcg = NULL;
 		ios_queue_destroy(c->q);
+	}
 	c->q = NULL;
 	ios_run_jobctl_free(c);
 	if (c->tasks)

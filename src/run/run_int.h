@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include "iosched/strmap.h"
 #include "iosched/ios.h"
+#include "iosched/blkcg.h"
 #include "iosched/fiolog.h"
 #include "iosched/plot.h"
 #include "iosched/replay.h"

@@ -20,7 +20,9 @@
  *            max, one below, one above, its default, 0, a number from the
  *            bytes with a unit suffix, or the bytes as they are;
  *            5 the bytes as a raw NAME=VALUE (unknown names, cgroup.*);
- *            6 the bytes as one more option line of the job file's last job.
+ *            6 the bytes as one more option line of the job file's last job;
+ *            7 a cgroup v2 file (cgroup.PATH.io.*) of the root or a group,
+ *            @index choosing both, the bytes as its value.
  * lab.max_sim_time is the fuzzer's own (0.3 s simulated): a record may not
  * set it, so every run is short. device.capacity starts at 4 GiB (a record
  * may change it): laying out a 1 TB disk would cost more than the run.
@@ -34,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/ios.h"
+#include "iosched/blkcg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -129,7 +132,24 @@ static int fz_record(const struct ios_sched_type *st, const struct ios_dev_type 
 
 	size_t n;
 
-	table %= 7;
+	table %= 8;
+	if (table == 7) {
+		/*
+		 * a cgroup v2 file (include/iosched/blkcg.h) of the root, a or b
+		 * (the cgroup job's groups), the bytes as its value: the parsers
+		 * of src/block/blkcg_conf.c, the root rules, the SQ refusal
+		 */
+		static const char *const groups[] = { "", "a.", "b.", "a/x." };
+		const struct ios_blkcg_cftype *ct = ios_blkcg_cftype(idx / 4 % IOS_BLKCG_NR_FILES);
+
+		if (len >= sizeof(value))
+			len = sizeof(value) - 1;
+		for (size_t i = 0; i < len; i++)
+			value[i] = b[i] ? (char)b[i] : ' ';
+		value[len] = '\0';
+		snprintf(name, sizeof(name), "cgroup.%s%s", groups[idx % 4], ct->name);
+		return ios_settings_add(set, name, value, "fuzz") ? 0 : 1;
+	}
 	if (table == 6) {
 		/* one more option line for the last job: no newlines inside */
 		if (*job_len + len + 2 >= FZ_MAX_JOB)

@@ -116,6 +116,13 @@ static int test_errors(void)
 	EXPECT(args, 2, "device.burst_credits=1000 needs device.burst_iops above device.iops=3000");
 	snprintf(args, sizeof(args), "run %s --device cloud --set device.latency_us=-1", good);
 	EXPECT(args, 2, "device.latency_us=-1");
+	/* cgroup v2 files (docs/cgroup-v2.md): the kernel parser's rule, the single-queue refusal */
+	snprintf(args, sizeof(args), "run %s --scheduler none --set 'cgroup.io.cost.qos=min=150 "
+		 "max=100'", good);
+	EXPECT(args, 2, "cgroup.io.cost.qos=min=150 max=100: min 150.00 % is above max 100.00 %");
+	snprintf(args, sizeof(args), "run %s --scheduler deadline --set cgroup.io.prio.class=idle",
+		 good);
+	EXPECT(args, 2, "deadline runs the single-queue layer (-EOPNOTSUPP)");
 	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
 	EXPECT(args, 2, "foo.bar");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
