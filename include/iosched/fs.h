@@ -10,13 +10,18 @@
  *    ext3 indirect block), if any;
  *  - which metadata blocks an open() reads (directory and inode blocks).
  *
- * Three layouts (lab.fs):
+ * Four layouts (lab.fs):
  *  - ext3: 4 KiB blocks in 128 MiB block groups, each starting with its
  *    bitmaps and inode table; a file gets 12 direct blocks, then an
  *    indirect block ahead of every 1024 data blocks (and a double-indirect
  *    block ahead of the second indirect, as ext3 allocates them); the files
  *    of a directory are allocated from the directory's group onwards, and
  *    directories are spread over the groups;
+ *  - ext4: ext3's groups with 64-byte descriptors and flex_bg (the
+ *    bitmaps and inode tables of 16 groups packed in the first), files
+ *    mapped by extents (four in the inode, then a tree block a mapping
+ *    reads first), allocated from the second group of their inode's flex
+ *    group, and a journal region from mke2fs's table (layout_ext4.c);
  *  - extent: each file one contiguous extent (ext4 or XFS writing a file
  *    at once); an open reads only the inode;
  *  - raw: no filesystem: files are plain LBA ranges, nothing to read on
@@ -42,6 +47,7 @@ enum ios_fs_type {
 	IOS_FS_EXT3 = 0,
 	IOS_FS_EXTENT,
 	IOS_FS_RAW,
+	IOS_FS_EXT4,
 };
 
 struct ios_fs;
@@ -135,6 +141,17 @@ void ios_fs_set_apart(struct ios_fs *fs);
 /* Map file block @fblock (4 KiB units) of @f; @fblock must be inside the file. */
 void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint64_t fblock,
 		      struct ios_fs_map *out);
+
+/*
+ * ext4: the journal (inode 8) as a file: its size, and its blocks through
+ * ios_fs_map_block. NULL on the other layouts and on an ext4 too small for
+ * one (under 2048 blocks, as mke2fs).
+ */
+const struct ios_fs_file *ios_fs_journal(const struct ios_fs *fs);
+/* ext4: the levels of @f's extent tree below its inode (0: its extents fit in the inode) */
+unsigned ios_fs_extent_depth(const struct ios_fs_file *f);
+/* ext4: @f's extents (0 on the other layouts) */
+uint64_t ios_fs_extent_count(const struct ios_fs_file *f);
 
 /* Bytes of the device used by data and metadata so far. */
 uint64_t ios_fs_used_bytes(const struct ios_fs *fs);

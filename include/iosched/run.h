@@ -35,6 +35,9 @@ extern "C" {
  */
 #define IOS_RUN_MAX_FILES (1u << 18)
 
+/* lab.fs=auto: ext3 on the single-queue layer, ext4 on blk-mq (after enum ios_fs_type's values) */
+#define IOS_LAB_FS_AUTO 4
+
 /* lab.* tunables: knobs that exist only in this lab */
 struct ios_lab_tunables {
 	uint64_t file_size;		/* size of files that "exist" before the run; 0: none do */
@@ -43,7 +46,7 @@ struct ios_lab_tunables {
 	uint64_t file_align;		/* alignment of files laid out on the device */
 	uint64_t max_sim_time_ns;	/* safety limit on simulated time */
 	int cross_queue_merge;		/* 1: no scheduler merge veto (Linux before 2.6.20) */
-	int fs;				/* enum ios_fs_type: ext3, extent, raw */
+	int fs;				/* enum ios_fs_type, or IOS_LAB_FS_AUTO until the queue is built */
 	uint64_t page_copy_ns;		/* CPU time to copy a page to or from user space */
 	int barrier;			/* fsync flushes the drive's write cache */
 	int creator_pid;		/* pid that wrote the first file; 0: from the seed */

@@ -50,7 +50,7 @@ static uint64_t bits_in(const uint64_t *map, uint64_t from, uint64_t to)
 
 static void used_adjust(struct ios_fs *fs, int64_t blocks)
 {
-	if (fs->type == IOS_FS_EXT3) {
+	if (lay_is_ext(fs)) {
 		ios_lay_ext3_adjust(fs, -blocks, 0);
 		return;
 	}
@@ -236,7 +236,7 @@ void ios_fs_unlink(struct ios_fs *fs, struct ios_fs_file *f)
 	if (f->is_dev || lf->unlinked)
 		return;
 	used_adjust(fs, -(int64_t)(lf->nblocks - lf->nr_holes));
-	if (fs->type == IOS_FS_EXT3)
+	if (lay_is_ext(fs))
 		ios_lay_ext3_adjust(fs, 0, 1);
 	lf->unlinked = true;
 }
@@ -254,7 +254,7 @@ int ios_fs_recreate(struct ios_fs *fs, struct ios_fs_file *f)
 	if (ret)
 		return ret;
 	lf->unlinked = false;
-	if (fs->type == IOS_FS_EXT3)
+	if (lay_is_ext(fs))
 		ios_lay_ext3_adjust(fs, 0, -1);
 	return 0;
 }

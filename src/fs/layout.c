@@ -37,6 +37,7 @@ static const char *const lay_type_names[] = {
 	[IOS_FS_EXT3] = "ext3",
 	[IOS_FS_EXTENT] = "extent",
 	[IOS_FS_RAW] = "raw",
+	[IOS_FS_EXT4] = "ext4",
 };
 
 const char *ios_fs_type_name(enum ios_fs_type type)
@@ -82,7 +83,7 @@ int ios_fs_create(enum ios_fs_type type, uint64_t capacity_bytes, uint64_t align
 
 	*out = NULL;
 	if ((unsigned)type >= IOS_ARRAY_SIZE(lay_type_names))
-		return IOS_ERR(e, -EINVAL, "unknown filesystem layout %d (ext3, extent or raw)",
+		return IOS_ERR(e, -EINVAL, "unknown filesystem layout %d (ext3, ext4, extent or raw)",
 			       (int)type);
 	/* 0 is the runner's historical "no alignment": one block */
 	if (!align_bytes)
@@ -117,7 +118,7 @@ int ios_fs_create(enum ios_fs_type type, uint64_t capacity_bytes, uint64_t align
 		fs->next_byte = LAY_EXTENT_AREA_BYTES;
 		fs->used_bytes = LAY_EXTENT_AREA_BYTES;
 	}
-	if (type == IOS_FS_EXT3) {
+	if (lay_is_ext(fs)) {
 		ret = ios_lay_ext3_init(fs, e);
 		if (ret) {
 			free(fs);
@@ -141,9 +142,10 @@ void ios_fs_destroy(struct ios_fs *fs)
 		free(f->run_idx);
 		free(f->holes);
 		free(f->unwritten);
+		ios_lay_ext4_free_tree(f);
 		free(f);
 	}
-	if (fs->type == IOS_FS_EXT3)
+	if (lay_is_ext(fs))
 		ios_lay_ext3_fini(fs);
 	ios_strmap_free(&fs->names);
 	free(fs);
@@ -291,7 +293,7 @@ static int lay_add(struct ios_fs *fs, const char *path, uint64_t size, bool fit,
 			       "file '%s' has a size of 0 bytes: only /dev/ paths (the whole "
 			       "device) may be given without a size", path);
 	/* ext3 checks names itself, on the normalised path */
-	if ((dev || fs->type != IOS_FS_EXT3) &&
+	if ((dev || !lay_is_ext(fs)) &&
 	    lay_names_find(&fs->names, path, strlen(path), NULL) != LAY_NONE)
 		return IOS_ERR(e, -EEXIST, "file '%s' is already laid out", path);
 
@@ -328,7 +330,7 @@ static int lay_add(struct ios_fs *fs, const char *path, uint64_t size, bool fit,
 			break;
 		}
 	}
-	if (!ret && (dev || fs->type != IOS_FS_EXT3))
+	if (!ret && (dev || !lay_is_ext(fs)))
 		ret = lay_names_add(&fs->names, path, strlen(path), LAY_FILE, lf) ?
 		      IOS_ERR(e, -ENOMEM, "out of memory") : 0;
 	if (ret) {
@@ -369,6 +371,10 @@ void ios_fs_map_block(const struct ios_fs *fs, const struct ios_fs_file *f, uint
 		ios_lay_ext3_map(fs, lf, fblock, out);
 		return;
 	}
+	if (!f->is_dev && fs->type == IOS_FS_EXT4) {
+		ios_lay_ext4_map(fs, lf, fblock, out);
+		return;
+	}
 	out->block = lf->start_block + fblock;
 	out->contig = lf->nblocks - fblock;
 	out->nr_meta = 0;
@@ -389,7 +395,7 @@ void ios_fs_set_creator(struct ios_fs *fs, uint32_t pid)
 
 uint64_t ios_fs_used_bytes(const struct ios_fs *fs)
 {
-	if (fs->type == IOS_FS_EXT3)
+	if (lay_is_ext(fs))
 		return ios_lay_ext3_used_bytes(fs);
 	return fs->used_bytes;
 }
@@ -398,6 +404,7 @@ uint64_t ios_fs_free_inodes(const struct ios_fs *fs)
 {
 	switch (fs->type) {
 	case IOS_FS_EXT3:
+	case IOS_FS_EXT4:
 		return ios_lay_ext3_free_inodes(fs);
 	case IOS_FS_EXTENT:
 		return LAY_EXTENT_MAX_INODES - fs->nr_inodes;

@@ -57,81 +57,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include "layout_int.h"
-
-#define EXT3_BPG		32768u	/* blocks per group: one 4 KiB bitmap */
-#define EXT3_INODE_SIZE		256u
-#define EXT3_INODE_RATIO	16384u
-#define EXT3_INODES_PER_BLOCK	(IOS_FS_BLOCK_SIZE / EXT3_INODE_SIZE)
-#define EXT3_DESC_PER_BLOCK	(IOS_FS_BLOCK_SIZE / 32u)
-#define EXT3_ADDR_PER_BLOCK	(IOS_FS_BLOCK_SIZE / 4u)
-#define EXT3_MAX_FS_BLOCKS	0xffffffffull	/* 32-bit block numbers */
-#define EXT3_ROOT_INO		2u
-#define EXT3_FIRST_INO		11u		/* lost+found; 1-10 are reserved */
-#define EXT3_LPF_BLOCKS		4u		/* mke2fs makes lost+found 16 KiB */
-#define EXT3_SPARE_BLOCKS	50u		/* a last group needs this much data */
-
-/* First file block of the single-, double- and triple-indirect trees. */
-#define EXT3_IND_FIRST		12ull
-#define EXT3_DIND_FIRST		(EXT3_IND_FIRST + EXT3_ADDR_PER_BLOCK)
-#define EXT3_TIND_FIRST		(EXT3_DIND_FIRST + (uint64_t)EXT3_ADDR_PER_BLOCK * EXT3_ADDR_PER_BLOCK)
-
-/*
- * ext3_max_size() for 4 KiB blocks: i_blocks counts 512-byte sectors in
- * 32 bits, data and indirect blocks together, so a dense file stops at
- * (2^32 - 1) / 8 blocks minus the most indirect blocks a file can have.
- */
-#define EXT3_MAX_FILE_BLOCKS \
-	((0xffffffffull >> 3) - (1 + (1 + 1024) + (1 + 1024 + 1024 * 1024)))
-#define EXT3_MAX_FILE_BYTES	(EXT3_MAX_FILE_BLOCKS * IOS_FS_BLOCK_SIZE)
-
-/*
- * Free space of a group: a few sorted extents. A file's first block goes to
- * the group's start plus the creator's colour, which leaves a hole before
- * it for later files, so a group is not simply a prefix of used blocks.
- */
-#define EXT3_MAX_FREE 64
-
-struct ext3_extent {
-	uint64_t s, e;			/* [s, e) */
-};
-
-struct ext3_group {
-	uint64_t data;			/* first block after the group's metadata */
-	uint64_t end;			/* one past the group's last block */
-	uint64_t nfree_blocks;
-	unsigned nfree;
-	struct ext3_extent free[EXT3_MAX_FREE];
-	uint32_t used_inodes;		/* inodes taken: a prefix of the bitmap */
-	uint32_t used_dirs;
-};
-
-struct ext3_dir {
-	uint32_t ino;
-	unsigned group;
-	uint64_t block;			/* its one data block */
-	struct ext3_dir *next;
-};
-
-struct ext3_geom {
-	uint64_t blocks;		/* after dropping a too-short last group */
-	unsigned ngroups;
-	unsigned gdt;			/* group-descriptor blocks */
-	unsigned rsv;			/* reserved GDT blocks (resize_inode) */
-	unsigned ipg;			/* inodes per group */
-	unsigned itb;			/* inode-table blocks per group */
-};
-
-struct lay_ext3 {
-	struct ext3_geom geo;
-	uint32_t creator_pid;		/* of the process that writes the next file */
-	uint64_t free_blocks;
-	uint64_t free_inodes;
-	uint64_t ndirs;
-	struct ext3_group *g;
-	struct ext3_dir root;
-	struct ext3_dir *dirs;		/* every directory made, for freeing */
-};
+#include "layout_ext_int.h"
 
 static uint64_t ext3_div_ceil(uint64_t a, uint64_t b)
 {
@@ -156,19 +82,23 @@ static bool ext3_has_super(uint64_t g)
 }
 
 /* resize_inode: descriptor room to grow 1024-fold (or to 2^32 blocks), at most one block of pointers */
-static unsigned ext3_reserved_gdt(uint64_t blocks, unsigned gdt)
+static unsigned ext3_reserved_gdt(uint64_t blocks, unsigned gdt, unsigned dpb)
 {
 	uint64_t max_blocks = EXT3_MAX_FS_BLOCKS;
 	uint64_t rsv;
 
 	if (blocks < max_blocks / 1024)
 		max_blocks = blocks * 1024;
-	rsv = ext3_div_ceil(ext3_div_ceil(max_blocks, EXT3_BPG), EXT3_DESC_PER_BLOCK) - gdt;
+	rsv = ext3_div_ceil(ext3_div_ceil(max_blocks, EXT3_BPG), dpb) - gdt;
 	return rsv > EXT3_ADDR_PER_BLOCK ? EXT3_ADDR_PER_BLOCK : (unsigned)rsv;
 }
 
-/* ext2fs_initialize's sizing for @blocks 4 KiB blocks; false when mke2fs says "too small". */
-static bool ext3_geometry(uint64_t blocks, struct ext3_geom *geo)
+/*
+ * ext2fs_initialize's sizing for @blocks 4 KiB blocks with @dpb group
+ * descriptors per block (128 for ext3's 32-byte ones, 64 for ext4's 64bit
+ * feature); false when mke2fs says "too small".
+ */
+static bool ext3_geometry(uint64_t blocks, unsigned dpb, struct ext3_geom *geo)
 {
 	uint64_t inodes = blocks * (IOS_FS_BLOCK_SIZE / 1024) / (EXT3_INODE_RATIO / 1024);
 
@@ -181,7 +111,7 @@ static bool ext3_geometry(uint64_t blocks, struct ext3_geom *geo)
 
 		if (!ngroups)
 			return false;
-		gdt = (unsigned)ext3_div_ceil(ngroups, EXT3_DESC_PER_BLOCK);
+		gdt = (unsigned)ext3_div_ceil(ngroups, dpb);
 		ipg = ext3_div_ceil(inodes, ngroups);
 		if (ipg > IOS_FS_BLOCK_SIZE * 8)
 			return false;	/* not reachable with inode_ratio 16384 */
@@ -189,7 +119,7 @@ static bool ext3_geometry(uint64_t blocks, struct ext3_geom *geo)
 		itb = ext3_div_ceil(ipg * EXT3_INODE_SIZE, IOS_FS_BLOCK_SIZE);
 		ipg = itb * EXT3_INODES_PER_BLOCK & ~7ull;
 		itb = ext3_div_ceil(ipg * EXT3_INODE_SIZE, IOS_FS_BLOCK_SIZE);
-		rsv = ext3_reserved_gdt(blocks, gdt);
+		rsv = ext3_reserved_gdt(blocks, gdt, dpb);
 		overhead = 2 + itb;
 		if (ext3_has_super(ngroups - 1))
 			overhead += 1 + gdt + rsv;
@@ -267,7 +197,9 @@ static struct ext3_group *ext3_grp(const struct lay_ext3 *cx, unsigned g)
 	struct lay_ext3 *x = (struct lay_ext3 *)cx;
 	struct ext3_group *gr = &x->g[g];
 
-	if (!gr->end) {		/* every group's end is past its first block */
+	if (!gr->end && x->flex) {
+		ios_lay_ext4_group_init(x, g, gr);
+	} else if (!gr->end) {	/* every group's end is past its first block */
 		ext3_group_span(x, g, &gr->data, &gr->end);
 		gr->nfree = 1;
 		gr->free[0] = (struct ext3_extent){ gr->data, gr->end };
@@ -343,6 +275,8 @@ static uint64_t ext3_inode_block(const struct lay_ext3 *x, uint32_t ino)
 {
 	unsigned g = (ino - 1) / x->geo.ipg, idx = (ino - 1) % x->geo.ipg;
 
+	if (x->flex)
+		return ios_lay_ext4_inode_table(x, g) + idx / EXT3_INODES_PER_BLOCK;
 	return ext3_grp(x, g)->data - x->geo.itb + idx / EXT3_INODES_PER_BLOCK;
 }
 
@@ -354,24 +288,30 @@ int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 	unsigned g0 = 0;
 	uint64_t n;
 	char b1[64], b2[64];
+	bool ext4 = fs->type == IOS_FS_EXT4;
+	/* ext4: mke2fs.conf's ext4 type turns on flex_bg (16 groups) and 64bit (64-byte descriptors) */
+	unsigned dpb = ext4 ? IOS_FS_BLOCK_SIZE / 64u : EXT3_DESC_PER_BLOCK;
+	const char *name = ext4 ? "ext4" : "ext3";
 
 	if (blocks > EXT3_MAX_FS_BLOCKS)
 		return IOS_ERR(e, -EINVAL,
-			       "a device of %s is too large for ext3 with 4 KiB blocks: block "
-			       "numbers are 32 bits, so at most %s",
-			       ios_lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
+			       "a device of %s is too large for %s with 4 KiB blocks: block "
+			       "numbers are 32 bits%s, so at most %s",
+			       ios_lay_bytes(b1, sizeof(b1), fs->capacity_bytes), name,
+			       ext4 ? " in the lab's model (mke2fs drops resize_inode past them: "
+				      "not modelled)" : "",
 			       ios_lay_bytes(b2, sizeof(b2),
 					     EXT3_MAX_FS_BLOCKS * IOS_FS_BLOCK_SIZE));
-	if (!ext3_geometry(blocks, &geo)) {
+	if (!ext3_geometry(blocks, dpb, &geo) || (ext4 && !ios_lay_ext4_fits(&geo))) {
 		uint64_t min = blocks + 1;
 
-		while (!ext3_geometry(min, &geo))
+		while (!ext3_geometry(min, dpb, &geo) || (ext4 && !ios_lay_ext4_fits(&geo)))
 			min++;
 		return IOS_ERR(e, -EINVAL,
-			       "a device of %s is too small for ext3: one block group needs its "
+			       "a device of %s is too small for %s: one block group needs its "
 			       "superblock, descriptors, bitmaps, inode table and %u data blocks, "
 			       "at least %s", ios_lay_bytes(b1, sizeof(b1), fs->capacity_bytes),
-			       EXT3_SPARE_BLOCKS,
+			       name, EXT3_SPARE_BLOCKS,
 			       ios_lay_bytes(b2, sizeof(b2), min * IOS_FS_BLOCK_SIZE));
 	}
 	x = calloc(1, sizeof(*x));
@@ -382,10 +322,16 @@ int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	x->geo = geo;
+	x->desc_per_block = dpb;
+	x->flex = ext4 ? 16u : 0u;
 	/* the groups' own state is filled in when a group is first looked at */
 	for (unsigned g = 0; g < geo.ngroups; g++) {
 		uint64_t data, end;
 
+		if (ext4) {
+			x->free_blocks += ios_lay_ext4_group_free(x, g);
+			continue;
+		}
 		ext3_group_span(x, g, &data, &end);
 		IOS_BUG_ON(data > end);
 		x->free_blocks += end - data;
@@ -402,6 +348,15 @@ int ios_lay_ext3_init(struct ios_fs *fs, struct ios_err *e)
 	IOS_BUG_ON(n != EXT3_LPF_BLOCKS || g0 != 0);
 	ext3_take(x, &g0, 1, &n);
 	fs->ext3 = x;
+	/* ext4: then the journal (mke2fs makes it after the resize inode) */
+	if (ext4) {
+		int ret = ios_lay_ext4_make_journal(fs, e);
+
+		if (ret) {
+			ios_lay_ext3_fini(fs);
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -415,6 +370,12 @@ void ios_lay_ext3_fini(struct ios_fs *fs)
 	for (d = x->dirs; d; d = n) {
 		n = d->next;
 		free(d);
+	}
+	if (x->journal) {
+		ios_lay_ext4_free_tree(x->journal);
+		free((char *)x->journal->pub.path);
+		free(x->journal->runs);
+		free(x->journal);
 	}
 	free(x->g);
 	free(x);
@@ -779,13 +740,64 @@ static int ext3_mkdir(struct ios_fs *fs, struct ext3_dir *parent, const char *ke
 	grp = ext3_orlov(x, parent, ios_strmap_hash(key, len));
 	IOS_BUG_ON(grp < 0);	/* the caller checked the free inodes */
 	g = (unsigned)grp;
+	if (x->flex)
+		g = ios_lay_ext4_dir_group(x, g);
 	d->group = g;
 	d->ino = ext3_new_inode(x, g, true);
+	if (x->flex)
+		g = ios_lay_ext4_dir_block_group(x, g);
 	d->block = ext3_take(x, &g, 1, &n);
 	d->next = x->dirs;
 	x->dirs = d;
 	*out = d;
 	return 0;
+}
+
+int ios_lay_ext3_mkdirs(struct ios_fs *fs, struct ext3_dir **dir, const char *key,
+			const size_t *ends, unsigned first_new, unsigned nc, struct ios_err *e)
+{
+	for (unsigned i = first_new; i + 1 < nc; i++) {
+		int ret = ext3_mkdir(fs, *dir, key, ends[i], dir, e);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * ext4's file: the same checks before any directory is made (space for the
+ * data and the new directories, inodes), then layout_ext4.c places it. The
+ * extent-tree blocks a file needs depend on where its data lands, so they
+ * are only known there: a file that fits but for them is refused after its
+ * directories were made (they stay, as after a real mkdir -p).
+ */
+static int ext3_add_ext4(struct ios_fs *fs, struct lay_file *lf, const char *path,
+			 const char *key, const size_t *ends, unsigned nc, unsigned first_new,
+			 struct ext3_dir *dir, struct ios_err *e)
+{
+	struct lay_ext3 *x = fs->ext3;
+	unsigned ndirs = nc - 1 - first_new;
+	int ret;
+
+	if (ndirs > x->free_blocks || (!lf->fit && lf->nblocks + ndirs > x->free_blocks)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), " with %u new director%s", ndirs,
+			 ndirs == 1 ? "y" : "ies");
+		return ios_lay_nospace(fs, path, lf->pub.size,
+				       (lf->nblocks + ndirs) * IOS_FS_BLOCK_SIZE, why,
+				       x->free_blocks * IOS_FS_BLOCK_SIZE, e);
+	}
+	if (nc - first_new > x->free_inodes)
+		return IOS_ERR(e, -ENOSPC,
+			       "file '%s' does not fit on the ext4 layout: it needs %u inodes, "
+			       "%" PRIu64 " of %" PRIu64 " are free", path, nc - first_new,
+			       x->free_inodes, (uint64_t)x->geo.ngroups * x->geo.ipg);
+	ret = ios_lay_ext3_mkdirs(fs, &dir, key, ends, first_new, nc, e);
+	if (!ret)
+		ret = ios_lay_ext4_add_file(fs, lf, path, dir, key, ends[nc - 1], e);
+	return ret;
 }
 
 int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, struct ios_err *e)
@@ -832,6 +844,10 @@ int ios_lay_ext3_add(struct ios_fs *fs, struct lay_file *lf, const char *path, s
 		ret = kind == LAY_DIR
 		      ? IOS_ERR(e, -EISDIR, "'%s' is a directory, not a file", path)
 		      : IOS_ERR(e, -EEXIST, "file '%s' is already laid out", path);
+		goto out;
+	}
+	if (x->flex) {
+		ret = ext3_add_ext4(fs, lf, path, key, ends, nc, first_new, dir, e);
 		goto out;
 	}
 	if (lf->pub.size > EXT3_MAX_FILE_BYTES) {
@@ -952,9 +968,9 @@ static unsigned ext3_group_of_block(const struct lay_ext3 *x, uint64_t block)
 	return g < x->geo.ngroups ? (unsigned)g : x->geo.ngroups - 1;
 }
 
-static uint64_t ext3_desc_block(unsigned g)
+static uint64_t ext3_desc_block(const struct lay_ext3 *x, unsigned g)
 {
-	return 1 + g / EXT3_DESC_PER_BLOCK;	/* the primary descriptors follow block 0 */
+	return 1 + g / x->desc_per_block;	/* the primary descriptors follow block 0 */
 }
 
 void ios_lay_ext3_group_meta(const struct ios_fs *fs, uint64_t block, uint64_t *block_bitmap,
@@ -963,8 +979,8 @@ void ios_lay_ext3_group_meta(const struct ios_fs *fs, uint64_t block, uint64_t *
 	const struct lay_ext3 *x = fs->ext3;
 	unsigned g = ext3_group_of_block(x, block);
 
-	*block_bitmap = ext3_grp(x, g)->data - x->geo.itb - 2;
-	*desc = ext3_desc_block(g);
+	*block_bitmap = x->flex ? ios_lay_ext4_block_bitmap(x, g) : ext3_grp(x, g)->data - x->geo.itb - 2;
+	*desc = ext3_desc_block(x, g);
 }
 
 void ios_lay_ext3_inode_meta(const struct ios_fs *fs, uint32_t ino, uint64_t *inode_bitmap,
@@ -973,6 +989,53 @@ void ios_lay_ext3_inode_meta(const struct ios_fs *fs, uint32_t ino, uint64_t *in
 	const struct lay_ext3 *x = fs->ext3;
 	unsigned g = (ino - 1) / x->geo.ipg;
 
-	*inode_bitmap = ext3_grp(x, g)->data - x->geo.itb - 1;
-	*desc = ext3_desc_block(g);
+	*inode_bitmap = x->flex ? ios_lay_ext4_inode_bitmap(x, g) : ext3_grp(x, g)->data - x->geo.itb - 1;
+	*desc = ext3_desc_block(x, g);
+}
+
+/* ---- for layout_ext4.c ---- */
+
+bool ios_lay_ext3_has_super(uint64_t g)
+{
+	return ext3_has_super(g);
+}
+
+struct ext3_group *ios_lay_ext3_grp(const struct lay_ext3 *x, unsigned g)
+{
+	return ext3_grp(x, g);
+}
+
+uint64_t ios_lay_ext3_take_goal(struct lay_ext3 *x, unsigned *g, uint64_t *goal, uint64_t max,
+				uint64_t *len, bool commit)
+{
+	return ext3_take_goal(x, g, goal, max, len, commit);
+}
+
+uint64_t ios_lay_ext3_take(struct lay_ext3 *x, unsigned *g, uint64_t max, uint64_t *len)
+{
+	return ext3_take(x, g, max, len);
+}
+
+uint32_t ios_lay_ext3_new_inode(struct lay_ext3 *x, unsigned g, bool dir)
+{
+	return ext3_new_inode(x, g, dir);
+}
+
+uint64_t ios_lay_ext3_inode_block(const struct lay_ext3 *x, uint32_t ino)
+{
+	return ext3_inode_block(x, ino);
+}
+
+/* find_group_other's last resort: the first group from @from on with a free inode, or -1. */
+long ios_lay_ext3_any_inode_group(const struct lay_ext3 *x, unsigned from)
+{
+	unsigned n = x->geo.ngroups, g = from;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (++g >= n)
+			g = 0;
+		if (ext3_group_free_inodes(x, ext3_grp(x, g)))
+			return (long)g;
+	}
+	return -1;
 }

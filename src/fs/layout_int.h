@@ -52,6 +52,8 @@ struct lay_file {
 	uint64_t *unwritten;
 	uint64_t nr_unwritten;
 	bool unlinked;			/* unlinked: its blocks and inode are free */
+	/* ext4 (layout_ext4.c): runs[] are the extents (pos = file block); the tree's blocks */
+	struct lay_ext4_tree *tree;
 	struct lay_file *next;		/* every file of the layout, in call order */
 };
 
@@ -113,5 +115,15 @@ void ios_lay_ext3_map(const struct ios_fs *fs, const struct lay_file *lf, uint64
 uint64_t ios_lay_ext3_used_bytes(const struct ios_fs *fs);
 uint64_t ios_lay_ext3_free_inodes(const struct ios_fs *fs);
 void ios_lay_ext3_set_creator(struct ios_fs *fs, uint32_t pid);
+/* layout_ext4.c (the rest of ext4 shares layout_ext3.c's entry points) */
+void ios_lay_ext4_free_tree(struct lay_file *lf);
+void ios_lay_ext4_map(const struct ios_fs *fs, const struct lay_file *lf, uint64_t fblock,
+		      struct ios_fs_map *out);
+
+/* ext3 and ext4 share the group machinery of layout_ext3.c */
+static inline bool lay_is_ext(const struct ios_fs *fs)
+{
+	return fs->type == IOS_FS_EXT3 || fs->type == IOS_FS_EXT4;
+}
 
 #endif

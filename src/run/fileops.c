@@ -100,7 +100,7 @@ int ios_run_fileop_files(struct run_ctx *c, struct ios_err *e)
 			 * (fio's extend_file): sparse unless something preallocates
 			 * it. ext3 has no fallocate(), so native falls back to
 			 * sparse there, and posix_fallocate() writes it (glibc's
-			 * fallback): laid out whole. On extent the preallocation is
+			 * fallback): laid out whole. On extent and ext4 the preallocation is
 			 * unwritten. Left unset, the file is laid out whole, as
 			 * written (docs/jobfiles.md).
 			 */
@@ -110,7 +110,8 @@ int ios_run_fileop_files(struct run_ctx *c, struct ios_err *e)
 			    (j->fallocate == IOS_FALLOC_NATIVE && c->lab.fs == IOS_FS_EXT3)) {
 				if (ios_fs_punch(c->fs, f->fsf, 0, UINT64_MAX, &freed))
 					return IOS_ERR(e, -ENOMEM, "out of memory");
-			} else if (j->fallocate != IOS_FALLOC_DEFAULT && c->lab.fs == IOS_FS_EXTENT) {
+			} else if (j->fallocate != IOS_FALLOC_DEFAULT &&
+				   (c->lab.fs == IOS_FS_EXTENT || c->lab.fs == IOS_FS_EXT4)) {
 				/* fallocate() leaves unwritten extents: zeros until written */
 				if (ios_fs_mark_unwritten(f->fsf))
 					return IOS_ERR(e, -ENOMEM, "out of memory");

@@ -37,8 +37,8 @@
 #include "iosched/scope.h"
 #include "iosched/suggest.h"
 
-/* in enum ios_fs_type order */
-static const char *const lab_fs_names[] = { "ext3", "extent", "raw", NULL };
+/* in enum ios_fs_type order, then IOS_LAB_FS_AUTO */
+static const char *const lab_fs_names[] = { "ext3", "extent", "raw", "ext4", "auto", NULL };
 /* in enum ios_group_policy order */
 static const char *const lab_group_policies[] = { "blkio", "tarasov2008", "uchida2008", NULL };
 static const char *const lab_cpu_models[] = { "measured", "zero", NULL };
@@ -89,8 +89,14 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "file_align", IOS_TUN_SIZE, offsetof(struct ios_lab_tunables, file_align),
 	  4096, 1073741824, "1048576", "B",
 	  "where raw and extent files start: a multiple of 4096 bytes", 0, NULL },
-	{ "fs", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, fs), 0, 0, "ext3", "",
-	  "filesystem layout under the jobs' files (see docs/filesystems.md)", 0, lab_fs_names },
+	/*
+	 * auto: ext3 under the 2.6-era single-queue schedulers, whose seeds ran
+	 * on it, ext4 under the blk-mq ones (the 6.x kernels' default
+	 * filesystem): docs/cgroup-v2-plan.md section 8.
+	 */
+	{ "fs", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, fs), 0, 0, "auto", "",
+	  "filesystem layout under the jobs' files: ext3, ext4, extent, raw, or auto (ext3 on "
+	  "the single-queue layer, ext4 on blk-mq; see docs/filesystems.md)", 0, lab_fs_names },
 	{ "page_copy_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, page_copy_ns),
 	  0, 1000000000, "1000", "ns",
 	  "CPU time to copy one 4 KiB page between the page cache and the program", 0, NULL },
@@ -708,6 +714,8 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	if (!c->q)
 		return e && e->code ? e->code : -EINVAL;
 	c->host->q = c->q;
+	if (c->lab.fs == IOS_LAB_FS_AUTO)
+		c->lab.fs = ios_run_is_mq(c) ? IOS_FS_EXT4 : IOS_FS_EXT3;
 	return check_settings(c->set, e);
 }
 

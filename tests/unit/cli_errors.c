@@ -125,6 +125,15 @@ static int test_errors(void)
 	EXPECT(args, 2, "deadline runs the single-queue layer (-EOPNOTSUPP)");
 	snprintf(args, sizeof(args), "run %s --set foo.bar=1", good);
 	EXPECT(args, 2, "foo.bar");
+	/* lab.fs: the four layouts and auto, by name (issue 30: ext4 and auto added) */
+	snprintf(args, sizeof(args), "run %s --set lab.fs=ext5", good);
+	EXPECT(args, 2, "lab.fs=ext5: expected one of the listed names (allowed ext3|extent|raw|ext4|auto)");
+	snprintf(args, sizeof(args), "run %s --set lab.fs=EXT4", good);
+	EXPECT(args, 2, "lab.fs=EXT4: expected one of the listed names");
+	snprintf(args, sizeof(args), "run %s --set lab.fs=", good);
+	EXPECT(args, 2, "lab.fs=: expected one of the listed names");
+	snprintf(args, sizeof(args), "run %s --set lab.fs=ext4 --scheduler deadline", good);
+	EXPECT(args, 0, "Run status group 0");
 	snprintf(args, sizeof(args), "run %s --set lab.submit_ns=2s", good);
 	EXPECT(args, 2, "lab.submit_ns");
 	/* every lab.cpu.* cost: its name, the value and the range (issue 29, step 11) */
