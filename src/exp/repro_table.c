@@ -544,7 +544,14 @@ static const struct ios_repro_check m2_checks[] = {
 	  .row = "M2.1 and M2.2 hold as for 6.12 (the same verdicts)" },
 };
 
-static const char *const m3_columns[] = { "bfq-6.12", NULL };
+/*
+ * M3 and M4 compare schedulers on the seeds' own setup, ext3 (lab.fs=auto
+ * would give the blk-mq columns ext4 and mix a filesystem change into the
+ * scheduler comparison the criteria were written for).
+ */
+#define SEED_FS ":lab.fs=ext3"
+
+static const char *const m3_columns[] = { "bfq-6.12" SEED_FS, NULL };
 
 static const char m3_why_merge[] =
 	"read `queue_merges` and `idle_windows` in the counters above first. When bfq-6.12 "
@@ -555,16 +562,17 @@ static const char m3_why_merge[] =
 	"in docs/blk-mq-scenarios.md, \"Results as they came\".";
 
 static const struct ios_repro_check m3_checks[] = {
-	{ .id = "M3.1", .column = "bfq-6.12", .m = IOS_RM_VERDICTS_DIFFER, .lo = NAN, .hi = 0.0,
+	{ .id = "M3.1", .column = "bfq-6.12" SEED_FS, .m = IOS_RM_VERDICTS_DIFFER, .lo = NAN, .hi = 0.0,
 	  .like = "bfq", .like_of = "bfq",
 	  .row = "A1's own criteria give the same verdict under bfq-6.12 as under bfq",
 	  .why_miss = m3_why_merge },
-	{ .id = "M3.2", .column = "bfq-6.12", .m = IOS_RM_BW_DEV, .ref = "bfq", .lo = NAN,
+	{ .id = "M3.2", .column = "bfq-6.12" SEED_FS, .m = IOS_RM_BW_DEV, .ref = "bfq", .lo = NAN,
 	  .hi = 0.10, .row = "each reader's throughput within ±10 % of its throughput under bfq",
 	  .why_miss = m3_why_merge },
 };
 
-static const char *const m4_columns[] = { "none", "mq-deadline", "kyber", "bfq-6.12", NULL };
+static const char *const m4_columns[] = { "none" SEED_FS, "mq-deadline" SEED_FS, "kyber" SEED_FS,
+					   "bfq-6.12" SEED_FS, NULL };
 
 static const char m4_why_bfq[] =
 	"the compared criteria below say which measures moved; the counters above say why: "
@@ -579,11 +587,11 @@ static const char m4_why_bfq[] =
 	  .like = like_, .row = row_, .why_miss = why }
 
 static const struct ios_repro_check m4_checks[] = {
-	M4_SAME("M4.1", "none", "noop", "each criterion gets the verdict noop gets", NULL),
-	M4_SAME("M4.1", "mq-deadline", "deadline", "each criterion gets the verdict deadline gets",
+	M4_SAME("M4.1", "none" SEED_FS, "noop", "each criterion gets the verdict noop gets", NULL),
+	M4_SAME("M4.1", "mq-deadline" SEED_FS, "deadline", "each criterion gets the verdict deadline gets",
 		NULL),
-	M4_SAME("M4.1", "kyber", "noop", "each criterion gets the verdict noop gets", NULL),
-	M4_SAME("M4.2", "bfq-6.12", "bfq", "each criterion gets the verdict bfq gets",
+	M4_SAME("M4.1", "kyber" SEED_FS, "noop", "each criterion gets the verdict noop gets", NULL),
+	M4_SAME("M4.2", "bfq-6.12" SEED_FS, "bfq", "each criterion gets the verdict bfq gets",
 		m4_why_bfq),
 };
 
@@ -995,7 +1003,8 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "should give the same verdicts under `bfq-6.12` (M3.1) and each reader's throughput "
 "should stay within 10 % (M3.2).",
 		.setup =
-"A1's job file, options, disk and seeds 1-5, under `bfq-6.12` on the blk-mq layer; "
+"A1's job file, options, disk, filesystem (ext3: `lab.fs=ext3`, since blk-mq runs default to "
+"ext4) and seeds 1-5, under `bfq-6.12` on the blk-mq layer; "
 "`bfq` (4.19, the single-queue layer) and the first reader alone under `noop` are A1's "
 "own runs in this report.",
 		.learned =
@@ -1025,7 +1034,8 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "per-process scheduling is the 4.19 code; what differs does not act on these "
 "workloads, so each criterion should get `bfq`'s verdict (M4.2).",
 		.setup =
-"A1's job file, options, disk and seeds 1-5. \"Each criterion\" is every distinct "
+"A1's job file, options, disk, filesystem (ext3: `lab.fs=ext3` on the blk-mq columns, "
+"which default to ext4) and seeds 1-5. \"Each criterion\" is every distinct "
 "criterion of A1 (each measure, reference and bounds once, whichever column A1 wrote "
 "it for), evaluated on the blk-mq column and on its single-queue counterpart; the "
 "counterparts, A1's references and the first reader alone are A1's runs in this "
@@ -1053,7 +1063,8 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "As for A1 (M4.1, M4.2): `none` and kyber should get `noop`'s verdicts, `mq-deadline` "
 "`deadline`'s and `bfq-6.12` `bfq`'s on every criterion of B1.",
 		.setup =
-"B1's job file, options, disk and seed 1 (B1 runs one seed). \"Each criterion\" is every "
+"B1's job file, options, disk, filesystem (ext3: `lab.fs=ext3` on the blk-mq columns) and "
+"seed 1 (B1 runs one seed). \"Each criterion\" is every "
 "distinct criterion of B1, evaluated on the blk-mq column and on its single-queue "
 "counterpart; the counterparts and B1's reference `as` are B1's runs in this report.",
 		.learned =

@@ -57,10 +57,10 @@ grep -q '"id": "M2.4"' "$tmp/q1.json" || fail "m2: no criterion M2.4 in the JSON
 "$BIN" repro --quick --output-dir "$tmp/mq" m4-b1 >"$tmp/smq" || fail "repro m4-b1"
 grep -q '^## B1: ' "$tmp/mq/REPRODUCTION.md" || fail "m4-b1 did not run its base b1"
 grep -q '^## M4 (B1): ' "$tmp/mq/REPRODUCTION.md" || fail "no M4 (B1) section"
-grep -q '^| M4.2 | `bfq-6.12` | ' "$tmp/mq/REPRODUCTION.md" || fail "no M4.2 row"
-grep -q '^M4.1: every distinct criterion of `b1` on `noop` and on `none`' "$tmp/mq/REPRODUCTION.md" ||
+grep -q '^| M4.2 | `bfq-6.12:lab.fs=ext3` | ' "$tmp/mq/REPRODUCTION.md" || fail "no M4.2 row"
+grep -q '^M4.1: every distinct criterion of `b1` on `noop` and on `none:lab.fs=ext3`' "$tmp/mq/REPRODUCTION.md" ||
 	fail "no verdict comparison table"
-grep -q '^m4-b1 kyber .* \(PASS\|MISS\) ' "$tmp/smq" || { cat "$tmp/smq"; fail "m4-b1 summary"; }
+grep -q '^m4-b1 kyber:lab.fs=ext3 .* \(PASS\|MISS\) ' "$tmp/smq" || { cat "$tmp/smq"; fail "m4-b1 summary"; }
 [ -s "$tmp/mq/repro/m4-b1.svg" ] || fail "no m4-b1 plot"
 
 if [ "${BUILD:-build}" != build ]; then
