@@ -39,7 +39,7 @@ static int mk_run(struct ios_repro_result *r, size_t n, const double *fin, const
 		return -1;
 	cr->nr_jobs = n;
 	for (size_t i = 0; i < n; i++) {
-		char name[16];
+		char name[24];	/* "j" and any size_t: no truncation warning under -O0 -Werror */
 
 		snprintf(name, sizeof(name), "j%zu", i);
 		cr->jobs[i].name = strdup(name);
