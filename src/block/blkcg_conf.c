@@ -617,6 +617,21 @@ static int tok_ctrl(const struct wctx *w, const struct tok *t, bool *user)
 	return 0;
 }
 
+/*
+ * A percentage of io.cost.qos: match_strlcpy into 32 bytes, then
+ * cgroup_parse_float(buf, 2); @f in hundredths. 0 or the refusal.
+ */
+static int tok_float2(const struct wctx *w, const struct tok *t, const char *val, size_t vl,
+		      int64_t *f)
+{
+	enum num_status st;
+
+	if (vl >= 32)
+		return REFUSE(w, -EINVAL, "'%.*s' is too long", (int)t->n, t->s);
+	st = num_float2(val, vl, f);
+	return st == NUM_OK ? 0 : num_refuse(w, st, val, vl, UINT64_MAX);
+}
+
 static int write_qos(const struct wctx *w, const char *body, struct ios_cgroup_v2 *v)
 {
 	struct ios_iocost_qos q = v->qos;
@@ -654,12 +669,9 @@ static int write_qos(const struct wctx *w, const char *body, struct ios_cgroup_v
 		switch (k) {
 		case IOS_QOS_RPPM:
 		case IOS_QOS_WPPM:
-			/* match_strlcpy into 32 bytes, then cgroup_parse_float(buf, 2) */
-			if (vl >= 32)
-				return REFUSE(w, -EINVAL, "'%.*s' is too long", (int)t.n, t.s);
-			st = num_float2(val, vl, &f);
-			if (st != NUM_OK)
-				return num_refuse(w, st, val, vl, UINT64_MAX);
+			ret = tok_float2(w, &t, val, vl, &f);
+			if (ret)
+				return ret;
 			if (f > 10000)
 				return REFUSE(w, -EINVAL, "'%.*s': a percentile above 100",
 					      (int)t.n, t.s);
@@ -676,11 +688,9 @@ static int write_qos(const struct wctx *w, const char *body, struct ios_cgroup_v
 			q.qos[k] = (uint32_t)x;
 			break;
 		default:	/* min, max: percent, clamped to VRATE_MIN_PPM..VRATE_MAX_PPM */
-			if (vl >= 32)
-				return REFUSE(w, -EINVAL, "'%.*s' is too long", (int)t.n, t.s);
-			st = num_float2(val, vl, &f);
-			if (st != NUM_OK)
-				return num_refuse(w, st, val, vl, UINT64_MAX);
+			ret = tok_float2(w, &t, val, vl, &f);
+			if (ret)
+				return ret;
 			if ((uint64_t)f * 100 < IOS_VRATE_MIN_PPM || (uint64_t)f * 100 > IOS_VRATE_MAX_PPM)
 				return REFUSE(w, -ERANGE, "'%.*s': the kernel would clamp it into "
 					      "1.00..10000.00 %% (VRATE_MIN_PPM..VRATE_MAX_PPM)",

@@ -487,16 +487,8 @@ static int mq_pairs(struct ios_buf *out, const struct ios_repro_data *d,
 static void mq_intro(struct ios_buf *out, const struct ios_repro_data *d)
 {
 	const struct ios_repro_exp *x = d->exp;
-	char seeds[32];
 
-	ios_rmd_seeds(d, seeds, sizeof(seeds));
-	ios_buf_printf(out, "\n## %s\n\n", x->title);
-	ios_buf_printf(out, "**The question.** %s\n\n", x->thread);
-	ios_buf_printf(out, "**What the criteria expect.** %s\n\n", x->argued);
-	ios_buf_printf(out, "**How it runs here.** %s\n\n", x->setup);
-	ios_buf_printf(out, "Job file [`%s`](../%s), options `%s`, device `%s`, %s; columns ",
-		       x->jobfile, x->jobfile, *d->args ? d->args : "(none)", d->device, seeds);
-	ios_rmd_columns(out, d);
+	ios_rmd_intro(out, d, "The question", "What the criteria expect");
 	if (d->base)
 		ios_buf_printf(out, "; the criteria also read this report's runs of `%s`",
 			       d->base->exp->name);

@@ -752,6 +752,27 @@ static void ro_criteria_md(struct ios_buf *out, const struct ios_repro_data *d,
 
 /* ---- the Markdown report ---- */
 
+/*
+ * A section's opening, the same for the seeds' and the blk-mq experiments
+ * but for the names of its first two paragraphs: title, the question, what
+ * was expected, the setup, and the run's line up to its columns.
+ */
+void ios_rmd_intro(struct ios_buf *out, const struct ios_repro_data *d, const char *question,
+		   const char *expected)
+{
+	const struct ios_repro_exp *x = d->exp;
+	char seeds[32];
+
+	ios_rmd_seeds(d, seeds, sizeof(seeds));
+	ios_buf_printf(out, "\n## %s\n\n", x->title);
+	ios_buf_printf(out, "**%s.** %s\n\n", question, x->thread);
+	ios_buf_printf(out, "**%s.** %s\n\n", expected, x->argued);
+	ios_buf_printf(out, "**How it runs here.** %s\n\n", x->setup);
+	ios_buf_printf(out, "Job file [`%s`](../%s), options `%s`, device `%s`, %s; columns ",
+		       x->jobfile, x->jobfile, *d->args ? d->args : "(none)", d->device, seeds);
+	ios_rmd_columns(out, d);
+}
+
 void ios_rmd_columns(struct ios_buf *out, const struct ios_repro_data *d)
 {
 	for (size_t c = 0; c < d->nr_cols; c++)
@@ -765,15 +786,8 @@ static int ro_md_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 	char seeds[32], plot[128];
 	int ret;
 
-	ios_rmd_seeds(d, seeds, sizeof(seeds));
 	ios_repro_plot_name(x, plot, sizeof(plot));
-	ios_buf_printf(out, "\n## %s\n\n", x->title);
-	ios_buf_printf(out, "**Thread.** %s\n\n", x->thread);
-	ios_buf_printf(out, "**What it argued.** %s\n\n", x->argued);
-	ios_buf_printf(out, "**How it runs here.** %s\n\n", x->setup);
-	ios_buf_printf(out, "Job file [`%s`](../%s), options `%s`, device `%s`, %s; columns ",
-		       x->jobfile, x->jobfile, *d->args ? d->args : "(none)", d->device, seeds);
-	ios_rmd_columns(out, d);
+	ios_rmd_intro(out, d, "Thread", "What it argued");
 	ios_buf_puts(out, ". Run alone: `iosched compare");
 	if (*d->args)
 		ios_buf_printf(out, " %s", d->args);

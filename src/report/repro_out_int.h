@@ -36,6 +36,9 @@ void ios_rmd_value(const struct ios_repro_check *c, const struct ios_repro_verdi
 		   unsigned nr_seeds, char *buf, size_t len);
 /* "`noop`, `cfq`": the columns */
 void ios_rmd_columns(struct ios_buf *out, const struct ios_repro_data *d);
+/* A section's title, first paragraphs and run line up to its columns. */
+void ios_rmd_intro(struct ios_buf *out, const struct ios_repro_data *d, const char *question,
+		   const char *expected);
 
 /* A measure's name in criteria ("finish spread"), @ref for a relative one (repro_words.c) */
 void ios_repro_measure_name(enum ios_repro_measure m, const char *ref, char *buf, size_t len);
