@@ -156,9 +156,12 @@ static void tl_fold_cols(struct ios_timeline *tl)
 			tl->cells[i * IOS_TL_ROWS + r] = tl_cell_merge(ca, cb);
 		}
 	}
-	memset(tl->cols + n, 0, (tl->nr_cols - n) * sizeof(*tl->cols));
-	memset(tl->cells + n * IOS_TL_ROWS, 0,
-	       (tl->nr_cols - n) * IOS_TL_ROWS * sizeof(*tl->cells));
+	/* an event far out before any column exists folds an empty timeline */
+	if (tl->nr_cols) {
+		memset(tl->cols + n, 0, (tl->nr_cols - n) * sizeof(*tl->cols));
+		memset(tl->cells + n * IOS_TL_ROWS, 0,
+		       (tl->nr_cols - n) * IOS_TL_ROWS * sizeof(*tl->cells));
+	}
 	tl->nr_cols = n;
 	tl->col_ns *= 2;
 }
