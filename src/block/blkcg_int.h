@@ -1,0 +1,149 @@
+/*
+ * The cgroup v2 controllers' contract with the blk-mq core (issue 30,
+ * docs/cgroup-v2-plan.md §5, §7), for src/block/ only. Linux 6.12 names:
+ * block/blk-rq-qos.h (struct rq_qos, rq_qos_ops, the rq_qos_* calls in
+ * blk-mq.c), block/blk-throttle.h (blk_throtl_bio), block/blk-cgroup.c
+ * (blkcg_add_delay, blkcg_maybe_throttle_current), block/blk-ioprio.c
+ * (blkcg_set_ioprio).
+ *
+ * Where each hook sits on a blk-mq bio's way (6.12 submit_bio_noacct and
+ * blk_mq_submit_bio; docs/cgroup-v2-plan.md §2.0):
+ *
+ *   ios_queue_submit_bio
+ *     blk-throttle   ios_blk_throtl_bio(): 0 pass, 1 held (the task does
+ *                    NOT sleep: the bio goes on later from the throttle's
+ *                    dispatch, ios_blkcg_resubmit)
+ *     trace Q, bio->issue_ns
+ *   ios_mq_submit_bio
+ *     bio_set_ioprio + blkcg_set_ioprio (io.prio.class)
+ *     plug / elevator merge  -> rq_qos merge(rq, bio)
+ *     rq_qos throttle(bio)   -> a policy may hold the bio: its task sleeps
+ *                               (1, then bio->queued), as for a tag
+ *     tag, request           -> rq_qos cleanup(bio) when none came
+ *     rq_qos track(rq, bio)
+ *   dispatch                 -> rq_qos issue(rq)
+ *   requeue                  -> rq_qos requeue(rq)
+ *   completion               -> rq_qos done(rq), then done_bio(bio) per bio
+ *   syscall return           -> ios_blkcg_return_delay() (tasks, never kthreads)
+ *
+ * Policies are chained newest-enabled first (rq_qos_add puts the new one at
+ * the head of q->rq_qos) and every call walks the chain in that order.
+ * Nothing here reads a clock: each hook takes @now, and a policy asks for
+ * its next wake-up through next_timer; the core folds it into the queue's
+ * timer (mq_update_timer) and calls timer() at or after it.
+ */
+#ifndef IOSCHED_BLKCG_INT_H
+#define IOSCHED_BLKCG_INT_H
+
+#include "block_int.h"
+#include "iosched/blkcg.h"
+
+/* enum rq_qos_id (block/blk-rq-qos.h, 6.12) */
+enum ios_rq_qos_id {
+	IOS_RQ_QOS_WBT,
+	IOS_RQ_QOS_LATENCY,
+	IOS_RQ_QOS_COST,
+	IOS_RQ_QOS_NR,
+};
+
+struct ios_rq_qos;
+
+/*
+ * struct rq_qos_ops. Every hook is optional. throttle returns 0 to let the
+ * bio on, or 1 when the policy keeps it: the policy then owns the bio
+ * until it calls ios_rq_qos_release(), which continues the bio at the
+ * next policy of the chain and then to its tag, and announces it to the
+ * submitter (bio->queued) once it has entered the queue. A policy that
+ * keeps bios must give them all back by the run's end (exit may not drop
+ * them).
+ */
+struct ios_rq_qos_ops {
+	int (*throttle)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			uint64_t now);
+	void (*track)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_request *rq,
+		      struct ios_bio *bio);
+	void (*merge)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_request *rq,
+		      struct ios_bio *bio, uint64_t now);
+	void (*issue)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_request *rq,
+		      uint64_t now);
+	void (*requeue)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_request *rq,
+			uint64_t now);
+	void (*done)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_request *rq,
+		     uint64_t now);
+	void (*done_bio)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			 uint64_t now);
+	/* the bio merged or got no request after throttle let it on */
+	void (*cleanup)(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			uint64_t now);
+	/* the policy's next wake-up, UINT64_MAX for none */
+	uint64_t (*next_timer)(struct ios_queue *q, struct ios_rq_qos *r, uint64_t now);
+	void (*timer)(struct ios_queue *q, struct ios_rq_qos *r, uint64_t now);
+	void (*exit)(struct ios_queue *q, struct ios_rq_qos *r);
+};
+
+struct ios_rq_qos {
+	const struct ios_rq_qos_ops *ops;
+	enum ios_rq_qos_id id;
+	const char *name;		/* "wbt", "latency", "cost": debugfs's rq_qos_id_to_name */
+	struct ios_rq_qos *next;	/* older policies */
+	void *priv;			/* the policy's state */
+};
+
+/*
+ * rq_qos_add: @r joins the queue's chain at its head. -EBUSY when a policy
+ * of the same id is already there (the kernel's check), -EOPNOTSUPP on a
+ * single-queue queue.
+ */
+int ios_rq_qos_add(struct ios_queue *q, struct ios_rq_qos *r);
+/* rq_qos_del: @r leaves the chain (its exit is the caller's business). */
+void ios_rq_qos_del(struct ios_queue *q, struct ios_rq_qos *r);
+/* The queue's policy of @id, NULL when none. */
+struct ios_rq_qos *ios_rq_qos_id(struct ios_queue *q, enum ios_rq_qos_id id);
+
+/*
+ * A policy gives back a bio its throttle kept: the bio continues at the
+ * policy after @r, then takes a tag (it may still sleep for one) and
+ * enters the queue; its submitter hears of it through bio->queued.
+ */
+void ios_rq_qos_release(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			uint64_t now);
+
+/*
+ * blk-throttle (io.max), before the Q trace (6.12 submit_bio_noacct ->
+ * blk_throtl_bio). 0: the bio passes now. 1: blk-throttle holds it, and
+ * the submitter goes on as if it had been accepted (an io.max'ed task
+ * does not sleep in submit_bio; a sync submitter then waits for its
+ * completion as usual). The throttle's dispatch later hands the bio to
+ * ios_blkcg_resubmit. Set by blk_throttle.c when io.max is configured
+ * anywhere; NULL: no throttling and the MQ path runs as before.
+ */
+struct ios_blk_throtl_ops {
+	int (*throtl_bio)(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+	uint64_t (*next_timer)(struct ios_queue *q, uint64_t now);
+	void (*timer)(struct ios_queue *q, uint64_t now);
+	void (*exit)(struct ios_queue *q);
+};
+
+/* A bio blk-throttle held goes on: Q trace, then ios_mq_submit_bio. */
+void ios_blkcg_resubmit(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+
+/*
+ * blkcg_add_delay / blkcg_use_delay / blkcg_clear_delay (6.12
+ * blk-cgroup.c): a group's pending return-to-user delay, which decays
+ * with time as the kernel's delay_nsec does (halved per elapsed second
+ * while below the start time window), and is charged to the group's tasks
+ * when their syscall returns.
+ */
+void ios_blkcg_add_delay(struct ios_blkg *g, uint64_t now, uint64_t delta_ns);
+void ios_blkcg_use_delay(struct ios_blkg *g);
+void ios_blkcg_clear_delay(struct ios_blkg *g);
+
+/*
+ * blkcg_maybe_throttle_current: how long a task of cgroup @cg sleeps
+ * before its syscall returns, walking up to the first ancestor that uses
+ * a delay, capped at 250 ms (BLKG_MAX_DELAY). 0: none. Kthreads (the
+ * flusher, jbd2) never call it.
+ */
+uint64_t ios_blkcg_return_delay(struct ios_queue *q, const struct ios_cgroup *cg, uint64_t now);
+
+#endif
