@@ -113,6 +113,9 @@ static int test_busy_and_hysteresis(void)
 		/* levels 1-3 step 0 %, level 4 takes 1 % off (rounded up) */
 		T_ASSERT_EQ(c_state(r, t).vrate_pct_x100, k < 4 ? 10201 : 10099);
 	}
+	/* unbusy again with a shortage: from min(level, 0), so straight to -1 */
+	t = short_period(r, a);
+	T_ASSERT_EQ(c_state(r, t).busy_level, -1);
 	c_free(r);
 	free(r);
 	return T_PASS;
