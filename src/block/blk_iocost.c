@@ -179,6 +179,8 @@ struct ios_iocost {
 	int last_nr_shortages, last_nr_lagging;
 	struct ios_iocg *iocgs;
 	unsigned nr_iocgs;
+	/* committed waiters not yet handed back (ioc_flush_releases) */
+	struct ios_iocost_bio *rel_head, **rel_tail;
 };
 
 static uint64_t div_round_up(uint64_t a, uint64_t b)
@@ -579,15 +581,33 @@ static bool iocg_activate(struct ios_iocg *iocg, uint64_t now_ns, struct ioc_now
 }
 
 /*
+ * Hand back the bios the wakes committed, once the controller's own walk
+ * is over: a release may submit more I/O, which re-enters the controller.
+ */
+static void ioc_flush_releases(struct ios_iocost *ioc, uint64_t now_ns)
+{
+	struct ios_iocost_bio *b;
+
+	while ((b = ioc->rel_head)) {
+		ioc->rel_head = b->wait_next;
+		if (!ioc->rel_head)
+			ioc->rel_tail = &ioc->rel_head;
+		b->wait_next = NULL;
+		if (ioc->release)
+			ioc->release(ioc->arg, b, now_ns);
+	}
+}
+
+/*
  * Wake, in order, the waiters the budget covers (iocg_wake_fn stops the
  * walk at the first that does not fit), then arm the waitq timer for the
- * next one's shortage. Released bios are handed back after the walk.
+ * next one's shortage. @self, the bio being throttled, goes on without a
+ * release; the others are queued for ioc_flush_releases.
  */
 static void iocg_kick_waitq(struct ios_iocg *iocg, const struct ios_iocost_bio *self,
 			    const struct ioc_now *now)
 {
 	struct ios_iocost *ioc = iocg->ioc;
-	struct ios_iocost_bio *done = NULL, **dtail = &done;
 	int64_t vbudget = (int64_t)(now->vnow - iocg->vtime);
 	uint32_t hwa, hwi;
 	uint64_t expires;
@@ -609,8 +629,10 @@ static void iocg_kick_waitq(struct ios_iocg *iocg, const struct ios_iocost_bio *
 			iocg->wait_tail = NULL;
 		iocg->nr_waiting--;
 		b->wait_next = NULL;
-		*dtail = b;
-		dtail = &b->wait_next;
+		if (b != self) {
+			*ioc->rel_tail = b;
+			ioc->rel_tail = &b->wait_next;
+		}
 	}
 
 	if (!iocg->wait_head) {
@@ -630,16 +652,6 @@ static void iocg_kick_waitq(struct ios_iocg *iocg, const struct ios_iocost_bio *
 						       : expires - iocg->waitq_timer_at) <=
 			      ioc->timer_slack_ns))
 			iocg->waitq_timer_at = expires;
-	}
-
-	while (done) {
-		struct ios_iocost_bio *b = done;
-
-		done = b->wait_next;
-		b->wait_next = NULL;
-		/* the submitter being throttled goes on without a release */
-		if (ioc->release && b != self)
-			ioc->release(ioc->arg, b, now->now_ns);
 	}
 }
 
@@ -977,6 +989,7 @@ int ios_iocost_throttle(struct ios_iocost *ioc, struct ios_iocost_bio *b, uint64
 	iocg->nr_waiting++;
 	/* the kick may commit it at once: then it goes on without sleeping */
 	iocg_kick_waitq(iocg, b, &now);
+	ioc_flush_releases(ioc, now_ns);
 	return b->committed ? 0 : 1;
 }
 
@@ -1068,6 +1081,7 @@ void ios_iocost_timer(struct ios_iocost *ioc, uint64_t now_ns)
 	}
 	if (ioc->timer_at <= now_ns)
 		ioc_timer_fn(ioc, now_ns);
+	ioc_flush_releases(ioc, now_ns);
 }
 
 struct ios_iocost *ios_iocost_create(struct ios_blkcg_ctl *ctl, const struct ios_iocost_dev *dev,
@@ -1083,6 +1097,7 @@ struct ios_iocost *ios_iocost_create(struct ios_blkcg_ctl *ctl, const struct ios
 	ioc->release = release;
 	ioc->arg = arg;
 	ioc->timer_at = NEVER;
+	ioc->rel_tail = &ioc->rel_head;
 	ioc->vtime_base_rate = ioc->vtime_rate = VTIME_PER_USEC;
 	ioc->period_at = now_ns / 1000;
 	ioc->autop_idx = IOS_AUTOP_INVALID;
