@@ -452,6 +452,13 @@ static int cg_v2_effects(struct run_ctx *c, const struct ios_sched_type *st,
 		ret = ios_run_warn(out, "io.prio.class: %s reads no I/O priority; the class changes "
 				   "only merging (blk-mq never merges I/O of different priorities); "
 				   "mq-deadline reads the class", st->name);
+	/* io.weight is io.cost's file (ioc_files); BFQ registers only bfq.weight */
+	if (!ret && bfq && (files & (1u << IOS_BLKCG_WEIGHT)) &&
+	    !(files & (1u << IOS_BLKCG_BFQ_WEIGHT)))
+		ret = ios_run_warn(out, "io.weight: %s reads io.bfq.weight only (bfq_blkg_files); "
+				   "io.weight is io.cost's file. systemd's IOWeight= writes both "
+				   "(500 becomes io.bfq.weight 136): cgroup.PATH.systemd.IOWeight",
+				   st->name);
 	if (!ret && (files & (1u << IOS_BLKCG_BFQ_WEIGHT)) && !bfq)
 		ret = ios_run_warn(out, "io.bfq.weight is read by BFQ only; %s ignores it "
 				   "(io.weight is io.cost's file)", st->name);

@@ -8,8 +8,9 @@
  * the same group is replaced, with a note. cgroup.PATH.systemd.IOWeight=N
  * writes io.weight "default N" and io.bfq.weight BFQ_WEIGHT(N) as systemd
  * does (1 -> 1, 99 -> 99, 101 -> 100, 500 -> 136, 10000 -> 1000), refuses
- * 0, 10001 and the root. Another blk-mq scheduler ignores io.bfq.weight
- * and says so.
+ * 0, 10001 and the root. io.weight alone changes nothing under bfq-6.12
+ * (it is io.cost's file) and the run says so; another blk-mq scheduler
+ * ignores io.bfq.weight and says so.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,12 @@ static int test_cli(void)
 	EXPECT(a1, 2, "never on the root cgroup");
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq --set cgroup.a.systemd.IOWeight=5", plain);
 	EXPECT(a1, 2, "-EOPNOTSUPP");
+	/* io.weight alone under BFQ: not read, and said so */
+	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set cgroup.a.io.weight=500", plain);
+	EXPECT(a1, 0, "io.weight: bfq-6.12 reads io.bfq.weight only");
+	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12", plain);
+	snprintf(a2, sizeof(a2), "run %s --scheduler bfq-6.12 --set cgroup.a.io.weight=500", plain);
+	T_ASSERT(same(a1, a2));
 	/* another blk-mq scheduler: ignored, said once */
 	snprintf(a1, sizeof(a1), "run %s --scheduler mq-deadline --set cgroup.a.io.bfq.weight=300",
 		 plain);
