@@ -262,6 +262,8 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 		       " submitted while already in flight", bio->sector);
 	bio->state = IOS_BIO_IN_FLIGHT;
 	q->nr_bios_in++;
+	/* the core's flags of a bio struct used before go (the submitter's BPS_THROTTLED stays) */
+	bio->qos_flags &= IOS_BIO_BPS_THROTTLED;
 	/*
 	 * blk-mq: submit_bio_noacct -> blk_throtl_bio (io.max) first; the Q
 	 * trace and the issue time come after it (6.12
