@@ -540,8 +540,8 @@ static void mq_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t now
 
 /*
  * blk_mq_start_request, then the driver: trace D, rq_qos_issue (6.12
- * calls it with the queue's stats on, which every rq_qos policy turns
- * on), then the device.
+ * calls it with the queue's stats on: wbt and io.cost's enable=1 turn
+ * them on, io.latency has no issue hook), then the device.
  */
 static void mq_rq_issue(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
