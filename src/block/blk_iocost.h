@@ -113,6 +113,15 @@ uint64_t ios_iocost_next_timer(const struct ios_iocost *ioc);
 /* Run what is due at @now: waitq timers, then the period timer. */
 void ios_iocost_timer(struct ios_iocost *ioc, uint64_t now);
 
+struct ios_queue;
+/*
+ * blk_iocost_init on a blk-mq queue with its group tree (blk_iocost_rqos.c):
+ * io.cost joins the queue's rq_qos chain, reads the root's io.cost.qos and
+ * io.cost.model and every group's io.weight, and re-reads them on a
+ * mid-run write (conf_updated). 0 or -errno.
+ */
+int ios_blk_iocost_init(struct ios_queue *q, unsigned hz, uint64_t now);
+
 /* ---- read-only views, for tests and the reports of step 9a ---- */
 
 /* calc_lcoefs: the coefficients of one direction from bps, seqiops, randiops */
