@@ -311,14 +311,20 @@ struct ios_queue {
  * once it holds requests of two queues) or whose newest request is 128 KiB
  * or more (unless queue.nomerges=2), when the task sleeps (for a tag), and
  * when it is finished. The owner keeps the struct (the kernel's is on the
- * stack); zero it or let ios_blk_start_plug() do so.
+ * stack); zero it or let ios_blk_start_plug() do so. Under blk-mq's CPU
+ * cost model a finish that finds bios of the plug still waiting for their
+ * CPU is deferred: the plug's state moves to storage of the block layer's
+ * own (held), so the owner may reuse or drop the struct once
+ * ios_blk_finish_plug() has returned.
  */
+
 struct ios_plug {
 	struct ios_list_head list;	/* plugged requests by queuelist, oldest first */
 	unsigned rq_count;
 	bool multiple_queues;		/* requests of more than one queue went on it */
 	bool has_elevator;		/* a request with a scheduler tag went on it */
 	uint64_t nr_flushes;		/* U and UT events (statistics for tests and reports) */
+	struct ios_plug_held *held;	/* bios of this plug in a CPU's FIFO (plug.c); block layer only */
 };
 
 /*

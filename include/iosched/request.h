@@ -95,6 +95,7 @@ struct ios_cgroup {
  * slot per request queue, released through the scheduler's exit_icq hook.
  */
 struct ios_plug;
+struct ios_plug_held;
 
 struct ios_ioc {
 	uint32_t pid;
@@ -227,6 +228,14 @@ struct ios_bio {
 	 * queue. Block layer only.
 	 */
 	uint64_t cpu_ready_ns;
+	/*
+	 * The same model's: the plug the task had when it submitted the bio
+	 * (the bio joins it when it enters, plug.c), and whether the bio
+	 * waited for its CPU (its submitter was told 0, running, so no
+	 * bio->queued() announces it). Block layer only.
+	 */
+	struct ios_plug_held *plug_held;
+	bool cpu_held;
 	/*
 	 * cgroup v2 on blk-mq (src/block/blkcg_int.h, rq_qos.c). blkcg: the
 	 * cgroup the bio is charged to (the kernel's bio->bi_blkg), NULL for

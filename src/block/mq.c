@@ -87,7 +87,8 @@
 
 static int mq_run_hctx(struct ios_queue *q, struct ios_mq_hctx *h, uint64_t now);
 static void mq_cpu_backlog(struct ios_queue *q, uint64_t now);
-static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, struct ios_plug *plug,
+			 uint64_t now);
 
 static inline struct ios_mq_hctx *rq_hctx(struct ios_queue *q, const struct ios_request *rq)
 {
@@ -287,7 +288,8 @@ static void park_bio(struct ios_queue *q, struct ios_mq_tags *t, struct ios_bio 
  */
 static void mq_bio_queued(struct ios_bio *bio, uint64_t now)
 {
-	if (bio->queued && !(bio->qos_flags & IOS_BIO_ANNOUNCED))
+	/* nobody sleeps on a bio whose submitter was told 0 (blk-throttle, the CPU) */
+	if (bio->queued && !(bio->qos_flags & IOS_BIO_ANNOUNCED) && !bio->cpu_held)
 		bio->queued(bio, now);
 }
 
@@ -1002,16 +1004,13 @@ static bool mq_bio_merge(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 				  bio, now);
 }
 
-/* The bio enters the queue now: merge, or a request inserted or issued; 1: it sleeps. */
-static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+/*
+ * The bio enters the queue now, its task's plug being @plug: merge, or a
+ * request inserted or issued; 1: it sleeps.
+ */
+static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, struct ios_plug *plug,
+			 uint64_t now)
 {
-	/*
-	 * A bio blk-throttle held goes on from the throttle's dispatch, not
-	 * from its task: the task's plug is not its (the dispatch worker's
-	 * own plug is not modelled).
-	 */
-	struct ios_plug *plug = bio->ioc && !(bio->qos_flags & IOS_BIO_ANNOUNCED) ?
-				bio->ioc->plug : NULL;
 	struct ios_request *rq;
 
 	/*
@@ -1044,7 +1043,7 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 		 * trace UT); the plugged requests already hold their tags.
 		 */
 		if (plug)
-			ios_blk_flush_plug(bio->ioc, true, now);
+			ios_plug_flush(plug, true, now);
 		park_bio(q, alloc_map(q, ctx_hctx(q, bio_ctx(q, bio))), bio, now);
 		return 1;
 	}
@@ -1061,13 +1060,6 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	return 0;
 }
 
-/*
- * With the cost model on, a bio enters when its CPU (and the scheduler's
- * lock for the insert) has served it (mq_cpu_charge); until then it waits
- * in its CPU's FIFO and its task sleeps, as the task whose CPU runs the
- * submission does (1, then bio->queued). The queue never reads a clock:
- * the host timer brings the run that lets it in (mq_update_timer).
- */
 /*
  * bio_set_ioprio (6.12, block/blk-mq.c, called from blk_mq_submit_bio): a
  * bio whose own priority has no class gets the submitting task's,
@@ -1103,17 +1095,43 @@ static void mq_bio_set_ioprio(struct ios_bio *bio)
 	ios_blkcg_set_ioprio(ios_bio_blkcg(bio), bio);
 }
 
+/*
+ * With the cost model on, a bio enters when its CPU (and the scheduler's
+ * lock for the insert) has served it (mq_cpu_charge); until then it waits
+ * in its CPU's FIFO. Its task is not asleep meanwhile: in the kernel it is
+ * the task itself that spends that CPU time inside submit_bio, one bio
+ * after another, and then goes on with its next bio or its next iocb (an
+ * io_submit batch, an O_DIRECT I/O of several bios). So the call answers
+ * 0, and the bio keeps its task's plug (plug.c, ios_plug_hold): it joins
+ * it when it enters (blk_add_rq_to_plug), and the plug's finish waits for
+ * it. Only a tag makes the task sleep (1, then bio->queued), and a held
+ * bio that finds none when it enters sleeps without telling its
+ * submitter, which has gone on (docs/blk-mq.md, fidelity). The queue
+ * never reads a clock: the host timer brings the run that lets it in
+ * (mq_update_timer).
+ */
 int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	struct ios_mq *mq = q->mq;
+	/*
+	 * A bio blk-throttle held goes on from the throttle's dispatch, not
+	 * from its task: the task's plug is not its (the dispatch worker's
+	 * own plug is not modelled).
+	 */
+	struct ios_plug *plug = bio->ioc && !(bio->qos_flags & IOS_BIO_ANNOUNCED) ?
+				bio->ioc->plug : NULL;
 	struct ios_mq_ctx *c;
 
 	mq_bio_set_ioprio(bio);
+	bio->cpu_held = false;
+	bio->plug_held = NULL;
 	if (!mq->cost_on)
-		return mq_submit_now(q, bio, now);
+		return mq_submit_now(q, bio, plug, now);
 	bio->cpu_ready_ns = mq_cpu_charge(q, bio, now);
 	if (bio->cpu_ready_ns <= now)
-		return mq_submit_cpu(q, bio, now);
+		return mq_submit_cpu(q, bio, plug, now);
+	bio->cpu_held = true;
+	bio->plug_held = ios_plug_hold(plug);
 	c = &mq->ctx[bio_ctx(q, bio)];
 	bio->next = NULL;
 	if (c->cpu_tail)
@@ -1123,16 +1141,17 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	c->cpu_tail = bio;
 	if (!q->in_run)
 		mq_update_timer(q, now);
-	return 1;
+	return 0;
 }
 
 /* mq_submit_now on the bio's CPU: a run it makes dispatches there (hctx_run_cpu). */
-static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+static int mq_submit_cpu(struct ios_queue *q, struct ios_bio *bio, struct ios_plug *plug,
+			 uint64_t now)
 {
 	int saved = q->mq->run_cpu, ret;
 
 	q->mq->run_cpu = (int)bio_ctx(q, bio);
-	ret = mq_submit_now(q, bio, now);
+	ret = mq_submit_now(q, bio, plug, now);
 	q->mq->run_cpu = saved;
 	return ret;
 }
@@ -1145,7 +1164,9 @@ static void mq_cpu_backlog(struct ios_queue *q, uint64_t now)
 	mq->in_cpu_backlog = true;
 	for (;;) {
 		struct ios_mq_ctx *best = NULL;
+		struct ios_plug_held *held;
 		struct ios_bio *bio;
+		int saved;
 
 		for (unsigned i = 0; i < mq->nr_cpus; i++) {
 			struct ios_mq_ctx *c = &mq->ctx[i];
@@ -1161,9 +1182,19 @@ static void mq_cpu_backlog(struct ios_queue *q, uint64_t now)
 		if (!best->cpu_head)
 			best->cpu_tail = NULL;
 		bio->next = NULL;
-		/* a bio that sleeps for a tag is announced when it gets one */
-		if (!mq_submit_cpu(q, bio, now))
-			mq_bio_queued(bio, now);
+		/*
+		 * Its submitter went on (0): nothing to announce, now or after
+		 * a tag wait. The plug's deferred finish, if this was its last
+		 * held bio, runs on the bio's CPU as the task's blk_finish_plug
+		 * would (its queue runs are synchronous there).
+		 */
+		held = bio->plug_held;
+		bio->plug_held = NULL;
+		saved = mq->run_cpu;
+		mq->run_cpu = (int)bio_ctx(q, bio);
+		(void)mq_submit_now(q, bio, ios_plug_held_plug(held), now);
+		ios_plug_release(held, now);
+		mq->run_cpu = saved;
 	}
 	mq->in_cpu_backlog = false;
 }

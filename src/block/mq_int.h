@@ -133,5 +133,17 @@ bool ios_plug_merge(struct ios_queue *q, struct ios_plug *plug, struct ios_bio *
 		    uint64_t now);
 /* blk_add_rq_to_plug: @rq (just allocated) waits on @plug; flushes it first at its limits. */
 void ios_plug_add(struct ios_plug *plug, struct ios_request *rq, uint64_t now);
+/* blk_mq_flush_plug_list: @from_schedule for the implicit flush of a task going to sleep (UT). */
+void ios_plug_flush(struct ios_plug *plug, bool from_schedule, uint64_t now);
+/*
+ * A bio submitted under @plug waits for CPU time (mq.c's cost model): the
+ * plug stays its own until ios_plug_release(), which the bio calls once it
+ * has entered; NULL when @plug is NULL (or no memory: the bio goes unplugged).
+ */
+struct ios_plug_held *ios_plug_hold(struct ios_plug *plug);
+/* The plug a held bio joins when it enters: the owner's, or the deferred one. */
+struct ios_plug *ios_plug_held_plug(const struct ios_plug_held *h);
+/* The held bio has entered; the last one of a finished plug flushes it (U) and frees it. */
+void ios_plug_release(struct ios_plug_held *h, uint64_t now);
 
 #endif

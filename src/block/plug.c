@@ -47,11 +47,35 @@
  * blk_add_rq_to_plug"). We keep the list oldest first and issue in that
  * order: the NVMe behaviour, and that of every driver since 6.13.
  *
+ * Bios that wait for CPU time (mq.c's cost model, lab.cpu.*). In the
+ * kernel the task runs each submit_bio in turn on its CPU, and
+ * blk_finish_plug comes after the last has returned: every request of
+ * the batch is on the plug by then (blk_mq_submit_bio ->
+ * blk_add_rq_to_plug), and blk_mq_flush_plug_list hands on all of them.
+ * Here a bio the model holds enters later than the call that submitted
+ * it, so it keeps the plug its task had then (ios_plug_hold): when it
+ * enters, its request goes on that plug, even when the task has finished
+ * the plug meanwhile, and a finish that finds such bios is deferred until
+ * the last of them has entered (then U, explicit, as blk_finish_plug
+ * would). The deferred state lives in a struct ios_plug_held of ours, on
+ * the heap, never in the owner's struct (vfs.c's and writeback.c's are
+ * on the stack, as the kernel's are). The limits and the implicit flush
+ * (UT, io_schedule_prepare) apply as the bios enter, in their CPU's order.
+ *
  * Not modelled: the plug's request cache (blk_start_plug_nr_ios's nr_ios
  * and the batched tag allocation it feeds), plug callbacks (md, dm,
  * btrfs), the timestamp cache, and drivers' queue_rqs as a separate path.
  */
 #include "mq_int.h"
+
+#include <stdlib.h>
+
+/* A plug whose bios wait for CPU time, and its state once its finish is deferred. */
+struct ios_plug_held {
+	struct ios_plug *plug;		/* the owner's while started, &own once finished */
+	struct ios_plug own;
+	unsigned nr;			/* bios that have not entered yet */
+};
 
 #define PLUG_MAX_RQ		32u			/* BLK_MAX_REQUEST_COUNT (5.16+) */
 #define PLUG_FLUSH_BYTES	(128u * 1024u)		/* BLK_PLUG_FLUSH_SIZE */
@@ -93,7 +117,7 @@ static void dispatch_plug_list(struct ios_plug *plug, bool from_schedule, uint64
 }
 
 /* blk_mq_flush_plug_list */
-static void plug_flush(struct ios_plug *plug, bool from_schedule, uint64_t now)
+void ios_plug_flush(struct ios_plug *plug, bool from_schedule, uint64_t now)
 {
 	unsigned depth = plug->rq_count;
 
@@ -129,7 +153,7 @@ void ios_plug_add(struct ios_plug *plug, struct ios_request *rq, uint64_t now)
 		ios_blk_trace(q, IOS_TA_PLUG, rq, NULL, now);
 	} else if (plug->rq_count >= plug_max_rq(plug) ||
 		   (q->tun.nomerges != 2 && ios_rq_bytes(last) >= PLUG_FLUSH_BYTES)) {
-		plug_flush(plug, false, now);
+		ios_plug_flush(plug, false, now);
 		last = NULL;
 		ios_blk_trace(q, IOS_TA_PLUG, rq, NULL, now);
 	}
@@ -171,19 +195,70 @@ void ios_blk_start_plug(struct ios_ioc *ioc, struct ios_plug *plug)
 	plug->rq_count = 0;
 	plug->multiple_queues = false;
 	plug->has_elevator = false;
+	plug->held = NULL;
 	ioc->plug = plug;
 }
 
 void ios_blk_finish_plug(struct ios_ioc *ioc, struct ios_plug *plug, uint64_t now)
 {
+	struct ios_plug_held *h;
+
 	if (ioc->plug != plug)
 		return;
-	plug_flush(plug, false, now);
 	ioc->plug = NULL;
+	h = plug->held;
+	if (!h) {
+		ios_plug_flush(plug, false, now);
+		return;
+	}
+	/* bios of it still wait for their CPU: the finish waits for them, in our storage */
+	h->own = *plug;
+	h->own.held = h;
+	ios_list_init(&h->own.list);
+	while (!ios_list_empty(&plug->list))
+		ios_list_move_tail(plug->list.next, &h->own.list);
+	h->plug = &h->own;
+	plug->held = NULL;
+	plug->rq_count = 0;
 }
 
 void ios_blk_flush_plug(struct ios_ioc *ioc, bool from_schedule, uint64_t now)
 {
 	if (ioc && ioc->plug)
-		plug_flush(ioc->plug, from_schedule, now);
+		ios_plug_flush(ioc->plug, from_schedule, now);
+}
+
+struct ios_plug_held *ios_plug_hold(struct ios_plug *plug)
+{
+	struct ios_plug_held *h;
+
+	if (!plug)
+		return NULL;
+	h = plug->held;
+	if (!h) {
+		/* out of memory: the bio enters unplugged, as it did before plugs were held */
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			return NULL;
+		h->plug = plug;
+		plug->held = h;
+	}
+	h->nr++;
+	return h;
+}
+
+struct ios_plug *ios_plug_held_plug(const struct ios_plug_held *h)
+{
+	return h ? h->plug : NULL;
+}
+
+void ios_plug_release(struct ios_plug_held *h, uint64_t now)
+{
+	if (!h || --h->nr)
+		return;
+	if (h->plug == &h->own)
+		ios_plug_flush(&h->own, false, now);	/* the deferred blk_finish_plug */
+	else
+		h->plug->held = NULL;
+	free(h);
 }

@@ -149,10 +149,9 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	 * model is then off unless one is set).
 	 */
 	/*
-	 * Default zero, not measured: a bio the model delays enters the queue
-	 * after its task's plug was finished, so with the model on no I/O is
-	 * plugged (docs/blk-mq.md, "CPU cost model"); until the deferral is
-	 * plug-aware the cited defaults are one setting away.
+	 * Default zero, not measured, for now: the deferral keeps held bios on
+	 * their plug since block_plug_cpu's rules; the switch to measured is a
+	 * separate step (it moves every blk-mq result: goldens, repro M1-M4).
 	 */
 	{ "cpu.model", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, cpu_model), 0, 0,
 	  "zero", "",

@@ -37,6 +37,7 @@ struct m_fifo {
 };
 
 static unsigned m_shallow_async;	/* limit_depth for async allocations (0: none) */
+static struct ios_mq_cpu_cost m_cost;	/* the next m_rig_new's CPU costs (0: the model off) */
 
 static inline int m_fifo_init(struct ios_queue *q)
 {
@@ -227,6 +228,7 @@ static inline struct m_rig *m_rig_new(const char *sched, unsigned depth, unsigne
 	cfg.trace = r;
 	cfg.nr_hw_queues = nr_hw;
 	cfg.nr_cpus = nr_cpus;
+	cfg.cpu_cost = m_cost;
 	r->q = ios_queue_create(&cfg, &e);
 	if (!r->q) {
 		fprintf(stderr, "m_rig_new: %s\n", e.msg);

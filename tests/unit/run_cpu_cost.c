@@ -39,7 +39,38 @@ static const char job_cpu1[] =
 	"ioengine=libaio\niodepth=32\nfilename=/dev/nvme0n1\ncpus_allowed=1\n"
 	"[r]\nnumjobs=2\n";
 
+/* one O_DIRECT reader at QD1 whose 64 KiB reads are 16 bios of 4 KiB (test_direct_bios_in_sequence) */
+static const char job_multibio[] =
+	"[global]\ndirect=1\nruntime=50ms\ntime_based\nsize=256m\nrw=randread\nbs=64k\n"
+	"ioengine=psync\nfilename=/dev/nvme0n1\n"
+	"[r]\n";
+
 static const char *job_text = job;
+static double last_clat_mean;	/* the first job's read clat mean of the last run(), ns */
+
+/* test_direct_bios_in_sequence's trace sink: plugs, issues, and G one submit_ns after G */
+static struct {
+	unsigned plugs, issues, g_in_step;
+	uint64_t last_g;
+} seen;
+static uint64_t seen_step;
+
+static void seen_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
+		       const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
+{
+	(void)priv, (void)q, (void)rq, (void)bio;
+	if (a == IOS_TA_PLUG)
+		seen.plugs++;
+	else if (a == IOS_TA_ISSUE)
+		seen.issues++;
+	else if (a == IOS_TA_GETRQ) {
+		seen.g_in_step += now - seen.last_g == seen_step;
+		seen.last_g = now;
+	}
+}
+
+static const struct ios_trace_ops seen_ops = { .event = seen_event };
+static const struct ios_trace_ops *run_trace;	/* run()'s trace sink, NULL: none */
 
 #define SLACK 1.015
 
@@ -70,6 +101,7 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 	cfg.scheduler = sched;
 	cfg.device = "ssd-nvme";
 	cfg.settings = &set;
+	cfg.trace_ops = run_trace;
 	if (ios_run(&jf, &cfg, &res, &e)) {
 		fprintf(stderr, "run: %s\n", e.msg);
 		goto out;
@@ -80,6 +112,7 @@ static int run(const char *sched, const char *const *kv, double *iops, struct io
 			sum += (double)res.jobs[j].dir[IOS_DDIR_READ].total_ios * 1e9 /
 			       (double)res.jobs[j].runtime_ns;
 	*iops = sum;
+	last_clat_mean = res.nr_jobs ? res.jobs[0].dir[IOS_DDIR_READ].clat.mean : 0;
 	ret = 0;
 	if (json && (ios_report_json(&res, json) || ios_report_normal(&res, text)))
 		ret = -1;
@@ -314,6 +347,45 @@ static int test_dispatch_by_submitter(void)
 	return T_PASS;
 }
 
+/*
+ * An O_DIRECT I/O of 16 bios: in the kernel its task spends the CPU time
+ * of each submit_bio in turn (the requests are allocated submit_ns apart)
+ * and finishes its plug after the last (one P per I/O, its 16 requests
+ * issued from it). The rules: a bio waiting for its CPU answers 0 (the
+ * task runs on), not 1 (asleep, as for a tag), and stays on the plug.
+ * Without the first each bio waited for the previous one to enter plus a
+ * wake-up (lab.complete_ns, 3 us): G 4 us apart; without the second the
+ * requests went to the device alone (no P).
+ */
+static int test_direct_bios_in_sequence(void)
+{
+	const char *zero[] = { "lab.cpu.model=zero", "queue.max_sectors_kb=4", NULL };
+	const char *cost[] = { "lab.cpu.model=zero", "lab.cpu.submit_ns=1000",
+			       "queue.max_sectors_kb=4", NULL };
+	double a, c0, c1;
+	int ret;
+
+	job_text = job_multibio;
+	ret = run("none", zero, &a, NULL, NULL);
+	c0 = last_clat_mean;
+	memset(&seen, 0, sizeof(seen));
+	seen_step = 1000;
+	run_trace = &seen_ops;
+	if (!ret)
+		ret = run("none", cost, &a, NULL, NULL);
+	run_trace = NULL;
+	c1 = last_clat_mean;
+	job_text = job;
+	T_ASSERT_EQ(ret, 0);
+	printf("  none, 64k O_DIRECT as 16 bios: clat %.0f ns, with submit=1us %.0f ns; "
+	       "%u plugs, %u issues, %u G 1 us after the previous\n", c0, c1, seen.plugs,
+	       seen.issues, seen.g_in_step);
+	T_ASSERT(seen.plugs > 10);
+	T_ASSERT_EQ(seen.issues, 16 * seen.plugs);
+	T_ASSERT_EQ(seen.g_in_step, 15 * seen.plugs);
+	return T_PASS;
+}
+
 /* the cost settings are refused out of range, naming the range */
 static int test_bad_setting(void)
 {
@@ -334,5 +406,6 @@ int main(void)
 		     test_completion_cost, test_zero_is_no_model, test_model_measured,
 		     test_zero_keeps_explicit, test_legacy_untouched, test_sched_complete_cost,
 		     test_bfq_complete_holds_lock, test_dispatch_on_cpu, test_dispatch_by_submitter,
+		     test_direct_bios_in_sequence,
 		     test_bad_setting);
 }
