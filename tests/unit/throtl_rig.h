@@ -57,8 +57,10 @@ static inline void tr_resubmit(struct ios_queue *q, struct ios_bio *bio, uint64_
 
 	t->went[bio - t->bios] = now;
 	t->released[t->nr_released++] = bio;
-	if (t->forward)
+	if (t->forward) {
+		q->nr_bios_in++;	/* ios_queue_submit_bio's count, which this path skips */
 		ios_mq_submit_bio(q, bio, now);
+	}
 }
 
 static inline void tr_note(void *priv, const struct ios_cgroup *cg, int dir,
@@ -151,8 +153,10 @@ static inline unsigned tr_bio_ex(struct tr *t, unsigned g, int dir, uint32_t byt
 	t->went[i] = UINT64_MAX;
 	if (!ios_blk_throtl_bio_split(t->m->q, bio, charge, bps_done, now)) {
 		t->went[i] = now;
-		if (t->forward)
+		if (t->forward) {
+			t->m->q->nr_bios_in++;
 			ios_mq_submit_bio(t->m->q, bio, now);
+		}
 	}
 	return i;
 }
