@@ -868,6 +868,7 @@ static void throtl_ops_exit(struct ios_queue *q)
 	}
 	for (unsigned i = 0; i < td->nr_tgs; i++)
 		td->tgs[i].blkg->pd[IOS_BLKCG_MAX] = NULL;
+	q->blkcg->conf_updated[IOS_BLKCG_MAX] = NULL;
 	free(td->tgs);
 	free(td);
 }
@@ -907,6 +908,15 @@ static void tg_conf_updated(struct throtl_grp *tg)
 		tg_update_disptime(tg);
 		throtl_schedule_next_dispatch(tg->service_queue.parent_sq, true);
 	}
+}
+
+/* io.max written during the run (a later job's exec_prerun): tg_set_limit's tail */
+static void throtl_conf_updated(struct ios_queue *q, struct ios_blkg *g, uint64_t now)
+{
+	const struct ios_cgroup_v2 *v = g->cgroup ? g->cgroup->v2 : NULL;
+
+	if (v)
+		ios_blk_throtl_set_limit(q, g->cgroup, v->bps, v->iops, now);
 }
 
 int ios_blk_throtl_init(struct ios_queue *q, const struct ios_throtl_profile *p, unsigned hz,
@@ -956,6 +966,7 @@ int ios_blk_throtl_init(struct ios_queue *q, const struct ios_throtl_profile *p,
 		tg_update_has_rules(tg);
 		g->pd[IOS_BLKCG_MAX] = tg;
 	}
+	ctl->conf_updated[IOS_BLKCG_MAX] = throtl_conf_updated;
 	return 0;
 }
 
