@@ -35,6 +35,7 @@
 #include <string.h>
 #include "blk_throttle.h"
 #include "iosched/list.h"
+#include "iosched/run.h"
 
 #define THROTL_GRP_QUANTUM 8	/* per group and round: 6 reads, 2 writes */
 #define THROTL_QUANTUM 32	/* per round over all groups */
@@ -112,6 +113,29 @@ const struct ios_throtl_profile ios_throtl_profile_6_12 = {
 const struct ios_throtl_profile ios_throtl_profile_6_6 = {
 	.release = "6.6",
 };
+
+const struct ios_throtl_profile *ios_throtl_profile_for(int lab_kernel, const char *sched_name)
+{
+	if (lab_kernel == IOS_LAB_KERNEL_6_6)
+		return &ios_throtl_profile_6_6;
+	if (lab_kernel == IOS_LAB_KERNEL_6_12)
+		return &ios_throtl_profile_6_12;
+	return sched_name && !strcmp(sched_name, "mq-deadline-6.6") ? &ios_throtl_profile_6_6
+								   : &ios_throtl_profile_6_12;
+}
+
+bool ios_blk_throtl_wanted(const struct ios_queue *q)
+{
+	const struct ios_blkcg_ctl *ctl = q ? q->blkcg : NULL;
+
+	for (unsigned i = 0; ctl && i < ctl->nr_blkgs; i++) {
+		const struct ios_cgroup *cg = ctl->blkgs[i].cgroup;
+
+		if (cg && cg->v2 && (cg->v2->written & (1u << IOS_BLKCG_MAX)))
+			return true;
+	}
+	return false;
+}
 
 static bool time_before(uint64_t a, uint64_t b)
 {

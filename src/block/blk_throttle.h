@@ -32,6 +32,16 @@ struct ios_throtl_profile {
 extern const struct ios_throtl_profile ios_throtl_profile_6_12;
 extern const struct ios_throtl_profile ios_throtl_profile_6_6;
 
+/*
+ * The profile lab.kernel names (enum ios_lab_kernel: 0 auto, 1 6.6, 2 6.12);
+ * auto follows the scheduler profile as the lead decided (plan Q2):
+ * mq-deadline-6.6 runs 6.6, every other blk-mq scheduler 6.12.
+ */
+const struct ios_throtl_profile *ios_throtl_profile_for(int lab_kernel, const char *sched_name);
+
+/* Whether any group of @q's tree has io.max written (blk_throtl_init is lazy). */
+bool ios_blk_throtl_wanted(const struct ios_queue *q);
+
 /* Where a bio the throttle let go continues (ios_blkcg_resubmit in the core). */
 typedef void (*ios_throtl_resubmit_fn)(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
 

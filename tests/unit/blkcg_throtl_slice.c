@@ -59,7 +59,20 @@ static int test_66_both(void)
 	return T_PASS;
 }
 
+/* lab.kernel: auto follows the scheduler profile (plan Q2), an explicit value wins */
+static int test_profile_choice(void)
+{
+	T_ASSERT(ios_throtl_profile_for(IOS_LAB_KERNEL_AUTO, "mq-deadline-6.6") ==
+		 &ios_throtl_profile_6_6);
+	T_ASSERT(ios_throtl_profile_for(IOS_LAB_KERNEL_AUTO, "none") == &ios_throtl_profile_6_12);
+	T_ASSERT(ios_throtl_profile_for(IOS_LAB_KERNEL_AUTO, "bfq-6.12") == &ios_throtl_profile_6_12);
+	T_ASSERT(ios_throtl_profile_for(IOS_LAB_KERNEL_6_6, "none") == &ios_throtl_profile_6_6);
+	T_ASSERT(ios_throtl_profile_for(IOS_LAB_KERNEL_6_12, "mq-deadline-6.6") ==
+		 &ios_throtl_profile_6_12);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_612_nonrot, test_612_rot, test_66_both);
+	return T_RUN(test_612_nonrot, test_612_rot, test_66_both, test_profile_choice);
 }
