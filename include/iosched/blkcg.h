@@ -52,7 +52,10 @@ struct ios_blkcg_cftype {
 	const char *kfunc;	/* the 6.12 function that parses a write */
 	const char *kfile;	/* where it is: "block/blk-throttle.c" */
 	const char *syntax;	/* what the parser accepts, for messages */
-	/* the plan step that models it (docs/cgroup-v2-plan.md §12) */
+	/*
+	 * the plan step that will model it (docs/cgroup-v2-plan.md §12);
+	 * NULL once it is modelled
+	 */
 	const char *modelled_by;
 };
 

@@ -146,4 +146,10 @@ void ios_blkcg_clear_delay(struct ios_blkg *g);
  */
 uint64_t ios_blkcg_return_delay(struct ios_queue *q, const struct ios_cgroup *cg, uint64_t now);
 
+/*
+ * blkcg_set_ioprio (blk_ioprio.c): cgroup @cg's io.prio.class applied to
+ * @bio, whose priority already holds its task's (bio_set_ioprio).
+ */
+void ios_blkcg_set_ioprio(const struct ios_cgroup *cg, struct ios_bio *bio);
+
 #endif

@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mq_int.h"
+#include "blkcg_int.h"
 #include "iosched/scope.h"
 #include "iosched/stats.h"
 
@@ -1006,21 +1007,24 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
  * So a prioclass=1 writer's dirty pages reach the scheduler as the
  * flusher's NONE (mq-deadline: BE), not as RT. The value is fixed here,
  * before any merge: blk-mq never merges bios or requests whose ioprio
- * differs (merge.c). Not modelled: blkcg_set_ioprio (io.prio.class), and
- * the io_context BFQ creates for every task it serves (under bfq-6.12 a
- * task without a class would get BE and its nice level instead of NONE;
- * BFQ reads its own priorities from the task, so only merges could see it).
+ * differs (merge.c). The cgroup's io.prio.class comes last
+ * (blkcg_set_ioprio, blk_ioprio.c). Not modelled: the io_context BFQ
+ * creates for every task it serves (under bfq-6.12 a task without a class
+ * would get BE and its nice level instead of NONE; BFQ reads its own
+ * priorities from the task, so only merges could see it).
  */
 static void mq_bio_set_ioprio(struct ios_bio *bio)
 {
 	const struct ios_ioc *ioc = bio->ioc;
 
-	if ((bio->ioprio >> 13) & 7)
-		return;
-	if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
-		bio->ioprio = 0;	/* IOPRIO_DEFAULT */
-	else
-		bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+	if (!((bio->ioprio >> 13) & 7)) {
+		if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+			bio->ioprio = 0;	/* IOPRIO_DEFAULT */
+		else
+			bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+	}
+	/* then the cgroup's io.prio.class (blkcg_set_ioprio, blk_ioprio.c) */
+	ios_blkcg_set_ioprio(ioc ? ioc->cgroup : NULL, bio);
 }
 
 int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
