@@ -841,9 +841,10 @@ static uint64_t throtl_ops_next_timer(struct ios_queue *q, uint64_t now)
 }
 
 /*
- * The timers due at @now fire, earliest expiry first, deeper groups before
- * the top on a tie (the order the kernel's softirq would find them in is
- * not defined; this one is fixed).
+ * The timers due at @now fire, earliest expiry first; on a tie the top
+ * service queue's, then the groups' from the highest id down (the order
+ * the kernel's timer softirq runs timers of one tick in is not something a
+ * caller can rely on; this one is fixed, so runs repeat).
  */
 static void throtl_ops_timer(struct ios_queue *q, uint64_t now)
 {
