@@ -90,13 +90,14 @@ static int test_iops_floor(void)
 }
 
 /* One psync reader, 100 us per I/O, for 30 s; returns its IOPS over 2..30 s. */
-static double c23(const struct ios_throtl_profile *p, unsigned hz, uint64_t *period_jiffies)
+static double qd1(const struct ios_throtl_profile *p, unsigned hz, int rot, uint32_t riops,
+		  uint64_t *period_jiffies)
 {
-	struct tr *t = tr_new(p, hz, 0);
+	struct tr *t = tr_new(p, hz, rot);
 	uint64_t now = 0, lat = 100 * IOS_NSEC_PER_USEC, last_went = 0, first = 0;
 	unsigned g, n = 0;
 
-	g = tr_group(t, 0, 0, 0, 10, 0);
+	g = tr_group(t, 0, 0, 0, riops, 0);
 	tr_start(t, 0);
 	*period_jiffies = 0;
 	while (now < 30 * IOS_NSEC_PER_SEC && t->nr_bios < TR_MAX_BIOS) {
@@ -131,22 +132,40 @@ static int test_c23_qd1(void)
 	uint64_t per;
 	double iops;
 
-	iops = c23(&ios_throtl_profile_6_12, 250, &per);
+	iops = qd1(&ios_throtl_profile_6_12, 250, 0, 10, &per);
 	printf("  C2.3 riops=10 HZ 250 6.12: %.3f IOPS (period %" PRIu64 " jiffies)\n", iops, per);
 	T_ASSERT_EQ(per, 26);
 	T_ASSERT_NEAR(iops, 250.0 / 26, 0.05);
-	iops = c23(&ios_throtl_profile_6_6, 250, &per);
+	iops = qd1(&ios_throtl_profile_6_6, 250, 0, 10, &per);
 	printf("  C2.3 riops=10 HZ 250 6.6:  %.3f IOPS (period %" PRIu64 " jiffies)\n", iops, per);
 	T_ASSERT_EQ(per, 25);
 	T_ASSERT_NEAR(iops, 10.0, 0.05);
-	iops = c23(&ios_throtl_profile_6_12, 1000, &per);
+	iops = qd1(&ios_throtl_profile_6_12, 1000, 0, 10, &per);
 	printf("  C2.3 riops=10 HZ 1000 6.12: %.3f IOPS (period %" PRIu64 " jiffies)\n", iops, per);
 	T_ASSERT_EQ(per, 101);
 	T_ASSERT_NEAR(iops, 1000.0 / 101, 0.05);
 	return T_PASS;
 }
 
+/*
+ * What the floor was for (the 6.11 patch: a 5 IOPS limit gave about 3):
+ * 6.6 gives one I/O per 75 jiffies on average (3.33 IOPS); 6.12 one per
+ * 51 (the floor, 4.9 IOPS). Fails if 6.6 had the floor or 6.12 lacked it.
+ */
+static int test_floor_purpose(void)
+{
+	uint64_t per;
+	double a = qd1(&ios_throtl_profile_6_6, 250, 1, 5, &per);
+	double b = qd1(&ios_throtl_profile_6_12, 250, 1, 5, &per);
+
+	printf("  riops=5 HZ 250 rotational: 6.6 %.3f IOPS, 6.12 %.3f IOPS\n", a, b);
+	T_ASSERT_NEAR(a, 10.0 / 3, 0.05);
+	T_ASSERT_NEAR(b, 250.0 / 51, 0.05);
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_bps_rounding, test_iops_rounding, test_iops_floor, test_c23_qd1);
+	return T_RUN(test_bps_rounding, test_iops_rounding, test_iops_floor, test_c23_qd1,
+		     test_floor_purpose);
 }
