@@ -102,6 +102,7 @@ struct throtl_data {
 	uint64_t now;
 	ios_throtl_note_fn note;
 	void *note_priv;
+	struct ios_blkcg_ctl *ctl;		/* the tree it was built on */
 	struct throtl_grp *tgs;			/* one per blkg, the tree's order */
 	unsigned nr_tgs;
 };
@@ -154,12 +155,7 @@ static uint64_t roundup_u64(uint64_t x, uint64_t y)
 
 static struct throtl_data *q_to_td(struct ios_queue *q)
 {
-	struct throtl_grp *root;
-
-	if (!q || !q->blkcg || !q->blkcg->nr_blkgs)
-		return NULL;
-	root = q->blkcg->blkgs[0].pd[IOS_BLKCG_MAX];
-	return root ? root->td : NULL;
+	return q ? q->throtl_data : NULL;
 }
 
 static void td_set_now(struct throtl_data *td, uint64_t now)
@@ -696,6 +692,7 @@ static void blk_throtl_dispatch_work_fn(struct throtl_data *td, uint64_t now)
 
 		list = h->next;
 		free(h);
+		bio->qos_flags |= IOS_BIO_BPS_THROTTLED;
 		td->resubmit(td->queue, bio, now);
 	}
 }
@@ -742,8 +739,7 @@ again:
 
 static struct throtl_grp *bio_tg(struct throtl_data *td, const struct ios_bio *bio)
 {
-	const struct ios_cgroup *cg = bio->ioc ? bio->ioc->cgroup : NULL;
-	struct ios_blkg *g = ios_blkg_of(td->queue->blkcg, cg);
+	struct ios_blkg *g = ios_blkg_of(td->ctl, ios_bio_blkcg(bio));
 
 	return g ? g->pd[IOS_BLKCG_MAX] : &td->tgs[0];
 }
@@ -813,9 +809,19 @@ int ios_blk_throtl_bio_split(struct ios_queue *q, struct ios_bio *bio, uint64_t 
 	return 1;
 }
 
+/*
+ * blk_throtl_bio: a piece of a split the task made carries IOS_BIO_BPS_THROTTLED
+ * (step 2), so it counts for iops only; a bio that passes the top or is
+ * let go is flagged as the kernel flags it.
+ */
 static int throtl_ops_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
-	return ios_blk_throtl_bio_split(q, bio, (uint64_t)bio->nr_sectors * 512, false, now);
+	int held = ios_blk_throtl_bio_split(q, bio, (uint64_t)bio->nr_sectors * 512,
+					    bio->qos_flags & IOS_BIO_BPS_THROTTLED, now);
+
+	if (!held && q_to_td(q))
+		bio->qos_flags |= IOS_BIO_BPS_THROTTLED;
+	return held;
 }
 
 static struct throtl_service_queue *td_sq_of(struct throtl_data *td, unsigned i)
@@ -891,9 +897,13 @@ static void throtl_ops_exit(struct ios_queue *q)
 		throtl_free_qnodes(&sq->queued[0]);
 		throtl_free_qnodes(&sq->queued[1]);
 	}
-	for (unsigned i = 0; i < td->nr_tgs; i++)
-		td->tgs[i].blkg->pd[IOS_BLKCG_MAX] = NULL;
-	q->blkcg->conf_updated[IOS_BLKCG_MAX] = NULL;
+	/* the runner may have freed the tree already (it does, before the queue) */
+	if (q->blkcg == td->ctl) {
+		for (unsigned i = 0; i < td->nr_tgs; i++)
+			td->tgs[i].blkg->pd[IOS_BLKCG_MAX] = NULL;
+		td->ctl->conf_updated[IOS_BLKCG_MAX] = NULL;
+	}
+	q->throtl_data = NULL;
 	free(td->tgs);
 	free(td);
 }
@@ -962,6 +972,7 @@ int ios_blk_throtl_init(struct ios_queue *q, const struct ios_throtl_profile *p,
 		return -ENOMEM;
 	}
 	td->nr_tgs = ctl->nr_blkgs;
+	td->ctl = ctl;
 	td->hz = hz;
 	td->prof = p;
 	td->resubmit = resubmit;
@@ -992,6 +1003,7 @@ int ios_blk_throtl_init(struct ios_queue *q, const struct ios_throtl_profile *p,
 		g->pd[IOS_BLKCG_MAX] = tg;
 	}
 	ctl->conf_updated[IOS_BLKCG_MAX] = throtl_conf_updated;
+	q->throtl_data = td;
 	return 0;
 }
 
@@ -999,7 +1011,7 @@ int ios_blk_throtl_set_limit(struct ios_queue *q, const struct ios_cgroup *cg,
 			     const uint64_t bps[2], const uint32_t iops[2], uint64_t now)
 {
 	struct throtl_data *td = q_to_td(q);
-	struct ios_blkg *g = td ? ios_blkg_of(q->blkcg, cg) : NULL;
+	struct ios_blkg *g = td ? ios_blkg_of(td->ctl, cg) : NULL;
 	struct throtl_grp *tg;
 
 	if (!g || !g->parent)
@@ -1019,7 +1031,7 @@ int ios_blk_throtl_view(struct ios_queue *q, const struct ios_cgroup *cg, int di
 			struct ios_throtl_grp_view *v)
 {
 	struct throtl_data *td = q_to_td(q);
-	struct ios_blkg *g = td ? ios_blkg_of(q->blkcg, cg) : NULL;
+	struct ios_blkg *g = td ? ios_blkg_of(td->ctl, cg) : NULL;
 	const struct throtl_grp *tg;
 	int rw = dir == IOS_WRITE;
 
