@@ -51,7 +51,7 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 	[IOS_BLKCG_MAX] = { "io.max", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 			    "tg_set_limit", "block/blk-throttle.c",
 			    "[MAJ:MIN] rbps=N wbps=N riops=N wiops=N, each N >= 1 or max",
-			    "step 3 (io.max)" },
+			    NULL },
 	[IOS_BLKCG_LATENCY] = { "io.latency", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				"iolatency_set_limit", "block/blk-iolatency.c",
 				"[MAJ:MIN] target=USEC or target=max", "step 5 (io.latency)" },

@@ -30,6 +30,7 @@
 #include <string.h>
 #include "run_int.h"
 #include "block/blk_iocost.h"
+#include "block/blk_throttle.h"
 #include "iosched/scope.h"
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
@@ -727,6 +728,15 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 			if (ret)
 				return IOS_ERR(e, ret, "io.cost: cannot install on the queue");
 		}
+	}
+	/* io.max: blk_throtl_init comes with the first io.max write, here or a job's prerun */
+	if (c->q && c->q->blkcg && !c->q->throtl_ops &&
+	    (ios_blk_throtl_wanted(c->q) || (c->prerun_files & (1u << IOS_BLKCG_MAX)))) {
+		err = ios_blk_throtl_init(c->q, ios_throtl_profile_for(c->lab.kernel, st->name),
+					  ios_run_lab_hz(&c->lab), ios_blkcg_resubmit, 0);
+		if (err)
+			return IOS_ERR(e, err, "io.max: blk-throttle could not start");
+		c->q->throtl_ops = &ios_blk_throtl_ops;
 	}
 	return 0;
 }

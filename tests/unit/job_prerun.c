@@ -142,12 +142,13 @@ static int test_cli(void)
 	T_ASSERT(mkdtemp(dir));
 	/* at the run's start: as --set, named in the note */
 	T_ASSERT(!write_job(job, sizeof(job), "start.fio", "[a]\ncgroup=web\nexec_prerun=echo "
-			    "'rbps=1048576' > /sys/fs/cgroup/web/io.max\n"));
+			    "'target=500' > /sys/fs/cgroup/web/io.latency\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.max (step 3");
+	EXPECT(args, 0, "io.latency (step 5");
 	/* the same write as --set gives the same note: the carrier changes nothing */
-	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.web.io.max=rbps=2", job);
-	EXPECT(args, 0, "io.max (step 3");
+	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.web.io.latency=target=600",
+		 job);
+	EXPECT(args, 0, "io.latency (step 5");
 	/* a bad value stops the run, naming the line and the kernel's rule */
 	T_ASSERT(!write_job(job, sizeof(job), "bad.fio", "[a]\ncgroup=web\nexec_prerun=echo "
 			    "rbps=0 > /sys/fs/cgroup/web/io.max\n"));
@@ -166,7 +167,7 @@ static int test_cli(void)
 	EXPECT(args, 2, "no job is in cgroup 'db'");
 	/* the single-queue layer keeps cgroup v1 */
 	snprintf(args, sizeof(args), "run %s/start.fio --scheduler deadline", dir);
-	EXPECT(args, 2, "exec_prerun: cgroup.web.io.max", "-EOPNOTSUPP");
+	EXPECT(args, 2, "exec_prerun: cgroup.web.io.latency", "-EOPNOTSUPP");
 	/* another command: refused at its line (the option's own check) */
 	T_ASSERT(!write_job(job, sizeof(job), "cmd.fio", "[a]\nexec_prerun=sync && echo 3 > "
 			    "/proc/sys/vm/drop_caches\n"));
@@ -189,11 +190,9 @@ static int test_cli(void)
 			    "[c]\nstonewall\ncgroup=web\nexec_prerun=echo max=40 > "
 			    "/sys/fs/cgroup/io.cost.qos\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	/* io.cost (step 4a) is installed for the later io.cost.qos write and re-reads it */
-	EXPECT(args, 0, "io.max (step 3",
-	       "1 exec_prerun cgroup write was refused when its job started",
-	       "later.fio:16: job 'c' at", "min 50.00 % is above max 40.00 %",
-	       "io.max was written by exec_prerun after the run began");
+	/* io.cost (4a) and io.max (3) re-read later writes; the refused one is reported */
+	EXPECT(args, 0, "1 exec_prerun cgroup write was refused when its job started",
+	       "later.fio:16: job 'c' at", "min 50.00 % is above max 40.00 %");
 	/* a bad value in a later job still stops the run before it starts */
 	T_ASSERT(!write_job(job, sizeof(job), "laterbad.fio", "[a]\ncgroup=web\n[b]\nstonewall\n"
 			    "cgroup=web\nexec_prerun=echo 10001 > /sys/fs/cgroup/web/io.weight\n"));
