@@ -300,7 +300,11 @@ void ios_iolat_check_latencies(struct ios_iolat_grp *g, uint64_t now)
 	iolat_stat_init(&g->cur_stat);
 }
 
-/* rq_wait_inc_below, and rq_qos_wait's "no queue-jumping past sleepers" */
+/*
+ * rq_wait_inc_below, behind rq_qos_wait's "no queue-jumping past sleepers"
+ * (kept for fidelity: wake-ups are immediate here, so a group has waiters
+ * only while it is at its limit)
+ */
 static bool iolat_try_slot(struct ios_iolat_grp *g)
 {
 	if (g->nr_waiting || g->inflight >= g->max_depth)
