@@ -166,9 +166,19 @@ struct ios_blkg {
 	void *pd[IOS_BLKCG_NR_FILES];	/* policy data slots, NULL until a step fills them */
 };
 
+struct ios_queue;
+
 struct ios_blkcg_ctl {
 	struct ios_blkg *blkgs;		/* [cgroup->id] */
 	unsigned nr_blkgs;
+	/*
+	 * A file of group @g changed while the run goes on (a later job's
+	 * exec_prerun; the kernel's write handlers, e.g. tg_conf_updated):
+	 * the controller that reads file f sets conf_updated[f]. NULL: no
+	 * controller re-reads it, and the runner says the write had no effect.
+	 */
+	void (*conf_updated[IOS_BLKCG_NR_FILES])(struct ios_queue *q, struct ios_blkg *g,
+						 uint64_t now);
 };
 
 /* A tree over @cgroups (ids 0..@n-1, parents first); NULL on -ENOMEM. */

@@ -368,6 +368,13 @@ struct ios_job {
 	/* where cgroup= and cgroup_weight= were set, for the runner's messages */
 	const char *cgroup_file, *cgroup_weight_file;
 	int cgroup_line, cgroup_weight_line;
+	/*
+	 * exec_prerun=, read only as cgroup v2 file writes (job/prerun.c),
+	 * applied when the job starts, as fio runs it; where it was written
+	 */
+	char *exec_prerun;
+	const char *exec_prerun_file;
+	int exec_prerun_line;
 
 	/* --- synchronisation and reporting --- */
 	int stonewall;
@@ -526,6 +533,21 @@ int ios_job_parse_args(const struct ios_job_arg *args, size_t n, const char *fir
 		       struct ios_err *e) IOS_MUST_CHECK;
 /* Is @name a job option? 1: modelled, 2: a fio option iosched does not model, 0: neither. */
 int ios_job_option_known(const char *name);
+
+/*
+ * exec_prerun=echo VALUE > /sys/fs/cgroup/[PATH/]FILE (';' or '&&' between
+ * several): one write each, in order. path is "" for the root. -EINVAL
+ * with @msg saying what was not understood (iosched runs no commands),
+ * -ENOMEM. Free with ios_job_prerun_free.
+ */
+struct ios_cgwrite {
+	char *path;		/* "web/api", "" for the root */
+	char *file;		/* "io.max" as written (the runner checks it exists) */
+	char *value;		/* the words echo would print, without the newline */
+};
+int ios_job_prerun_parse(const char *cmd, struct ios_cgwrite **out, size_t *nr, char *msg,
+			 size_t msglen) IOS_MUST_CHECK;
+void ios_job_prerun_free(struct ios_cgwrite *v, size_t nr);
 
 /* Initialise @job with the defaults of @compat (used by the parser and by tests). */
 int ios_job_init_defaults(struct ios_job *job, enum ios_compat compat) IOS_MUST_CHECK;

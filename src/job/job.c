@@ -111,6 +111,7 @@ static void job_free_fields(struct ios_job *j)
 	free(j->filename);
 	free(j->directory);
 	free(j->cgroup);
+	free(j->exec_prerun);
 	free(j->write_bw_log);
 	free(j->write_lat_log);
 	free(j->write_iops_log);
@@ -150,6 +151,7 @@ static int job_copy(struct ios_job *dst, const struct ios_job *src)
 	ret |= dup_str(&dst->filename);
 	ret |= dup_str(&dst->directory);
 	ret |= dup_str(&dst->cgroup);
+	ret |= dup_str(&dst->exec_prerun);
 	ret |= dup_str(&dst->write_bw_log);
 	ret |= dup_str(&dst->write_lat_log);
 	ret |= dup_str(&dst->write_iops_log);

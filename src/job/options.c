@@ -769,6 +769,33 @@ static int opt_cgroup_hook(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/*
+ * exec_prerun= is read only as cgroup file writes (job/prerun.c): its
+ * syntax is checked here so the message points at the line; the files and
+ * values are checked by the runner, which knows the groups and the device.
+ */
+static int opt_exec_prerun_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	struct ios_cgwrite *w;
+	char msg[512];
+	size_t n;
+	int ret;
+
+	if (c->is_default || !job->exec_prerun)
+		return 0;
+	ret = ios_job_prerun_parse(job->exec_prerun, &w, &n, msg, sizeof(msg));
+	if (ret == -ENOMEM)
+		return ios_opt_err(c, -ENOMEM, "out of memory");
+	if (ret)
+		return ios_opt_err(c, -EINVAL, "iosched runs no commands; exec_prerun is read "
+				   "only as cgroup v2 file writes, echo VALUE > "
+				   "/sys/fs/cgroup/[PATH/]FILE, joined by ';' or '&&': %s", msg);
+	ios_job_prerun_free(w, n);
+	job->exec_prerun_file = c->file;
+	job->exec_prerun_line = c->line;
+	return 0;
+}
+
 static int opt_cgroup_weight_hook(struct ios_job *job, struct ios_optctx *c)
 {
 	if (!c->is_default) {
@@ -1135,6 +1162,10 @@ const struct ios_opt ios_job_options[] = {
 	       "Weight of the job's cgroup, 1..1000 (the scheduler's own range applies)"),
 	  .type = IOS_OPT_INT, .off = OFF(cgroup_weight), .size = FSIZE(cgroup_weight),
 	  .min = 1, .max = 1000, .set = opt_cgroup_weight_hook },
+	{ INFO("exec_prerun", NULL, "str", NULL,
+	       "Read only as cgroup v2 file writes, applied when the job starts: "
+	       "echo VALUE > /sys/fs/cgroup/[PATH/]FILE (';' or '&&' between several)"),
+	  .type = IOS_OPT_STR, .off = OFF(exec_prerun), .set = opt_exec_prerun_hook },
 	{ INFO("cgroup_nodelete", NULL, "bool", "0", "Keep the cgroup after the job"),
 	  .type = IOS_OPT_BOOL, .off = OFF(cgroup_nodelete) },
 

@@ -152,6 +152,11 @@ void ios_run_cgroups_free(struct run_ctx *c)
 	free(c->cgroups);
 	c->cgroups = NULL;
 	c->nr_cgroups = 0;
+	if (c->prerun)
+		for (size_t i = 0; i < c->jf->nr_jobs; i++)
+			ios_job_prerun_free(c->prerun[i].w, c->prerun[i].n);
+	free(c->prerun);
+	c->prerun = NULL;
 }
 
 /* ---- the scheduler's side ---- */
@@ -248,8 +253,9 @@ static const char *mq_sched_names(char *buf, size_t len)
  */
 static int cg_v2_setting(struct run_ctx *c, const struct ios_sched_type *st,
 			 struct ios_setting *s, const char *path, size_t plen,
-			 enum ios_blkcg_file f, struct ios_err *e)
+			 enum ios_blkcg_file f, bool dry, struct ios_err *e)
 {
+	struct ios_cgroup_v2 scratch;
 	const struct ios_blkcg_cftype *ct = ios_blkcg_cftype(f);
 	const char *sep = *s->origin ? ": " : "";
 	struct ios_blkcg_devt dev;
@@ -279,15 +285,85 @@ static int cg_v2_setting(struct run_ctx *c, const struct ios_sched_type *st,
 			       "(CFTYPE_ONLY_ON_ROOT in %s, Linux 6.12): it configures the device; "
 			       "write it as cgroup.%s", s->origin, sep, s->name, ct->name,
 			       ct->kfile, ct->name);
+	ios_blkcg_devt_of(c->host ? c->host->disk.profile : NULL, &dev);
+	snprintf(where, sizeof(where), "%s%s%s", s->origin, sep, s->name);
+	/* a write for later is checked now, against the files as they are now */
+	if (dry) {
+		if (cg->v2)
+			scratch = *cg->v2;
+		else
+			ios_cgroup_v2_init(&scratch);
+		return ios_blkcg_conf_write(f, s->value, &dev, &scratch, where, e);
+	}
 	if (!cg->v2) {
 		cg->v2 = malloc(sizeof(*cg->v2));
 		if (!cg->v2)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 		ios_cgroup_v2_init(cg->v2);
 	}
-	ios_blkcg_devt_of(c->host ? c->host->disk.profile : NULL, &dev);
-	snprintf(where, sizeof(where), "%s%s%s", s->origin, sep, s->name);
 	return ios_blkcg_conf_write(f, s->value, &dev, cg->v2, where, e);
+}
+
+/*
+ * exec_prerun= (job/prerun.c): fio runs it when the job starts, after
+ * cgroup_setup (backend.c thread_main). A job that starts with the run
+ * (first stonewall phase, no startdelay, no wait_for) writes before the
+ * first I/O, so its writes apply here, after the --set ones (what the host
+ * held before fio ran). A job that starts later writes then
+ * (ios_run_cgroups_prerun); its writes are checked here against the files
+ * as they are now, so a bad value still stops the run before it starts.
+ * Each write goes through the same rules as --set cgroup.PATH.FILE.
+ */
+static int cg_prerun(struct run_ctx *c, const struct ios_sched_type *st, struct ios_err *e)
+{
+	for (unsigned i = 0; i < c->nr_tasks; i++) {
+		const struct ios_job *j = c->tasks[i].job;
+		unsigned ji = (unsigned)(j - c->jf->jobs);
+		struct run_prerun *p;
+		char msg[512], origin[600];
+		bool later;
+		int ret;
+
+		if (!j->exec_prerun || c->tasks[i].clone)
+			continue;
+		if (!c->prerun) {
+			c->prerun = calloc(c->jf->nr_jobs, sizeof(*c->prerun));
+			if (!c->prerun)
+				return IOS_ERR(e, -ENOMEM, "out of memory");
+		}
+		p = &c->prerun[ji];
+		ret = ios_job_prerun_parse(j->exec_prerun, &p->w, &p->n, msg, sizeof(msg));
+		if (ret)	/* the option's hook checked it already */
+			return IOS_ERR(e, ret, "%s", msg);
+		later = c->tasks[i].phase || j->startdelay_hi_ns || j->wait_for || c->replay;
+		p->later = later;
+		snprintf(origin, sizeof(origin), "%s:%d: job '%s': exec_prerun",
+			 j->exec_prerun_file ? j->exec_prerun_file : "?", j->exec_prerun_line,
+			 j->name);
+		for (size_t k = 0; k < p->n; k++) {
+			const struct ios_cgwrite *w = &p->w[k];
+			char name[1200], rest[1100];
+			struct ios_setting s = { name, w->value, origin, true };
+			enum ios_blkcg_file f;
+			size_t plen;
+
+			snprintf(rest, sizeof(rest), "%s%s%s", w->path, *w->path ? "." : "", w->file);
+			snprintf(name, sizeof(name), "cgroup.%s", rest);
+			if (ios_blkcg_resolve(rest, &plen, &f) || plen != strlen(w->path) ||
+			    strcmp(ios_blkcg_cftype(f)->name, w->file))
+				return IOS_ERR(e, -ENOENT, "%s: /sys/fs/cgroup/%s%s%s: iosched models "
+					       "the cgroup v2 I/O files io.weight, io.max, io.latency, "
+					       "io.prio.class, io.bfq.weight, and io.cost.qos and "
+					       "io.cost.model on the root; '%s' is not one of them",
+					       origin, w->path, *w->path ? "/" : "", w->file, w->file);
+			ret = cg_v2_setting(c, st, &s, w->path, plen, f, later, e);
+			if (ret)
+				return ret;
+			if (later)
+				c->prerun_files |= 1u << f;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -301,6 +377,7 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 	size_t off = 0;
 	unsigned files = 0;
 
+	files = c->prerun_files;
 	for (unsigned i = 0; i < c->nr_cgroups; i++)
 		if (c->cgroups[i]->v2)
 			files |= c->cgroups[i]->v2->written;
@@ -359,7 +436,7 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		path = s->name + strlen(sc->prefix);
 		s->used = true;
 		if (!ios_blkcg_resolve(path, &plen, &f)) {
-			ret = cg_v2_setting(c, st, s, path, plen, f, e);
+			ret = cg_v2_setting(c, st, s, path, plen, f, false, e);
 			if (ret)
 				return ret;
 			continue;
@@ -394,6 +471,9 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		}
 		cg->ioprio = (int)v;
 	}
+	ret = cg_prerun(c, st, e);
+	if (ret)
+		return ret;
 	return cg_v2_note(c, set, out, e);
 }
 
@@ -484,6 +564,85 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 	return 0;
 }
 
+/*
+ * A job kept for later starts: its writes go to the files now, through
+ * the kernel's parser again (an earlier write may have changed what this
+ * one is checked against, as io.cost.qos's min and max are), and the
+ * controller reading the file hears of it. fio ends a job whose prerun
+ * failed; here the run goes on and the report counts the refused write.
+ */
+void ios_run_cgroups_prerun(struct run_task *t, uint64_t now)
+{
+	struct run_ctx *c = t->ctx;
+	const struct run_prerun *p;
+	struct ios_blkcg_devt dev;
+
+	if (!c->prerun || !t->job->exec_prerun)
+		return;
+	p = &c->prerun[t->job - c->jf->jobs];
+	if (!p->later)
+		return;
+	ios_blkcg_devt_of(c->host ? c->host->disk.profile : NULL, &dev);
+	for (size_t k = 0; k < p->n; k++) {
+		const struct ios_cgwrite *w = &p->w[k];
+		char rest[1100], where[1300];
+		struct ios_cgroup *cg;
+		struct ios_blkg *g;
+		struct ios_err e;
+		enum ios_blkcg_file f;
+		size_t plen;
+
+		snprintf(rest, sizeof(rest), "%s%s%s", w->path, *w->path ? "." : "", w->file);
+		/* resolved and the group found when the run was checked */
+		if (ios_blkcg_resolve(rest, &plen, &f))
+			continue;
+		cg = cg_lookup(c, w->path, plen);
+		if (!cg)
+			continue;
+		if (!cg->v2) {
+			cg->v2 = malloc(sizeof(*cg->v2));
+			if (!cg->v2) {
+				c->prerun_refused++;
+				continue;
+			}
+			ios_cgroup_v2_init(cg->v2);
+		}
+		snprintf(where, sizeof(where), "%s:%d: job '%s' at %.3f s: exec_prerun: "
+			 "cgroup.%s", t->job->exec_prerun_file ? t->job->exec_prerun_file : "?",
+			 t->job->exec_prerun_line, t->job->name, (double)now / 1e9, rest);
+		ios_err_clear(&e);
+		if (ios_blkcg_conf_write(f, w->value, &dev, cg->v2, where, &e)) {
+			if (!c->prerun_refused++)
+				snprintf(c->prerun_refused_msg, sizeof(c->prerun_refused_msg), "%s",
+					 e.msg);
+			continue;
+		}
+		g = c->q ? ios_blkg_of(c->q->blkcg, cg) : NULL;
+		if (g && c->q->blkcg->conf_updated[f])
+			c->q->blkcg->conf_updated[f](c->q, g, now);
+		else
+			c->prerun_unread |= 1u << f;
+	}
+}
+
+/* What happened to the writes of jobs that started after the run began. */
+static int cg_prerun_result(struct run_ctx *c, struct ios_run_result *out)
+{
+	if (c->prerun_refused &&
+	    ios_run_warn(out, "%u exec_prerun cgroup write%s refused when %s job started "
+			 "(fio would end that job with an error; the run went on without the "
+			 "write): %s", c->prerun_refused, c->prerun_refused > 1 ? "s were" : " was",
+			 c->prerun_refused > 1 ? "their" : "its", c->prerun_refused_msg))
+		return -ENOMEM;
+	for (int f = 0; f < IOS_BLKCG_NR_FILES; f++)
+		if ((c->prerun_unread & (1u << f)) &&
+		    ios_run_warn(out, "%s was written by exec_prerun after the run began; no "
+				 "controller re-reads %s during a run yet, so the write had no "
+				 "effect", ios_blkcg_cftype(f)->name, ios_blkcg_cftype(f)->name))
+			return -ENOMEM;
+	return 0;
+}
+
 /* ---- results ---- */
 
 int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
@@ -491,6 +650,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
 	size_t n = 0;
 
+	if (cg_prerun_result(c, out))
+		return -ENOMEM;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */
 	out->cgroups = calloc(c->nr_cgroups, sizeof(*out->cgroups));

@@ -197,6 +197,13 @@ struct run_trimwrite {
  * flow, steady state, replay) hangs off a pointer that is NULL for the
  * others: with 10,000 processes every byte here is 10 KB.
  */
+/* A job's exec_prerun writes; later: applied when each clone starts */
+struct run_prerun {
+	struct ios_cgwrite *w;
+	size_t n;
+	bool later;
+};
+
 struct run_task {
 	struct run_ctx *ctx;
 	const struct ios_job *job;
@@ -361,6 +368,12 @@ struct run_ctx {
 	struct ios_strmap file_names;	/* name -> run_file */
 	struct ios_cgroup **cgroups;
 	unsigned nr_cgroups;
+	/* exec_prerun's cgroup writes per job (cgroup.c), NULL: no job has one */
+	struct run_prerun *prerun;
+	unsigned prerun_files;		/* files written by jobs that start later */
+	unsigned prerun_unread;		/* files written mid-run that no controller re-reads */
+	unsigned prerun_refused;	/* mid-run writes the kernel's parser refused */
+	char prerun_refused_msg[512];	/* the first of them */
 
 	struct ios_fiolog_set *logs;	/* NULL: no job writes a log */
 	struct ios_series *series;	/* NULL: not recorded */
@@ -567,6 +580,8 @@ int ios_run_cgroups_sched(struct run_ctx *c, const struct ios_sched_type **st,
 int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 			  struct ios_settings *set, struct ios_run_result *out, struct ios_err *e);
 int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out);
+/* A task starts: its job's exec_prerun writes, when they were kept for now. */
+void ios_run_cgroups_prerun(struct run_task *t, uint64_t now);
 
 /* perm */
 void ios_run_perm_init(struct run_perm *p, uint64_t n, struct ios_rand *rng);

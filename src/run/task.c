@@ -1442,6 +1442,7 @@ void ios_run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 
+	ios_run_cgroups_prerun(t, now);
 	t->state = TS_RUNNING;
 	t->start_ns = now;
 	t->res->start_ns = now;
