@@ -52,7 +52,10 @@ struct ios_blkcg_cftype {
 	const char *kfunc;	/* the 6.12 function that parses a write */
 	const char *kfile;	/* where it is: "block/blk-throttle.c" */
 	const char *syntax;	/* what the parser accepts, for messages */
-	/* the plan step that models it (docs/cgroup-v2-plan.md §12) */
+	/*
+	 * the plan step that will model it (docs/cgroup-v2-plan.md §12);
+	 * NULL once it is modelled
+	 */
 	const char *modelled_by;
 };
 
@@ -164,9 +167,28 @@ struct ios_blkg {
 	struct ios_blkg *parent;	/* NULL: the root */
 	unsigned level;			/* 0: the root */
 	void *pd[IOS_BLKCG_NR_FILES];	/* policy data slots, NULL until a step fills them */
+	/*
+	 * The return-to-user delay (6.12 blkcg_gq's use_delay, delay_nsec,
+	 * delay_start, last_delay, last_use; src/block/blk_cgroup.c). use_delay
+	 * > 0: io.latency's count of users, < 0: set by blkcg_set_delay
+	 * (io.cost), neither decayed nor capped. delay_start is
+	 * IOS_BLKG_DELAY_NEVER until the first decay window opens.
+	 */
+	int use_delay;
+	int last_use;
+	uint64_t delay_nsec;
+	uint64_t delay_start;
+	uint64_t last_delay;
 };
 
 struct ios_queue;
+
+/*
+ * A blkg's delay_start before any window: the kernel's 0, which on a
+ * machine up for more than a second reads as "long ago". The lab's clock
+ * starts at 0, so 0 is a real time here (docs/cgroup-v2-plan.md §13 R4).
+ */
+#define IOS_BLKG_DELAY_NEVER	UINT64_MAX
 
 struct ios_blkcg_ctl {
 	struct ios_blkg *blkgs;		/* [cgroup->id] */
@@ -186,6 +208,15 @@ struct ios_blkcg_ctl *ios_blkcg_ctl_create(struct ios_cgroup *const *cgroups, un
 void ios_blkcg_ctl_destroy(struct ios_blkcg_ctl *ctl);
 /* @cg's node, NULL when @cg is not in the tree. */
 struct ios_blkg *ios_blkg_of(struct ios_blkcg_ctl *ctl, const struct ios_cgroup *cg);
+
+struct ios_ioc;
+/*
+ * blkcg_maybe_throttle_current (6.12 blk-cgroup.c), for a task's runner
+ * as its system call returns: when a controller marked @ioc during the
+ * call (blkcg_schedule_throttle, never for a kthread), how long the task
+ * sleeps first (0: not at all); the mark is taken either way.
+ */
+uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now);
 
 #ifdef __cplusplus
 }

@@ -254,6 +254,15 @@ struct ios_queue {
 	 * and freed by it; NULL on the single-queue layer
 	 */
 	struct ios_blkcg_ctl *blkcg;
+	/*
+	 * blk-mq's cgroup v2 hooks (src/block/blkcg_int.h; NULL on the
+	 * single-queue layer and whenever no controller is on): the rq_qos
+	 * chain, newest-enabled first (q->rq_qos), and blk-throttle's ops
+	 * with their data (q->td)
+	 */
+	struct ios_rq_qos *rq_qos;
+	const struct ios_blk_throtl_ops *throtl_ops;
+	void *throtl_data;
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;

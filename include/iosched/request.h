@@ -132,6 +132,19 @@ struct ios_ioc {
 	 * queues look at it; the single-queue layer has no plug model.
 	 */
 	struct ios_plug *plug;
+	/*
+	 * A kernel thread's context (the kernel's PF_KTHREAD: the flusher,
+	 * later jbd2): blkcg_schedule_throttle ignores it, so no cgroup v2
+	 * controller ever delays it on its way back to user space.
+	 */
+	bool kthread;
+	/*
+	 * blk-mq cgroup v2 (Linux 6.12 current->throttle_disk): the queue a
+	 * controller asked this task to be delayed for when its system call
+	 * returns (blkcg_schedule_throttle), NULL when none. The task's
+	 * runner takes it with ios_blkcg_task_throttle() (blkcg.h).
+	 */
+	struct ios_queue *throttle_disk;
 };
 
 /*
@@ -214,7 +227,41 @@ struct ios_bio {
 	 * queue. Block layer only.
 	 */
 	uint64_t cpu_ready_ns;
+	/*
+	 * cgroup v2 on blk-mq (src/block/blkcg_int.h, rq_qos.c). blkcg: the
+	 * cgroup the bio is charged to (the kernel's bio->bi_blkg), NULL for
+	 * its task's (ioc->cgroup), which every submitter but writeback's
+	 * attribution leaves; read it with ios_bio_blkcg(). issue_ns: when it
+	 * passed blk-throttle and was traced Q (blkcg_bio_issue_init, the
+	 * start io.latency measures from). qos_flags: IOS_BIO_* below.
+	 * alloc_ns: when its request allocation began (after rq_qos
+	 * throttle), for the request's tag_wait_ns. Block layer and
+	 * controllers only; the submitter zeroes them.
+	 */
+	struct ios_cgroup *blkcg;
+	uint64_t issue_ns;
+	uint64_t alloc_ns;
+	uint32_t qos_flags;
 };
+
+/* bio->qos_flags (6.12 include/linux/blk_types.h names where the kernel has one) */
+#define IOS_BIO_BPS_THROTTLED	(1u << 0)	/* BIO_BPS_THROTTLED: io.max charged its bytes */
+#define IOS_BIO_QOS_THROTTLED	(1u << 1)	/* BIO_QOS_THROTTLED: went through rq_qos throttle */
+#define IOS_BIO_QOS_MERGED	(1u << 2)	/* BIO_QOS_MERGED: went through rq_qos merge */
+/*
+ * The lab's: blk-throttle held the bio and its submitter was told it was
+ * accepted (ios_queue_submit_bio returned 0), so no later sleep of the bio
+ * (rq_qos, a tag) may call its queued() again: the task never slept.
+ */
+#define IOS_BIO_ANNOUNCED	(1u << 3)
+
+/* The cgroup @bio is charged to: bio->blkcg, else its task's, NULL without a task. */
+static inline struct ios_cgroup *ios_bio_blkcg(const struct ios_bio *bio)
+{
+	if (bio->blkcg)
+		return bio->blkcg;
+	return bio->ioc ? bio->ioc->cgroup : NULL;
+}
 
 struct ios_queue;
 
@@ -265,6 +312,12 @@ struct ios_request {
 	uint64_t dispatch_ns;		/* handed to the device */
 	uint64_t complete_ns;
 	uint64_t svc_v0;		/* q->svc_v at dispatch (block.c) */
+	/*
+	 * blk-mq: from the start of its allocation to its tag (the kernel's
+	 * start_time_ns - alloc_time_ns, io.cost's rq_wait), 0 when the tag
+	 * was free at once
+	 */
+	uint64_t tag_wait_ns;
 
 	struct ios_bio *bio, *biotail;
 	uint32_t nr_bios;

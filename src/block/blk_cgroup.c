@@ -8,11 +8,25 @@
  * which puts every parent before its children. The controllers of the
  * later steps of docs/cgroup-v2-plan.md §12 keep their per-group state in
  * the node's slots; step 1 builds the tree and nothing reads it yet.
+ *
+ * Step 2 adds the return-to-user delay of 6.12 blk-cgroup.c and
+ * blk-cgroup.h: blkcg_add_delay with blkcg_scale_delay's decay,
+ * blkcg_use_delay / blkcg_unuse_delay / blkcg_set_delay /
+ * blkcg_clear_delay, blkcg_maybe_throttle_blkg's walk and its 250 ms cap,
+ * and blkcg_schedule_throttle's mark on the task (never a kthread). Not
+ * modelled: the cgroup's congestion_count (only blk_cgroup_congested reads
+ * it, for swap and reclaim), use_memdelay (PSI accounting), fatal signals
+ * cutting the sleep short.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include "blkcg_int.h"
 #include "iosched/blkcg.h"
 #include "iosched/request.h"
+
+#define NSEC_PER_SEC		1000000000ull
+/* blkcg_maybe_throttle_blkg's cap on a use_delay delay, 0.25 s */
+#define BLKG_MAX_DELAY_NS	(250ull * 1000 * 1000)
 
 struct ios_blkcg_ctl *ios_blkcg_ctl_create(struct ios_cgroup *const *cgroups, unsigned n)
 {
@@ -34,6 +48,7 @@ struct ios_blkcg_ctl *ios_blkcg_ctl_create(struct ios_cgroup *const *cgroups, un
 		/* ids are dense and parents older: the parent's node is built already */
 		g->parent = p && p->id < i ? &ctl->blkgs[p->id] : NULL;
 		g->level = g->parent ? g->parent->level + 1 : 0;
+		g->delay_start = IOS_BLKG_DELAY_NEVER;
 	}
 	return ctl;
 }
@@ -51,4 +66,119 @@ struct ios_blkg *ios_blkg_of(struct ios_blkcg_ctl *ctl, const struct ios_cgroup 
 	if (!ctl || !cg || cg->id >= ctl->nr_blkgs || ctl->blkgs[cg->id].cgroup != cg)
 		return NULL;
 	return &ctl->blkgs[cg->id];
+}
+
+/* ---- the return-to-user delay ---- */
+
+/*
+ * blkcg_scale_delay: at most once a second, take off what was charged in
+ * the window before (last_delay, or half of it at least once io.latency
+ * stopped using the delay), so a task is delayed for recent trouble only.
+ * A group whose delay was set outright (use_delay < 0) is left alone.
+ */
+static void blkcg_scale_delay(struct ios_blkg *g, uint64_t now)
+{
+	uint64_t old = g->delay_start, cur, sub;
+
+	if (g->use_delay < 0)
+		return;
+	/* §13 R4: the kernel's 0 is "long ago"; the lab's 0 is a real time */
+	if (old != IOS_BLKG_DELAY_NEVER && !(old + NSEC_PER_SEC < now))
+		return;
+	g->delay_start = now;
+	cur = g->delay_nsec;
+	sub = g->last_delay;
+	if (old != IOS_BLKG_DELAY_NEVER && now - old < sub)
+		sub = now - old;
+	if (g->use_delay < g->last_use && sub < g->last_delay >> 1)
+		sub = g->last_delay >> 1;
+	if (cur < sub) {
+		g->delay_nsec = 0;
+		g->last_delay = 0;
+	} else {
+		g->delay_nsec = cur - sub;
+		g->last_delay = cur - sub;
+	}
+	g->last_use = g->use_delay;
+}
+
+void ios_blkcg_add_delay(struct ios_blkg *g, uint64_t now, uint64_t delta_ns)
+{
+	/* the kernel warns once and ignores an add to a set delay */
+	if (!g || g->use_delay < 0)
+		return;
+	blkcg_scale_delay(g, now);
+	g->delay_nsec += delta_ns;
+}
+
+void ios_blkcg_use_delay(struct ios_blkg *g)
+{
+	if (!g || g->use_delay < 0)
+		return;
+	g->use_delay++;
+}
+
+int ios_blkcg_unuse_delay(struct ios_blkg *g)
+{
+	if (!g || g->use_delay <= 0)
+		return 0;
+	g->use_delay--;
+	return 1;
+}
+
+void ios_blkcg_set_delay(struct ios_blkg *g, uint64_t delay_ns)
+{
+	if (!g)
+		return;
+	/* only a group nobody uses the delay of becomes a set one (-1) */
+	if (!g->use_delay)
+		g->use_delay = -1;
+	g->delay_nsec = delay_ns;
+}
+
+void ios_blkcg_clear_delay(struct ios_blkg *g)
+{
+	/* as the kernel's: use_delay only; delay_nsec stays, unread while 0 */
+	if (g)
+		g->use_delay = 0;
+}
+
+uint64_t ios_blkcg_return_delay(struct ios_queue *q, const struct ios_cgroup *cg, uint64_t now)
+{
+	struct ios_blkg *g = q ? ios_blkg_of(q->blkcg, cg) : NULL;
+	uint64_t delay = 0;
+	bool clamp = false;
+
+	/* blkcg_maybe_throttle_blkg: every group below the root, the largest delay wins */
+	for (; g && g->parent; g = g->parent) {
+		if (!g->use_delay)
+			continue;
+		blkcg_scale_delay(g, now);
+		if (g->delay_nsec > delay) {
+			delay = g->delay_nsec;
+			clamp = g->use_delay > 0;
+		}
+	}
+	if (clamp && delay > BLKG_MAX_DELAY_NS)
+		delay = BLKG_MAX_DELAY_NS;
+	return delay;
+}
+
+void ios_blkcg_schedule_throttle(struct ios_queue *q, struct ios_ioc *ioc)
+{
+	if (!ioc || ioc->kthread)
+		return;
+	ioc->throttle_disk = q;
+}
+
+uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now)
+{
+	struct ios_queue *q = ioc ? ioc->throttle_disk : NULL;
+
+	if (!q)
+		return 0;
+	ioc->throttle_disk = NULL;
+	if (ioc->kthread)
+		return 0;
+	return ios_blkcg_return_delay(q, ioc->cgroup, now);
 }

@@ -58,11 +58,11 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 	[IOS_BLKCG_PRIO_CLASS] = { "io.prio.class", 0, "ioprio_set_prio_policy",
 				   "block/blk-ioprio.c",
 				   "no-change, promote-to-rt, restrict-to-be, idle or none-to-rt",
-				   "step 6 (io.prio.class)" },
+				   NULL },
 	[IOS_BLKCG_BFQ_WEIGHT] = { "io.bfq.weight", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				   "bfq_io_set_weight", "block/bfq-cgroup.c",
 				   "N, default N, MAJ:MIN N or MAJ:MIN default; N 1..1000",
-				   "step 6 (io.bfq.weight into bfq-6.12's groups)" },
+				   NULL },
 	[IOS_BLKCG_COST_QOS] = { "io.cost.qos", IOS_CFTYPE_ONLY_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				 "ioc_qos_write", "block/blk-iocost.c",
 				 "[MAJ:MIN] enable=0|1 ctrl=auto|user rpct=P rlat=USEC wpct=P "

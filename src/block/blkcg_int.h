@@ -23,7 +23,12 @@
  *     rq_qos track(rq, bio)
  *   dispatch                 -> rq_qos issue(rq)
  *   requeue                  -> rq_qos requeue(rq)
- *   completion               -> rq_qos done(rq), then done_bio(bio) per bio
+ *   completion               -> rq_qos done_bio(bio) per bio, then done(rq)
+ *                               (6.12: blk_update_request ends each bio,
+ *                               bio_endio -> rq_qos_done_bio; then
+ *                               __blk_mq_end_request -> blk_mq_free_request
+ *                               -> rq_qos_done; a request merged away is
+ *                               freed the same way and gets done too)
  *   syscall return           -> ios_blkcg_return_delay() (tasks, never kthreads)
  *
  * Policies are chained newest-enabled first (rq_qos_add puts the new one at
@@ -37,6 +42,7 @@
 
 #include "block_int.h"
 #include "iosched/blkcg.h"
+#include "iosched/request.h"
 
 /* enum rq_qos_id (block/blk-rq-qos.h, 6.12) */
 enum ios_rq_qos_id {
@@ -139,11 +145,59 @@ void ios_blkcg_use_delay(struct ios_blkg *g);
 void ios_blkcg_clear_delay(struct ios_blkg *g);
 
 /*
+ * blkcg_unuse_delay: one user of the delay less (io.latency scaling back
+ * up); 1 when there was one. blkcg_set_delay: io.cost's form, a delay set
+ * outright (use_delay -1: not decayed, not capped by the core).
+ */
+int ios_blkcg_unuse_delay(struct ios_blkg *g);
+void ios_blkcg_set_delay(struct ios_blkg *g, uint64_t delay_ns);
+
+/*
  * blkcg_maybe_throttle_current: how long a task of cgroup @cg sleeps
- * before its syscall returns, walking up to the first ancestor that uses
- * a delay, capped at 250 ms (BLKG_MAX_DELAY). 0: none. Kthreads (the
+ * before its syscall returns: the largest delay among @cg's groups below
+ * the root that use one (blkcg_maybe_throttle_blkg walks while
+ * blkg->parent), each decayed first (blkcg_scale_delay), capped at 250 ms
+ * when the largest is a use_delay (> 0) one. 0: none. Kthreads (the
  * flusher, jbd2) never call it.
  */
 uint64_t ios_blkcg_return_delay(struct ios_queue *q, const struct ios_cgroup *cg, uint64_t now);
+
+/*
+ * blkcg_set_ioprio (blk_ioprio.c): cgroup @cg's (the bio's charged one, ios_bio_blkcg) io.prio.class applied to
+ * @bio, whose priority already holds its task's (bio_set_ioprio).
+ */
+void ios_blkcg_set_ioprio(const struct ios_cgroup *cg, struct ios_bio *bio);
+
+/*
+ * blkcg_schedule_throttle: a controller asks that @ioc's task be delayed
+ * on @q when its system call returns (ios_blkcg_task_throttle, blkcg.h).
+ * A kthread's context is ignored, as PF_KTHREAD is in the kernel.
+ */
+void ios_blkcg_schedule_throttle(struct ios_queue *q, struct ios_ioc *ioc);
+
+/* ---- the core's side, for mq.c, merge.c and block.c (rq_qos.c) ---- */
+
+/*
+ * rq_qos_throttle from @r on (the head for a new bio): 0 when every
+ * policy let @bio on, 1 when one kept it. Sets IOS_BIO_QOS_THROTTLED.
+ */
+int ios_rq_qos_throttle(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			uint64_t now);
+void ios_rq_qos_track(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio);
+/* rq_qos_merge: @bio is about to join @rq; sets IOS_BIO_QOS_MERGED. */
+void ios_rq_qos_merge(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
+		      uint64_t now);
+void ios_rq_qos_issue(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+void ios_rq_qos_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+void ios_rq_qos_done(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+/* rq_qos_done_bio: only for a bio flagged QOS_THROTTLED or QOS_MERGED. */
+void ios_rq_qos_done_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+void ios_rq_qos_cleanup(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+/* The earliest wake-up blk-throttle and the policies ask for, UINT64_MAX for none. */
+uint64_t ios_blkcg_next_timer(struct ios_queue *q, uint64_t now);
+/* Run blk-throttle's and each policy's timer whose wake-up is due at @now. */
+void ios_blkcg_run_timers(struct ios_queue *q, uint64_t now);
+/* rq_qos_exit: every policy's exit, newest first, and the chain emptied. */
+void ios_rq_qos_exit(struct ios_queue *q);
 
 #endif

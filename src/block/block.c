@@ -31,6 +31,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "blkcg_int.h"
 #include "mq_int.h"
 #include "iosched/scope.h"
 #include "iosched/suggest.h"
@@ -261,9 +262,25 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 		       " submitted while already in flight", bio->sector);
 	bio->state = IOS_BIO_IN_FLIGHT;
 	q->nr_bios_in++;
+	/* the core's flags of a bio struct used before go (the submitter's BPS_THROTTLED stays) */
+	bio->qos_flags &= IOS_BIO_BPS_THROTTLED;
+	/*
+	 * blk-mq: submit_bio_noacct -> blk_throtl_bio (io.max) first; the Q
+	 * trace and the issue time come after it (6.12
+	 * submit_bio_noacct_nocheck). A bio blk-throttle holds is accepted:
+	 * its submitter goes on (0) and never hears of it again before it
+	 * completes; ios_blkcg_resubmit brings it back.
+	 */
+	if (q->mq && q->throtl_ops && q->throtl_ops->throtl_bio(q, bio, now)) {
+		bio->qos_flags |= IOS_BIO_ANNOUNCED;
+		ios_mq_kick_timer(q, now);
+		return 0;
+	}
 	ios_blk_trace(q, IOS_TA_QUEUE, NULL, bio, now);
-	if (q->mq)
+	if (q->mq) {
+		bio->issue_ns = now;
 		return ios_mq_submit_bio(q, bio, now);
+	}
 
 	if (ios_blk_bio_mergeable(bio)) {
 		m = ios_blk_elv_merge(q, bio, &rq);
@@ -285,6 +302,16 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	}
 	ios_queue_run(q, now);
 	return 0;
+}
+
+void ios_blkcg_resubmit(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	/* blk_throtl_dispatch_work_fn -> submit_bio_noacct_nocheck: Q, then blk-mq */
+	ios_blk_clock(q, now);
+	ios_blk_trace(q, IOS_TA_QUEUE, NULL, bio, now);
+	bio->issue_ns = now;
+	/* 1 (it sleeps for a policy or a tag) needs nothing: its task is not waiting */
+	(void)ios_mq_submit_bio(q, bio, now);
 }
 
 /* ---- dispatch and completion ---- */
@@ -346,6 +373,9 @@ void ios_queue_timer(struct ios_queue *q, uint64_t now)
 {
 	ios_blk_clock(q, now);
 	q->timer_at = IOS_NO_WAKEUP;
+	/* blk-mq: blk-throttle's and the rq_qos policies' timers due now (mq_update_timer) */
+	if (q->mq && (q->rq_qos || q->throtl_ops))
+		ios_blkcg_run_timers(q, now);
 	if (q->sched->ops.timer)
 		q->sched->ops.timer(q, now);
 	ios_queue_run(q, now);
@@ -537,6 +567,11 @@ void ios_queue_destroy(struct ios_queue *q)
 	if (q->mq) {
 		const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(q->sched);
 
+		/* rq_qos_exit (del_gendisk), then blk-throttle's (blkcg_exit_disk at the disk's release) */
+		ios_rq_qos_exit(q);
+		if (q->throtl_ops && q->throtl_ops->exit)
+			q->throtl_ops->exit(q);
+		q->throtl_ops = NULL;
 		for (unsigned i = 0; mo && mo->exit_hctx && q->mq->elevator &&
 				     i < q->mq->nr_hw_queues; i++)
 			mo->exit_hctx(q, i);

@@ -35,7 +35,7 @@
  *   search, one not adjacent or not mergeable is skipped.
  */
 #include <inttypes.h>
-#include "block_int.h"
+#include "blkcg_int.h"
 
 /* ---- back-merge hash ---- */
 
@@ -254,6 +254,13 @@ static void attempt_front_merge(struct ios_queue *q, struct ios_request *rq, uin
 static void bio_link(struct ios_queue *q, struct ios_request *rq, struct ios_bio *bio,
 		     enum ios_merge m, uint64_t now)
 {
+	/*
+	 * bio_attempt_back_merge / bio_attempt_front_merge (6.12 blk-merge.c)
+	 * tell the rq_qos policies before the bio joins (rq_qos_merge: io.cost
+	 * charges it); blk-mq only, the single-queue layer has no chain
+	 */
+	if (q->mq && q->rq_qos)
+		ios_rq_qos_merge(q, rq, bio, now);
 	bio->next = NULL;
 	if (m == IOS_BACK_MERGE) {
 		rq->biotail->next = bio;

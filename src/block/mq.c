@@ -72,7 +72,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "blkcg_int.h"
 #include "mq_int.h"
+#include "blkcg_int.h"
 #include "iosched/scope.h"
 #include "iosched/stats.h"
 
@@ -278,6 +280,17 @@ static void park_bio(struct ios_queue *q, struct ios_mq_tags *t, struct ios_bio 
 	ios_blk_trace(q, IOS_TA_SLEEPRQ, NULL, bio, now);
 }
 
+/*
+ * A sleeping bio entered the queue: its submitter wakes, unless the bio
+ * is one blk-throttle held, whose submitter was never asleep (it heard
+ * "accepted" when blk-throttle took the bio).
+ */
+static void mq_bio_queued(struct ios_bio *bio, uint64_t now)
+{
+	if (bio->queued && !(bio->qos_flags & IOS_BIO_ANNOUNCED))
+		bio->queued(bio, now);
+}
+
 /* The shallow depth of this allocation: the scheduler's limit_depth, 0 for none. */
 static unsigned bio_shallow(struct ios_queue *q, const struct ios_bio *bio)
 {
@@ -315,6 +328,11 @@ static void mq_init_request(struct ios_queue *q, struct ios_request *rq, struct 
 	/* blk_mq_rq_ctx_init: prepare_request for requests that go to the elevator */
 	if (mq->elevator && rq->nr_sectors && mo && mo->prepare_request)
 		mo->prepare_request(q, rq);
+	/* blk_mq_rq_ctx_init's start_time_ns - alloc_time_ns: the tag wait */
+	rq->tag_wait_ns = now > bio->alloc_ns ? now - bio->alloc_ns : 0;
+	/* blk_mq_submit_bio: trace_block_getrq, then rq_qos_track */
+	if (q->rq_qos)
+		ios_rq_qos_track(q, rq, bio);
 }
 
 /* A request for @bio now, or NULL: no tag (or no memory); the task must sleep. */
@@ -323,8 +341,11 @@ static struct ios_request *mq_get_request(struct ios_queue *q, struct ios_bio *b
 	unsigned ctx = bio_ctx(q, bio);
 	struct ios_mq_tags *t = alloc_map(q, ctx_hctx(q, ctx));
 	struct ios_request *rq;
-	int tag = ios_mq_tag_get(t, bio_shallow(q, bio));
+	int tag;
 
+	/* __blk_mq_alloc_requests' alloc_time_ns: after rq_qos throttle, before the tag */
+	bio->alloc_ns = now;
+	tag = ios_mq_tag_get(t, bio_shallow(q, bio));
 	if (tag < 0)
 		return NULL;
 	rq = ios_blk_rq_alloc(q);
@@ -389,15 +410,22 @@ static void wake_tag_waiters(struct ios_queue *q, struct ios_mq_tags *t, uint64_
 		t->nr_waiting--;
 		mq_init_request(q, rq, bio, bio_ctx(q, bio), tag, now);
 		mq_queue_new(q, rq, now);
-		if (bio->queued)
-			bio->queued(bio, now);
+		mq_bio_queued(bio, now);
 	}
 }
 
+static void mq_release_deferred(struct ios_queue *q, uint64_t now);
+
+/*
+ * blk_mq_free_request: finish_request, rq_qos_done, then the tags. A bio a
+ * policy lets go in its done hook is held back until the tags are free:
+ * the task it wakes runs after the completion (ios_mq_qos_released).
+ */
 static void mq_free_request(struct ios_queue *q, struct ios_request *rq, uint64_t now)
 {
 	struct ios_mq_hctx *h = rq_hctx(q, rq);
 	const struct ios_sched_mq_ops *mo = ios_sched_mq_ops(q->sched);
+	bool qos = q->rq_qos != NULL;
 
 	IOS_BUG_ON_MSG(rq->state != IOS_RQ_QUEUED && rq->state != IOS_RQ_DONE,
 		       "request %" PRIu64 " freed while %s", rq->id,
@@ -405,6 +433,10 @@ static void mq_free_request(struct ios_queue *q, struct ios_request *rq, uint64_
 	/* blk_mq_free_request: finish_request for what went to the elevator */
 	if (q->mq->elevator && rq->nr_sectors && mo && mo->finish_request)
 		mo->finish_request(q, rq, now);
+	if (qos) {
+		q->mq->qos_defer++;
+		ios_rq_qos_done(q, rq, now);
+	}
 	rq->state = IOS_RQ_FREE;
 	if (rq->ioc) {
 		IOS_BUG_ON(rq->ioc->nr_requests == 0);
@@ -422,6 +454,8 @@ static void mq_free_request(struct ios_queue *q, struct ios_request *rq, uint64_
 	rq->tag = rq->sched_tag = -1;
 	ios_list_add(&rq->queuelist, &q->free_rqs);
 	wake_tag_waiters(q, alloc_map(q, h), now);
+	if (qos && !--q->mq->qos_defer)
+		mq_release_deferred(q, now);
 }
 
 void ios_mq_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now)
@@ -501,6 +535,21 @@ static void mq_requeue(struct ios_queue *q, struct ios_request *rq, uint64_t now
 	mq_put_driver_tag(q, rq);
 	q->mq->nr_requeues++;
 	ios_blk_trace(q, IOS_TA_REQUEUE, rq, NULL, now);
+	if (q->rq_qos)
+		ios_rq_qos_requeue(q, rq, now);
+}
+
+/*
+ * blk_mq_start_request, then the driver: trace D, rq_qos_issue (6.12
+ * calls it with the queue's stats on: wbt and io.cost's enable=1 turn
+ * them on, io.latency has no issue hook), then the device.
+ */
+static void mq_rq_issue(struct ios_queue *q, struct ios_request *rq, uint64_t now)
+{
+	ios_blk_rq_start(q, rq, now);
+	if (q->rq_qos)
+		ios_rq_qos_issue(q, rq, now);
+	q->host_ops->issue(q->host, q, rq, now);
 }
 
 /*
@@ -523,7 +572,7 @@ static bool try_issue_directly(struct ios_queue *q, struct ios_request *rq, uint
 	mq_update_busy(h, false);
 	q->mq->nr_direct++;
 	h->nr_dispatched++;
-	ios_blk_rq_issue(q, rq, now);
+	mq_rq_issue(q, rq, now);
 	return true;
 }
 
@@ -648,7 +697,7 @@ static bool dispatch_rq_list(struct ios_queue *q, struct ios_mq_hctx *h,
 			break;
 		}
 		rq_hctx(q, rq)->nr_dispatched++;
-		ios_blk_rq_issue(q, rq, now);
+		mq_rq_issue(q, rq, now);
 	}
 	if (!ios_list_empty(list)) {
 		while (!ios_list_empty(list)) {
@@ -891,6 +940,15 @@ static void mq_update_timer(struct ios_queue *q, uint64_t now)
 	}
 	if (mq->resource_run_at && mq->resource_run_at < w)
 		w = mq->resource_run_at;
+	/* blk-throttle's and the rq_qos policies' wake-ups; one due already: a ns later */
+	if (q->rq_qos || q->throtl_ops) {
+		uint64_t t = ios_blkcg_next_timer(q, now);
+
+		if (t <= now)
+			t = now + 1;
+		if (t < w)
+			w = t;
+	}
 	if (mq->cost_on) {
 		if (mq->cost_wake < w)
 			w = mq->cost_wake;
@@ -947,7 +1005,13 @@ static bool mq_bio_merge(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 /* The bio enters the queue now: merge, or a request inserted or issued; 1: it sleeps. */
 static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
-	struct ios_plug *plug = bio->ioc ? bio->ioc->plug : NULL;
+	/*
+	 * A bio blk-throttle held goes on from the throttle's dispatch, not
+	 * from its task: the task's plug is not its (the dispatch worker's
+	 * own plug is not modelled).
+	 */
+	struct ios_plug *plug = bio->ioc && !(bio->qos_flags & IOS_BIO_ANNOUNCED) ?
+				bio->ioc->plug : NULL;
 	struct ios_request *rq;
 
 	/*
@@ -959,6 +1023,19 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	if (q->tun.nomerges != 2 && ios_blk_bio_mergeable(bio) &&
 	    (ios_plug_merge(q, plug, bio, now) || mq_bio_merge(q, bio, now)))
 		return 0;
+	/*
+	 * blk_mq_get_new_requests: rq_qos_throttle before the tag. A policy
+	 * that keeps the bio puts its task to sleep (rq_qos_wait ->
+	 * io_schedule, which flushes the plug as the tag wait below does);
+	 * ios_rq_qos_release brings it back to its tag.
+	 */
+	if (q->rq_qos && ios_rq_qos_throttle(q, q->rq_qos, bio, now)) {
+		if (plug)
+			ios_blk_flush_plug(bio->ioc, true, now);
+		if (!q->in_run)
+			mq_update_timer(q, now);
+		return 1;
+	}
 	rq = mq_get_request(q, bio, now);
 	if (!rq) {
 		/*
@@ -1006,21 +1083,24 @@ static int mq_submit_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
  * So a prioclass=1 writer's dirty pages reach the scheduler as the
  * flusher's NONE (mq-deadline: BE), not as RT. The value is fixed here,
  * before any merge: blk-mq never merges bios or requests whose ioprio
- * differs (merge.c). Not modelled: blkcg_set_ioprio (io.prio.class), and
- * the io_context BFQ creates for every task it serves (under bfq-6.12 a
- * task without a class would get BE and its nice level instead of NONE;
- * BFQ reads its own priorities from the task, so only merges could see it).
+ * differs (merge.c). The cgroup's io.prio.class comes last
+ * (blkcg_set_ioprio, blk_ioprio.c). Not modelled: the io_context BFQ
+ * creates for every task it serves (under bfq-6.12 a task without a class
+ * would get BE and its nice level instead of NONE; BFQ reads its own
+ * priorities from the task, so only merges could see it).
  */
 static void mq_bio_set_ioprio(struct ios_bio *bio)
 {
 	const struct ios_ioc *ioc = bio->ioc;
 
-	if ((bio->ioprio >> 13) & 7)
-		return;
-	if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
-		bio->ioprio = 0;	/* IOPRIO_DEFAULT */
-	else
-		bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+	if (!((bio->ioprio >> 13) & 7)) {
+		if (!ioc || ioc->ioprio_class == IOS_IOPRIO_CLASS_NONE)
+			bio->ioprio = 0;	/* IOPRIO_DEFAULT */
+		else
+			bio->ioprio = ios_ioc_class(ioc) << 13 | ios_ioc_level(ioc);
+	}
+	/* then the cgroup's io.prio.class (blkcg_set_ioprio, blk_ioprio.c) */
+	ios_blkcg_set_ioprio(ios_bio_blkcg(bio), bio);
 }
 
 int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
@@ -1082,8 +1162,8 @@ static void mq_cpu_backlog(struct ios_queue *q, uint64_t now)
 			best->cpu_tail = NULL;
 		bio->next = NULL;
 		/* a bio that sleeps for a tag is announced when it gets one */
-		if (!mq_submit_cpu(q, bio, now) && bio->queued)
-			bio->queued(bio, now);
+		if (!mq_submit_cpu(q, bio, now))
+			mq_bio_queued(bio, now);
 	}
 	mq->in_cpu_backlog = false;
 }
@@ -1123,6 +1203,7 @@ static void mq_cpu_complete(struct ios_queue *q, struct ios_request *rq, uint64_
 void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error)
 {
 	struct ios_bio *bio;
+	bool qos = q->rq_qos != NULL;
 
 	ios_blk_rq_complete_acct(q, rq, now, error);
 	if (q->mq->cost_on)
@@ -1132,9 +1213,77 @@ void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, 
 	/* free the tags before waking submitters, as block.c does */
 	bio = rq->bio;
 	rq->bio = rq->biotail = NULL;
+	if (qos) {
+		/*
+		 * blk_mq_end_request: blk_update_request ends each bio
+		 * (bio_endio -> rq_qos_done_bio) before __blk_mq_end_request
+		 * frees the request (rq_qos_done, in mq_free_request)
+		 */
+		q->mq->qos_defer++;
+		for (struct ios_bio *b = bio; b; b = b->next)
+			ios_rq_qos_done_bio(q, b, now);
+	}
 	mq_free_request(q, rq, now);
+	if (qos && !--q->mq->qos_defer)
+		mq_release_deferred(q, now);
 	ios_blk_end_bios(q, rq, bio, now, error);
 	ios_mq_run(q, now);
+}
+
+/* ---- bios the rq_qos policies let go (rq_qos.c) ---- */
+
+/* As a tag sleeper's: its tag or another sleep, then the queue, then its task. */
+static void mq_released_now(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	struct ios_request *rq = mq_get_request(q, bio, now);
+
+	if (!rq) {
+		/* asleep already: its plug was flushed when it first slept */
+		park_bio(q, alloc_map(q, ctx_hctx(q, bio_ctx(q, bio))), bio, now);
+		return;
+	}
+	if (mq_queue_new(q, rq, now))
+		ios_mq_run(q, now);
+	mq_bio_queued(bio, now);
+}
+
+static void mq_release_deferred(struct ios_queue *q, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+
+	while (mq->qos_released_head) {
+		struct ios_bio *bio = mq->qos_released_head;
+
+		mq->qos_released_head = bio->next;
+		if (!mq->qos_released_head)
+			mq->qos_released_tail = NULL;
+		bio->next = NULL;
+		mq_released_now(q, bio, now);
+	}
+}
+
+void ios_mq_qos_released(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
+{
+	struct ios_mq *mq = q->mq;
+
+	if (mq->qos_defer) {
+		bio->next = NULL;
+		if (mq->qos_released_tail)
+			mq->qos_released_tail->next = bio;
+		else
+			mq->qos_released_head = bio;
+		mq->qos_released_tail = bio;
+		return;
+	}
+	mq_released_now(q, bio, now);
+	if (!q->in_run)
+		mq_update_timer(q, now);
+}
+
+void ios_mq_kick_timer(struct ios_queue *q, uint64_t now)
+{
+	if (!q->in_run)
+		mq_update_timer(q, now);
 }
 
 /* ---- set-up ---- */

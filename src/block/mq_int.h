@@ -85,6 +85,13 @@ struct ios_mq {
 	 * blk_mq_run_hw_queue runs on the caller's CPU, others on the hctx's.
 	 */
 	int run_cpu;
+	/*
+	 * cgroup v2: while > 0 (a completion or a free under way), bios the
+	 * rq_qos policies let go wait here, oldest first, until the request's
+	 * tags are free (ios_mq_qos_released)
+	 */
+	unsigned qos_defer;
+	struct ios_bio *qos_released_head, *qos_released_tail;
 };
 
 /* mq_tag.c */
@@ -104,6 +111,16 @@ int ios_mq_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
 void ios_mq_run(struct ios_queue *q, uint64_t now);
 void ios_mq_complete(struct ios_queue *q, struct ios_request *rq, uint64_t now, int error);
 void ios_mq_free_merged(struct ios_queue *q, struct ios_request *rq, uint64_t now);
+
+/* mq.c, for rq_qos.c and block.c (cgroup v2, src/block/blkcg_int.h) */
+/*
+ * A bio every rq_qos policy has now let on after one kept it: it takes its
+ * tag (or sleeps for one) and enters the queue; its submitter hears of it
+ * through bio->queued unless blk-throttle already let it go on.
+ */
+void ios_mq_qos_released(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
+/* Re-arm the queue's timer outside a run (a controller's wake-up changed). */
+void ios_mq_kick_timer(struct ios_queue *q, uint64_t now);
 
 /* mq.c, for plug.c: requests coming off a plug (see there) */
 void ios_mq_plug_issue_direct(struct ios_queue *q, struct ios_list_head *list, uint64_t now);

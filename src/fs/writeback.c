@@ -381,6 +381,7 @@ void ios_wb_init(struct ios_vfs *vfs)
 	fl->ioc.ioprio_class = IOS_IOPRIO_CLASS_NONE; /* nice 0: best effort, level 4 */
 	fl->ioc.nice = 0;
 	fl->ioc.nr_tasks = 1;
+	fl->ioc.kthread = true;		/* a kworker: no cgroup v2 return-to-user delay */
 	memset(&fl->op, 0, sizeof(fl->op));
 	memset(&fl->file, 0, sizeof(fl->file));
 	fl->file.ioc = &fl->ioc;

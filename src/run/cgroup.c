@@ -367,25 +367,34 @@ static int cg_prerun(struct run_ctx *c, const struct ios_sched_type *st, struct 
 }
 
 /*
- * Nothing reads the v2 files yet (docs/cgroup-v2-plan.md §12, step 1): a
- * run that sets them says so once, naming the step that will model each.
+ * The files written anywhere in the run (at its start or by a later job).
+ */
+static unsigned cg_v2_files(const struct run_ctx *c)
+{
+	unsigned files = c->prerun_files;
+
+	for (unsigned i = 0; i < c->nr_cgroups; i++)
+		if (c->cgroups[i]->v2)
+			files |= c->cgroups[i]->v2->written;
+	return files;
+}
+
+/*
+ * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
+ * a run that sets them says so once, naming the step that will model each.
  */
 static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
 		      struct ios_err *e)
 {
 	char buf[1024];
 	size_t off = 0;
-	unsigned files = 0;
+	unsigned files = cg_v2_files(c);
 
-	files = c->prerun_files;
-	for (unsigned i = 0; i < c->nr_cgroups; i++)
-		if (c->cgroups[i]->v2)
-			files |= c->cgroups[i]->v2->written;
 	for (int f = 0; f < IOS_BLKCG_NR_FILES && off < sizeof(buf); f++) {
 		const struct ios_blkcg_cftype *ct = ios_blkcg_cftype(f);
 		int w;
 
-		if (!(files & (1u << f)))
+		if (!(files & (1u << f)) || !ct->modelled_by)
 			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (%s)", off ? ", " : "", ct->name,
 			     ct->modelled_by);
@@ -407,6 +416,124 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 	if (ios_run_warn(out, "cgroup v2 settings are parsed and checked but not yet modelled: "
 			 "%s; this run is the same as without them (docs/cgroup-v2-plan.md §12)",
 			 buf))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* The blk-mq schedulers that read a request's priority, and BFQ's groups. */
+static bool sched_is_bfq(const struct ios_sched_type *st)
+{
+	return st->cgroups && st->cgroups->weight_file &&
+	       !strcmp(st->cgroups->weight_file, "io.bfq.weight");
+}
+
+/*
+ * What the scheduler makes of io.prio.class and io.bfq.weight, said once
+ * each (plan §6 "once-per-run notes"), and io.bfq.weight given to BFQ's
+ * groups: a group's weight is its per-device weight when one was written,
+ * else its default (bfq_group_set_weight: dev_weight ?: weight). A
+ * cgroup_weight= of the same group (fio's cgroup_setup, which runs before
+ * any exec_prerun or host setting) is replaced, and the report says so.
+ */
+static int cg_v2_effects(struct run_ctx *c, const struct ios_sched_type *st,
+			 struct ios_run_result *out, struct ios_err *e)
+{
+	unsigned files = cg_v2_files(c);
+	bool bfq = sched_is_bfq(st);
+	int ret = 0;
+
+	if ((files & (1u << IOS_BLKCG_PRIO_CLASS)) && bfq)
+		ret = ios_run_warn(out, "io.prio.class: %s takes its queues' priorities from the "
+				   "task's io_context (bfq_check_ioprio_change reads "
+				   "bic->icq.ioc->ioprio), not from the bio, so the class changes "
+				   "only merging (blk-mq never merges I/O of different priorities)",
+				   st->name);
+	else if ((files & (1u << IOS_BLKCG_PRIO_CLASS)) && strncmp(st->name, "mq-deadline", 11))
+		ret = ios_run_warn(out, "io.prio.class: %s reads no I/O priority; the class changes "
+				   "only merging (blk-mq never merges I/O of different priorities); "
+				   "mq-deadline reads the class", st->name);
+	/* io.weight is io.cost's file (ioc_files); BFQ registers only bfq.weight */
+	if (!ret && bfq && (files & (1u << IOS_BLKCG_WEIGHT)) &&
+	    !(files & (1u << IOS_BLKCG_BFQ_WEIGHT)))
+		ret = ios_run_warn(out, "io.weight: %s reads io.bfq.weight only (bfq_blkg_files); "
+				   "io.weight is io.cost's file. systemd's IOWeight= writes both "
+				   "(500 becomes io.bfq.weight 136): cgroup.PATH.systemd.IOWeight",
+				   st->name);
+	if (!ret && (files & (1u << IOS_BLKCG_BFQ_WEIGHT)) && !bfq)
+		ret = ios_run_warn(out, "io.bfq.weight is read by BFQ only; %s ignores it "
+				   "(io.weight is io.cost's file)", st->name);
+	if (ret)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (!bfq)
+		return 0;
+	for (unsigned i = 1; i < c->nr_cgroups; i++) {
+		struct ios_cgroup *cg = c->cgroups[i];
+		unsigned w;
+
+		if (!cg->v2 || !(cg->v2->written & (1u << IOS_BLKCG_BFQ_WEIGHT)))
+			continue;
+		w = cg->v2->bfq_weight_dev ? cg->v2->bfq_weight_dev : cg->v2->bfq_weight;
+		if (cg->weight && cg->weight != w &&
+		    ios_run_warn(out, "cgroup '%s': io.bfq.weight %u replaces cgroup_weight=%u (fio "
+				 "writes the weight when it makes the group, before exec_prerun and "
+				 "any host setting)", cg->path, w, cg->weight))
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		cg->weight = w;
+	}
+	return 0;
+}
+
+/*
+ * cgroup.PATH.systemd.IOWeight=N: what systemd writes for a unit's
+ * IOWeight= (src/core/cgroup.c, v256-era, index id 203313642:
+ * cgroup_apply_io_weight writes io.weight "default N", and set_bfq_weight
+ * io.bfq.weight BFQ_WEIGHT(N) from cgroup-util.h, a linear map on each
+ * side of 100: 1 -> 1, 500 -> 136, 10000 -> 1000). A lab convenience named
+ * after its origin (plan §13 Q3); the two writes go through the files'
+ * own parsers, and the report says what was written.
+ */
+#define SYSTEMD_IOWEIGHT ".systemd.IOWeight"
+
+static uint64_t systemd_bfq_weight(uint64_t w)
+{
+	return w <= 100 ? 100 - (100 - w) * 99 / 99 : 100 + (w - 100) * 900 / 9900;
+}
+
+static int cg_systemd_ioweight(struct run_ctx *c, const struct ios_sched_type *st,
+			       struct ios_setting *s, const char *path, size_t plen,
+			       struct ios_run_result *out, struct ios_err *e)
+{
+	char v1[32], v2[32], name[600];
+	struct ios_setting w1, w2;
+	const char *sep = *s->origin ? ": " : "";
+	unsigned long long n;
+	char *end;
+	int ret;
+
+	errno = 0;
+	n = strtoull(s->value, &end, 10);
+	if (!isdigit((unsigned char)s->value[0]) || *end || errno || n < 1 || n > 10000)
+		return IOS_ERR(e, -ERANGE, "%s%s%s=%s: systemd's IOWeight= takes 1..10000 "
+			       "(CGROUP_WEIGHT_MIN..CGROUP_WEIGHT_MAX, cgroup-util.h)", s->origin, sep,
+			       s->name, s->value);
+	if (!plen)
+		return IOS_ERR(e, -ENOENT, "%s%s%s: systemd sets IOWeight= on units, never on the "
+			       "root cgroup (io.weight and io.bfq.weight do not exist there)",
+			       s->origin, sep, s->name);
+	snprintf(v1, sizeof(v1), "default %llu", n);
+	snprintf(v2, sizeof(v2), "%llu", (unsigned long long)systemd_bfq_weight(n));
+	snprintf(name, sizeof(name), "%s (systemd: io.weight)", s->name);
+	w1 = (struct ios_setting){ name, v1, s->origin, true };
+	ret = cg_v2_setting(c, st, &w1, path, plen, IOS_BLKCG_WEIGHT, false, e);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "%s (systemd: io.bfq.weight)", s->name);
+	w2 = (struct ios_setting){ name, v2, s->origin, true };
+	ret = cg_v2_setting(c, st, &w2, path, plen, IOS_BLKCG_BFQ_WEIGHT, false, e);
+	if (ret)
+		return ret;
+	if (ios_run_warn(out, "%s=%llu: systemd would write io.weight \"%s\" and io.bfq.weight "
+			 "\"%s\" (set_bfq_weight, BFQ_WEIGHT)", s->name, n, v1, v2))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }
@@ -435,6 +562,21 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 			continue;
 		path = s->name + strlen(sc->prefix);
 		s->used = true;
+		plen = strlen(path);
+		if (plen >= strlen(SYSTEMD_IOWEIGHT) &&
+		    !strcmp(path + plen - strlen(SYSTEMD_IOWEIGHT), SYSTEMD_IOWEIGHT)) {
+			ret = cg_systemd_ioweight(c, st, s, path, plen - strlen(SYSTEMD_IOWEIGHT),
+						  out, e);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!strcmp(path, SYSTEMD_IOWEIGHT + 1)) {
+			ret = cg_systemd_ioweight(c, st, s, path, 0, out, e);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (!ios_blkcg_resolve(path, &plen, &f)) {
 			ret = cg_v2_setting(c, st, s, path, plen, f, false, e);
 			if (ret)
@@ -446,7 +588,8 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 			return IOS_ERR(e, -ENOENT, "%s%sunknown setting '%s': the cgroup settings "
 				       "are cgroup.PATH.FILE with FILE io.weight, io.max, io.latency, "
 				       "io.prio.class or io.bfq.weight (cgroup.io.cost.qos and "
-				       "cgroup.io.cost.model on the root), and the lab's "
+				       "cgroup.io.cost.model on the root), systemd's "
+				       "cgroup.PATH.systemd.IOWeight, and the lab's "
 				       "cgroup.PATH.ioprio", s->origin, *s->origin ? ": " : "",
 				       s->name);
 		cg = cg_find(c, path, (size_t)(attr - path));
@@ -472,6 +615,8 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		cg->ioprio = (int)v;
 	}
 	ret = cg_prerun(c, st, e);
+	if (!ret)
+		ret = cg_v2_effects(c, st, out, e);
 	if (ret)
 		return ret;
 	return cg_v2_note(c, set, out, e);

@@ -253,6 +253,7 @@ void ios_run_jobctl_finished(struct run_ctx *c, struct run_task *t, uint64_t now
 		if (w->held && w->waitee && w->waitee->job == t->job && jc_waitee_done(w) &&
 		    ios_run_jobctl_may_start(w, now)) {
 			c->running++;
+			ios_run_cgroups_prerun(w, now);
 			ios_run_task_start(w, now);
 		}
 	}

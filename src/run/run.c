@@ -219,10 +219,13 @@ static void ev_start(struct ios_sim *sim, void *arg, uint64_t data)
 		return;
 	t->ctx->running++;
 	/* exitall stopped it before its start: it ends at once, with nothing done */
-	if (t->terminated)
+	if (t->terminated) {
 		ios_run_task_start_dead(t, sim->now);
-	else
-		ios_run_task_start(t, sim->now);
+		return;
+	}
+	/* fio runs exec_prerun as the job starts (thread_main) */
+	ios_run_cgroups_prerun(t, sim->now);
+	ios_run_task_start(t, sim->now);
 }
 
 static void start_phase(struct run_ctx *c, unsigned phase, uint64_t now)

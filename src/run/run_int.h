@@ -445,6 +445,8 @@ void ios_run_files_free(struct run_ctx *c);
 /* task.c */
 /* The task wakes from a timer sleep: account the sample windows it slept through. */
 void ios_run_task_sample_wake(struct run_task *t, uint64_t now);
+/* The task's bw / iops windows and its fio logs (sample.c). */
+int ios_run_task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e);
 void ios_run_task_free(struct run_task *t);
 void ios_run_task_start(struct run_task *t, uint64_t now);

@@ -186,3 +186,36 @@ void ios_run_sample_finish_logs(struct run_task *t, uint64_t now)
 		sample_iops(t, now, true);
 	ios_fiolog_job_end(t->log, now - t->ramp_end_ns);
 }
+
+/*
+ * The bw / iops sampling windows and the job's logs. fio: a bw log with
+ * log_avg_msec samples bandwidth every log_avg_msec unless bwavgtime was
+ * given (then every bwavgtime), and a per-I/O bw log turns the bandwidth
+ * statistic itself into one sample per I/O; the same for iops. (Moved
+ * here from task.c as it was.)
+ */
+int ios_run_task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_err *e)
+{
+	const struct ios_job *j = t->job;
+	uint64_t avg = j->log_avg_msec * IOS_NSEC_PER_MSEC;
+	int ret;
+
+	t->bw_win_ns = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	t->iops_win_ns = j->iopsavgtime_ns ? j->iopsavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
+	t->sample_lazy = true;
+	if (!c->logs)
+		return 0;
+	if (!(t->log = calloc(1, sizeof(*t->log))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ret = ios_fiolog_job_open(c->logs, j, t->index + 1, t->log, e);
+	if (ret)
+		return ret;
+	t->logging = ios_fiolog_has(t->log, IOS_FIOLOG_BW) || ios_fiolog_has(t->log, IOS_FIOLOG_IOPS) ||
+		     ios_fiolog_has(t->log, IOS_FIOLOG_LAT);
+	t->sample_lazy = !t->logging;
+	if (ios_fiolog_has(t->log, IOS_FIOLOG_BW))
+		t->bw_win_ns = !avg ? 0 : (j->bwavgtime_set ? t->bw_win_ns : avg);
+	if (ios_fiolog_has(t->log, IOS_FIOLOG_IOPS))
+		t->iops_win_ns = !avg ? 0 : (j->iopsavgtime_set ? t->iops_win_ns : avg);
+	return 0;
+}

@@ -35,8 +35,6 @@
 #include "run_int.h"
 #include "verify.h"
 
-/* ---- stats helpers ---- */
-
 /* ---- set-up ---- */
 
 static void task_ioprio(struct run_task *t)
@@ -57,38 +55,6 @@ static void task_ioprio(struct run_task *t)
 		t->ioc.ioprio_class = IOS_IOPRIO_CLASS_BE;
 		t->ioc.ioprio_level = j->prio;
 	}
-}
-
-/*
- * The bw / iops sampling windows and the job's logs. fio: a bw log with
- * log_avg_msec samples bandwidth every log_avg_msec unless bwavgtime was
- * given (then every bwavgtime), and a per-I/O bw log turns the bandwidth
- * statistic itself into one sample per I/O; the same for iops.
- */
-static int task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios_err *e)
-{
-	const struct ios_job *j = t->job;
-	uint64_t avg = j->log_avg_msec * IOS_NSEC_PER_MSEC;
-	int ret;
-
-	t->bw_win_ns = j->bwavgtime_ns ? j->bwavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
-	t->iops_win_ns = j->iopsavgtime_ns ? j->iopsavgtime_ns : 500 * IOS_NSEC_PER_MSEC;
-	t->sample_lazy = true;
-	if (!c->logs)
-		return 0;
-	if (!(t->log = calloc(1, sizeof(*t->log))))
-		return IOS_ERR(e, -ENOMEM, "out of memory");
-	ret = ios_fiolog_job_open(c->logs, j, t->index + 1, t->log, e);
-	if (ret)
-		return ret;
-	t->logging = ios_fiolog_has(t->log, IOS_FIOLOG_BW) || ios_fiolog_has(t->log, IOS_FIOLOG_IOPS) ||
-		     ios_fiolog_has(t->log, IOS_FIOLOG_LAT);
-	t->sample_lazy = !t->logging;
-	if (ios_fiolog_has(t->log, IOS_FIOLOG_BW))
-		t->bw_win_ns = !avg ? 0 : (j->bwavgtime_set ? t->bw_win_ns : avg);
-	if (ios_fiolog_has(t->log, IOS_FIOLOG_IOPS))
-		t->iops_win_ns = !avg ? 0 : (j->iopsavgtime_set ? t->iops_win_ns : avg);
-	return 0;
 }
 
 /*
@@ -343,7 +309,7 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		if (!ret)
 			ret = ios_run_iolog_open(c, t,
 						 e);	/* only says read_iolog overrides it */
-		return ret ? ret : task_setup_samples(c, t, e);
+		return ret ? ret : ios_run_task_setup_samples(c, t, e);
 	}
 	ret = ios_run_iolog_open(c, t, e);
 	if (ret)
@@ -384,7 +350,7 @@ int ios_run_task_setup(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 	t->dir_used[IOS_READ] = ios_rw_has_read(j->rw);
 	t->dir_used[IOS_WRITE] = ios_rw_has_write(j->rw);
 	ret = ios_run_verify_setup(c, t, e);
-	return ret ? ret : task_setup_samples(c, t, e);
+	return ret ? ret : ios_run_task_setup_samples(c, t, e);
 }
 
 void ios_run_task_free(struct run_task *t)
@@ -590,6 +556,7 @@ static void ev_io_done(struct ios_sim *sim, void *arg, uint64_t data)
 static void io_step(struct run_io *io, uint64_t now)
 {
 	struct run_ctx *c = io->t->ctx;
+	uint64_t delay;
 
 	for (;;) {
 		if (ios_vfs_step(c->vfs, &io->op, now) == IOS_VFS_WAIT)
@@ -601,9 +568,17 @@ static void io_step(struct run_io *io, uint64_t now)
 	}
 	if (io->op.error && !io->error)
 		io->error = io->op.error;
-	/* the last page copies took CPU time */
-	if (io->op.cpu_ns)
-		(void)ios_sim_at(c->sim, now + io->op.cpu_ns, ev_io_done, io, 0);
+	/*
+	 * The last page copies took CPU time; then, for a task sleeping in
+	 * its system call, the cgroup v2 delay a controller asked for on the
+	 * way back to user space (Linux 6.12 blkcg_maybe_throttle_current from
+	 * resume_user_mode_work), which fio's clat includes.
+	 */
+	delay = io->op.cpu_ns;
+	if (!io->t->async)
+		delay += ios_blkcg_task_throttle(&io->t->ioc, now + io->op.cpu_ns);
+	if (delay)
+		(void)ios_sim_at(c->sim, now + delay, ev_io_done, io, 0);
 	else
 		io_done(io, now);
 }
@@ -1351,6 +1326,20 @@ static void task_step(struct run_task *t, uint64_t now)
 	unsigned batch = 0;
 
 	t->state = TS_RUNNING;
+	/*
+	 * An async engine's io_submit / io_uring_enter returned: the cgroup
+	 * v2 delay a controller asked for during it is slept before the task
+	 * goes on (blkcg_maybe_throttle_current). Sync engines take it in
+	 * io_step, inside the call fio times.
+	 */
+	if (t->async && t->ioc.throttle_disk) {
+		uint64_t d = ios_blkcg_task_throttle(&t->ioc, now);
+
+		if (d) {
+			task_sleep_until(t, now + d);
+			return;
+		}
+	}
 	if (!t->opened && !open_files(t, now))
 		return;
 	if (!step_reap(t, now))
@@ -1442,7 +1431,6 @@ void ios_run_task_start(struct run_task *t, uint64_t now)
 {
 	const struct ios_job *j = t->job;
 
-	ios_run_cgroups_prerun(t, now);
 	t->state = TS_RUNNING;
 	t->start_ns = now;
 	t->res->start_ns = now;

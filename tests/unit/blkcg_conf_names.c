@@ -134,7 +134,7 @@ static int test_cli(void)
 	       "cgroup.io.cost.model");
 	/* the root has io.prio.class (no flag in blk-ioprio.c's ioprio_files) */
 	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.io.prio.class=idle", job);
-	EXPECT(args, 0, "io.prio.class (step 6");
+	EXPECT(args, 0, "io.prio.class: none reads no I/O priority");
 	/* a group no job is in */
 	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.web.io.max=rbps=1", job);
 	EXPECT(args, 2, "no job is in cgroup 'web'");
