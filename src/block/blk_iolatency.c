@@ -30,6 +30,8 @@
  * the rq_qos policy reports to the queue (next_timer).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "blk_iolatency.h"
 #include "iosched/request.h"
@@ -116,6 +118,12 @@ static uint64_t iolat_stat_samples(const struct ios_iolat_grp *g, const struct i
 /* the changes a note reports: depth or delay */
 static void iolat_note(struct ios_iolat_grp *g, uint64_t now)
 {
+	if (g->nr_hist < IOS_IOLAT_HIST &&
+	    (g->nr_hist ? g->hist[g->nr_hist - 1].depth : IOS_IOLAT_UNLIMITED) != g->max_depth) {
+		g->hist[g->nr_hist].at = now;
+		g->hist[g->nr_hist].depth = g->max_depth;
+		g->nr_hist++;
+	}
 	if (g->lat->note)
 		g->lat->note(g->lat, g, now);
 }
@@ -159,10 +167,7 @@ static void iolat_scale_cookie_change(struct ios_iolat *lat, struct ios_iolat_ch
 /* blkcg_unuse_delay: true when a use was dropped */
 static bool iolat_unuse_delay(struct ios_iolat_grp *g)
 {
-	if (g->use_delay <= 0)
-		return false;
-	g->use_delay--;
-	return true;
+	return ios_blkcg_unuse_delay(g->blkg) != 0;
 }
 
 static void iolat_wake(struct ios_iolat_grp *g, uint64_t now);
@@ -231,14 +236,12 @@ static void iolat_check_scale_change(struct ios_iolat_grp *g, uint64_t now)
 			return;
 	}
 	if (g->max_depth == 1 && direction < 0) {
-		/* blkcg_use_delay */
-		g->use_delay++;
+		ios_blkcg_use_delay(g->blkg);
 		iolat_note(g, now);
 		return;
 	}
 	if (cur == IOS_IOLAT_DEFAULT_COOKIE) {
-		/* blkcg_clear_delay, and no limit */
-		g->use_delay = 0;
+		ios_blkcg_clear_delay(g->blkg);
 		g->max_depth = IOS_IOLAT_UNLIMITED;
 		iolat_note(g, now);
 		iolat_wake(g, now);
@@ -269,6 +272,7 @@ void ios_iolat_check_latencies(struct ios_iolat_grp *g, uint64_t now)
 		return;
 	ci = &p->child;
 	window_ok = ios_iolat_sum_ok(g, &st);
+	g->nr_bad_windows += !window_ok;
 	if (window_ok && ci->scale_cookie == IOS_IOLAT_DEFAULT_COOKIE)
 		return;
 
@@ -418,6 +422,7 @@ static void iolat_record_time(struct ios_iolat_grp *g, uint64_t issue_ns, uint64
 	 */
 	if (issue_as_root && g->max_depth != IOS_IOLAT_UNLIMITED) {
 		if (req_time < g->min_lat_nsec) {
+			ios_blkcg_add_delay(g->blkg, now, g->min_lat_nsec - req_time);
 			g->delay_added_ns += g->min_lat_nsec - req_time;
 			iolat_note(g, now);
 		}
@@ -496,7 +501,7 @@ void ios_iolat_set_target(struct ios_iolat *lat, struct ios_blkg *blkg, uint64_t
 	if (!old && target_ns)
 		lat->enable_cnt++;
 	if (old && !target_ns) {
-		g->use_delay = 0;
+		ios_blkcg_clear_delay(g->blkg);
 		if (lat->enable_cnt)
 			lat->enable_cnt--;
 	}
@@ -563,9 +568,205 @@ void ios_iolat_destroy(struct ios_iolat *lat)
 			g->wait_head = w->next;
 			free(w);
 		}
-		if (lat->ctl->blkgs[i].pd[IOS_BLKCG_LATENCY] == g)
+		if (lat->ctl && lat->ctl->blkgs[i].pd[IOS_BLKCG_LATENCY] == g)
 			lat->ctl->blkgs[i].pd[IOS_BLKCG_LATENCY] = NULL;
 	}
 	free(lat->grps);
 	free(lat);
+}
+
+/* ---- the rq_qos policy (blkcg_iolatency_ops) over the functions above ---- */
+
+struct iolat_qos {
+	struct ios_rq_qos rqos;
+	struct ios_iolat *lat;
+	struct ios_queue *q;
+};
+
+static struct ios_iolat *iolat_of(struct ios_rq_qos *r)
+{
+	return ((struct iolat_qos *)r->priv)->lat;
+}
+
+/* bio_issue_as_root_blkg: metadata (and swap, which the lab has none of) */
+static bool iolat_issue_as_root(const struct ios_bio *bio)
+{
+	return bio->flags & IOS_REQ_META;
+}
+
+static struct ios_blkg *iolat_bio_blkg(struct ios_queue *q, const struct ios_bio *bio)
+{
+	return ios_blkg_of(q->blkcg, ios_bio_blkcg(bio));
+}
+
+static int iolat_rqos_throttle(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+			       uint64_t now)
+{
+	struct ios_iolat *lat = iolat_of(r);
+	struct ios_blkg *g = iolat_bio_blkg(q, bio);
+
+	if (!g || !lat->enable_cnt)
+		return 0;
+	/* blkcg_schedule_throttle for each level whose delay is in use */
+	for (struct ios_blkg *b = g; b && b->parent; b = b->parent)
+		if (b->use_delay && bio->ioc)
+			ios_blkcg_schedule_throttle(q, bio->ioc);
+	return ios_iolat_throttle(lat, g, bio, iolat_issue_as_root(bio), now);
+}
+
+static void iolat_rqos_done_bio(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
+				uint64_t now)
+{
+	struct ios_blkg *g;
+
+	/* a bio merged before throttle holds no slot and is no sample */
+	if (!(bio->qos_flags & IOS_BIO_QOS_THROTTLED))
+		return;
+	g = iolat_bio_blkg(q, bio);
+	if (g)
+		ios_iolat_done_bio(iolat_of(r), g, bio->issue_ns, iolat_issue_as_root(bio), now);
+}
+
+static uint64_t iolat_rqos_next_timer(struct ios_queue *q, struct ios_rq_qos *r, uint64_t now)
+{
+	(void)q;
+	(void)now;
+	return ios_iolat_next_timer(iolat_of(r));
+}
+
+static void iolat_rqos_timer(struct ios_queue *q, struct ios_rq_qos *r, uint64_t now)
+{
+	(void)q;
+	ios_iolat_timer(iolat_of(r), now);
+}
+
+static void iolat_rqos_exit(struct ios_queue *q, struct ios_rq_qos *r)
+{
+	struct iolat_qos *iq = r->priv;
+
+	/* the runner may have freed the group tree already (run.c ctx_free) */
+	if (q->blkcg == iq->lat->ctl)
+		q->blkcg->conf_updated[IOS_BLKCG_LATENCY] = NULL;
+	else
+		iq->lat->ctl = NULL;
+	ios_iolat_destroy(iq->lat);
+	free(iq);
+}
+
+static const struct ios_rq_qos_ops iolat_rqos_ops = {
+	.throttle = iolat_rqos_throttle,
+	.done_bio = iolat_rqos_done_bio,
+	.next_timer = iolat_rqos_next_timer,
+	.timer = iolat_rqos_timer,
+	.exit = iolat_rqos_exit,
+};
+
+static void iolat_release(struct ios_iolat *lat, struct ios_bio *bio, uint64_t now)
+{
+	struct iolat_qos *iq = lat->priv;
+
+	ios_rq_qos_release(iq->q, &iq->rqos, bio, now);
+}
+
+/* io.latency written during the run (a later job's exec_prerun) */
+static void iolat_conf_updated(struct ios_queue *q, struct ios_blkg *g, uint64_t now)
+{
+	struct ios_rq_qos *r = ios_rq_qos_id(q, IOS_RQ_QOS_LATENCY);
+
+	(void)now;
+	if (r && g->cgroup && g->cgroup->v2)
+		ios_iolat_set_target(iolat_of(r), g, g->cgroup->v2->lat_target_ns);
+}
+
+int ios_iolat_install(struct ios_queue *q, unsigned hz, uint64_t now)
+{
+	struct iolat_qos *iq;
+	int ret;
+
+	if (!q->mq || !q->blkcg)
+		return -EOPNOTSUPP;
+	if (ios_rq_qos_id(q, IOS_RQ_QOS_LATENCY))
+		return 0;
+	iq = calloc(1, sizeof(*iq));
+	if (!iq)
+		return -ENOMEM;
+	iq->lat = ios_iolat_create(q->blkcg, q->nr_requests, !q->rotational, hz, now);
+	if (!iq->lat) {
+		free(iq);
+		return -ENOMEM;
+	}
+	iq->q = q;
+	iq->lat->priv = iq;
+	iq->lat->release = iolat_release;
+	iq->lat->q = q;
+	iq->rqos.ops = &iolat_rqos_ops;
+	iq->rqos.id = IOS_RQ_QOS_LATENCY;
+	iq->rqos.name = "latency";
+	iq->rqos.priv = iq;
+	ret = ios_rq_qos_add(q, &iq->rqos);
+	if (ret) {
+		ios_iolat_destroy(iq->lat);
+		free(iq);
+		return ret;
+	}
+	for (unsigned i = 0; i < q->blkcg->nr_blkgs; i++) {
+		struct ios_blkg *g = &q->blkcg->blkgs[i];
+
+		if (g->parent && g->cgroup && g->cgroup->v2 && g->cgroup->v2->lat_target_ns)
+			ios_iolat_set_target(iq->lat, g, g->cgroup->v2->lat_target_ns);
+	}
+	q->blkcg->conf_updated[IOS_BLKCG_LATENCY] = iolat_conf_updated;
+	return 0;
+}
+
+static struct ios_iolat *iolat_on(struct ios_queue *q)
+{
+	struct ios_rq_qos *r = q && q->mq ? ios_rq_qos_id(q, IOS_RQ_QOS_LATENCY) : NULL;
+
+	return r ? iolat_of(r) : NULL;
+}
+
+void ios_iolat_summary(struct ios_queue *q, char *buf, size_t len)
+{
+	struct ios_iolat *lat = iolat_on(q);
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (!lat)
+		return;
+#define IOLAT_PUT(...)                                                          \
+	do {                                                                    \
+		int w_ = snprintf(buf + off, len - off, __VA_ARGS__);           \
+		if (w_ > 0)                                                     \
+			off += (size_t)w_ < len - off ? (size_t)w_ : len - off - 1; \
+	} while (0)
+	for (unsigned i = 0; i < lat->nr_grps && off + 1 < len; i++) {
+		const struct ios_iolat_grp *g = &lat->grps[i];
+		const char *name = g->blkg->cgroup && g->blkg->cgroup->path ? g->blkg->cgroup->path : "?";
+
+		if (!g->blkg->parent || (!g->min_lat_nsec && !g->nr_hist))
+			continue;
+		IOLAT_PUT("%s%s", off ? "; " : "", name);
+		if (g->min_lat_nsec)
+			IOLAT_PUT(" (target %" PRIu64 " us): %" PRIu64 " windows, %" PRIu64 " bad",
+				  g->min_lat_nsec / 1000, g->nr_windows, g->nr_bad_windows);
+		for (unsigned k = 0; k < g->nr_hist; k++) {
+			if (g->hist[k].depth == IOS_IOLAT_UNLIMITED)
+				IOLAT_PUT("%s unlimited at %.3f s", k ? "," : ": depth", g->hist[k].at / 1e9);
+			else
+				IOLAT_PUT("%s %u at %.3f s", k ? "," : ": depth", g->hist[k].depth,
+					  g->hist[k].at / 1e9);
+		}
+		if (g->nr_hist) {
+			if (g->max_depth == IOS_IOLAT_UNLIMITED)
+				IOLAT_PUT("; ends unlimited");
+			else
+				IOLAT_PUT("; ends at %u", g->max_depth);
+			IOLAT_PUT(" after %" PRIu64 " halvings, %" PRIu64 " rises, %" PRIu64 " waits",
+				  g->nr_scale_down, g->nr_scale_up, g->nr_depth_waits);
+		}
+	}
+#undef IOLAT_PUT
 }

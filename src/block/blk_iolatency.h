@@ -49,6 +49,8 @@ struct ios_iolat_child {
 
 struct ios_iolat_waiter;
 
+#define IOS_IOLAT_HIST	12
+
 struct ios_iolat_grp {
 	struct ios_blkg *blkg;
 	struct ios_iolat *lat;
@@ -62,18 +64,21 @@ struct ios_iolat_grp {
 	unsigned max_depth;		/* in-flight limit, IOS_IOLAT_UNLIMITED */
 	unsigned inflight;
 	/*
-	 * blkg->use_delay as this policy drives it (blkcg_use_delay,
-	 * blkcg_unuse_delay, blkcg_clear_delay) and the delay it added
-	 * (blkcg_add_delay), kept here so the rules can be tested on their
-	 * own; the policy also forwards each to the blkg.
+	 * The delay this policy added (blkcg_add_delay), for reports; its
+	 * use count is the blkg's (blkg->use_delay, blk_cgroup.c).
 	 */
-	int use_delay;
 	uint64_t delay_added_ns;
 	struct ios_iolat_child child;
 	struct ios_iolat_waiter *wait_head, *wait_tail;	/* rq_wait, FIFO */
 	unsigned nr_waiting;
 	/* counts for reports and tests */
-	uint64_t nr_windows, nr_depth_waits, nr_scale_down, nr_scale_up;
+	uint64_t nr_windows, nr_bad_windows, nr_depth_waits, nr_scale_down, nr_scale_up;
+	/* the first depth changes, for the run's summary */
+	struct {
+		uint64_t at;
+		unsigned depth;
+	} hist[IOS_IOLAT_HIST];
+	unsigned nr_hist;
 };
 
 /* A bio let through after waiting: continue it (ios_rq_qos_release). */
@@ -84,6 +89,7 @@ typedef void (*ios_iolat_note_fn)(struct ios_iolat *lat, struct ios_iolat_grp *g
 				  uint64_t now);
 
 struct ios_iolat {
+	struct ios_queue *q;		/* NULL in unit tests */
 	struct ios_blkcg_ctl *ctl;
 	struct ios_iolat_grp *grps;	/* [ctl->nr_blkgs], by blkg index */
 	unsigned nr_grps;
@@ -106,7 +112,7 @@ struct ios_iolat {
  */
 struct ios_iolat *ios_iolat_create(struct ios_blkcg_ctl *ctl, unsigned nr_requests,
 				   bool nonrot, unsigned hz, uint64_t now);
-/* Frees the state and clears the blkg slots; no bio may still wait. */
+/* Frees the state and clears the blkg slots (lat->ctl NULL: the tree is gone). */
 void ios_iolat_destroy(struct ios_iolat *lat);
 struct ios_iolat_grp *ios_iolat_grp_of(struct ios_iolat *lat, const struct ios_blkg *g);
 

@@ -383,6 +383,17 @@ static unsigned cg_v2_files(const struct run_ctx *c)
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
  */
+/* The v2 files written for any group, at the start or by a later exec_prerun. */
+static unsigned cg_v2_files(const struct run_ctx *c)
+{
+	unsigned files = c->prerun_files;
+
+	for (unsigned i = 0; i < c->nr_cgroups; i++)
+		if (c->cgroups[i]->v2)
+			files |= c->cgroups[i]->v2->written;
+	return files;
+}
+
 static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
 		      struct ios_err *e)
 {
@@ -405,6 +416,9 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 		int w;
 
 		if (strcmp(set->v[i].name, "lab.hz") && strcmp(set->v[i].name, "lab.kernel"))
+			continue;
+		/* io.latency's timer reads lab.hz */
+		if (!strcmp(set->v[i].name, "lab.hz") && (files & (1u << IOS_BLKCG_LATENCY)))
 			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (read by io.max, io.cost and "
 			     "io.latency, steps 3-5)", off ? ", " : "", set->v[i].name);
@@ -706,6 +720,12 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 		if (!c->q->blkcg)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
+	/* io.latency's policy joins the queue at the first write of the file */
+	if (c->q && c->q->blkcg && (cg_v2_files(c) & (1u << IOS_BLKCG_LATENCY))) {
+		err = ios_iolat_install(c->q, ios_run_lab_hz(&c->lab), 0);
+		if (err)
+			return IOS_ERR(e, err, "io.latency: %s", strerror(-err));
+	}
 	return 0;
 }
 
@@ -795,7 +815,12 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
 	size_t n = 0;
 
+	char lat[480];
+
 	if (cg_prerun_result(c, out))
+		return -ENOMEM;
+	ios_iolat_summary(c->q, lat, sizeof(lat));
+	if (*lat && ios_run_warn(out, "io.latency: %s", lat))
 		return -ENOMEM;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */

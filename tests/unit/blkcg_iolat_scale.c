@@ -69,7 +69,7 @@ static int test_halving_then_delay(void)
 			     bg->max_depth, depths[k]);
 	}
 	/* the two events at depth 1 each took a delay use */
-	T_ASSERT_EQ(bg->use_delay, 2);
+	T_ASSERT_EQ(ir_blkg(r, BG)->use_delay, 2);
 	T_ASSERT_EQ(ir_grp(r, FG)->max_depth, IOS_IOLAT_UNLIMITED);	/* the scale group is spared */
 	ir_free(r);
 	return T_PASS;
@@ -147,11 +147,11 @@ static int test_back_to_default(void)
 	bad(r, 1300 * IR_MS);
 	T_ASSERT(bg_io(r, 1301 * IR_MS));
 	T_ASSERT_EQ(bg->max_depth, 1);
-	T_ASSERT_EQ(bg->use_delay, 1);
+	T_ASSERT_EQ(ir_blkg(r, BG)->use_delay, 1);
 	/* up once: the delay use goes first, the depth stays */
 	good(r, 10, 1900 * IR_MS);
 	T_ASSERT(bg_io(r, 1901 * IR_MS));
-	T_ASSERT_EQ(bg->use_delay, 0);
+	T_ASSERT_EQ(ir_blkg(r, BG)->use_delay, 0);
 	T_ASSERT_EQ(bg->max_depth, 1);
 	/* up again: 1 + max(4 >> 4, 1) */
 	good(r, 10, 2500 * IR_MS);

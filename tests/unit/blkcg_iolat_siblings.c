@@ -6,7 +6,9 @@
  * siblings, one whose target is at or below the missed target is spared,
  * and so is one with a target that did 5 % or less of the parent's samples;
  * a group without a target is always a victim, samples or not
- * (test_exemptions). A nested group waits at every level that limits it
+ * (test_exemptions), which also checks that issue-as-root I/O of a limited
+ * group is no sample but a delay of target - latency when faster than the
+ * target (iolatency_record_time). A nested group waits at every level that limits it
  * (test_nested_wait). Each assertion fails without its rule.
  */
 #include "iolat_rig.h"
@@ -77,6 +79,24 @@ static int test_exemptions(void)
 	T_ASSERT_EQ(ir_grp(r, 5)->max_depth, 511);			/* no target: always */
 	/* a spared group has taken the cookie: it does not catch up later */
 	T_ASSERT_EQ(ir_grp(r, 3)->scale_cookie, ir_cookie(r, 0));
+	/*
+	 * Issue-as-root I/O (metadata): in the limited group 4 it is no sample,
+	 * and one faster than the target adds target - latency to the group's
+	 * delay (iolatency_record_time); in the unlimited group 3 it is a sample.
+	 */
+	{
+		uint64_t t4 = ir_grp(r, 4)->stat.total, t3 = ir_grp(r, 3)->stat.total;
+
+		ios_iolat_done_bio(r->lat, ir_blkg(r, 4), 300 * IR_MS, true, 301 * IR_MS);
+		T_ASSERT_EQ(ir_grp(r, 4)->stat.total, t4);
+		T_ASSERT_U64_EQ(ir_grp(r, 4)->delay_added_ns, 9 * IR_MS);
+		T_ASSERT_U64_EQ(ir_blkg(r, 4)->delay_nsec, 9 * IR_MS);
+		ios_iolat_done_bio(r->lat, ir_blkg(r, 4), 300 * IR_MS, false, 302 * IR_MS);
+		T_ASSERT_EQ(ir_grp(r, 4)->stat.total, t4 + 1);
+		ios_iolat_done_bio(r->lat, ir_blkg(r, 3), 300 * IR_MS, true, 301 * IR_MS);
+		T_ASSERT_EQ(ir_grp(r, 3)->stat.total, t3 + 1);
+		T_ASSERT_U64_EQ(ir_grp(r, 3)->delay_added_ns, 0);
+	}
 	ir_free(r);
 	return T_PASS;
 }
