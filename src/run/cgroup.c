@@ -383,17 +383,6 @@ static unsigned cg_v2_files(const struct run_ctx *c)
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
  */
-/* The v2 files written for any group, at the start or by a later exec_prerun. */
-static unsigned cg_v2_files(const struct run_ctx *c)
-{
-	unsigned files = c->prerun_files;
-
-	for (unsigned i = 0; i < c->nr_cgroups; i++)
-		if (c->cgroups[i]->v2)
-			files |= c->cgroups[i]->v2->written;
-	return files;
-}
-
 static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
 		      struct ios_err *e)
 {
@@ -814,7 +803,6 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 {
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
 	size_t n = 0;
-
 	char lat[480];
 
 	if (cg_prerun_result(c, out))
