@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run_int.h"
+#include "block/blk_iocost.h"
 #include "iosched/scope.h"
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
@@ -379,6 +380,16 @@ static unsigned cg_v2_files(const struct run_ctx *c)
 	return files;
 }
 
+/* io.cost.qos or io.cost.model written on the root: io.cost is installed (blk_iocost_rqos.c) */
+static bool cg_iocost_written(const struct run_ctx *c)
+{
+	const unsigned cost = (1u << IOS_BLKCG_COST_QOS) | (1u << IOS_BLKCG_COST_MODEL);
+
+	if (!c->nr_cgroups || !c->cgroups[0]->v2)
+		return (c->prerun_files & cost) != 0;
+	return ((c->cgroups[0]->v2->written | c->prerun_files) & cost) != 0;
+}
+
 /*
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
@@ -395,6 +406,10 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 		int w;
 
 		if (!(files & (1u << f)) || !ct->modelled_by)
+			continue;
+		/* read by io.cost (step 4a) once it is installed */
+		if ((f == IOS_BLKCG_COST_QOS || f == IOS_BLKCG_COST_MODEL || f == IOS_BLKCG_WEIGHT) &&
+		    cg_iocost_written(c))
 			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (%s)", off ? ", " : "", ct->name,
 			     ct->modelled_by);
@@ -708,6 +723,13 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 		c->q->blkcg = ios_blkcg_ctl_create(c->cgroups, c->nr_cgroups);
 		if (!c->q->blkcg)
 			return IOS_ERR(e, -ENOMEM, "out of memory");
+		/* io.cost: its rq_qos exists once io.cost.qos or .model was written (blk_iocost_init) */
+		if (cg_iocost_written(c)) {
+			int ret = ios_blk_iocost_init(c->q, ios_run_lab_hz(&c->lab), 0);
+
+			if (ret)
+				return IOS_ERR(e, ret, "io.cost: cannot install on the queue");
+		}
 	}
 	/* io.latency's policy joins the queue at the first write of the file */
 	if (c->q && c->q->blkcg && (cg_v2_files(c) & (1u << IOS_BLKCG_LATENCY))) {

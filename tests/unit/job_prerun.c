@@ -189,11 +189,11 @@ static int test_cli(void)
 			    "[c]\nstonewall\ncgroup=web\nexec_prerun=echo max=40 > "
 			    "/sys/fs/cgroup/io.cost.qos\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.max (step 3", "io.cost.qos (step 4a",
+	/* io.cost (step 4a) is installed for the later io.cost.qos write and re-reads it */
+	EXPECT(args, 0, "io.max (step 3",
 	       "1 exec_prerun cgroup write was refused when its job started",
 	       "later.fio:16: job 'c' at", "min 50.00 % is above max 40.00 %",
-	       "io.max was written by exec_prerun after the run began",
-	       "io.cost.qos was written by exec_prerun after the run began");
+	       "io.max was written by exec_prerun after the run began");
 	/* a bad value in a later job still stops the run before it starts */
 	T_ASSERT(!write_job(job, sizeof(job), "laterbad.fio", "[a]\ncgroup=web\n[b]\nstonewall\n"
 			    "cgroup=web\nexec_prerun=echo 10001 > /sys/fs/cgroup/web/io.weight\n"));
