@@ -218,6 +218,16 @@ struct ios_ioc;
  */
 uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now);
 
+/*
+ * io.latency (src/block/blk_iolatency.c): ios_iolat_install puts its
+ * policy on @q's rq_qos chain (blk_iolatency_init, at a queue's first
+ * io.latency write) with the targets written so far; 0 also when already
+ * on, -ENOMEM, -EOPNOTSUPP without blk-mq or a group tree. @hz: lab.hz.
+ * ios_iolat_summary: what it did, one line ("" when it is not on).
+ */
+int ios_iolat_install(struct ios_queue *q, unsigned hz, uint64_t now);
+void ios_iolat_summary(struct ios_queue *q, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

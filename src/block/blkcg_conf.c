@@ -54,7 +54,7 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 			    NULL },
 	[IOS_BLKCG_LATENCY] = { "io.latency", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				"iolatency_set_limit", "block/blk-iolatency.c",
-				"[MAJ:MIN] target=USEC or target=max", "step 5 (io.latency)" },
+				"[MAJ:MIN] target=USEC or target=max", NULL },
 	[IOS_BLKCG_PRIO_CLASS] = { "io.prio.class", 0, "ioprio_set_prio_policy",
 				   "block/blk-ioprio.c",
 				   "no-change, promote-to-rt, restrict-to-be, idle or none-to-rt",

@@ -422,6 +422,9 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 
 		if (strcmp(set->v[i].name, "lab.hz") && strcmp(set->v[i].name, "lab.kernel"))
 			continue;
+		/* io.latency's timer reads lab.hz */
+		if (!strcmp(set->v[i].name, "lab.hz") && (files & (1u << IOS_BLKCG_LATENCY)))
+			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (read by io.max, io.cost and "
 			     "io.latency, steps 3-5)", off ? ", " : "", set->v[i].name);
 		if (w > 0)
@@ -738,6 +741,12 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 			return IOS_ERR(e, err, "io.max: blk-throttle could not start");
 		c->q->throtl_ops = &ios_blk_throtl_ops;
 	}
+	/* io.latency's policy joins the queue at the first write of the file */
+	if (c->q && c->q->blkcg && (cg_v2_files(c) & (1u << IOS_BLKCG_LATENCY))) {
+		err = ios_iolat_install(c->q, ios_run_lab_hz(&c->lab), 0);
+		if (err)
+			return IOS_ERR(e, err, "io.latency: %s", strerror(-err));
+	}
 	return 0;
 }
 
@@ -826,8 +835,12 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 {
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
 	size_t n = 0;
+	char lat[480];
 
 	if (cg_prerun_result(c, out))
+		return -ENOMEM;
+	ios_iolat_summary(c->q, lat, sizeof(lat));
+	if (*lat && ios_run_warn(out, "io.latency: %s", lat))
 		return -ENOMEM;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */

@@ -140,15 +140,15 @@ static int test_cli(void)
 	int st;
 
 	T_ASSERT(mkdtemp(dir));
-	/* at the run's start: as --set, named in the note */
+	/* at the run's start: as --set (io.latency's summary names the target) */
 	T_ASSERT(!write_job(job, sizeof(job), "start.fio", "[a]\ncgroup=web\nexec_prerun=echo "
 			    "'target=500' > /sys/fs/cgroup/web/io.latency\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.latency (step 5");
-	/* the same write as --set gives the same note: the carrier changes nothing */
+	EXPECT(args, 0, "io.latency: web (target 500 us)");
+	/* after the --set ones: the job's write is what the run uses */
 	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.web.io.latency=target=600",
 		 job);
-	EXPECT(args, 0, "io.latency (step 5");
+	EXPECT(args, 0, "io.latency: web (target 500 us)");
 	/* a bad value stops the run, naming the line and the kernel's rule */
 	T_ASSERT(!write_job(job, sizeof(job), "bad.fio", "[a]\ncgroup=web\nexec_prerun=echo "
 			    "rbps=0 > /sys/fs/cgroup/web/io.max\n"));
