@@ -1,5 +1,5 @@
 /*
- * A whole run on lab.fs=ext4 (ssd-nvme, mq-deadline unless told) with a
+ * A whole run on lab.fs=ext4 (ssd-nvme unless jr_device says otherwise; the scheduler given) with a
  * trace observer keeping every queued bio (time, pid, cgroup, flags,
  * sector, size) and every completion: what the jbd2 tests
  * (fs_jbd2_commit, fs_ext4_fsync, fs_jbd2_ordered) read. The jbd2 thread
@@ -66,6 +66,7 @@ static void jr_event(void *priv, struct ios_queue *qu, enum ios_trace_action a,
 }
 
 static const struct ios_trace_ops jr_ops = { .event = jr_event };
+static const char *jr_device = "ssd-nvme";
 
 /* Run @job under @sched with lab.fs=ext4 and the settings after it (NULL-terminated). */
 static inline int jr_run(struct jr_log *l, const char *job, const char *sched, ...)
@@ -92,7 +93,7 @@ static inline int jr_run(struct jr_log *l, const char *job, const char *sched, .
 	if (!ret) {
 		cfg.settings = &set;
 		cfg.scheduler = sched;
-		cfg.device = "ssd-nvme";
+		cfg.device = jr_device;
 		cfg.seed = 1;
 		cfg.trace_ops = &jr_ops;
 		cfg.trace = l;
