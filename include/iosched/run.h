@@ -68,6 +68,9 @@ struct ios_lab_tunables {
 	/* cgroup v2 controllers (docs/cgroup-v2-plan.md): CONFIG_HZ and the release */
 	int hz;				/* index into 100, 250, 300, 1000 (ios_run_lab_hz) */
 	int kernel;			/* enum ios_lab_kernel */
+	/* lab.ext4.*: the jbd2 model under lab.fs=ext4 (src/fs/jbd2.c) */
+	int ext4_commit_s;		/* the mount option commit= (0: its default, 5) */
+	int ext4_dioread_nolock;	/* the mount option dioread_nolock (1) or nodioread_nolock */
 };
 
 /* lab.cpu.model: the cited defaults, or no cost unless one is set */

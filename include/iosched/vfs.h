@@ -117,6 +117,7 @@ struct ios_file {
 
 #define IOS_O_DIRECT	(1u << 0)
 #define IOS_O_SYNC	(1u << 1)	/* each write is written through and flushed */
+#define IOS_O_DSYNC	(1u << 2)	/* with IOS_O_SYNC: O_DSYNC (fdatasync after each write) */
 
 /*
  * A file operation in progress. The owner fills type, file, off, len, wake
@@ -166,6 +167,26 @@ struct ios_vfs_config {
 	uint64_t page_copy_ns;		/* CPU time to copy one page to or from user space */
 	ios_vfs_wb_fn wb_done;		/* may be NULL; never changes the simulation */
 	void *wb_arg;
+	/*
+	 * ext4 with its jbd2 journal (src/fs/jbd2.c): modelled when the layout
+	 * is ext4 with a journal and jbd2_commit_ns is not 0.
+	 */
+	uint64_t jbd2_commit_ns;	/* commit interval (the mount option commit=) */
+	int jbd2_dioread_nolock;	/* 1: unwritten extents converted after the data I/O; 0: ordered data */
+	uint32_t jbd2_pid;		/* the jbd2 thread's pid */
+};
+
+/* What the journal did (ios_vfs_jbd2_stats). */
+struct ios_jbd2_stats {
+	uint64_t commits;		/* transactions committed */
+	uint64_t commits_timer;		/* ... started by the commit interval */
+	uint64_t commits_sync;		/* ... by fsync, fdatasync or an O_SYNC/O_DSYNC write */
+	uint64_t commits_full;		/* ... by the transaction reaching a quarter of the journal */
+	uint64_t log_blocks;		/* metadata blocks written to the journal */
+	uint64_t desc_blocks;		/* descriptor blocks */
+	uint64_t commit_blocks;		/* commit blocks (PREFLUSH|FUA with lab.barrier=1) */
+	uint64_t conversions;		/* unwritten extents converted after their data I/O */
+	uint64_t ordered_pages;		/* data pages a commit wrote before its log (data=ordered) */
 };
 
 struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err *e);
@@ -222,6 +243,10 @@ void ios_vfs_get_stats(const struct ios_vfs *vfs, struct ios_vfs_stats *out);
 
 /* The flusher's io context (its requests are async writes of this task). */
 struct ios_ioc *ios_vfs_flusher_ioc(struct ios_vfs *vfs);
+/* The jbd2 thread's io context, NULL without a journal model. */
+struct ios_ioc *ios_vfs_jbd2_ioc(struct ios_vfs *vfs);
+/* false without a journal model */
+bool ios_vfs_jbd2_stats(const struct ios_vfs *vfs, struct ios_jbd2_stats *out);
 
 /* Readahead algorithm (readahead.c), exposed for tests: see there. */
 struct ios_ra_window {

@@ -38,6 +38,8 @@ enum {
 	ST_DIRECT_META,
 	ST_DIRECT_SUBMIT,
 	ST_DIRECT_WAIT,
+	ST_JOURNAL,	/* ext4: waiting for the commit of the inode's transaction */
+	ST_JOURNAL_FLUSH,	/* ... and then a cache flush of its own */
 	ST_DONE,
 };
 
@@ -121,6 +123,9 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 		uint32_t owner = 0;
 		uint64_t run = 0;
 
+		if (!error)
+			ios_jbd2_end_write(vfs, in, vb->first, vb->nr, now);
+
 		for (uint32_t i = 0; i < vb->nr; i++) {
 			struct pc_page *p = ios_pc_lookup(in, vb->first + i);
 
@@ -197,6 +202,11 @@ static int vb_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, struct vfs_bio 
 		vb->bio.end_io(&vb->bio, now, ret);
 	}
 	return 0;
+}
+
+int ios_vb_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, struct vfs_bio *vb, uint64_t now)
+{
+	return vb_submit(vfs, op, vb, now, true);
 }
 
 static uint64_t dev_pages(const struct ios_vfs *vfs)
@@ -507,6 +517,9 @@ static enum ios_vfs_status do_read(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 	if (op->state == ST_START) {
 		op->cursor = op->off;
 		op->state = ST_COPY;
+		/* ext4: file_modified's timestamp update dirties the inode under a handle */
+		if (op->len)
+			ios_jbd2_touch_inode(vfs, in, now);
 	}
 	if (end > in->f->size)
 		end = in->f->size;
@@ -666,6 +679,28 @@ static enum ios_vfs_status do_sync(struct ios_vfs *vfs, struct ios_vfs_op *op, u
 			return IOS_VFS_WAIT;
 		}
 		op->state = ST_FLUSH;
+		if (vfs->jbd2) {
+			/*
+			 * ext4_fsync_journal (6.12): the transaction of the
+			 * inode's last change, or of the last one reading the
+			 * data back needs for fdatasync and O_DSYNC; a cache
+			 * flush of its own unless that commit sends one
+			 */
+			bool datasync = op->type == IOS_VFS_FDATASYNC ||
+					(op->type == IOS_VFS_WRITE && (op->file->flags & IOS_O_DSYNC));
+			uint32_t tid = datasync ? in->datasync_tid : in->sync_tid;
+
+			op->cursor = tid;
+			op->state = vfs->cache_flush && !ios_jbd2_will_send_barrier(vfs, tid)
+					    ? ST_JOURNAL_FLUSH : ST_JOURNAL;
+		}
+	}
+	if (op->state == ST_JOURNAL || op->state == ST_JOURNAL_FLUSH) {
+		if (ios_jbd2_wait_commit(vfs, op, (uint32_t)op->cursor, now))
+			return IOS_VFS_WAIT;
+		if (op->state == ST_JOURNAL)
+			return IOS_VFS_DONE;
+		op->state = ST_FLUSH;
 	}
 	if (op->state == ST_FLUSH) {
 		struct vfs_bio *vb;
@@ -744,6 +779,9 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 	if (op->state == ST_START) {
 		op->cursor = op->off;
 		op->state = ST_COPY;
+		/* ext4: file_modified's timestamp update dirties the inode under a handle */
+		if (op->len)
+			ios_jbd2_touch_inode(vfs, in, now);
 	}
 	if (end > in->f->size)
 		end = in->f->size;
@@ -759,7 +797,7 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 			 * ext3_get_block(create): a hole's block is allocated as
 			 * the page is written; an unwritten one is converted
 			 */
-			if (ios_vfs_alloc_blocks(vfs, op, in, idx, 1, now))
+			if (ios_vfs_alloc_blocks(vfs, op, in, idx, 1, true, now))
 				return IOS_VFS_WAIT;
 			if (op->error)
 				break;
@@ -857,7 +895,7 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 			uint64_t first = op->off / IOS_FS_BLOCK_SIZE;
 			uint64_t last = (end + IOS_FS_BLOCK_SIZE - 1) / IOS_FS_BLOCK_SIZE;
 
-			if (ios_vfs_alloc_blocks(vfs, op, in, first, last - first, now))
+			if (ios_vfs_alloc_blocks(vfs, op, in, first, last - first, false, now))
 				return IOS_VFS_WAIT;
 		}
 		op->cursor = op->off;
@@ -1133,6 +1171,11 @@ struct ios_vfs *ios_vfs_create(const struct ios_vfs_config *cfg, struct ios_err 
 	}
 	vfs->fl.ioc.pid = cfg->flusher_pid;
 	ios_wb_init(vfs);
+	if (ios_jbd2_create(vfs, cfg)) {
+		ios_vfs_destroy(vfs);
+		IOS_ERR(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
 	return vfs;
 }
 
@@ -1143,6 +1186,7 @@ void ios_vfs_destroy(struct ios_vfs *vfs)
 	if (!vfs)
 		return;
 	ios_wb_destroy(vfs);
+	ios_jbd2_destroy(vfs);
 	for (in = vfs->inodes; in; in = n) {
 		n = in->next;
 		if (in->f && in->f->inode == in)

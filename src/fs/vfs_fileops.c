@@ -10,9 +10,10 @@
  * and descriptors; ext3 reads its bitmaps with sb_bread, a plain read, but
  * one modelled cost is enough: they all wait in the same way), then dirtied
  * and written back later by the flusher. Which blocks: ios_fs_file_meta().
- * Not modelled: the journal (ext3 and ext4 would commit these blocks to
- * the journal every 5 s before writing them home), directory growth, the
- * ext4 extent-tree blocks of a file with many extents.
+ * On ext4 every block dirtied joins the running jbd2 transaction
+ * (jbd2.c), which logs it before the flusher writes it home; ext3 has no
+ * journal model. Not modelled: directory growth, the ext4 extent-tree
+ * blocks of a file with many extents.
  *
  * An operation is a list of steps; op->seq is the next one and op->cursor
  * the position inside a step that walks the file. A step that waits is
@@ -39,8 +40,10 @@ static int meta_touch(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t b, bo
 	if (!dirty || op->error)
 		return 0;
 	p = ios_pc_lookup(vfs->meta, b);
-	if (p && (p->flags & PG_UPTODATE))
+	if (p && (p->flags & PG_UPTODATE)) {
 		ios_pc_set_dirty(vfs, p, now);
+		ios_jbd2_dirty_meta(vfs, b, now);
+	}
 	return 0;
 }
 
@@ -57,12 +60,19 @@ int ios_vfs_hole_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ino
 }
 
 int ios_vfs_alloc_blocks(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
-			 uint64_t first, uint64_t n, uint64_t now)
+			 uint64_t first, uint64_t n, bool buffered, uint64_t now)
 {
 	struct ios_fs_meta_blocks mb;
 	bool holes = ios_fs_holes_in(in->f, first, n) > 0;
+	/*
+	 * ext4 with dioread_nolock (6.12's default): a buffered write maps
+	 * holes as unwritten extents (ext4_get_block_unwritten), converted
+	 * when the data write completes (jbd2.c); an unwritten extent stays
+	 * so until then
+	 */
+	bool unwritten = buffered && ios_jbd2_unwritten_io(vfs);
 
-	if (!holes && !ios_fs_unwritten_in(in->f, first, n))
+	if (!holes && (unwritten || !ios_fs_unwritten_in(in->f, first, n)))
 		return 0;
 	/*
 	 * A hole: the bitmap that gives the block, its group's free count,
@@ -74,10 +84,26 @@ int ios_vfs_alloc_blocks(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_
 		       meta_touch(vfs, op, mb.block_desc, true, now))) ||
 	    meta_touch(vfs, op, mb.inode, true, now))
 		return IOS_VFS_WAIT;
-	if (!op->error) {
+	if (op->error)
+		return 0;
+	if (unwritten) {
+		uint64_t got;
+
+		if (ios_fs_preallocate(vfs->fs, in->f, first, n, &got))
+			op->error = -ENOMEM;
+	} else {
 		(void)ios_fs_allocate(vfs->fs, in->f, first, n);
 		(void)ios_fs_mark_written(in->f, first, n);
+		/*
+		 * ext4_map_blocks: blocks newly allocated written, under
+		 * data=ordered, put the inode on the transaction's ordered
+		 * list (direct I/O waits for its own data)
+		 */
+		if (buffered)
+			ios_jbd2_add_ordered(vfs, in, now);
 	}
+	/* ext4_update_inode_fsync_trans(handle, inode, 1) after allocation */
+	ios_jbd2_inode_changed(vfs, in, true, now);
 	return 0;
 }
 
@@ -365,6 +391,9 @@ enum ios_vfs_status ios_vfs_do_fileop(struct ios_vfs *vfs, struct ios_vfs_op *op
 	}
 	if (!op->error && op->type != IOS_VFS_MOVE_EXT)
 		op->done = op->len;
+	/* ext4: a change of size or allocation moves both fsync tids */
+	if (!op->error && op->type != IOS_VFS_STAT)
+		ios_jbd2_inode_changed(vfs, op->file->inode, true, now);
 	return IOS_VFS_DONE;
 }
 
@@ -381,8 +410,10 @@ void ios_vfs_unlink_now(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
 		struct pc_page *p = block_ok(vfs, blocks[k]) ? ios_pc_lookup(vfs->meta, blocks[k])
 							     : NULL;
 
-		if (p && (p->flags & PG_UPTODATE))
+		if (p && (p->flags & PG_UPTODATE)) {
 			ios_pc_set_dirty(vfs, p, now);
+			ios_jbd2_dirty_meta(vfs, blocks[k], now);
+		}
 	}
 	drop_pages(vfs, in, 0, in->npages, now);
 	ios_fs_unlink(vfs->fs, f);

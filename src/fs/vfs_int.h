@@ -19,6 +19,7 @@ struct pc_page {
 	uint32_t flags;
 	uint32_t owner;			/* pid of the buffered write that last dirtied it; 0 none */
 	bool on_lru;
+	uint32_t jtid;			/* metadata: the jbd2 transaction that last logged it (jbd2.c) */
 	struct ios_list_head lru;	/* vfs->lru while clean and idle */
 	struct ios_rb_node dirty_node;	/* inode->dirty_tree while dirty */
 	struct ios_vfs_op *waiters;	/* ops waiting for it to unlock / finish writeback */
@@ -71,6 +72,12 @@ struct ios_inode {
 	/* the mapping's metadata blocks found cached, by ios_fs_map.meta_ord (see vfs.c) */
 	struct meta_memo *memo;
 	uint32_t nr_memo;
+	/*
+	 * ext4 (jbd2.c): the transactions holding the inode's last change and
+	 * its last change fdatasync needs (ext4's i_sync_tid, i_datasync_tid),
+	 * and the one whose ordered-data list it is on (jinode->i_transaction)
+	 */
+	uint32_t sync_tid, datasync_tid, ordered_tid;
 };
 
 /* A bio of the page cache, with what it carries. */
@@ -141,8 +148,11 @@ struct ios_vfs {
 	struct vfs_bio *free_bios;
 	struct pc_page *free_pages;	/* recycled page structs (linked via waiters) */
 	struct flusher fl;
+	struct jbd2 *jbd2;		/* ext4's journal (jbd2.c); NULL on the other layouts */
 	struct ios_vfs_stats st;
 };
+
+struct jbd2;
 
 /* pagecache.c */
 struct pc_page *ios_pc_lookup(struct ios_inode *inode, uint64_t index);
@@ -197,6 +207,32 @@ int ios_vfs_read_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ino
 /* No page of memory: IOS_VFS_WAIT for one, or 0 with -ENOMEM (see vfs.c). */
 int ios_vfs_mem_wait(struct ios_vfs *vfs, struct ios_vfs_op *op);
 
+/* Submit @vb for @op (vfs.c's vb_submit): IOS_VFS_WAIT when @op sleeps until it is queued. */
+int ios_vb_submit(struct ios_vfs *vfs, struct ios_vfs_op *op, struct vfs_bio *vb, uint64_t now);
+
+/* jbd2.c: ext4's journal (NULL vfs->jbd2 on the other layouts: every call a no-op) */
+int ios_jbd2_create(struct ios_vfs *vfs, const struct ios_vfs_config *cfg);
+void ios_jbd2_destroy(struct ios_vfs *vfs);
+void ios_jbd2_quiesce(struct ios_vfs *vfs);
+/* Metadata block @b was changed under a handle: it joins the running transaction. */
+void ios_jbd2_dirty_meta(struct ios_vfs *vfs, uint64_t b, uint64_t now);
+/* @in changed (ext4_update_inode_fsync_trans): @datasync for allocation and size. */
+void ios_jbd2_inode_changed(struct ios_vfs *vfs, struct ios_inode *in, bool datasync,
+			    uint64_t now);
+/* @in's timestamps changed (file_modified -> ext4_dirty_inode): its inode block is logged. */
+void ios_jbd2_touch_inode(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now);
+/* Blocks newly allocated written under data=ordered: the commit writes @in's data first. */
+void ios_jbd2_add_ordered(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now);
+/* Buffered writes allocate unwritten extents, converted after their I/O (dioread_nolock). */
+bool ios_jbd2_unwritten_io(const struct ios_vfs *vfs);
+/* A data write of pages [@first, @first + @nr) of @in completed: convert unwritten blocks. */
+void ios_jbd2_end_write(struct ios_vfs *vfs, struct ios_inode *in, uint64_t first, uint64_t nr,
+			uint64_t now);
+/* jbd2_trans_will_send_data_barrier: the commit of @tid will flush the cache for fsync. */
+bool ios_jbd2_will_send_barrier(const struct ios_vfs *vfs, uint32_t tid);
+/* jbd2_complete_transaction: 0 once @tid is committed, else IOS_VFS_WAIT (commit asked). */
+int ios_jbd2_wait_commit(struct ios_vfs *vfs, struct ios_vfs_op *op, uint32_t tid, uint64_t now);
+
 /* vfs_fileops.c */
 /* Page @idx of @in is a hole: cached as zeros with no I/O (0, IOS_VFS_WAIT for memory). */
 int ios_vfs_hole_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
@@ -207,7 +243,7 @@ int ios_vfs_hole_page(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_ino
  * when cold: IOS_VFS_WAIT). 0 when done (op->error on failure).
  */
 int ios_vfs_alloc_blocks(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
-			 uint64_t first, uint64_t n, uint64_t now);
+			 uint64_t first, uint64_t n, bool buffered, uint64_t now);
 enum ios_vfs_status ios_vfs_do_fileop(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now);
 
 #endif

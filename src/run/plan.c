@@ -282,6 +282,11 @@ static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 		.page_copy_ns = c->lab.page_copy_ns,
 		.wb_done = plan_wb_done,
 		.wb_arg = c,
+		/* ext4's commit=0 means the default, JBD2_DEFAULT_MAX_COMMIT_AGE */
+		.jbd2_commit_ns = (uint64_t)(c->lab.ext4_commit_s ? c->lab.ext4_commit_s : 5) *
+				  IOS_NSEC_PER_SEC,
+		.jbd2_dioread_nolock = c->lab.ext4_dioread_nolock,
+		.jbd2_pid = 101,
 	};
 	int ret;
 
@@ -289,6 +294,9 @@ static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 	if (!c->vfs)
 		return e && e->code ? e->code : -ENOMEM;
 	ios_vfs_flusher_ioc(c->vfs)->cgroup = c->cgroups[0];
+	/* kjournald2 is a kernel thread: the root cgroup */
+	if (ios_vfs_jbd2_ioc(c->vfs))
+		ios_vfs_jbd2_ioc(c->vfs)->cgroup = c->cgroups[0];
 	ret = run_warn_dirty_limits(&c->vm, c->res);
 	if (ret)
 		return ret;

@@ -100,6 +100,20 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	{ "page_copy_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, page_copy_ns),
 	  0, 1000000000, "1000", "ns",
 	  "CPU time to copy one 4 KiB page between the page cache and the program", 0, NULL },
+	/*
+	 * The ext4 mount options commit= and dioread_nolock (6.12 defaults:
+	 * 5 s, and dioread_nolock on 4 KiB blocks), for the jbd2 model
+	 * (docs/filesystems.md "jbd2"); refused under another lab.fs.
+	 */
+	{ "ext4.commit_s", IOS_TUN_INT, offsetof(struct ios_lab_tunables, ext4_commit_s),
+	  0, 2147483, "5", "s",
+	  "ext4 only: the mount option commit=: the jbd2 thread commits a transaction this old "
+	  "(0: the default, 5)", 0, NULL },
+	{ "ext4.dioread_nolock", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, ext4_dioread_nolock),
+	  0, 1, "1", "",
+	  "ext4 only: the mount option dioread_nolock (1, 6.12's default): buffered writes allocate "
+	  "unwritten extents converted after their I/O; 0 (nodioread_nolock): ordered data, the "
+	  "commit writes and waits for it", 0, NULL },
 	{ "barrier", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, barrier), 0, 1, "1", "",
 	  "fsync and O_SYNC writes end with a flush of the drive's write cache", 0, NULL },
 	{ "creator_pid", IOS_TUN_INT, offsetof(struct ios_lab_tunables, creator_pid), 0, 4194304,
@@ -718,6 +732,16 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	c->host->q = c->q;
 	if (c->lab.fs == IOS_LAB_FS_AUTO)
 		c->lab.fs = ios_run_is_mq(c) ? IOS_FS_EXT4 : IOS_FS_EXT3;
+	if (c->lab.fs != IOS_FS_EXT4) {
+		static const char *const ext4_only[] = { "ext4.commit_s", "ext4.dioread_nolock" };
+
+		for (size_t i = 0; i < sizeof(ext4_only) / sizeof(ext4_only[0]); i++)
+			if (lab_set(c->set, ext4_only[i]))
+				return IOS_ERR(e, -EINVAL, "lab.%s: ext4's mount option, applies "
+					       "under lab.fs=ext4 only (here lab.fs=%s; auto gives "
+					       "ext4 under the blk-mq schedulers)", ext4_only[i],
+					       ios_fs_type_name((enum ios_fs_type)c->lab.fs));
+	}
 	return check_settings(c->set, e);
 }
 

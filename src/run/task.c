@@ -285,8 +285,8 @@ static int task_setup_files(struct run_ctx *c, struct run_task *t, uint64_t *tot
 		}
 		ios_run_perm_init(&tf->perm, tf->len / align, &t->rng);
 		*total += tf->len;
-		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc,
-				  (j->direct ? IOS_O_DIRECT : 0) | (j->sync ? IOS_O_SYNC : 0));
+		ios_vfs_file_init(c->vfs, &tf->file, tf->f->inode, &t->ioc, (j->direct ? IOS_O_DIRECT : 0) |
+				  (j->sync ? IOS_O_SYNC : 0) | (j->sync == 2 ? IOS_O_DSYNC : 0));
 	}
 	return 0;
 }
