@@ -129,6 +129,15 @@ struct bfq_profile {
 	 * of the profile) as well as when the queue is raised.
 	 */
 	bool async_charge_asym;
+	/*
+	 * __bfq_deactivate_entity (Paolo Valente's "correctly charge and
+	 * reset entity service in all cases", 4.20): every entity taken off
+	 * its tree gets its finish time from the service it received, and
+	 * one not in service has that service zeroed. 4.19.1: only the
+	 * in-service entity, so a group whose queue was served out of service
+	 * (injection) keeps the service and is charged its whole budget.
+	 */
+	bool deact_charge_service;
 };
 
 /* Why the in-service queue stopped being served (enum bfqq_expiration). */

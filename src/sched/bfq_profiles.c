@@ -41,6 +41,8 @@ const struct bfq_profile ios_bfq_profile_419 = {
 	/* 4.19 has no tags to cap */
 	.cgroup_request_cap = false,
 	.async_charge_asym = false,
+	/* 4.19.1's __bfq_deactivate_entity; 4.19.y got the 4.20 change by backport */
+	.deact_charge_service = false,
 };
 
 const struct bfq_profile ios_bfq_profile_612 = {
@@ -58,4 +60,5 @@ const struct bfq_profile ios_bfq_profile_612 = {
 	.preempt_612 = true,
 	.cgroup_request_cap = true,
 	.async_charge_asym = true,
+	.deact_charge_service = true,
 };

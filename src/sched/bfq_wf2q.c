@@ -588,18 +588,21 @@ static bool __bfq_deactivate_entity(struct bfq_entity *entity, bool ins_into_idl
 	st = ios_bfq_entity_service_tree(entity);
 	is_in_service = entity == sd->in_service_entity;
 	/*
-	 * As 4.19.1: only the in-service entity's finish is recomputed from
-	 * the service it got. 4.19.90 also recomputes it, and zeroes the
-	 * service, for an entity deactivated out of service. Here requests
-	 * leave a queue almost only by dispatch, i.e. in service: that case
-	 * needs a request removed undispatched from a queue out of service,
-	 * a cgroup move or an exit, and none of the seed experiments reaches
-	 * it at all.
+	 * 4.19.1: only the in-service entity's finish is recomputed from the
+	 * service it got. Under 4.19 requests leave a queue out of service
+	 * only undispatched (a cgroup move, an exit), which none of the seed
+	 * experiments reaches. 6.12 (deact_charge_service) recomputes every
+	 * deactivated entity's finish from its service and zeroes the service
+	 * of one out of service: injection dispatches another queue's
+	 * requests, and their group entities would otherwise keep that
+	 * service and come back with a whole budget charged for it.
 	 */
-	if (is_in_service) {
+	if (is_in_service || bfq_sd_bfqd(sd)->prof->deact_charge_service)
 		bfq_calc_finish(entity, entity->service);
+	if (is_in_service)
 		sd->in_service_entity = NULL;
-	}
+	else if (bfq_sd_bfqd(sd)->prof->deact_charge_service)
+		entity->service = 0;
 
 	if (entity->tree == &st->active)
 		bfq_active_extract(st, entity);
