@@ -86,6 +86,13 @@ static inline int jr_run(struct jr_log *l, const char *job, const char *sched, .
 	ret = ios_job_parse_buf("jbd2.fio", job, strlen(job), &po, &jf, &e);
 	if (!ret)
 		ret = ios_settings_add_kv(&set, "lab.fs=ext4", "test", &e);
+	/*
+	 * The I/O order is what these tests read, and their scenes are timed
+	 * (a flusher writing when the commit starts): no host CPU model, so
+	 * blk-mq's cost defaults (lab.cpu.model=measured) do not move them.
+	 */
+	if (!ret)
+		ret = ios_settings_add_kv(&set, "lab.cpu.model=zero", "test", &e);
 	va_start(ap, sched);
 	while (!ret && (kv = va_arg(ap, const char *)))
 		ret = ios_settings_add_kv(&set, kv, "test", &e);

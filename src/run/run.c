@@ -158,18 +158,17 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	 * published, cited figure (docs/blk-mq.md, "CPU cost model", has the
 	 * table: source, date, what it covers); one without a source is 0 and
 	 * the docs say why. Per scheduler family, not per profile: the name
-	 * is cpu.<family>.<step>_ns. They apply under cpu.model=measured; the
-	 * default cpu.model=zero turns every cost not set explicitly to 0 (the
-	 * model is then off unless one is set).
+	 * is cpu.<family>.<step>_ns. They apply under cpu.model=measured (the
+	 * default); cpu.model=zero turns every cost not set explicitly to 0
+	 * (the model is then off unless one is set).
 	 */
 	/*
-	 * Default zero, not measured, for now: the deferral keeps held bios on
-	 * their plug since block_plug_cpu's rules; the switch to measured is a
-	 * separate step (it moves every blk-mq result: goldens, repro M1-M4).
+	 * Default measured: a fast device is limited by the host as on a real
+	 * machine (issue 29 item 3); zero keeps the model off for comparisons.
 	 */
 	{ "cpu.model", IOS_TUN_ENUM, offsetof(struct ios_lab_tunables, cpu_model), 0, 0,
-	  "zero", "",
-	  "blk-mq only: measured = the cited per-step defaults below; zero (default) = every "
+	  "measured", "",
+	  "blk-mq only: measured (default) = the cited per-step defaults below; zero = every "
 	  "lab.cpu.* cost not set explicitly is 0 (no CPU model unless one is set; docs/blk-mq.md)",
 	  0, lab_cpu_models },
 	{ "cpu.submit_ns", IOS_TUN_TIME, offsetof(struct ios_lab_tunables, cpu_submit_ns),

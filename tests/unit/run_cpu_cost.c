@@ -233,8 +233,8 @@ static int test_zero_is_no_model(void)
 }
 
 /*
- * lab.cpu.model=measured turns the cited defaults on (the runs differ); the
- * default is zero (a run without settings is byte for byte model=zero's)
+ * lab.cpu.model=measured turns the cited defaults on (the runs differ); it
+ * is the default (a run without settings is byte for byte measured's)
  */
 static int test_model_measured(void)
 {
@@ -245,7 +245,7 @@ static int test_model_measured(void)
 
 	for (size_t i = 0; i < sizeof(scheds) / sizeof(scheds[0]); i++) {
 		T_ASSERT_MSG(!same(scheds[i], on, off), "%s", scheds[i]);
-		T_ASSERT_MSG(same(scheds[i], dflt, off), "%s", scheds[i]);
+		T_ASSERT_MSG(same(scheds[i], dflt, on), "%s", scheds[i]);
 	}
 	return T_PASS;
 }
