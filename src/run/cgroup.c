@@ -383,8 +383,20 @@ static unsigned cg_v2_files(const struct run_ctx *c)
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
  */
-static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
-		      struct ios_err *e)
+/* Writeback throttling will run on the queue (blk_wbt.c's wbt_enable_default and wbt_lat_usec). */
+static bool wbt_on(const struct ios_sched_type *st, const struct ios_settings *set)
+{
+	bool on = ios_sched_layer(st) == IOS_SCHED_LAYER_MQ &&
+		  !(st->features & IOS_SCHED_DISABLE_WBT);
+
+	for (size_t i = 0; set && i < set->n; i++)
+		if (!strcmp(set->v[i].name, "queue.wbt_lat_usec"))
+			on = strcmp(set->v[i].value, "0") != 0;
+	return on;
+}
+
+static int cg_v2_note(struct run_ctx *c, const struct ios_sched_type *st,
+		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
 {
 	char buf[1024];
 	size_t off = 0;
@@ -405,6 +417,9 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 		int w;
 
 		if (strcmp(set->v[i].name, "lab.hz") && strcmp(set->v[i].name, "lab.kernel"))
+			continue;
+		/* writeback throttling's jiffies read lab.hz already (blk_wbt.c) */
+		if (!strcmp(set->v[i].name, "lab.hz") && wbt_on(st, set))
 			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (read by io.max, io.cost and "
 			     "io.latency, steps 3-5)", off ? ", " : "", set->v[i].name);
@@ -619,7 +634,7 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		ret = cg_v2_effects(c, st, out, e);
 	if (ret)
 		return ret;
-	return cg_v2_note(c, set, out, e);
+	return cg_v2_note(c, st, set, out, e);
 }
 
 /*
