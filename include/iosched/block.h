@@ -154,6 +154,7 @@ struct ios_queue_tunables {
 	int zoned;			/* 0 none, 1 host-managed */
 	uint64_t chunk_sectors;
 	int nr_zones, max_open_zones, max_active_zones;
+	int wbt_lat_usec;		/* blk-mq writeback throttling's target (blk_wbt.c) */
 };
 
 extern const struct ios_tunable ios_queue_tunables_table[];
@@ -177,6 +178,11 @@ struct ios_queue_config {
 	struct ios_settings *settings;		/* scheduler (bare) and queue.* settings; may be NULL */
 	unsigned depth;				/* device tags */
 	bool rotational;			/* device's own flag */
+	/* blk-mq's writeback throttling (blk_wbt.c): QUEUE_FLAG_WC, and CONFIG_HZ (0: 250) */
+	bool write_cache;
+	unsigned hz;
+	/* no writeback throttling at all, as a kernel built without CONFIG_BLK_WBT_MQ */
+	bool no_wbt;
 	uint64_t capacity_sectors;
 	/* a host-managed zoned device: its zone size; 0 for a conventional one */
 	uint64_t zone_sectors;
@@ -254,6 +260,8 @@ struct ios_queue {
 	 * and freed by it; NULL on the single-queue layer
 	 */
 	struct ios_blkcg_ctl *blkcg;
+	/* built without writeback throttling (ios_queue_config.no_wbt: CONFIG_BLK_WBT_MQ=n) */
+	bool no_wbt;
 	/*
 	 * blk-mq's cgroup v2 hooks (src/block/blkcg_int.h; NULL on the
 	 * single-queue layer and whenever no controller is on): the rq_qos
@@ -263,6 +271,13 @@ struct ios_queue {
 	struct ios_rq_qos *rq_qos;
 	const struct ios_blk_throtl_ops *throtl_ops;
 	void *throtl_data;
+	/*
+	 * blk-mq: when a writer last slept in balance_dirty_pages on this
+	 * disk (6.12 bdi->last_bdp_sleep), set by the page cache and read by
+	 * writeback throttling (wb_recent_wait); bdp_slept false: never
+	 */
+	uint64_t last_bdp_sleep_ns;
+	bool bdp_slept;
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;
@@ -274,6 +289,8 @@ struct ios_queue {
 	const struct ios_trace_ops *trace_ops;
 	void *trace;
 	bool ignore_allow_merge;
+	bool write_cache;			/* QUEUE_FLAG_WC (blk_wbt.c) */
+	unsigned hz;				/* CONFIG_HZ for blk_wbt.c's jiffies */
 	const struct ios_owner_ops *owner_ops;	/* NULL: ownership not recorded */
 	void *owner;
 

@@ -83,6 +83,13 @@ extern "C" {
  * NCQ command (libata's ncq_prio_enable, Linux 4.10+).
  */
 #define IOS_DEV_PRIO		(1u << 3)
+/*
+ * A volatile write cache is on (queue/write_cache "write back", the
+ * kernel's QUEUE_FLAG_WC). Read by writeback throttling (blk-wbt's
+ * rwb->wc: with it, throttled writers wait until the writes in flight
+ * have drained).
+ */
+#define IOS_DEV_WRITE_CACHE	(1u << 4)
 
 /* ctl() operations; unknown ones return -ENOTSUP */
 enum ios_dev_ctl {

@@ -96,6 +96,7 @@ struct ios_host_disk {
 	uint32_t max_open_zones;	/* queue/max_open_zones; 0: no limit */
 	uint32_t max_active_zones;	/* queue/max_active_zones; 0: no limit */
 	bool prio;			/* honours a request's own priority (IOS_DEV_PRIO) */
+	bool write_cache;		/* queue/write_cache "write back" (IOS_DEV_WRITE_CACHE) */
 };
 
 struct ios_host_config {

@@ -48,6 +48,8 @@ enum {
 	IOS_REQ_PRIO	 = 1u << 6,	/* boosted priority (4.x REQ_PRIO) */
 	IOS_REQ_IDLE	 = 1u << 7,	/* 4.x REQ_IDLE: more sync writes follow */
 	IOS_REQ_DISCARD	 = 1u << 8,	/* a discard (TRIM), dir IOS_WRITE; no data moves */
+	/* 4.10+ REQ_BACKGROUND: background or kupdate writeback (blk-mq's flusher only) */
+	IOS_REQ_BACKGROUND = 1u << 9,
 };
 
 /* ioprio classes as in include/linux/ioprio.h */
@@ -327,6 +329,8 @@ struct ios_request {
 	 * was free at once
 	 */
 	uint64_t tag_wait_ns;
+	/* blk-mq writeback throttling's rq->wbt_flags (src/block/blk_wbt.c) */
+	uint32_t wbt_flags;
 
 	struct ios_bio *bio, *biotail;
 	uint32_t nr_bios;

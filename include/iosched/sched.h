@@ -71,8 +71,14 @@ enum ios_mqueue {
  * (blk_mq_try_issue_directly) and otherwise wait in the software contexts.
  */
 #define IOS_SCHED_NO_ELEVATOR	(1u << 3)
+/*
+ * blk-mq only: the elevator turns writeback throttling off
+ * (ELEVATOR_FLAG_DISABLE_WBT, which 6.12's bfq_init_queue sets), so
+ * wbt_enable_default never starts wbt on its queue (src/block/blk_wbt.c).
+ */
+#define IOS_SCHED_DISABLE_WBT	(1u << 4)
 #define IOS_SCHED_FEATURES	(IOS_SCHED_IDLES | IOS_SCHED_TTIME_B2B | IOS_SCHED_CHARGES_TIME | \
-				 IOS_SCHED_NO_ELEVATOR)
+				 IOS_SCHED_NO_ELEVATOR | IOS_SCHED_DISABLE_WBT)
 
 /*
  * The version of struct ios_sched_type and struct ios_sched_ops a

@@ -226,14 +226,32 @@ static const struct ios_rq_qos_ops iocost_rqos_ops = {
 	.exit = iocq_exit,
 };
 
+
+/*
+ * ioc_qos_write (6.12): enable=1 turns writeback throttling's default off
+ * (wbt_disable_default), enable=0 back on (wbt_enable_default); a latency
+ * the user wrote to wbt_lat_usec stays either way (blk_wbt.c).
+ */
+static void iocq_wbt(struct ios_queue *q)
+{
+	const struct ios_cgroup_v2 *v = q->blkcg->blkgs[0].cgroup->v2;
+
+	if (v && v->qos.enable)
+		ios_wbt_disable_default(q);
+	else
+		ios_wbt_enable_default(q);
+}
+
 /* conf_updated: a later job's exec_prerun wrote io.cost.qos, .model or io.weight */
 static void iocq_conf_updated(struct ios_queue *q, struct ios_blkg *g, uint64_t now)
 {
 	struct ios_rq_qos *r = ios_rq_qos_id(q, IOS_RQ_QOS_COST);
 
 	(void)g;
-	if (r)
+	if (r) {
 		ios_iocost_configure(to_iq(r)->ioc, q->blkcg->blkgs[0].cgroup->v2, now);
+		iocq_wbt(q);
+	}
 }
 
 int ios_blk_iocost_init(struct ios_queue *q, unsigned hz, uint64_t now)
@@ -265,6 +283,7 @@ int ios_blk_iocost_init(struct ios_queue *q, unsigned hz, uint64_t now)
 		return ret;
 	}
 	ios_iocost_configure(iq->ioc, q->blkcg->blkgs[0].cgroup->v2, now);
+	iocq_wbt(q);
 	q->blkcg->conf_updated[IOS_BLKCG_COST_QOS] = iocq_conf_updated;
 	q->blkcg->conf_updated[IOS_BLKCG_COST_MODEL] = iocq_conf_updated;
 	q->blkcg->conf_updated[IOS_BLKCG_WEIGHT] = iocq_conf_updated;

@@ -200,4 +200,48 @@ void ios_blkcg_run_timers(struct ios_queue *q, uint64_t now);
 /* rq_qos_exit: every policy's exit, newest first, and the chain emptied. */
 void ios_rq_qos_exit(struct ios_queue *q);
 
+/* ---- writeback throttling (blk_wbt.c, 6.12 block/blk-wbt.c) ---- */
+
+/*
+ * At queue creation (the kernel's disk registration): wbt_enable_default,
+ * then queue.wbt_lat_usec from @set if written (queue_wb_lat_store). On
+ * the single-queue layer, or with @built false (ios_queue_config.no_wbt),
+ * a written wbt_lat_usec is refused.
+ */
+int ios_wbt_queue_setup(struct ios_queue *q, const struct ios_settings *set, bool built,
+			struct ios_err *e);
+/* wbt_init: wbt joins the chain, on by default with the device's latency. */
+int ios_wbt_init(struct ios_queue *q);
+/*
+ * wbt_enable_default / wbt_disable_default: io.cost's enable=1 calls
+ * disable (6.12 ioc_qos_write), enable=0 calls enable. Only the default
+ * state moves: a latency written through wbt_lat_usec stays.
+ */
+void ios_wbt_enable_default(struct ios_queue *q);
+void ios_wbt_disable_default(struct ios_queue *q);
+/*
+ * queue_wb_lat_store: -1 the default, 0 off, else microseconds; -EINVAL
+ * below -1. Brings wbt up if the queue had none (under BFQ too).
+ */
+int ios_wbt_lat_store(struct ios_queue *q, int64_t val, uint64_t now);
+/* queue_wb_lat_show: the target in µs, 0 when disabled, -EINVAL without wbt. */
+int64_t ios_wbt_lat_show(struct ios_queue *q);
+uint64_t ios_wbt_default_latency_nsec(const struct ios_queue *q);
+bool ios_wbt_enabled(struct ios_queue *q);
+
+/* What 6.12's debugfs shows of wbt (wbt_debugfs_attrs), for tests and reports. */
+struct ios_wbt_debug {
+	int enabled;			/* WBT_STATE_*: 1 on, 2 on (sysfs), 3 off, 4 off (sysfs) */
+	uint64_t min_lat_nsec, cur_win_nsec;
+	unsigned wb_normal, wb_background, max_depth;
+	int scale_step;
+	unsigned unknown_cnt;
+	bool window_open;
+	uint64_t window_end;
+	unsigned inflight[3];		/* background/other writes, swap, discard */
+	unsigned waiting[3];		/* bios kept, per queue */
+};
+/* -ENOENT when the queue has no wbt. */
+int ios_wbt_debug(struct ios_queue *q, struct ios_wbt_debug *d);
+
 #endif

@@ -53,6 +53,10 @@ const struct ios_tunable ios_queue_tunables_table[] = {
 	  0, 1048576, "128", "KiB", "maximum readahead window of the page cache", 0, NULL },
 	{ "rotational", IOS_TUN_BOOL, offsetof(struct ios_queue_tunables, rotational),
 	  0, 1, NULL, "", "seeks cost time (default: the device's own flag)", 0, NULL },
+	{ "wbt_lat_usec", IOS_TUN_INT, offsetof(struct ios_queue_tunables, wbt_lat_usec),
+	  -1, INT32_MAX, NULL, "",
+	  "writeback throttling's read latency target in us, blk-mq only (Linux 6.12 blk-wbt; "
+	  "default 2000 non-rotational, 75000 rotational; 0 off, -1 the default)", 0, NULL },
 	{ "nomerges", IOS_TUN_INT, offsetof(struct ios_queue_tunables, nomerges),
 	  0, 2, "0", "", "0: all merges, 1: only the one-hit cache, 2: no merges", 0, NULL },
 	{ "zoned", IOS_TUN_ENUM, offsetof(struct ios_queue_tunables, zoned), 0, 0, NULL, "",
@@ -441,6 +445,8 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 	q->trace_ops = cfg->trace_ops;
 	q->trace = cfg->trace;
 	q->ignore_allow_merge = cfg->ignore_allow_merge;
+	q->write_cache = cfg->write_cache;
+	q->hz = cfg->hz ? cfg->hz : 250;
 	q->ttime_back_to_back = cfg->ttime_back_to_back;
 	q->timer_at = IOS_NO_WAKEUP;
 	snprintf(q->disk_name, sizeof(q->disk_name), "%s", cfg->disk_name ? cfg->disk_name : "sda");
@@ -541,6 +547,13 @@ struct ios_queue *ios_queue_create(const struct ios_queue_config *cfg, struct io
 			st->ops.exit(q);
 			goto fail;
 		}
+	}
+	/* blk_register_queue: wbt_enable_default, after the elevator's init */
+	ret = ios_wbt_queue_setup(q, cfg->settings, !cfg->no_wbt, e);
+	if (ret) {
+		ios_rq_qos_exit(q);
+		st->ops.exit(q);
+		goto fail;
 	}
 	return q;
 fail:

@@ -1253,7 +1253,8 @@ static void hdd_exit(struct ios_dev *dev)
 
 static unsigned hdd_caps(const struct ios_dev *dev)
 {
-	return IOS_DEV_ROTATIONAL | (hdd_of_c(dev)->ncq_prio ? IOS_DEV_PRIO : 0);
+	return IOS_DEV_ROTATIONAL | (hdd_of_c(dev)->ncq_prio ? IOS_DEV_PRIO : 0) |
+	       (hdd_of_c(dev)->write_cache ? IOS_DEV_WRITE_CACHE : 0);
 }
 
 static unsigned hdd_queue_depth(const struct ios_dev *dev)

@@ -846,6 +846,9 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 			ios_wb_kick(vfs, now);
 		if (vfs->nr_dirty + vfs->nr_writeback > ios_wb_dirty_thresh(vfs)) {
 			vfs->st.throttled++;
+			/* bdi->last_bdp_sleep (6.8+), which blk-mq's wbt reads */
+			vfs->q->last_bdp_sleep_ns = now;
+			vfs->q->bdp_slept = true;
 			op_wait(&vfs->throttled, op);
 			return IOS_VFS_WAIT;
 		}

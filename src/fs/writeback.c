@@ -241,8 +241,13 @@ static int fl_write_inode(struct ios_vfs *vfs, struct ios_inode *in, uint64_t no
 		int ret;
 
 		fl->op.file->inode = in;
-		ret = ios_vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end, 0,
-					  &fl->pass_left, now);
+		/*
+		 * 6.12 wbc_to_write_flags: background and kupdate writeback
+		 * carry REQ_BACKGROUND (4.10+, read by blk-mq's writeback
+		 * throttling); 2.6.31's flusher on the single-queue layer had none
+		 */
+		ret = ios_vfs_write_dirty(vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end,
+					  vfs->q->mq ? IOS_REQ_BACKGROUND : 0, &fl->pass_left, now);
 		if (ret)
 			return ret;
 		if (fl->cycled || !fl->pass_left)

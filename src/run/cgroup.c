@@ -395,8 +395,20 @@ static bool cg_iocost_written(const struct run_ctx *c)
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
  */
-static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_run_result *out,
-		      struct ios_err *e)
+/* Writeback throttling will run on the queue (blk_wbt.c's wbt_enable_default and wbt_lat_usec). */
+static bool wbt_on(const struct ios_sched_type *st, const struct ios_settings *set)
+{
+	bool on = ios_sched_layer(st) == IOS_SCHED_LAYER_MQ &&
+		  !(st->features & IOS_SCHED_DISABLE_WBT);
+
+	for (size_t i = 0; set && i < set->n; i++)
+		if (!strcmp(set->v[i].name, "queue.wbt_lat_usec"))
+			on = strcmp(set->v[i].value, "0") != 0;
+	return on;
+}
+
+static int cg_v2_note(struct run_ctx *c, const struct ios_sched_type *st,
+		      struct ios_settings *set, struct ios_run_result *out, struct ios_err *e)
 {
 	char buf[1024];
 	size_t off = 0;
@@ -422,8 +434,9 @@ static int cg_v2_note(struct run_ctx *c, struct ios_settings *set, struct ios_ru
 
 		if (strcmp(set->v[i].name, "lab.hz") && strcmp(set->v[i].name, "lab.kernel"))
 			continue;
-		/* io.latency's timer reads lab.hz */
-		if (!strcmp(set->v[i].name, "lab.hz") && (files & (1u << IOS_BLKCG_LATENCY)))
+		/* io.latency's timer and writeback throttling's jiffies read lab.hz */
+		if (!strcmp(set->v[i].name, "lab.hz") &&
+		    ((files & (1u << IOS_BLKCG_LATENCY)) || wbt_on(st, set)))
 			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (read by io.max, io.cost and "
 			     "io.latency, steps 3-5)", off ? ", " : "", set->v[i].name);
@@ -638,7 +651,7 @@ static int cg_settings(struct run_ctx *c, const struct ios_sched_type *st,
 		ret = cg_v2_effects(c, st, out, e);
 	if (ret)
 		return ret;
-	return cg_v2_note(c, set, out, e);
+	return cg_v2_note(c, st, set, out, e);
 }
 
 /*

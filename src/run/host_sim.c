@@ -98,6 +98,7 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	h->disk.nr_hw_queues = ios_dev_nr_hw_queues(hs->dev);
 	h->disk.hw_queue_depth = ios_dev_hw_queue_depth(hs->dev);
 	h->disk.rotational = (ios_dev_caps(hs->dev) & IOS_DEV_ROTATIONAL) != 0;
+	h->disk.write_cache = (ios_dev_caps(hs->dev) & IOS_DEV_WRITE_CACHE) != 0;
 	if (ios_dev_caps(hs->dev) & IOS_DEV_ZONED) {
 		struct ios_dev_zone_info zi;
 

@@ -712,6 +712,8 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	if (!c->real)
 		ios_run_cpu_cost(&c->lab, c->set, qc.sched, &qc.cpu_cost);
 	qc.rotational = c->host->disk.rotational;
+	qc.write_cache = c->host->disk.write_cache;
+	qc.hz = ios_run_lab_hz(&c->lab);
 	qc.capacity_sectors = c->host->disk.nr_sectors;
 	if (c->host->disk.zoned) {
 		qc.zone_sectors = c->host->disk.zone_sectors;

@@ -1237,7 +1237,8 @@ const struct ios_sched_type ios_sched_bfq_612 = {
 	.tunables = bfq_612_tunables,
 	.stats = bfq_612_stats,
 	.priv_size = sizeof(struct bfq_data),
-	.features = IOS_SCHED_IDLES | IOS_SCHED_CHARGES_TIME,
+	/* bfq_init_queue: set_bit(ELEVATOR_FLAG_DISABLE_WBT), wbt_disable_default */
+	.features = IOS_SCHED_IDLES | IOS_SCHED_CHARGES_TIME | IOS_SCHED_DISABLE_WBT,
 	.cgroups = &bfq_cgroups,
 	.profile = &ios_bfq_profile_612,
 	.share_model = IOS_SHARE_BFQ_WEIGHT,

@@ -165,10 +165,22 @@ static int test_cli(void)
 	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.batch.io.weights=1", job);
 	EXPECT(args, 2, "unknown setting 'cgroup.batch.io.weights'", "io.bfq.weight",
 	       "cgroup.PATH.ioprio");
-	/* lab.hz and lab.kernel */
+	/* lab.hz and lab.kernel (bfq-6.12 turns wbt off: nothing reads lab.hz yet) */
+	snprintf(args, sizeof(args),
+		 "run %s --scheduler bfq-6.12 --set lab.hz=1000 --set lab.kernel=6.6", job);
+	EXPECT(args, 0, "lab.hz (read by", "lab.kernel (read by");
+	/* under none writeback throttling's window reads lab.hz: no note for it */
 	snprintf(args, sizeof(args), "run %s --scheduler none --set lab.hz=1000 --set lab.kernel=6.6",
 		 job);
-	EXPECT(args, 0, "lab.hz (read by", "lab.kernel (read by");
+	EXPECT(args, 0, "lab.kernel (read by");
+	{
+		int st;
+		char *out = run(args, &st);
+
+		T_ASSERT(out);
+		T_ASSERT_MSG(!strstr(out, "lab.hz (read by"), "'%s': lab.hz noted:\n%s", args, out);
+		free(out);
+	}
 	snprintf(args, sizeof(args), "run %s --set lab.hz=200", job);
 	EXPECT(args, 2, "lab.hz=200", "100|250|300|1000");
 	snprintf(args, sizeof(args), "run %s --set lab.kernel=6.1", job);

@@ -192,7 +192,8 @@ static int test_devices(void)
 		T_ASSERT_MSG(dev, "profile %s: %s", p->name, e.msg);
 		T_ASSERT(dev->nr_sectors > 0);
 		T_ASSERT(dev->type->ops.queue_depth(dev) >= 1);
-		T_ASSERT_EQ(ios_dev_caps(dev) & ~(IOS_DEV_ROTATIONAL | IOS_DEV_DISCARD | IOS_DEV_ZONED), 0);
+		T_ASSERT_EQ(ios_dev_caps(dev) & ~(IOS_DEV_ROTATIONAL | IOS_DEV_DISCARD | IOS_DEV_ZONED |
+						 IOS_DEV_WRITE_CACHE), 0);
 		ios_dev_destroy(dev);
 	}
 	T_ASSERT(ios_dev_profile_find(IOS_DEV_DEFAULT_PROFILE));

@@ -225,9 +225,10 @@ static int test_caps(void)
 	struct ios_dev *nc = dev_new("hdd-2009", "device.write_cache=0", "device.queue_depth=1", NULL);
 
 	T_ASSERT(d9 && d4 && nc);
-	T_ASSERT_EQ(ios_dev_caps(d9), IOS_DEV_ROTATIONAL);
+	/* a volatile write cache is a capability (QUEUE_FLAG_WC, which wbt reads) */
+	T_ASSERT_EQ(ios_dev_caps(d9), IOS_DEV_ROTATIONAL | IOS_DEV_WRITE_CACHE);
 	T_ASSERT_EQ(d9->type->ops.queue_depth(d9), 31);
-	T_ASSERT_EQ(ios_dev_caps(d4), IOS_DEV_ROTATIONAL);
+	T_ASSERT_EQ(ios_dev_caps(d4), IOS_DEV_ROTATIONAL | IOS_DEV_WRITE_CACHE);
 	T_ASSERT_EQ(d4->type->ops.queue_depth(d4), 1);
 	T_ASSERT_EQ(ios_dev_caps(nc), IOS_DEV_ROTATIONAL);
 	T_ASSERT_EQ(nc->type->ops.queue_depth(nc), 1);

@@ -38,6 +38,12 @@ struct m_fifo {
 
 static unsigned m_shallow_async;	/* limit_depth for async allocations (0: none) */
 static struct ios_mq_cpu_cost m_cost;	/* the next m_rig_new's CPU costs (0: the model off) */
+/*
+ * The core's tests run without writeback throttling (a kernel without
+ * CONFIG_BLK_WBT_MQ); blk_wbt_*.c set it to get the default 6.12 queue.
+ */
+static bool m_wbt;
+static bool m_write_cache;	/* the device's QUEUE_FLAG_WC, for blk_wbt_*.c */
 
 static inline int m_fifo_init(struct ios_queue *q)
 {
@@ -229,6 +235,8 @@ static inline struct m_rig *m_rig_new(const char *sched, unsigned depth, unsigne
 	cfg.nr_hw_queues = nr_hw;
 	cfg.nr_cpus = nr_cpus;
 	cfg.cpu_cost = m_cost;
+	cfg.no_wbt = !m_wbt;
+	cfg.write_cache = m_write_cache;
 	r->q = ios_queue_create(&cfg, &e);
 	if (!r->q) {
 		fprintf(stderr, "m_rig_new: %s\n", e.msg);
