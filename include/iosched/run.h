@@ -68,6 +68,8 @@ struct ios_lab_tunables {
 	/* cgroup v2 controllers (docs/cgroup-v2-plan.md): CONFIG_HZ and the release */
 	int hz;				/* index into 100, 250, 300, 1000 (ios_run_lab_hz) */
 	int kernel;			/* enum ios_lab_kernel */
+	/* blk-mq: writeback attributed to the dirtier's cgroup (src/fs/writeback_cgwb.c) */
+	int cgroup_writeback;
 };
 
 /* lab.cpu.model: the cited defaults, or no cost unless one is set */

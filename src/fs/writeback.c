@@ -399,6 +399,7 @@ void ios_vfs_quiesce(struct ios_vfs *vfs)
 {
 	vfs->fl.stopped = true;
 	ios_timer_cancel(&vfs->fl.timer);
+	ios_cgwb_quiesce(vfs);
 }
 
 void ios_wb_destroy(struct ios_vfs *vfs)
