@@ -266,6 +266,9 @@ struct ios_bio {
  */
 #define IOS_BIO_ANNOUNCED	(1u << 3)
 
+/* The cgroup @rq is charged to (as ios_bio_blkcg), NULL without a task. */
+#define ios_rq_blkcg(rq) ((rq)->blkcg ? (rq)->blkcg : (rq)->ioc ? (rq)->ioc->cgroup : NULL)
+
 /* The cgroup @bio is charged to: bio->blkcg, else its task's, NULL without a task. */
 static inline struct ios_cgroup *ios_bio_blkcg(const struct ios_bio *bio)
 {
@@ -313,6 +316,12 @@ struct ios_request {
 	uint8_t dir;
 	uint32_t flags;
 	struct ios_ioc *ioc;		/* of the task that caused the allocation */
+	/*
+	 * The cgroup it is charged to (its first bio's bio->blkcg: all its
+	 * bios share it on blk-mq, blk_cgroup_mergeable), NULL for ioc's;
+	 * read it with ios_rq_blkcg().
+	 */
+	struct ios_cgroup *blkcg;
 	int ioprio;			/* its bios' best own priority (ioprio_best), 0 = none */
 	struct ios_queue *q;
 	uint64_t id;			/* allocation sequence number: stable tie-breaker */

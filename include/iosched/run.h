@@ -71,6 +71,8 @@ struct ios_lab_tunables {
 	/* lab.ext4.*: the jbd2 model under lab.fs=ext4 (src/fs/jbd2.c) */
 	int ext4_commit_s;		/* the mount option commit= (0: its default, 5) */
 	int ext4_dioread_nolock;	/* the mount option dioread_nolock (1) or nodioread_nolock */
+	/* blk-mq: writeback attributed to the dirtier's cgroup (src/fs/writeback_cgwb.c) */
+	int cgroup_writeback;
 };
 
 /* lab.cpu.model: the cited defaults, or no cost unless one is set */

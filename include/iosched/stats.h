@@ -239,6 +239,14 @@ struct ios_cgroup_result {
 	uint64_t blk_ios[2], blk_sectors[2];	/* requests completed, block layer's count */
 	bool has_sched;			/* the scheduler keeps groups: @sched is valid */
 	struct ios_group_stats sched;	/* blkio.time, .sectors, .io_serviced, weight */
+	/*
+	 * Cgroup writeback (blk-mq, lab.cgroup_writeback): its wb's inodes,
+	 * the pages of them written, how many of those were charged to
+	 * another cgroup (wbc_account_cgroup_owner's foreign pages; the
+	 * inode keeps its owner), and its flusher's passes. has_wb: it had a wb.
+	 */
+	bool has_wb;
+	uint64_t wb_inodes, wb_pages, wb_foreign_pages, wb_passes;
 };
 
 /* One of the scheduler's own counters (its stats table). Declared at file scope for C++. */

@@ -248,6 +248,31 @@ struct ios_ioc *ios_vfs_jbd2_ioc(struct ios_vfs *vfs);
 /* false without a journal model */
 bool ios_vfs_jbd2_stats(const struct ios_vfs *vfs, struct ios_jbd2_stats *out);
 
+/*
+ * Cgroup writeback (Linux 6.12, src/fs/writeback_cgwb.c; blk-mq only, the
+ * runner's lab.cgroup_writeback): from now on each inode is owned by the
+ * cgroup of the first page dirtied in it and written back by that cgroup's
+ * own flusher, its bios charged to it. @root: the root cgroup (the
+ * flushers' own). Call before any op; 0 or -ENOMEM.
+ */
+int ios_vfs_cgwb_enable(struct ios_vfs *vfs, struct ios_cgroup *root);
+bool ios_vfs_cgwb_on(const struct ios_vfs *vfs);
+/* What one cgroup's wb did (wbc_account_cgroup_owner's view). */
+struct ios_vfs_cgwb_stats {
+	uint64_t inodes;		/* inodes it came to own */
+	uint64_t pages_written;		/* pages of its inodes written (flusher and fsync) */
+	uint64_t foreign_pages;		/* of those, pages charged to another cgroup */
+	uint64_t passes;		/* writeback passes of its flusher */
+	uint64_t sched_ns, device_ns;	/* its flusher's disk time (as a task's) */
+};
+/* false (and zeroes) when @cg has no wb */
+bool ios_vfs_cgwb_stats(const struct ios_vfs *vfs, const struct ios_cgroup *cg,
+			struct ios_vfs_cgwb_stats *out);
+/* The flusher of @cg's wb, NULL if none (yet) */
+struct ios_ioc *ios_vfs_cgwb_ioc(struct ios_vfs *vfs, const struct ios_cgroup *cg);
+/* Disk time of all flushers: the one of 2.6.31 and every cgroup's */
+void ios_vfs_flusher_time(const struct ios_vfs *vfs, uint64_t *sched_ns, uint64_t *device_ns);
+
 /* Readahead algorithm (readahead.c), exposed for tests: see there. */
 struct ios_ra_window {
 	uint64_t start, size, async_size;	/* pages to read; marker at start + size - async_size */

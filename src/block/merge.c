@@ -94,17 +94,20 @@ static inline uint64_t q_max_sectors(const struct ios_queue *q)
 	return q->tun.max_sectors_bytes >> IOS_SECTOR_SHIFT;
 }
 
-/* The cgroup a request or bio is charged to; NULL stands for the root. */
-static inline const struct ios_cgroup *ioc_cgroup(const struct ios_ioc *ioc)
+/*
+ * The cgroup a request or bio is charged to (bio->bi_blkg: the dirtier's
+ * for cgroup writeback, else the task's); NULL stands for the root.
+ */
+static inline const struct ios_cgroup *root_null(const struct ios_cgroup *cg)
 {
-	return ioc && ioc->cgroup && ioc->cgroup->parent ? ioc->cgroup : NULL;
+	return cg && cg->parent ? cg : NULL;
 }
 
 /* blk_cgroup_mergeable (6.12): blk-mq queues only, see above */
-static inline bool cgroup_mergeable(const struct ios_queue *q, const struct ios_ioc *a,
-				    const struct ios_ioc *b)
+static inline bool cgroup_mergeable(const struct ios_queue *q, const struct ios_cgroup *a,
+				    const struct ios_cgroup *b)
 {
-	return !q->mq || ioc_cgroup(a) == ioc_cgroup(b);
+	return !q->mq || root_null(a) == root_null(b);
 }
 
 /*
@@ -125,7 +128,8 @@ static bool rq_bio_compatible(struct ios_queue *q, const struct ios_request *rq,
 	/* a discard merges only with discards (2.6.31 elv_rq_merge_ok, 4.19 blk_rq_merge_ok) */
 	return rq_mergeable(rq) && rq->dir == bio->dir &&
 	       !((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) &&
-	       cgroup_mergeable(q, rq->ioc, bio->ioc) && ioprio_mergeable(q, rq->ioprio, bio->ioprio);
+	       cgroup_mergeable(q, ios_rq_blkcg(rq), ios_bio_blkcg(bio)) &&
+	       ioprio_mergeable(q, rq->ioprio, bio->ioprio);
 }
 
 static bool rq_merge_ok(struct ios_queue *q, struct ios_request *rq, const struct ios_bio *bio)
@@ -194,7 +198,7 @@ static bool attempt_merge(struct ios_queue *q, struct ios_request *rq,
 		return false;
 	if (ios_rq_end(rq) != next->sector || rq->dir != next->dir ||
 	    ((rq->flags ^ next->flags) & IOS_REQ_DISCARD) ||
-	    !cgroup_mergeable(q, rq->ioc, next->ioc) ||
+	    !cgroup_mergeable(q, ios_rq_blkcg(rq), ios_rq_blkcg(next)) ||
 	    !ioprio_mergeable(q, rq->ioprio, next->ioprio))
 		return false;
 	if ((uint64_t)rq->nr_sectors + next->nr_sectors > q_max_sectors(q))
@@ -335,7 +339,8 @@ bool ios_blk_plug_merge(struct ios_queue *q, struct ios_request *rq, struct ios_
 	/* blk_rq_merge_ok: rq_mergeable (no flush, no FUA), direction, discard, cgroup, ioprio */
 	if (!rq->nr_sectors || (rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA)) ||
 	    rq->dir != bio->dir || ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) ||
-	    !cgroup_mergeable(q, rq->ioc, bio->ioc) || !ioprio_mergeable(q, rq->ioprio, bio->ioprio))
+	    !cgroup_mergeable(q, ios_rq_blkcg(rq), ios_bio_blkcg(bio)) ||
+	    !ioprio_mergeable(q, rq->ioprio, bio->ioprio))
 		return false;
 	/* blk_try_merge */
 	m = bio_adjacent(rq, bio);

@@ -101,6 +101,7 @@ void ios_blk_rq_init_from_bio(struct ios_queue *q, struct ios_request *rq,
 	rq->dir = bio->dir;
 	rq->flags = bio->flags;
 	rq->ioc = bio->ioc;
+	rq->blkcg = bio->blkcg;
 	rq->ioprio = bio->ioprio;
 	rq->q = q;
 	rq->id = q->next_rq_id++;
@@ -158,8 +159,9 @@ void ios_blk_rq_complete_acct(struct ios_queue *q, struct ios_request *rq, uint6
 		uint64_t share = (q->svc_v - rq->svc_v0) >> IOS_SVC_SHIFT;
 
 		rq->ioc->device_ns += share;
-		if (rq->ioc->cgroup)
-			rq->ioc->cgroup->device_ns += share;
+		/* the charged cgroup: the dirtier's for cgroup writeback (blk-mq) */
+		if (ios_rq_blkcg(rq))
+			ios_rq_blkcg(rq)->device_ns += share;
 	}
 	q->rq_in_driver--;
 	q->in_flight[sync]--;
@@ -170,10 +172,13 @@ void ios_blk_rq_complete_acct(struct ios_queue *q, struct ios_request *rq, uint6
 		q->stats.ios[rq->dir]++;
 		q->stats.sectors[rq->dir] += rq->nr_sectors;
 		q->stats.ticks_ns[rq->dir] += now - rq->alloc_ns;
-		/* per cgroup, by the task that caused the request (blkio's view) */
-		if (rq->ioc && rq->ioc->cgroup) {
-			rq->ioc->cgroup->ios[rq->dir]++;
-			rq->ioc->cgroup->sectors[rq->dir] += rq->nr_sectors;
+		/*
+		 * per cgroup, by the cgroup charged (blkio's view: the task that
+		 * caused the request, or the dirtier under cgroup writeback)
+		 */
+		if (rq->ioc && ios_rq_blkcg(rq)) {
+			ios_rq_blkcg(rq)->ios[rq->dir]++;
+			ios_rq_blkcg(rq)->sectors[rq->dir] += rq->nr_sectors;
 		}
 	}
 	ios_blk_trace(q, IOS_TA_COMPLETE, rq, NULL, now);

@@ -158,6 +158,7 @@ struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t
 	memset(p, 0, sizeof(*p));
 	p->index = index;
 	p->inode = in;
+	p->memcg = vfs->cur_cg;
 	ios_list_init(&p->lru);
 	ios_rb_clear(&p->dirty_node);
 	in->chunks[c][index & (pc_chunk(in) - 1)] = p;
@@ -183,8 +184,12 @@ void ios_pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
 	if (ios_list_unlinked(&in->dirty_link)) {
 		/* clean -> dirty: the file's age for kupdate starts now */
 		in->dirtied_when = now;
-		ios_list_add_tail(&in->dirty_link, &vfs->dirty_inodes);
-		ios_wb_inode_dirtied(vfs, now);
+		if (vfs->cgwb) {
+			ios_cgwb_inode_dirtied(vfs, in, p, now);
+		} else {
+			ios_list_add_tail(&in->dirty_link, &vfs->dirty_inodes);
+			ios_wb_inode_dirtied(vfs, now);
+		}
 	}
 	in->nr_dirty++;
 	vfs->nr_dirty++;

@@ -618,6 +618,8 @@ int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_i
 				   !(q->flags & (PG_WRITEBACK | PG_LOCKED)); n++) {
 			struct pc_page *next = ios_pc_next_dirty(q);
 
+			if (in->wb)
+				ios_cgwb_account_page(in, q);
 			ios_pc_clear_dirty(vfs, q);
 			q->flags |= PG_WRITEBACK;
 			in->nr_writeback++;
@@ -638,6 +640,7 @@ int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_i
 		vb->bio.dir = IOS_WRITE;
 		vb->bio.flags = flags;
 		vb->bio.ioc = ioc;
+		vb->bio.blkcg = ios_cgwb_bio_blkcg(in);	/* wbc_init_bio: the inode's wb */
 		vfs->st.pages_written += n;
 		*from = idx + n;
 		*max_pages -= n;
@@ -843,7 +846,7 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 	if (op->state == ST_BALANCE) {
 		/* balance_dirty_pages, simplified: wait below the limit */
 		if (vfs->nr_dirty >= ios_wb_background_thresh(vfs))
-			ios_wb_kick(vfs, now);
+			ios_vfs_wb_kick(vfs, in, now);
 		if (vfs->nr_dirty + vfs->nr_writeback > ios_wb_dirty_thresh(vfs)) {
 			vfs->st.throttled++;
 			/* bdi->last_bdp_sleep (6.8+), which blk-mq's wbt reads */
@@ -1021,6 +1024,8 @@ enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uin
 	op->cpu_ns = 0;
 	if (op->state == ST_DONE)
 		return IOS_VFS_DONE;
+	/* the pages it brings in are charged to its cgroup (cgroup writeback only) */
+	vfs->cur_cg = op->file && op->file->ioc ? op->file->ioc->cgroup : NULL;
 	switch (op->type) {
 	case IOS_VFS_OPEN:
 		st = do_open(vfs, op, now);
@@ -1044,6 +1049,7 @@ enum ios_vfs_status ios_vfs_step(struct ios_vfs *vfs, struct ios_vfs_op *op, uin
 		st = ios_vfs_do_fileop(vfs, op, now);
 		break;
 	}
+	vfs->cur_cg = NULL;
 	if (st == IOS_VFS_DONE)
 		op->state = ST_DONE;
 	return st;
@@ -1188,6 +1194,7 @@ void ios_vfs_destroy(struct ios_vfs *vfs)
 
 	if (!vfs)
 		return;
+	ios_cgwb_destroy(vfs);
 	ios_wb_destroy(vfs);
 	ios_jbd2_destroy(vfs);
 	for (in = vfs->inodes; in; in = n) {

@@ -20,6 +20,12 @@ struct pc_page {
 	uint32_t owner;			/* pid of the buffered write that last dirtied it; 0 none */
 	bool on_lru;
 	uint32_t jtid;			/* metadata: the jbd2 transaction that last logged it (jbd2.c) */
+	/*
+	 * The cgroup the page is charged to (its memcg: the task that brought
+	 * it into the cache, filemap_add_folio), NULL for the root. Read by
+	 * cgroup writeback only (writeback_cgwb.c).
+	 */
+	struct ios_cgroup *memcg;
 	struct ios_list_head lru;	/* vfs->lru while clean and idle */
 	struct ios_rb_node dirty_node;	/* inode->dirty_tree while dirty */
 	struct ios_vfs_op *waiters;	/* ops waiting for it to unlock / finish writeback */
@@ -68,6 +74,7 @@ struct ios_inode {
 	struct ios_list_head dirty_link;	/* on dirty_inodes, io_inodes or more_io_inodes */
 	uint64_t writeback_index;	/* where the flusher goes on */
 	struct ios_vfs_op *wb_waiters;	/* fsync waiting for writeback to drain */
+	struct cgwb *wb;		/* cgroup writeback: the owner's wb (i_wb), NULL before */
 	struct ios_inode *next;		/* vfs->inodes */
 	/* the mapping's metadata blocks found cached, by ios_fs_map.meta_ord (see vfs.c) */
 	struct meta_memo *memo;
@@ -150,6 +157,14 @@ struct ios_vfs {
 	struct flusher fl;
 	struct jbd2 *jbd2;		/* ext4's journal (jbd2.c); NULL on the other layouts */
 	struct ios_vfs_stats st;
+	/*
+	 * Cgroup writeback (writeback_cgwb.c), NULL when off: then the flusher
+	 * above and dirty_inodes do all the writeback, as in 2.6.31. cur_cg:
+	 * the cgroup of the task whose op is being stepped (the kernel's
+	 * current), NULL outside ios_vfs_step.
+	 */
+	struct cgwb_set *cgwb;
+	struct ios_cgroup *cur_cg;
 };
 
 struct jbd2;
@@ -181,6 +196,28 @@ void ios_wb_balance_wake(struct ios_vfs *vfs, uint64_t now);
 uint64_t ios_wb_dirty_thresh(const struct ios_vfs *vfs);
 uint64_t ios_wb_background_thresh(const struct ios_vfs *vfs);
 void ios_wb_destroy(struct ios_vfs *vfs);
+
+/* writeback_cgwb.c: cgroup writeback (Linux 6.12), on only when vfs->cgwb is set */
+/* @in went clean -> dirty with page @p: attach it to its owner's wb, list it there. */
+void ios_cgwb_inode_dirtied(struct ios_vfs *vfs, struct ios_inode *in, struct pc_page *p,
+			    uint64_t now);
+/* A writer of @in found dirty memory over the background threshold. */
+void ios_cgwb_kick(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now);
+/* Page @p of @in goes to writeback: wbc_account_cgroup_owner. */
+void ios_cgwb_account_page(struct ios_inode *in, const struct pc_page *p);
+/* The cgroup @in's writeback bios are charged to (wbc_init_bio), NULL for the task's. */
+struct ios_cgroup *ios_cgwb_bio_blkcg(const struct ios_inode *in);
+void ios_cgwb_quiesce(struct ios_vfs *vfs);
+void ios_cgwb_destroy(struct ios_vfs *vfs);
+
+/* The writer's kick at the background threshold: its inode's wb, or the one flusher. */
+static inline void ios_vfs_wb_kick(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
+{
+	if (vfs->cgwb)
+		ios_cgwb_kick(vfs, in, now);
+	else
+		ios_wb_kick(vfs, now);
+}
 
 /* vfs.c, shared with writeback.c */
 struct vfs_bio *ios_vb_get(struct ios_vfs *vfs);

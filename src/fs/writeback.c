@@ -405,6 +405,7 @@ void ios_vfs_quiesce(struct ios_vfs *vfs)
 	vfs->fl.stopped = true;
 	ios_timer_cancel(&vfs->fl.timer);
 	ios_jbd2_quiesce(vfs);
+	ios_cgwb_quiesce(vfs);
 }
 
 void ios_wb_destroy(struct ios_vfs *vfs)

@@ -403,6 +403,15 @@ static void js_cgroups(struct js *w, const struct ios_run_result *r)
 			js_u64(w, "io_serviced_write", cg->blk_ios[1]);
 		}
 		js_close(w, '}');
+		if (cg->has_wb) {
+			/* cgroup writeback: its wb (wbc_account_cgroup_owner's foreign pages) */
+			js_open(w, "writeback", '{');
+			js_u64(w, "inodes", cg->wb_inodes);
+			js_u64(w, "pages_written", cg->wb_pages);
+			js_u64(w, "foreign_pages", cg->wb_foreign_pages);
+			js_u64(w, "passes", cg->wb_passes);
+			js_close(w, '}');
+		}
 		js_close(w, '}');
 	}
 	js_close(w, ']');

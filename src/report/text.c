@@ -342,6 +342,34 @@ static void tx_group(struct ios_buf *b, int gid, const struct ios_rep_group *g)
  * requests and sectors serviced. Weights under blkio; priority and slice
  * under the 2008 designs.
  */
+/*
+ * Cgroup writeback (blk-mq): each cgroup's wb, the pages of its inodes
+ * written and how many were foreign (charged to another cgroup while the
+ * inode stayed its first dirtier's).
+ */
+static void tx_cgroup_writeback(struct ios_buf *b, const struct ios_run_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		any |= r->cgroups[i].has_wb;
+	if (!any)
+		return;
+	ios_buf_printf(b, "  writeback by the dirtier's cgroup (an inode stays its first dirtier's):\n");
+	ios_buf_printf(b, "  %-16s %8s %10s %10s %8s\n", "cgroup wb", "inodes", "pages", "foreign",
+		       "passes");
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+
+		if (!cg->has_wb)
+			continue;
+		ios_buf_printf(b, "  %-16s %8llu %10llu %10llu %8llu\n", *cg->path ? cg->path : "/",
+			       (unsigned long long)cg->wb_inodes, (unsigned long long)cg->wb_pages,
+			       (unsigned long long)cg->wb_foreign_pages,
+			       (unsigned long long)cg->wb_passes);
+	}
+}
+
 static void tx_cgroups(struct ios_buf *b, const struct ios_run_result *r)
 {
 	uint64_t tot_ios = 0, tot_time = 0;
@@ -396,6 +424,7 @@ static void tx_cgroups(struct ios_buf *b, const struct ios_run_result *r)
 	}
 	ios_buf_printf(b, "  %-16s %-11s %5u %10llu\n", "total", "", tot_jobs,
 		       (unsigned long long)tot_ios);
+	tx_cgroup_writeback(b, r);
 }
 
 static bool tx_any_disk_time(const struct ios_run_result *r)

@@ -892,6 +892,15 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 		r->sched.ioprio = -1;
 		if (ops->group_stats && !ops->group_stats(c->q, cg, &r->sched))
 			r->has_sched = true;
+		if (c->vfs) {
+			struct ios_vfs_cgwb_stats ws;
+
+			r->has_wb = ios_vfs_cgwb_stats(c->vfs, cg, &ws);
+			r->wb_inodes = ws.inodes;
+			r->wb_pages = ws.pages_written;
+			r->wb_foreign_pages = ws.foreign_pages;
+			r->wb_passes = ws.passes;
+		}
 	}
 	return 0;
 }

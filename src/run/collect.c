@@ -159,12 +159,10 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 		out->jobs[i].disk_time_ns = c->tasks[i].ioc.sched_ns;
 		out->jobs[i].device_time_ns = c->tasks[i].ioc.device_ns;
 	}
-	{
-		const struct ios_ioc *fl = ios_vfs_flusher_ioc(c->vfs);
-
-		out->flusher_disk_time_ns = fl ? fl->sched_ns : 0;
-		out->flusher_device_time_ns = fl ? fl->device_ns : 0;
-	}
+	/* every flusher: 2.6.31's one, or each cgroup's wb under cgroup writeback */
+	if (c->vfs)
+		ios_vfs_flusher_time(c->vfs, &out->flusher_disk_time_ns,
+				     &out->flusher_device_time_ns);
 	/* cgroup paths point into the context: keep them in the result */
 	for (size_t i = 0; i < out->nr_jobs; i++)
 		out->jobs[i].cgroup = NULL;

@@ -268,6 +268,33 @@ static void plan_wb_done(void *arg, uint32_t owner, uint64_t bytes, uint64_t now
 	c->series_err = ios_series_add_disk(c->series, idx, now, bytes);
 }
 
+/*
+ * lab.cgroup_writeback: on blk-mq runs that name a cgroup (Linux 6.12 has
+ * cgroup writeback on whenever the filesystem supports it); without a
+ * cgroup every inode would be the root's, which is the one flusher of
+ * 2.6.31, so those runs keep it. The single-queue layer refuses the
+ * setting: its 2.6.31 flusher has no cgroup writeback (Linux 4.2 added it).
+ */
+static int plan_cgroup_writeback(struct run_ctx *c, struct ios_err *e)
+{
+	if (!ios_run_is_mq(c)) {
+		for (size_t i = 0; c->set && i < c->set->n; i++)
+			if (!strcmp(c->set->v[i].name, "lab.cgroup_writeback"))
+				return IOS_ERR(e, -EINVAL, "%s%slab.cgroup_writeback=%s: cgroup "
+					       "writeback is modelled on blk-mq (Linux 6.12); %s "
+					       "runs the single-queue layer, whose 2.6.31 flusher "
+					       "has none", c->set->v[i].origin,
+					       *c->set->v[i].origin ? ": " : "", c->set->v[i].value,
+					       c->q->sched->name);
+		return 0;
+	}
+	if (!c->lab.cgroup_writeback || c->nr_cgroups <= 1)
+		return 0;
+	if (ios_vfs_cgwb_enable(c->vfs, c->cgroups[0]))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /* The page cache over the queue, and an inode for every file laid out. */
 static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 {
@@ -297,6 +324,9 @@ static int plan_vfs(struct run_ctx *c, struct ios_err *e)
 	/* kjournald2 is a kernel thread: the root cgroup */
 	if (ios_vfs_jbd2_ioc(c->vfs))
 		ios_vfs_jbd2_ioc(c->vfs)->cgroup = c->cgroups[0];
+	ret = plan_cgroup_writeback(c, e);
+	if (ret)
+		return ret;
 	ret = run_warn_dirty_limits(&c->vm, c->res);
 	if (ret)
 		return ret;

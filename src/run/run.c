@@ -217,6 +217,17 @@ const struct ios_tunable ios_lab_tunables_table[] = {
 	  "blk-mq cgroup v2 controllers: the block core's release, 6.6 or 6.12; auto follows "
 	  "the scheduler profile (mq-deadline-6.6: 6.6, the other blk-mq ones: 6.12)", 0,
 	  lab_kernel_names },
+	/*
+	 * Linux 6.12 writes back each cgroup's dirty inodes with its own wb
+	 * whenever the filesystem supports it (ext4, and the block device's
+	 * own inode for metadata); 0 turns it off to compare. Refused on the
+	 * single-queue layer, whose 2.6.31 flusher has none (plan_vfs).
+	 */
+	{ "cgroup_writeback", IOS_TUN_BOOL, offsetof(struct ios_lab_tunables, cgroup_writeback),
+	  0, 1, "1", "",
+	  "blk-mq with cgroups: each inode is owned by the cgroup that first dirtied it and "
+	  "written back by that cgroup's flusher, its bios charged to it (Linux 6.12 cgroup "
+	  "writeback; docs/cgroup-v2.md); 0: one flusher for all, as without cgroups", 0, NULL },
 	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 

@@ -147,6 +147,7 @@ struct bfq_io_cq *ios_bfq_bic_get(struct bfq_data *bfqd, struct ios_ioc *ioc)
 	bic->ioprio_class = ioc ? ios_ioc_class(ioc) : IOS_IOPRIO_CLASS_BE;
 	bic->ioprio_level = ioc ? ios_ioc_level(ioc) : IOS_IOPRIO_NORM;
 	bic->cgroup_id = ioc && ioc->cgroup ? ioc->cgroup->id : 0;
+	bic->cgroup = ioc ? ioc->cgroup : NULL;
 	bic->cgroup_seen = true;
 	ios_list_add_tail(&bic->node, &bfqd->bics);
 	m->slot[bfq_bic_find_slot(m, ioc)] = bic;
@@ -406,7 +407,7 @@ static struct bfq_queue **bfq_async_queue_prio(struct bfq_group *bfqg, int class
  */
 struct bfq_queue *ios_bfq_get_queue(struct bfq_data *bfqd, struct bfq_io_cq *bic, bool is_sync)
 {
-	struct ios_cgroup *cg = bic->ioc ? bic->ioc->cgroup : NULL;
+	struct ios_cgroup *cg = bic->cgroup;
 	struct bfq_group *bfqg = ios_bfq_find_set_group(bfqd, cg);
 	struct bfq_queue **async_slot = NULL, *bfqq;
 	int level = bic->ioprio_level;
@@ -962,20 +963,26 @@ void ios_bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
 		ios_bfq_set_next_ioprio_data(bfqq, bic);
 }
 
-/* The process moved to another cgroup: its queues follow. */
-void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic)
+/*
+ * The request's charged cgroup @cg (its task's, or under cgroup writeback
+ * the dirtier's: bfq_bic_update_cgroup on bio->bi_blkg) is not the one
+ * the process's queues are in: they follow.
+ */
+void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+				 struct ios_cgroup *cg)
 {
 	struct bfq_group *bfqg;
 	struct bfq_queue *bfqq;
 	unsigned id;
 
-	if (!bic->ioc || !bic->ioc->cgroup)
+	if (!bic->ioc || !cg)
 		return;
-	id = bic->ioc->cgroup->id;
+	id = cg->id;
 	if (id == bic->cgroup_id)
 		return;
 	bic->cgroup_id = id;
-	bfqg = ios_bfq_find_set_group(bfqd, bic->ioc->cgroup);
+	bic->cgroup = cg;
+	bfqg = ios_bfq_find_set_group(bfqd, cg);
 	if (!bfqg)
 		return;
 	if (bic->bfqq[0])
@@ -1104,7 +1111,7 @@ struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 	}
 	*bicp = bic;
 	ios_bfq_check_ioprio_change(bfqd, bic);
-	ios_bfq_check_cgroup_change(bfqd, bic);
+	ios_bfq_check_cgroup_change(bfqd, bic, ios_rq_blkcg(rq));
 	bfqq = bfq_get_bfqq_handle_split(bfqd, bic, false, is_sync, &new_queue);
 	/* 6.x: a stably merged process stays merged (bfq_init_rq) */
 	if (!new_queue && bfqq_flag(bfqq, BFQQF_coop) && bfqq_flag(bfqq, BFQQF_split_coop) &&

@@ -279,6 +279,12 @@ struct bfq_io_cq {
 	struct bfq_queue *bfqq[2];	/* [is_sync] */
 	int ioprio_class, ioprio_level;	/* as last seen, to notice changes */
 	unsigned cgroup_id;
+	/*
+	 * The cgroup its queues are in: its requests' charged cgroup
+	 * (bfq_bic_update_cgroup reads bio->bi_blkg in 6.12, so a kworker's
+	 * writeback follows the dirtier's cgroup), the task's until then.
+	 */
+	struct ios_cgroup *cgroup;
 	bool cgroup_seen;
 	/* state kept across a queue merge, restored on split */
 	bool saved_has_short_ttime, saved_io_bound, saved_in_large_burst, was_in_burst_list;
@@ -572,7 +578,8 @@ void ios_bfq_put_queue(struct bfq_queue *bfqq);
 void ios_bfq_set_next_ioprio_data(struct bfq_queue *bfqq, const struct bfq_io_cq *bic);
 void ios_bfq_exit_bfqq(struct bfq_data *bfqd, struct bfq_queue *bfqq);
 void ios_bfq_check_ioprio_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
-void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic);
+void ios_bfq_check_cgroup_change(struct bfq_data *bfqd, struct bfq_io_cq *bic,
+				 struct ios_cgroup *cg);
 struct bfq_queue *ios_bfq_init_rq(struct bfq_data *bfqd, struct ios_request *rq,
 				  struct bfq_io_cq **bicp);
 void ios_bfq_finish_rq(struct ios_request *rq);

@@ -727,8 +727,8 @@ static enum ios_merge ky_bio_merge(struct ios_queue *q, const struct ios_bio *bi
 		if (rq->dir != bio->dir || ((rq->flags ^ bio->flags) & IOS_REQ_DISCARD) ||
 		    (rq->flags & (IOS_REQ_PREFLUSH | IOS_REQ_FUA)))
 			continue;
-		if (rq->ioc && bio->ioc && rq->ioc->cgroup != bio->ioc->cgroup)
-			continue;	/* blk_cgroup_mergeable */
+		if (rq->ioc && bio->ioc && ios_rq_blkcg(rq) != ios_bio_blkcg(bio))
+			continue;	/* blk_cgroup_mergeable: the charged cgroups */
 		if (ios_rq_end(rq) == bio->sector) {
 			*out = rq;
 			return IOS_BACK_MERGE;
