@@ -686,16 +686,19 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 		}
 		bad = ios_sched_cgroup_check(st, j->cgroup && *j->cgroup, nested, j->cgroup_weight);
 		/*
-		 * On blk-mq the group still matters a little: its requests
-		 * never merge with another group's (blk_cgroup_mergeable), so
-		 * "no effect" would not be true there.
+		 * On blk-mq the group still matters: its requests never merge
+		 * with another group's (blk_cgroup_mergeable), its writeback is
+		 * its own (cgroup writeback), and the v2 controllers act on it,
+		 * so "no effect" would not be true there.
 		 */
 		if ((bad & IOS_CG_IGNORED_GROUP) && ios_sched_layer(st) == IOS_SCHED_LAYER_MQ)
 			ret = ios_run_warn(out,
 					   "%s:%d: job '%s': cgroup=%s does not change scheduling: %s "
-					   "has no group scheduling; blk-mq only keeps the group's "
-					   "requests from merging with other groups' (as the kernel "
-					   "does)", cf, cl, j->name, j->cgroup, st->name);
+					   "has no group scheduling; on blk-mq the group still keeps "
+					   "its requests from merging with other groups', has its own "
+					   "writeback, and is what io.max, io.cost, io.latency and "
+					   "io.prio.class act on when set (as in the kernel)", cf, cl,
+					   j->name, j->cgroup, st->name);
 		else if (bad & IOS_CG_IGNORED_GROUP)
 			ret = ios_run_warn(out,
 					   "%s:%d: job '%s': cgroup=%s has no effect: %s has no "

@@ -98,8 +98,9 @@ static int test_group_options(void)
 	/* blk-mq's 'none': the group still keeps its requests from merging with others' */
 	snprintf(args, sizeof(args), "run %s --scheduler none", w50);
 	EXPECT(args, 0, "warning", "cgroup=a does not change scheduling",
-	       "none has no group scheduling; blk-mq only keeps the group's requests from "
-	       "merging with other groups'", "cgroup_weight=50 has no effect");
+	       "none has no group scheduling; on blk-mq the group still keeps its requests "
+	       "from merging with other groups'", "io.max, io.cost, io.latency",
+	       "cgroup_weight=50 has no effect");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq", plain);
 	EXPECT(args, 0, "warning", "cfq has no group scheduling");
 	snprintf(args, sizeof(args), "run %s --scheduler noop --set lab.group_policy=uchida2008",
