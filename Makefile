@@ -200,5 +200,7 @@ uninstall:
 clean:
 	rm -rf build build-asan $(BIN)
 
+# a test program's own .d (gcc -MMD names it after the binary): a change to a
+# header it includes (tests/*.h, tests/unit/*.h, src/...) rebuilds it
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(HARNESS_OBJ:.o=.d) $(FUZZ_LIB_OBJS:.o=.d) \
-	$(PIC_OBJS:.o=.d)
+	$(PIC_OBJS:.o=.d) $(TEST_BINS:=.d) $(BENCH_BINS:=.d)

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include "wbt_rig.h"
+#include "block/blk_iocost.h"
 
 /* Buffered writes kept out of 12 on a 64-deep queue (8 when wbt is on). */
 static unsigned kept12(struct m_rig *r)
@@ -104,6 +105,39 @@ static int test_iocost_disables(void)
 }
 
 /*
+ * The same through io.cost itself (ioc_qos_write): installing it with
+ * enable=1 turns wbt's default off, a later write of enable=0 (the
+ * conf_updated path of a job's exec_prerun) turns it back on. Fails if
+ * blk_iocost_rqos.c stops calling wbt_disable_default / enable_default.
+ */
+static int test_iocost_install(void)
+{
+	struct m_rig *r = w_rig(NULL, 64, NULL);
+	struct ios_cgroup root;
+	struct ios_cgroup *cgs[1] = { &root };
+	struct ios_cgroup_v2 v;
+	struct ios_blkcg_ctl *ctl;
+
+	T_ASSERT(r);
+	memset(&root, 0, sizeof(root));
+	ios_cgroup_v2_init(&v);
+	v.qos.enable = true;
+	root.v2 = &v;
+	ctl = ios_blkcg_ctl_create(cgs, 1);
+	T_ASSERT(ctl);
+	r->q->blkcg = ctl;
+	T_ASSERT_EQ(ios_blk_iocost_init(r->q, 250, 0), 0);
+	T_ASSERT_EQ(w_dbg(r).enabled, 3);		/* OFF_DEFAULT */
+	v.qos.enable = false;
+	T_ASSERT(ctl->conf_updated[IOS_BLKCG_COST_QOS]);
+	ctl->conf_updated[IOS_BLKCG_COST_QOS](r->q, &ctl->blkgs[0], 1000);
+	T_ASSERT_EQ(w_dbg(r).enabled, 1);		/* ON_DEFAULT */
+	m_rig_free(r, 2 * W_MS);
+	ios_blkcg_ctl_destroy(ctl);
+	return T_PASS;
+}
+
+/*
  * wbt_lat_usec=0: OFF_MANUAL, nothing held, and io.cost's enable=0 does
  * not turn it back on. Fails if 0 were taken as a latency.
  */
@@ -153,6 +187,6 @@ static int test_refusals(void)
 
 int main(void)
 {
-	return T_RUN(test_on_by_default, test_bfq_off, test_iocost_disables, test_zero_off,
-		     test_refusals);
+	return T_RUN(test_on_by_default, test_bfq_off, test_iocost_disables, test_iocost_install,
+		     test_zero_off, test_refusals);
 }
