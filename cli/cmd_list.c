@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "cli.h"
+#include "iosched/blkcg.h"
 #include "iosched/host.h"
 #include "iosched/replay.h"
 #include "iosched/scope.h"
@@ -100,6 +101,41 @@ static void print_cgroups(const struct ios_sched_type *st)
 	}
 }
 
+/*
+ * The cgroup v2 files, each from its row of the file table (blkcg_conf.c),
+ * so the CLI, the parsers' messages and docs/cgroup-v2.md say the same.
+ */
+static void print_cgroup_v2(void)
+{
+	const struct ios_blkcg_cftype *ct;
+
+	printf("\ncgroup v2 files (blk-mq only; single-queue schedulers refuse them):\n");
+	printf("  --set cgroup.PATH.FILE=VALUE (the root's: cgroup.FILE), or in a job file fio's\n"
+	       "  exec_prerun=echo VALUE > /sys/fs/cgroup/PATH/FILE; MAJ:MIN optional\n");
+	printf("    %-16s %-12s %s\n", "file", "where", "parser (Linux 6.12)");
+	for (int f = 0; (ct = ios_blkcg_cftype(f)) != NULL; f++) {
+		const char *where = ct->flags & IOS_CFTYPE_ONLY_ON_ROOT  ? "root only"
+				    : ct->flags & IOS_CFTYPE_NOT_ON_ROOT ? "not on root"
+									 : "every group";
+
+		printf("    %-16s %-12s %s, %s\n", ct->name, where, ct->kfunc, ct->kfile);
+		printf("        syntax: %s%s\n", ct->syntax,
+		       ct->flags & IOS_CFTYPE_PER_DEVICE ? " (per device)" : "");
+		printf("        read by: %s\n", ct->readers);
+		if (ct->modelled_by)
+			printf("        modelled by: %s of docs/cgroup-v2-plan.md section 12 (its row "
+			       "says what is left)\n", ct->modelled_by);
+		else
+			printf("        modelled: yes\n");
+	}
+	/* run/cgroup.c's cg_systemd_ioweight */
+	printf("    %-16s %-12s %s\n", "systemd.IOWeight", "not on root",
+	       "lab convenience named after systemd's IOWeight= (cgroup.PATH.systemd.IOWeight=N)");
+	printf("        syntax: N 1..10000\n");
+	printf("        writes: io.weight \"default N\" and io.bfq.weight BFQ_WEIGHT(N), as "
+	       "systemd's cgroup_apply_io_weight and set_bfq_weight do\n");
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const struct ios_sched_type *st;
@@ -146,5 +182,6 @@ int cmd_list(int argc, char **argv)
 		printf("\n%s\n", sc->list_title);
 		print_table(sc->prefix, sc->table, NULL);
 	}
+	print_cgroup_v2();
 	return CLI_EXIT_OK;
 }

@@ -53,6 +53,11 @@ struct ios_blkcg_cftype {
 	const char *kfile;	/* where it is: "block/blk-throttle.c" */
 	const char *syntax;	/* what the parser accepts, for messages */
 	/*
+	 * who reads it and on which layer, as `iosched list` prints it and
+	 * docs/cgroup-v2.md says it (one place for both)
+	 */
+	const char *readers;
+	/*
 	 * the plan step that will model it (docs/cgroup-v2-plan.md §12);
 	 * NULL once it is modelled
 	 */

@@ -47,30 +47,47 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 	[IOS_BLKCG_WEIGHT] = { "io.weight", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 			       "ioc_weight_write", "block/blk-iocost.c",
 			       "N, default N, MAJ:MIN N or MAJ:MIN default; N 1..10000",
+			       "io.cost (the group's share of the device, once io.cost.qos has "
+			       "enable=1); bfq-6.12 reads io.bfq.weight instead; mq-deadline, "
+			       "kyber and none read no weight",
 			       "step 4a (io.cost) and step 6" },
 	[IOS_BLKCG_MAX] = { "io.max", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 			    "tg_set_limit", "block/blk-throttle.c",
 			    "[MAJ:MIN] rbps=N wbps=N riops=N wiops=N, each N >= 1 or max",
+			    "blk-throttle, before the scheduler, under every blk-mq scheduler "
+			    "(slices of lab.kernel's release, jiffies of lab.hz)",
 			    NULL },
 	[IOS_BLKCG_LATENCY] = { "io.latency", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				"iolatency_set_limit", "block/blk-iolatency.c",
-				"[MAJ:MIN] target=USEC or target=max", NULL },
+				"[MAJ:MIN] target=USEC or target=max",
+				"blk-iolatency (rq_qos: queue depth, then delays, of the sibling "
+				"groups), under every blk-mq scheduler", NULL },
 	[IOS_BLKCG_PRIO_CLASS] = { "io.prio.class", 0, "ioprio_set_prio_policy",
 				   "block/blk-ioprio.c",
 				   "no-change, promote-to-rt, restrict-to-be, idle or none-to-rt",
+				   "blkcg_set_ioprio sets each bio's class at submit; read by mq-deadline "
+				   "and by merging (none across classes); bfq-6.12 (the task's class), "
+				   "kyber and none read no bio class",
 				   NULL },
 	[IOS_BLKCG_BFQ_WEIGHT] = { "io.bfq.weight", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				   "bfq_io_set_weight", "block/bfq-cgroup.c",
 				   "N, default N, MAJ:MIN N or MAJ:MIN default; N 1..1000",
+				   "bfq-6.12's group weight (the device's weight over the default); "
+				   "the other schedulers ignore it",
 				   NULL },
 	[IOS_BLKCG_COST_QOS] = { "io.cost.qos", IOS_CFTYPE_ONLY_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				 "ioc_qos_write", "block/blk-iocost.c",
 				 "[MAJ:MIN] enable=0|1 ctrl=auto|user rpct=P rlat=USEC wpct=P "
-				 "wlat=USEC min=P max=P", "step 4a (io.cost)" },
+				 "wlat=USEC min=P max=P",
+				 "io.cost (rq_qos, under every blk-mq scheduler): enable=1 installs "
+				 "it; rlat/wlat set its period, rpct/wpct its busy test, min/max "
+				 "bound vrate", "step 4a (io.cost)" },
 	[IOS_BLKCG_COST_MODEL] = { "io.cost.model", IOS_CFTYPE_ONLY_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				   "ioc_cost_model_write", "block/blk-iocost.c",
 				   "[MAJ:MIN] ctrl=auto|user model=linear rbps=N rseqiops=N "
-				   "rrandiops=N wbps=N wseqiops=N wrandiops=N", "step 4a (io.cost)" },
+				   "rrandiops=N wbps=N wseqiops=N wrandiops=N",
+				   "io.cost's linear cost model (ctrl=auto: the kernel's parameters by "
+				   "device class)", "step 4a (io.cost)" },
 };
 
 const char *const ios_prio_policy_names[IOS_PRIO_NR_POLICIES + 1] = {
