@@ -50,7 +50,7 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 			       "io.cost (the group's share of the device, once io.cost.qos has "
 			       "enable=1); bfq-6.12 reads io.bfq.weight instead; mq-deadline, "
 			       "kyber and none read no weight",
-			       "step 4a (io.cost) and step 6" },
+			       NULL },
 	[IOS_BLKCG_MAX] = { "io.max", IOS_CFTYPE_NOT_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 			    "tg_set_limit", "block/blk-throttle.c",
 			    "[MAJ:MIN] rbps=N wbps=N riops=N wiops=N, each N >= 1 or max",
@@ -81,13 +81,13 @@ static const struct ios_blkcg_cftype cftypes[IOS_BLKCG_NR_FILES] = {
 				 "wlat=USEC min=P max=P",
 				 "io.cost (rq_qos, under every blk-mq scheduler): enable=1 installs "
 				 "it; rlat/wlat set its period, rpct/wpct its busy test, min/max "
-				 "bound vrate", "step 4a (io.cost)" },
+				 "bound vrate", NULL },
 	[IOS_BLKCG_COST_MODEL] = { "io.cost.model", IOS_CFTYPE_ONLY_ON_ROOT | IOS_CFTYPE_PER_DEVICE,
 				   "ioc_cost_model_write", "block/blk-iocost.c",
 				   "[MAJ:MIN] ctrl=auto|user model=linear rbps=N rseqiops=N "
 				   "rrandiops=N wbps=N wseqiops=N wrandiops=N",
 				   "io.cost's linear cost model (ctrl=auto: the kernel's parameters by "
-				   "device class)", "step 4a (io.cost)" },
+				   "device class)", NULL },
 };
 
 const char *const ios_prio_policy_names[IOS_PRIO_NR_POLICIES + 1] = {

@@ -420,10 +420,6 @@ static int cg_v2_note(struct run_ctx *c, const struct ios_sched_type *st,
 
 		if (!(files & (1u << f)) || !ct->modelled_by)
 			continue;
-		/* read by io.cost (step 4a) once it is installed */
-		if ((f == IOS_BLKCG_COST_QOS || f == IOS_BLKCG_COST_MODEL || f == IOS_BLKCG_WEIGHT) &&
-		    cg_iocost_written(c))
-			continue;
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s (%s)", off ? ", " : "", ct->name,
 			     ct->modelled_by);
 		if (w > 0)
@@ -459,6 +455,18 @@ static bool sched_is_bfq(const struct ios_sched_type *st)
 	       !strcmp(st->cgroups->weight_file, "io.bfq.weight");
 }
 
+
+/*
+ * io.cost.qos enable=1 on the root, now or by a later job's exec_prerun
+ * (the kernel's ioc->enabled)
+ */
+static bool cg_iocost_enabled(const struct run_ctx *c)
+{
+	if (c->prerun_files & (1u << IOS_BLKCG_COST_QOS))
+		return true;
+	return c->nr_cgroups && c->cgroups[0]->v2 && c->cgroups[0]->v2->qos.enable;
+}
+
 /*
  * What the scheduler makes of io.prio.class and io.bfq.weight, said once
  * each (plan §6 "once-per-run notes"), and io.bfq.weight given to BFQ's
@@ -491,6 +499,15 @@ static int cg_v2_effects(struct run_ctx *c, const struct ios_sched_type *st,
 				   "io.weight is io.cost's file. systemd's IOWeight= writes both "
 				   "(500 becomes io.bfq.weight 136): cgroup.PATH.systemd.IOWeight",
 				   st->name);
+	/* io.weight is io.cost's file: nothing reads it until io.cost.qos enable=1 */
+	if (!ret && !bfq && (files & (1u << IOS_BLKCG_WEIGHT)) && !cg_iocost_enabled(c))
+		ret = ios_run_warn(out, "io.weight does nothing until io.cost.qos enable=1: it is "
+				   "io.cost's file (ioc_files); %s reads no weight", st->name);
+	/* plan step 4b: io.cost runs without these */
+	if (!ret && cg_iocost_enabled(c))
+		ret = ios_run_warn(out, "io.cost: donation of surplus (transfer_surpluses), debt and "
+				   "its delays, and forgiveness are not modelled yet "
+				   "(docs/cgroup-v2-plan.md §12 step 4b)");
 	if (!ret && (files & (1u << IOS_BLKCG_BFQ_WEIGHT)) && !bfq)
 		ret = ios_run_warn(out, "io.bfq.weight is read by BFQ only; %s ignores it "
 				   "(io.weight is io.cost's file)", st->name);

@@ -177,7 +177,7 @@ static int test_cli(void)
 	T_ASSERT(!write_job(job, sizeof(job), "semi.fio", "[a]\ncgroup=web\nexec_prerun=echo 1 > "
 			    "/sys/fs/cgroup/web/io.weight; echo rbps=0 > /sys/fs/cgroup/web/io.max\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.weight (step 4a");
+	EXPECT(args, 0, "io.weight does nothing until io.cost.qos enable=1");
 	/*
 	 * later jobs: checked before the run, applied when they start; a
 	 * write refused then (min above the max b wrote) is reported, and so
