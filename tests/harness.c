@@ -349,6 +349,14 @@ char *t_run_cmd(const char *cmd, int *status)
 	return buf;
 }
 
+char *t_run_iosched(const char *args, int *status)
+{
+	char cmd[8192];
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
+	return t_run_cmd(cmd, status);
+}
+
 /* ---- direct scheduler queue ---- */
 
 struct t_sq *t_sq_new(const char *sched, unsigned depth, int rotational, ...)

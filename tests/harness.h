@@ -201,5 +201,28 @@ char *t_read_file(const char *path, size_t *len);
 const char *t_iosched_bin(void);
 /* Run a shell command, capture stdout into a malloc'd string; *status = exit code. */
 char *t_run_cmd(const char *cmd, int *status);
+/* Run "iosched ARGS" (a shell word list), stdout and stderr together. */
+char *t_run_iosched(const char *args, int *status);
+
+/*
+ * Run "iosched ARGS": the exit status must be WANT and the output (stdout
+ * and stderr) must hold every needle; a sanitizer report or an invariant
+ * failure fails the test whatever the status.
+ */
+#define T_EXPECT_RUN(args, want_status, ...)                                       \
+	do {                                                                       \
+		const char *const needles_[] = { __VA_ARGS__, NULL };              \
+		int st_;                                                           \
+		char *out_ = t_run_iosched(args, &st_);                            \
+		T_ASSERT(out_);                                                    \
+		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%.3000s", \
+			     args, st_, want_status, out_);                        \
+		for (const char *const *n_ = needles_; *n_; n_++)                  \
+			T_ASSERT_MSG(strstr(out_, *n_), "'%s': output lacks '%s':\n%.3000s", \
+				     args, *n_, out_);                             \
+		T_ASSERT_MSG(!strstr(out_, "Sanitizer") && !strstr(out_, "BUG at"), \
+			     "'%s' crashed:\n%.3000s", args, out_);               \
+		free(out_);                                                        \
+	} while (0)
 
 #endif

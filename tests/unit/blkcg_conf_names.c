@@ -56,14 +56,6 @@ static int test_resolve(void)
 
 static char dir[] = "/tmp/iosched-blkcg-XXXXXX";
 
-static char *run(const char *args, int *status)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
-	return t_run_cmd(cmd, status);
-}
-
 static unsigned count(const char *hay, const char *needle)
 {
 	unsigned n = 0;
@@ -77,7 +69,7 @@ static unsigned count(const char *hay, const char *needle)
 	do {                                                                       \
 		const char *const needles_[] = { __VA_ARGS__, NULL };              \
 		int st_;                                                           \
-		char *out_ = run(args, &st_);                                      \
+		char *out_ = t_run_iosched(args, &st_);                            \
 		T_ASSERT(out_);                                                    \
 		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%s", \
 			     args, st_, want_status, out_);                        \
@@ -114,7 +106,7 @@ static int test_cli(void)
 	       "io.cost: donation of surplus (transfer_surpluses), debt");
 	{
 		int st;
-		char *out = run(args, &st);
+		char *out = t_run_iosched(args, &st);
 
 		T_ASSERT(out);
 		T_ASSERT_MSG(!strstr(out, "io.weight does nothing"), "io.cost is on:\n%s", out);
@@ -128,7 +120,7 @@ static int test_cli(void)
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
 	{
 		int st;
-		char *out = run(args, &st);
+		char *out = t_run_iosched(args, &st);
 
 		T_ASSERT(out);
 		T_ASSERT_EQ(st, 0);
@@ -187,7 +179,7 @@ static int test_cli(void)
 	EXPECT(args, 0, "lab.kernel (read by");
 	{
 		int st;
-		char *out = run(args, &st);
+		char *out = t_run_iosched(args, &st);
 
 		T_ASSERT(out);
 		T_ASSERT_MSG(!strstr(out, "lab.hz (read by"), "'%s': lab.hz noted:\n%s", args, out);

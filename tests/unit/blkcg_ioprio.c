@@ -132,14 +132,6 @@ static int test_queue(void)
 	return T_PASS;
 }
 
-static char *run(const char *args, int *status)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
-	return t_run_cmd(cmd, status);
-}
-
 static char dir[] = "/tmp/iosched-ioprio-XXXXXX";
 
 /* the number after "KEY": in the JSON report, -1 when absent */
@@ -166,7 +158,7 @@ static int test_cli(void)
 	fclose(f);
 	snprintf(args, sizeof(args), "run %s --scheduler mq-deadline-6.12 --output-format json "
 		 "--set cgroup.a.io.prio.class=promote-to-rt --set cgroup.b.io.prio.class=idle", job);
-	out = run(args, &st);
+	out = t_run_iosched(args, &st);
 	T_ASSERT(out);
 	T_ASSERT_MSG(st == 0, "exit %d:\n%s", st, out);
 	T_ASSERT_MSG(json_num(out, "\"inserted_rt\" : ") > 0, "no RT inserts:\n%.2000s", out);
@@ -175,7 +167,7 @@ static int test_cli(void)
 	free(out);
 	/* without the files: all BE */
 	snprintf(args, sizeof(args), "run %s --scheduler mq-deadline-6.12 --output-format json", job);
-	out = run(args, &st);
+	out = t_run_iosched(args, &st);
 	T_ASSERT(out);
 	T_ASSERT_EQ(st, 0);
 	T_ASSERT_MSG(json_num(out, "\"inserted_rt\" : ") == 0, "RT inserts:\n%.2000s", out);
@@ -183,7 +175,7 @@ static int test_cli(void)
 	/* bfq-6.12 and kyber: the class only stops merges, and the report says so */
 	snprintf(args, sizeof(args), "run %s --scheduler bfq-6.12 --set "
 		 "cgroup.a.io.prio.class=idle", job);
-	out = run(args, &st);
+	out = t_run_iosched(args, &st);
 	T_ASSERT(out);
 	T_ASSERT_EQ(st, 0);
 	T_ASSERT_MSG(strstr(out, "bfq-6.12 takes its queues' priorities from the task"),
@@ -191,7 +183,7 @@ static int test_cli(void)
 	free(out);
 	snprintf(args, sizeof(args), "run %s --scheduler kyber --set cgroup.a.io.prio.class=idle",
 		 job);
-	out = run(args, &st);
+	out = t_run_iosched(args, &st);
 	T_ASSERT(out);
 	T_ASSERT_EQ(st, 0);
 	T_ASSERT_MSG(strstr(out, "kyber-6.12 reads no I/O priority"), "no note:\n%.3000s", out);

@@ -19,14 +19,6 @@
 
 static char dir[] = "/tmp/iosched-weights-XXXXXX";
 
-static char *run(const char *args, int *status)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
-	return t_run_cmd(cmd, status);
-}
-
 /* stdout only (the JSON report), for byte comparisons */
 static char *run_out(const char *args)
 {
@@ -56,20 +48,6 @@ static int write_job(char *path, size_t len, const char *name, const char *a_ext
 		"offset=2g\n", a_extra);
 	return fclose(f);
 }
-
-#define EXPECT(args, want_status, ...)                                             \
-	do {                                                                       \
-		const char *const needles_[] = { __VA_ARGS__, NULL };              \
-		int st_;                                                           \
-		char *out_ = run(args, &st_);                                      \
-		T_ASSERT(out_);                                                    \
-		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%.3000s", \
-			     args, st_, want_status, out_);                        \
-		for (const char *const *n_ = needles_; *n_; n_++)                  \
-			T_ASSERT_MSG(strstr(out_, *n_), "'%s': output lacks '%s':\n%.3000s", \
-				     args, *n_, out_);                             \
-		free(out_);                                                        \
-	} while (0)
 
 static int same(const char *args1, const char *args2)
 {
@@ -111,7 +89,7 @@ static int test_cli(void)
 	/* cgroup_weight= replaced by a later io.bfq.weight */
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set cgroup.a.io.bfq.weight=200",
 		 weighted);
-	EXPECT(a1, 0, "cgroup 'a': io.bfq.weight 200 replaces cgroup_weight=300");
+	T_EXPECT_RUN(a1, 0, "cgroup 'a': io.bfq.weight 200 replaces cgroup_weight=300");
 	/* systemd's IOWeight: BFQ_WEIGHT's map, and the same run as the two files */
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set "
 		 "cgroup.a.systemd.IOWeight=500", plain);
@@ -131,30 +109,30 @@ static int test_cli(void)
 				 "cgroup.a.systemd.IOWeight=%u", plain, map[i].in);
 			snprintf(want, sizeof(want), "io.weight \"default %u\" and io.bfq.weight "
 				 "\"%u\"", map[i].in, map[i].out);
-			EXPECT(a1, 0, want);
+			T_EXPECT_RUN(a1, 0, want);
 		}
 	}
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set cgroup.a.systemd.IOWeight=0",
 		 plain);
-	EXPECT(a1, 2, "IOWeight= takes 1..10000");
+	T_EXPECT_RUN(a1, 2, "IOWeight= takes 1..10000");
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set "
 		 "cgroup.a.systemd.IOWeight=10001", plain);
-	EXPECT(a1, 2, "IOWeight= takes 1..10000");
+	T_EXPECT_RUN(a1, 2, "IOWeight= takes 1..10000");
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set cgroup.systemd.IOWeight=5",
 		 plain);
-	EXPECT(a1, 2, "never on the root cgroup");
+	T_EXPECT_RUN(a1, 2, "never on the root cgroup");
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq --set cgroup.a.systemd.IOWeight=5", plain);
-	EXPECT(a1, 2, "-EOPNOTSUPP");
+	T_EXPECT_RUN(a1, 2, "-EOPNOTSUPP");
 	/* io.weight alone under BFQ: not read, and said so */
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12 --set cgroup.a.io.weight=500", plain);
-	EXPECT(a1, 0, "io.weight: bfq-6.12 reads io.bfq.weight only");
+	T_EXPECT_RUN(a1, 0, "io.weight: bfq-6.12 reads io.bfq.weight only");
 	snprintf(a1, sizeof(a1), "run %s --scheduler bfq-6.12", plain);
 	snprintf(a2, sizeof(a2), "run %s --scheduler bfq-6.12 --set cgroup.a.io.weight=500", plain);
 	T_ASSERT(same(a1, a2));
 	/* another blk-mq scheduler: ignored, said once */
 	snprintf(a1, sizeof(a1), "run %s --scheduler mq-deadline --set cgroup.a.io.bfq.weight=300",
 		 plain);
-	EXPECT(a1, 0, "io.bfq.weight is read by BFQ only; mq-deadline-6.12 ignores it");
+	T_EXPECT_RUN(a1, 0, "io.bfq.weight is read by BFQ only; mq-deadline-6.12 ignores it");
 	unlink(plain);
 	unlink(weighted);
 	rmdir(dir);

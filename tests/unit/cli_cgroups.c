@@ -29,30 +29,6 @@ static int write_file(const char *name, const char *text, char *path, size_t len
 	return 0;
 }
 
-static char *run(const char *args, int *status)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
-	return t_run_cmd(cmd, status);
-}
-
-#define EXPECT(args, want_status, ...)                                             \
-	do {                                                                       \
-		const char *const needles_[] = { __VA_ARGS__, NULL };              \
-		int st_;                                                           \
-		char *out_ = run(args, &st_);                                      \
-		T_ASSERT(out_);                                                    \
-		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%s", \
-			     args, st_, want_status, out_);                        \
-		for (const char *const *n_ = needles_; *n_; n_++)                  \
-			T_ASSERT_MSG(strstr(out_, *n_), "'%s': output lacks '%s':\n%s", args, \
-				     *n_, out_);                                   \
-		T_ASSERT_MSG(!strstr(out_, "Sanitizer") && !strstr(out_, "BUG at"), \
-			     "'%s' crashed:\n%s", args, out_);                     \
-		free(out_);                                                        \
-	} while (0)
-
 #define JOB_HEAD "[global]\nrw=read\ndirect=1\nsize=16m\nruntime=200ms\ntime_based\n"
 
 static int test_group_options(void)
@@ -74,59 +50,59 @@ static int test_group_options(void)
 
 	/* weights: the scheduler's range, at the option's line */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33", w50);
-	EXPECT(args, 2, "w50.fio:9", "'cgroup_weight=50'", "cfq-2.6.33", "blkio.weight",
+	T_EXPECT_RUN(args, 2, "w50.fio:9", "'cgroup_weight=50'", "cfq-2.6.33", "blkio.weight",
 	       "100..1000");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", w50);
-	EXPECT(args, 0, "Cgroups (cfq-4.19");
+	T_EXPECT_RUN(args, 0, "Cgroups (cfq-4.19");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", w5);
-	EXPECT(args, 2, "w5.fio:9", "cfq-4.19", "10..1000");
+	T_EXPECT_RUN(args, 2, "w5.fio:9", "cfq-4.19", "10..1000");
 	snprintf(args, sizeof(args), "run %s --scheduler bfq", w5);
-	EXPECT(args, 0, "Cgroups (bfq");
+	T_EXPECT_RUN(args, 0, "Cgroups (bfq");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", conflict);
-	EXPECT(args, 2, "conflict.fio:12", "an earlier job gave weight 200");
+	T_EXPECT_RUN(args, 2, "conflict.fio:12", "an earlier job gave weight 200");
 
 	/* nesting: 4.19 and bfq have it, 2.6.33's blkio is flat */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33", nested);
-	EXPECT(args, 2, "nested.fio:8", "cgroup=a/x", "flat");
+	T_EXPECT_RUN(args, 2, "nested.fio:8", "cgroup=a/x", "flat");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19", nested);
-	EXPECT(args, 0, "a/x", "a/y");
+	T_EXPECT_RUN(args, 0, "a/x", "a/y");
 
 	/* no groups: the run goes on, with a warning per option */
 	snprintf(args, sizeof(args), "run %s --scheduler deadline", w50);
-	EXPECT(args, 0, "warning", "cgroup=a has no effect", "cgroup_weight=50 has no effect",
+	T_EXPECT_RUN(args, 0, "warning", "cgroup=a has no effect", "cgroup_weight=50 has no effect",
 	       "deadline has no group scheduling");
 	/* blk-mq's 'none': the group still keeps its requests from merging with others' */
 	snprintf(args, sizeof(args), "run %s --scheduler none", w50);
-	EXPECT(args, 0, "warning", "cgroup=a does not change scheduling",
+	T_EXPECT_RUN(args, 0, "warning", "cgroup=a does not change scheduling",
 	       "none has no group scheduling; on blk-mq the group still keeps its requests "
 	       "from merging with other groups'", "io.max, io.cost, io.latency",
 	       "cgroup_weight=50 has no effect");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq", plain);
-	EXPECT(args, 0, "warning", "cfq has no group scheduling");
+	T_EXPECT_RUN(args, 0, "warning", "cfq has no group scheduling");
 	snprintf(args, sizeof(args), "run %s --scheduler noop --set lab.group_policy=uchida2008",
 		 plain);
-	EXPECT(args, 0, "lab.group_policy=uchida2008 has no effect");
+	T_EXPECT_RUN(args, 0, "lab.group_policy=uchida2008 has no effect");
 
 	/* the 2008 designs: on cfq only; priorities, not weights */
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-4.19 --set lab.group_policy=tarasov2008",
 		 plain);
-	EXPECT(args, 2, "group scheduling of its own", "--scheduler cfq");
+	T_EXPECT_RUN(args, 2, "group scheduling of its own", "--scheduler cfq");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=tarasov2008 "
 		 "--set cgroup.a.ioprio=7", w50);
-	EXPECT(args, 0, "cgroup_weight=50 has no effect under lab.group_policy=tarasov2008",
+	T_EXPECT_RUN(args, 0, "cgroup_weight=50 has no effect under lab.group_policy=tarasov2008",
 	       "cfq+tarasov2008", "7/1000ms");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.a.ioprio=8", plain);
-	EXPECT(args, 2, "cgroup.a.ioprio=8", "0..7");
+	T_EXPECT_RUN(args, 2, "cgroup.a.ioprio=8", "0..7");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.c.ioprio=1", plain);
-	EXPECT(args, 2, "no job is in cgroup 'c'");
+	T_EXPECT_RUN(args, 2, "no job is in cgroup 'c'");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq-2.6.33 --set cgroup.a.ioprio=1",
 		 plain);
-	EXPECT(args, 2, "weights, not priorities");
+	T_EXPECT_RUN(args, 2, "weights, not priorities");
 	snprintf(args, sizeof(args), "run %s --scheduler cfq --set lab.group_policy=uchida2008 "
 		 "--set cgroup.a.weight=1", plain);
-	EXPECT(args, 2, "cgroup.PATH.ioprio");
+	T_EXPECT_RUN(args, 2, "cgroup.PATH.ioprio");
 
 	unlink(w50);
 	unlink(w5);

@@ -98,14 +98,6 @@ static int test_parse(void)
 
 static char dir[] = "/tmp/iosched-prerun-XXXXXX";
 
-static char *run(const char *args, int *status)
-{
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", t_iosched_bin(), args);
-	return t_run_cmd(cmd, status);
-}
-
 static int write_job(char *path, size_t len, const char *name, const char *body)
 {
 	FILE *f;
@@ -119,20 +111,6 @@ static int write_job(char *path, size_t len, const char *name, const char *body)
 	return fclose(f);
 }
 
-#define EXPECT(args, want_status, ...)                                             \
-	do {                                                                       \
-		const char *const needles_[] = { __VA_ARGS__, NULL };              \
-		int st_;                                                           \
-		char *out_ = run(args, &st_);                                      \
-		T_ASSERT(out_);                                                    \
-		T_ASSERT_MSG(st_ == (want_status), "'%s': exit %d, want %d; output:\n%s", \
-			     args, st_, want_status, out_);                        \
-		for (const char *const *n_ = needles_; *n_; n_++)                  \
-			T_ASSERT_MSG(strstr(out_, *n_), "'%s': output lacks '%s':\n%s", args, \
-				     *n_, out_);                                   \
-		free(out_);                                                        \
-	} while (0)
-
 static int test_cli(void)
 {
 	char job[512], args[2048];
@@ -144,40 +122,40 @@ static int test_cli(void)
 	T_ASSERT(!write_job(job, sizeof(job), "start.fio", "[a]\ncgroup=web\nexec_prerun=echo "
 			    "'target=500' > /sys/fs/cgroup/web/io.latency\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.latency: web (target 500 us)");
+	T_EXPECT_RUN(args, 0, "io.latency: web (target 500 us)");
 	/* after the --set ones: the job's write is what the run uses */
 	snprintf(args, sizeof(args), "run %s --scheduler none --set cgroup.web.io.latency=target=600",
 		 job);
-	EXPECT(args, 0, "io.latency: web (target 500 us)");
+	T_EXPECT_RUN(args, 0, "io.latency: web (target 500 us)");
 	/* a bad value stops the run, naming the line and the kernel's rule */
 	T_ASSERT(!write_job(job, sizeof(job), "bad.fio", "[a]\ncgroup=web\nexec_prerun=echo "
 			    "rbps=0 > /sys/fs/cgroup/web/io.max\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 2, "bad.fio:9: job 'a': exec_prerun", "a limit of 0 is refused",
+	T_EXPECT_RUN(args, 2, "bad.fio:9: job 'a': exec_prerun", "a limit of 0 is refused",
 	       "tg_set_limit");
 	/* a file iosched does not model */
 	T_ASSERT(!write_job(job, sizeof(job), "procs.fio", "[a]\ncgroup=web\nexec_prerun=echo 1 "
 			    "> /sys/fs/cgroup/web/cgroup.procs\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 2, "procs.fio:9", "'cgroup.procs' is not one of them");
+	T_EXPECT_RUN(args, 2, "procs.fio:9", "'cgroup.procs' is not one of them");
 	/* a group no job is in; the root rule */
 	T_ASSERT(!write_job(job, sizeof(job), "nogroup.fio", "[a]\ncgroup=web\nexec_prerun=echo 1 "
 			    "> /sys/fs/cgroup/db/io.weight && echo 1 > /sys/fs/cgroup/io.max\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 2, "no job is in cgroup 'db'");
+	T_EXPECT_RUN(args, 2, "no job is in cgroup 'db'");
 	/* the single-queue layer keeps cgroup v1 */
 	snprintf(args, sizeof(args), "run %s/start.fio --scheduler deadline", dir);
-	EXPECT(args, 2, "exec_prerun: cgroup.web.io.latency", "-EOPNOTSUPP");
+	T_EXPECT_RUN(args, 2, "exec_prerun: cgroup.web.io.latency", "-EOPNOTSUPP");
 	/* another command: refused at its line (the option's own check) */
 	T_ASSERT(!write_job(job, sizeof(job), "cmd.fio", "[a]\nexec_prerun=sync && echo 3 > "
 			    "/proc/sys/vm/drop_caches\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 2, "cmd.fio:8", "iosched runs no commands", "'sync' is not echo");
+	T_EXPECT_RUN(args, 2, "cmd.fio:8", "iosched runs no commands", "'sync' is not echo");
 	/* in a job file ';' starts a comment (fio's rule): the second write is not read */
 	T_ASSERT(!write_job(job, sizeof(job), "semi.fio", "[a]\ncgroup=web\nexec_prerun=echo 1 > "
 			    "/sys/fs/cgroup/web/io.weight; echo rbps=0 > /sys/fs/cgroup/web/io.max\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 0, "io.weight does nothing until io.cost.qos enable=1");
+	T_EXPECT_RUN(args, 0, "io.weight does nothing until io.cost.qos enable=1");
 	/*
 	 * later jobs: checked before the run, applied when they start; a
 	 * write refused then (min above the max b wrote) is reported, and so
@@ -191,17 +169,17 @@ static int test_cli(void)
 			    "/sys/fs/cgroup/io.cost.qos\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
 	/* io.cost (4a) and io.max (3) re-read later writes; the refused one is reported */
-	EXPECT(args, 0, "1 exec_prerun cgroup write was refused when its job started",
+	T_EXPECT_RUN(args, 0, "1 exec_prerun cgroup write was refused when its job started",
 	       "later.fio:16: job 'c' at", "min 50.00 % is above max 40.00 %");
 	/* a bad value in a later job still stops the run before it starts */
 	T_ASSERT(!write_job(job, sizeof(job), "laterbad.fio", "[a]\ncgroup=web\n[b]\nstonewall\n"
 			    "cgroup=web\nexec_prerun=echo 10001 > /sys/fs/cgroup/web/io.weight\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	EXPECT(args, 2, "laterbad.fio:12: job 'b': exec_prerun", "outside 1..10000");
+	T_EXPECT_RUN(args, 2, "laterbad.fio:12: job 'b': exec_prerun", "outside 1..10000");
 	/* without exec_prerun nothing is said */
 	T_ASSERT(!write_job(job, sizeof(job), "plain.fio", "[a]\ncgroup=web\n"));
 	snprintf(args, sizeof(args), "run %s --scheduler none", job);
-	out = run(args, &st);
+	out = t_run_iosched(args, &st);
 	T_ASSERT(out);
 	T_ASSERT_EQ(st, 0);
 	T_ASSERT_MSG(!strstr(out, "exec_prerun") && !strstr(out, "not yet modelled"),
