@@ -58,8 +58,10 @@
  *   dispatch_hctx ones, none for 'none') is a single server with a
  *   busy-until time. A bio enters at the end of its CPU's submit time and
  *   the lock's insert time (mq_cpu_charge), waiting till then in its CPU's
- *   FIFO; a dispatch reserves the lock and the CPU running the hardware
- *   queue for dispatch_ns and pulls at its end (mq_dispatch_paid); a
+ *   FIFO; a dispatch books the lock in arrival order (behind what holds
+ *   or has booked it, ahead of later inserts), charges the CPU running
+ *   the hardware queue dispatch_ns, and pulls at its end
+ *   (mq_dispatch_paid); a
  *   completion loads the hctx's first CPU with the block layer's and the
  *   scheduler's completion time (and the scheduler's lock, for bfq). The
  *   host timer brings each of those runs (mq_update_timer).
@@ -184,26 +186,38 @@ static bool mq_dispatch_paid(struct ios_queue *q, struct ios_mq_hctx *h, uint64_
 	struct ios_mq *mq = q->mq;
 	struct ios_mq_lock *l = sched_lock(q, h);
 	struct ios_mq_ctx *c;
+	uint64_t start;
 	int cpu;
 
 	if (!l || !mq->cost.dispatch_ns)
 		return true;
-	if (l->busy_until > now) {
-		if (l->busy_until < mq->cost_wake)
-			mq->cost_wake = l->busy_until;
-		return false;
-	}
 	if (l->reserved) {
+		if (now < l->res_end) {
+			if (l->res_end < mq->cost_wake)
+				mq->cost_wake = l->res_end;
+			return false;
+		}
 		l->reserved = false;
 		return true;
 	}
+	/*
+	 * A spinlock is taken in arrival order (queued spinlocks are FIFO):
+	 * the dispatch books its turn behind whatever holds or has booked the
+	 * lock now, and inserts that come later book behind it. Waiting until
+	 * the lock is free instead let a stream of submissions, each booking
+	 * ahead at submit time, starve the dispatch. The dispatching CPU is
+	 * charged only the critical section: the wait is spinning, which the
+	 * model does not count as work that delays that CPU's own submissions.
+	 */
+	start = l->busy_until > now ? l->busy_until : now;
 	cpu = hctx_run_cpu(q, h);
 	c = cpu >= 0 ? &mq->ctx[cpu] : hctx_kblockd_cpu(q, h);
 	c->busy_until = (c->busy_until > now ? c->busy_until : now) + mq->cost.dispatch_ns;
-	l->busy_until = now + mq->cost.dispatch_ns;
+	l->busy_until = start + mq->cost.dispatch_ns;
+	l->res_end = l->busy_until;
 	l->reserved = true;
-	if (l->busy_until < mq->cost_wake)
-		mq->cost_wake = l->busy_until;
+	if (l->res_end < mq->cost_wake)
+		mq->cost_wake = l->res_end;
 	return false;
 }
 

@@ -44,7 +44,8 @@ struct ios_mq_ctx {
  * lock up to busy_until and may pull its request then (mq.c).
  */
 struct ios_mq_lock {
-	uint64_t busy_until;
+	uint64_t busy_until;	/* the end of the last critical section booked */
+	uint64_t res_end;	/* a booked dispatch's end (valid while reserved) */
 	bool reserved;
 };
 
