@@ -119,6 +119,20 @@ struct flusher {
 	struct ios_inode *cur;		/* inode being written */
 	bool cycled;			/* its turn wrapped to the start of the file */
 	uint64_t wrap_end;		/* where the wrapped part stops */
+	/*
+	 * Which wb it works for (writeback.c's pass logic is shared by the
+	 * one 2.6.31 flusher and the cgroup wbs of writeback_cgwb.c): the
+	 * wb's dirty, io and more-io lists; per_cgroup: a cgroup wb, whose
+	 * background work stops when it has no dirty inode left even if
+	 * global dirty memory is still over the background threshold;
+	 * bio_flags: what its writeback bios carry beyond WRITE.
+	 */
+	struct ios_vfs *vfs;
+	struct ios_list_head *b_dirty, *b_io, *b_more_io;
+	bool per_cgroup;
+	uint32_t bio_flags;
+	uint64_t passes;		/* passes started (reported per cgroup wb) */
+	struct bdp_wb *bdp;		/* 6.x dirty throttling state (dirty_bdp.c), or NULL */
 };
 
 enum { FL_IDLE, FL_BACKGROUND, FL_KUPDATE };
@@ -188,6 +202,15 @@ struct ios_inode *ios_pc_inode_new(struct ios_vfs *vfs, struct ios_fs_file *f, b
 
 /* writeback.c */
 void ios_wb_init(struct ios_vfs *vfs);
+/*
+ * The pass logic on any wb: @fl set up with its ioc, lists and flags
+ * (ios_flusher_setup), then kicked for background work or told of a newly
+ * dirty inode (the kupdate grid).
+ */
+void ios_flusher_setup(struct flusher *fl, struct ios_vfs *vfs, struct ios_list_head *b_dirty,
+		       struct ios_list_head *b_io, struct ios_list_head *b_more_io);
+void ios_flusher_kick(struct flusher *fl, uint64_t now);
+void ios_flusher_inode_listed(struct flusher *fl, uint64_t now);
 void ios_wb_kick(struct ios_vfs *vfs, uint64_t now);
 /* A file just became dirty: make sure the periodic flush will look at it. */
 void ios_wb_inode_dirtied(struct ios_vfs *vfs, uint64_t now);

@@ -28,7 +28,8 @@
  *    cgroup-writeback capable too (bd_init_fs_context sets SB_I_CGROUPWB)
  *    and is owned the same way.
  *
- * What is kept from the 2.6.31 flusher (src/fs/writeback.c), on purpose:
+ * What is kept from the 2.6.31 flusher, on purpose (one implementation:
+ * writeback.c's pass logic runs on each wb's struct flusher and lists):
  * the pass and queue logic (passes of MAX_WRITEBACK_PAGES, queue_io,
  * redirty_tail, requeue_io, the 100 ms retry), the kupdate grid, and the
  * global dirty throttling (balance_dirty_pages per wb is step 7b). 6.12's
@@ -43,13 +44,10 @@
 #include <string.h>
 #include "vfs_int.h"
 
-#define CGWB_CHUNK_PAGES 1024	/* MAX_WRITEBACK_PAGES, as writeback.c */
-#define CGWB_CONGESTION_WAIT_NS (100 * IOS_NSEC_PER_MSEC)
-
 struct cgwb {
 	struct ios_vfs *vfs;
 	struct ios_cgroup *cg;		/* its memcg and blkcg (one cgroup here) */
-	struct flusher fl;
+	struct flusher fl;		/* writeback.c's pass logic on the lists below */
 	struct ios_list_head b_dirty, b_io, b_more_io;
 	struct ios_vfs_cgwb_stats st;
 	struct cgwb *next;		/* in creation order */
@@ -60,258 +58,6 @@ struct cgwb_set {
 	uint32_t next_pid;
 	struct cgwb *first, **tail;
 };
-
-static void cgwb_step_body(struct cgwb *wb, uint64_t now);
-static void ev_cgwb(struct ios_sim *sim, void *arg, uint64_t data);
-
-static void cgwb_step(struct cgwb *wb, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-	struct ios_plug plug;
-
-	/* wb_writeback plugs (blk-mq only: this file runs on no other layer) */
-	ios_blk_start_plug(&fl->ioc, &plug);
-	cgwb_step_body(wb, now);
-	if (fl->waiting || fl->running)
-		ios_blk_flush_plug(&fl->ioc, true, now);
-	ios_blk_finish_plug(&fl->ioc, &plug, now);
-}
-
-static void cgwb_schedule(struct cgwb *wb, uint64_t when)
-{
-	(void)ios_timer_arm(wb->vfs->sim, &wb->fl.timer, when, ev_cgwb, wb);
-}
-
-static void cgwb_op_wake(struct ios_vfs_op *op, uint64_t now)
-{
-	struct cgwb *wb = op->priv;
-
-	wb->fl.waiting = false;
-	cgwb_schedule(wb, now);
-}
-
-static bool cgwb_any_dirty(const struct cgwb *wb)
-{
-	return !ios_list_empty(&wb->b_dirty) || !ios_list_empty(&wb->b_io) ||
-	       !ios_list_empty(&wb->b_more_io);
-}
-
-static bool cgwb_background_due(const struct cgwb *wb)
-{
-	const struct ios_vfs *vfs = wb->vfs;
-
-	return vfs->nr_dirty > 0 && vfs->nr_dirty >= ios_wb_background_thresh(vfs) &&
-	       cgwb_any_dirty(wb);
-}
-
-static uint64_t cgwb_period(const struct ios_vfs *vfs)
-{
-	return (uint64_t)vfs->vm.dirty_writeback_centisecs * 10 * IOS_NSEC_PER_MSEC;
-}
-
-static void cgwb_redirty_tail(struct cgwb *wb, struct ios_inode *in, uint64_t now)
-{
-	if (!ios_list_empty(&wb->b_dirty)) {
-		struct ios_inode *newest =
-			ios_list_last_entry(&wb->b_dirty, struct ios_inode, dirty_link);
-
-		if (in->dirtied_when < newest->dirtied_when)
-			in->dirtied_when = now;
-	}
-	ios_list_move_tail(&in->dirty_link, &wb->b_dirty);
-}
-
-static void cgwb_queue_io(struct cgwb *wb, bool kupdate, uint64_t older_than)
-{
-	struct ios_list_head *pos;
-
-	while (!ios_list_empty(&wb->b_more_io)) {
-		pos = wb->b_more_io.prev;
-		ios_list_del(pos);
-		ios_list_add(pos, &wb->b_io);
-	}
-	while (!ios_list_empty(&wb->b_dirty)) {
-		struct ios_inode *in =
-			ios_list_first_entry(&wb->b_dirty, struct ios_inode, dirty_link);
-
-		if (kupdate && in->dirtied_when > older_than)
-			break;
-		ios_list_move_tail(&in->dirty_link, &wb->b_io);
-	}
-}
-
-static void cgwb_start_pass(struct cgwb *wb, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-	uint64_t expire = (uint64_t)wb->vfs->vm.dirty_expire_centisecs * 10 * IOS_NSEC_PER_MSEC;
-	bool kupdate = fl->mode == FL_KUPDATE;
-
-	if (!kupdate || ios_list_empty(&wb->b_io))
-		cgwb_queue_io(wb, kupdate, now >= expire ? now - expire : 0);
-	fl->pass_left = CGWB_CHUNK_PAGES;
-	fl->more_io = false;
-	fl->in_pass = true;
-	wb->st.passes++;
-}
-
-static bool cgwb_choose(struct cgwb *wb, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-	uint64_t period = cgwb_period(wb->vfs);
-
-	if (cgwb_background_due(wb)) {
-		fl->mode = FL_BACKGROUND;
-		return true;
-	}
-	if (period && fl->kupdate_due && now >= fl->next_kupdate) {
-		fl->kupdate_due = false;
-		fl->mode = FL_KUPDATE;
-		/* wb_check_old_data_flush: the global dirty count bounds the work */
-		fl->kupdate_left = wb->vfs->nr_dirty;
-		return fl->kupdate_left > 0;
-	}
-	return false;
-}
-
-static void cgwb_sleep(struct cgwb *wb, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-	uint64_t period = cgwb_period(wb->vfs);
-
-	fl->running = false;
-	fl->mode = FL_IDLE;
-	if (period && cgwb_any_dirty(wb)) {
-		uint64_t next = fl->next_kupdate;
-
-		while (next <= now)
-			next += period;
-		fl->next_kupdate = next;
-		fl->kupdate_due = true;
-		cgwb_schedule(wb, next);
-	}
-}
-
-static int cgwb_write_inode(struct cgwb *wb, struct ios_inode *in, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-
-	for (;;) {
-		uint64_t end = fl->cycled ? fl->wrap_end : in->npages;
-		int ret;
-
-		fl->op.file->inode = in;
-		ret = ios_vfs_write_dirty(wb->vfs, &fl->op, &fl->ioc, in, &in->writeback_index, end,
-					  0, &fl->pass_left, now);
-		if (ret)
-			return ret;
-		if (fl->cycled || !fl->pass_left)
-			return 0;
-		fl->cycled = true;
-		in->writeback_index = 0;
-	}
-}
-
-static void cgwb_step_body(struct cgwb *wb, uint64_t now)
-{
-	struct ios_vfs *vfs = wb->vfs;
-	struct flusher *fl = &wb->fl;
-
-	if (fl->stopped) {
-		fl->running = false;
-		return;
-	}
-	for (;;) {
-		struct ios_inode *in;
-		uint64_t wrote;
-
-		if (!fl->in_pass) {
-			if (fl->mode == FL_IDLE && !cgwb_choose(wb, now)) {
-				cgwb_sleep(wb, now);
-				return;
-			}
-			if (fl->mode == FL_BACKGROUND && !cgwb_background_due(wb)) {
-				fl->mode = FL_IDLE;
-				continue;
-			}
-			if (fl->mode == FL_KUPDATE && !fl->kupdate_left) {
-				fl->mode = FL_IDLE;
-				continue;
-			}
-			cgwb_start_pass(wb, now);
-		}
-		if (!fl->cur) {
-			if (ios_list_empty(&wb->b_io))
-				goto pass_over;
-			in = ios_list_first_entry(&wb->b_io, struct ios_inode, dirty_link);
-			fl->cur = in;
-			fl->cycled = in->writeback_index == 0;
-			fl->wrap_end = fl->cycled ? in->npages : in->writeback_index;
-		}
-		in = fl->cur;
-		if (cgwb_write_inode(wb, in, now)) {
-			fl->waiting = true;
-			return;
-		}
-		vfs->st.flusher_bios++;
-		fl->cur = NULL;
-		if (in->nr_dirty) {
-			if (fl->mode == FL_KUPDATE && !fl->pass_left)
-				ios_list_move_tail(&in->dirty_link, &wb->b_more_io);
-			else
-				cgwb_redirty_tail(wb, in, now);
-		}
-		if (!fl->pass_left) {
-			fl->more_io = true;
-			goto pass_over;
-		}
-		if (!ios_list_empty(&wb->b_more_io))
-			fl->more_io = true;
-		continue;
-pass_over:
-		fl->in_pass = false;
-		wrote = CGWB_CHUNK_PAGES - fl->pass_left;
-		if (fl->mode == FL_KUPDATE)
-			fl->kupdate_left = fl->kupdate_left > wrote ? fl->kupdate_left - wrote : 0;
-		if (fl->pass_left) {
-			bool retry = fl->more_io ||
-				     (fl->mode == FL_BACKGROUND && vfs->throttled && cgwb_any_dirty(wb));
-
-			if (!retry) {
-				cgwb_sleep(wb, now);
-				return;
-			}
-			cgwb_schedule(wb, now + CGWB_CONGESTION_WAIT_NS);
-			return;
-		}
-	}
-}
-
-static void ev_cgwb(struct ios_sim *sim, void *arg, uint64_t data)
-{
-	struct cgwb *wb = arg;
-
-	if (!ios_timer_fire(&wb->fl.timer, data) || wb->fl.waiting)
-		return;
-	wb->fl.running = true;
-	cgwb_step(wb, sim->now);
-}
-
-/* wb_wakeup_delayed: a wb that got a dirty inode looks at it on the kupdate grid */
-static void cgwb_inode_listed(struct cgwb *wb, uint64_t now)
-{
-	struct flusher *fl = &wb->fl;
-	uint64_t period = cgwb_period(wb->vfs);
-	uint64_t next = fl->next_kupdate;
-
-	if (!period || fl->running || fl->waiting || fl->stopped ||
-	    fl->timer.when != IOS_NO_WAKEUP)
-		return;
-	while (next <= now)
-		next += period;
-	fl->next_kupdate = next;
-	fl->kupdate_due = true;
-	cgwb_schedule(wb, next);
-}
 
 /* cgwb_create: the wb of @cg, made on first use */
 static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg)
@@ -329,7 +75,11 @@ static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg)
 	wb->vfs = vfs;
 	wb->cg = cg;
 	fl = &wb->fl;
-	ios_timer_init(&fl->timer);
+	ios_list_init(&wb->b_dirty);
+	ios_flusher_setup(fl, vfs, &wb->b_dirty, &wb->b_io, &wb->b_more_io);
+	/* a cgroup wb: its background work ends when it has nothing dirty */
+	fl->per_cgroup = true;
+	fl->bio_flags = 0;
 	snprintf(fl->ioc.comm, sizeof(fl->ioc.comm), "kworker/flush-%.17s",
 		 *cg->path ? cg->path : "/");
 	fl->ioc.pid = set->next_pid++;
@@ -339,15 +89,7 @@ static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg)
 	fl->ioc.kthread = true;
 	fl->ioc.cgroup = set->root;	/* the kworker lives in the root; its bios carry @cg */
 	fl->ioc.cpu = vfs->fl.ioc.cpu;
-	fl->file.ioc = &fl->ioc;
-	fl->op.file = &fl->file;
-	fl->op.wake = cgwb_op_wake;
-	fl->op.priv = wb;
-	fl->mode = FL_IDLE;
 	fl->stopped = vfs->fl.stopped;
-	ios_list_init(&wb->b_dirty);
-	ios_list_init(&wb->b_io);
-	ios_list_init(&wb->b_more_io);
 	*set->tail = wb;
 	set->tail = &wb->next;
 	return wb;
@@ -373,23 +115,16 @@ void ios_cgwb_inode_dirtied(struct ios_vfs *vfs, struct ios_inode *in, struct pc
 		wb->st.inodes++;
 	}
 	ios_list_add_tail(&in->dirty_link, &in->wb->b_dirty);
-	cgwb_inode_listed(in->wb, now);
+	ios_flusher_inode_listed(&in->wb->fl, now);
 }
 
 void ios_cgwb_kick(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
 {
-	struct cgwb *wb = in->wb;
-	struct flusher *fl;
-
-	if (!wb) {
+	if (!in->wb) {
 		ios_wb_kick(vfs, now);
 		return;
 	}
-	fl = &wb->fl;
-	if (fl->running || fl->waiting || fl->stopped)
-		return;
-	fl->running = true;
-	cgwb_schedule(wb, now);
+	ios_flusher_kick(&in->wb->fl, now);
 }
 
 void ios_cgwb_account_page(struct ios_inode *in, const struct pc_page *p)
@@ -464,6 +199,7 @@ bool ios_vfs_cgwb_stats(const struct ios_vfs *vfs, const struct ios_cgroup *cg,
 	for (const struct cgwb *wb = vfs->cgwb->first; wb; wb = wb->next) {
 		if (wb->cg == cg) {
 			*out = wb->st;
+			out->passes = wb->fl.passes;
 			out->sched_ns = wb->fl.ioc.sched_ns;
 			out->device_ns = wb->fl.ioc.device_ns;
 			return true;
