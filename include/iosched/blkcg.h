@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+#include "request.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -184,6 +185,12 @@ struct ios_blkg {
 	uint64_t delay_nsec;
 	uint64_t delay_start;
 	uint64_t last_delay;
+	/*
+	 * What the controllers held the bios charged to this group for, and
+	 * the return-to-user sleeps of its tasks (step 9a; blk_cgroup.c's
+	 * ios_blkcg_account_wait, read by the run's report)
+	 */
+	struct ios_waits waits;
 };
 
 struct ios_queue;

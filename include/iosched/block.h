@@ -278,6 +278,12 @@ struct ios_queue {
 	 */
 	uint64_t last_bdp_sleep_ns;
 	bool bdp_slept;
+	/*
+	 * blk-mq: what blk-throttle, the rq_qos policies (wbt, io.latency,
+	 * io.cost) and the return-to-user delay held, over the whole queue
+	 * (enum ios_wait_cause; with or without cgroups)
+	 */
+	struct ios_waits qos_waits;
 
 	/* --- block layer private --- */
 	const struct ios_sched_type *sched;

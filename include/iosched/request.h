@@ -99,6 +99,28 @@ struct ios_cgroup {
 struct ios_plug;
 struct ios_plug_held;
 
+/*
+ * What the cgroup v2 controllers and writeback throttling held I/O for
+ * (docs/cgroup-v2-plan.md §9, step 9a), kept per task (struct ios_ioc),
+ * per group (struct ios_blkg) and per queue: for each cause the summed
+ * time and how many waits. A bio's wait runs from the moment a controller
+ * kept it to the moment it let it go, so with several bios in flight the
+ * sum can exceed the task's own time. IOS_WAIT_DELAY is the task's sleep
+ * before its system call returns (6.12 blkcg_maybe_throttle_current).
+ */
+enum ios_wait_cause {
+	IOS_WAIT_THROTL,	/* io.max: blk_throtl_bio held it until its group dispatched it */
+	IOS_WAIT_COST,		/* io.cost: ioc_rqos_throttle's vtime wait */
+	IOS_WAIT_LATENCY,	/* io.latency: rq_wait at the group's depth (blkcg_iolatency_throttle) */
+	IOS_WAIT_WBT,		/* writeback throttling: wbt_wait's rq_wait */
+	IOS_WAIT_DELAY,		/* the return-to-user delay (use_delay / blkcg_set_delay) */
+	IOS_WAIT_NR,
+};
+struct ios_waits {
+	uint64_t ns[IOS_WAIT_NR];
+	uint64_t nr[IOS_WAIT_NR];
+};
+
 struct ios_ioc {
 	uint32_t pid;
 	char comm[32];			/* task name for traces: the fio job name */
@@ -148,6 +170,8 @@ struct ios_ioc {
 	 * runner takes it with ios_blkcg_task_throttle() (blkcg.h).
 	 */
 	struct ios_queue *throttle_disk;
+	/* blk-mq: what the controllers held this context's bios for (enum ios_wait_cause) */
+	struct ios_waits waits;
 };
 
 /*
@@ -253,6 +277,11 @@ struct ios_bio {
 	uint64_t issue_ns;
 	uint64_t alloc_ns;
 	uint32_t qos_flags;
+	/*
+	 * When a controller began holding it (blk-throttle or an rq_qos
+	 * policy), for struct ios_waits; block layer only.
+	 */
+	uint64_t held_ns;
 };
 
 /* bio->qos_flags (6.12 include/linux/blk_types.h names where the kernel has one) */

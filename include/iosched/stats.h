@@ -215,6 +215,13 @@ struct ios_job_result {
 	int group_reporting;		/* fold into the previous entry of the group
 					 * (ios_run_result_group); job->group_reporting
 					 * counts too */
+	/*
+	 * blk-mq: what the cgroup v2 controllers and wbt held the job's I/O
+	 * for (its ios_ioc.waits, enum ios_wait_cause); summed over
+	 * group_reporting members. has_waits: a cgroup v2 run, reported.
+	 */
+	bool has_waits;
+	struct ios_waits waits;
 };
 
 struct ios_disk_result {
@@ -247,6 +254,24 @@ struct ios_cgroup_result {
 	 */
 	bool has_wb;
 	uint64_t wb_inodes, wb_pages, wb_foreign_pages, wb_passes;
+	/*
+	 * Cgroup v2 (blk-mq with a group tree; docs/cgroup-v2.md "Seeing
+	 * it"): v2 says these are filled. What the controllers held its bios
+	 * for (its blkg's waits), its settings in effect (io.weight of the
+	 * device or its default; io.max, UINT64_MAX / UINT32_MAX: max; the
+	 * io.latency target, 0: none; io.prio.class, enum ios_prio_policy),
+	 * the longest runtime of its jobs (the IOPS and bandwidth divisor)
+	 * and its jobs' completion latencies merged, by direction (owned).
+	 */
+	bool v2;
+	struct ios_waits waits;
+	unsigned v2_weight;
+	uint64_t v2_bps[2];
+	uint32_t v2_iops[2];
+	uint64_t v2_lat_target_ns;
+	int v2_prio_policy;
+	uint64_t runtime_ns;
+	struct ios_lat_stat clat[2];
 };
 
 /* One of the scheduler's own counters (its stats table). Declared at file scope for C++. */
@@ -297,9 +322,23 @@ struct ios_run_result {
 	size_t nr_sched_stats;
 	struct ios_series *series;	/* per-job bytes over time; NULL unless record_series */
 	struct ios_mq_result *mq;	/* the blk-mq queue; NULL on the single-queue layer */
+	/*
+	 * blk-mq: what blk-throttle, the rq_qos policies and the
+	 * return-to-user delay held over the whole queue (q->qos_waits);
+	 * has_wbt: writeback throttling was on the queue at the end.
+	 */
+	struct ios_waits qos_waits;
+	bool has_wbt;
 };
 
 void ios_run_result_free(struct ios_run_result *r);
+
+/*
+ * enum ios_wait_cause's names: as the text report prints them (the cgroup
+ * file or policy: "io.max") and as JSON keys ("io_max").
+ */
+extern const char *const ios_wait_cause_names[IOS_WAIT_NR];
+extern const char *const ios_wait_cause_keys[IOS_WAIT_NR];
 
 /*
  * Helpers for whoever fills a result (src/report/stats.c).

@@ -171,14 +171,46 @@ void ios_blkcg_schedule_throttle(struct ios_queue *q, struct ios_ioc *ioc)
 	ioc->throttle_disk = q;
 }
 
+/* ---- step 9a: what the controllers held I/O for ---- */
+
+static void waits_add(struct ios_waits *w, enum ios_wait_cause c, uint64_t ns)
+{
+	w->ns[c] += ns;
+	w->nr[c]++;
+}
+
+void ios_blkcg_account_wait(struct ios_queue *q, struct ios_bio *bio, enum ios_wait_cause c,
+			    uint64_t now)
+{
+	uint64_t ns = now > bio->held_ns ? now - bio->held_ns : 0;
+	struct ios_blkg *g = ios_blkg_of(q->blkcg, ios_bio_blkcg(bio));
+
+	waits_add(&q->qos_waits, c, ns);
+	if (bio->ioc)
+		waits_add(&bio->ioc->waits, c, ns);
+	if (g)
+		waits_add(&g->waits, c, ns);
+}
+
 uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now)
 {
 	struct ios_queue *q = ioc ? ioc->throttle_disk : NULL;
+	struct ios_blkg *g;
+	uint64_t d;
 
 	if (!q)
 		return 0;
 	ioc->throttle_disk = NULL;
 	if (ioc->kthread)
 		return 0;
-	return ios_blkcg_return_delay(q, ioc->cgroup, now);
+	d = ios_blkcg_return_delay(q, ioc->cgroup, now);
+	if (d) {
+		/* the sleep the task takes now, counted for its task and group */
+		waits_add(&q->qos_waits, IOS_WAIT_DELAY, d);
+		waits_add(&ioc->waits, IOS_WAIT_DELAY, d);
+		g = ios_blkg_of(q->blkcg, ioc->cgroup);
+		if (g)
+			waits_add(&g->waits, IOS_WAIT_DELAY, d);
+	}
+	return d;
 }

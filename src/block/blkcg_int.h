@@ -163,6 +163,14 @@ void ios_blkcg_set_delay(struct ios_blkg *g, uint64_t delay_ns);
 uint64_t ios_blkcg_return_delay(struct ios_queue *q, const struct ios_cgroup *cg, uint64_t now);
 
 /*
+ * Step 9a's accounting: @bio, kept by a controller since bio->held_ns, is
+ * let go at @now: the wait counts for cause @c on the queue, on the bio's
+ * context (its task, or the flusher's) and on the group it is charged to.
+ */
+void ios_blkcg_account_wait(struct ios_queue *q, struct ios_bio *bio, enum ios_wait_cause c,
+			    uint64_t now);
+
+/*
  * blkcg_set_ioprio (blk_ioprio.c): cgroup @cg's (the bio's charged one, ios_bio_blkcg) io.prio.class applied to
  * @bio, whose priority already holds its task's (bio_set_ioprio).
  */

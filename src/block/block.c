@@ -276,6 +276,7 @@ int ios_queue_submit_bio(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 	 * completes; ios_blkcg_resubmit brings it back.
 	 */
 	if (q->mq && q->throtl_ops && q->throtl_ops->throtl_bio(q, bio, now)) {
+		bio->held_ns = now;
 		bio->qos_flags |= IOS_BIO_ANNOUNCED;
 		ios_mq_kick_timer(q, now);
 		return 0;
@@ -312,6 +313,7 @@ void ios_blkcg_resubmit(struct ios_queue *q, struct ios_bio *bio, uint64_t now)
 {
 	/* blk_throtl_dispatch_work_fn -> submit_bio_noacct_nocheck: Q, then blk-mq */
 	ios_blk_clock(q, now);
+	ios_blkcg_account_wait(q, bio, IOS_WAIT_THROTL, now);
 	ios_blk_trace(q, IOS_TA_QUEUE, NULL, bio, now);
 	bio->issue_ns = now;
 	/* 1 (it sleeps for a policy or a tag) needs nothing: its task is not waiting */

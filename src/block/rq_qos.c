@@ -66,15 +66,31 @@ int ios_rq_qos_throttle(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bi
 		return 0;
 	bio->qos_flags |= IOS_BIO_QOS_THROTTLED;
 	for (; r; r = r->next)
-		if (r->ops->throttle && r->ops->throttle(q, r, bio, now))
+		if (r->ops->throttle && r->ops->throttle(q, r, bio, now)) {
+			bio->held_ns = now;	/* step 9a: the wait starts */
 			return 1;
+		}
 	return 0;
+}
+
+/* The wait a policy's release ends, by the policy (enum rq_qos_id) */
+static enum ios_wait_cause rq_qos_wait_cause(enum ios_rq_qos_id id)
+{
+	switch (id) {
+	case IOS_RQ_QOS_WBT:
+		return IOS_WAIT_WBT;
+	case IOS_RQ_QOS_LATENCY:
+		return IOS_WAIT_LATENCY;
+	default:
+		return IOS_WAIT_COST;
+	}
 }
 
 void ios_rq_qos_release(struct ios_queue *q, struct ios_rq_qos *r, struct ios_bio *bio,
 			uint64_t now)
 {
 	ios_blk_clock(q, now);
+	ios_blkcg_account_wait(q, bio, rq_qos_wait_cause(r->id), now);
 	/* the policies after @r see it now, as the woken task walks on in __rq_qos_throttle */
 	if (r->next && ios_rq_qos_throttle(q, r->next, bio, now))
 		return;

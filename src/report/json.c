@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "iosched/blkcg.h"
 #include "iosched/ios.h"
 #include "report/report_int.h"
 
@@ -305,6 +306,82 @@ static void js_pct_object(struct js *w, const char *key, const char *const *name
 	js_close(w, '}');
 }
 
+/* what the cgroup v2 controllers held I/O for: per cause, {time_ns, count} */
+static void js_waits(struct js *w, const char *key, const struct ios_waits *ws)
+{
+	js_open(w, key, '{');
+	for (int c = 0; c < IOS_WAIT_NR; c++) {
+		js_open(w, ios_wait_cause_keys[c], '{');
+		js_u64(w, "time_ns", ws->ns[c]);
+		js_u64(w, "count", ws->nr[c]);
+		js_close(w, '}');
+	}
+	js_close(w, '}');
+}
+
+/*
+ * A blk-mq run's cgroup v2 groups (docs/cgroup-v2.md "Seeing it"): per
+ * direction IOPS, bandwidth (bytes/s over the group's longest job
+ * runtime), bytes and completion latency of the merged histograms; the
+ * waits; the settings in effect (io.max limits: -1 for max). Then the
+ * queue's totals and its writeback throttling if it ran.
+ */
+static void js_cgroups_v2(struct js *w, const struct ios_run_result *r)
+{
+	static const double pcts[2] = { 50.0, 99.0 };
+	static const char *const dn[2] = { "read", "write" };
+
+	js_open(w, "cgroup_v2", '{');
+	js_open(w, "groups", '[');
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+		double secs = (double)cg->runtime_ns / 1e9;
+
+		if (!cg->v2)
+			continue;
+		js_open(w, NULL, '{');
+		js_str(w, "path", *cg->path ? cg->path : "/");
+		js_u64(w, "jobs", cg->nr_jobs);
+		js_u64(w, "runtime_ns", cg->runtime_ns);
+		for (int d = 0; d < 2; d++) {
+			uint64_t pv[2] = { 0, 0 };
+
+			ios_lat_percentiles(&cg->clat[d], pcts, 2, pv);
+			js_open(w, dn[d], '{');
+			js_u64(w, "ios", cg->ios[d]);
+			js_u64(w, "bytes", cg->io_bytes[d]);
+			js_float(w, "iops", secs > 0 ? (double)cg->ios[d] / secs : 0.0);
+			js_u64(w, "bw_bytes", secs > 0 ? (uint64_t)((double)cg->io_bytes[d] / secs) : 0);
+			js_float(w, "clat_mean_ns", cg->clat[d].mean);
+			js_u64(w, "clat_p50_ns", pv[0]);
+			js_u64(w, "clat_p99_ns", pv[1]);
+			js_close(w, '}');
+		}
+		js_waits(w, "waits", &cg->waits);
+		js_open(w, "settings", '{');
+		js_u64(w, "io_weight", cg->v2_weight);
+		js_int(w, "rbps", cg->v2_bps[0] == UINT64_MAX ? -1 : (long long)cg->v2_bps[0]);
+		js_int(w, "wbps", cg->v2_bps[1] == UINT64_MAX ? -1 : (long long)cg->v2_bps[1]);
+		js_int(w, "riops", cg->v2_iops[0] == UINT32_MAX ? -1 : (long long)cg->v2_iops[0]);
+		js_int(w, "wiops", cg->v2_iops[1] == UINT32_MAX ? -1 : (long long)cg->v2_iops[1]);
+		js_u64(w, "latency_target_us", cg->v2_lat_target_ns / 1000);
+		js_str(w, "prio_class", cg->v2_prio_policy >= 0 &&
+		       cg->v2_prio_policy < IOS_PRIO_NR_POLICIES ?
+		       ios_prio_policy_names[cg->v2_prio_policy] : "?");
+		js_close(w, '}');
+		js_close(w, '}');
+	}
+	js_close(w, ']');
+	js_waits(w, "queue_waits", &r->qos_waits);
+	if (r->has_wbt) {
+		js_open(w, "wbt", '{');
+		js_u64(w, "throttled", r->qos_waits.nr[IOS_WAIT_WBT]);
+		js_u64(w, "wait_ns", r->qos_waits.ns[IOS_WAIT_WBT]);
+		js_close(w, '}');
+	}
+	js_close(w, '}');
+}
+
 static void js_job(struct js *w, const struct ios_run_result *r, const struct ios_job_result *j,
 		   const struct ios_rep_group *g)
 {
@@ -360,6 +437,12 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 		js_str(w, "desc", desc);
 	if (j->ss)
 		js_ss(w, j->ss);
+	/* not fio's: a cgroup v2 run's waits for this job (absent otherwise) */
+	if (j->has_waits) {
+		js_open(w, "iosched", '{');
+		js_waits(w, "waits", &j->waits);
+		js_close(w, '}');
+	}
 	js_close(w, '}');
 }
 
@@ -570,6 +653,8 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	js_close(&w, '}');
 	if (r->nr_cgroups)
 		js_cgroups(&w, r);
+	if (r->nr_cgroups && r->cgroups[0].v2)
+		js_cgroups_v2(&w, r);
 	js_close(&w, '}');
 	js_close(&w, '}');
 	ios_buf_puts(out, "\n");

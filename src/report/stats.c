@@ -729,6 +729,13 @@ uint64_t ios_runtime_ms(uint64_t ns)
 	return (ns / 1000 + 999) / 1000;
 }
 
+const char *const ios_wait_cause_names[IOS_WAIT_NR] = {
+	"io.max", "io.cost", "io.latency", "wbt", "delay",
+};
+const char *const ios_wait_cause_keys[IOS_WAIT_NR] = {
+	"io_max", "io_cost", "io_latency", "wbt", "delay",
+};
+
 void ios_run_result_free(struct ios_run_result *r)
 {
 	if (!r)
@@ -737,8 +744,11 @@ void ios_run_result_free(struct ios_run_result *r)
 		ios_job_result_free(&r->jobs[i]);
 	free(r->jobs);
 	free(r->disks);
-	for (size_t i = 0; i < r->nr_cgroups; i++)
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
 		free(r->cgroups[i].path);
+		ios_lat_free(&r->cgroups[i].clat[0]);
+		ios_lat_free(&r->cgroups[i].clat[1]);
+	}
 	free(r->cgroups);
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		free(r->warnings[i]);
@@ -854,6 +864,9 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	dst->device_time_ns += src->device_time_ns;
 	dst->nr_zone_resets += src->nr_zone_resets;
 	dst->cut_short |= src->cut_short;
+	dst->has_waits |= src->has_waits;
+	st_add(dst->waits.ns, src->waits.ns, IOS_WAIT_NR);
+	st_add(dst->waits.nr, src->waits.nr, IOS_WAIT_NR);
 	st_add(dst->io_depth, src->io_depth, IOS_NR_DEPTH_BUCKETS);
 	st_add(dst->io_submit, src->io_submit, IOS_NR_BATCH_BUCKETS);
 	st_add(dst->io_complete, src->io_complete, IOS_NR_BATCH_BUCKETS);

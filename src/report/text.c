@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "iosched/blkcg.h"
 #include "iosched/stats.h"
 #include "report/report_int.h"
 
@@ -238,6 +239,16 @@ static void tx_dist_line(struct ios_buf *b, const char *head, const char *const 
 	ios_buf_puts(b, "\n");
 }
 
+/* Not fio's: what the cgroup v2 controllers held I/O for: time and count per cause. */
+static void tx_waits(struct ios_buf *b, const char *lead, const struct ios_waits *w)
+{
+	ios_buf_puts(b, lead);
+	for (int c = 0; c < IOS_WAIT_NR; c++)
+		ios_buf_printf(b, " %s=%.3fms/%llu%s", ios_wait_cause_names[c],
+			       (double)w->ns[c] / 1e6, (unsigned long long)w->nr[c],
+			       c + 1 < IOS_WAIT_NR ? "," : "\n");
+}
+
 static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 		   const struct ios_job_result *j, const struct ios_rep_group *g)
 {
@@ -311,6 +322,8 @@ static void tx_job(struct ios_buf *b, const struct ios_run_result *r,
 		       ios_rep_iodepth(j));
 	if (j->ss)
 		tx_ss(b, j);
+	if (j->has_waits)
+		tx_waits(b, "     held      :", &j->waits);
 }
 
 static void tx_group(struct ios_buf *b, int gid, const struct ios_rep_group *g)
@@ -427,6 +440,72 @@ static void tx_cgroups(struct ios_buf *b, const struct ios_run_result *r)
 	tx_cgroup_writeback(b, r);
 }
 
+/* an io.max limit as the file shows it: "max" or the number */
+static void tx_max(char *buf, size_t len, uint64_t v, uint64_t max)
+{
+	if (v == max)
+		snprintf(buf, len, "max");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+/*
+ * Not fio's: each group of a blk-mq run with cgroup v2 (docs/cgroup-v2.md
+ * "Seeing it"): what its jobs did per direction (IOPS and bandwidth over
+ * its longest job's runtime, bytes, completion latency of its jobs'
+ * merged histograms), what each controller held its bios for, and the
+ * settings in effect. Then the queue's writeback throttling, if it ran.
+ */
+static void tx_cgroups_v2(struct ios_buf *b, const struct ios_run_result *r)
+{
+	static const double pcts[2] = { 50.0, 99.0 };
+
+	ios_buf_printf(b, "\nCgroup v2 (%s):\n", r->scheduler);
+	for (size_t i = 0; i < r->nr_cgroups; i++) {
+		const struct ios_cgroup_result *cg = &r->cgroups[i];
+		char rb[24], wb[24], ri[24], wi[24], lt[32];
+		double secs = (double)cg->runtime_ns / 1e9;
+
+		if (!cg->v2)
+			continue;
+		ios_buf_printf(b, "  %s: jobs=%u\n", *cg->path ? cg->path : "/", cg->nr_jobs);
+		for (int d = 0; d < 2; d++) {
+			const struct ios_lat_stat *l = &cg->clat[d];
+			uint64_t pv[2] = { 0, 0 };
+			char bw[32];
+
+			if (!cg->ios[d])
+				continue;
+			ios_lat_percentiles(l, pcts, 2, pv);
+			ios_num2str(bw, sizeof(bw), secs > 0 ? (uint64_t)((double)cg->io_bytes[d] / secs) : 0,
+				    4, 1, 1, IOS_N2S_BYTEPERSEC);
+			ios_buf_printf(b, "    %-5s: IOPS=%.1f, BW=%s, bytes=%llu, clat (usec): "
+				       "mean=%.2f, p50=%.2f, p99=%.2f\n", d ? "write" : "read",
+				       secs > 0 ? (double)cg->ios[d] / secs : 0.0, bw,
+				       (unsigned long long)cg->io_bytes[d], l->mean / 1e3,
+				       (double)pv[0] / 1e3, (double)pv[1] / 1e3);
+		}
+		tx_waits(b, "    held :", &cg->waits);
+		tx_max(rb, sizeof(rb), cg->v2_bps[0], UINT64_MAX);
+		tx_max(wb, sizeof(wb), cg->v2_bps[1], UINT64_MAX);
+		tx_max(ri, sizeof(ri), cg->v2_iops[0], UINT32_MAX);
+		tx_max(wi, sizeof(wi), cg->v2_iops[1], UINT32_MAX);
+		if (cg->v2_lat_target_ns)
+			snprintf(lt, sizeof(lt), "%lluus",
+				 (unsigned long long)(cg->v2_lat_target_ns / 1000));
+		else
+			snprintf(lt, sizeof(lt), "max");
+		ios_buf_printf(b, "    set  : io.weight=%u, io.max=rbps=%s wbps=%s riops=%s wiops=%s, "
+			       "io.latency=%s, io.prio.class=%s\n", cg->v2_weight, rb, wb, ri, wi, lt,
+			       cg->v2_prio_policy >= 0 && cg->v2_prio_policy < IOS_PRIO_NR_POLICIES ?
+			       ios_prio_policy_names[cg->v2_prio_policy] : "?");
+	}
+	if (r->has_wbt)
+		ios_buf_printf(b, "  wbt (queue): throttled=%llu, wait=%.3fms\n",
+			       (unsigned long long)r->qos_waits.nr[IOS_WAIT_WBT],
+			       (double)r->qos_waits.ns[IOS_WAIT_WBT] / 1e6);
+}
+
 static bool tx_any_disk_time(const struct ios_run_result *r)
 {
 	if (r->flusher_device_time_ns)
@@ -522,6 +601,8 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 		tx_disk_time(out, r);
 	if (r->nr_cgroups)
 		tx_cgroups(out, r);
+	if (r->nr_cgroups && r->cgroups[0].v2)
+		tx_cgroups_v2(out, r);
 	free(groups);
 	return out->oom ? -ENOMEM : 0;
 }

@@ -31,6 +31,7 @@
 #include "run_int.h"
 #include "block/blk_iocost.h"
 #include "block/blk_throttle.h"
+#include "block/blkcg_int.h"
 #include "iosched/scope.h"
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
@@ -864,9 +865,51 @@ static int cg_prerun_result(struct run_ctx *c, struct ios_run_result *out)
 
 /* ---- results ---- */
 
+/*
+ * Cgroup v2 (blk-mq with a group tree): the settings in effect, what the
+ * controllers held the group's bios for, and its jobs' completion
+ * latencies merged by direction (docs/cgroup-v2.md "Seeing it").
+ */
+static int cg_v2_result(struct run_ctx *c, const struct ios_cgroup *cg,
+			struct ios_cgroup_result *r)
+{
+	const struct ios_cgroup_v2 *v = cg->v2;
+	const struct ios_blkg *g = ios_blkg_of(c->q->blkcg, cg);
+
+	r->v2 = true;
+	if (g)
+		r->waits = g->waits;
+	r->v2_weight = v ? (v->weight_dev ? v->weight_dev : v->weight) : IOS_CGROUP_WEIGHT_DFL;
+	for (int d = 0; d < 2; d++) {
+		r->v2_bps[d] = v ? v->bps[d] : UINT64_MAX;
+		r->v2_iops[d] = v ? v->iops[d] : UINT32_MAX;
+	}
+	r->v2_lat_target_ns = v ? v->lat_target_ns : 0;
+	r->v2_prio_policy = v ? v->prio_policy : IOS_PRIO_NO_CHANGE;
+	for (unsigned t = 0; t < c->nr_tasks; t++) {
+		const struct ios_job_result *jr = c->tasks[t].res;
+
+		if (c->tasks[t].ioc.cgroup != cg)
+			continue;
+		if (jr->runtime_ns > r->runtime_ns)
+			r->runtime_ns = jr->runtime_ns;
+		for (int d = 0; d < 2; d++) {
+			const struct ios_lat_stat *src = &ios_job_dir(jr, d)->clat;
+
+			if (src->hist && src->n &&
+			    (ios_lat_enable_hist(&r->clat[d]) || ios_lat_reserve(&r->clat[d], src)))
+				return -ENOMEM;
+			if (ios_lat_merge(&r->clat[d], src))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 {
 	const struct ios_sched_ops *ops = &c->q->sched->ops;
+	bool v2 = c->q->mq && c->q->blkcg && c->nr_cgroups > 1;
 	size_t n = 0;
 	char lat[480];
 
@@ -875,6 +918,14 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 	ios_iolat_summary(c->q, lat, sizeof(lat));
 	if (*lat && ios_run_warn(out, "io.latency: %s", lat))
 		return -ENOMEM;
+	if (c->q->mq) {
+		out->qos_waits = c->q->qos_waits;
+		out->has_wbt = ios_rq_qos_id(c->q, IOS_RQ_QOS_WBT) != NULL;
+	}
+	for (unsigned t = 0; v2 && t < c->nr_tasks && t < out->nr_jobs; t++) {
+		out->jobs[t].has_waits = true;
+		out->jobs[t].waits = c->tasks[t].ioc.waits;
+	}
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */
 	out->cgroups = calloc(c->nr_cgroups, sizeof(*out->cgroups));
@@ -921,6 +972,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 			r->wb_foreign_pages = ws.foreign_pages;
 			r->wb_passes = ws.passes;
 		}
+		if (v2 && cg_v2_result(c, cg, r))
+			return -ENOMEM;
 	}
 	return 0;
 }

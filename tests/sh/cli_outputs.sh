@@ -118,6 +118,43 @@ grep -q '^ *none  *mq-deadline  *kyber  *bfq-6.12  *deadline$' cmp.txt || fail "
 "$BIN" compare mq.fio --schedulers kyber:read_lat_nsec=1000000,kyber >cmp2.txt 2>err ||
 	fail "compare with a kyber tunable per column"
 
+# cgroup v2 (blk-mq with groups): the text section and the JSON keys; an
+# io.max riops group shows that rate and a throttle wait, its unlimited
+# sibling none
+cat >v2.fio <<'EOF2'
+[global]
+rw=randread
+bs=4k
+size=64m
+runtime=1
+time_based
+[slow]
+cgroup=slow
+[fast]
+cgroup=fast
+EOF2
+set -- --scheduler mq-deadline --device ssd-nvme --set "cgroup.slow.io.max=259:0 riops=200" v2.fio
+"$BIN" run "$@" >v2.txt 2>err || fail "cgroup v2 run"
+grep -q '^Cgroup v2 (mq-deadline' v2.txt || fail "cgroup v2: no text section"
+grep -q 'set  : io.weight=100, io.max=rbps=max wbps=max riops=200 wiops=max' v2.txt ||
+	fail "cgroup v2: settings line"
+"$BIN" run --output-format=json "$@" >v2.json 2>err || fail "cgroup v2 json run"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - v2.json <<'EOF2' || fail "cgroup v2: JSON keys or numbers"
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = {x["path"]: x for x in d["iosched"]["cgroup_v2"]["groups"]}
+assert 190 <= g["slow"]["read"]["iops"] <= 210, g["slow"]["read"]
+assert g["slow"]["settings"]["riops"] == 200
+assert g["slow"]["waits"]["io_max"]["time_ns"] > 0
+assert g["fast"]["waits"]["io_max"]["time_ns"] == 0
+assert g["fast"]["read"]["iops"] > 1000
+assert d["jobs"][0]["iosched"]["waits"]["io_max"]["count"] > 0
+assert d["jobs"][1]["iosched"]["waits"]["io_max"]["count"] == 0
+assert "clat_p99_ns" in g["slow"]["read"]
+EOF2
+fi
+
 # repro (run from the top of the tree, where its seed jobs are): the report
 # it writes under --output-dir, --output and the seed jobs are distinct
 cd "$top" || exit 1
