@@ -875,6 +875,9 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 	ios_iolat_summary(c->q, lat, sizeof(lat));
 	if (*lat && ios_run_warn(out, "io.latency: %s", lat))
 		return -ENOMEM;
+	/* what compare's ideal needs (io.cost's hweights, or no control at all) */
+	out->iocost_enabled = cg_iocost_enabled(c);
+	out->io_weight_written = (cg_v2_files(c) & (1u << IOS_BLKCG_WEIGHT)) != 0;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */
 	out->cgroups = calloc(c->nr_cgroups, sizeof(*out->cgroups));
@@ -893,6 +896,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 		n++;
 		out->nr_cgroups = n;
 		r->weight_set = cg->weight;
+		if (cg->v2 && (cg->v2->written & (1u << IOS_BLKCG_WEIGHT)))
+			r->io_weight = cg->v2->weight_dev ? cg->v2->weight_dev : cg->v2->weight;
 		r->ioprio_set = cg->ioprio;
 		for (unsigned t = 0; t < c->nr_tasks; t++) {
 			const struct ios_job_result *jr = c->tasks[t].res;
