@@ -31,6 +31,7 @@
 #include "run_int.h"
 #include "block/blk_iocost.h"
 #include "block/blk_throttle.h"
+#include "block/blkcg_int.h"
 #include "iosched/scope.h"
 
 static const char *const gp_names[IOS_GROUP_POLICY_NR] = { "blkio", "tarasov2008", "uchida2008" };
@@ -379,16 +380,6 @@ static unsigned cg_v2_files(const struct run_ctx *c)
 		if (c->cgroups[i]->v2)
 			files |= c->cgroups[i]->v2->written;
 	return files;
-}
-
-/* io.cost.qos or io.cost.model written on the root: io.cost is installed (blk_iocost_rqos.c) */
-static bool cg_iocost_written(const struct run_ctx *c)
-{
-	const unsigned cost = (1u << IOS_BLKCG_COST_QOS) | (1u << IOS_BLKCG_COST_MODEL);
-
-	if (!c->nr_cgroups || !c->cgroups[0]->v2)
-		return (c->prerun_files & cost) != 0;
-	return ((c->cgroups[0]->v2->written | c->prerun_files) & cost) != 0;
 }
 
 /*
@@ -752,34 +743,11 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 
 	if (err)
 		return err;
-	/* blk-mq: the queue's group tree, for the v2 controllers (blk_cgroup.c) */
-	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ && c->q && !c->q->blkcg && c->nr_cgroups) {
-		c->q->blkcg = ios_blkcg_ctl_create(c->cgroups, c->nr_cgroups);
-		if (!c->q->blkcg)
-			return IOS_ERR(e, -ENOMEM, "out of memory");
-		/* io.cost: its rq_qos exists once io.cost.qos or .model was written (blk_iocost_init) */
-		if (cg_iocost_written(c)) {
-			int ret = ios_blk_iocost_init(c->q, ios_run_lab_hz(&c->lab), 0);
-
-			if (ret)
-				return IOS_ERR(e, ret, "io.cost: cannot install on the queue");
-		}
-	}
-	/* io.max: blk_throtl_init comes with the first io.max write, here or a job's prerun */
-	if (c->q && c->q->blkcg && !c->q->throtl_ops &&
-	    (ios_blk_throtl_wanted(c->q) || (c->prerun_files & (1u << IOS_BLKCG_MAX)))) {
-		err = ios_blk_throtl_init(c->q, ios_throtl_profile_for(c->lab.kernel, st->name),
-					  ios_run_lab_hz(&c->lab), ios_blkcg_resubmit, 0);
-		if (err)
-			return IOS_ERR(e, err, "io.max: blk-throttle could not start");
-		c->q->throtl_ops = &ios_blk_throtl_ops;
-	}
-	/* io.latency's policy joins the queue at the first write of the file */
-	if (c->q && c->q->blkcg && (cg_v2_files(c) & (1u << IOS_BLKCG_LATENCY))) {
-		err = ios_iolat_install(c->q, ios_run_lab_hz(&c->lab), 0);
-		if (err)
-			return IOS_ERR(e, err, "io.latency: %s", strerror(-err));
-	}
+	/* blk-mq: the queue's group tree and the v2 controllers (ios_blkcg_install) */
+	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ && c->q)
+		return ios_blkcg_install(c->q, c->cgroups, c->nr_cgroups, c->prerun_files,
+					 ios_throtl_profile_for(c->lab.kernel, st->name),
+					 ios_run_lab_hz(&c->lab), e);
 	return 0;
 }
 
