@@ -93,6 +93,21 @@ int ios_app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, stru
 /* Change a tenant's class and level (ioprio_set): the scheduler applies it at its next request. */
 int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int ioprio_class, int level,
 			    struct ios_err *e);
+/*
+ * Write @value to cgroup v2 file @file ("io.max", "io.weight", "io.latency",
+ * "io.prio.class", "io.bfq.weight"; "io.cost.qos" and "io.cost.model" on
+ * the root, @path NULL or "") of group @path ("a/b", made if missing, as
+ * mkdir -p would), as writing /sys/fs/cgroup/PATH/FILE would on Linux 6.12:
+ * the file's own parser decides (-EINVAL, -ERANGE, -ENODEV with its
+ * message; a refused write changes nothing). -EOPNOTSUPP on a
+ * single-queue scheduler; -ENOENT: no such file on that level. The group
+ * tree and the controllers the files ask for are built at the first
+ * ios_app_submit; after it a write is taken only where the controller
+ * re-reads the file (io.max, io.latency, io.weight and io.cost.* under
+ * io.cost), else -EALREADY. Tenants join groups by ios_app_tenant.cgroup.
+ */
+int ios_app_cgroup_write(struct ios_app *app, const char *path, const char *file,
+			 const char *value, struct ios_err *e);
 /* The warnings so far (ignored weights, ...), NULL past the last. */
 const char *ios_app_warning(const struct ios_app *app, size_t i);
 

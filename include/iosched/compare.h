@@ -50,9 +50,35 @@ double ios_metric_spread(const uint64_t *t, size_t n);
  * The promise of shares comes from the scheduler's descriptor
  * (enum ios_share_model in sched.h, field share_model).
  */
+/*
+ * Who divides the device between the cgroups of a column's run: the
+ * scheduler's model, or a cgroup v2 controller the run's settings turned
+ * on (ios_cmp_run_from_result reads them from the run's result).
+ */
+enum ios_share_ctl {
+	IOS_SHARE_CTL_SCHED = 0,	/* the scheduler's share_model alone */
+	/*
+	 * io.cost enabled (io.cost.qos enable=1): a cgroup's ideal is its
+	 * hweight_active (6.12 blk-iocost.c current_hweight: its io.weight
+	 * over the sum of its active siblings', multiplied down from the
+	 * root), its jobs split it by the scheduler's model; jobs in the root
+	 * or in a group with active descendants are not charged: no ideal
+	 */
+	IOS_SHARE_CTL_IOCOST,
+	/* io.weight written, io.cost off, a scheduler that reads no weight: no ideal */
+	IOS_SHARE_CTL_NONE,
+};
+
 struct ios_share_params {
 	enum ios_share_model model;
 	uint64_t slice_ns;		/* CFQ models: slice_sync in effect */
+	enum ios_share_ctl ctl;		/* 0: the scheduler's model */
+};
+
+/* A cgroup's io.weight for IOS_SHARE_CTL_IOCOST (a path as the jobs name it). */
+struct ios_share_group {
+	const char *path;		/* "a/b", no leading / (ios_cmp_run owns its copies) */
+	unsigned weight;		/* io.weight; 0: never written (100) */
 };
 
 /* What the share model needs to know of a job. */
@@ -81,6 +107,20 @@ double ios_share_group_weight(const struct ios_share_params *p, const char *cgro
  */
 int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job *jobs,
 		    size_t n, double *frac) IOS_MUST_CHECK;
+/*
+ * The same with the cgroups' io.weight (@groups[0..ng), the rest 100),
+ * which IOS_SHARE_CTL_IOCOST reads. A job without an ideal (no control)
+ * gets NaN; the others sum to 1 (or all are NaN). 0 or -ENOMEM.
+ */
+int ios_share_ideal_tree(const struct ios_share_params *p, const struct ios_share_job *jobs,
+			 size_t n, const struct ios_share_group *groups, size_t ng,
+			 double *frac) IOS_MUST_CHECK;
+/*
+ * io.cost's hweight_active of @cgroup when the jobs' groups are the active
+ * ones; NaN for the root, an inactive group, or one with active descendants.
+ */
+double ios_share_hweight(const struct ios_share_job *jobs, size_t n,
+			 const struct ios_share_group *groups, size_t ng, const char *cgroup);
 /*
  * The model a scheduler type follows, with slice_sync read from @tunables
  * (the scheduler's private area with defaults and settings applied; NULL:
@@ -111,8 +151,9 @@ struct ios_cmp_job {
 	uint64_t clat_p99_ns;		/* valid with has_p99 */
 	bool has_lat, has_p99;
 	double weight;			/* the job's queue weight in the share model */
-	double group_weight;		/* its cgroup's (ios_share_group_weight) */
-	double share;			/* ideal fraction of the total */
+	double group_weight;		/* its cgroup's (ios_share_group_weight; io.weight under io.cost) */
+	double share;			/* ideal fraction of the total; NaN: no control */
+	double group_share;		/* IOS_SHARE_CTL_IOCOST: its cgroup's hweight_active */
 	/* disk time (ios_job_result): charged by the scheduler, the device's share */
 	uint64_t disk_time_ns, device_time_ns;
 	double device_frac, charged_frac;	/* of the jobs' totals */
@@ -127,6 +168,8 @@ struct ios_cmp_run {
 	struct ios_share_params share;
 	struct ios_cmp_job *jobs;
 	size_t nr_jobs;
+	struct ios_share_group *groups;	/* the run's cgroups with their io.weight */
+	size_t nr_groups;
 	/* summary over all jobs */
 	uint64_t total_bytes;
 	uint64_t first_start_ns, last_finish_ns;
@@ -160,13 +203,16 @@ struct ios_share_row {
 	uint64_t xferred_kib;		/* the job's bytes / 1024 */
 	long long diff_pct;		/* ios_share_moyer_diff(); valid with has_diff */
 	bool has_diff;			/* false when the ideal is 0 */
+	bool has_ideal;			/* false: no control (share NaN), ideal_kib 0 */
 	double exact_diff_pct;		/* 100 * (xferred - ideal) / ideal, unrounded */
 };
 
 /*
  * The table of @cr: @rows gets cr->nr_jobs rows; *total_kib the sum of
  * xferred ("total data transferred"), *total_priority the sum of the jobs'
- * weights ("total priority"; in ms of slice for the CFQ models).
+ * weights ("total priority"; in ms of slice for the CFQ models). The
+ * ideals share the xferred of the jobs that have one (all of them, unless
+ * some are under no control).
  */
 void ios_cmp_share_rows(const struct ios_cmp_run *cr, struct ios_share_row *rows,
 			uint64_t *total_kib, double *total_priority);

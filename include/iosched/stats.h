@@ -239,6 +239,8 @@ struct ios_series;	/* plot.h */
 struct ios_cgroup_result {
 	char *path;			/* "" for the root group */
 	unsigned weight_set;		/* cgroup_weight= as given, 0 = unset */
+	/* io.weight as written (the device's, else "default"), 0 = never written (100) */
+	unsigned io_weight;
 	int ioprio_set;			/* cgroup.PATH.ioprio= as given, -1 = unset */
 	unsigned nr_jobs;		/* tasks (job clones) in the group */
 	uint64_t ios[IOS_DDIR_NR];	/* I/Os its jobs completed (fio's total_ios) */
@@ -301,6 +303,8 @@ struct ios_run_result {
 	struct ios_cgroup_result *cgroups;	/* NULL unless the workload names cgroups */
 	size_t nr_cgroups;
 	char group_policy[32];		/* lab.group_policy in effect ("blkio") */
+	/* blk-mq cgroup v2: io.cost.qos enable=1 on the root; io.weight written anywhere */
+	bool iocost_enabled, io_weight_written;
 	/* things the run ignored that the user asked for, one line each (cli prints them) */
 	char **warnings;
 	size_t nr_warnings;

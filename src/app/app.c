@@ -17,6 +17,8 @@
 #include "iosched/run.h"
 #include "iosched/sched.h"
 #include "iosched/scope.h"
+#include "block/blk_throttle.h"
+#include "block/blkcg_int.h"
 
 #define APP_FILE_ALIGN_SECTORS	2048u	/* 1 MiB */
 #define APP_MAX_WARN		16
@@ -57,6 +59,12 @@ struct ios_app {
 	struct ios_cgroup **cgroups;
 	unsigned nr_cgroups;
 	unsigned cpus;			/* lab.cpus: the blk-mq software contexts */
+	/*
+	 * The first ios_app_submit ran: the group tree and the v2
+	 * controllers are fixed (app_start), and a cgroup file may change
+	 * only where its controller re-reads it (conf_updated).
+	 */
+	bool started;
 	char *warn[APP_MAX_WARN];
 	unsigned nr_warn;
 	unsigned in_flight;
@@ -186,8 +194,12 @@ const char *ios_app_warning(const struct ios_app *capp, size_t i)
 
 static void app_free(struct ios_app *app)
 {
-	if (app->q)
+	if (app->q) {
+		/* as the runner's ctx_free: the tree first, then the queue's policies */
+		ios_blkcg_ctl_destroy(app->q->blkcg);
+		app->q->blkcg = NULL;
 		ios_queue_destroy(app->q);
+	}
 	ios_host_destroy(app->h);
 	for (unsigned i = 0; i < app->nr_files; i++)
 		free(app->files[i].path);
@@ -197,6 +209,7 @@ static void app_free(struct ios_app *app)
 	free(app->tenants);
 	for (unsigned i = 0; i < app->nr_cgroups; i++) {
 		free(app->cgroups[i]->path);
+		free(app->cgroups[i]->v2);
 		free(app->cgroups[i]);
 	}
 	free(app->cgroups);
@@ -391,8 +404,11 @@ int ios_app_add_file(struct ios_app *app, const char *path, uint64_t size, unsig
 	return ret;
 }
 
-/* The group at @path (missing parents created), NULL on no memory. */
-static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
+/*
+ * The group at @path (missing parents created unless @find_only), NULL on
+ * no memory or, with @find_only, when it does not exist.
+ */
+static struct ios_cgroup *app_cgroup_at(struct ios_app *app, const char *path, bool find_only)
 {
 	struct ios_cgroup *cg = app->cgroups[0];
 	size_t n = path ? strlen(path) : 0;
@@ -405,6 +421,8 @@ static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
 		for (unsigned i = 0; i < app->nr_cgroups && !child; i++)
 			if (strlen(app->cgroups[i]->path) == k && !memcmp(app->cgroups[i]->path, path, k))
 				child = app->cgroups[i];
+		if (!child && find_only)
+			return NULL;
 		if (!child) {
 			v = realloc(app->cgroups, (app->nr_cgroups + 1) * sizeof(*v));
 			if (!v)
@@ -425,6 +443,17 @@ static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
 	return cg;
 }
 
+static struct ios_cgroup *app_cgroup(struct ios_app *app, const char *path)
+{
+	return app_cgroup_at(app, path, false);
+}
+
+/* A group path as the app takes it: "" or "a/b", no leading, trailing or doubled '/'. */
+static bool app_path_ok(const char *path)
+{
+	return *path != '/' && !(*path && path[strlen(path) - 1] == '/') && !strstr(path, "//");
+}
+
 /* The runner's checks (src/run/cgroup.c), for one tenant's path and weight. */
 static int app_cgroup_check(struct ios_app *app, const struct ios_app_tenant *t, struct ios_err *e)
 {
@@ -433,7 +462,7 @@ static int app_cgroup_check(struct ios_app *app, const struct ios_app_tenant *t,
 	char msg[512];
 	unsigned bad;
 
-	if (*path == '/' || (*path && path[strlen(path) - 1] == '/') || strstr(path, "//"))
+	if (!app_path_ok(path))
 		return IOS_ERR(e, -EINVAL, "tenant '%s': cgroup '%s': write it as \"a/b\", no "
 			       "leading, trailing or doubled '/'", t->name, path);
 	/* the same rules as a job's cgroup= and cgroup_weight= (ios_run_cgroups_check) */
@@ -500,6 +529,11 @@ static int app_tenant_add(struct ios_app *app, const struct ios_app_tenant *t, s
 		return IOS_ERR(e, -ERANGE, "tenant '%s': cpu %u: out of range, allowed 0..%u "
 			       "(lab.cpus=%u; raise it in ios_app_config.settings)", t->name, t->cpu,
 			       app->cpus - 1, app->cpus);
+	/* the tree is fixed at the first submit: a tenant may join a group in it only */
+	if (app->q->blkcg && !app_cgroup_at(app, t->cgroup, true))
+		return IOS_ERR(e, -EALREADY, "tenant '%s': cgroup %s is new, and the group tree "
+			       "with its cgroup files was built at the first ios_app_submit: add "
+			       "tenants in new groups before it", t->name, t->cgroup);
 	cg = app_cgroup(app, t->cgroup);
 	at = calloc(1, sizeof(*at));
 	v = realloc(app->tenants, (app->nr_tenants + 1) * sizeof(*v));
@@ -584,6 +618,125 @@ int ios_app_tenant_set_prio(struct ios_app *app, int tenant, int cls, int level,
 	return ret;
 }
 
+/* ---- cgroup v2 files ---- */
+
+/* lab.hz and lab.kernel at their defaults: the app reads lab.cpus only (app_geometry) */
+#define APP_HZ		250u
+#define APP_LAB_KERNEL	0	/* auto: the throttle profile of the scheduler's release */
+
+/*
+ * The first submit: the group tree and the controllers the files written
+ * so far ask for, as a run installs them before its first I/O
+ * (ios_blkcg_install, shared with src/run/cgroup.c). Nothing is built when
+ * no cgroup file was written: the app then runs as before this API.
+ */
+static int app_start(struct ios_app *app, struct ios_err *e)
+{
+	bool written = false;
+
+	if (app->started)
+		return 0;
+	app->started = true;
+	for (unsigned i = 0; i < app->nr_cgroups; i++)
+		written |= app->cgroups[i]->v2 && app->cgroups[i]->v2->written;
+	if (!written || ios_sched_layer(app->st) != IOS_SCHED_LAYER_MQ)
+		return 0;
+	return ios_blkcg_install(app->q, app->cgroups, app->nr_cgroups, 0,
+				 ios_throtl_profile_for(APP_LAB_KERNEL, app->st->name), APP_HZ, e);
+}
+
+static int app_cgroup_write(struct ios_app *app, const char *path, const char *file,
+			    const char *value, struct ios_err *e)
+{
+	enum ios_blkcg_file f = IOS_BLKCG_NR_FILES;
+	const struct ios_blkcg_cftype *ct;
+	struct ios_cgroup_v2 scratch;
+	struct ios_blkcg_devt dev;
+	struct ios_cgroup *cg;
+	struct ios_blkg *g = NULL;
+	char where[600];
+	bool root;
+	int ret;
+
+	path = path ? path : "";
+	if (!file || !value)
+		return IOS_ERR(e, -EINVAL, "ios_app_cgroup_write: no %s", file ? "value" : "file");
+	if (ios_sched_layer(app->st) != IOS_SCHED_LAYER_MQ)
+		return IOS_ERR(e, -EOPNOTSUPP, "/sys/fs/cgroup/%s%s%s: cgroup v2 I/O controllers are "
+			       "modelled on blk-mq (Linux 6.12) and %s runs the single-queue layer; "
+			       "open the app with a blk-mq scheduler (none, mq-deadline, kyber, bfq)",
+			       path, *path ? "/" : "", file, app->st->name);
+	for (int i = 0; i < IOS_BLKCG_NR_FILES; i++)
+		if (!strcmp(ios_blkcg_cftype((enum ios_blkcg_file)i)->name, file))
+			f = (enum ios_blkcg_file)i;
+	if (f == IOS_BLKCG_NR_FILES)
+		return IOS_ERR(e, -ENOENT, "ios_app_cgroup_write: '%s': iosched models the cgroup v2 "
+			       "I/O files io.weight, io.max, io.latency, io.prio.class, "
+			       "io.bfq.weight, and io.cost.qos and io.cost.model on the root", file);
+	if (!app_path_ok(path))
+		return IOS_ERR(e, -EINVAL, "ios_app_cgroup_write: cgroup '%s': write it as \"a/b\", "
+			       "no leading, trailing or doubled '/'", path);
+	ct = ios_blkcg_cftype(f);
+	root = !*path;
+	/* the files each level has (cgroup-defs.h flags): a missing file is -ENOENT */
+	if (root && (ct->flags & IOS_CFTYPE_NOT_ON_ROOT))
+		return IOS_ERR(e, -ENOENT, "%s does not exist on the root cgroup (CFTYPE_NOT_ON_ROOT "
+			       "in %s, Linux 6.12): name a child group", ct->name, ct->kfile);
+	if (!root && (ct->flags & IOS_CFTYPE_ONLY_ON_ROOT))
+		return IOS_ERR(e, -ENOENT, "cgroup %s: %s exists only on the root cgroup "
+			       "(CFTYPE_ONLY_ON_ROOT in %s, Linux 6.12): pass path \"\"", path,
+			       ct->name, ct->kfile);
+	cg = app_cgroup_at(app, path, true);
+	if (app->started) {
+		/* 6.12's write handlers tell the controller (tg_conf_updated, ...); others never re-read */
+		g = cg && app->q->blkcg ? ios_blkg_of(app->q->blkcg, cg) : NULL;
+		if (!g)
+			return IOS_ERR(e, -EALREADY, "/sys/fs/cgroup/%s%s%s: the group tree and its "
+				       "controllers were built at the first ios_app_submit%s; write "
+				       "the cgroup files before it", path, *path ? "/" : "", file,
+				       cg ? " without cgroup files" : ", without this group");
+		if (!app->q->blkcg->conf_updated[f])
+			return IOS_ERR(e, -EALREADY, "/sys/fs/cgroup/%s%s%s: no controller re-reads "
+				       "%s once I/O started (none was installed for it at the first "
+				       "ios_app_submit, or it reads the file only then); write it "
+				       "before the first submit", path, *path ? "/" : "", file,
+				       ct->name);
+	}
+	/* the kernel's parser for the file (blkcg_conf.c), on a copy: a refused write changes nothing */
+	if (cg && cg->v2)
+		scratch = *cg->v2;
+	else
+		ios_cgroup_v2_init(&scratch);
+	ios_blkcg_devt_of(app->h->disk.profile, &dev);
+	snprintf(where, sizeof(where), "ios_app_cgroup_write: /sys/fs/cgroup/%s%s%s", path,
+		 *path ? "/" : "", file);
+	ret = ios_blkcg_conf_write(f, value, &dev, &scratch, where, e);
+	if (ret)
+		return ret;
+	if (!cg && !(cg = app_cgroup(app, path)))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (!cg->v2 && !(cg->v2 = malloc(sizeof(*cg->v2))))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	*cg->v2 = scratch;
+	if (g) {
+		app->q->blkcg->conf_updated[f](app->q, g, app->h->loop.now);
+		ios_queue_run(app->q, app->h->loop.now);
+	}
+	return 0;
+}
+
+int ios_app_cgroup_write(struct ios_app *app, const char *path, const char *file,
+			 const char *value, struct ios_err *e)
+{
+	int ret = app_enter(app, "ios_app_cgroup_write", e);
+
+	if (ret)
+		return ret;
+	ret = app_cgroup_write(app, path, file, value, e);
+	app_leave(app);
+	return ret;
+}
+
 /* ---- I/O ---- */
 
 static void app_bio_end(struct ios_bio *bio, uint64_t now_ns, int error)
@@ -637,6 +790,12 @@ static int app_submit(struct ios_app *app, int tenant, int file, int dir, uint64
 	if (app->real && (!buf || (uintptr_t)buf % 4096))
 		return IOS_ERR(e, -EINVAL, "%s: the buffer must be 4096-aligned for O_DIRECT on a "
 			       "real host", f->path);
+	if (!app->started) {
+		int ret = app_start(app, e);
+
+		if (ret)
+			return ret;
+	}
 	max = app->q->tun.max_sectors_bytes ? app->q->tun.max_sectors_bytes : len;
 	max -= max % 512;
 	n = (unsigned)((len + max - 1) / max);

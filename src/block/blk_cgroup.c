@@ -20,7 +20,10 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "blkcg_int.h"
+#include "blk_iocost.h"
+#include "blk_throttle.h"
 #include "iosched/blkcg.h"
 #include "iosched/request.h"
 
@@ -66,6 +69,56 @@ struct ios_blkg *ios_blkg_of(struct ios_blkcg_ctl *ctl, const struct ios_cgroup 
 	if (!ctl || !cg || cg->id >= ctl->nr_blkgs || ctl->blkgs[cg->id].cgroup != cg)
 		return NULL;
 	return &ctl->blkgs[cg->id];
+}
+
+/* ---- installing the controllers ---- */
+
+/* The files written in any group of @cgroups, as bits (1u << enum ios_blkcg_file). */
+static unsigned blkcg_written(struct ios_cgroup *const *cgroups, unsigned n)
+{
+	unsigned files = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (cgroups[i]->v2)
+			files |= cgroups[i]->v2->written;
+	return files;
+}
+
+int ios_blkcg_install(struct ios_queue *q, struct ios_cgroup *const *cgroups, unsigned n,
+		      unsigned later, const struct ios_throtl_profile *tp, unsigned hz,
+		      struct ios_err *e)
+{
+	const unsigned cost = (1u << IOS_BLKCG_COST_QOS) | (1u << IOS_BLKCG_COST_MODEL);
+	unsigned files = blkcg_written(cgroups, n) | later;
+	int err;
+
+	if (!q->blkcg && n) {
+		q->blkcg = ios_blkcg_ctl_create(cgroups, n);
+		if (!q->blkcg)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+		/* io.cost: its rq_qos exists once io.cost.qos or .model was written (blk_iocost_init) */
+		if (files & cost) {
+			err = ios_blk_iocost_init(q, hz, 0);
+			if (err)
+				return IOS_ERR(e, err, "io.cost: cannot install on the queue");
+		}
+	}
+	if (!q->blkcg)
+		return 0;
+	/* io.max: blk_throtl_init comes with the first io.max write, now or later */
+	if (!q->throtl_ops && (ios_blk_throtl_wanted(q) || (later & (1u << IOS_BLKCG_MAX)))) {
+		err = ios_blk_throtl_init(q, tp, hz, ios_blkcg_resubmit, 0);
+		if (err)
+			return IOS_ERR(e, err, "io.max: blk-throttle could not start");
+		q->throtl_ops = &ios_blk_throtl_ops;
+	}
+	/* io.latency's policy joins the queue at the first write of the file */
+	if (files & (1u << IOS_BLKCG_LATENCY)) {
+		err = ios_iolat_install(q, hz, 0);
+		if (err)
+			return IOS_ERR(e, err, "io.latency: %s", strerror(-err));
+	}
+	return 0;
 }
 
 /* ---- the return-to-user delay ---- */

@@ -130,6 +130,23 @@ struct ios_blk_throtl_ops {
 	void (*exit)(struct ios_queue *q);
 };
 
+struct ios_throtl_profile;
+/*
+ * The v2 controllers on blk-mq queue @q before its first I/O, as a run and
+ * the application library (ios_app_cgroup_write) put them there: the
+ * group tree over @cgroups (ids 0..@n-1, parents first; built once), then
+ * io.cost when io.cost.qos or io.cost.model was written on the root
+ * (6.12 blk_iocost_init), blk-throttle at the first io.max
+ * (blk_throtl_init, lazy since 6.10) and io.latency at the first
+ * io.latency (blk_iolatency_init). @later: files that will be written
+ * after the start (a later job's exec_prerun), whose controller must be
+ * there to re-read them. @tp: blk-throttle's profile; @hz: lab.hz.
+ * 0 or -errno with @e saying which controller failed.
+ */
+int ios_blkcg_install(struct ios_queue *q, struct ios_cgroup *const *cgroups, unsigned n,
+		      unsigned later, const struct ios_throtl_profile *tp, unsigned hz,
+		      struct ios_err *e);
+
 /* A bio blk-throttle held goes on: Q trace, then ios_mq_submit_bio. */
 void ios_blkcg_resubmit(struct ios_queue *q, struct ios_bio *bio, uint64_t now);
 

@@ -144,8 +144,8 @@ static void mx_split(const size_t *idx, size_t n, const double *w, const int *cl
 		out[idx[k]] = cls[idx[k]] == best && sum > 0.0 ? total * w[idx[k]] / sum : 0.0;
 }
 
-int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job *jobs,
-		    size_t n, double *frac)
+static int mx_ideal_sched(const struct ios_share_params *p, const struct ios_share_job *jobs,
+			  size_t n, double *frac)
 {
 	/* entities: jobs 0..n-1, then groups n..2n-1 (at most one per job) */
 	double *w = calloc(2 * n + 1, sizeof(*w)), *val = calloc(2 * n + 1, sizeof(*val));
@@ -225,6 +225,171 @@ out:
 	return ret;
 }
 
+/* ---- io.cost: hierarchical weights ---- */
+
+#define MX_CGROUP_WEIGHT_DFL	100	/* CGROUP_WEIGHT_DFL, include/linux/cgroup.h */
+
+/* the length of the parent of @path[0..len): up to its last '/', 0 for the top */
+static size_t mx_parent_len(const char *path, size_t len)
+{
+	while (len && path[len - 1] != '/')
+		len--;
+	return len ? len - 1 : 0;
+}
+
+static size_t mx_skip_slash(const char **cg)
+{
+	while (*cg && **cg == '/')
+		(*cg)++;
+	return *cg ? strlen(*cg) : 0;
+}
+
+static double mx_io_weight(const struct ios_share_group *g, size_t ng, const char *path,
+			   size_t len)
+{
+	for (size_t i = 0; i < ng; i++) {
+		const char *gp = g[i].path;
+		size_t gl = mx_skip_slash(&gp);
+
+		if (gl == len && !memcmp(gp, path, len))
+			return g[i].weight ? g[i].weight : MX_CGROUP_WEIGHT_DFL;
+	}
+	return MX_CGROUP_WEIGHT_DFL;
+}
+
+/* is @path[0..len) a job's group or an ancestor of one (an active node)? */
+static bool mx_active(const struct ios_share_job *jobs, size_t n, const char *path, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *cg = jobs[i].cgroup;
+		size_t l = mx_skip_slash(&cg);
+
+		if (l >= len && !memcmp(cg, path, len) && (l == len || cg[len] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * 6.12 blk-iocost.c current_hweight: from the root down, each level
+ * multiplies by the node's active weight over its parent's
+ * child_active_sum. An internal node's active weight is its own weight
+ * (__propagate_weights sets parent_active = parent->weight), so with every
+ * job's group active this is a product of io.weight ratios among the
+ * active siblings at each level.
+ */
+double ios_share_hweight(const struct ios_share_job *jobs, size_t n,
+			 const struct ios_share_group *groups, size_t ng, const char *cgroup)
+{
+	const char *path = cgroup;
+	size_t len = mx_skip_slash(&path);
+	double hw = 1.0;
+
+	if (!len || !mx_active(jobs, n, path, len))
+		return NAN;
+	/* iocg_activate refuses a node whose descendants are active: it goes as the root */
+	for (size_t i = 0; i < n; i++) {
+		const char *cg = jobs[i].cgroup;
+		size_t l = mx_skip_slash(&cg);
+
+		if (l > len && !memcmp(cg, path, len) && cg[len] == '/')
+			return NAN;
+	}
+	while (len) {
+		size_t pl = mx_parent_len(path, len);
+		double sum = 0.0;
+
+		/* the active siblings: children of the parent that are active nodes */
+		for (size_t i = 0; i < n; i++) {
+			const char *cg = jobs[i].cgroup;
+			size_t l = mx_skip_slash(&cg), end, dup = 0;
+
+			if (l <= pl || (pl && (memcmp(cg, path, pl) || cg[pl] != '/')))
+				continue;
+			end = pl ? pl + 1 : 0;
+			while (end < l && cg[end] != '/')
+				end++;
+			/* count each sibling once: the first job under it */
+			for (size_t k = 0; k < i && !dup; k++) {
+				const char *o = jobs[k].cgroup;
+				size_t ol = mx_skip_slash(&o);
+
+				dup = ol >= end && !memcmp(o, cg, end) && (ol == end || o[end] == '/');
+			}
+			if (!dup)
+				sum += mx_io_weight(groups, ng, cg, end);
+		}
+		hw *= sum > 0.0 ? mx_io_weight(groups, ng, path, len) / sum : 0.0;
+		len = pl;
+	}
+	return hw;
+}
+
+/* io.cost divides between the groups, the scheduler's model inside each */
+static int mx_ideal_iocost(const struct ios_share_params *p, const struct ios_share_job *jobs,
+			   size_t n, const struct ios_share_group *groups, size_t ng, double *frac)
+{
+	double *w = calloc(n + 1, sizeof(*w));
+	int *cls = calloc(n + 1, sizeof(*cls));
+	size_t *idx = calloc(n + 1, sizeof(*idx));
+	bool *done = calloc(n + 1, sizeof(*done));
+	int ret = -ENOMEM;
+
+	if (!w || !cls || !idx || !done)
+		goto out;
+	ret = 0;
+	for (size_t i = 0; i < n; i++) {
+		cls[i] = p->model == IOS_SHARE_NONE ? IOS_IOPRIO_CLASS_BE
+						     : mx_class(jobs[i].ioprio_class);
+		w[i] = ios_share_job_weight(p, jobs[i].ioprio_class, jobs[i].ioprio_level);
+		frac[i] = NAN;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double hw;
+		size_t m = 0;
+
+		if (done[i])
+			continue;
+		hw = ios_share_hweight(jobs, n, groups, ng, jobs[i].cgroup);
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && mx_same_group(jobs[k].cgroup, jobs[i].cgroup)) {
+				done[k] = true;
+				idx[m++] = k;
+			}
+		if (isnan(hw))
+			continue;	/* not charged by io.cost: no ideal */
+		mx_split(idx, m, w, cls, hw, frac);
+	}
+out:
+	free(w);
+	free(cls);
+	free(idx);
+	free(done);
+	return ret;
+}
+
+int ios_share_ideal_tree(const struct ios_share_params *p, const struct ios_share_job *jobs,
+			 size_t n, const struct ios_share_group *groups, size_t ng, double *frac)
+{
+	switch (p->ctl) {
+	case IOS_SHARE_CTL_IOCOST:
+		return mx_ideal_iocost(p, jobs, n, groups, ng, frac);
+	case IOS_SHARE_CTL_NONE:
+		for (size_t i = 0; i < n; i++)
+			frac[i] = NAN;
+		return 0;
+	case IOS_SHARE_CTL_SCHED:
+		break;
+	}
+	return mx_ideal_sched(p, jobs, n, frac);
+}
+
+int ios_share_ideal(const struct ios_share_params *p, const struct ios_share_job *jobs,
+		    size_t n, double *frac)
+{
+	return ios_share_ideal_tree(p, jobs, n, NULL, 0, frac);
+}
+
 double ios_share_group_weight(const struct ios_share_params *p, const char *cgroup,
 			      unsigned cgroup_weight)
 {
@@ -266,6 +431,25 @@ void ios_share_params_of(const struct ios_sched_type *st, const void *tunables,
 
 void ios_share_describe(const struct ios_share_params *p, char *buf, size_t len)
 {
+	if (p->ctl == IOS_SHARE_CTL_NONE) {
+		snprintf(buf, len, "no control: io.weight is written, but io.cost is not "
+			 "enabled (io.cost.qos enable=1) and the scheduler reads no weight, "
+			 "so nothing promises a share");
+		return;
+	}
+	if (p->ctl == IOS_SHARE_CTL_IOCOST) {
+		struct ios_share_params sp = *p;
+		char inner[400];
+
+		sp.ctl = IOS_SHARE_CTL_SCHED;
+		ios_share_describe(&sp, inner, sizeof(inner));
+		snprintf(buf, len, "io.cost hweight_active (6.12 current_hweight): each cgroup's "
+			 "io.weight over the sum of its active siblings' (the groups with jobs in "
+			 "or below them), multiplied down from the root; jobs in the root or in a "
+			 "group with active descendants are not charged (no control); inside a "
+			 "group: %s", inner);
+		return;
+	}
 	switch (p->model) {
 	case IOS_SHARE_CFQ_SLICE:
 		snprintf(buf, len, "CFQ slice length per level, base + base/5*(4-prio) with "
@@ -315,6 +499,9 @@ void ios_cmp_run_free(struct ios_cmp_run *cr)
 		free(cr->jobs[i].cgroup);
 	}
 	free(cr->jobs);
+	for (size_t i = 0; cr->groups && i < cr->nr_groups; i++)
+		free((char *)cr->groups[i].path);
+	free(cr->groups);
 	free(cr->label);
 	memset(cr, 0, sizeof(*cr));
 }
@@ -406,7 +593,7 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 	}
 	cr->min_max_bw = ios_metric_min_max(bw, n);
 	cr->finish_spread = ios_metric_spread(fin, n);
-	ret = ios_share_ideal(&cr->share, sj, n, frac);
+	ret = ios_share_ideal_tree(&cr->share, sj, n, cr->groups, cr->nr_groups, frac);
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -415,6 +602,15 @@ int ios_cmp_run_summarise(struct ios_cmp_run *cr)
 
 		j->share = frac[i];
 		j->weight = ios_share_job_weight(&cr->share, j->ioprio_class, j->ioprio_level);
+		j->group_share = NAN;
+		if (cr->share.ctl == IOS_SHARE_CTL_IOCOST) {
+			const char *cg = j->cgroup;
+			size_t l = mx_skip_slash(&cg);
+
+			j->group_share = ios_share_hweight(sj, n, cr->groups, cr->nr_groups, j->cgroup);
+			j->group_weight = l ? mx_io_weight(cr->groups, cr->nr_groups, cg, l) : 0.0;
+			continue;
+		}
 		/* the runner gives a group the weight any of its jobs sets */
 		for (size_t k = 0; k < n && !cw; k++)
 			if (mx_same_group(cr->jobs[k].cgroup, j->cgroup))
@@ -448,6 +644,30 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 	cr->seed = r->seed;
 	cr->sim_end_ns = r->sim_end_ns;
 	cr->share = *sp;
+	/*
+	 * The run's cgroup v2 settings pick who divides the device: io.cost
+	 * once enabled (it sits above any scheduler), or nothing when io.weight
+	 * was written for a scheduler that reads no weight (none, mq-deadline,
+	 * kyber; BFQ keeps its own model, by io.bfq.weight)
+	 */
+	if (r->iocost_enabled)
+		cr->share.ctl = IOS_SHARE_CTL_IOCOST;
+	else if (r->io_weight_written && sp->model == IOS_SHARE_NONE)
+		cr->share.ctl = IOS_SHARE_CTL_NONE;
+	if (r->nr_cgroups) {
+		cr->groups = calloc(r->nr_cgroups, sizeof(*cr->groups));
+		if (!cr->groups)
+			goto nomem;
+		for (size_t i = 0; i < r->nr_cgroups; i++) {
+			char *gp = mx_strdup(r->cgroups[i].path ? r->cgroups[i].path : "");
+
+			if (!gp)
+				goto nomem;
+			cr->groups[i].path = gp;
+			cr->groups[i].weight = r->cgroups[i].io_weight;
+			cr->nr_groups++;
+		}
+	}
 	cr->charges_time = r->sched_charges_time;
 	cr->nr_jobs = r->nr_jobs;
 	for (size_t i = 0; i < r->nr_jobs; i++) {
@@ -466,6 +686,14 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 		j->ioprio_class = jr->ioprio_class;
 		j->ioprio_level = jr->ioprio_level;
 		j->cgroup_weight = jr->cgroup_weight;
+		/* the group's weight as the run set it (io.bfq.weight replaces cgroup_weight=) */
+		for (size_t g = 0; g < r->nr_cgroups; g++) {
+			const char *gp = r->cgroups[g].path;
+
+			if (j->cgroup && gp && mx_skip_slash(&gp) && !strcmp(gp, j->cgroup) &&
+			    r->cgroups[g].weight_set)
+				j->cgroup_weight = r->cgroups[g].weight_set;
+		}
 		j->start_ns = jr->start_ns;
 		j->finish_ns = jr->finish_ns;
 		j->disk_time_ns = jr->disk_time_ns;
@@ -518,15 +746,22 @@ void ios_cmp_share_rows(const struct ios_cmp_run *cr, struct ios_share_row *rows
 	uint64_t total = 0;
 	double prio = 0.0;
 
+	uint64_t controlled = 0;
+
 	for (size_t i = 0; i < cr->nr_jobs; i++) {
 		total += cr->jobs[i].bytes / 1024;
 		prio += cr->jobs[i].weight;
+		if (!isnan(cr->jobs[i].share))
+			controlled += cr->jobs[i].bytes / 1024;
 	}
 	for (size_t i = 0; i < cr->nr_jobs; i++) {
 		struct ios_share_row *row = &rows[i];
 		/* a hair above so that exact quotients (887264 / 8) do not round down */
-		double ideal = (double)total * cr->jobs[i].share;
+		double ideal = (double)controlled * cr->jobs[i].share;
 
+		row->has_ideal = !isnan(cr->jobs[i].share);
+		if (!row->has_ideal)
+			ideal = 0.0;
 		row->xferred_kib = cr->jobs[i].bytes / 1024;
 		row->ideal_kib = (uint64_t)floor(ideal * (1.0 + 1e-12));
 		row->has_diff = row->ideal_kib > 0;

@@ -215,6 +215,23 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 		ios_buf_puts(out, r->share.model == IOS_SHARE_BFQ_WEIGHT
 			     ? " (the root's own queues compete with these by their weight)\n" : "\n");
 	}
+	if (r->share.ctl == IOS_SHARE_CTL_IOCOST) {
+		/* each charged group once, in job order: io.weight and hweight_active */
+		ios_buf_puts(out, "io.weight, hweight_active:");
+		for (size_t i = 0; i < r->nr_jobs; i++) {
+			const struct ios_cmp_job *j = &r->jobs[i];
+			size_t k;
+
+			for (k = 0; k < i; k++)
+				if (cc_same_group(r->jobs[k].cgroup, j->cgroup))
+					break;
+			if (k < i || isnan(j->group_share))
+				continue;
+			ios_buf_printf(out, " %s=%.6g %.1f%%", j->cgroup, j->group_weight,
+				       100.0 * j->group_share);
+		}
+		ios_buf_puts(out, "\n");
+	}
 	ios_buf_printf(out, "total data transferred: %" PRIu64 "\n", total);
 	ios_buf_printf(out, "%-5s %4s %10s %10s %6s  %s%s\n", "class", "prio", "ideal", "xferred",
 		       "%diff", groups ? "cgroup          " : "", "job");
@@ -230,8 +247,14 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 			snprintf(grp, sizeof(grp), "%-15s ", j->cgroup ? j->cgroup : "/");
 		else
 			grp[0] = '\0';
-		ios_buf_printf(out, "%-5s %4d %10" PRIu64 " %10" PRIu64 " %6s  %s%s\n",
-			       cc_class_name(j->ioprio_class), j->ioprio_level, rows[i].ideal_kib,
+		char ideal[32];
+
+		if (rows[i].has_ideal)
+			snprintf(ideal, sizeof(ideal), "%" PRIu64, rows[i].ideal_kib);
+		else
+			snprintf(ideal, sizeof(ideal), "no control");
+		ios_buf_printf(out, "%-5s %4d %10s %10" PRIu64 " %6s  %s%s\n",
+			       cc_class_name(j->ioprio_class), j->ioprio_level, ideal,
 			       rows[i].xferred_kib, diff, grp, j->name);
 	}
 	cc_shares_time_text(out, r);
@@ -399,7 +422,10 @@ static int cc_js_run(struct ios_jw *w, const struct ios_cmp_run *r, bool shares)
 			ios_jw_str(w, "job", r->jobs[i].name);
 			ios_jw_str(w, "class", cc_class_name(r->jobs[i].ioprio_class));
 			ios_jw_int(w, "prio", r->jobs[i].ioprio_level);
-			ios_jw_u64(w, "ideal_kib", rows[i].ideal_kib);
+			if (rows[i].has_ideal)
+				ios_jw_u64(w, "ideal_kib", rows[i].ideal_kib);
+			else
+				ios_jw_str(w, "ideal_kib", NULL);	/* no control */
 			ios_jw_u64(w, "xferred_kib", rows[i].xferred_kib);
 			ios_jw_dbl(w, "ideal_device_ms", (double)(r->total_device_ns / IOS_NSEC_PER_MSEC) *
 				   r->jobs[i].share);

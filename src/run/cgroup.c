@@ -382,16 +382,6 @@ static unsigned cg_v2_files(const struct run_ctx *c)
 	return files;
 }
 
-/* io.cost.qos or io.cost.model written on the root: io.cost is installed (blk_iocost_rqos.c) */
-static bool cg_iocost_written(const struct run_ctx *c)
-{
-	const unsigned cost = (1u << IOS_BLKCG_COST_QOS) | (1u << IOS_BLKCG_COST_MODEL);
-
-	if (!c->nr_cgroups || !c->cgroups[0]->v2)
-		return (c->prerun_files & cost) != 0;
-	return ((c->cgroups[0]->v2->written | c->prerun_files) & cost) != 0;
-}
-
 /*
  * Files whose controller is not modelled yet (docs/cgroup-v2-plan.md §12):
  * a run that sets them says so once, naming the step that will model each.
@@ -753,34 +743,11 @@ int ios_run_cgroups_check(struct run_ctx *c, const struct ios_sched_type *st,
 
 	if (err)
 		return err;
-	/* blk-mq: the queue's group tree, for the v2 controllers (blk_cgroup.c) */
-	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ && c->q && !c->q->blkcg && c->nr_cgroups) {
-		c->q->blkcg = ios_blkcg_ctl_create(c->cgroups, c->nr_cgroups);
-		if (!c->q->blkcg)
-			return IOS_ERR(e, -ENOMEM, "out of memory");
-		/* io.cost: its rq_qos exists once io.cost.qos or .model was written (blk_iocost_init) */
-		if (cg_iocost_written(c)) {
-			int ret = ios_blk_iocost_init(c->q, ios_run_lab_hz(&c->lab), 0);
-
-			if (ret)
-				return IOS_ERR(e, ret, "io.cost: cannot install on the queue");
-		}
-	}
-	/* io.max: blk_throtl_init comes with the first io.max write, here or a job's prerun */
-	if (c->q && c->q->blkcg && !c->q->throtl_ops &&
-	    (ios_blk_throtl_wanted(c->q) || (c->prerun_files & (1u << IOS_BLKCG_MAX)))) {
-		err = ios_blk_throtl_init(c->q, ios_throtl_profile_for(c->lab.kernel, st->name),
-					  ios_run_lab_hz(&c->lab), ios_blkcg_resubmit, 0);
-		if (err)
-			return IOS_ERR(e, err, "io.max: blk-throttle could not start");
-		c->q->throtl_ops = &ios_blk_throtl_ops;
-	}
-	/* io.latency's policy joins the queue at the first write of the file */
-	if (c->q && c->q->blkcg && (cg_v2_files(c) & (1u << IOS_BLKCG_LATENCY))) {
-		err = ios_iolat_install(c->q, ios_run_lab_hz(&c->lab), 0);
-		if (err)
-			return IOS_ERR(e, err, "io.latency: %s", strerror(-err));
-	}
+	/* blk-mq: the queue's group tree and the v2 controllers (ios_blkcg_install) */
+	if (ios_sched_layer(st) == IOS_SCHED_LAYER_MQ && c->q)
+		return ios_blkcg_install(c->q, c->cgroups, c->nr_cgroups, c->prerun_files,
+					 ios_throtl_profile_for(c->lab.kernel, st->name),
+					 ios_run_lab_hz(&c->lab), e);
 	return 0;
 }
 
@@ -926,6 +893,9 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 		out->jobs[t].has_waits = true;
 		out->jobs[t].waits = c->tasks[t].ioc.waits;
 	}
+	/* what compare's ideal needs (io.cost's hweights, or no control at all) */
+	out->iocost_enabled = cg_iocost_enabled(c);
+	out->io_weight_written = (cg_v2_files(c) & (1u << IOS_BLKCG_WEIGHT)) != 0;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */
 	out->cgroups = calloc(c->nr_cgroups, sizeof(*out->cgroups));
@@ -944,6 +914,8 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 		n++;
 		out->nr_cgroups = n;
 		r->weight_set = cg->weight;
+		if (cg->v2 && (cg->v2->written & (1u << IOS_BLKCG_WEIGHT)))
+			r->io_weight = cg->v2->weight_dev ? cg->v2->weight_dev : cg->v2->weight;
 		r->ioprio_set = cg->ioprio;
 		for (unsigned t = 0; t < c->nr_tasks; t++) {
 			const struct ios_job_result *jr = c->tasks[t].res;

@@ -16,6 +16,10 @@
  *  - compare with the blk-mq schedulers (bfq-6.12, kyber, mq-deadline,
  *    none) beside bfq 4.19: names, bytes, a plain run, worker-independent.
  *  - the pool: the first failure in task order, the tasks past it skipped.
+ *  - compare's ideal under cgroup v2: io.cost enabled with io.weight
+ *    500:100 gives 83.3 %/16.7 % (hweight_active), a two-level tree
+ *    multiplies down, root jobs and internal nodes have none; none with
+ *    io.weight but no io.cost has no ideal ("no control" in the report).
  */
 #include <math.h>
 #include <string.h>
@@ -181,6 +185,68 @@ static int test_compare_errors(void)
 	return T_PASS;
 }
 
+static const char v2_job[] =
+	"[global]\nrw=randread\nbs=4k\ndirect=1\nsize=64m\nruntime=200ms\ntime_based\n"
+	"ioengine=libaio\niodepth=8\n[a]\ncgroup=a\n[b]\ncgroup=b\n";
+
+static int test_compare_iocost(void)
+{
+	struct ios_share_params p = { IOS_SHARE_NONE, 0, IOS_SHARE_CTL_IOCOST };
+	struct ios_share_group g2[] = { { "a", 300 }, { "a/x", 300 }, { "a/y", 0 }, { "b", 0 } };
+	struct ios_share_job tree[] = { { 2, 4, "a/x", 0 }, { 2, 4, "a/y", 0 }, { 2, 4, "b", 0 },
+					{ 2, 4, NULL, 0 } };
+	struct ios_jobfile jf = { 0 };
+	struct ios_cmp_column *cols = NULL;
+	struct ios_settings set = { 0 };
+	struct ios_run_config cfg = { .seed = 1, .device = "ssd" };
+	struct ios_exp_opts one = { 1, NULL, NULL };
+	struct ios_cmp_results r;
+	struct ios_buf b;
+	struct ios_err e = { 0 };
+	double frac[4];
+	size_t nr = 0;
+
+	/* two levels: a 300 beside b 100 (75 %), then x 300 beside y 100; the root: none */
+	T_ASSERT_EQ(ios_share_ideal_tree(&p, tree, 4, g2, 4, frac), 0);
+	T_ASSERT(fabs(frac[0] - 0.5625) < 1e-9 && fabs(frac[1] - 0.1875) < 1e-9);
+	T_ASSERT(fabs(frac[2] - 0.25) < 1e-9 && isnan(frac[3]));
+	/* a job in "a" itself, whose children are active, is not charged */
+	tree[3].cgroup = "a";
+	T_ASSERT_EQ(ios_share_ideal_tree(&p, tree, 4, g2, 4, frac), 0);
+	T_ASSERT(isnan(frac[3]) && fabs(frac[2] - 0.25) < 1e-9);
+	p.ctl = IOS_SHARE_CTL_NONE;
+	T_ASSERT_EQ(ios_share_ideal_tree(&p, tree, 4, g2, 4, frac), 0);
+	T_ASSERT(isnan(frac[0]) && isnan(frac[2]));
+
+	/* end to end: the columns' settings decide the ideal */
+	T_ASSERT_EQ(parse_tiny(&jf, v2_job), 0);
+	T_ASSERT_EQ(ios_settings_add(&set, "cgroup.a.io.weight", "500", "--set"), 0);
+	T_ASSERT_EQ(ios_settings_add(&set, "cgroup.b.io.weight", "100", "--set"), 0);
+	T_ASSERT_EQ(ios_cmp_columns_parse("none:cgroup.io.cost.qos=enable=1,none,bfq-6.12", &set,
+					  cfg.device, &cols, &nr, &e), 0);
+	T_ASSERT_EQ(ios_cmp_run_all(&jf, &cfg, cols, nr, &one, &r), 0);
+	T_ASSERT_EQ(r.runs[0].share.ctl, IOS_SHARE_CTL_IOCOST);
+	T_ASSERT_MSG(fabs(r.runs[0].jobs[0].share - 500.0 / 600.0) < 1e-9, "%f",
+		     r.runs[0].jobs[0].share);
+	T_ASSERT(fabs(r.runs[0].jobs[1].share - 100.0 / 600.0) < 1e-9);
+	T_ASSERT(fabs(r.runs[0].jobs[0].group_share - 500.0 / 600.0) < 1e-9);
+	T_ASSERT_EQ(r.runs[1].share.ctl, IOS_SHARE_CTL_NONE);
+	T_ASSERT(isnan(r.runs[1].jobs[0].share) && isnan(r.runs[1].jobs[1].share));
+	/* BFQ reads io.bfq.weight, not io.weight: its own model, groups at 100 each */
+	T_ASSERT_EQ(r.runs[2].share.ctl, IOS_SHARE_CTL_SCHED);
+	T_ASSERT(fabs(r.runs[2].jobs[0].share - 0.5) < 1e-9);
+	T_ASSERT_EQ(report_text(&r, &b), 0);
+	T_ASSERT_MSG(strstr(b.s, "io.weight, hweight_active: a=500 83.3% b=100 16.7%") != NULL,
+		     "%s", b.s);
+	T_ASSERT(strstr(b.s, "no control") != NULL);
+	ios_buf_free(&b);
+	ios_cmp_results_free(&r);
+	ios_cmp_columns_free(cols, nr);
+	ios_settings_free(&set);
+	ios_jobfile_free(&jf);
+	return T_PASS;
+}
+
 static const char *const my_columns[] = { "noop", "deadline", NULL };
 static const struct ios_repro_check my_checks[] = {
 	{ .column = "noop", .m = IOS_RM_SPREAD, .lo = NAN, .hi = 1.0, .row = "test" },
@@ -283,5 +349,6 @@ static int test_pool(void)
 
 int main(void)
 {
-	return T_RUN(test_compare, test_compare_mq, test_compare_errors, test_repro, test_pool);
+	return T_RUN(test_compare, test_compare_mq, test_compare_errors, test_compare_iocost, test_repro,
+		     test_pool);
 }

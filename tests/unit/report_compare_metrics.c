@@ -69,7 +69,7 @@ static struct ios_share_job sj(int cls, int level, const char *cg, unsigned w)
 
 static int test_cfq_levels(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL, IOS_SHARE_CTL_SCHED };
 	struct ios_share_job j[3] = { sj(2, 0, NULL, 0), sj(2, 4, NULL, 0), sj(2, 7, NULL, 0) };
 	double f[3];
 
@@ -91,7 +91,7 @@ static int test_cfq_levels(void)
 
 static int test_strict_classes(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_SLICE, 100 * 1000000ULL, IOS_SHARE_CTL_SCHED };
 	struct ios_share_job j[4] = { sj(2, 0, NULL, 0), sj(1, 7, NULL, 0), sj(1, 4, NULL, 0),
 				      sj(3, 7, NULL, 0) };
 	double f[4];
@@ -117,7 +117,7 @@ static int test_strict_classes(void)
 
 static int test_cfq_groups(void)
 {
-	struct ios_share_params p = { IOS_SHARE_CFQ_GROUP_SLICE, 100 * 1000000ULL };
+	struct ios_share_params p = { IOS_SHARE_CFQ_GROUP_SLICE, 100 * 1000000ULL, IOS_SHARE_CTL_SCHED };
 	/* a (weight 1000, set on its second job) holds levels 0 and 4; b default; root */
 	struct ios_share_job j[4] = { sj(2, 0, "a", 0), sj(2, 4, "/a", 1000), sj(2, 4, "b", 0),
 				      sj(2, 4, NULL, 0) };
@@ -143,7 +143,7 @@ static int test_cfq_groups(void)
 
 static int test_bfq(void)
 {
-	struct ios_share_params p = { IOS_SHARE_BFQ_WEIGHT, 0 };
+	struct ios_share_params p = { IOS_SHARE_BFQ_WEIGHT, 0, IOS_SHARE_CTL_SCHED };
 	struct ios_share_job j[3] = { sj(2, 0, NULL, 0), sj(2, 4, NULL, 0), sj(2, 7, NULL, 0) };
 	struct ios_share_job g[3] = { sj(2, 4, "a", 200), sj(2, 0, "a", 0), sj(2, 4, NULL, 0) };
 	double f[3];
