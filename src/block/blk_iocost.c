@@ -38,11 +38,8 @@
  *  - the configuration: io.cost.qos (enable, ctrl, rpct/rlat/wpct/wlat,
  *    min/max), io.cost.model, io.weight default and per device.
  *
- * Left for step 4b (blk_iocost_donate.c), at the places named *_4b below:
- * transfer_surpluses (a would-be donor keeps its inuse), debt
- * (iocg_incur_debt, iocg_pay_debt: an over-budget issue-as-root bio or
- * merge is committed at once, pushing the group's vtime ahead, instead of
- * becoming debt), delays (iocg_kick_delay) and ioc_forgive_debts.
+ * Step 4b lives in blk_iocost_donate.c: transfer_surpluses, debt
+ * (iocg_incur_debt, iocg_pay_debt), iocg_kick_delay, ioc_forgive_debts.
  * Not modelled: per-CPU counters (one set), the stats' upward flush
  * (leaf usage and wait only), wbt_disable_default (no wbt in the lab),
  * queue freezing around a write, fatal signals. The active list is
