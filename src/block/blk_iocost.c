@@ -38,11 +38,8 @@
  *  - the configuration: io.cost.qos (enable, ctrl, rpct/rlat/wpct/wlat,
  *    min/max), io.cost.model, io.weight default and per device.
  *
- * Left for step 4b (blk_iocost_donate.c), at the places named *_4b below:
- * transfer_surpluses (a would-be donor keeps its inuse), debt
- * (iocg_incur_debt, iocg_pay_debt: an over-budget issue-as-root bio or
- * merge is committed at once, pushing the group's vtime ahead, instead of
- * becoming debt), delays (iocg_kick_delay) and ioc_forgive_debts.
+ * Step 4b lives in blk_iocost_donate.c: transfer_surpluses, debt
+ * (iocg_incur_debt, iocg_pay_debt), iocg_kick_delay, ioc_forgive_debts.
  * Not modelled: per-CPU counters (one set), the stats' upward flush
  * (leaf usage and wait only), wbt_disable_default (no wbt in the lab),
  * queue freezing around a write, fatal signals. The active list is
@@ -52,7 +49,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "block/blk_iocost.h"
+#include "block/blk_iocost_int.h"
 #include "iosched/request.h"
 
 enum {
@@ -76,7 +73,7 @@ enum {
 #define VTIME_PER_USEC	IOS_IOCOST_VTIME_PER_USEC
 #define VTIME_PER_NSEC	(VTIME_PER_SEC / 1000000000ull)
 #define AUTOP_CYCLE_NSEC (10ull * 1000000000ull)
-#define NEVER		UINT64_MAX
+#define NEVER		IOC_NEVER
 
 const char *const ios_iocost_autop_names[IOS_AUTOP_NR] = {
 	"invalid", "hdd", "ssd_qd1", "ssd_dfl", "ssd_fast",
@@ -122,87 +119,6 @@ static const uint32_t vrate_adj_pct[] = {
 	4, 4, 4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 16,
 };
 #define NR_VRATE_ADJ (sizeof(vrate_adj_pct) / sizeof(vrate_adj_pct[0]))
-
-struct ios_iocg {
-	struct ios_iocost *ioc;
-	unsigned level;
-	struct ios_iocg **ancestors;		/* [0] the root .. [level] self */
-	uint32_t cfg_weight, weight, active, inuse, last_inuse;
-	int64_t saved_margin;
-	uint64_t cursor;			/* sector; 0: none yet */
-	uint64_t vtime, done_vtime;
-	uint64_t active_period;
-	bool on_active;
-	uint64_t child_active_sum, child_inuse_sum;
-	int hweight_gen;
-	uint32_t hweight_active, hweight_inuse;
-	struct ios_iocost_bio *wait_head, *wait_tail;
-	unsigned nr_waiting;
-	uint64_t waitq_timer_at;		/* ns; NEVER: not queued */
-	uint64_t activated_at;			/* µs */
-	uint64_t abs_vusage, last_stat_abs_vusage, usage_delta_us;
-	uint64_t usage_us, wait_us, wait_since;	/* wait_since NEVER: not waiting */
-	uint64_t abs_vdebt;			/* always 0 until step 4b */
-};
-
-struct ioc_now {
-	uint64_t now_ns, now, vnow;
-};
-
-struct ios_iocost {
-	struct ios_blkcg_ctl *ctl;
-	struct ios_iocost_dev dev;
-	ios_iocost_release_fn release;
-	void *arg;
-	bool enabled, user_qos_params, user_cost_model;
-	uint32_t qos[IOS_QOS_NR];
-	uint64_t i_lcoefs[IOS_LCOEF_NR], lcoefs[IOS_LC_NR];
-	int64_t margin_min, margin_low, margin_target;
-	uint32_t period_us, timer_slack_ns;
-	uint64_t vrate_min, vrate_max;
-	bool running;
-	uint64_t timer_at;			/* ns; NEVER: not armed */
-	uint64_t vtime_rate, vtime_base_rate;
-	int64_t vtime_err;
-	uint64_t period_at, period_at_vtime;	/* µs, vtime */
-	uint64_t cur_period;
-	int busy_level;
-	bool weights_updated;
-	int hweight_gen;
-	uint64_t autop_too_fast_at, autop_too_slow_at;
-	int autop_idx;
-	/* ioc_pcpu_stat, one CPU */
-	uint64_t nr_met[2], nr_missed[2], last_met[2], last_missed[2];
-	uint64_t rq_wait_ns, last_rq_wait_ns;
-	/* the last period's signals, for the state view */
-	uint32_t last_rq_wait_pct, last_missed_ppm[2];
-	int last_nr_shortages, last_nr_lagging;
-	struct ios_iocg *iocgs;
-	unsigned nr_iocgs;
-	/* committed waiters not yet handed back (ioc_flush_releases) */
-	struct ios_iocost_bio *rel_head, **rel_tail;
-};
-
-static uint64_t div_round_up(uint64_t a, uint64_t b)
-{
-	return a / b + (a % b != 0);
-}
-
-/* time_before64/time_after64 over the wrapping vtime clock */
-static bool vbefore(uint64_t a, uint64_t b)
-{
-	return (int64_t)(a - b) < 0;
-}
-
-static uint64_t abs_cost_to_cost(uint64_t abs_cost, uint32_t hw_inuse)
-{
-	return div_round_up(abs_cost * WEIGHT_ONE, hw_inuse);
-}
-
-static uint64_t cost_to_abs_cost(uint64_t cost, uint32_t hw_inuse)
-{
-	return div_round_up(cost * hw_inuse, WEIGHT_ONE);
-}
 
 static void iocg_commit_bio(struct ios_iocg *iocg, struct ios_iocost_bio *b, uint64_t abs_cost,
 			    uint64_t cost)
@@ -535,6 +451,19 @@ static uint32_t current_hweight_max(struct ios_iocg *iocg)
 	return hwm ? hwm : 1;
 }
 
+void ios_iocg_propagate(struct ios_iocg *iocg, uint32_t active, uint32_t inuse, bool save,
+			const struct ioc_now *now, bool commit)
+{
+	__propagate_weights(iocg, active, inuse, save, now);
+	if (commit)
+		commit_weights(iocg->ioc);
+}
+
+void ios_iocg_hweight(struct ios_iocg *iocg, uint32_t *hwa, uint32_t *hwi)
+{
+	current_hweight(iocg, hwa, hwi);
+}
+
 static void weight_updated(struct ios_iocg *iocg, uint32_t dfl_weight, const struct ioc_now *now)
 {
 	uint32_t weight = iocg->cfg_weight ? iocg->cfg_weight : dfl_weight;
@@ -575,6 +504,8 @@ static bool iocg_activate(struct ios_iocg *iocg, uint64_t now_ns, struct ioc_now
 	iocg->activated_at = now->now;
 	if (!ioc->running) {
 		ioc->running = true;
+		ioc->dfgv_period_at = now->now;
+		ioc->dfgv_period_rem = 0;
 		ioc_start_period(ioc, now);
 	}
 	return true;
@@ -613,7 +544,8 @@ static void iocg_kick_waitq(struct ios_iocg *iocg, const struct ios_iocost_bio *
 	uint64_t expires;
 
 	current_hweight(iocg, &hwa, NULL);
-	/* step 4b: iocg_pay_debt from vbudget, iocg_kick_delay */
+	/* the debt is paid first; paying it in full restores hweight_inuse */
+	vbudget = ios_iocg_kick_debt(iocg, vbudget, hwa, now);
 	current_hweight(iocg, NULL, &hwi);
 	while (iocg->wait_head) {
 		struct ios_iocost_bio *b = iocg->wait_head;
@@ -655,6 +587,11 @@ static void iocg_kick_waitq(struct ios_iocg *iocg, const struct ios_iocost_bio *
 	}
 }
 
+void ios_iocg_kick(struct ios_iocg *iocg, const struct ioc_now *now)
+{
+	iocg_kick_waitq(iocg, NULL, now);
+}
+
 static void ioc_lat_stat(struct ios_iocost *ioc, uint32_t missed_ppm[2], uint32_t *rq_wait_pct)
 {
 	for (int rw = 0; rw < 2; rw++) {
@@ -677,22 +614,29 @@ static bool iocg_is_idle(const struct ios_iocg *iocg)
 	return iocg->active_period != iocg->ioc->cur_period && iocg->done_vtime == iocg->vtime;
 }
 
-static void ioc_check_iocgs(struct ios_iocost *ioc, const struct ioc_now *now)
+/* returns the number of groups in debt or delay (nr_debtors) */
+static int ioc_check_iocgs(struct ios_iocost *ioc, const struct ioc_now *now)
 {
+	int nr_debtors = 0;
+
 	for (unsigned i = 0; i < ioc->nr_iocgs; i++) {
 		struct ios_iocg *iocg = &ioc->iocgs[i];
+		bool debtor;
 
 		if (!iocg->on_active)
 			continue;
-		if (!iocg->wait_head && !iocg_is_idle(iocg))
+		debtor = iocg->abs_vdebt || iocg->delay;
+		if (!iocg->wait_head && !debtor && !iocg_is_idle(iocg))
 			continue;
 		if (iocg->wait_since != NEVER) {
 			iocg->wait_us += now->now - iocg->wait_since;
 			iocg->wait_since = now->now;
 		}
-		if (iocg->wait_head) {
-			/* waiters may oversleep a vrate or hweight change */
+		ios_iocg_flush_debt_stat(iocg, now);
+		if (iocg->wait_head || debtor) {
+			/* waiters may oversleep a vrate or hweight change; debts are paid */
 			iocg_kick_waitq(iocg, NULL, now);
+			nr_debtors += iocg->abs_vdebt || iocg->delay;
 		} else {
 			int64_t excess = (int64_t)(now->vnow - iocg->vtime) - ioc->margin_target;
 
@@ -707,6 +651,7 @@ static void ioc_check_iocgs(struct ios_iocost *ioc, const struct ioc_now *now)
 		}
 	}
 	commit_weights(ioc);
+	return nr_debtors;
 }
 
 /*
@@ -744,9 +689,9 @@ static uint32_t hweight_after_donation(struct ios_iocg *iocg, uint32_t old_hwi, 
 static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 {
 	struct ioc_now now;
-	int nr_shortages = 0, nr_lagging = 0;
+	int nr_shortages = 0, nr_lagging = 0, nr_debtors, nr_surpluses = 0;
 	uint32_t missed_ppm[2], rq_wait_pct, ppm_rthr, ppm_wthr;
-	uint64_t period_vtime;
+	uint64_t period_vtime, usage_us_sum = 0;
 
 	ioc->timer_at = NEVER;
 	ioc_lat_stat(ioc, missed_ppm, &rq_wait_pct);
@@ -759,7 +704,7 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 		return;
 	}
 
-	ioc_check_iocgs(ioc, &now);
+	nr_debtors = ioc_check_iocgs(ioc, &now);
 
 	for (unsigned i = 0; i < ioc->nr_iocgs; i++) {
 		struct ios_iocg *iocg = &ioc->iocgs[i];
@@ -779,12 +724,14 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 		current_hweight(iocg, &hw_active, &hw_inuse);
 
 		/* I/Os in flight longer than a period: only with latency targets */
-		if ((ppm_rthr != MILLION || ppm_wthr != MILLION) && vbefore(vdone, vtime) &&
+		if ((ppm_rthr != MILLION || ppm_wthr != MILLION) &&
+		    !ioc->ctl->blkgs[i].use_delay && vbefore(vdone, vtime) &&
 		    vbefore(now.vnow - MAX_LAGGING_PERIODS * period_vtime, vtime) &&
 		    vbefore(vdone, now.vnow - period_vtime))
 			nr_lagging++;
 
 		usage_us = iocg->usage_delta_us;
+		usage_us_sum += usage_us;
 		if (hw_inuse < hw_active ||
 		    (!iocg->wait_head && vbefore(vtime, now.vnow - (uint64_t)ioc->margin_low))) {
 			uint32_t hwa, old_hwi, hwm, new_hwi, usage;
@@ -810,7 +757,11 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 			hwm = current_hweight_max(iocg);
 			new_hwi = hweight_after_donation(iocg, old_hwi, hwm, usage, &now);
 			if (new_hwi < hwm && hwa >= 2) {
-				/* a donor: transfer_surpluses_4b (step 4b) lowers its inuse */
+				/* a donor: transfer_surpluses lowers its inuse below */
+				iocg->hweight_donating = hwa;
+				iocg->hweight_after_donation = new_hwi;
+				iocg->surplus = true;
+				nr_surpluses++;
 			} else if (!iocg->abs_vdebt) {
 				__propagate_weights(iocg, iocg->active, iocg->active, true, &now);
 				nr_shortages++;
@@ -820,6 +771,10 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 			nr_shortages++;
 		}
 	}
+	if (nr_surpluses && nr_shortages)
+		ios_ioc_transfer_surpluses(ioc, &now);
+	for (unsigned i = 0; i < ioc->nr_iocgs; i++)
+		ioc->iocgs[i].surplus = false;
 	commit_weights(ioc);
 
 	if (rq_wait_pct > RQ_WAIT_BUSY_PCT || missed_ppm[0] > ppm_rthr ||
@@ -850,7 +805,7 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 
 	ioc_adjust_base_vrate(ioc, nr_lagging);
 	ioc_refresh_params(ioc, false, now_ns);
-	/* step 4b: ioc_forgive_debts_4b */
+	ios_ioc_forgive_debts(ioc, usage_us_sum, nr_debtors, &now);
 
 	ioc->last_rq_wait_pct = rq_wait_pct;
 	ioc->last_missed_ppm[0] = missed_ppm[0];
@@ -948,6 +903,7 @@ int ios_iocost_throttle(struct ios_iocost *ioc, struct ios_iocost_bio *b, uint64
 
 	b->cost = 0;
 	b->committed = false;
+	b->throttle_task = false;
 	/* off until io.cost.qos enable=1; the root's bios are never charged */
 	if (!ioc->enabled)
 		return 0;
@@ -968,15 +924,13 @@ int ios_iocost_throttle(struct ios_iocost *ioc, struct ios_iocost_bio *b, uint64
 		return 0;
 	}
 	if (b->issue_as_root) {
-		/*
-		 * iocg_incur_debt_4b: the kernel lets it go as debt paid from
-		 * later budget; until step 4b it is charged at once.
-		 */
-		iocg_commit_bio(iocg, b, abs_cost, cost);
+		/* it goes now, as debt paid from later budget (uncharged: cost 0) */
+		ios_iocg_incur_debt(iocg, abs_cost, &now);
+		b->throttle_task = ios_iocg_kick_delay(iocg, &now);
 		return 0;
 	}
-	/* a group with waiters has its whole weight in use */
-	if (iocg->inuse != iocg->active)
+	/* a group with waiters has its whole weight in use (debt owns a debtor's) */
+	if (!iocg->abs_vdebt && iocg->inuse != iocg->active)
 		propagate_weights(iocg, iocg->active, iocg->active, true, &now);
 
 	b->abs_cost = abs_cost;
@@ -1001,6 +955,7 @@ void ios_iocost_merge(struct ios_iocost *ioc, struct ios_iocost_bio *b, uint64_t
 	uint64_t abs_cost, cost, bio_end = b->sector + b->nr_sectors;
 
 	b->cost = 0;
+	b->throttle_task = false;
 	if (!ioc->enabled)
 		return;
 	iocg = iocg_of(ioc, b->cg);
@@ -1018,8 +973,13 @@ void ios_iocost_merge(struct ios_iocost *ioc, struct ios_iocost_bio *b, uint64_t
 		iocg_commit_bio(iocg, b, abs_cost, cost);
 		return;
 	}
-	/* iocg_incur_debt_4b: over budget, the kernel books debt; charged here */
-	iocg_commit_bio(iocg, b, abs_cost, cost);
+	/* over budget, or into a request charged nothing: debt, if active */
+	if (iocg->on_active) {
+		ios_iocg_incur_debt(iocg, abs_cost, &now);
+		b->throttle_task = ios_iocg_kick_delay(iocg, &now);
+	} else {
+		iocg_commit_bio(iocg, b, abs_cost, cost);
+	}
 }
 
 void ios_iocost_done_bio(struct ios_iocost *ioc, const struct ios_iocost_bio *b)
@@ -1128,6 +1088,7 @@ struct ios_iocost *ios_iocost_create(struct ios_blkcg_ctl *ctl, const struct ios
 		iocg->hweight_active = iocg->hweight_inuse = WEIGHT_ONE;
 		iocg->waitq_timer_at = NEVER;
 		iocg->wait_since = NEVER;
+		iocg->indebt_since = iocg->indelay_since = NEVER;
 		iocg->weight = IOS_CGROUP_WEIGHT_DFL * WEIGHT_ONE;
 	}
 	return ioc;
@@ -1239,5 +1200,9 @@ int ios_iocg_state(struct ios_iocost *ioc, const struct ios_cgroup *cg, struct i
 	s->wait_timer_at = iocg->waitq_timer_at;
 	s->wait_us = iocg->wait_us;
 	s->usage_us = iocg->usage_us;
+	s->abs_vdebt = iocg->abs_vdebt;
+	s->delay_us = iocg->delay;
+	s->indebt_us = iocg->indebt_us;
+	s->indelay_us = iocg->indelay_us;
 	return 0;
 }

@@ -60,6 +60,12 @@ struct ios_iocost_bio {
 	uint64_t cost;			/* bi_iocost_cost: the vtime charged, 0: none */
 	uint64_t abs_cost;		/* while waiting */
 	bool committed;
+	/*
+	 * It went as debt and the group's delay is in force: the caller asks
+	 * that the submitting task be throttled on its return to user space
+	 * (blkcg_schedule_throttle).
+	 */
+	bool throttle_task;
 	struct ios_iocost_bio *wait_next;	/* iocg->waitq, FIFO */
 	void *priv;			/* the caller's */
 };
@@ -159,6 +165,8 @@ struct ios_iocg_state {
 	unsigned nr_waiting;
 	uint64_t wait_timer_at;		/* UINT64_MAX: none */
 	uint64_t wait_us, usage_us;	/* iocg_stat */
+	/* step 4b: debt (absolute vtime), the delay in force (µs), iocg_stat's times */
+	uint64_t abs_vdebt, delay_us, indebt_us, indelay_us;
 };
 /* -1 when @cg has no group in the controller */
 int ios_iocg_state(struct ios_iocost *ioc, const struct ios_cgroup *cg, struct ios_iocg_state *s);

@@ -133,7 +133,9 @@ static int iocq_throttle(struct ios_queue *q, struct ios_rq_qos *r, struct ios_b
 	struct ioc_ent *e = ent_new(bio);
 	int ret = ios_iocost_throttle(iq->ioc, &e->ib, now);
 
-	(void)q;
+	/* issued as debt with a delay due: blkcg_schedule_throttle (6.12) */
+	if (e->ib.throttle_task && bio->ioc)
+		ios_blkcg_schedule_throttle(q, bio->ioc);
 	if (!ret && !e->ib.cost) {
 		free(e);
 		return 0;
@@ -149,9 +151,11 @@ static void iocq_merge(struct ios_queue *q, struct ios_rq_qos *r, struct ios_req
 	struct ioc_ent *first = rq->bio ? ent_find(iq, rq->bio, false) : NULL;
 	struct ioc_ent *e = ent_new(bio);
 
-	(void)q;
 	ios_iocost_merge(iq->ioc, &e->ib, rq->sector, rq->nr_sectors, first ? first->ib.cost : 0,
 			 now);
+	/* a merge booked as debt with a delay due: blkcg_schedule_throttle */
+	if (e->ib.throttle_task && bio->ioc)
+		ios_blkcg_schedule_throttle(q, bio->ioc);
 	if (!e->ib.cost || ent_find(iq, bio, false)) {
 		free(e);
 		return;
