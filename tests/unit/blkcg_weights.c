@@ -32,6 +32,19 @@ static char *run_out(const char *args)
 		free(out);
 		return NULL;
 	}
+	/*
+	 * The cgroup v2 section echoes the files as written ("    set  :"); the
+	 * comparisons here are about what the run did, so that line is cut out.
+	 */
+	for (char *p = out; p && (p = strstr(p, "    set  :")); ) {
+		char *nl = strchr(p, '\n');
+
+		if (p != out && p[-1] != '\n') {
+			p++;
+			continue;
+		}
+		memmove(p, nl ? nl + 1 : p + strlen(p), strlen(nl ? nl + 1 : p + strlen(p)) + 1);
+	}
 	return out;
 }
 
