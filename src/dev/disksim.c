@@ -175,6 +175,9 @@ static int dsk_configure(struct dsk_dev *d, struct ios_err *e)
 	h->cache_segments = s->nr_segments > 0 ? s->nr_segments : 1;
 	h->cache_bytes = s->nr_segments > 0 ? (uint64_t)s->nr_segments * seg * IOS_SECTOR_SIZE : 0;
 	h->read_cache = s->enable_cache && h->cache_bytes;
+	if (h->cache_bytes && seg < 8)
+		return IOS_ERR(e, -EINVAL, "%s (%s): Segment size (in blks) = %llu: the hdd model needs segments of 8 blocks or more",
+			       s->path, s->name, (unsigned long long)seg);
 	h->read_ahead = h->read_cache && s->continuous_read && ra;
 	if (ra > seg)
 		ra = seg;

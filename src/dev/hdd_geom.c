@@ -11,6 +11,7 @@
 #include "dev/hdd_geom.h"
 
 #define GEOM_MILLI 1000ULL
+#define GEOM_MAX_TABLE (1ULL << 24)	/* sparing units or slipped sectors per zone */
 
 static uint64_t geom_min(uint64_t a, uint64_t b)
 {
@@ -83,6 +84,9 @@ static int geom_slips(struct ios_hdd_gzone *z, const struct ios_disksim_spec *s,
 	bool tracks = s->sparing == IOS_DSK_SPARE_TRACK;
 	uint64_t per = tracks ? dz->spt : 1, n = 0;
 
+	if (dz->nr_slips > GEOM_MAX_TABLE / per)
+		return IOS_ERR(e, -E2BIG, "%s:%d: zone %zu: more than %llu slipped sectors",
+			       dz->file, dz->line, zi + 1, GEOM_MAX_TABLE);
 	z->slips = calloc(dz->nr_slips * per + 1, sizeof(*z->slips));
 	if (!z->slips)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
@@ -123,6 +127,9 @@ static int geom_zone(struct ios_hdd_geom *g, const struct ios_disksim_spec *s, s
 	if ((ret = geom_slips(z, s, dz, phys, zi, e)))
 		return ret;
 	z->nr_units = (phys + z->unit - 1) / z->unit;
+	if (z->nr_units > GEOM_MAX_TABLE)
+		return IOS_ERR(e, -E2BIG, "%s:%d: zone %zu: more than %llu sparing units",
+			       dz->file, dz->line, zi + 1, GEOM_MAX_TABLE);
 	z->unit_slot = calloc(z->nr_units + 1, sizeof(*z->unit_slot));
 	if (!z->unit_slot)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
