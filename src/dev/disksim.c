@@ -37,6 +37,7 @@
 #include "dev/hdd_geom.h"
 #include "dev/disksim_parse.h"
 #include "iosched/scope.h"
+#include "iosched/stats.h"
 
 struct dsk_dev {
 	struct hdd h;			/* first: the hdd hooks see a struct hdd */
@@ -94,8 +95,12 @@ static void dsk_reset(struct ios_dev *dev)
 	ios_dev_hdd.ops.reset(dev);
 }
 
+static int dsk_describe(struct dsk_dev *d, struct ios_buf *b);
+
 static int dsk_ctl(struct ios_dev *dev, int op, void *arg)
 {
+	if (op == IOS_DEV_CTL_DESCRIBE)
+		return dsk_describe(dsk_of(dev), arg);
 	return ios_dev_hdd.ops.ctl(dev, op, arg);
 }
 
@@ -281,4 +286,52 @@ struct ios_dev *ios_dev_disksim_create(const char *path, struct ios_settings *se
 	}
 	dsk_print_notes(&d->spec);
 	return dev;
+}
+
+/* IOS_DEV_CTL_DESCRIBE: what the spec gave the model, for iosched list --device. */
+static int dsk_describe(struct dsk_dev *d, struct ios_buf *b)
+{
+	const struct ios_disksim_spec *s = &d->spec;
+	const struct ios_hdd_geom *g = &d->geom;
+	const struct hdd *h = &d->h;
+
+	ios_buf_printf(b, "  drive %s from %s\n", s->name, s->path);
+	ios_buf_printf(b, "    blocks %llu (%.3f GB), %u surfaces, %u cylinders, %d rpm, %u zones\n",
+		       (unsigned long long)s->blocks, (double)s->blocks * 512 / 1e9, s->surfaces,
+		       s->cylinders, h->rpm, g->nr_zones);
+	ios_buf_printf(b, "    head switch %.3f ms, cylinder switch (1-cylinder seek) %.3f ms, write settle %+.3f ms\n",
+		       (double)h->head_switch_ns / 1e6, (double)h->cyl_switch_ns / 1e6,
+		       (double)g->settle_ns / 1e6);
+	ios_buf_printf(b, "    seek table: %u points, %u cyl %.3f ms .. %u cyl %.3f ms (linear between, the last slope past the end)\n",
+		       g->nr_seek, g->seek_dist[0], g->seek_ns[0] / 1e6, g->seek_dist[g->nr_seek - 1],
+		       g->seek_ns[g->nr_seek - 1] / 1e6);
+	ios_buf_printf(b, "    overheads: read miss %.3f ms, read hit %.3f ms, write %.3f ms; bus %.4f ms per sector\n",
+		       (double)h->cmd_overhead_ns / 1e6, (double)h->hit_overhead_ns / 1e6,
+		       (double)g->write_overhead_ns / 1e6, (double)g->bus_sector_ns / 1e6);
+	ios_buf_printf(b, "    buffer: %d segment(s) of %d blocks, read cache %s, read-ahead %s (up to %llu blocks), write cache %s\n",
+		       s->nr_segments, s->segment_blks, h->read_cache ? "on" : "off",
+		       h->read_ahead ? "on" : "off",
+		       (unsigned long long)(h->read_ahead_max_bytes / IOS_SECTOR_SIZE),
+		       h->write_cache ? "on" : "off");
+	ios_buf_printf(b, "    queue: %d command(s), %s (DiskSim scheduling policy %d); sparing scheme %d (range %u)\n",
+		       h->queue_depth, h->ncq_policy ? "satf" : "fcfs", s->sched_policy, s->sparing,
+		       s->rangesize);
+	ios_buf_printf(b, "    %-4s %-13s %-5s %-21s %-11s %-7s %-8s %s\n", "zone", "cylinders", "spt",
+		       "LBNs", "skew trk/cyl", "spares", "slips", "empty front");
+	for (uint32_t i = 0; i < g->nr_zones; i++) {
+		const struct ios_hdd_gzone *z = &g->zone[i];
+		const struct ios_dsk_zone *dz = &s->zones[i];
+		char cyl[32], lbn[48], skew[32];
+
+		snprintf(cyl, sizeof(cyl), "%u-%u", z->first_cyl, z->first_cyl + z->nr_cyl - 1);
+		snprintf(lbn, sizeof(lbn), "%llu+%llu", (unsigned long long)z->first_lba,
+			 (unsigned long long)z->nr_lba);
+		snprintf(skew, sizeof(skew), "%g/%g", dz->track_skew, dz->cyl_skew);
+		ios_buf_printf(b, "    %-4u %-13s %-5u %-21s %-11s %-7u %-8zu %llu\n", i, cyl, z->spt,
+			       lbn, skew, dz->spares, dz->nr_slips,
+			       (unsigned long long)z->empty);
+	}
+	ios_buf_printf(b, "    %zu parameter(s) not modelled (noted on stderr; docs/disksim.md)\n",
+		       s->nr_notes);
+	return 0;
 }

@@ -1224,6 +1224,18 @@ static int dsk_around(const struct dsk_block *b, struct ios_disksim_spec *s, str
 		const struct dsk_param *p = &b->p[i];
 		double v;
 
+		/* the driver's queue: FCFS is what a run without an OS scheduler does */
+		if (!strcmp(p->name, "Scheduler") && p->v.kind == DSK_V_BLOCK) {
+			const struct dsk_param *pol = dsk_find(p->v.blk, "Scheduling policy");
+
+			if (pol && (ret = dsk_num(pol, &v, e)))
+				return ret;
+			if (pol && v != 1 &&
+			    (ret = dsk_note(s, e, "%s %s: Scheduling policy = %s: not modelled (the lab's OS scheduler, --scheduler, takes the driver's place)",
+					    b->type, b->name, pol->v.word)))
+				return ret;
+			continue;
+		}
 		for (size_t k = 0; timed[k]; k++) {
 			if (strcmp(p->name, timed[k]))
 				continue;
