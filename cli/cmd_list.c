@@ -181,6 +181,16 @@ int cmd_list(int argc, char **argv)
 	}
 	if (r < 0)
 		return CLI_EXIT_USAGE;
+	if (la.device) {	/* a bad spec is refused before the listing */
+		struct ios_err e = { 0 };
+		struct ios_dev *dev = ios_dev_create(la.device, NULL, 0, &e);
+
+		if (!dev) {
+			fprintf(stderr, "iosched: list --device %s: %s\n", la.device, e.msg);
+			return CLI_EXIT_USAGE;
+		}
+		ios_dev_destroy(dev);
+	}
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
 	printf("  [single-queue]: the Linux 2.6-4.x block layer; [blk-mq]: today's (Linux 5.0+)\n");

@@ -503,7 +503,8 @@ static char *dsk_resolve(const char *from, const char *name)
 	char *p = malloc(dl + strlen(name) + 1);
 
 	if (p) {
-		memcpy(p, from, dl);
+		if (dl)	/* memcpy from NULL, even of 0 bytes, lets the compiler drop later NULL checks */
+			memcpy(p, from, dl);
 		strcpy(p + dl, name);
 	}
 	return p;
@@ -1061,9 +1062,12 @@ static int dsk_seek_file(struct dsk_ctx *c, const struct dsk_param *p, struct io
 		s->seek_dist[s->nr_seek] = (uint32_t)d;
 		s->seek_ms[s->nr_seek++] = t;
 	}
-	if (n < 0 || (long)s->nr_seek != n)
+	if (n < 0)
+		ret = IOS_ERR(e, -EINVAL, "%s:%d: no 'Seek distances measured: N' line (empty or truncated seek table)",
+			      path, ln ? ln : 1);
+	else if ((long)s->nr_seek != n)
 		ret = IOS_ERR(e, -EINVAL, "%s:%d: %zu seek distances, the header announces %ld (truncated?)",
-			      path, ln, s->nr_seek, n < 0 ? 0 : n);
+			      path, ln, s->nr_seek, n);
 out:
 	free(text);
 	return ret;

@@ -254,6 +254,8 @@ static int test_bad_inputs(void)
 		{ 2, "19, 4.0", "4, 4.0", "dir/d.seek:4:", "seek table out of order" },
 		{ 2, "19, 4.0\n", "", "dir/d.seek:", "header announces 3" },
 		{ 2, "Seek distances measured: 3", "Seek distance: 3", "dir/d.seek:1:", "Seek distances measured" },
+		{ 2, "Seek distances measured: 3\n1, 1.0\n5, 2.0\n19, 4.0\n", "", "dir/d.seek:1:",
+		  "empty or truncated seek table" },
 		{ 1, "Block count = 3000", "Block count = 3001", "dir/d.model:",
 		  "does not cover the capacity" },
 		{ 1, "First cylinder number = 10", "First cylinder number = 9", "dir/d.model:14:",
@@ -302,7 +304,8 @@ static int test_missing_file(void)
 	struct ios_err e = { 0 };
 
 	T_ASSERT(ios_disksim_load("tests/data/disksim/no-such.parv", NULL, NULL, &s, &e) == -ENOENT);
-	T_ASSERT(strstr(e.msg, "no-such.parv"));
+	T_ASSERT_MSG(!strcmp(e.msg, "tests/data/disksim/no-such.parv: No such file or directory"),
+		     "%s", e.msg);
 	return T_PASS;
 }
 
