@@ -71,6 +71,27 @@ static void print_device_type(const struct ios_dev_type *dt)
 		ios_dev_destroy(devs[k]);
 }
 
+/* --device X: its tunables as set, and what its ctl DESCRIBE says (a DiskSim spec's tables). */
+static int print_device(const char *profile)
+{
+	struct ios_err e = { 0 };
+	struct ios_dev *dev = ios_dev_create(profile, NULL, 0, &e);
+	struct ios_buf b;
+
+	if (!dev) {
+		fprintf(stderr, "iosched: list --device %s: %s\n", profile, e.msg);
+		return CLI_EXIT_USAGE;
+	}
+	printf("\nDevice %s (type %s; --set device.NAME=VALUE):\n", profile, dev->type->name);
+	print_table("device.", dev->type->tunables, dev);
+	ios_buf_init(&b);
+	if (dev->type->ops.ctl && !dev->type->ops.ctl(dev, IOS_DEV_CTL_DESCRIBE, &b) && b.s)
+		fputs(b.s, stdout);
+	ios_buf_free(&b);
+	ios_dev_destroy(dev);
+	return CLI_EXIT_OK;
+}
+
 /* What a scheduler does with cgroups, and the lab.group_policy designs built on it. */
 static void print_cgroups(const struct ios_sched_type *st)
 {
@@ -143,9 +164,15 @@ int cmd_list(int argc, char **argv)
 	const struct ios_dev_profile *dp;
 	const struct ios_scope *sc;
 
-	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 } };
+	struct list_args { const char *device; } la = { NULL };
+	static const struct ios_cl_opt list_opts[] = {
+		{ .name = "--device", .kind = IOS_CL_STR, .off = offsetof(struct list_args, device),
+		  .metavar = "PROFILE", .help = "also list this device's parameters (disksim:PATH: the spec's)" },
+		{ .name = NULL },
+	};
+	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 }, { list_opts, &la, 0 } };
 	/* no positional arguments: nothing to list by, an argument is a mistake */
-	const struct ios_cl_cmd cmd = { "list", "iosched --help", groups, 1, NULL, NULL, false };
+	const struct ios_cl_cmd cmd = { "list", "iosched --help", groups, 2, NULL, NULL, false };
 	int r = cli_parse(&cmd, argc, argv);
 
 	if (r == IOS_CL_HELP_SEEN) {
@@ -154,6 +181,16 @@ int cmd_list(int argc, char **argv)
 	}
 	if (r < 0)
 		return CLI_EXIT_USAGE;
+	if (la.device) {	/* a bad spec is refused before the listing */
+		struct ios_err e = { 0 };
+		struct ios_dev *dev = ios_dev_create(la.device, NULL, 0, &e);
+
+		if (!dev) {
+			fprintf(stderr, "iosched: list --device %s: %s\n", la.device, e.msg);
+			return CLI_EXIT_USAGE;
+		}
+		ios_dev_destroy(dev);
+	}
 	printf("Schedulers (--scheduler NAME, default %s; tunables: --set NAME=VALUE):\n",
 	       IOS_DEFAULT_SCHEDULER);
 	printf("  [single-queue]: the Linux 2.6-4.x block layer; [blk-mq]: today's (Linux 5.0+)\n");
@@ -183,5 +220,5 @@ int cmd_list(int argc, char **argv)
 		print_table(sc->prefix, sc->table, NULL);
 	}
 	print_cgroup_v2();
-	return CLI_EXIT_OK;
+	return la.device ? print_device(la.device) : CLI_EXIT_OK;
 }

@@ -107,6 +107,12 @@ enum ios_dev_ctl {
 	IOS_DEV_CTL_ZONE_MGMT = 6,
 	/* arg: struct ios_dev_cloud_stats *; cloud volumes only (src/dev/cloud.c) */
 	IOS_DEV_CTL_CLOUD_STATS = 7,
+	/*
+	 * arg: struct ios_buf *; the device's parameters as text, where they do
+	 * not all show as tunables (disksim: the spec's zones and seek table;
+	 * src/dev/disksim.c). iosched list --device prints it.
+	 */
+	IOS_DEV_CTL_DESCRIBE = 8,
 };
 
 /* Zone types and conditions, numbered as the kernel's blkzoned.h numbers them. */

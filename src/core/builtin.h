@@ -53,5 +53,6 @@ extern const struct ios_dev_type ios_dev_ssd_ftl;
 extern const struct ios_dev_type ios_dev_smr_hm;
 extern const struct ios_dev_type ios_dev_zns;
 extern const struct ios_dev_type ios_dev_cloud;
+extern const struct ios_dev_type ios_dev_disksim;	/* made by "disksim:PATH" only */
 
 #endif

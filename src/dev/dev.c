@@ -28,6 +28,7 @@
 #include "core/builtin.h"
 #include "iosched/scope.h"
 #include "iosched/suggest.h"
+#include "dev/disksim_parse.h"
 
 static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_hdd,
@@ -36,6 +37,7 @@ static const struct ios_dev_type *const dev_types[] = {
 	&ios_dev_smr_hm,
 	&ios_dev_zns,
 	&ios_dev_cloud,
+	&ios_dev_disksim,
 };
 
 /*
@@ -454,6 +456,9 @@ struct ios_dev *ios_dev_create(const char *profile, struct ios_settings *set, ui
 
 	if (!profile)
 		profile = IOS_DEV_DEFAULT_PROFILE;
+	/* a DiskSim 4.0 drive spec: src/dev/disksim.c */
+	if (!strncmp(profile, "disksim:", 8))
+		return ios_dev_disksim_create(profile + 8, set, seed, e);
 	p = ios_dev_profile_find(profile);
 	if (!p) {
 		char names[256];

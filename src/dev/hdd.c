@@ -48,109 +48,10 @@
 #include "iosched/device.h"
 #include "core/builtin.h"
 #include "dev/zoned.h"
+#include "dev/hdd.h"
+#include "dev/hdd_geom.h"
 
-#define HDD_PHASE_REV 60000000000ULL	/* angle units per revolution: ns x rpm */
-#define HDD_ROT_SLACK_NS 4		/* "just passed" tolerance for rounding */
-#define HDD_DESTAGE_MAX 512		/* sectors per background write (256 KiB) */
-#define HDD_DESTAGE_SCAN 32		/* oldest dirty extents considered per destage */
-#define HDD_MIN_SPT 16			/* fewest sectors per track we accept */
-#define HDD_TIME_MAX UINT64_MAX
-
-enum { HDD_NCQ_FCFS, HDD_NCQ_SATF };
 static const char *const hdd_ncq_choices[] = { "fcfs", "satf", NULL };
-
-enum hdd_mech { HDD_IDLE, HDD_CMD, HDD_DESTAGE, HDD_RA };
-
-struct hdd_zone {
-	uint64_t first_lba, nr_lba;
-	uint32_t first_cyl, nr_cyl;
-	uint32_t spt;				/* sectors per track */
-	uint32_t head_skew, cyl_skew;		/* sectors */
-};
-
-struct hdd_loc {
-	uint32_t zone, cyl, head, sect, spt;
-	uint64_t phase;				/* angle of the sector's start */
-};
-
-struct hdd_seg {
-	bool valid;
-	uint64_t start, end;			/* cached sectors [start, end) */
-	uint64_t hwm;				/* furthest sector the host read from it */
-	uint64_t lru;
-};
-
-struct hdd_extent {
-	struct ios_list_head node;
-	uint64_t lba, n;
-	uint64_t epoch;				/* flushes issued before it was created */
-};
-
-/*
- * Read-ahead. While valid, the head sits right after the segment's data and
- * can stream on. The checkpoint (lba0, t0, cont) says where streaming stands:
- * lba0 is the next sector to read; with cont the head finished lba0 - 1 at
- * t0, otherwise it is on lba0's track at t0 waiting for the sector.
- */
-struct hdd_ra {
-	bool valid;
-	struct hdd_seg *seg;
-	uint64_t lba0, t0;
-	bool cont;
-	uint64_t target;			/* stop once this sector is read */
-	uint64_t must;				/* a pending hit needs data up to here */
-	uint64_t end_t, must_t;			/* when target / must are reached */
-};
-
-struct hdd {
-	struct ios_dev dev;
-
-	/* tunables */
-	uint64_t capacity;
-	int rpm, heads, zones, outer_mbps, inner_mbps;
-	uint64_t seek_track_ns, seek_avg_ns, seek_full_ns, write_settle_ns;
-	uint64_t head_switch_ns, cyl_switch_ns;
-	uint64_t cmd_overhead_ns, hit_overhead_ns;
-	int interface_mbps;
-	uint64_t cache_bytes;
-	int cache_segments, read_cache, read_ahead;
-	uint64_t read_ahead_max_bytes;
-	int write_cache, queue_depth, ncq_policy, ncq_prio;
-	uint64_t ncq_age_ns;
-	uint64_t destage_delay_ns;
-
-	/* derived geometry */
-	struct hdd_zone *zone;
-	uint32_t nr_zones, nr_cyl;
-	double seek_a, seek_b, seek_c;		/* Lee's curve, in ns */
-	uint64_t seg_cap, ra_max, wc_cap;	/* sectors */
-	struct hdd_seg *seg;
-	uint32_t nr_segs;
-
-	/* state */
-	uint64_t now;
-	uint32_t cur_cyl, cur_head;
-	enum hdd_mech mech;
-	uint64_t mech_start, mech_end;
-	struct ios_request *mech_rq;
-	struct hdd_extent *mech_ext;
-	uint64_t mech_n;
-	struct hdd_ra ra;
-	struct ios_list_head queue;		/* media commands; dev_ns = ready time */
-	struct ios_list_head space_wait;	/* writes waiting for cache room; dev_ns = ready */
-	bool wc_catch_up;			/* the cache filled: destage down to half */
-	struct ios_list_head flush_wait;	/* flushes; dev_ns = flush epoch */
-	struct ios_list_head done;		/* finished; dev_ns = completion time */
-	struct ios_list_head dirty;		/* extents in creation order */
-	struct ios_list_head ext_free;
-	uint64_t dirty_sectors, epoch, lru_clock, bus_free;
-	unsigned outstanding;
-	uint64_t last_host_t;			/* the host's last command or completion */
-	/* where and when the head last finished transferring, for free-block reads */
-	uint64_t head_lba, head_t;
-	uint64_t mech_fill;			/* a media read's data starts here in the segment */
-	struct ios_dev_counters cnt;
-};
 
 static struct hdd *hdd_of(struct ios_dev *dev)
 {
@@ -226,6 +127,8 @@ static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors)
 {
 	uint64_t mbps = (uint64_t)h->interface_mbps;
 
+	if (h->geom)	/* DiskSim's bulk sector transfer time */
+		return sectors * h->geom->bus_sector_ns;
 	return (sectors * IOS_SECTOR_SIZE * 1000 + mbps - 1) / mbps;
 }
 
@@ -255,12 +158,19 @@ static void hdd_locate(const struct hdd *h, uint64_t lba, struct hdd_loc *l)
 	uint64_t hsw = cylz * (uint64_t)(h->heads - 1) + head;
 	uint64_t off = (hsw * z->head_skew + cylz * z->cyl_skew) % z->spt;
 
+	if (h->geom) {
+		ios_hdd_geom_locate(h->geom, lba, l);
+		return;
+	}
 	l->zone = zi;
 	l->spt = z->spt;
 	l->sect = (uint32_t)(rel % z->spt);
 	l->cyl = z->first_cyl + (uint32_t)cylz;
 	l->head = (uint32_t)head;
 	l->phase = ((l->sect + off) % z->spt) * HDD_PHASE_REV / z->spt;
+	l->run = z->spt - l->sect;
+	l->tstart = l->sect == 0;
+	l->cylchg = l->tstart && head == 0;
 }
 
 static uint64_t hdd_seek_ns(const struct hdd *h, uint32_t d)
@@ -281,7 +191,9 @@ static uint64_t hdd_position_ns(const struct hdd *h, uint32_t fcyl, uint32_t fhe
 	uint32_t d = to->cyl > fcyl ? to->cyl - fcyl : fcyl - to->cyl;
 	uint64_t t = 0;
 
-	if (d)
+	if (d && h->geom)
+		t = ios_hdd_geom_seek_ns(h->geom, d, write);
+	else if (d)
 		t = hdd_seek_ns(h, d) + (write ? h->write_settle_ns : 0);
 	if (to->head != fhead && t < h->head_switch_ns)
 		t = h->head_switch_ns;
@@ -304,10 +216,10 @@ static uint64_t hdd_walk(const struct hdd *h, uint64_t lba, uint64_t n, uint64_t
 		uint64_t k, end;
 
 		hdd_locate(h, lba + did, &l);
-		if (cont && l.sect == 0)
-			t += l.head == 0 ? h->cyl_switch_ns : h->head_switch_ns;
+		if (cont && l.tstart)
+			t += l.cylchg ? h->cyl_switch_ns : h->head_switch_ns;
 		t = hdd_rot_start(h, t, l.phase);
-		k = hdd_min(n - did, (uint64_t)(l.spt - l.sect));
+		k = hdd_min(n - did, (uint64_t)l.run);
 		end = t + hdd_xfer_ns(h, k, l.spt);
 		if (end > limit) {
 			if (limit > t) {
@@ -427,7 +339,7 @@ static void hdd_ra_start(struct hdd *h, uint64_t t)
 	struct hdd_loc l;
 
 	hdd_locate(h, h->ra.lba0, &l);
-	h->ra.cont = l.sect == 0 && h->ra.lba0 > 0;
+	h->ra.cont = l.tstart && h->ra.lba0 > 0;
 	h->ra.t0 = t;
 	h->mech = HDD_RA;
 	h->mech_start = t;
@@ -999,7 +911,7 @@ static uint64_t hdd_ra_future(struct hdd *h, uint64_t a, uint64_t b, uint64_t no
 	if (h->mech == HDD_IDLE) {
 		/* paused: it would pick up again right now */
 		hdd_locate(h, h->ra.lba0, &la);
-		h->ra.cont = la.sect == 0 && h->ra.lba0 > 0;
+		h->ra.cont = la.tstart && h->ra.lba0 > 0;
 		h->ra.t0 = now;
 	}
 	ready = hdd_ra_time_to(h, b);
@@ -1189,10 +1101,10 @@ static int hdd_init(struct ios_dev *dev, struct ios_err *e)
 	if (h->capacity % IOS_SECTOR_SIZE)
 		return IOS_ERR(e, -EINVAL, "device.capacity=%llu bytes is not a multiple of 512",
 			       (unsigned long long)h->capacity);
-	ret = hdd_build_zones(h, e);
-	if (ret)
-		goto err;
-	ret = hdd_check_seek(h, e);
+	/* a DiskSim spec's tables (src/dev/hdd_geom.c), or the geometry derived from rates */
+	ret = h->geom ? ios_hdd_geom_zones(h, e) : hdd_build_zones(h, e);
+	if (!ret && !h->geom)
+		ret = hdd_check_seek(h, e);
 	if (ret)
 		goto err;
 	if (h->write_cache && !cache_sectors) {
@@ -1283,7 +1195,8 @@ static int hdd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	} else if (!rq->nr_sectors) {
 		hdd_done_add(h, rq, now + h->hit_overhead_ns);
 	} else if (rq->dir == IOS_WRITE) {
-		ret = hdd_route_write(h, rq, now + h->cmd_overhead_ns, now);
+		ret = hdd_route_write(h, rq, now + (h->geom ? h->geom->write_overhead_ns :
+							 h->cmd_overhead_ns), now);
 	} else {
 		hdd_route_read(h, rq, now);
 	}

@@ -179,7 +179,7 @@ static int test_devices(void)
 		if (ret)
 			return ret;
 	}
-	T_ASSERT_EQ(n, 6);	/* hdd, ssd, ssd-ftl, smr-hm, zns, cloud */
+	T_ASSERT_EQ(n, 7);	/* hdd, ssd, ssd-ftl, smr-hm, zns, cloud, disksim */
 	nr_names = 0;
 	for (size_t i = 0; (p = ios_dev_profile_at(i)) != NULL; i++) {
 		struct ios_dev *dev;

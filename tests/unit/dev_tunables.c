@@ -27,7 +27,9 @@ static int test_registry(void)
 	T_ASSERT(!strcmp(ios_dev_type_at(3)->name, "smr-hm"));
 	T_ASSERT(!strcmp(ios_dev_type_at(4)->name, "zns"));
 	T_ASSERT(!strcmp(ios_dev_type_at(5)->name, "cloud"));
-	T_ASSERT(ios_dev_type_at(6) == NULL);
+	/* made from a DiskSim spec ("disksim:PATH"), never from a profile */
+	T_ASSERT(!strcmp(ios_dev_type_at(6)->name, "disksim"));
+	T_ASSERT(ios_dev_type_at(7) == NULL);
 	T_ASSERT(ios_dev_type_find("ssd") == ios_dev_type_at(1));
 	T_ASSERT(ios_dev_type_find("tape") == NULL);
 	while (ios_dev_profile_at(n)) {
@@ -209,6 +211,8 @@ static int test_show_roundtrip(void)
 		for (size_t k = 0; ios_dev_profile_at(k) && !prof; k++)
 			if (!strcmp(ios_dev_profile_at(k)->type, t->name))
 				prof = ios_dev_profile_at(k)->name;
+		if (!strcmp(t->name, "disksim"))
+			prof = "disksim:tests/data/disksim/atlas_III.parv";
 		T_ASSERT(prof);
 		dev = dev_new(prof, NULL);
 

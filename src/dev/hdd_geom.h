@@ -1,0 +1,74 @@
+/*
+ * hdd_geom: an hdd geometry given as tables (internal), as a DiskSim drive
+ * specification gives it: the zone table as listed (first and last
+ * cylinder, sectors per track, first-block offset, track and cylinder skew,
+ * empty space at the zone's front, spares and slipped sectors under one of
+ * DiskSim's sparing schemes), the seek time as a measured table of
+ * (distance, time) points, linearly interpolated, a signed write settle, a
+ * bus time per sector and a write command overhead. src/dev/hdd.c uses it
+ * instead of its derived geometry when struct hdd's geom is set.
+ *
+ * The mapping of logical to physical sectors is DiskSim's dm_layout_g1
+ * (diskmodel/layout_g1.c in DiskSim 4.0, read for this; our own code): in a
+ * zone, physical sectors are numbered track by track, surface by surface,
+ * cylinder by cylinder; the zone is cut into sparing units (a track, a
+ * cylinder, a range of cylinders, or the whole zone) whose last sectors are
+ * spares; the zone's first "empty space" usable sectors hold no LBN; a
+ * slipped sector is skipped and the LBNs after it in its unit move up one.
+ * A sector's angle is the zone's first-block offset plus a track skew per
+ * track switch and a cylinder skew per cylinder switch from the zone's
+ * start (plus, for the per-track and per-cylinder schemes, one sector per
+ * slip before the track, as DiskSim's g1_map_pbn_skew does).
+ */
+#ifndef IOS_DEV_HDD_GEOM_H
+#define IOS_DEV_HDD_GEOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "iosched/err.h"
+#include "dev/disksim_parse.h"
+
+struct hdd;
+struct hdd_loc;
+
+struct ios_hdd_gzone {
+	uint64_t first_lba, nr_lba;
+	uint32_t first_cyl, nr_cyl, spt;
+	uint64_t off_m, tskew_m, cskew_m;	/* first-block offset and skews, 1/1000 sector */
+	uint64_t unit;				/* physical sectors per sparing unit */
+	uint32_t spares;			/* spare sectors at each unit's end */
+	uint64_t empty;				/* usable sectors before LBN first_lba */
+	uint64_t nr_units;
+	uint64_t *unit_slot;			/* first usable slot of each unit, nr_units + 1 */
+	uint64_t *slips;			/* zone-relative physical sectors, sorted */
+	uint64_t nr_slips;
+	bool slip_skew;				/* slips push later tracks' angle */
+};
+
+struct ios_hdd_geom {
+	uint32_t heads, nr_cyl, nr_zones;
+	struct ios_hdd_gzone *zone;
+	uint64_t nr_sectors;
+	uint32_t nr_seek;
+	uint32_t *seek_dist;			/* increasing */
+	double *seek_ns;
+	int64_t settle_ns;			/* added to write seeks; may be negative */
+	uint64_t bus_sector_ns;			/* bus time per sector */
+	uint64_t write_overhead_ns;		/* controller time per write command */
+};
+
+/* Build from a parsed spec; 0 or -errno with @e naming the spec's file. */
+int ios_hdd_geom_build(struct ios_hdd_geom *g, const struct ios_disksim_spec *s,
+		       struct ios_err *e);
+void ios_hdd_geom_free(struct ios_hdd_geom *g);
+
+/* Where @lba lies: zone, cylinder, head, sector, angle, run, track start. */
+void ios_hdd_geom_locate(const struct ios_hdd_geom *g, uint64_t lba, struct hdd_loc *l);
+
+/* The seek of @d cylinders from the table (+ the settle for a write), >= 0. */
+uint64_t ios_hdd_geom_seek_ns(const struct ios_hdd_geom *g, uint32_t d, bool write);
+
+/* Fill the hdd's zone array from @g (zone rates, counters). */
+int ios_hdd_geom_zones(struct hdd *h, struct ios_err *e);
+
+#endif
