@@ -126,6 +126,7 @@ fuzz-smoke: fuzz
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_settings $(FUZZ_SECONDS) tests/fuzz/corpus-settings
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_replay $(FUZZ_SECONDS) tests/fuzz/corpus-replay
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_disksim $(FUZZ_SECONDS) tests/fuzz/corpus-disksim
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_disksim_trace $(FUZZ_SECONDS) tests/fuzz/corpus-disksim-trace
 
 seeds: cli
 	./$(BIN_OUT) repro
@@ -137,7 +138,8 @@ bench: all
 # with libFuzzer's main), then each target links against it.
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(DEBUG) -O1 -Iinclude -Isrc
-FUZZ_TARGETS := fuzz_jobfile fuzz_trace fuzz_settings fuzz_replay fuzz_disksim
+FUZZ_TARGETS := fuzz_jobfile fuzz_trace fuzz_settings fuzz_replay fuzz_disksim \
+		fuzz_disksim_trace
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/obj/%.o: %.c

@@ -21,6 +21,8 @@ int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
+/* DiskSim's validation traces replayed, the RMS demerit (cmd_validate.c) */
+int cmd_validate(int argc, char **argv);
 /* fio 3.33's command line (cmd_fio.c): "iosched fio ARGS", or the binary called "fio" */
 int cmd_fio(int argc, char **argv);
 void cli_usage(FILE *f);

@@ -24,6 +24,9 @@ void cli_usage(FILE *f)
 "       iosched repro [EXPERIMENT...]       the seed experiments under every scheduler:\n"
 "                                           docs/REPRODUCTION.md (iosched repro --help)\n"
 "       iosched list                        schedulers, devices and every tunable\n"
+"       iosched validate PATH.parv TRACE    a DiskSim validation trace replayed, the\n"
+"                                           RMS demerit (--device PROFILE instead of\n"
+"                                           PATH.parv; docs/validate.md)\n"
 "       iosched fio ARGS...                 fio 3.33's command line (also as 'fio';\n"
 "                                           docs/fio-cli.md)\n"
 "       iosched --help | --version\n"
@@ -58,6 +61,7 @@ static const struct {
 	{ "replay", cmd_replay },
 	{ "repro", cmd_repro },
 	{ "list", cmd_list },
+	{ "validate", cmd_validate },
 	{ "fio", cmd_fio },
 };
 
