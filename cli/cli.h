@@ -182,6 +182,7 @@ void cli_plot_subtitle(const struct cli_run_opts *o, const char *sched, const ch
 		       uint64_t seed, char *buf, size_t len);
 /* Draw @p into @path; -1 after printing an error. */
 int cli_write_plot(const char *path, const struct ios_plot *p);
+int cli_write_svg(const char *path, int ret, struct ios_buf *b);
 /* --plot of one run (run, replay): its jobs drawn, titled from @o. 0 or -1 (said on stderr). */
 int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct ios_run_result *res);
 

@@ -79,28 +79,9 @@ static void vl_usage(FILE *f)
 static int vl_write_svg(const char *path, const struct ios_validate_result *r)
 {
 	struct ios_buf b;
-	FILE *f;
-	int ret;
 
 	ios_buf_init(&b);
-	ret = ios_validate_report_svg(r, &b);
-	if (ret) {
-		fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(-ret));
-		ios_buf_free(&b);
-		return -1;
-	}
-	f = fopen(path, "w");
-	if (f) {
-		bool ok = fwrite(b.s, 1, b.len, f) == b.len;
-
-		if (!fclose(f) && ok) {
-			ios_buf_free(&b);
-			return 0;
-		}
-	}
-	fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(errno));
-	ios_buf_free(&b);
-	return -1;
+	return cli_write_svg(path, ios_validate_report_svg(r, &b), &b);
 }
 
 int cmd_validate(int argc, char **argv)

@@ -83,31 +83,39 @@ int cli_plot_group(const struct ios_series *in, int by, const struct ios_series 
 	return 0;
 }
 
-int cli_write_plot(const char *path, const struct ios_plot *p)
+/*
+ * Write a rendered SVG (or the renderer's error, ret < 0) to --plot's file;
+ * frees b. One place for the messages every --plot writer gives.
+ */
+int cli_write_svg(const char *path, int ret, struct ios_buf *b)
 {
-	struct ios_buf b;
 	FILE *f;
-	int ret;
 
-	ios_buf_init(&b);
-	ret = ios_plot_svg(p, &b);
 	if (ret) {
 		fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(-ret));
-		ios_buf_free(&b);
+		ios_buf_free(b);
 		return -1;
 	}
 	f = fopen(path, "w");
 	if (f) {
-		bool ok = fwrite(b.s, 1, b.len, f) == b.len;
+		bool ok = fwrite(b->s, 1, b->len, f) == b->len;
 
 		if (!fclose(f) && ok) {
-			ios_buf_free(&b);
+			ios_buf_free(b);
 			return 0;
 		}
 	}
 	fprintf(stderr, "iosched: --plot=%s: %s\n", path, strerror(errno));
-	ios_buf_free(&b);
+	ios_buf_free(b);
 	return -1;
+}
+
+int cli_write_plot(const char *path, const struct ios_plot *p)
+{
+	struct ios_buf b;
+
+	ios_buf_init(&b);
+	return cli_write_svg(path, ios_plot_svg(p, &b), &b);
 }
 
 int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct ios_run_result *res)
