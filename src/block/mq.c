@@ -59,9 +59,8 @@
  *   busy-until time. A bio enters at the end of its CPU's submit time and
  *   the lock's insert time (mq_cpu_charge), waiting till then in its CPU's
  *   FIFO; a dispatch books the lock in arrival order (behind what holds
- *   or has booked it, ahead of later inserts), charges the CPU running
- *   the hardware queue dispatch_ns, and pulls at its end
- *   (mq_dispatch_paid); a
+ *   or has booked it, ahead of later inserts), charges the CPU running the
+ *   hardware queue dispatch_ns, and pulls at its end (mq_dispatch_paid); a
  *   completion loads the hctx's first CPU with the block layer's and the
  *   scheduler's completion time (and the scheduler's lock, for bfq). The
  *   host timer brings each of those runs (mq_update_timer).
@@ -201,13 +200,10 @@ static bool mq_dispatch_paid(struct ios_queue *q, struct ios_mq_hctx *h, uint64_
 		return true;
 	}
 	/*
-	 * A spinlock is taken in arrival order (queued spinlocks are FIFO):
-	 * the dispatch books its turn behind whatever holds or has booked the
-	 * lock now, and inserts that come later book behind it. Waiting until
-	 * the lock is free instead let a stream of submissions, each booking
-	 * ahead at submit time, starve the dispatch. The dispatching CPU is
-	 * charged only the critical section: the wait is spinning, which the
-	 * model does not count as work that delays that CPU's own submissions.
+	 * Queued spinlocks are FIFO: book behind what holds or has booked the
+	 * lock, ahead of later inserts (waiting for a free lock let each
+	 * submission book ahead and starve the dispatch). The CPU is charged
+	 * the section only; the spin is not counted against its submissions.
 	 */
 	start = l->busy_until > now ? l->busy_until : now;
 	cpu = hctx_run_cpu(q, h);
