@@ -44,6 +44,14 @@ static const struct ios_dev_type *const dev_types[] = {
  * hdd-2009: a 1 TB 7200 rpm SATA drive with NCQ (spec table "sata-2009").
  * Every value is spelled out, so the profile does not move if the type's
  * defaults do.
+ *
+ * Not one real drive: a 2009 desktop class. Seek average and write settle
+ * are the Hitachi Deskstar 7K1000.C's (2-disk model), single-track seek the
+ * Deskstar 5K320/7K320's, the outer rate sits below the Seagate Barracuda
+ * XT's 138 MB/s; full stroke, switch times, overheads, cache layout and the
+ * SATF aging are assumptions. Each value's source and kind (real, in range,
+ * derived, fitted, assumed): docs/devices.md, "Where the profile numbers
+ * come from".
  */
 static const char *const dev_hdd_2009[] = {
 	"capacity=1000204886016B",	/* 1953525168 LBAs, the usual "1 TB" */
@@ -84,6 +92,16 @@ static const char *const dev_hdd_2009[] = {
 /*
  * hdd-2004: a 160 GB 7200 rpm PATA drive, no queueing (spec table
  * "ata-2004"; Deskstar 7K250/180GXP and Barracuda 7200.7 numbers).
+ *
+ * Not one real drive: a 2004 desktop class. Average seek and cache size are
+ * the Seagate Barracuda 7200.7's, zone rates and 30 zones the Hitachi
+ * Deskstar 7K500's (7K250 too for the zones), head switch the Deskstar
+ * 180GXP's, cylinder switch the 60GXP's, full stroke inside the 180GXP's
+ * and DTLA's 14.7-17.7 ms; single-track seek, write settle, overheads and
+ * the 4 segments have no recorded source. hit_overhead_ms is
+ * fitted: 0.17 ms gives QD1 sequential 4 KiB reads the ~19.8 MB/s of
+ * scenarios.md 2.3 (20.4 measured). Each value's source and kind:
+ * docs/devices.md, "Where the profile numbers come from".
  */
 static const char *const dev_hdd_2004[] = {
 	"capacity=160041885696B",	/* 312581808 LBAs */
