@@ -12,6 +12,11 @@
  * results come back in table order, so the report's bytes do not depend on
  * the number of workers.
  *
+ * After the experiments, DiskSim 4.0's validation drives (issue 31 item 3,
+ * "disksim" on the command line): each drive's trace replayed as `iosched
+ * validate` replays it, read from tests/data/disksim/ relative to the
+ * current directory like the seed jobs (checked before anything runs).
+ *
  * Output: DIR/REPRODUCTION.md and DIR/repro/NAME.svg (DIR: docs), and the
  * PASS/MISS list on stdout; or, with --output-format json, the data as JSON
  * on stdout and no files.
@@ -21,6 +26,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
@@ -28,6 +34,9 @@
 #include "iosched/repro.h"
 
 #define REPRO_DEFAULT_DIR "docs"
+/* the DiskSim validation drives' specifications and traces */
+#define REPRO_DISKSIM_DIR "tests/data/disksim"
+#define REPRO_DISKSIM_NAME "disksim"
 
 /* One experiment: what the command line read for it, and the library's runs. */
 struct rp_exp {
@@ -44,6 +53,7 @@ struct rp_args {
 	const char *dir, *fmt, *outfile;
 	uint64_t workers;		/* 0: no --jobs */
 	bool quick, any, want[64];	/* want[k]: ios_repro_experiments[k] was named */
+	bool drives;			/* "disksim" was named */
 };
 
 static int rp_experiment(void *arg, const char *a, struct ios_buf *msg)
@@ -51,11 +61,15 @@ static int rp_experiment(void *arg, const char *a, struct ios_buf *msg)
 	struct rp_args *ra = arg;
 	const struct ios_repro_exp *x = ios_repro_find(a);
 
+	if (!x && !strcasecmp(a, REPRO_DISKSIM_NAME)) {
+		ra->drives = ra->any = true;
+		return 0;
+	}
 	if (!x) {
 		ios_buf_printf(msg, "repro: unknown experiment '%s' (known:", a);
 		for (size_t k = 0; k < ios_repro_nr_experiments; k++)
 			ios_buf_printf(msg, " %s", ios_repro_experiments[k].name);
-		ios_buf_puts(msg, ")");
+		ios_buf_puts(msg, " " REPRO_DISKSIM_NAME ")");
 		return -1;
 	}
 	if ((size_t)(x - ios_repro_experiments) < IOS_ARRAY_SIZE(ra->want))
@@ -106,12 +120,14 @@ static void rp_usage(FILE *f)
 "list. Run it from the top of the source tree. After them, the blk-mq scenarios\n"
 "m1-m4 of docs/blk-mq-scenarios.md (job files in examples/blk-mq/ and the seeds');\n"
 "m3 and m4-a1 compare with a1's runs and m4-b1 with b1's, so naming one of them\n"
-"runs its seed experiment too.\n"
+"runs its seed experiment too. Last, " REPRO_DISKSIM_NAME ": DiskSim 4.0's validation drives\n"
+"(" REPRO_DISKSIM_DIR "/NAME.parv and NAME.trace) replayed as iosched validate replays\n"
+"them, our RMS demerit beside DiskSim's own (docs/validate.md).\n"
 "\n"
 "  EXPERIMENT          any of:");
 	for (size_t i = 0; i < ios_repro_nr_experiments; i++)
 		fprintf(f, " %s", ios_repro_experiments[i].name);
-	fprintf(f, " (default: all)\n");
+	fprintf(f, " " REPRO_DISKSIM_NAME " (default: all)\n");
 	ios_buf_init(&b);
 	ios_cl_usage(rp_opts, 0, 22, &b);
 	if (b.s && !b.oom)
@@ -318,7 +334,8 @@ static int rp_write_file(const char *dir, const char *name, const struct ios_buf
 }
 
 /* REPRODUCTION.md and repro/NAME.svg under @dir */
-static int rp_write_report(const char *dir, const struct ios_repro_data *d, size_t n, bool quick)
+static int rp_write_report(const char *dir, const struct ios_repro_data *d, size_t n, bool quick,
+			   const struct ios_repro_drives *drives)
 {
 	size_t len = strlen(dir) + 8;
 	char *sub = malloc(len);
@@ -348,7 +365,7 @@ static int rp_write_report(const char *dir, const struct ios_repro_data *d, size
 		ios_buf_free(&b);
 	}
 	ios_buf_init(&b);
-	if (ios_repro_report_md(d, n, quick, &b)) {
+	if (ios_repro_report_md(d, n, quick, drives, &b)) {
 		fprintf(stderr, "iosched: repro: out of memory writing the report\n");
 		ios_buf_free(&b);
 		goto out;
@@ -405,12 +422,31 @@ out:
  * Before anything runs: the report (--output-dir) and --output may not be
  * a seed job, its .args or an include, nor each other.
  */
-static int rp_check_paths(const struct rp_exp *exps, size_t nr, const char *dir, const char *fmt,
-			  const char *outfile)
+static int rp_check_paths(const struct rp_exp *exps, size_t nr, bool drives, const char *dir,
+			  const char *fmt, const char *outfile)
 {
 	struct cli_paths ps = { 0 };
 	int ret = -1;
 
+	for (size_t k = 0; drives && k < ios_repro_nr_drives; k++) {
+		static const char *const ext[] = { "parv", "trace" };
+
+		for (size_t i = 0; i < IOS_ARRAY_SIZE(ext); i++) {
+			char p[512];
+
+			if (ios_repro_drive_path(REPRO_DISKSIM_DIR, &ios_repro_drives[k], ext[i], p,
+						 sizeof(p)))
+				goto out;
+			if (access(p, R_OK)) {
+				fprintf(stderr, "iosched: repro: " REPRO_DISKSIM_NAME " drive %s: %s: %s "
+					"(run iosched repro from the top of the source tree)\n",
+					ios_repro_drives[k].name, p, strerror(errno));
+				goto out;
+			}
+			if (cli_paths_in(&ps, "a DiskSim drive's file", p))
+				goto out;
+		}
+	}
 	for (size_t k = 0; k < nr; k++) {
 		const struct rp_exp *e = &exps[k];
 		char *args = rp_args_path(e->x->jobfile);
@@ -490,17 +526,18 @@ static int rp_run(struct ios_repro_set *sets, size_t nr, long workers)
 
 /* The report: JSON to --output, or the files under @dir and the PASS/MISS list. */
 static int rp_print(const char *dir, const char *fmt, const char *outfile,
-		    const struct ios_repro_data *data, size_t nr, bool quick)
+		    const struct ios_repro_data *data, size_t nr, bool quick,
+		    const struct ios_repro_drives *drives)
 {
 	struct ios_buf b;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	ios_buf_init(&b);
 	if (!strcmp(fmt, "json")) {
-		ret = ios_repro_report_json(data, nr, quick, &b);
+		ret = ios_repro_report_json(data, nr, quick, drives, &b);
 	} else {
-		ret = rp_write_report(dir, data, nr, quick) ? -EIO
-		      : ios_repro_report_text(data, nr, &b);
+		ret = rp_write_report(dir, data, nr, quick, drives) ? -EIO
+		      : ios_repro_report_text(data, nr, drives, &b);
 	}
 	if (ret == -EIO)
 		;	/* the message is out */
@@ -520,6 +557,9 @@ int cmd_repro(int argc, char **argv)
 	struct rp_exp *exps = NULL;
 	struct ios_repro_data *data = NULL;
 	struct ios_repro_set *sets = NULL;
+	struct ios_repro_drives drives = { 0 };
+	struct ios_err derr = { 0 };
+	bool want_drives;
 	size_t nr = 0;
 	struct rp_args args = { .dir = REPRO_DEFAULT_DIR, .fmt = "normal" };
 	const struct ios_cl_group groups[] = { { rp_opts, &args, 0 } };
@@ -541,6 +581,7 @@ int cmd_repro(int argc, char **argv)
 		workers = (long)args.workers;
 	quick = args.quick;
 	any = args.any;
+	want_drives = !any || args.drives;
 	memcpy(want, args.want, sizeof(want));
 	if (ios_repro_nr_experiments > IOS_ARRAY_SIZE(want))
 		return CLI_EXIT_FAIL;
@@ -570,20 +611,26 @@ int cmd_repro(int argc, char **argv)
 		if (rp_prepare(&exps[nr - 1], quick))
 			goto out;
 	}
-	if (rp_check_paths(exps, nr, dir, fmt, outfile)) {
+	if (rp_check_paths(exps, nr, want_drives, dir, fmt, outfile)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
 	if (rp_run(sets, nr, workers))
 		goto out;
+	if (want_drives && ios_repro_drives_run(REPRO_DISKSIM_DIR, &drives, &derr)) {
+		fprintf(stderr, "iosched: repro: " REPRO_DISKSIM_NAME ": ");
+		cli_error(&derr);
+		goto out;
+	}
 	for (size_t k = 0; k < nr; k++)
 		ios_repro_set_data(&sets[k], &data[k]);
 	if (ios_repro_link_bases(data, nr)) {
 		fprintf(stderr, "iosched: repro: a blk-mq scenario's seed experiment did not run\n");
 		goto out;
 	}
-	rc = rp_print(dir, fmt, outfile, data, nr, quick);
+	rc = rp_print(dir, fmt, outfile, data, nr, quick, want_drives ? &drives : NULL);
 out:
+	ios_repro_drives_free(&drives);
 	for (size_t k = 0; exps && k < nr; k++)
 		rp_exp_free(&exps[k]);
 	free(exps);

@@ -23,7 +23,8 @@
  * of experiments); the words and the writers are the report's
  * (src/report/repro_words.c, repro_out.c).
  *
- * The only numbers typed into the source are the thread's; everything
+ * The only numbers typed into the source are the thread's (and DiskSim's
+ * own demerits on its validation drives); everything
  * derived from them (spreads, ratios, Moyer's ideal and %diff) is computed
  * by the same code as ours. Nothing reads a clock, so the same runs give
  * the same bytes.
@@ -297,16 +298,64 @@ void ios_repro_format(enum ios_repro_measure m, double v, char *buf, size_t len)
 void ios_repro_format_vs(const struct ios_repro_check *c, double v, char *buf, size_t len);
 
 /*
+ * DiskSim 4.0's validation drives (issue 31 item 3, docs/validate.md): each
+ * drive's validation trace replayed by ios_validate_run() against the drive
+ * built from its own specification (the device "disksim:DIR/NAME.parv"),
+ * our RMS demerit beside the one DiskSim's own model reaches on it. The
+ * goal is within IOS_REPRO_DRIVE_GOAL times DiskSim's.
+ */
+#define IOS_REPRO_DRIVE_GOAL 2.0
+
+struct ios_repro_drive {
+	const char *name;		/* NAME.parv and NAME.trace */
+	const char *title;		/* "Seagate Barracuda ST32171W" */
+	double disksim_ms;		/* DiskSim 4.0's own demerit on the drive */
+};
+
+/* ios_repro_drives[]: the five drives, DiskSim's numbers quoted (repro_drives.c). */
+extern const struct ios_repro_drive ios_repro_drives[];
+extern const size_t ios_repro_nr_drives;
+
+struct ios_repro_drive_result {
+	const struct ios_repro_drive *drive;
+	size_t requests;
+	double rms_ms;			/* ours */
+	double meas_mean_ms, sim_mean_ms;	/* the measured and simulated mean access time */
+};
+
+struct ios_repro_drives {
+	const char *dir;		/* where the drives' files were read from */
+	struct ios_repro_drive_result *r;	/* [ios_repro_nr_drives], table order */
+	size_t n;
+};
+
+/* "DIR/NAME.parv" or "DIR/NAME.trace" (@ext: "parv", "trace") into @buf; -ENAMETOOLONG. */
+int ios_repro_drive_path(const char *dir, const struct ios_repro_drive *dr, const char *ext,
+			 char *buf, size_t len) IOS_MUST_CHECK;
+/*
+ * Replay every drive of ios_repro_drives[] from @dir into @out (free with
+ * ios_repro_drives_free). 0, or the first failure with @e naming the drive
+ * and the file (a missing file is -ENOENT).
+ */
+int ios_repro_drives_run(const char *dir, struct ios_repro_drives *out,
+			 struct ios_err *e) IOS_MUST_CHECK;
+void ios_repro_drives_free(struct ios_repro_drives *d);
+/* Whether @r is within the goal: rms_ms <= IOS_REPRO_DRIVE_GOAL x DiskSim's. */
+bool ios_repro_drive_goal(const struct ios_repro_drive_result *r);
+
+/*
  * The report. @quick says the runs were cut down (--quick) and is stated at
- * the top. The Markdown is written for docs/REPRODUCTION.md: its links are
- * relative to docs/ whatever directory it is written to.
+ * the top. @drives (NULL: not run) adds the DiskSim drives' table after the
+ * experiments. The Markdown is written for docs/REPRODUCTION.md: its links
+ * are relative to docs/ whatever directory it is written to.
  */
 int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
-			struct ios_buf *out) IOS_MUST_CHECK;
+			const struct ios_repro_drives *drives, struct ios_buf *out) IOS_MUST_CHECK;
 int ios_repro_report_json(const struct ios_repro_data *d, size_t n, bool quick,
-			  struct ios_buf *out) IOS_MUST_CHECK;
-/* One line per check: "a1  cfq:fairness=1  finish spread <= 8 %  PASS  3.1 %". */
-int ios_repro_report_text(const struct ios_repro_data *d, size_t n, struct ios_buf *out) IOS_MUST_CHECK;
+			  const struct ios_repro_drives *drives, struct ios_buf *out) IOS_MUST_CHECK;
+/* One line per check: "a1  cfq:fairness=1  finish spread <= 8 %  PASS  3.1 %"; one per drive. */
+int ios_repro_report_text(const struct ios_repro_data *d, size_t n,
+			  const struct ios_repro_drives *drives, struct ios_buf *out) IOS_MUST_CHECK;
 /* "repro/a1.svg": where the experiment's plot goes, relative to the report. */
 void ios_repro_plot_name(const struct ios_repro_exp *x, char *buf, size_t len);
 /*

@@ -47,4 +47,15 @@ void ios_repro_measure_name(enum ios_repro_measure m, const char *ref, char *buf
 int ios_rmd_mq_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 			  const struct ios_repro_verdict *v);
 
+/*
+ * The DiskSim drives (repro_drives_out.c): the summary row, the section,
+ * the JSON object "disksim_drives", the text lines (returns how many meet
+ * the goal).
+ */
+struct ios_jw;
+void ios_rmd_drives_summary(struct ios_buf *out, const struct ios_repro_drives *d);
+void ios_rmd_drives(struct ios_buf *out, const struct ios_repro_drives *d);
+void ios_rmd_drives_json(struct ios_jw *w, const struct ios_repro_drives *d);
+size_t ios_rmd_drives_text(struct ios_buf *out, const struct ios_repro_drives *d);
+
 #endif
