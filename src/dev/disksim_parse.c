@@ -659,12 +659,12 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Fast write level", DSK_USE_INT, DS(fast_write), 0, NULL },
 	{ "Read hit over. after read", DSK_USE_DBL, DS(read_hit_ms), 0, NULL },
 	{ "Read miss over. after read", DSK_USE_DBL, DS(read_miss_ms), 0, NULL },
-	{ "Write hit over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
+	{ "Write hit over. after write", DSK_USE_DBL, DS(write_hit_aw_ms), 0, NULL },
 	{ "Write miss over. after write", DSK_USE_DBL, DS(write_miss_ms), 0, NULL },
-	{ "Read hit over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Read miss over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Write hit over. after read", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Write miss over. after read", DSK_USE_SPECIAL, 0, 0, NULL },
+	{ "Read hit over. after write", DSK_USE_DBL, DS(read_hit_aw_ms), 0, NULL },
+	{ "Read miss over. after write", DSK_USE_DBL, DS(read_miss_aw_ms), 0, NULL },
+	{ "Write hit over. after read", DSK_USE_DBL, DS(write_hit_ar_ms), 0, NULL },
+	{ "Write miss over. after read", DSK_USE_DBL, DS(write_miss_ar_ms), 0, NULL },
 	{ "Print stats", DSK_USE_NONE, 0, 0, NULL },
 	{ "Avg sectors per cylinder", DSK_USE_NONE, 0, 0, NULL },
 	{ "Calc sector by sector", DSK_USE_NONE, 0, 0, NULL },
@@ -697,8 +697,8 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Write hit stop prefetch", DSK_USE_NOTE, 0, 1, "a write always stops read-ahead" },
 	{ "Read directly to buffer", DSK_USE_NOTE, 0, 1, "media reads always go to a buffer segment" },
 	{ "Immed transfer partial hit", DSK_USE_NOTE, 0, 0, "a partial hit waits for the media" },
-	{ "Read completion overhead", DSK_USE_NOTE, 0, 0, "no completion overhead" },
-	{ "Write completion overhead", DSK_USE_NOTE, 0, 0, "no completion overhead" },
+	{ "Read completion overhead", DSK_USE_DBL, DS(read_complete_ms), 0, NULL },
+	{ "Write completion overhead", DSK_USE_DBL, DS(write_complete_ms), 0, NULL },
 	{ "Data preparation overhead", DSK_USE_NOTE, 0, 0, "no data preparation overhead" },
 	{ "First reselect overhead", DSK_USE_NOTE, 0, 0, "no SCSI reselection model" },
 	{ "Other reselect overhead", DSK_USE_NOTE, 0, 0, "no SCSI reselection model" },
@@ -1153,37 +1153,24 @@ static int dsk_model(struct dsk_ctx *c, const struct dsk_param *mp, struct ios_d
 	return dsk_mech(c, p, s);
 }
 
-/* The over-after-other-direction overheads: noted where they differ. */
-static int dsk_overheads(const struct dsk_block *d, struct ios_disksim_spec *s, struct ios_err *e)
+/*
+ * An overhead picked by the previous command that the spec leaves out takes
+ * the value of its counterpart: read ones after a write the "after read"
+ * ones, write misses after a read the "after write" one, write hits the
+ * write misses.
+ */
+static void dsk_overheads(struct ios_disksim_spec *s)
 {
-	static const struct { const char *name; size_t off; const char *used; } pairs[] = {
-		{ "Read hit over. after write", offsetof(struct ios_disksim_spec, read_hit_ms),
-		  "Read hit over. after read" },
-		{ "Read miss over. after write", offsetof(struct ios_disksim_spec, read_miss_ms),
-		  "Read miss over. after read" },
-		{ "Write hit over. after read", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-		{ "Write hit over. after write", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-		{ "Write miss over. after read", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-	};
-	int ret;
-
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		const struct dsk_param *p = dsk_find(d, pairs[i].name);
-		double v;
-
-		if (!p)
-			continue;
-		if ((ret = dsk_num(p, &v, e)))
-			return ret;
-		if (v != *(double *)((char *)s + pairs[i].off) &&
-		    (ret = dsk_note(s, e, "%s = %s: not modelled (the overhead does not depend on the previous command; '%s' is used)",
-				    p->name, p->v.word, pairs[i].used)))
-			return ret;
-	}
-	return 0;
+	if (isnan(s->read_hit_aw_ms))
+		s->read_hit_aw_ms = s->read_hit_ms;
+	if (isnan(s->read_miss_aw_ms))
+		s->read_miss_aw_ms = s->read_miss_ms;
+	if (isnan(s->write_miss_ar_ms))
+		s->write_miss_ar_ms = s->write_miss_ms;
+	if (isnan(s->write_hit_aw_ms))
+		s->write_hit_aw_ms = s->write_miss_ms;
+	if (isnan(s->write_hit_ar_ms))
+		s->write_hit_ar_ms = s->write_miss_ar_ms;
 }
 
 static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_disksim_spec *s)
@@ -1195,8 +1182,22 @@ static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_dis
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	s->max_queue = 1;
 	s->sched_policy = 1;
-	if ((ret = dsk_apply(d, dsk_disk_rules, s, e)) || (ret = dsk_overheads(d, s, e)))
+	s->read_hit_aw_ms = s->read_miss_aw_ms = s->write_miss_ar_ms = NAN;
+	s->write_hit_ar_ms = s->write_hit_aw_ms = NAN;
+	if ((ret = dsk_apply(d, dsk_disk_rules, s, e)))
 		return ret;
+	dsk_overheads(s);
+	{
+		const double ovh[] = { s->read_hit_ms, s->read_miss_ms, s->write_miss_ms,
+				       s->read_hit_aw_ms, s->read_miss_aw_ms, s->write_miss_ar_ms,
+				       s->write_hit_ar_ms, s->write_hit_aw_ms, s->read_complete_ms,
+				       s->write_complete_ms, s->bulk_sector_ms };
+
+		for (size_t i = 0; i < sizeof(ovh) / sizeof(ovh[0]); i++)
+			if (!(ovh[i] >= 0 && ovh[i] <= 100))
+				return IOS_ERR(e, -ERANGE, "%s:%d: %s: an overhead or the bulk sector transfer time out of range (0..100 ms)",
+					       d->file, d->line, d->name);
+	}
 	p = dsk_find(d, "Scheduler");
 	if (p) {
 		if (p->v.kind != DSK_V_BLOCK || strcmp(p->v.blk->type, "disksim_ioqueue"))

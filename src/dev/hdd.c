@@ -132,6 +132,30 @@ static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors)
 	return (sectors * IOS_SECTOR_SIZE * 1000 + mbps - 1) / mbps;
 }
 
+/*
+ * The controller overheads of a read miss, a read hit and a write. With a
+ * table geometry (a DiskSim spec) they depend on the direction of the last
+ * command completed, as DiskSim 4.0's disk_read_arrive and disk_write_arrive
+ * (src/disksim_diskctlr.c) pick them by currdisk->lastflags; the profiles
+ * have one of each.
+ */
+static uint64_t hdd_miss_ovh(const struct hdd *h)
+{
+	return h->geom && h->last_write ? h->geom->read_miss_aw_ns : h->cmd_overhead_ns;
+}
+
+static uint64_t hdd_hit_ovh(const struct hdd *h)
+{
+	return h->geom && h->last_write ? h->geom->read_hit_aw_ns : h->hit_overhead_ns;
+}
+
+static uint64_t hdd_write_ovh(const struct hdd *h)
+{
+	if (!h->geom)
+		return h->cmd_overhead_ns;
+	return h->last_write ? h->geom->write_overhead_ns : h->geom->write_overhead_ar_ns;
+}
+
 static uint32_t hdd_zone_of(const struct hdd *h, uint64_t lba)
 {
 	uint32_t lo = 0, hi = h->nr_zones - 1;
@@ -865,7 +889,7 @@ static void hdd_advance(struct hdd *h, uint64_t to)
 static void hdd_hit(struct hdd *h, struct ios_request *rq, struct hdd_seg *s, uint64_t now,
 		    uint64_t ready)
 {
-	uint64_t bs = hdd_max(now + h->hit_overhead_ns, h->bus_free);
+	uint64_t bs = hdd_max(now + hdd_hit_ovh(h), h->bus_free);
 
 	/*
 	 * The bus streams what is cached while read-ahead brings the rest, so
@@ -949,7 +973,7 @@ static void hdd_route_read(struct hdd *h, struct ios_request *rq, uint64_t now)
 			return;
 		}
 	}
-	rq->dev_ns = now + h->cmd_overhead_ns;
+	rq->dev_ns = now + hdd_miss_ovh(h);
 	ios_list_add_tail(&rq->dev_node, &h->queue);
 }
 
@@ -981,6 +1005,7 @@ static void hdd_reset(struct ios_dev *dev)
 	h->head_lba = 0;
 	h->head_t = UINT64_MAX;
 	h->last_host_t = 0;
+	h->last_write = false;	/* DiskSim starts with lastflags = READ (disk_initialize) */
 	h->outstanding = 0;
 }
 
@@ -1195,8 +1220,7 @@ static int hdd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	} else if (!rq->nr_sectors) {
 		hdd_done_add(h, rq, now + h->hit_overhead_ns);
 	} else if (rq->dir == IOS_WRITE) {
-		ret = hdd_route_write(h, rq, now + (h->geom ? h->geom->write_overhead_ns :
-							 h->cmd_overhead_ns), now);
+		ret = hdd_route_write(h, rq, now + hdd_write_ovh(h), now);
 	} else {
 		hdd_route_read(h, rq, now);
 	}
@@ -1234,6 +1258,9 @@ static struct ios_request *hdd_complete(struct ios_dev *dev, uint64_t now)
 		return NULL;
 	ios_list_del(&rq->dev_node);
 	h->outstanding--;
+	/* disk_request_complete: lastflags = the completed request's */
+	if (rq->nr_sectors)
+		h->last_write = rq->dir == IOS_WRITE;
 	return rq;
 }
 

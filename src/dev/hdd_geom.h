@@ -55,6 +55,15 @@ struct ios_hdd_geom {
 	int64_t settle_ns;			/* added to write seeks; may be negative */
 	uint64_t bus_sector_ns;			/* bus time per sector */
 	uint64_t write_overhead_ns;		/* controller time per write command */
+	/*
+	 * DiskSim picks a command's overhead by the direction of the last
+	 * command the drive completed (disk_read_arrive, disk_write_arrive in
+	 * src/disksim_diskctlr.c, lastflags): write_overhead_ns above is the
+	 * one after a write, these the others. A write's are the "hit" ones
+	 * with a Fast write level, the "miss" ones without.
+	 */
+	uint64_t read_miss_aw_ns, read_hit_aw_ns;	/* a read after a write */
+	uint64_t write_overhead_ar_ns;			/* a write after a read */
 };
 
 /* Build from a parsed spec; 0 or -errno with @e naming the spec's file. */
