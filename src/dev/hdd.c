@@ -292,6 +292,9 @@ static void hdd_done_add(struct hdd *h, struct ios_request *rq, uint64_t t)
 {
 	struct ios_list_head *pos;
 
+	/* DiskSim's disk_request_complete: the completion overhead comes last */
+	if (h->geom && rq->nr_sectors)
+		t += h->geom->complete_ns[rq->dir == IOS_WRITE ? IOS_WRITE : IOS_READ];
 	rq->dev_ns = t;
 	/* keep completion order; equal times stay in the order they were decided */
 	for (pos = h->done.prev; pos != &h->done; pos = pos->prev) {

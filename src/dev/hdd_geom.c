@@ -214,6 +214,8 @@ int ios_hdd_geom_build(struct ios_hdd_geom *g, const struct ios_disksim_spec *s,
 	g->write_overhead_ar_ns = (uint64_t)llround((s->fast_write ? s->write_hit_ar_ms
 								   : s->write_miss_ar_ms) * 1e6);
 	g->read_miss_aw_ns = (uint64_t)llround(s->read_miss_aw_ms * 1e6);
+	g->complete_ns[IOS_READ] = (uint64_t)llround(s->read_complete_ms * 1e6);
+	g->complete_ns[IOS_WRITE] = (uint64_t)llround(s->write_complete_ms * 1e6);
 	g->read_hit_aw_ns = (uint64_t)llround(s->read_hit_aw_ms * 1e6);
 	return 0;
 }

@@ -64,6 +64,12 @@ struct ios_hdd_geom {
 	 */
 	uint64_t read_miss_aw_ns, read_hit_aw_ns;	/* a read after a write */
 	uint64_t write_overhead_ar_ns;			/* a write after a read */
+	/*
+	 * Read/Write completion overhead: the time from the end of a
+	 * command's transfer to the host seeing it complete (DiskSim's
+	 * disk_request_complete sends the completion up after it).
+	 */
+	uint64_t complete_ns[2];			/* by IOS_READ, IOS_WRITE */
 };
 
 /* Build from a parsed spec; 0 or -errno with @e naming the spec's file. */
