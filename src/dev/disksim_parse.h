@@ -57,6 +57,9 @@ struct ios_disksim_spec {
 	double *seek_ms;
 	size_t nr_seek;
 	double bulk_sector_ms;		/* bus time per sector */
+	double bus_read_blk_ms, bus_write_blk_ms;	/* the drive's bus (topology): block transfer times */
+	double read_water;		/* High (read) water mark, a fraction */
+	int reqwater;			/* Set watermark by reqsize */
 	double read_hit_ms, read_miss_ms, write_miss_ms;	/* after a command of the same kind */
 	/*
 	 * The other overheads DiskSim picks by the previous command

@@ -123,12 +123,12 @@ static uint64_t hdd_xfer_ns(const struct hdd *h, uint64_t k, uint32_t spt)
 	return (k * HDD_PHASE_REV + div - 1) / div;
 }
 
-static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors)
+static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors, int dir)
 {
 	uint64_t mbps = (uint64_t)h->interface_mbps;
 
-	if (h->geom)	/* DiskSim's bulk sector transfer time */
-		return sectors * h->geom->bus_sector_ns;
+	if (h->geom)	/* DiskSim's disk_get_blktranstime */
+		return sectors * h->geom->bus_sector_ns[dir == IOS_WRITE ? IOS_WRITE : IOS_READ];
 	return (sectors * IOS_SECTOR_SIZE * 1000 + mbps - 1) / mbps;
 }
 
@@ -522,7 +522,7 @@ static void hdd_absorb(struct hdd *h, struct ios_request *rq, uint64_t ready, ui
 	if (hdd_ra_streaming(h))
 		hdd_ra_stop(h, t);
 
-	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors);
+	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors, IOS_WRITE);
 	h->cnt.cache_write_absorbed++;
 	hdd_done_add(h, rq, h->bus_free);
 }
@@ -689,8 +689,28 @@ static void hdd_start_cmd(struct hdd *h, struct ios_request *rq, uint64_t t)
 	h->mech_rq = rq;
 	h->mech_start = t;
 	h->mech_end = end;
-	/* a slow bus can outlast the media; otherwise the two overlap */
-	rq->dev_ns = hdd_max(end, t + hdd_bus_ns(h, rq->nr_sectors));
+	if (h->geom && !write) {
+		/*
+		 * DiskSim (disk_read_arrive, disk_request_needs_bus): a read
+		 * miss disconnects and reconnects once its watermark of
+		 * blocks is in the buffer; the bus then moves the request at
+		 * its block transfer time, never ahead of the media, so the
+		 * last block crosses the bus after it is read.
+		 */
+		const struct ios_hdd_geom *g = h->geom;
+		uint64_t n = rq->nr_sectors, w, tw;
+
+		if (g->reqwater)
+			w = hdd_min(g->seg_blks, n) * g->read_water_m / 1000000;
+		else
+			w = (g->seg_blks * g->read_water_m + 999999) / 1000000;
+		w = hdd_max(1, hdd_min(w, n));
+		tw = w == n ? end : hdd_walk(h, rq->sector, w, t + pos, false, HDD_TIME_MAX, &done);
+		rq->dev_ns = hdd_max(tw + hdd_bus_ns(h, n, IOS_READ), end + hdd_bus_ns(h, 1, IOS_READ));
+	} else {
+		/* a slow bus can outlast the media; otherwise the two overlap */
+		rq->dev_ns = hdd_max(end, t + hdd_bus_ns(h, rq->nr_sectors, rq->dir));
+	}
 	hdd_set_head(h, rq->sector + rq->nr_sectors - 1);
 	h->cnt.media_ops++;
 }
@@ -899,8 +919,8 @@ static void hdd_hit(struct hdd *h, struct ios_request *rq, struct hdd_seg *s, ui
 	 * it finishes after its own transfer time and no sooner than one last
 	 * 4 KiB after the data is in.
 	 */
-	h->bus_free = hdd_max(bs + hdd_bus_ns(h, rq->nr_sectors),
-			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8)));
+	h->bus_free = hdd_max(bs + hdd_bus_ns(h, rq->nr_sectors, IOS_READ),
+			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8), IOS_READ));
 	s->lru = ++h->lru_clock;
 	s->hwm = hdd_max(s->hwm, ios_rq_end(rq));
 	if (h->ra.valid && h->ra.seg == s) {

@@ -207,7 +207,11 @@ int ios_hdd_geom_build(struct ios_hdd_geom *g, const struct ios_disksim_spec *s,
 		g->seek_ns[i] = s->seek_ms[i] * 1e6;
 	}
 	g->settle_ns = (int64_t)llround(s->settle_ms * 1e6);
-	g->bus_sector_ns = (uint64_t)llround(s->bulk_sector_ms * 1e6);
+	g->bus_sector_ns[IOS_READ] = (uint64_t)llround(fmax(s->bulk_sector_ms, s->bus_read_blk_ms) * 1e6);
+	g->bus_sector_ns[IOS_WRITE] = (uint64_t)llround(fmax(s->bulk_sector_ms, s->bus_write_blk_ms) * 1e6);
+	g->read_water_m = (uint64_t)llround(s->read_water * 1e6);
+	g->reqwater = s->reqwater != 0;
+	g->seg_blks = s->segment_blks > 0 ? (uint64_t)s->segment_blks : 1;
 	/* disk_write_arrive: the write hit overheads with fast writes */
 	g->write_overhead_ns = (uint64_t)llround((s->fast_write ? s->write_hit_aw_ms
 								: s->write_miss_ms) * 1e6);
