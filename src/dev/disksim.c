@@ -307,7 +307,7 @@ static int dsk_describe(struct dsk_dev *d, struct ios_buf *b)
 		       g->seek_ns[g->nr_seek - 1] / 1e6);
 	ios_buf_printf(b, "    overheads: read miss %.3f ms, read hit %.3f ms, write %.3f ms; bus %.4f ms per sector\n",
 		       (double)h->cmd_overhead_ns / 1e6, (double)h->hit_overhead_ns / 1e6,
-		       (double)g->write_overhead_ns / 1e6, (double)g->bus_sector_ns / 1e6);
+		       (double)g->write_overhead_ns / 1e6, (double)g->bus_sector_ns[IOS_READ] / 1e6);
 	ios_buf_printf(b, "    buffer: %d segment(s) of %d blocks, read cache %s, read-ahead %s (up to %llu blocks), write cache %s\n",
 		       s->nr_segments, s->segment_blks, h->read_cache ? "on" : "off",
 		       h->read_ahead ? "on" : "off",

@@ -66,6 +66,7 @@ struct dsk_block {
 
 struct dsk_inst {
 	char *of;		/* the block instantiated */
+	char *name;		/* one component made of it */
 	const char *file;
 	int line;
 };
@@ -80,6 +81,8 @@ struct dsk_ctx {
 	size_t nr_top;
 	struct dsk_inst *inst;
 	size_t nr_inst;
+	char *disk_bus;		/* the component the topology attaches the first drive to */
+	char *disk_bus_type;	/* ... and its type */
 };
 
 struct dsk_lex {
@@ -370,34 +373,27 @@ static int dsk_parse_def(struct dsk_ctx *c, struct dsk_lex *l, int depth, struct
 	return dsk_parse_body(c, l, *out, depth + 1);
 }
 
-static int dsk_skip_brackets(struct dsk_lex *l, struct ios_err *e)
-{
-	int level = 0, ret;
-
-	do {
-		if (l->tok == DSK_T_EOF)
-			return IOS_ERR(e, -EINVAL, "%s:%d: topology: unbalanced '[' (truncated?)",
-				       l->file, l->tok_line);
-		if (l->tok == DSK_T_LBRACK)
-			level++;
-		else if (l->tok == DSK_T_RBRACK)
-			level--;
-		if ((ret = dsk_next(l, e)))
-			return ret;
-	} while (level > 0);
-	return 0;
-}
-
 static int dsk_parse_instantiate(struct dsk_ctx *c, struct dsk_lex *l)
 {
 	struct ios_err *e = c->e;
 	int line = l->tok_line, ret;
+	size_t first = c->nr_inst;
 
 	if ((ret = dsk_next(l, e)) || (ret = dsk_expect(l, DSK_T_LBRACK, "'[' after instantiate", e)))
 		return ret;
-	while (l->tok == DSK_T_WORD || l->tok == DSK_T_COMMA)
+	while (l->tok == DSK_T_WORD || l->tok == DSK_T_COMMA) {
+		if (l->tok == DSK_T_WORD) {
+			if ((ret = dsk_grow((void **)&c->inst, c->nr_inst, sizeof(*c->inst), e)))
+				return ret;
+			memset(&c->inst[c->nr_inst], 0, sizeof(c->inst[0]));
+			c->inst[c->nr_inst].name = l->word;
+			c->inst[c->nr_inst].file = l->file;
+			c->inst[c->nr_inst++].line = line;
+			l->word = NULL;
+		}
 		if ((ret = dsk_next(l, e)))
 			return ret;
+	}
 	if ((ret = dsk_expect(l, DSK_T_RBRACK, "']'", e)))
 		return ret;
 	if (l->tok != DSK_T_WORD || strcmp(l->word, "as"))
@@ -407,13 +403,86 @@ static int dsk_parse_instantiate(struct dsk_ctx *c, struct dsk_lex *l)
 	if (l->tok != DSK_T_WORD)
 		return IOS_ERR(e, -EINVAL, "%s:%d: instantiate: expected a block name after 'as'",
 			       l->file, line);
-	if ((ret = dsk_grow((void **)&c->inst, c->nr_inst, sizeof(*c->inst), e)))
-		return ret;
-	c->inst[c->nr_inst].of = l->word;
-	c->inst[c->nr_inst].file = l->file;
-	c->inst[c->nr_inst++].line = line;
-	l->word = NULL;
+	if (first == c->nr_inst) {	/* "instantiate [ ] as X": X is still named */
+		if ((ret = dsk_grow((void **)&c->inst, c->nr_inst, sizeof(*c->inst), e)))
+			return ret;
+		memset(&c->inst[c->nr_inst], 0, sizeof(c->inst[0]));
+		c->inst[c->nr_inst].file = l->file;
+		c->inst[c->nr_inst++].line = line;
+	}
+	for (size_t i = first; i < c->nr_inst; i++) {
+		c->inst[i].of = strdup(l->word);
+		if (!c->inst[i].of)
+			return IOS_ERR(e, -ENOMEM, "out of memory");
+	}
 	return dsk_next(l, e);
+}
+
+/*
+ * The topology: "TYPE NAME [ children ]" nested. Only one thing is taken
+ * from it: the component whose brackets hold the first disksim_disk (the
+ * drive's bus, whose block transfer time the drive's transfers pay).
+ */
+#define DSK_TOPO_DEPTH 32
+static int dsk_parse_topology(struct dsk_ctx *c, struct dsk_lex *l)
+{
+	struct ios_err *e = c->e;
+	const char *stack_type[DSK_TOPO_DEPTH], *stack_name[DSK_TOPO_DEPTH];
+	char *w1 = NULL, *w2 = NULL;	/* the last two words: TYPE NAME */
+	int level = 0, ret = 0;
+	bool disk = false;
+
+	do {
+		if (l->tok == DSK_T_EOF) {
+			ret = IOS_ERR(e, -EINVAL, "%s:%d: topology: unbalanced '[' (truncated?)",
+				      l->file, l->tok_line);
+			break;
+		}
+		if (l->tok == DSK_T_WORD) {
+			free(w1);
+			w1 = w2;
+			w2 = l->word;
+			l->word = NULL;
+			if (disk && !c->disk_bus && level > 0 && stack_name[level - 1]) {
+				c->disk_bus = strdup(stack_name[level - 1]);
+				c->disk_bus_type = strdup(stack_type[level - 1]);
+				if (!c->disk_bus || !c->disk_bus_type) {
+					ret = IOS_ERR(e, -ENOMEM, "out of memory");
+					break;
+				}
+			}
+			disk = !strcmp(w2, "disksim_disk");
+		} else if (l->tok == DSK_T_LBRACK) {
+			if (level >= DSK_TOPO_DEPTH) {
+				ret = IOS_ERR(e, -EINVAL, "%s:%d: topology: nested deeper than %d levels",
+					      l->file, l->tok_line, DSK_TOPO_DEPTH);
+				break;
+			}
+			/* the words are kept until the matching ']' (stack below) */
+			stack_type[level] = w1;
+			stack_name[level] = w2;
+			w1 = w2 = NULL;
+			level++;
+			disk = false;
+		} else if (l->tok == DSK_T_RBRACK) {
+			if (level > 0) {
+				level--;
+				free((char *)stack_type[level]);
+				free((char *)stack_name[level]);
+			}
+			disk = false;
+		}
+		if ((ret = dsk_next(l, e)))
+			break;
+	} while (level > 0);
+	while (level > 0) {
+		level--;
+		free((char *)stack_type[level]);
+		free((char *)stack_name[level]);
+	}
+	free(w1);
+	free(w2);
+	return ret;
 }
 
 static int dsk_parse_top(struct dsk_ctx *c, struct dsk_lex *l, int depth)
@@ -445,7 +514,7 @@ static int dsk_parse_top(struct dsk_ctx *c, struct dsk_lex *l, int depth)
 					return ret;
 			if (l->tok != DSK_T_LBRACK)
 				return dsk_expect(l, DSK_T_LBRACK, "'[' in topology", e);
-			if ((ret = dsk_skip_brackets(l, e)))
+			if ((ret = dsk_parse_topology(c, l)))
 				return ret;
 		} else {
 			struct dsk_block *b = NULL;
@@ -659,12 +728,12 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Fast write level", DSK_USE_INT, DS(fast_write), 0, NULL },
 	{ "Read hit over. after read", DSK_USE_DBL, DS(read_hit_ms), 0, NULL },
 	{ "Read miss over. after read", DSK_USE_DBL, DS(read_miss_ms), 0, NULL },
-	{ "Write hit over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
+	{ "Write hit over. after write", DSK_USE_DBL, DS(write_hit_aw_ms), 0, NULL },
 	{ "Write miss over. after write", DSK_USE_DBL, DS(write_miss_ms), 0, NULL },
-	{ "Read hit over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Read miss over. after write", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Write hit over. after read", DSK_USE_SPECIAL, 0, 0, NULL },
-	{ "Write miss over. after read", DSK_USE_SPECIAL, 0, 0, NULL },
+	{ "Read hit over. after write", DSK_USE_DBL, DS(read_hit_aw_ms), 0, NULL },
+	{ "Read miss over. after write", DSK_USE_DBL, DS(read_miss_aw_ms), 0, NULL },
+	{ "Write hit over. after read", DSK_USE_DBL, DS(write_hit_ar_ms), 0, NULL },
+	{ "Write miss over. after read", DSK_USE_DBL, DS(write_miss_ar_ms), 0, NULL },
 	{ "Print stats", DSK_USE_NONE, 0, 0, NULL },
 	{ "Avg sectors per cylinder", DSK_USE_NONE, 0, 0, NULL },
 	{ "Calc sector by sector", DSK_USE_NONE, 0, 0, NULL },
@@ -682,9 +751,9 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Never disconnect", DSK_USE_NOTE, 0, 0, "no SCSI disconnect model" },
 	{ "Maximum number of write segments", DSK_USE_NOTE, 0, -1, "dirty data may fill the whole buffer" },
 	{ "Use separate write segment", DSK_USE_NOTE, 0, 0, "dirty data shares the buffer" },
-	{ "Low (write) water mark", DSK_USE_NOTE, 0, 0, "no watermarks: the bus transfer overlaps the media" },
-	{ "High (read) water mark", DSK_USE_NOTE, 0, 0, "no watermarks: the bus transfer overlaps the media" },
-	{ "Set watermark by reqsize", DSK_USE_NOTE, 0, 0, "no watermarks" },
+	{ "Low (write) water mark", DSK_USE_NOTE, 0, 0, "no write watermark: a write's bus transfer overlaps the media" },
+	{ "High (read) water mark", DSK_USE_DBL, DS(read_water), 0, NULL },
+	{ "Set watermark by reqsize", DSK_USE_INT, DS(reqwater), 0, NULL },
 	{ "Minimum read-ahead (blks)", DSK_USE_NOTE, 0, 0, "read-ahead stops at the next command" },
 	{ "Read-ahead over requested", DSK_USE_NOTE, 0, 0, "read-ahead counts from the host's furthest read" },
 	{ "Read-ahead on idle hit", DSK_USE_NOTE, 0, 0, "read-ahead resumes whenever the mechanism is idle" },
@@ -697,8 +766,8 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Write hit stop prefetch", DSK_USE_NOTE, 0, 1, "a write always stops read-ahead" },
 	{ "Read directly to buffer", DSK_USE_NOTE, 0, 1, "media reads always go to a buffer segment" },
 	{ "Immed transfer partial hit", DSK_USE_NOTE, 0, 0, "a partial hit waits for the media" },
-	{ "Read completion overhead", DSK_USE_NOTE, 0, 0, "no completion overhead" },
-	{ "Write completion overhead", DSK_USE_NOTE, 0, 0, "no completion overhead" },
+	{ "Read completion overhead", DSK_USE_DBL, DS(read_complete_ms), 0, NULL },
+	{ "Write completion overhead", DSK_USE_DBL, DS(write_complete_ms), 0, NULL },
 	{ "Data preparation overhead", DSK_USE_NOTE, 0, 0, "no data preparation overhead" },
 	{ "First reselect overhead", DSK_USE_NOTE, 0, 0, "no SCSI reselection model" },
 	{ "Other reselect overhead", DSK_USE_NOTE, 0, 0, "no SCSI reselection model" },
@@ -1153,37 +1222,24 @@ static int dsk_model(struct dsk_ctx *c, const struct dsk_param *mp, struct ios_d
 	return dsk_mech(c, p, s);
 }
 
-/* The over-after-other-direction overheads: noted where they differ. */
-static int dsk_overheads(const struct dsk_block *d, struct ios_disksim_spec *s, struct ios_err *e)
+/*
+ * An overhead picked by the previous command that the spec leaves out takes
+ * the value of its counterpart: read ones after a write the "after read"
+ * ones, write misses after a read the "after write" one, write hits the
+ * write misses.
+ */
+static void dsk_overheads(struct ios_disksim_spec *s)
 {
-	static const struct { const char *name; size_t off; const char *used; } pairs[] = {
-		{ "Read hit over. after write", offsetof(struct ios_disksim_spec, read_hit_ms),
-		  "Read hit over. after read" },
-		{ "Read miss over. after write", offsetof(struct ios_disksim_spec, read_miss_ms),
-		  "Read miss over. after read" },
-		{ "Write hit over. after read", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-		{ "Write hit over. after write", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-		{ "Write miss over. after read", offsetof(struct ios_disksim_spec, write_miss_ms),
-		  "Write miss over. after write" },
-	};
-	int ret;
-
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		const struct dsk_param *p = dsk_find(d, pairs[i].name);
-		double v;
-
-		if (!p)
-			continue;
-		if ((ret = dsk_num(p, &v, e)))
-			return ret;
-		if (v != *(double *)((char *)s + pairs[i].off) &&
-		    (ret = dsk_note(s, e, "%s = %s: not modelled (the overhead does not depend on the previous command; '%s' is used)",
-				    p->name, p->v.word, pairs[i].used)))
-			return ret;
-	}
-	return 0;
+	if (isnan(s->read_hit_aw_ms))
+		s->read_hit_aw_ms = s->read_hit_ms;
+	if (isnan(s->read_miss_aw_ms))
+		s->read_miss_aw_ms = s->read_miss_ms;
+	if (isnan(s->write_miss_ar_ms))
+		s->write_miss_ar_ms = s->write_miss_ms;
+	if (isnan(s->write_hit_aw_ms))
+		s->write_hit_aw_ms = s->write_miss_ms;
+	if (isnan(s->write_hit_ar_ms))
+		s->write_hit_ar_ms = s->write_miss_ar_ms;
 }
 
 static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_disksim_spec *s)
@@ -1195,8 +1251,22 @@ static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_dis
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	s->max_queue = 1;
 	s->sched_policy = 1;
-	if ((ret = dsk_apply(d, dsk_disk_rules, s, e)) || (ret = dsk_overheads(d, s, e)))
+	s->read_hit_aw_ms = s->read_miss_aw_ms = s->write_miss_ar_ms = NAN;
+	s->write_hit_ar_ms = s->write_hit_aw_ms = NAN;
+	if ((ret = dsk_apply(d, dsk_disk_rules, s, e)))
 		return ret;
+	dsk_overheads(s);
+	{
+		const double ovh[] = { s->read_hit_ms, s->read_miss_ms, s->write_miss_ms,
+				       s->read_hit_aw_ms, s->read_miss_aw_ms, s->write_miss_ar_ms,
+				       s->write_hit_ar_ms, s->write_hit_aw_ms, s->read_complete_ms,
+				       s->write_complete_ms, s->bulk_sector_ms, s->read_water * 100 };
+
+		for (size_t i = 0; i < sizeof(ovh) / sizeof(ovh[0]); i++)
+			if (!(ovh[i] >= 0 && ovh[i] <= 100))
+				return IOS_ERR(e, -ERANGE, "%s:%d: %s: an overhead or the bulk sector transfer time (0..100 ms) or the High (read) water mark (0..1) out of range",
+					       d->file, d->line, d->name);
+	}
 	p = dsk_find(d, "Scheduler");
 	if (p) {
 		if (p->v.kind != DSK_V_BLOCK || strcmp(p->v.blk->type, "disksim_ioqueue"))
@@ -1215,7 +1285,8 @@ static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_dis
 }
 
 /* Timing parameters of the blocks around the drive: noted when not zero. */
-static int dsk_around(const struct dsk_block *b, struct ios_disksim_spec *s, struct ios_err *e)
+static int dsk_around(const struct dsk_block *b, const struct dsk_block *dbus,
+		      struct ios_disksim_spec *s, struct ios_err *e)
 {
 	static const char *const timed[] = {
 		"Arbitration time", "Read block transfer time", "Write block transfer time",
@@ -1245,6 +1316,25 @@ static int dsk_around(const struct dsk_block *b, struct ios_disksim_spec *s, str
 				continue;
 			if ((ret = dsk_num(p, &v, e)))
 				return ret;
+			/*
+			 * The drive's own bus: each block it moves takes the
+			 * bus's block transfer time (DiskSim's
+			 * disk_get_blktranstime, bus_get_transfer_time).
+			 */
+			if (b == dbus && k == 1) {
+				if (!(v >= 0 && v <= 100))
+					return IOS_ERR(e, -ERANGE, "%s:%d: parameter '%s': %s out of range (0..100 ms)",
+						       p->file, p->line, p->name, p->v.word);
+				s->bus_read_blk_ms = v;
+				continue;
+			}
+			if (b == dbus && k == 2) {
+				if (!(v >= 0 && v <= 100))
+					return IOS_ERR(e, -ERANGE, "%s:%d: parameter '%s': %s out of range (0..100 ms)",
+						       p->file, p->line, p->name, p->v.word);
+				s->bus_write_blk_ms = v;
+				continue;
+			}
 			if (v && (ret = dsk_note(s, e, "%s %s: %s = %s: not modelled (the drive is attached directly)",
 						 b->type, b->name, p->name, p->v.word)))
 				return ret;
@@ -1301,16 +1391,26 @@ static int dsk_pick(struct dsk_ctx *c, const struct dsk_block **disk)
 
 static int dsk_interpret(struct dsk_ctx *c, struct ios_disksim_spec *s)
 {
-	const struct dsk_block *disk;
+	const struct dsk_block *disk, *dbus = NULL;
 	int ret = dsk_pick(c, &disk);
 
 	if (ret)
 		return ret;
+	/* the bus the topology attaches the drive to: its component's block */
+	if (c->disk_bus && !strcmp(c->disk_bus_type, "disksim_bus"))
+		for (size_t j = 0; j < c->nr_inst && !dbus; j++) {
+			if (!c->inst[j].name || strcmp(c->inst[j].name, c->disk_bus))
+				continue;
+			for (size_t i = 0; i < c->nr_top; i++)
+				if (!strcmp(c->top[i]->type, "disksim_bus") &&
+				    !strcmp(c->top[i]->name, c->inst[j].of))
+					dbus = c->top[i];
+		}
 	for (size_t i = 0; i < c->nr_top; i++) {
 		const char *t = c->top[i]->type;
 
 		if ((!strcmp(t, "disksim_bus") || !strcmp(t, "disksim_ctlr") ||
-		     !strcmp(t, "disksim_iodriver")) && (ret = dsk_around(c->top[i], s, c->e)))
+		     !strcmp(t, "disksim_iodriver")) && (ret = dsk_around(c->top[i], dbus, s, c->e)))
 			return ret;
 	}
 	return dsk_disk(c, disk, s);
@@ -1337,7 +1437,9 @@ int ios_disksim_load(const char *path, ios_dsk_read_fn rd, void *arg,
 		dsk_block_free(c.top[i]);
 	free(c.top);
 	for (size_t i = 0; i < c.nr_inst; i++)
-		free(c.inst[i].of);
+		free(c.inst[i].of), free(c.inst[i].name);
+	free(c.disk_bus);
+	free(c.disk_bus_type);
 	free(c.inst);
 	/* the zones point at the file names: the spec keeps them */
 	s->files = c.files;

@@ -57,7 +57,19 @@ struct ios_disksim_spec {
 	double *seek_ms;
 	size_t nr_seek;
 	double bulk_sector_ms;		/* bus time per sector */
-	double read_hit_ms, read_miss_ms, write_miss_ms;
+	double bus_read_blk_ms, bus_write_blk_ms;	/* the drive's bus (topology): block transfer times */
+	double read_water;		/* High (read) water mark, a fraction */
+	int reqwater;			/* Set watermark by reqsize */
+	double read_hit_ms, read_miss_ms, write_miss_ms;	/* after a command of the same kind */
+	/*
+	 * The other overheads DiskSim picks by the previous command
+	 * (disk_read_arrive, disk_write_arrive): read hit/miss after a write,
+	 * write miss after a read, write hit after a read/write (used with a
+	 * Fast write level). A spec that leaves one out gets its counterpart.
+	 */
+	double read_hit_aw_ms, read_miss_aw_ms, write_miss_ar_ms;
+	double write_hit_ar_ms, write_hit_aw_ms;
+	double read_complete_ms, write_complete_ms;	/* Read/Write completion overhead */
 	int nr_segments, segment_blks, max_read_ahead, enable_cache, continuous_read;
 	int fast_write, max_queue, sched_policy;
 	char **notes;			/* parameters not honoured, one line each */

@@ -123,13 +123,37 @@ static uint64_t hdd_xfer_ns(const struct hdd *h, uint64_t k, uint32_t spt)
 	return (k * HDD_PHASE_REV + div - 1) / div;
 }
 
-static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors)
+static uint64_t hdd_bus_ns(const struct hdd *h, uint64_t sectors, int dir)
 {
 	uint64_t mbps = (uint64_t)h->interface_mbps;
 
-	if (h->geom)	/* DiskSim's bulk sector transfer time */
-		return sectors * h->geom->bus_sector_ns;
+	if (h->geom)	/* DiskSim's disk_get_blktranstime */
+		return sectors * h->geom->bus_sector_ns[dir == IOS_WRITE ? IOS_WRITE : IOS_READ];
 	return (sectors * IOS_SECTOR_SIZE * 1000 + mbps - 1) / mbps;
+}
+
+/*
+ * The controller overheads of a read miss, a read hit and a write. With a
+ * table geometry (a DiskSim spec) they depend on the direction of the last
+ * command completed, as DiskSim 4.0's disk_read_arrive and disk_write_arrive
+ * (src/disksim_diskctlr.c) pick them by currdisk->lastflags; the profiles
+ * have one of each.
+ */
+static uint64_t hdd_miss_ovh(const struct hdd *h)
+{
+	return h->geom && h->last_write ? h->geom->read_miss_aw_ns : h->cmd_overhead_ns;
+}
+
+static uint64_t hdd_hit_ovh(const struct hdd *h)
+{
+	return h->geom && h->last_write ? h->geom->read_hit_aw_ns : h->hit_overhead_ns;
+}
+
+static uint64_t hdd_write_ovh(const struct hdd *h)
+{
+	if (!h->geom)
+		return h->cmd_overhead_ns;
+	return h->last_write ? h->geom->write_overhead_ns : h->geom->write_overhead_ar_ns;
 }
 
 static uint32_t hdd_zone_of(const struct hdd *h, uint64_t lba)
@@ -268,6 +292,9 @@ static void hdd_done_add(struct hdd *h, struct ios_request *rq, uint64_t t)
 {
 	struct ios_list_head *pos;
 
+	/* DiskSim's disk_request_complete: the completion overhead comes last */
+	if (h->geom && rq->nr_sectors)
+		t += h->geom->complete_ns[rq->dir == IOS_WRITE ? IOS_WRITE : IOS_READ];
 	rq->dev_ns = t;
 	/* keep completion order; equal times stay in the order they were decided */
 	for (pos = h->done.prev; pos != &h->done; pos = pos->prev) {
@@ -495,7 +522,7 @@ static void hdd_absorb(struct hdd *h, struct ios_request *rq, uint64_t ready, ui
 	if (hdd_ra_streaming(h))
 		hdd_ra_stop(h, t);
 
-	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors);
+	h->bus_free = bs + hdd_bus_ns(h, rq->nr_sectors, IOS_WRITE);
 	h->cnt.cache_write_absorbed++;
 	hdd_done_add(h, rq, h->bus_free);
 }
@@ -662,8 +689,28 @@ static void hdd_start_cmd(struct hdd *h, struct ios_request *rq, uint64_t t)
 	h->mech_rq = rq;
 	h->mech_start = t;
 	h->mech_end = end;
-	/* a slow bus can outlast the media; otherwise the two overlap */
-	rq->dev_ns = hdd_max(end, t + hdd_bus_ns(h, rq->nr_sectors));
+	if (h->geom && !write) {
+		/*
+		 * DiskSim (disk_read_arrive, disk_request_needs_bus): a read
+		 * miss disconnects and reconnects once its watermark of
+		 * blocks is in the buffer; the bus then moves the request at
+		 * its block transfer time, never ahead of the media, so the
+		 * last block crosses the bus after it is read.
+		 */
+		const struct ios_hdd_geom *g = h->geom;
+		uint64_t n = rq->nr_sectors, w, tw;
+
+		if (g->reqwater)
+			w = hdd_min(g->seg_blks, n) * g->read_water_m / 1000000;
+		else
+			w = (g->seg_blks * g->read_water_m + 999999) / 1000000;
+		w = hdd_max(1, hdd_min(w, n));
+		tw = w == n ? end : hdd_walk(h, rq->sector, w, t + pos, false, HDD_TIME_MAX, &done);
+		rq->dev_ns = hdd_max(tw + hdd_bus_ns(h, n, IOS_READ), end + hdd_bus_ns(h, 1, IOS_READ));
+	} else {
+		/* a slow bus can outlast the media; otherwise the two overlap */
+		rq->dev_ns = hdd_max(end, t + hdd_bus_ns(h, rq->nr_sectors, rq->dir));
+	}
 	hdd_set_head(h, rq->sector + rq->nr_sectors - 1);
 	h->cnt.media_ops++;
 }
@@ -865,15 +912,15 @@ static void hdd_advance(struct hdd *h, uint64_t to)
 static void hdd_hit(struct hdd *h, struct ios_request *rq, struct hdd_seg *s, uint64_t now,
 		    uint64_t ready)
 {
-	uint64_t bs = hdd_max(now + h->hit_overhead_ns, h->bus_free);
+	uint64_t bs = hdd_max(now + hdd_hit_ovh(h), h->bus_free);
 
 	/*
 	 * The bus streams what is cached while read-ahead brings the rest, so
 	 * it finishes after its own transfer time and no sooner than one last
 	 * 4 KiB after the data is in.
 	 */
-	h->bus_free = hdd_max(bs + hdd_bus_ns(h, rq->nr_sectors),
-			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8)));
+	h->bus_free = hdd_max(bs + hdd_bus_ns(h, rq->nr_sectors, IOS_READ),
+			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8), IOS_READ));
 	s->lru = ++h->lru_clock;
 	s->hwm = hdd_max(s->hwm, ios_rq_end(rq));
 	if (h->ra.valid && h->ra.seg == s) {
@@ -949,7 +996,7 @@ static void hdd_route_read(struct hdd *h, struct ios_request *rq, uint64_t now)
 			return;
 		}
 	}
-	rq->dev_ns = now + h->cmd_overhead_ns;
+	rq->dev_ns = now + hdd_miss_ovh(h);
 	ios_list_add_tail(&rq->dev_node, &h->queue);
 }
 
@@ -981,6 +1028,7 @@ static void hdd_reset(struct ios_dev *dev)
 	h->head_lba = 0;
 	h->head_t = UINT64_MAX;
 	h->last_host_t = 0;
+	h->last_write = false;	/* DiskSim starts with lastflags = READ (disk_initialize) */
 	h->outstanding = 0;
 }
 
@@ -1195,8 +1243,7 @@ static int hdd_submit(struct ios_dev *dev, struct ios_request *rq, uint64_t now)
 	} else if (!rq->nr_sectors) {
 		hdd_done_add(h, rq, now + h->hit_overhead_ns);
 	} else if (rq->dir == IOS_WRITE) {
-		ret = hdd_route_write(h, rq, now + (h->geom ? h->geom->write_overhead_ns :
-							 h->cmd_overhead_ns), now);
+		ret = hdd_route_write(h, rq, now + hdd_write_ovh(h), now);
 	} else {
 		hdd_route_read(h, rq, now);
 	}
@@ -1234,6 +1281,9 @@ static struct ios_request *hdd_complete(struct ios_dev *dev, uint64_t now)
 		return NULL;
 	ios_list_del(&rq->dev_node);
 	h->outstanding--;
+	/* disk_request_complete: lastflags = the completed request's */
+	if (rq->nr_sectors)
+		h->last_write = rq->dir == IOS_WRITE;
 	return rq;
 }
 

@@ -118,6 +118,7 @@ struct hdd {
 	uint64_t dirty_sectors, epoch, lru_clock, bus_free;
 	unsigned outstanding;
 	uint64_t last_host_t;			/* the host's last command or completion */
+	bool last_write;			/* the last command handed back was a write */
 	/* where and when the head last finished transferring, for free-block reads */
 	uint64_t head_lba, head_t;
 	uint64_t mech_fill;			/* a media read's data starts here in the segment */

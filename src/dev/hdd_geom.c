@@ -207,8 +207,20 @@ int ios_hdd_geom_build(struct ios_hdd_geom *g, const struct ios_disksim_spec *s,
 		g->seek_ns[i] = s->seek_ms[i] * 1e6;
 	}
 	g->settle_ns = (int64_t)llround(s->settle_ms * 1e6);
-	g->bus_sector_ns = (uint64_t)llround(s->bulk_sector_ms * 1e6);
-	g->write_overhead_ns = (uint64_t)llround(s->write_miss_ms * 1e6);
+	g->bus_sector_ns[IOS_READ] = (uint64_t)llround(fmax(s->bulk_sector_ms, s->bus_read_blk_ms) * 1e6);
+	g->bus_sector_ns[IOS_WRITE] = (uint64_t)llround(fmax(s->bulk_sector_ms, s->bus_write_blk_ms) * 1e6);
+	g->read_water_m = (uint64_t)llround(s->read_water * 1e6);
+	g->reqwater = s->reqwater != 0;
+	g->seg_blks = s->segment_blks > 0 ? (uint64_t)s->segment_blks : 1;
+	/* disk_write_arrive: the write hit overheads with fast writes */
+	g->write_overhead_ns = (uint64_t)llround((s->fast_write ? s->write_hit_aw_ms
+								: s->write_miss_ms) * 1e6);
+	g->write_overhead_ar_ns = (uint64_t)llround((s->fast_write ? s->write_hit_ar_ms
+								   : s->write_miss_ar_ms) * 1e6);
+	g->read_miss_aw_ns = (uint64_t)llround(s->read_miss_aw_ms * 1e6);
+	g->complete_ns[IOS_READ] = (uint64_t)llround(s->read_complete_ms * 1e6);
+	g->complete_ns[IOS_WRITE] = (uint64_t)llround(s->write_complete_ms * 1e6);
+	g->read_hit_aw_ns = (uint64_t)llround(s->read_hit_aw_ms * 1e6);
 	return 0;
 }
 

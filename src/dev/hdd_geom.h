@@ -53,8 +53,38 @@ struct ios_hdd_geom {
 	uint32_t *seek_dist;			/* increasing */
 	double *seek_ns;
 	int64_t settle_ns;			/* added to write seeks; may be negative */
-	uint64_t bus_sector_ns;			/* bus time per sector */
+	/*
+	 * Bus time per sector, by IOS_READ/IOS_WRITE: the larger of the
+	 * drive's Bulk sector transfer time and its bus's block transfer time
+	 * (DiskSim's disk_get_blktranstime).
+	 */
+	uint64_t bus_sector_ns[2];
+	/*
+	 * A read miss reconnects to the bus once this many of its blocks are
+	 * in the buffer (DiskSim's watermark, disk_read_arrive and
+	 * disk_request_needs_bus): High (read) water mark x the request's size
+	 * (at least 1) with Set watermark by reqsize, x the segment otherwise.
+	 * read_water_m is the mark in 1/1000000.
+	 */
+	uint64_t read_water_m;
+	bool reqwater;
+	uint64_t seg_blks;
 	uint64_t write_overhead_ns;		/* controller time per write command */
+	/*
+	 * DiskSim picks a command's overhead by the direction of the last
+	 * command the drive completed (disk_read_arrive, disk_write_arrive in
+	 * src/disksim_diskctlr.c, lastflags): write_overhead_ns above is the
+	 * one after a write, these the others. A write's are the "hit" ones
+	 * with a Fast write level, the "miss" ones without.
+	 */
+	uint64_t read_miss_aw_ns, read_hit_aw_ns;	/* a read after a write */
+	uint64_t write_overhead_ar_ns;			/* a write after a read */
+	/*
+	 * Read/Write completion overhead: the time from the end of a
+	 * command's transfer to the host seeing it complete (DiskSim's
+	 * disk_request_complete sends the completion up after it).
+	 */
+	uint64_t complete_ns[2];			/* by IOS_READ, IOS_WRITE */
 };
 
 /* Build from a parsed spec; 0 or -errno with @e naming the spec's file. */

@@ -8,7 +8,12 @@
  * and a device made with ios_dev_create("disksim:...") really seeks by the
  * table: the shortest 1-sector read after a seek of d cylinders, over start
  * times spread across a revolution, is the table's time plus one sector's
- * transfer.
+ * transfer. DiskSim's timing rules on the HP C3323A: the overheads depend on
+ * the previous command (a read hit after a write pays 'Read hit over. after
+ * write'), the completion overhead ends every read, the drive's bus (from the
+ * topology) moves each block in its block transfer time, and a read miss
+ * whose watermark is the whole request crosses the bus only after the media
+ * read.
  */
 #include <math.h>
 #include "harness.h"
@@ -204,7 +209,8 @@ static int test_device_seeks_by_table(void)
 
 	T_ASSERT(dev);
 	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
-		uint64_t m = min_after_seek(dev, pts[i].d), want = pts[i].seek_ns + xfer;
+		/* + the last block over the bus (Bulk sector transfer time 0.106 ms) after it is read */
+		uint64_t m = min_after_seek(dev, pts[i].d), want = pts[i].seek_ns + xfer + 106000;
 
 		/* Read miss over. after read = 0: no overhead; the rotation's least wait <= rev/1024 */
 		T_ASSERT_MSG(m >= want && m <= want + 60000000000ULL / 7200 / 1024 + 10,
@@ -216,8 +222,92 @@ static int test_device_seeks_by_table(void)
 	return T_PASS;
 }
 
+static uint64_t cmd(struct ios_dev *dev, int dir, uint64_t sector, uint64_t n, uint64_t t)
+{
+	const struct ios_dev_ops *o = &dev->type->ops;
+	struct ios_request rq;
+
+	memset(&rq, 0, sizeof(rq));
+	ios_list_init(&rq.dev_node);
+	rq.sector = sector;
+	rq.nr_sectors = n;
+	rq.dir = dir;
+	if (o->submit(dev, &rq, t))
+		return 0;
+	for (;;) {
+		uint64_t e = o->next_event(dev);
+		struct ios_request *done;
+
+		if (e == IOS_NO_WAKEUP)
+			return 0;
+		done = o->complete(dev, e);
+		if (done)
+			return done == &rq ? e - t : 0;
+	}
+}
+
+static int test_hp_spec_timing(void)
+{
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+
+	if (load(DATA "hp_c3323a.parv", &s, &g))
+		return T_FAIL;
+	/* BUS1, the bus the topology hangs disk0 on, not BUS0 (0.0) */
+	T_ASSERT(fabs(s.bus_read_blk_ms - 0.1455) < 1e-12);
+	T_ASSERT_U64_EQ(g.bus_sector_ns[IOS_READ], 145500);
+	T_ASSERT_U64_EQ(g.bus_sector_ns[IOS_WRITE], 145500);
+	T_ASSERT_U64_EQ(g.read_hit_aw_ns, 1387000);
+	T_ASSERT_U64_EQ(g.read_miss_aw_ns, 2502000);
+	/* Fast write level 0: the write miss overheads */
+	T_ASSERT_U64_EQ(g.write_overhead_ns, 2920000);
+	T_ASSERT_U64_EQ(g.write_overhead_ar_ns, 3290000);
+	T_ASSERT_U64_EQ(g.complete_ns[IOS_READ], 241000);
+	T_ASSERT_U64_EQ(g.complete_ns[IOS_WRITE], 0);
+	T_ASSERT(g.reqwater && g.read_water_m == 1000000);
+	unload(&s, &g);
+	return T_PASS;
+}
+
+static int test_hp_device_timing(void)
+{
+	struct ios_dev *dev = dev_new("disksim:" DATA "hp_c3323a.parv", NULL);
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+	uint64_t rev = 60000000000ULL / 5396, bus16 = 16 * 145500, t = 0, miss, hit, hit_aw, w;
+
+	T_ASSERT(dev);
+	if (load(DATA "hp_c3323a.parv", &s, &g))
+		return T_FAIL;
+	/*
+	 * A read miss of 16 blocks: overhead, positioning, the media read,
+	 * then (watermark = the request) all 16 blocks over the bus, then the
+	 * completion overhead. Were the bus overlapped with the media, it
+	 * would be shorter by the media time.
+	 */
+	miss = cmd(dev, IOS_READ, 1000, 16, t);
+	T_ASSERT(miss);
+	T_ASSERT_MSG(miss >= 2502000 + 16 * rev / g.zone[0].spt + bus16 + 241000,
+		     "miss %llu ns", (unsigned long long)miss);
+	t += miss + 1000000;
+	/* a read hit after a read: 0.348 ms, 16 blocks over the bus, 0.241 ms */
+	hit = cmd(dev, IOS_READ, 1000, 16, t);
+	T_ASSERT_U64_EQ(hit, 348000 + bus16 + 241000);
+	t += hit + 1000000;
+	/* a write after a read pays 3.290 ms, not 2.920 */
+	w = cmd(dev, IOS_WRITE, 500000, 8, t);
+	T_ASSERT_MSG(w >= 3290000, "write %llu ns", (unsigned long long)w);
+	t += w + 1000000;
+	/* the same hit after a write: 'Read hit over. after write' = 1.387 ms */
+	hit_aw = cmd(dev, IOS_READ, 1000, 16, t);
+	T_ASSERT_U64_EQ(hit_aw, 1387000 + bus16 + 241000);
+	unload(&s, &g);
+	ios_dev_destroy(dev);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_seek_table, test_atlas_mapping, test_rz26_spares,
-		     test_device_seeks_by_table);
+		     test_device_seeks_by_table, test_hp_spec_timing, test_hp_device_timing);
 }
