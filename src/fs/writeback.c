@@ -430,6 +430,7 @@ void ios_vfs_quiesce(struct ios_vfs *vfs)
 	ios_timer_cancel(&vfs->fl.timer);
 	ios_jbd2_quiesce(vfs);
 	ios_cgwb_quiesce(vfs);
+	ios_bdp_quiesce(vfs);
 }
 
 void ios_wb_destroy(struct ios_vfs *vfs)
