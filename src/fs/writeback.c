@@ -33,6 +33,8 @@
  * itself, sleeping in congestion_wait(HZ/10) between tries; here the
  * flusher does all the writing, and while writers are waiting it keeps
  * trying every 100 ms as they would, which bounds dirty memory the same way.
+ * (Writes into a file with a cgroup wb, blk-mq only, are throttled by
+ * Linux 6.x's balance_dirty_pages instead: dirty_bdp.c.)
  */
 #include <stdlib.h>
 #include <string.h>

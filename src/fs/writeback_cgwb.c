@@ -31,8 +31,8 @@
  * What is kept from the 2.6.31 flusher, on purpose (one implementation:
  * writeback.c's pass logic runs on each wb's struct flusher and lists):
  * the pass and queue logic (passes of MAX_WRITEBACK_PAGES, queue_io,
- * redirty_tail, requeue_io, the 100 ms retry), the kupdate grid, and the
- * global dirty throttling (balance_dirty_pages per wb is step 7b). 6.12's
+ * redirty_tail, requeue_io, the 100 ms retry) and the kupdate grid. Dirty
+ * throttling is 6.x's per wb (dirty_bdp.c, state in struct cgwb). 6.12's
  * writeback_chunk_size (bandwidth-sized chunks) and wb_over_bg_thresh's
  * per-wb share of the background threshold are not modelled: a wb's
  * background work goes on while global dirty memory is over the
