@@ -193,6 +193,8 @@ void ios_pc_set_dirty(struct ios_vfs *vfs, struct pc_page *p, uint64_t now)
 	}
 	in->nr_dirty++;
 	vfs->nr_dirty++;
+	if (vfs->bdp)
+		ios_bdp_page_dirtied(vfs, in);	/* folio_account_dirtied: WB_RECLAIMABLE, WB_DIRTIED */
 	if (vfs->nr_dirty + vfs->nr_writeback > vfs->st.max_dirty_pages)
 		vfs->st.max_dirty_pages = vfs->nr_dirty + vfs->nr_writeback;
 	ios_pc_lru_update(vfs, p);
@@ -208,6 +210,8 @@ void ios_pc_clear_dirty(struct ios_vfs *vfs, struct pc_page *p)
 	ios_rb_erase(&p->dirty_node, &in->dirty_tree);
 	in->nr_dirty--;
 	vfs->nr_dirty--;
+	if (vfs->bdp)
+		ios_bdp_page_cleaned(vfs, in);
 	if (!in->nr_dirty && !ios_list_unlinked(&in->dirty_link))
 		ios_list_del(&in->dirty_link);
 	ios_pc_lru_update(vfs, p);

@@ -142,6 +142,8 @@ static void vb_end_io(struct ios_bio *bio, uint64_t now, int error)
 			p->flags &= ~PG_WRITEBACK;
 			in->nr_writeback--;
 			vfs->nr_writeback--;
+			if (vfs->bdp)
+				ios_bdp_writeback_end(vfs, in, now);
 			ios_pc_wake_all(&p->waiters, now);
 			ios_pc_lru_update(vfs, p);
 		}
@@ -624,6 +626,8 @@ int ios_vfs_write_dirty(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_i
 			q->flags |= PG_WRITEBACK;
 			in->nr_writeback++;
 			vfs->nr_writeback++;
+			if (vfs->bdp)
+				ios_bdp_writeback_start(vfs, in, now);
 			ios_pc_lru_update(vfs, q);
 			q = next;
 		}
@@ -834,6 +838,8 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 		n = pend - op->cursor;
 		op->cpu_ns += vfs->page_copy_ns * n / IOS_PAGE_SIZE;
 		p->flags |= PG_UPTODATE;
+		if (vfs->bdp && !(p->flags & PG_DIRTY))
+			ios_bdp_task_dirtied(vfs, op);	/* current->nr_dirtied */
 		ios_pc_set_dirty(vfs, p, now);
 		/* whose bytes these are when they reach the disk (plot series) */
 		p->owner = op->file->ioc ? op->file->ioc->pid : 0;
@@ -843,8 +849,14 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 	}
 	if (op->state == ST_COPY)
 		op->state = ST_BALANCE;
-	if (op->state == ST_BALANCE) {
-		/* balance_dirty_pages, simplified: wait below the limit */
+	if (op->state == ST_BALANCE && ios_bdp_applies(vfs, in, op)) {
+		/* Linux 6.x: paced per wb (dirty_bdp.c) */
+		if (ios_bdp_balance_op(vfs, op, in, now))
+			return IOS_VFS_WAIT;
+		if (!(file->flags & IOS_O_SYNC))
+			return IOS_VFS_DONE;
+	} else if (op->state == ST_BALANCE) {
+		/* balance_dirty_pages of 2.6.31, simplified: wait below the limit */
 		if (vfs->nr_dirty >= ios_wb_background_thresh(vfs))
 			ios_vfs_wb_kick(vfs, in, now);
 		if (vfs->nr_dirty + vfs->nr_writeback > ios_wb_dirty_thresh(vfs)) {
@@ -1194,6 +1206,7 @@ void ios_vfs_destroy(struct ios_vfs *vfs)
 
 	if (!vfs)
 		return;
+	ios_bdp_destroy(vfs);
 	ios_cgwb_destroy(vfs);
 	ios_wb_destroy(vfs);
 	ios_jbd2_destroy(vfs);

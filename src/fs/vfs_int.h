@@ -179,6 +179,12 @@ struct ios_vfs {
 	 */
 	struct cgwb_set *cgwb;
 	struct ios_cgroup *cur_cg;
+	/*
+	 * 6.x dirty throttling (dirty_bdp.c), set with cgwb: then a write into
+	 * an inode with a wb is paced by balance_dirty_pages instead of
+	 * waiting on vfs->throttled at vm.dirty_ratio (2.6.31).
+	 */
+	struct bdp_set *bdp;
 };
 
 struct jbd2;
@@ -232,6 +238,30 @@ void ios_cgwb_account_page(struct ios_inode *in, const struct pc_page *p);
 struct ios_cgroup *ios_cgwb_bio_blkcg(const struct ios_inode *in);
 void ios_cgwb_quiesce(struct ios_vfs *vfs);
 void ios_cgwb_destroy(struct ios_vfs *vfs);
+/* The 6.x throttle state of @in's wb (dirty_bdp.c), NULL when it has none. */
+struct bdp_wb *ios_cgwb_bdp(const struct ios_inode *in);
+
+/* dirty_bdp.c: Linux 6.x balance_dirty_pages per wb, on only when vfs->bdp is set */
+int ios_bdp_enable(struct ios_vfs *vfs);
+void ios_bdp_wb_init(struct ios_vfs *vfs, struct bdp_wb *wb, uint64_t now);
+/* the counters of @in's wb: a page dirtied, cleaned, sent to and back from writeback */
+void ios_bdp_page_dirtied(struct ios_vfs *vfs, struct ios_inode *in);
+void ios_bdp_page_cleaned(struct ios_vfs *vfs, struct ios_inode *in);
+void ios_bdp_writeback_start(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now);
+void ios_bdp_writeback_end(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now);
+/* @op's task dirtied a page of data (current->nr_dirtied) */
+void ios_bdp_task_dirtied(struct ios_vfs *vfs, const struct ios_vfs_op *op);
+/* A write of @op into @in is throttled by dirty_bdp.c (not 2.6.31's wait). */
+bool ios_bdp_applies(const struct ios_vfs *vfs, const struct ios_inode *in,
+		     const struct ios_vfs_op *op);
+/* balance_dirty_pages_ratelimited after @op's copy: 0, or IOS_VFS_WAIT (paused) */
+int ios_bdp_balance_op(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_inode *in,
+		       uint64_t now);
+/* Pauses @wb's dirtiers took (count, total, longest); false for NULL. */
+bool ios_bdp_stats(const struct bdp_wb *wb, uint64_t *pauses, uint64_t *pause_ns,
+		   uint64_t *max_pause_ns);
+void ios_bdp_quiesce(struct ios_vfs *vfs);
+void ios_bdp_destroy(struct ios_vfs *vfs);
 
 /* The writer's kick at the background threshold: its inode's wb, or the one flusher. */
 static inline void ios_vfs_wb_kick(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)

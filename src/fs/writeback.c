@@ -33,6 +33,8 @@
  * itself, sleeping in congestion_wait(HZ/10) between tries; here the
  * flusher does all the writing, and while writers are waiting it keeps
  * trying every 100 ms as they would, which bounds dirty memory the same way.
+ * (Writes into a file with a cgroup wb, blk-mq only, are throttled by
+ * Linux 6.x's balance_dirty_pages instead: dirty_bdp.c.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -430,6 +432,7 @@ void ios_vfs_quiesce(struct ios_vfs *vfs)
 	ios_timer_cancel(&vfs->fl.timer);
 	ios_jbd2_quiesce(vfs);
 	ios_cgwb_quiesce(vfs);
+	ios_bdp_quiesce(vfs);
 }
 
 void ios_wb_destroy(struct ios_vfs *vfs)

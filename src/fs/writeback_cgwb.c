@@ -31,8 +31,8 @@
  * What is kept from the 2.6.31 flusher, on purpose (one implementation:
  * writeback.c's pass logic runs on each wb's struct flusher and lists):
  * the pass and queue logic (passes of MAX_WRITEBACK_PAGES, queue_io,
- * redirty_tail, requeue_io, the 100 ms retry), the kupdate grid, and the
- * global dirty throttling (balance_dirty_pages per wb is step 7b). 6.12's
+ * redirty_tail, requeue_io, the 100 ms retry) and the kupdate grid. Dirty
+ * throttling is 6.x's per wb (dirty_bdp.c, state in struct cgwb). 6.12's
  * writeback_chunk_size (bandwidth-sized chunks) and wb_over_bg_thresh's
  * per-wb share of the background threshold are not modelled: a wb's
  * background work goes on while global dirty memory is over the
@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "vfs_int.h"
+#include "dirty_bdp.h"
 
 struct cgwb {
 	struct ios_vfs *vfs;
@@ -50,6 +51,7 @@ struct cgwb {
 	struct flusher fl;		/* writeback.c's pass logic on the lists below */
 	struct ios_list_head b_dirty, b_io, b_more_io;
 	struct ios_vfs_cgwb_stats st;
+	struct bdp_wb bdp;		/* its 6.x dirty throttling (dirty_bdp.c) */
 	struct cgwb *next;		/* in creation order */
 };
 
@@ -60,7 +62,7 @@ struct cgwb_set {
 };
 
 /* cgwb_create: the wb of @cg, made on first use */
-static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg)
+static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg, uint64_t now)
 {
 	struct cgwb_set *set = vfs->cgwb;
 	struct cgwb *wb;
@@ -90,6 +92,10 @@ static struct cgwb *cgwb_get_create(struct ios_vfs *vfs, struct ios_cgroup *cg)
 	fl->ioc.cgroup = set->root;	/* the kworker lives in the root; its bios carry @cg */
 	fl->ioc.cpu = vfs->fl.ioc.cpu;
 	fl->stopped = vfs->fl.stopped;
+	if (vfs->bdp) {
+		ios_bdp_wb_init(vfs, &wb->bdp, now);
+		fl->bdp = &wb->bdp;
+	}
 	*set->tail = wb;
 	set->tail = &wb->next;
 	return wb;
@@ -101,10 +107,10 @@ void ios_cgwb_inode_dirtied(struct ios_vfs *vfs, struct ios_inode *in, struct pc
 	if (!in->wb) {
 		/* __inode_attach_wb with the folio: its memcg's wb owns the inode for good */
 		struct ios_cgroup *cg = p->memcg ? p->memcg : vfs->cgwb->root;
-		struct cgwb *wb = cgwb_get_create(vfs, cg);
+		struct cgwb *wb = cgwb_get_create(vfs, cg, now);
 
 		if (!wb)
-			wb = cgwb_get_create(vfs, vfs->cgwb->root);
+			wb = cgwb_get_create(vfs, vfs->cgwb->root, now);
 		if (!wb) {
 			/* out of memory: the kernel falls back to bdi->wb, as here */
 			ios_list_add_tail(&in->dirty_link, &vfs->dirty_inodes);
@@ -135,6 +141,11 @@ void ios_cgwb_account_page(struct ios_inode *in, const struct pc_page *p)
 	wb->st.pages_written++;
 	if (memcg != wb->cg)
 		wb->st.foreign_pages++;
+}
+
+struct bdp_wb *ios_cgwb_bdp(const struct ios_inode *in)
+{
+	return in->wb ? in->wb->fl.bdp : NULL;
 }
 
 struct ios_cgroup *ios_cgwb_bio_blkcg(const struct ios_inode *in)
@@ -182,7 +193,8 @@ int ios_vfs_cgwb_enable(struct ios_vfs *vfs, struct ios_cgroup *root)
 	set->next_pid = vfs->fl.ioc.pid + 1;
 	set->tail = &set->first;
 	vfs->cgwb = set;
-	return 0;
+	/* its writers are throttled as 6.x does, per wb (dirty_bdp.c) */
+	return ios_bdp_enable(vfs);
 }
 
 bool ios_vfs_cgwb_on(const struct ios_vfs *vfs)
