@@ -132,6 +132,7 @@ int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct io
 		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0, NULL });
 	if (cli_plot_group(res->series, o->plot_by, res->series, &lines, sub, sizeof(sub)))
 		return -1;
+	lines.iocost = res->iocost;	/* io.cost's panel (docs/cgroup-v2.md "Seeing it") */
 	ret = cli_write_plot(path, &p);
 	ios_series_free(&lines);
 	return ret;

@@ -65,6 +65,13 @@ struct ios_series {
 	struct ios_series_job *jobs;
 	struct ios_timeline *timeline;	/* timeline.h; NULL unless recorded, freed with the series */
 	bool timeline_borrowed;		/* another series owns it (a per-job copy for the plot) */
+	/*
+	 * io.cost's per-period records (stats.h; borrowed from the run's
+	 * result, never freed here): with one run, ios_plot_svg draws them in
+	 * a panel below the data moved (vrate, each cgroup's hweight_inuse and
+	 * usage). NULL: no panel; a comparison's rows leave it NULL.
+	 */
+	const struct ios_iocost_log *iocost;
 };
 
 /* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */

@@ -297,6 +297,51 @@ struct ios_mq_result {
 	uint64_t direct_issues, requeues, busy;	/* direct issue (none), BUSY requeues, busy answers */
 };
 
+/*
+ * io.cost's monitor (docs/cgroup-v2.md "Seeing it"): what the kernel's
+ * tools/cgroup/iocost_monitor.py shows, taken at the end of each period of
+ * ioc_timer_fn (Linux 6.12 block/blk-iocost.c) by
+ * src/block/blk_iocost_monitor.c. Per period: when it ended, its length,
+ * busy_level, vrate; per group active at its end, a sample. Memory is
+ * bounded: at most @cap periods are kept; when full, every second one is
+ * dropped and @stride doubles (period k is kept when k % stride == 0), so
+ * the kept ones still span the whole run. The means and extremes cover
+ * every period (nr_total), kept or not.
+ */
+struct ios_iocost_sample {
+	bool active;			/* on the active list at the period's end */
+	double hweight_active_pct, hweight_inuse_pct;
+	double inflight_pct;		/* (vtime - done_vtime) / (period_us * vtime_rate) */
+	double usage_pct;		/* usage_delta_us / period_us */
+	double debt_ms;			/* abs_vdebt in ms of device time */
+	int use_delay;			/* blkg use_delay */
+	double delay_ms;		/* blkg delay_nsec when use_delay */
+};
+
+struct ios_iocost_period {
+	uint64_t t_ns;			/* the timer's time */
+	uint64_t seq;			/* 0, 1, ...: which period of the run */
+	double period_ms;
+	int busy_level;
+	double vrate_pct;
+};
+
+struct ios_iocost_log {
+	unsigned nr_groups;		/* the queue's blkgs, root first */
+	char **paths;			/* [nr_groups], "" for the root */
+	size_t cap, nr, stride;		/* kept periods: at most cap */
+	uint64_t nr_total;		/* periods recorded */
+	struct ios_iocost_period *periods;	/* [cap] */
+	struct ios_iocost_sample *samples;	/* [cap * nr_groups] */
+	/* over every period */
+	double vrate_min, vrate_max, vrate_sum;
+	uint64_t *g_periods;		/* [nr_groups] periods active at the end */
+	double *g_hwa_sum, *g_hwi_sum, *g_usage_sum;	/* [nr_groups] over those */
+	double *g_debt_max, *g_delay_max;	/* [nr_groups] */
+	int err;			/* -ENOMEM: a sample was lost */
+};
+void ios_iocost_log_free(struct ios_iocost_log *l);
+
 struct ios_run_result {
 	struct ios_job_result *jobs;
 	size_t nr_jobs;
@@ -333,6 +378,8 @@ struct ios_run_result {
 	 */
 	struct ios_waits qos_waits;
 	bool has_wbt;
+	/* io.cost's per-period monitor; NULL unless io.cost ran (owned) */
+	struct ios_iocost_log *iocost;
 };
 
 void ios_run_result_free(struct ios_run_result *r);

@@ -51,6 +51,7 @@
 #include <string.h>
 #include "block/blk_iocost_int.h"
 #include "iosched/request.h"
+#include "iosched/stats.h"
 
 enum {
 	MILLION = 1000000,
@@ -828,6 +829,8 @@ static void ioc_timer_fn(struct ios_iocost *ioc, uint64_t now_ns)
 		}
 	}
 	ioc_refresh_vrate(ioc, &now);
+	/* not the kernel's: what iocost_monitor.py would read now (blk_iocost_monitor.c) */
+	ios_ioc_monitor_record(ioc, now_ns);
 }
 
 static uint64_t adjust_inuse_and_calc_cost(struct ios_iocg *iocg, uint64_t vtime,
@@ -1101,6 +1104,7 @@ void ios_iocost_destroy(struct ios_iocost *ioc)
 	for (unsigned i = 0; i < ioc->nr_iocgs; i++)
 		free(ioc->iocgs[i].ancestors);
 	free(ioc->iocgs);
+	ios_iocost_log_free(ioc->mon);
 	free(ioc);
 }
 

@@ -171,4 +171,16 @@ struct ios_iocg_state {
 /* -1 when @cg has no group in the controller */
 int ios_iocg_state(struct ios_iocost *ioc, const struct ios_cgroup *cg, struct ios_iocg_state *s);
 
+/*
+ * The per-period monitor (blk_iocost_monitor.c; struct ios_iocost_log in
+ * iosched/stats.h): the records so far, handed over and forgotten by the
+ * controller (later periods start a new log), with the groups' paths.
+ * NULL when no period ended. -ENOMEM in *err when the log is incomplete
+ * (records could not be kept) or could not be handed over.
+ */
+struct ios_iocost_log;
+struct ios_iocost_log *ios_iocost_take_log(struct ios_iocost *ioc, int *err);
+/* ios_iocost_take_log on the queue's io.cost; NULL with *err 0 without io.cost */
+struct ios_iocost_log *ios_blk_iocost_take_log(struct ios_queue *q, int *err);
+
 #endif

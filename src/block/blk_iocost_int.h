@@ -79,6 +79,10 @@ struct ios_iocost {
 	unsigned nr_iocgs;
 	/* committed waiters not yet handed back (ioc_flush_releases) */
 	struct ios_iocost_bio *rel_head, **rel_tail;
+	/* the monitor's records (blk_iocost_monitor.c); mon_oom: none could be made */
+	struct ios_iocost_log *mon;
+	size_t mon_alloc;
+	bool mon_oom;
 };
 
 static inline uint64_t div_round_up(uint64_t a, uint64_t b)
@@ -133,5 +137,10 @@ bool ios_iocg_kick_delay(struct ios_iocg *iocg, const struct ioc_now *now);
 /* ioc_forgive_debts, at the end of ioc_timer_fn */
 void ios_ioc_forgive_debts(struct ios_iocost *ioc, uint64_t usage_us_sum, int nr_debtors,
 			   const struct ioc_now *now);
+
+/* ---- the monitor (blk_iocost_monitor.c) ---- */
+
+/* one record at the end of ioc_timer_fn's period */
+void ios_ioc_monitor_record(struct ios_iocost *ioc, uint64_t now_ns);
 
 #endif

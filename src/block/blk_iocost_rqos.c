@@ -293,3 +293,11 @@ int ios_blk_iocost_init(struct ios_queue *q, unsigned hz, uint64_t now)
 	q->blkcg->conf_updated[IOS_BLKCG_WEIGHT] = iocq_conf_updated;
 	return 0;
 }
+
+struct ios_iocost_log *ios_blk_iocost_take_log(struct ios_queue *q, int *err)
+{
+	struct ios_rq_qos *r = q->mq ? ios_rq_qos_id(q, IOS_RQ_QOS_COST) : NULL;
+
+	*err = 0;
+	return r ? ios_iocost_take_log(to_iq(r)->ioc, err) : NULL;
+}

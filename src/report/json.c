@@ -382,6 +382,79 @@ static void js_cgroups_v2(struct js *w, const struct ios_run_result *r)
 	js_close(w, '}');
 }
 
+/*
+ * io.cost's monitor (docs/cgroup-v2.md "Seeing it"): per period of
+ * ioc_timer_fn what tools/cgroup/iocost_monitor.py shows, under its
+ * names; per group only while on the active list. The summary covers every
+ * period; "periods" keeps one in "stride" (1 unless the run outgrew the
+ * log's bound, and then "note" says so).
+ */
+static void js_iocost(struct js *w, const struct ios_iocost_log *l)
+{
+	uint64_t n = l->nr_total;
+
+	js_open(w, "iocost", '{');
+	js_u64(w, "periods_total", n);
+	js_u64(w, "periods_kept", l->nr);
+	js_u64(w, "stride", l->stride);
+	if (l->stride > 1)
+		js_str(w, "note", "the run had more periods than the log keeps: one period in "
+		       "'stride' is listed; the summary covers them all");
+	js_float(w, "vrate_pct_min", n ? l->vrate_min : 0.0);
+	js_float(w, "vrate_pct_mean", n ? l->vrate_sum / (double)n : 0.0);
+	js_float(w, "vrate_pct_max", n ? l->vrate_max : 0.0);
+	js_open(w, "groups", '[');
+	for (unsigned g = 0; g < l->nr_groups; g++) {
+		double k = (double)l->g_periods[g];
+
+		if (!l->g_periods[g])
+			continue;
+		js_open(w, NULL, '{');
+		js_str(w, "cgroup", *l->paths[g] ? l->paths[g] : "/");
+		js_u64(w, "periods_active", l->g_periods[g]);
+		js_float(w, "hweight_active_pct_mean", l->g_hwa_sum[g] / k);
+		js_float(w, "hweight_inuse_pct_mean", l->g_hwi_sum[g] / k);
+		js_float(w, "usage_pct_mean", l->g_usage_sum[g] / k);
+		js_float(w, "debt_ms_max", l->g_debt_max[g]);
+		js_float(w, "delay_ms_max", l->g_delay_max[g]);
+		js_close(w, '}');
+	}
+	js_close(w, ']');
+	js_open(w, "periods", '[');
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct ios_iocost_period *p = &l->periods[i];
+		const struct ios_iocost_sample *row = &l->samples[i * (l->nr_groups ? l->nr_groups : 1)];
+
+		js_open(w, NULL, '{');
+		js_u64(w, "period", p->seq);
+		js_u64(w, "time_ns", p->t_ns);
+		js_float(w, "period_ms", p->period_ms);
+		js_int(w, "busy_level", p->busy_level);
+		js_float(w, "vrate_pct", p->vrate_pct);
+		js_open(w, "groups", '[');
+		for (unsigned g = 0; g < l->nr_groups; g++) {
+			const struct ios_iocost_sample *sm = &row[g];
+
+			if (!sm->active)
+				continue;
+			js_open(w, NULL, '{');
+			js_str(w, "cgroup", *l->paths[g] ? l->paths[g] : "/");
+			js_float(w, "hweight_active_pct", sm->hweight_active_pct);
+			js_float(w, "hweight_inuse_pct", sm->hweight_inuse_pct);
+			js_float(w, "inflight_pct", sm->inflight_pct);
+			js_float(w, "debt_ms", sm->debt_ms);
+			js_int(w, "use_delay", sm->use_delay);
+			js_float(w, "delay_ms", sm->delay_ms);
+			js_float(w, "usage_pct", sm->usage_pct);
+			js_close(w, '}');
+		}
+		js_close(w, ']');
+		js_close(w, '}');
+	}
+	js_close(w, ']');
+	js_close(w, '}');
+}
+
 static void js_job(struct js *w, const struct ios_run_result *r, const struct ios_job_result *j,
 		   const struct ios_rep_group *g)
 {
@@ -655,6 +728,8 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 		js_cgroups(&w, r);
 	if (r->nr_cgroups && r->cgroups[0].v2)
 		js_cgroups_v2(&w, r);
+	if (r->iocost)
+		js_iocost(&w, r->iocost);
 	js_close(&w, '}');
 	js_close(&w, '}');
 	ios_buf_puts(out, "\n");

@@ -1038,6 +1038,88 @@ static void pl_tl_key(struct pl_ctx *c, double x, double y)
 	ios_svg_text(c->b, x, y + 113, 0, &f, "colours: the jobs'; grey: async/other");
 }
 
+/* ---- io.cost's monitor ---- */
+
+/*
+ * io.cost per period (docs/cgroup-v2.md "Seeing it"; the records of
+ * src/block/blk_iocost_monitor.c, taken at the end of each period of
+ * 6.12's ioc_timer_fn): vrate in black, and per cgroup its
+ * hweight_inuse (solid) and usage (dashed) in its colour, in percent of
+ * the device, while it is on the active list. Its key goes at @kx.
+ */
+static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
+			    const struct pl_box *bx, double kx)
+{
+	static const struct ios_svg_stroke vst = { "#111111", 2.2, NULL };
+	const struct ios_svg_font head = { 14, "start", true, "#222222" };
+	const struct ios_svg_font f = { 12, "start", false, "#222222" };
+	struct pl_axis y = { .div = 1.0, .unit = "%" };
+	size_t ng = l->nr_groups ? l->nr_groups : 1, k = 0, nc = IOS_ARRAY_SIZE(pl_colors);
+	uint64_t tmax = (uint64_t)(c->x.top * 1e9);
+	double top = 100.0, ky;
+	char buf[160];
+
+	for (size_t i = 0; i < l->nr; i++) {
+		top = l->periods[i].vrate_pct > top ? l->periods[i].vrate_pct : top;
+		for (size_t g = 0; g < l->nr_groups; g++)
+			if (l->samples[i * ng + g].active && l->samples[i * ng + g].usage_pct > top)
+				top = l->samples[i * ng + g].usage_pct;
+	}
+	pl_axis_make(&y, top, 5);
+	pl_axes(c, bx, &y, "io.cost per period: vrate; hweight_inuse (solid) and usage (dashed) "
+		"per cgroup", "Percent");
+	ios_svg_group_begin(c->b, NULL);
+	ios_svg_poly_begin(c->b, &vst);
+	for (size_t i = 0; i < l->nr; i++) {
+		uint64_t t = l->periods[i].t_ns < tmax ? l->periods[i].t_ns : tmax;
+
+		ios_svg_poly_point(c->b, pl_px(c, bx, t), pl_py(bx, &y, l->periods[i].vrate_pct));
+	}
+	ios_svg_poly_end(c->b);
+	ky = bx->y0 + 4;
+	ios_svg_text(c->b, kx, ky, 0, &head, "io.cost");
+	ky += 22;
+	ios_svg_line(c->b, kx, ky - 4, kx + 28, ky - 4, &vst);
+	ios_svg_text(c->b, kx + 36, ky, 0, &f, "vrate");
+	for (size_t g = 0; g < l->nr_groups; g++) {
+		const char *col = pl_colors[k % nc];
+		const struct ios_svg_stroke hst = { col, 1.8, NULL }, ust = { col, 1.4, "5 3" };
+
+		if (!l->g_periods[g])
+			continue;
+		k++;
+		for (int pass = 0; pass < 2; pass++) {
+			bool open = false;
+
+			for (size_t i = 0; i < l->nr; i++) {
+				const struct ios_iocost_sample *sm = &l->samples[i * ng + g];
+				uint64_t t = l->periods[i].t_ns < tmax ? l->periods[i].t_ns : tmax;
+
+				if (!sm->active) {
+					if (open)
+						ios_svg_poly_end(c->b);
+					open = false;
+					continue;
+				}
+				if (!open)
+					ios_svg_poly_begin(c->b, pass ? &ust : &hst);
+				open = true;
+				ios_svg_poly_point(c->b, pl_px(c, bx, t),
+						   pl_py(bx, &y, pass ? sm->usage_pct : sm->hweight_inuse_pct));
+			}
+			if (open)
+				ios_svg_poly_end(c->b);
+		}
+		if (ky + 18 < bx->y0 + bx->h) {
+			ky += 18;
+			ios_svg_line(c->b, kx, ky - 4, kx + 28, ky - 4, &hst);
+			snprintf(buf, sizeof(buf), "%s", *l->paths[g] ? l->paths[g] : "/");
+			ios_svg_text(c->b, kx + 36, ky, 0, &f, buf);
+		}
+	}
+	ios_svg_group_end(c->b);
+}
+
 int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 {
 	const struct ios_svg_font tfont = { 18, "start", true, "#111111" };
@@ -1077,10 +1159,14 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 	}
 	if (p->nr_runs == 1) {
 		struct pl_box a = { PL_LEFT, 95, 0, 260 }, bb = { PL_LEFT, 445, 0, 260 };
+		/* io.cost's panel, when the run had it, goes below the data moved */
+		struct pl_box ib = { PL_LEFT, 795, 0, 260 };
+		const struct ios_iocost_log *iol = p->runs[0].series->iocost;
+		double ext = iol ? 350 : 0;
 
 		width = tl ? 1200 : 1120;
-		height = 765 + tl_h;
-		a.w = bb.w = width - PL_LEFT - PL_LEGEND_W - 25;
+		height = 765 + ext + tl_h;
+		a.w = bb.w = ib.w = width - PL_LEFT - PL_LEGEND_W - 25;
 		ios_svg_begin(out, width, height, p->title);
 		ios_svg_text(out, 20, 30, 0, &tfont, p->title ? p->title : "");
 		if (p->subtitle)
@@ -1088,9 +1174,12 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 		pl_bw_panel(&c, &c.runs[0], &a);
 		pl_cum_panel(&c, &c.runs[0], &bb);
 		pl_legend(&c, width - PL_LEGEND_W, a.y0 + 4, 765 - a.y0 - 10, true);
+		if (iol)
+			pl_iocost_panel(&c, iol, &ib, width - PL_LEGEND_W);
 		if (tl && p->runs[0].series->timeline) {
-			pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w, 745, 260);
-			pl_tl_key(&c, width - PL_LEGEND_W, 790);
+			pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w,
+				    745 + ext, 260);
+			pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext);
 		}
 	} else {
 		const double row_h = 300 + tl_h, top = 75;

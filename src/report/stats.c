@@ -750,6 +750,8 @@ void ios_run_result_free(struct ios_run_result *r)
 		ios_lat_free(&r->cgroups[i].clat[1]);
 	}
 	free(r->cgroups);
+	ios_iocost_log_free(r->iocost);
+	r->iocost = NULL;
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);

@@ -506,6 +506,35 @@ static void tx_cgroups_v2(struct ios_buf *b, const struct ios_run_result *r)
 			       (double)r->qos_waits.ns[IOS_WAIT_WBT] / 1e6);
 }
 
+/*
+ * Not fio's: io.cost's monitor in brief (docs/cgroup-v2.md "Seeing it"):
+ * its periods, vrate's extremes and mean over them, and per group the
+ * periods it was active at the end of and its mean hweights and usage
+ * there (the JSON lists every period).
+ */
+static void tx_iocost(struct ios_buf *b, const struct ios_iocost_log *l)
+{
+	uint64_t n = l->nr_total;
+
+	ios_buf_printf(b, "\nio.cost periods: %llu, vrate min/mean/max=%.2f/%.2f/%.2f%%\n",
+		       (unsigned long long)n, n ? l->vrate_min : 0.0,
+		       n ? l->vrate_sum / (double)n : 0.0, n ? l->vrate_max : 0.0);
+	if (l->stride > 1)
+		ios_buf_printf(b, "  (the JSON lists %zu of them, one in %zu: the log is bounded)\n",
+			       l->nr, l->stride);
+	for (unsigned g = 0; g < l->nr_groups; g++) {
+		double k = (double)l->g_periods[g];
+
+		if (!l->g_periods[g])
+			continue;
+		ios_buf_printf(b, "  %s: active=%llu, hweight active/inuse=%.2f/%.2f%%, usage=%.2f%%, "
+			       "debt max=%.2fms, delay max=%.2fms\n", *l->paths[g] ? l->paths[g] : "/",
+			       (unsigned long long)l->g_periods[g], l->g_hwa_sum[g] / k,
+			       l->g_hwi_sum[g] / k, l->g_usage_sum[g] / k, l->g_debt_max[g],
+			       l->g_delay_max[g]);
+	}
+}
+
 static bool tx_any_disk_time(const struct ios_run_result *r)
 {
 	if (r->flusher_device_time_ns)
@@ -603,6 +632,8 @@ int ios_report_normal(const struct ios_run_result *r, struct ios_buf *out)
 		tx_cgroups(out, r);
 	if (r->nr_cgroups && r->cgroups[0].v2)
 		tx_cgroups_v2(out, r);
+	if (r->iocost)
+		tx_iocost(out, r->iocost);
 	free(groups);
 	return out->oom ? -ENOMEM : 0;
 }

@@ -895,6 +895,14 @@ int ios_run_cgroups_result(struct run_ctx *c, struct ios_run_result *out)
 	}
 	/* what compare's ideal needs (io.cost's hweights, or no control at all) */
 	out->iocost_enabled = cg_iocost_enabled(c);
+	/* io.cost's per-period monitor, when a period ended (docs/cgroup-v2.md "Seeing it") */
+	if (c->q->mq) {
+		int err;
+
+		out->iocost = ios_blk_iocost_take_log(c->q, &err);
+		if (err)
+			return err;
+	}
 	out->io_weight_written = (cg_v2_files(c) & (1u << IOS_BLKCG_WEIGHT)) != 0;
 	if (c->nr_cgroups <= 1)
 		return 0;	/* the workload named no group */
