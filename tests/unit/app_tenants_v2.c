@@ -4,7 +4,8 @@
  * files"): two tenants in groups of io.weight 500 and 100 under io.cost
  * (io.cost.qos enable=1 on the root, scheduler none, ssd-nvme) share the
  * disk near 5:1 (the first's share of completed I/Os within 0.75..0.90;
- * io.cost's hweight_active gives 83.3 %, and donation is not modelled);
+ * io.cost's hweight_active gives 83.3 %, both tenants stay busy, so
+ * neither donates);
  * io.max riops=100 on one tenant caps it near 100 IOPS while the other
  * runs free, and a write after the first submit re-reads io.max
  * (tg_conf_updated); every misuse returns its documented error: a

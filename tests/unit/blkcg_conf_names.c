@@ -100,10 +100,10 @@ static int test_cli(void)
 		 "ctrl=auto' --set cgroup.batch.io.prio.class=idle", job);
 	/*
 	 * io.max (3), io.cost (4a) and io.prio.class (6) are modelled: no "not
-	 * yet" note, but what io.cost still lacks (4b) is said; io.weight is read
+	 * yet" note, but what io.cost still lacks is said; io.weight is read
 	 */
 	EXPECT(args, 0, "io.prio.class: none reads no I/O priority",
-	       "io.cost: donation of surplus (transfer_surpluses), debt");
+	       "io.cost: not modelled: debt from REQ_SWAP");
 	{
 		int st;
 		char *out = t_run_iosched(args, &st);
