@@ -494,11 +494,11 @@ static int cg_v2_effects(struct run_ctx *c, const struct ios_sched_type *st,
 	if (!ret && !bfq && (files & (1u << IOS_BLKCG_WEIGHT)) && !cg_iocost_enabled(c))
 		ret = ios_run_warn(out, "io.weight does nothing until io.cost.qos enable=1: it is "
 				   "io.cost's file (ioc_files); %s reads no weight", st->name);
-	/* what io.cost still leaves out (plan §12 rows 4a, 4b, 9a) */
+	/* what io.cost still leaves out (plan §12 rows 4a, 4b) */
 	if (!ret && cg_iocost_enabled(c))
 		ret = ios_run_warn(out, "io.cost: not modelled: debt from REQ_SWAP or a fatal "
-				   "signal, use_memdelay (PSI), io.stat's cost.indebt/indelay flush "
-				   "and the per-period monitor (docs/cgroup-v2-plan.md §12 4b, 9a)");
+				   "signal, use_memdelay (PSI) and io.stat's cost.indebt/indelay "
+				   "flush (docs/cgroup-v2-plan.md §12 4b)");
 	if (!ret && (files & (1u << IOS_BLKCG_BFQ_WEIGHT)) && !bfq)
 		ret = ios_run_warn(out, "io.bfq.weight is read by BFQ only; %s ignores it "
 				   "(io.weight is io.cost's file)", st->name);
