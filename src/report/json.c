@@ -174,8 +174,12 @@ static void js_bins(struct js *w, const struct ios_lat_stat *s)
 }
 
 /* fio's add_ddir_lat_json */
+/*
+ * A latency object as fio's add_ddir_lat_json() (stat.c) writes it; the
+ * percentiles when @pct and the stat has a histogram with samples.
+ */
 static void js_lat(struct js *w, const char *key, const struct ios_job_result *j,
-		   const struct ios_lat_stat *s)
+		   const struct ios_lat_stat *s, bool pct)
 {
 	uint64_t min = 0, max = 0;
 	double mean = 0.0, dev = 0.0;
@@ -187,7 +191,7 @@ static void js_lat(struct js *w, const char *key, const struct ios_job_result *j
 	js_float(w, "mean", mean);
 	js_float(w, "stddev", dev);
 	js_u64(w, "N", s->n);
-	if (s->hist && s->n) {
+	if (pct && s->hist && s->n) {
 		double pcts[IOS_REP_MAX_PCTS];
 		uint64_t vals[IOS_REP_MAX_PCTS];
 		unsigned prec, n = ios_rep_pcts(j, pcts, &prec);
@@ -230,9 +234,9 @@ static void js_dir(struct js *w, const char *key, const struct ios_job_result *j
 	js_u64(w, "total_ios", dr->total_ios);
 	js_u64(w, "short_ios", dr->short_ios);
 	js_u64(w, "drop_ios", dr->drop_ios);
-	js_lat(w, "slat_ns", j, &dr->slat);
-	js_lat(w, "clat_ns", j, &dr->clat);
-	js_lat(w, "lat_ns", j, &dr->lat);
+	js_lat(w, "slat_ns", j, &dr->slat, true);
+	js_lat(w, "clat_ns", j, &dr->clat, true);
+	js_lat(w, "lat_ns", j, &dr->lat, true);
 	if (dr->bw.n) {
 		js_u64(w, "bw_min", (uint64_t)dr->bw.min);
 		js_u64(w, "bw_max", (uint64_t)dr->bw.max);
@@ -407,7 +411,15 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	js_dir(w, "trim", j, g, IOS_DDIR_TRIM);
 	js_open(w, "sync", '{');
 	js_u64(w, "total_ios", j->sync_total_ios);
-	js_lat(w, "lat_ns", j, &j->sync_lat);
+	/*
+	 * fio 3.33's sync object (add_ddir_stats_json() for DDIR_SYNC): its
+	 * percentiles with clat_percentiles or lat_percentiles, where the
+	 * text prints them always. total_ios counts fsyncs and fdatasyncs
+	 * alike (fio 3.33 counts an fdatasync one slot past its sync count,
+	 * so its JSON says 0 for an fdatasync job: iosched does not copy that).
+	 */
+	js_lat(w, "lat_ns", j, &j->sync_lat,
+	       !j->job || j->job->clat_percentiles || j->job->lat_percentiles);
 	js_close(w, '}');
 	js_u64(w, "job_runtime", j->runtime_ns / 1000000);
 	js_float(w, "usr_cpu", 0.0);
