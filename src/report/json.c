@@ -9,9 +9,10 @@
  * against real fio output readable. Values that fio measures on the host
  * and that the simulator does not model (CPU usage, page faults) are 0.
  *
- * The one deliberate difference: "fio version" names iosched, and a
- * top-level "iosched" object (the last key) records what fio has no place
- * for: scheduler, device, seed, simulated end time and event count. Extra
+ * "fio version" is fio's "fio-3.33", as in terse, since scripts compare it;
+ * a top-level "iosched" object (the last key) records what fio has no place
+ * for: iosched's own version, scheduler, device, seed, simulated end time,
+ * event count, and under `iosched fio` the lab's notes. Extra
  * keys appear only at the top level, where fio's readers ignore them.
  *
  * The writer streams text directly instead of building a tree: a small
@@ -550,7 +551,8 @@ static void js_mq(struct js *w, const struct ios_mq_result *m)
 	js_close(w, '}');
 }
 
-static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *out)
+static int js_report(const struct ios_run_result *r, bool plus, const char *const *notes,
+		     size_t nr_notes, struct ios_buf *out)
 {
 	struct js w = { .b = out, .plus = plus };
 	struct ios_rep_group *groups;
@@ -563,7 +565,8 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	ios_rep_ctime(r->timestamp, date);
 
 	js_open(&w, NULL, '{');
-	js_str(&w, "fio version", "iosched-" IOS_VERSION_STRING);
+	/* fio's own string, as terse has it: scripts compare it (iosched's is below) */
+	js_str(&w, "fio version", "fio-3.33");
 	js_u64(&w, "timestamp", r->timestamp);
 	js_u64(&w, "timestamp_ms", r->timestamp * 1000);
 	js_str(&w, "time", date);
@@ -606,6 +609,13 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	js_u64(&w, "seed", r->seed);
 	js_u64(&w, "sim_end_ns", r->sim_end_ns);
 	js_u64(&w, "nr_events", r->nr_events);
+	/* `iosched fio`: the lab's notes, which fio would not print (absent without) */
+	if (nr_notes) {
+		js_open(&w, "notes", '[');
+		for (size_t i = 0; i < nr_notes; i++)
+			js_str(&w, NULL, notes[i]);
+		js_close(&w, ']');
+	}
 	/*
 	 * Jobs that lab.max_sim_time (or the end of the simulated clock)
 	 * stopped with work left, as positions in "jobs": the same run's
@@ -676,10 +686,16 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 {
-	return js_report(r, false, out);
+	return js_report(r, false, NULL, 0, out);
 }
 
 int ios_report_json_plus(const struct ios_run_result *r, struct ios_buf *out)
 {
-	return js_report(r, true, out);
+	return js_report(r, true, NULL, 0, out);
+}
+
+int ios_rep_json_notes(const struct ios_run_result *r, bool plus, const char *const *notes,
+		       size_t nr_notes, struct ios_buf *out)
+{
+	return js_report(r, plus, notes, nr_notes, out);
 }

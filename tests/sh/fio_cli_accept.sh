@@ -57,3 +57,30 @@ quiet --name=t --size=64k --rw=write --output-format=json,normal
 grep -q 'fsync/fdatasync' out && fail "sync section without a sync"
 tr -d ' \n' <out | grep -q '"sync":{"total_ios":0,"lat_ns":{"min":0,"max":0,"mean":0.000000,"stddev":0.000000,"N":0}}' ||
 	fail "empty sync object"
+
+# --- item 2: the lab's notes into the report, stderr as fio leaves it ---
+quiet --eta-newline=1 --name=t --size=64k --zero_buffers --refill_buffers
+tail -n 2 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
+	fail "text: the eta note is not at the end"
+tail -n 1 out | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
+	fail "text: the buffer note is not last"
+quiet --eta-newline=1 --name=t --size=64k --zero_buffers --output-format=json
+tr -d '\n' <out | sed 's/  */ /g' >flat
+grep -q '"iosched" : {.*"notes" : \[ "--eta-newline: a simulation prints no ETA line", "<command line>:2: job .t.: zero_buffers: ' flat ||
+	fail "json: iosched.notes"
+# no notes: no key, no line
+quiet --name=t --size=64k --output-format=json,normal
+grep -q '"notes"\|iosched: note' out && fail "notes without a note"
+# terse alone has no place: stderr keeps them
+"$BIN" fio --name=t --size=64k --zero_buffers --minimal >out 2>err || fail "terse run"
+grep -q 'iosched: note: .*zero_buffers' err || fail "terse: the note is lost"
+# a parser warning fio prints (fixup_options) stays on stderr
+"$BIN" fio --name=x --rw=randread --bs=4k --blockalign=512 --size=64k >out 2>err || fail "blockalign"
+grep -q "fio: Any use of blockalign= turns off randommap" err || fail "fio's warning left stderr"
+grep -q "blockalign" out && fail "fio's warning in the report"
+# iosched run keeps its notes on stderr, and its report has none
+printf '[t]\nsize=64k\nzero_buffers\n' >z.fio
+"$BIN" run z.fio --output-format=json,normal >out 2>err || fail "iosched run"
+grep -q 'zero_buffers' err || fail "iosched run: the note left stderr"
+grep -q '"notes"\|iosched: note' out && fail "iosched run: notes in the report"
+exit 0
