@@ -83,4 +83,25 @@ printf '[t]\nsize=64k\nzero_buffers\n' >z.fio
 "$BIN" run z.fio --output-format=json,normal >out 2>err || fail "iosched run"
 grep -q 'zero_buffers' err || fail "iosched run: the note left stderr"
 grep -q '"notes"\|iosched: note' out && fail "iosched run: notes in the report"
+
+# --- item 3: what fio 3.33 accepts, accepted ---
+# ioengine=aio and linuxaio are libaio, as fio 3.33's __load_ioengine makes them
+for e in aio linuxaio; do
+	quiet --name=t --size=64k --ioengine=$e --iodepth=4 --output-format=normal
+	grep -q '^t: (g=0): .*ioengine=libaio, iodepth=4$' out || fail "ioengine=$e is not libaio"
+done
+# options of later fio releases: refused, naming the release (exit 1)
+expect 1 "option 'sprandom' comes from fio-3.41, later than the fio 3.33" --name=t --size=64k --sprandom=1
+expect 1 "option 'fdp' comes from fio-3.34" --name=t --size=64k --fdp=1
+expect 1 "option 'fdp_pli_select' comes from fio-3.36" --name=t --size=64k --fdp_pli_select=random
+expect 1 "option 'steadystate_check_interval' comes from fio-3.35" --name=t --size=64k --steadystate_check_interval=1s
+expect 1 "option 'random_sequence_stride' comes from fio's development tree after fio-3.42" \
+	--name=t --size=64k --random_sequence_stride=4
+printf '[t]\nsize=64k\nfdp=1\n' >later.fio
+expect 1 "later.fio:3: option 'fdp' comes from fio-3.34" later.fio
+# one version string: fio's in JSON and terse, iosched's under "iosched"
+quiet --name=t --size=64k --output-format=json,terse
+grep -q '^3;fio-3.33;t;' out || fail "terse version"
+grep -q '^  "fio version" : "fio-3.33",$' out || fail "json fio version"
+tr -d '\n' <out | grep -q '"iosched" : {    "version" : "[0-9]' || fail "json iosched.version"
 exit 0
