@@ -18,12 +18,15 @@
  * called unknown; docs/fio-cli.md lists what is accepted and refused.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
 
 #define FIO_VERSION "fio-3.33"
+
+#define FIO_MAX_NOTES 8
 
 struct fio_cli {
 	struct cli_run_opts o;		/* lab options, --output, the job files */
@@ -38,6 +41,13 @@ struct fio_cli {
 	const char *eta_newline, *eta_interval, *max_jobs;
 	uint64_t status_ns;		/* --status-interval in simulated ns; 0: none */
 	int eta;
+	/*
+	 * The command line's notes (options fio accepts that do nothing in a
+	 * simulation): into the report with the run's, not onto stderr
+	 * (fio_flush_notes when no report is made).
+	 */
+	char notes[FIO_MAX_NOTES][256];
+	unsigned nr_notes;
 };
 
 /*
@@ -458,12 +468,35 @@ static int fio_status_interval(struct fio_cli *f)
 	return 0;
 }
 
+static void fio_note(struct fio_cli *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A note of the command line's, for the report (fio prints nothing for it). */
+static void fio_note(struct fio_cli *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->nr_notes == FIO_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->notes[f->nr_notes++], sizeof(f->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* No report is made (--parse-only, a refused run): the notes go to stderr after all. */
+static void fio_flush_notes(struct fio_cli *f)
+{
+	for (unsigned i = 0; i < f->nr_notes; i++)
+		fprintf(stderr, "iosched: note: %s\n", f->notes[i]);
+	f->nr_notes = 0;
+}
+
 /*
  * --eta-newline or --eta-interval (@opt) = @v, checked as fio checks it: a
  * time of at least @min_ns, else fio's @too_short. Then noted: it paces
  * fio's wall-clock ETA line, and a simulation prints none.
  */
-static int fio_eta_time(const char *opt, const char *v, uint64_t min_ns, const char *too_short)
+static int fio_eta_time(struct fio_cli *f, const char *opt, const char *v, uint64_t min_ns,
+			const char *too_short)
 {
 	uint64_t ns;
 
@@ -475,7 +508,7 @@ static int fio_eta_time(const char *opt, const char *v, uint64_t min_ns, const c
 		fprintf(stderr, "iosched: --%s=%s: %s\n", opt, v, too_short);
 		return -1;
 	}
-	fprintf(stderr, "iosched: note: --%s: a simulation prints no ETA line\n", opt);
+	fio_note(f, "--%s: a simulation prints no ETA line", opt);
 	return 0;
 }
 
@@ -484,19 +517,18 @@ static int fio_refuse(struct fio_cli *f)
 {
 	if (f->status_interval && fio_status_interval(f))
 		return -1;
-	if (fio_eta_time("eta-newline", f->eta_newline, 1000000ULL,
+	if (fio_eta_time(f, "eta-newline", f->eta_newline, 1000000ULL,
 			 "eta new line time too short (at least 1 ms, as fio keeps it)") ||
-	    fio_eta_time("eta-interval", f->eta_interval, 250000000ULL,
+	    fio_eta_time(f, "eta-interval", f->eta_interval, 250000000ULL,
 			 "eta interval time too short (250msec min, as fio says)"))
 		return -1;
 	/* fio 3.33 reads --max-jobs and drops it ("we don't track/need this anymore") */
 	if (f->max_jobs)
-		fprintf(stderr, "iosched: note: --max-jobs=%s: fio 3.33 ignores it, and so does "
-			"iosched; more than 4096 processes need max_jobs=N in a job (docs/jobfiles.md)\n",
-			f->max_jobs);
+		fio_note(f, "--max-jobs=%s: fio 3.33 ignores it, and so does iosched; more than "
+			 "4096 processes need max_jobs=N in a job (docs/jobfiles.md)", f->max_jobs);
 	if (f->eta == 1)
-		fprintf(stderr, "iosched: note: --eta=always: a simulation has no ETA; the "
-			"progress line is drawn when stderr is a terminal\n");
+		fio_note(f, "--eta=always: a simulation has no ETA; the progress line is drawn "
+			 "when stderr is a terminal");
 	return 0;
 }
 
@@ -533,6 +565,32 @@ static int fio_load(struct fio_cli *f, struct ios_jobfile *jf, struct ios_buf *s
 	return 0;
 }
 
+/*
+ * The report's notes: the command line's, then the run's own (those fio
+ * would not print); the run's others go to stderr now, as fio prints them.
+ * *notes points into @f and @res.
+ */
+static int fio_report_notes(struct fio_cli *f, const struct ios_run_result *res,
+			    const char ***notes, size_t *nr)
+{
+	const char **v = calloc(f->nr_notes + res->nr_warnings + 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (unsigned i = 0; i < f->nr_notes; i++)
+		v[n++] = f->notes[i];
+	for (size_t i = 0; i < res->nr_warnings; i++) {
+		if (res->warning_by_fio && res->warning_by_fio[i])
+			fprintf(stderr, "iosched: warning: %s\n", res->warnings[i]);
+		else
+			v[n++] = res->warnings[i];
+	}
+	*notes = v;
+	*nr = n;
+	return 0;
+}
+
 /* Run @jf and write its report, as iosched run does; the exit status. */
 static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 {
@@ -545,6 +603,8 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	struct ios_report_opts ro = { 0 };
 	struct ios_buf out;
 	struct fio_status st = { &ro, &out, 0, f->o.outfile, NULL };
+	const char **notes = NULL;
+	size_t nr_notes = 0;
 	int rc = CLI_EXIT_FAIL, ret;
 
 	if (o->plot)
@@ -579,11 +639,27 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		/* the reports streamed so far stay, as fio's do */
 		(void)fio_status_close(&st, false);
 		ios_buf_free(&out);
+		fio_flush_notes(f);
 		cli_error(&e);
 		return cli_real_exit(CLI_EXIT_FAIL);
 	}
-	for (size_t i = 0; i < res.nr_warnings; i++)
-		fprintf(stderr, "iosched: warning: %s\n", res.warnings[i]);
+	/*
+	 * stderr as fio leaves it: only what fio prints there too (its parser
+	 * warnings, I/O errors, verify failures); the lab's notes go into the
+	 * report, where a wrapper that fails on any stderr does not trip on
+	 * them. With terse alone there is no place for them: stderr keeps them.
+	 */
+	if (fio_report_notes(f, &res, &notes, &nr_notes)) {
+		fprintf(stderr, "iosched: out of memory\n");
+		goto out;
+	}
+	if (!(ro.formats & (IOS_OUT_NORMAL | IOS_OUT_JSON | IOS_OUT_JSON_PLUS))) {
+		for (size_t i = 0; i < nr_notes; i++)
+			fprintf(stderr, "iosched: note: %s\n", notes[i]);
+	} else {
+		ro.notes = notes;
+		ro.nr_notes = nr_notes;
+	}
 	ro.preamble = !st.nr;
 	if (ios_report(&res, &ro, &out)) {
 		fprintf(stderr, "iosched: out of memory writing the report\n");
@@ -596,9 +672,11 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 	for (size_t i = 0; i < res.nr_jobs && rc == CLI_EXIT_OK; i++)
 		if (res.jobs[i].error)
 			rc = CLI_EXIT_FAIL;
-	ios_buf_free(&out);
 	if (rc == CLI_EXIT_OK && o->plot && cli_plot_run(o->plot, o, &res))
 		rc = CLI_EXIT_FAIL;
+out:
+	ios_buf_free(&out);
+	free(notes);
 	ios_run_result_free(&res);
 	return cli_real_exit(cli_trace_exit(rc));
 }
@@ -686,6 +764,7 @@ int cmd_fio(int argc, char **argv)
 		fputs(showcmd.s ? showcmd.s : "", stdout);
 		rc = CLI_EXIT_OK;
 	} else if (f.parse_only) {
+		fio_flush_notes(&f);
 		rc = CLI_EXIT_OK;
 	} else if (!jf.nr_jobs) {
 		fprintf(stderr, "iosched: fio: no job(s) defined (options before the first --name "

@@ -353,6 +353,12 @@ struct ios_run_result {
 	/* things the run ignored that the user asked for, one line each (cli prints them) */
 	char **warnings;
 	size_t nr_warnings;
+	/*
+	 * Per warning: 1 when fio 3.33 prints it too (a parser warning of
+	 * fixup_options, an I/O error, a verify failure), 0 for the lab's own
+	 * notes, which `iosched fio` writes into the report instead of stderr.
+	 */
+	uint8_t *warning_by_fio;
 	struct ios_disk_result *disks;
 	size_t nr_disks;
 	const struct ios_jobfile *jobfile;
@@ -507,6 +513,14 @@ struct ios_report_opts {
 	bool preamble;			/* the pre-run lines before a normal report,
 					 * as fio prints them (the fio command's,
 					 * not run's: run's outputs start blank) */
+	/*
+	 * The lab's notes the report carries (`iosched fio`: what fio itself
+	 * prints nothing for): "notes" in the JSON's "iosched" object, and
+	 * "iosched: note: ..." lines at the end of the normal report. NULL
+	 * (iosched run) leaves both out: its notes go to stderr.
+	 */
+	const char *const *notes;
+	size_t nr_notes;
 };
 /*
  * fio's --output-format value: a comma-separated list of normal, terse,

@@ -230,3 +230,27 @@ const char *ios_opt_fio_engines(const char *name)
 			return p->engines;
 	return NULL;
 }
+
+/*
+ * Options of fio releases after 3.33, with the first release whose
+ * options.c has them (the tags of github.com/axboe/fio, read with git
+ * log -S on options.c). A job written for a later fio is refused naming
+ * the release, not as a typo. random_sequence_stride was in no tag up
+ * to fio-3.42.
+ */
+static const struct { const char *name, *release; } fio_later[] = {
+	{ "fdp", "fio-3.34" },
+	{ "fdp_pli", "fio-3.34" },
+	{ "fdp_pli_select", "fio-3.36" },
+	{ "random_sequence_stride", "fio's development tree after fio-3.42" },
+	{ "sprandom", "fio-3.41" },
+	{ "steadystate_check_interval", "fio-3.35" },
+};
+
+const char *ios_opt_fio_later(const char *name)
+{
+	for (size_t i = 0; i < IOS_ARRAY_SIZE(fio_later); i++)
+		if (!strcmp(fio_later[i].name, name))
+			return fio_later[i].release;
+	return NULL;
+}

@@ -285,7 +285,12 @@ static void jp_ctx(struct jp_state *st, const struct ios_ini_section *s, struct 
 static int jp_unknown(const struct ios_ini_kv *kv, struct ios_err *e)
 {
 	const char *engines = ios_opt_fio_engines(kv->key);
+	const char *later = ios_opt_fio_later(kv->key);
 
+	if (later)
+		return IOS_ERR(e, -ENOTSUP, "%s:%d: option '%s' comes from %s, later than the fio "
+			       "3.33 iosched follows: not accepted", kv->file, kv->line, kv->key,
+			       later);
 	if (engines)
 		return IOS_ERR(e, -ENOTSUP, "%s:%d: fio option '%s' is not modelled by iosched "
 			       "(an option of fio's ioengine %s)", kv->file, kv->line, kv->key,
@@ -817,7 +822,7 @@ int ios_job_parse_file_pre(const struct ios_ini_section *pre, size_t nr_pre, con
 
 int ios_job_option_known(const char *name)
 {
-	return ios_opt_find(name) ? 1 : ios_opt_is_fio_only(name) ? 2 : 0;
+	return ios_opt_find(name) ? 1 : ios_opt_is_fio_only(name) || ios_opt_fio_later(name) ? 2 : 0;
 }
 
 int ios_jobfile_check_read_only(const struct ios_jobfile *jf, struct ios_err *e)

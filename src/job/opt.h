@@ -143,6 +143,8 @@ const struct ios_opt *ios_opt_find(const char *name);
 /* fio_names.c: is @name one of fio 3.33's options (general or of an engine)? */
 bool ios_opt_is_fio_only(const char *name);
 bool ios_opt_fio_general(const char *name);
+/* An option of a fio release after 3.33: that release ("fio-3.35"), else NULL */
+const char *ios_opt_fio_later(const char *name);
 /* the engines owning engine option @name ("net, rdma"), NULL if it is none */
 const char *ios_opt_fio_engines(const char *name);
 

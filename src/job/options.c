@@ -650,9 +650,11 @@ static int opt_ioengine(struct ios_job *job, struct ios_optctx *c)
 			return 0;
 		}
 	}
-	/* fio 1.x spelled libaio "aio" or "linuxaio" */
-	if (c->compat == IOS_JOB_COMPAT_FIO1 &&
-	    (!strcmp(c->value, "aio") || !strcmp(c->value, "linuxaio"))) {
+	/*
+	 * fio 3.33 still loads libaio for any name that starts with "aio" or
+	 * "linuxaio" (ioengines.c, __load_ioengine), fio 1.x's spellings
+	 */
+	if (!strncmp(c->value, "aio", 3) || !strncmp(c->value, "linuxaio", 8)) {
 		job->ioengine = IOS_ENGINE_LIBAIO;
 		return 0;
 	}

@@ -9,9 +9,10 @@
  * against real fio output readable. Values that fio measures on the host
  * and that the simulator does not model (CPU usage, page faults) are 0.
  *
- * The one deliberate difference: "fio version" names iosched, and a
- * top-level "iosched" object (the last key) records what fio has no place
- * for: scheduler, device, seed, simulated end time and event count. Extra
+ * "fio version" is fio's "fio-3.33", as in terse, since scripts compare it;
+ * a top-level "iosched" object (the last key) records what fio has no place
+ * for: iosched's own version, scheduler, device, seed, simulated end time,
+ * event count, and under `iosched fio` the lab's notes. Extra
  * keys appear only at the top level, where fio's readers ignore them.
  *
  * The writer streams text directly instead of building a tree: a small
@@ -174,8 +175,12 @@ static void js_bins(struct js *w, const struct ios_lat_stat *s)
 }
 
 /* fio's add_ddir_lat_json */
+/*
+ * A latency object as fio's add_ddir_lat_json() (stat.c) writes it; the
+ * percentiles when @pct and the stat has a histogram with samples.
+ */
 static void js_lat(struct js *w, const char *key, const struct ios_job_result *j,
-		   const struct ios_lat_stat *s)
+		   const struct ios_lat_stat *s, bool pct)
 {
 	uint64_t min = 0, max = 0;
 	double mean = 0.0, dev = 0.0;
@@ -187,7 +192,7 @@ static void js_lat(struct js *w, const char *key, const struct ios_job_result *j
 	js_float(w, "mean", mean);
 	js_float(w, "stddev", dev);
 	js_u64(w, "N", s->n);
-	if (s->hist && s->n) {
+	if (pct && s->hist && s->n) {
 		double pcts[IOS_REP_MAX_PCTS];
 		uint64_t vals[IOS_REP_MAX_PCTS];
 		unsigned prec, n = ios_rep_pcts(j, pcts, &prec);
@@ -230,9 +235,9 @@ static void js_dir(struct js *w, const char *key, const struct ios_job_result *j
 	js_u64(w, "total_ios", dr->total_ios);
 	js_u64(w, "short_ios", dr->short_ios);
 	js_u64(w, "drop_ios", dr->drop_ios);
-	js_lat(w, "slat_ns", j, &dr->slat);
-	js_lat(w, "clat_ns", j, &dr->clat);
-	js_lat(w, "lat_ns", j, &dr->lat);
+	js_lat(w, "slat_ns", j, &dr->slat, true);
+	js_lat(w, "clat_ns", j, &dr->clat, true);
+	js_lat(w, "lat_ns", j, &dr->lat, true);
 	if (dr->bw.n) {
 		js_u64(w, "bw_min", (uint64_t)dr->bw.min);
 		js_u64(w, "bw_max", (uint64_t)dr->bw.max);
@@ -480,7 +485,15 @@ static void js_job(struct js *w, const struct ios_run_result *r, const struct io
 	js_dir(w, "trim", j, g, IOS_DDIR_TRIM);
 	js_open(w, "sync", '{');
 	js_u64(w, "total_ios", j->sync_total_ios);
-	js_lat(w, "lat_ns", j, &j->sync_lat);
+	/*
+	 * fio 3.33's sync object (add_ddir_stats_json() for DDIR_SYNC): its
+	 * percentiles with clat_percentiles or lat_percentiles, where the
+	 * text prints them always. total_ios counts fsyncs and fdatasyncs
+	 * alike (fio 3.33 counts an fdatasync one slot past its sync count,
+	 * so its JSON says 0 for an fdatasync job: iosched does not copy that).
+	 */
+	js_lat(w, "lat_ns", j, &j->sync_lat,
+	       !j->job || j->job->clat_percentiles || j->job->lat_percentiles);
 	js_close(w, '}');
 	js_u64(w, "job_runtime", j->runtime_ns / 1000000);
 	js_float(w, "usr_cpu", 0.0);
@@ -611,7 +624,8 @@ static void js_mq(struct js *w, const struct ios_mq_result *m)
 	js_close(w, '}');
 }
 
-static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *out)
+static int js_report(const struct ios_run_result *r, bool plus, const char *const *notes,
+		     size_t nr_notes, struct ios_buf *out)
 {
 	struct js w = { .b = out, .plus = plus };
 	struct ios_rep_group *groups;
@@ -624,7 +638,8 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	ios_rep_ctime(r->timestamp, date);
 
 	js_open(&w, NULL, '{');
-	js_str(&w, "fio version", "iosched-" IOS_VERSION_STRING);
+	/* fio's own string, as terse has it: scripts compare it (iosched's is below) */
+	js_str(&w, "fio version", "fio-3.33");
 	js_u64(&w, "timestamp", r->timestamp);
 	js_u64(&w, "timestamp_ms", r->timestamp * 1000);
 	js_str(&w, "time", date);
@@ -667,6 +682,13 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 	js_u64(&w, "seed", r->seed);
 	js_u64(&w, "sim_end_ns", r->sim_end_ns);
 	js_u64(&w, "nr_events", r->nr_events);
+	/* `iosched fio`: the lab's notes, which fio would not print (absent without) */
+	if (nr_notes) {
+		js_open(&w, "notes", '[');
+		for (size_t i = 0; i < nr_notes; i++)
+			js_str(&w, NULL, notes[i]);
+		js_close(&w, ']');
+	}
 	/*
 	 * Jobs that lab.max_sim_time (or the end of the simulated clock)
 	 * stopped with work left, as positions in "jobs": the same run's
@@ -739,10 +761,16 @@ static int js_report(const struct ios_run_result *r, bool plus, struct ios_buf *
 
 int ios_report_json(const struct ios_run_result *r, struct ios_buf *out)
 {
-	return js_report(r, false, out);
+	return js_report(r, false, NULL, 0, out);
 }
 
 int ios_report_json_plus(const struct ios_run_result *r, struct ios_buf *out)
 {
-	return js_report(r, true, out);
+	return js_report(r, true, NULL, 0, out);
+}
+
+int ios_rep_json_notes(const struct ios_run_result *r, bool plus, const char *const *notes,
+		       size_t nr_notes, struct ios_buf *out)
+{
+	return js_report(r, plus, notes, nr_notes, out);
 }

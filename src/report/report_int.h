@@ -38,6 +38,9 @@ double ios_rep_bw_share(const struct ios_rep_group *g, int ddir, double mean_kib
 
 /* ctime(3)-style "Www Mmm dd hh:mm:ss yyyy" of Unix seconds, always UTC */
 void ios_rep_ctime(uint64_t unix_s, char out[32]);
+/* json.c: the JSON (json+ with @plus) with @nr_notes notes in its "iosched" object */
+int ios_rep_json_notes(const struct ios_run_result *r, bool plus, const char *const *notes,
+		       size_t nr_notes, struct ios_buf *out);
 
 /*
  * The job's percentile list as fio prints it: sorted, cut at the first 0

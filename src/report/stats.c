@@ -755,6 +755,8 @@ void ios_run_result_free(struct ios_run_result *r)
 	for (size_t i = 0; i < r->nr_warnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	free(r->warning_by_fio);
+	r->warning_by_fio = NULL;
 	ios_series_free(r->series);
 	free(r->series);
 	r->series = NULL;

@@ -314,11 +314,16 @@ int ios_report(const struct ios_run_result *r, const struct ios_report_opts *o,
 		ret = ios_report_preamble(r, out);
 	if (!ret && (f & IOS_OUT_TERSE))
 		ret = ios_report_terse(r, o->terse_version ? o->terse_version : 3, out);
-	if (!ret && (f & IOS_OUT_JSON_PLUS))
-		ret = ios_report_json_plus(r, out);
-	else if (!ret && (f & IOS_OUT_JSON))
-		ret = ios_report_json(r, out);
+	if (!ret && (f & (IOS_OUT_JSON_PLUS | IOS_OUT_JSON)))
+		ret = ios_rep_json_notes(r, f & IOS_OUT_JSON_PLUS, o->notes, o->nr_notes, out);
 	if (!ret && (f & IOS_OUT_NORMAL))
 		ret = ios_report_normal(r, out);
+	/* the lab's notes last, each on its line, in the words stderr had */
+	for (size_t i = 0; !ret && (f & IOS_OUT_NORMAL) && i < o->nr_notes; i++) {
+		if (!i)
+			ios_buf_puts(out, "\n");
+		ios_buf_printf(out, "iosched: note: %s\n", o->notes[i]);
+		ret = out->oom ? -ENOMEM : 0;
+	}
 	return ret;
 }

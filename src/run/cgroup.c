@@ -41,14 +41,17 @@ const char *ios_run_group_policy_name(int gp)
 	return gp >= 0 && gp < IOS_GROUP_POLICY_NR ? gp_names[gp] : "?";
 }
 
-int ios_run_warn(struct ios_run_result *out, const char *fmt, ...)
+/*
+ * One warning, once; @by_fio marks the ones fio 3.33 prints too (on its
+ * stderr), which `iosched fio` leaves on stderr while it moves the lab's
+ * own notes into the report (docs/fio-cli.md, "Notes and stderr").
+ */
+static int run_vwarn(struct ios_run_result *out, bool by_fio, const char *fmt, va_list ap)
 {
 	char buf[512], **v;
-	va_list ap;
+	uint8_t *f;
 
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	/* the same complaint once is enough (numjobs clones share their job) */
 	for (size_t i = 0; i < out->nr_warnings; i++)
 		if (!strcmp(out->warnings[i], buf))
@@ -57,11 +60,38 @@ int ios_run_warn(struct ios_run_result *out, const char *fmt, ...)
 	if (!v)
 		return -ENOMEM;
 	out->warnings = v;
+	f = realloc(out->warning_by_fio, out->nr_warnings + 1);
+	if (!f)
+		return -ENOMEM;
+	out->warning_by_fio = f;
+	f[out->nr_warnings] = by_fio;
 	v[out->nr_warnings] = strdup(buf);
 	if (!v[out->nr_warnings])
 		return -ENOMEM;
 	out->nr_warnings++;
 	return 0;
+}
+
+int ios_run_warn(struct ios_run_result *out, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run_vwarn(out, false, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int ios_run_warn_fio(struct ios_run_result *out, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run_vwarn(out, true, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 int ios_run_fio_warn(struct run_ctx *c, struct ios_err *e, const char *fmt, ...)
@@ -74,7 +104,7 @@ int ios_run_fio_warn(struct run_ctx *c, struct ios_err *e, const char *fmt, ...)
 	va_end(ap);
 	if (c->cfg->warnings_fatal)
 		return IOS_ERR(e, -EINVAL, "%s (a parser warning: fatal with --warnings-fatal)", buf);
-	if (ios_run_warn(c->res, "%s", buf))
+	if (ios_run_warn_fio(c->res, "%s", buf))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	return 0;
 }

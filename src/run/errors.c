@@ -147,7 +147,7 @@ static void err_dump(struct run_task *t, const struct run_io *io, int err)
 
 	if (t->err_dumped++ >= ERR_DUMP_MAX)
 		return;
-	(void)ios_run_warn(t->ctx->res, "fio: io_u error on file %s: %s: %s offset=%" PRIu64
+	(void)ios_run_warn_fio(t->ctx->res, "fio: io_u error on file %s: %s: %s offset=%" PRIu64
 			   ", buflen=%" PRIu64, io->tf ? io->tf->f->name : "(trace)", strerror(err),
 			   io->trim ? "trim" : dirs[io->dir], io->offset, io->len);
 }
@@ -188,7 +188,7 @@ void ios_run_err_io(struct run_task *t, struct run_io *io)
 void ios_run_err_finish(struct run_task *t)
 {
 	if (t->err_dumped > ERR_DUMP_MAX)
-		(void)ios_run_warn(t->ctx->res, "job '%s' (clone %u): %" PRIu64 " more io_u error "
+		(void)ios_run_warn_fio(t->ctx->res, "job '%s' (clone %u): %" PRIu64 " more io_u error "
 				   "lines not printed (fio prints each)", t->job->name, t->clone,
 				   t->err_dumped - ERR_DUMP_MAX);
 	if (!t->res->error && t->job->continue_on_error && t->res->total_err)

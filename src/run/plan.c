@@ -117,7 +117,15 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 		       (j->slat_percentiles ? IOS_HIST_SLAT : 0);
 	if (ios_rw_has_trim(j->rw) && !ios_job_trim(r))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	/*
+	 * fio 3.33 keeps fsync/fdatasync latencies in a histogram always
+	 * (add_sync_clat_sample(), stat.c): the text prints their
+	 * percentiles whatever clat_percentiles says. The histogram is
+	 * sparse: a job that never syncs allocates nothing.
+	 */
 	ios_lat_init(&r->sync_lat);
+	if (ios_lat_enable_hist(&r->sync_lat))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	r->ioprio_class = ios_ioc_class(&t->ioc);
 	r->ioprio_level = ios_ioc_level(&t->ioc);
 	r->cgroup = t->ioc.cgroup->path;

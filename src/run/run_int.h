@@ -571,6 +571,8 @@ struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path);
 void ios_run_cgroups_free(struct run_ctx *c);
 const char *ios_run_group_policy_name(int gp);
 int ios_run_warn(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
+/* A warning fio 3.33 prints too (an I/O error, a verify failure): stays on stderr */
+int ios_run_warn_fio(struct ios_run_result *out, const char *fmt, ...) IOS_PRINTF(2, 3);
 /*
  * A note fio's fixup_options prints and counts as a parser warning: a
  * warning, or with --warnings-fatal (cfg->warnings_fatal) an error in @e

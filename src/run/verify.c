@@ -666,7 +666,7 @@ static void v_dump(struct run_task *t, const struct run_io *io, uint64_t x, bool
 		snprintf(buf, sizeof(buf), "       received and expected data would be dumped as "
 			 "%s.%" PRIu64 ".received and %s.%" PRIu64 ".expected (verify_dump: "
 			 "iosched writes no file)", base, io->offset, base, io->offset);
-	if (ios_run_warn(t->ctx->res, "%s", buf))
+	if (ios_run_warn_fio(t->ctx->res, "%s", buf))
 		t->res->error = -ENOMEM;
 }
 
@@ -716,7 +716,7 @@ err:
 		snprintf(buf, sizeof(buf), "%s at file %s offset %" PRIu64 ", length %" PRIu64
 			 " (requested block: offset=%" PRIu64 ", length=%" PRIu64 ")", what,
 			 io->tf->f->name, x, hdr_inc, io->offset, io->len);
-		if (ios_run_warn(t->ctx->res, "%s", buf))
+		if (ios_run_warn_fio(t->ctx->res, "%s", buf))
 			t->res->error = -ENOMEM;
 	}
 	v_dump(t, io, x, true);
@@ -751,7 +751,7 @@ static int check_data(struct run_task *t, const struct run_io *io, const struct 
 		 v && v->interval ? v->interval : hdr_inc, io->offset, io->len,
 		 /* fio's io_u flags then: IN_CUR_DEPTH, and VER_LIST for a read of the log */
 		 io->vread ? 0x88u : 0x8u);
-	if (ios_run_warn(t->ctx->res, "%s", buf))
+	if (ios_run_warn_fio(t->ctx->res, "%s", buf))
 		t->res->error = -ENOMEM;
 	v_dump(t, io, x, false);
 	return EILSEQ;
@@ -800,7 +800,7 @@ static void verify_failed(struct run_task *t)
 		snprintf(buf, sizeof(buf), "fio: pid=%u, err=%d/func=%s, error=%s", t->ioc.pid,
 			 EILSEQ, t->async ? "io_u_queued_complete" : "io_u_sync_complete",
 			 strerror(EILSEQ));
-		if (ios_run_warn(t->ctx->res, "%s", buf))
+		if (ios_run_warn_fio(t->ctx->res, "%s", buf))
 			t->res->error = -ENOMEM;
 	}
 }

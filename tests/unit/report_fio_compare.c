@@ -215,6 +215,8 @@ static int job_from(struct rebuilt *rb, size_t idx, const struct jm *jj, const s
 		return -1;
 	if (!pct)
 		pct = jm_path(jj, "sync/lat_ns/percentile");
+	/* fio wrote percentiles: the job asked for them (the sync object follows that) */
+	job->clat_percentiles = pct != NULL;
 	if (pct) {
 		for (size_t i = 0; i < pct->n && i < 20; i++)
 			rb->pcts[idx][i] = strtod(pct->items[i]->key, NULL);

@@ -100,7 +100,7 @@ static int test_key_order_and_layout(void)
 					   "vm_stats" };
 	static const char head[] =
 		"{\n"
-		"  \"fio version\" : \"iosched-" IOS_VERSION_STRING "\",\n"
+		"  \"fio version\" : \"fio-3.33\",\n"
 		"  \"timestamp\" : 1796030044,\n"
 		"  \"timestamp_ms\" : 1796030044000,\n"
 		"  \"time\" : \"Mon Nov 30 09:14:04 2026\",\n"

@@ -1,0 +1,107 @@
+#!/bin/sh
+# Description: issue 32 items 1-3 under `iosched fio`. fio 3.33's sync
+# section (fsync/fdatasync latency with percentiles, text and JSON); notes
+# for what fio itself prints nothing about go into the report (a notes line
+# at the end of the text, iosched.notes in JSON), not to stderr, while
+# `iosched run` keeps them on stderr; the options fio 3.33 accepts that were
+# refused (disk_util, force_async, --idle-prof, --aux-path, ioengine=aio,
+# size=N%); options of later fio releases refused naming the release; the
+# capacity message; one version string ("fio-3.33") in JSON and terse.
+BIN=${IOSCHED_BIN:-./iosched}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+fail() { echo "FAIL: $*"; [ -f err ] && sed 's/^/    /' err; exit 1; }
+
+# expect STATUS NEEDLE ARGS...: `iosched fio ARGS` exits STATUS, NEEDLE on stderr
+expect() {
+	want=$1 needle=$2; shift 2
+	"$BIN" fio "$@" >out 2>err
+	st=$?
+	[ "$st" -eq "$want" ] || fail "'fio $*': exit $st, want $want"
+	grep -qF -- "$needle" err || fail "'fio $*': stderr lacks '$needle'"
+	grep -q 'Sanitizer' err && fail "'fio $*': crashed"
+	return 0
+}
+# quiet ARGS...: `iosched fio ARGS` exits 0 with nothing on stderr
+quiet() {
+	"$BIN" fio "$@" >out 2>err || fail "'fio $*': exit $?"
+	[ -s err ] && fail "'fio $*': stderr is not empty"
+	return 0
+}
+
+# --- item 1: the sync section, as fio 3.33 prints it (the etcd disk check) ---
+etcd="--name=t --filename=/tmp/x --size=256k --bs=2300 --rw=write --ioengine=sync --fdatasync=1"
+# shellcheck disable=SC2086
+quiet $etcd
+grep -q '^  fsync/fdatasync/sync_file_range:$' out || fail "no sync section"
+grep -q '^    sync (usec): min=[0-9]*, max=' out || fail "no sync latency line"
+grep -q '^    sync percentiles (usec):$' out || fail "no sync percentiles"
+# shellcheck disable=SC2086
+quiet $etcd --output-format=json
+tr -d ' \n' <out >flat
+grep -q '"sync":{"total_ios":[1-9][0-9]*,"lat_ns":{"min":[0-9]*,"max":[0-9]*,"mean":[0-9.]*,"stddev":[0-9.]*,"N":[1-9][0-9]*,"percentile":{"1.000000":[0-9]*,' flat ||
+	fail "json sync object: $(grep -o '"sync":{[^}]*' flat)"
+grep -q '"99.000000":[1-9]' flat || fail "json sync p99"
+# as in fio: with clat_percentiles=0 the JSON has none, the text has them still
+# shellcheck disable=SC2086
+quiet $etcd --clat_percentiles=0 --output-format=json,normal
+grep -q '^    sync percentiles (usec):$' out || fail "text sync percentiles with clat_percentiles=0"
+tr -d ' \n' <out | grep -q '"N":[0-9]*,"percentile"' && fail "json percentiles with clat_percentiles=0"
+# every engine that syncs: libaio with fsync=
+quiet --name=t --size=256k --bs=4k --rw=write --ioengine=libaio --iodepth=4 --fsync=8
+grep -q '^    sync percentiles' out || fail "libaio fsync: no sync percentiles"
+# a job that never syncs prints no sync section, and an empty one in JSON
+quiet --name=t --size=64k --rw=write --output-format=json,normal
+grep -q 'fsync/fdatasync' out && fail "sync section without a sync"
+tr -d ' \n' <out | grep -q '"sync":{"total_ios":0,"lat_ns":{"min":0,"max":0,"mean":0.000000,"stddev":0.000000,"N":0}}' ||
+	fail "empty sync object"
+
+# --- item 2: the lab's notes into the report, stderr as fio leaves it ---
+quiet --eta-newline=1 --name=t --size=64k --zero_buffers --refill_buffers
+tail -n 2 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
+	fail "text: the eta note is not at the end"
+tail -n 1 out | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
+	fail "text: the buffer note is not last"
+quiet --eta-newline=1 --name=t --size=64k --zero_buffers --output-format=json
+tr -d '\n' <out | sed 's/  */ /g' >flat
+grep -q '"iosched" : {.*"notes" : \[ "--eta-newline: a simulation prints no ETA line", "<command line>:2: job .t.: zero_buffers: ' flat ||
+	fail "json: iosched.notes"
+# no notes: no key, no line
+quiet --name=t --size=64k --output-format=json,normal
+grep -q '"notes"\|iosched: note' out && fail "notes without a note"
+# terse alone has no place: stderr keeps them
+"$BIN" fio --name=t --size=64k --zero_buffers --minimal >out 2>err || fail "terse run"
+grep -q 'iosched: note: .*zero_buffers' err || fail "terse: the note is lost"
+# a parser warning fio prints (fixup_options) stays on stderr
+"$BIN" fio --name=x --rw=randread --bs=4k --blockalign=512 --size=64k >out 2>err || fail "blockalign"
+grep -q "fio: Any use of blockalign= turns off randommap" err || fail "fio's warning left stderr"
+grep -q "blockalign" out && fail "fio's warning in the report"
+# iosched run keeps its notes on stderr, and its report has none
+printf '[t]\nsize=64k\nzero_buffers\n' >z.fio
+"$BIN" run z.fio --output-format=json,normal >out 2>err || fail "iosched run"
+grep -q 'zero_buffers' err || fail "iosched run: the note left stderr"
+grep -q '"notes"\|iosched: note' out && fail "iosched run: notes in the report"
+
+# --- item 3: what fio 3.33 accepts, accepted ---
+# ioengine=aio and linuxaio are libaio, as fio 3.33's __load_ioengine makes them
+for e in aio linuxaio; do
+	quiet --name=t --size=64k --ioengine=$e --iodepth=4 --output-format=normal
+	grep -q '^t: (g=0): .*ioengine=libaio, iodepth=4$' out || fail "ioengine=$e is not libaio"
+done
+# options of later fio releases: refused, naming the release (exit 1)
+expect 1 "option 'sprandom' comes from fio-3.41, later than the fio 3.33" --name=t --size=64k --sprandom=1
+expect 1 "option 'fdp' comes from fio-3.34" --name=t --size=64k --fdp=1
+expect 1 "option 'fdp_pli_select' comes from fio-3.36" --name=t --size=64k --fdp_pli_select=random
+expect 1 "option 'steadystate_check_interval' comes from fio-3.35" --name=t --size=64k --steadystate_check_interval=1s
+expect 1 "option 'random_sequence_stride' comes from fio's development tree after fio-3.42" \
+	--name=t --size=64k --random_sequence_stride=4
+printf '[t]\nsize=64k\nfdp=1\n' >later.fio
+expect 1 "later.fio:3: option 'fdp' comes from fio-3.34" later.fio
+# one version string: fio's in JSON and terse, iosched's under "iosched"
+quiet --name=t --size=64k --output-format=json,terse
+grep -q '^3;fio-3.33;t;' out || fail "terse version"
+grep -q '^  "fio version" : "fio-3.33",$' out || fail "json fio version"
+tr -d '\n' <out | grep -q '"iosched" : {    "version" : "[0-9]' || fail "json iosched.version"
+exit 0
