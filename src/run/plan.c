@@ -118,6 +118,9 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 	if (ios_rw_has_trim(j->rw) && !ios_job_trim(r))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	ios_lat_init(&r->sync_lat);
+	ios_lat_init(&r->win_clat);
+	if (c->cfg->window_from_ns && ios_lat_enable_hist(&r->win_clat))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	r->ioprio_class = ios_ioc_class(&t->ioc);
 	r->ioprio_level = ios_ioc_level(&t->ioc);
 	r->cgroup = t->ioc.cgroup->path;
