@@ -321,47 +321,63 @@ static int cc_shares_text(struct ios_buf *out, const struct ios_cmp_run *r)
 	return 0;
 }
 
+/* One job's halves in one run: "0.0..15.0 s: clat mean 8.1 ms, 488 KiB/s; 15.0..30.1 s: ..." */
+static void cc_halves_line(struct ios_buf *out, const struct ios_cmp_run *r,
+			   const struct ios_cmp_job *j)
+{
+	uint64_t edge[3] = { r->half_start_ns, r->half_mid_ns, r->half_end_ns };
+
+	for (int h = 0; h < 2; h++) {
+		ios_buf_printf(out, "%s%.1f..%.1f s: ", h ? "; " : "", (double)edge[h] / 1e9,
+			       (double)edge[h + 1] / 1e9);
+		if (j->half_has_lat[h])
+			ios_buf_printf(out, "clat mean %.3f ms, ", j->half_clat_mean_ns[h] / 1e6);
+		ios_buf_printf(out, "%.0f KiB/s", j->half_bw_kib[h]);
+	}
+	ios_buf_puts(out, "\n");
+}
+
 /*
- * The early and late halves of each column's window (ios_cmp_run_halves),
- * one line per job whose mean clat or bandwidth differs between them by
- * more than IOS_CMP_HALVES_RATIO; with --seeds, for each seed where it does.
+ * The early and late halves of each column's window (ios_cmp_run_halves):
+ * one line per column and job whose mean clat or bandwidth differs between
+ * them by more than IOS_CMP_HALVES_RATIO; with --seeds, in how many seeds,
+ * and the first such seed's numbers.
  */
 static int cc_halves_text(struct ios_buf *out, const struct ios_cmp_report *rep)
 {
-	size_t ns = rep->nr_seeds > 1 ? rep->nr_seeds : 1;
+	size_t ns = rep->nr_seeds > 1 ? rep->nr_seeds : 1, nj = cc_nr_jobs(rep);
 	bool any = false;
 
 	for (size_t c = 0; c < rep->nr_runs; c++)
-		for (size_t k = 0; k < ns; k++) {
-			const struct ios_cmp_run *r = ns > 1 ? &rep->seed_runs[k][c] : &rep->runs[c];
+		for (size_t i = 0; i < nj; i++) {
+			const struct ios_cmp_run *first = NULL;
+			size_t hits = 0;
 
-			for (size_t i = 0; r->has_halves && i < r->nr_jobs; i++) {
-				const struct ios_cmp_job *j = &r->jobs[i];
+			for (size_t k = 0; k < ns; k++) {
+				const struct ios_cmp_run *r = ns > 1 ? &rep->seed_runs[k][c]
+								      : &rep->runs[c];
 
-				if (!j->halves_differ)
-					continue;
-				if (!any)
-					ios_buf_printf(out, "\nearly and late halves differ (by more than "
-						       "%gx in mean clat or bandwidth):\n",
-						       IOS_CMP_HALVES_RATIO);
-				any = true;
-				ios_buf_printf(out, "  %s", r->label);
-				if (ns > 1)
-					ios_buf_printf(out, " seed %" PRIu64, r->seed);
-				ios_buf_printf(out, ", %s: %.1f..%.1f s: ", j->name,
-					       (double)r->half_start_ns / 1e9, (double)r->half_mid_ns / 1e9);
-				if (j->half_has_lat[0])
-					ios_buf_printf(out, "clat mean %.3f ms, ", j->half_clat_mean_ns[0] / 1e6);
-				ios_buf_printf(out, "%.0f KiB/s; %.1f..%.1f s: ", j->half_bw_kib[0],
-					       (double)r->half_mid_ns / 1e9, (double)r->half_end_ns / 1e9);
-				if (j->half_has_lat[1])
-					ios_buf_printf(out, "clat mean %.3f ms, ", j->half_clat_mean_ns[1] / 1e6);
-				ios_buf_printf(out, "%.0f KiB/s\n", j->half_bw_kib[1]);
+				if (r->has_halves && i < r->nr_jobs && r->jobs[i].halves_differ) {
+					first = first ? first : r;
+					hits++;
+				}
 			}
+			if (!hits)
+				continue;
+			if (!any)
+				ios_buf_printf(out, "\nearly and late halves differ (by more than %gx in "
+					       "mean clat or bandwidth):\n", IOS_CMP_HALVES_RATIO);
+			any = true;
+			ios_buf_printf(out, "  %s, %s: ", first->label, first->jobs[i].name);
+			if (ns > 1)
+				ios_buf_printf(out, "in %zu of %zu seeds; seed %" PRIu64 ": ", hits, ns,
+					       first->seed);
+			cc_halves_line(out, first, &first->jobs[i]);
 		}
 	if (any)
-		ios_buf_puts(out, "(halves of the measured window, split at the middle: a start-up "
-			     "effect or a trend; the table's cells average over both)\n");
+		ios_buf_puts(out, "(the halves of the measured window, split at its middle: a "
+			     "start-up effect or a trend,\nwhich the cells above average over; "
+			     "--from TIME measures from TIME on)\n");
 	return out->oom ? -ENOMEM : 0;
 }
 
