@@ -117,7 +117,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
 	struct ios_series *lines = calloc(nr, sizeof(*lines));
 	char title[1024], sub[1024];
-	struct ios_plot p = { title, sub, pr, nr, NULL };
+	struct ios_plot p = { title, sub, pr, nr, NULL, true };
 	size_t done = 0;
 	int ret = -1;
 

@@ -103,7 +103,15 @@ struct ios_plot {
 	const struct ios_plot_run *runs;
 	size_t nr_runs;
 	const char *lines;		/* what a line is, in the panel titles: "cgroup"; NULL: "job" */
+	/*
+	 * A third panel per run: each line's mean clat per window (the
+	 * series' lat_sum / lat_n), on a log scale when the largest window
+	 * mean is more than IOS_PLOT_LOG_RATIO times the smallest
+	 */
+	bool latency;
 };
+
+#define IOS_PLOT_LOG_RATIO 100.0
 
 /*
  * Draw @p as an SVG document into @out: a title, then per run a bandwidth

@@ -8,7 +8,8 @@
  * = nothing, monotonic in between, before ramp_time's end = ramp_time's
  * own window); the early/late halves rule on a built series (above 2x
  * flags, below does not) and its note in the table; bad --seeds and
- * --from are refused with exit 2.
+ * --from are refused with exit 2; the plot's latency panel (compare draws
+ * it) turns log scale when the window means span more than 100x.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -310,6 +311,53 @@ static int test_halves(void)
 	return T_PASS;
 }
 
+/* The plot's latency panel: log scale when window means span more than 100x */
+static int plot_case(uint64_t slow_ns, bool *log_scale, bool *panel)
+{
+	struct ios_series s;
+	struct ios_plot_run pr;
+	struct ios_plot p = { "t", NULL, &pr, 1, NULL, true };
+	struct ios_buf b;
+
+	T_ASSERT_EQ(ios_series_init(&s, 2), 0);
+	T_ASSERT_EQ(ios_series_set_label(&s, 0, "fast"), 0);
+	T_ASSERT_EQ(ios_series_set_label(&s, 1, "slow"), 0);
+	for (uint64_t t = 1000000; t <= 2000000000ULL; t += 1000000) {
+		T_ASSERT_EQ(ios_series_add(&s, 0, t, 4096), 0);
+		T_ASSERT_EQ(ios_series_add_lat(&s, 0, t, 100000), 0);
+		T_ASSERT_EQ(ios_series_add(&s, 1, t, 4096), 0);
+		T_ASSERT_EQ(ios_series_add_lat(&s, 1, t, slow_ns), 0);
+	}
+	s.end_ns = 2000000000ULL;
+	pr.label = NULL;
+	pr.series = &s;
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_plot_svg(&p, &b), 0);
+	*panel = strstr(b.s, "Mean completion latency") != NULL;
+	*log_scale = strstr(b.s, "log scale") != NULL;
+	ios_buf_free(&b);
+	p.latency = false;
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_plot_svg(&p, &b), 0);
+	T_ASSERT(!strstr(b.s, "Mean completion latency"));
+	ios_buf_free(&b);
+	ios_series_free(&s);
+	return T_PASS;
+}
+
+static int test_plot_latency(void)
+{
+	bool log_scale = true, panel = false;
+
+	/* 0.1 ms against 5 ms: 50x, linear */
+	T_ASSERT_EQ(plot_case(5000000, &log_scale, &panel), T_PASS);
+	T_ASSERT(panel && !log_scale);
+	/* 0.1 ms against 50 ms: 500x, log */
+	T_ASSERT_EQ(plot_case(50000000, &log_scale, &panel), T_PASS);
+	T_ASSERT(panel && log_scale);
+	return T_PASS;
+}
+
 static int test_bad_args(void)
 {
 	static const char *const bad[][2] = {
@@ -337,7 +385,7 @@ static int test_bad_args(void)
 int main(void)
 {
 	int ret = T_RUN(test_mean_p50, test_clone_names, test_seeds, test_from, test_halves,
-			test_bad_args);
+			test_bad_args, test_plot_latency);
 
 	if (job[0]) {
 		unlink(job);
