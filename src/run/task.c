@@ -706,17 +706,7 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		ios_lat_add(&d->clat, clat);
 		ios_job_mark_latency(r, clat);
 	}
-	/*
-	 * compare --from (cfg->window_from_ns): the completions at or after
-	 * it, counted beside fio's stats (measurement only, nothing else moves)
-	 */
-	if (t->ctx->cfg->window_from_ns && now >= t->ctx->cfg->window_from_ns) {
-		r->win_bytes += io->len;
-		if (!r->win_ios++ || now < r->win_first_ns)
-			r->win_first_ns = now;
-		if (!t->job->disable_clat)
-			ios_lat_add(&r->win_clat, clat);
-	}
+	ios_run_window_io(t, io->len, clat, now);
 	if (!t->job->disable_lat)
 		ios_lat_add(&d->lat, lat);
 	ios_run_lat_target_io(t, lat, now);
