@@ -22,7 +22,7 @@
 
 /* compare's own options, before the run options (its --scheduler refuses) */
 struct cmp_args {
-	const char *list, *plot;
+	const char *list, *plot, *seeds, *from;
 	int plot_by;			/* --plot-by (enum ios_plot_by) */
 	uint64_t workers;
 	bool shares;
@@ -75,6 +75,13 @@ static const struct ios_cl_opt cmp_opts[] = {
 	  .help = "--plot's lines: auto (default: cgroup with more than\n"
 		  "10 jobs in two cgroups or more, else job), job,\n"
 		  "cgroup, class (ioprio class and level)" },
+	{ .name = "--seeds", .kind = IOS_CL_STR, .off = CA(seeds), .metavar = "A-B",
+	  .help = "run every column once per seed (1-5, or 1,4,9; replaces\n"
+		  "--seed); each cell: the median [lowest..highest]" },
+	{ .name = "--from", .kind = IOS_CL_STR, .off = CA(from), .metavar = "TIME",
+	  .help = "measure bandwidth and clat on the I/O completed from TIME\n"
+		  "(10s, 500ms; a bare number is seconds) to the end; the\n"
+		  "runs are the same (fio's ramp_time= is honoured as fio does)" },
 	{ .name = "--scheduler", .kind = IOS_CL_CALL, .fn = cmp_no_scheduler },
 	{ .name = NULL },
 };
@@ -87,8 +94,8 @@ static void cmp_usage(FILE *f)
 "usage: iosched compare JOB.fio... [--schedulers LIST] [--jobs N] [--shares] [run options]\n"
 "\n"
 "Runs the jobs under each scheduler of LIST with the same seed, device and --set\n"
-"settings, and prints one table: per-job bandwidth, finish time, max and p99\n"
-"completion latency; aggregate throughput, Jain's fairness index over the per-job\n"
+"settings, and prints one table: per-job bandwidth, finish time, mean, p50, p99 and\n"
+"max completion latency; aggregate throughput, Jain's fairness index over the per-job\n"
 "bandwidths, min/max bandwidth, finish-time spread; and Jeff Moyer's\n"
 "'class prio ideal xferred %%diff' table per scheduler when the jobs differ in class,\n"
 "level or cgroup.\n"
@@ -110,7 +117,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 	struct ios_plot_run *pr = calloc(nr, sizeof(*pr));
 	struct ios_series *lines = calloc(nr, sizeof(*lines));
 	char title[1024], sub[1024];
-	struct ios_plot p = { title, sub, pr, nr, NULL };
+	struct ios_plot p = { title, sub, pr, nr, NULL, true };
 	size_t done = 0;
 	int ret = -1;
 
@@ -145,31 +152,34 @@ out:
 }
 
 /*
- * Run every column (the library's worker threads, the progress line on a
- * terminal) and say on stderr what failed, or else what each column
- * ignored (cgroup= under noop, ...), as 'run' says it, in column order.
- * 0, or the exit status.
+ * Run every column once per seed (the library's worker threads, the
+ * progress line on a terminal) and say on stderr what failed, or else what
+ * each column ignored (cgroup= under noop, ...), as 'run' says it, in
+ * column order (the first seed's). 0, or the exit status.
  */
 static int cmp_run(const struct ios_jobfile *jf, const struct cli_run_opts *o,
 		   const struct ios_cmp_column *cols, size_t nr_cols, long workers,
-		   struct ios_cmp_results *res)
+		   const uint64_t *seeds, size_t nr_seeds, struct ios_cmp_results *res)
 {
 	struct ios_exp_opts eo;
 	struct cli_progress prog;
+	size_t bad;
 	int ret;
 
 	cli_exp_opts(&eo, workers, &prog);
-	ret = ios_cmp_run_all(jf, &o->cfg, cols, nr_cols, &eo, res);
+	ret = ios_cmp_run_seeds(jf, &o->cfg, cols, nr_cols, seeds, nr_seeds, &eo, res, &bad);
 	cli_progress_clear(&prog);
-	if (ret && res->failed >= nr_cols) {
+	if (ret && res[bad].failed >= nr_cols) {
 		fprintf(stderr, "iosched: out of memory\n");
 		return CLI_EXIT_FAIL;
 	}
 	if (ret) {
-		const struct ios_err *err = &res->err;
+		const struct ios_err *err = &res[bad].err;
 
-		fprintf(stderr, "iosched: compare: %s: %s\n", cols[res->failed].label,
-			err->msg[0] ? err->msg : strerror(-res->ret));
+		fprintf(stderr, "iosched: compare: %s", cols[res[bad].failed].label);
+		if (nr_seeds > 1)
+			fprintf(stderr, " (seed %" PRIu64 ")", seeds[bad]);
+		fprintf(stderr, ": %s\n", err->msg[0] ? err->msg : strerror(-res[bad].ret));
 		return cli_err_status(err);
 	}
 	for (size_t c = 0; c < nr_cols; c++)
@@ -181,9 +191,13 @@ static int cmp_run(const struct ios_jobfile *jf, const struct cli_run_opts *o,
 
 /* The table, as text or JSON, to --output or stdout: an exit code. */
 static int cmp_print(const struct cli_run_opts *o, const struct ios_cmp_results *res,
-		     size_t nr_cols, bool shares)
+		     size_t nr_cols, bool shares, const uint64_t *seeds, size_t nr_seeds)
 {
+	const struct ios_cmp_run *by_seed[IOS_CMP_MAX_SEEDS];
 	struct ios_cmp_report rep = {
+		.seed_runs = by_seed,
+		.seeds = seeds,
+		.nr_seeds = nr_seeds,
 		.jobfiles = o->jobs,
 		.nr_jobfiles = (size_t)o->nr_jobs,
 		.runs = res->runs,
@@ -194,6 +208,8 @@ static int cmp_print(const struct cli_run_opts *o, const struct ios_cmp_results 
 	struct ios_buf out;
 	int rc = CLI_EXIT_FAIL, ret;
 
+	for (size_t k = 0; k < nr_seeds; k++)
+		by_seed[k] = res[k].runs;
 	ios_buf_init(&out);
 	ret = !strcmp(o->fmt, "json") ? ios_cmp_report_json(&rep, &out)
 				      : ios_cmp_report_text(&rep, &out);
@@ -210,7 +226,9 @@ int cmd_compare(int argc, char **argv)
 	struct cli_run_opts o;
 	struct ios_jobfile jf = { 0 };
 	struct ios_cmp_column *cols = NULL;
-	struct ios_cmp_results res = { 0 };
+	struct ios_cmp_results res[IOS_CMP_MAX_SEEDS] = { { 0 } };
+	uint64_t seeds[IOS_CMP_MAX_SEEDS];
+	size_t nr_seeds = 1;
 	struct ios_err e = { 0 };
 	const char *list = NULL, *plot = NULL;
 	size_t nr_cols = 0;
@@ -259,6 +277,20 @@ int cmd_compare(int argc, char **argv)
 		workers = 1;
 	}
 	shares = args.shares;
+	/* --seeds replaces --seed; --from is the table's window, the runs are the same */
+	seeds[0] = o.cfg.seed;
+	if ((args.seeds && ios_cmp_seeds_parse(args.seeds, seeds, &nr_seeds, &e)) ||
+	    (args.from && ios_cmp_from_parse(args.from, &o.cfg.window_from_ns, &e))) {
+		fprintf(stderr, "iosched: compare: %s\n", e.msg);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (nr_seeds > 1 && plot) {
+		fprintf(stderr, "iosched: compare: --plot draws one run per column: give --seed N "
+			"rather than --seeds %s\n", args.seeds);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (plot)
 		o.cfg.record_series = o.cfg.record_timeline = true;
 	if (!o.nr_jobs) {
@@ -286,15 +318,15 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	rc = cmp_run(&jf, &o, cols, nr_cols, workers, &res);
+	rc = cmp_run(&jf, &o, cols, nr_cols, workers, seeds, nr_seeds, res);
 	if (rc)
 		goto out;
-	rc = CLI_EXIT_FAIL;
-	rc = cmp_print(&o, &res, nr_cols, shares);
-	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, args.plot_by, cols, &res, nr_cols))
+	rc = cmp_print(&o, res, nr_cols, shares, seeds, nr_seeds);
+	if (rc == CLI_EXIT_OK && plot && cmp_plot(plot, &o, args.plot_by, cols, res, nr_cols))
 		rc = CLI_EXIT_FAIL;
 out:
-	ios_cmp_results_free(&res);
+	for (size_t k = 0; k < nr_seeds; k++)
+		ios_cmp_results_free(&res[k]);
 	ios_cmp_columns_free(cols, nr_cols);
 	ios_jobfile_free(&jf);
 	cli_run_opts_free(&o);

@@ -123,13 +123,13 @@ int cli_plot_run(const char *path, const struct cli_run_opts *o, const struct io
 	char title[1024], sub[1024];
 	struct ios_series lines;
 	struct ios_plot_run pr = { NULL, &lines };
-	struct ios_plot p = { title, sub, &pr, 1, cli_plot_lines(res->series, o->plot_by) };
+	struct ios_plot p = { title, sub, &pr, 1, cli_plot_lines(res->series, o->plot_by), false };
 	int ret;
 
 	cli_plot_title(o, title, sizeof(title));
 	cli_plot_subtitle(o, res->scheduler, res->device, res->seed, sub, sizeof(sub));
 	if (!res->series)
-		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0, NULL });
+		return cli_write_plot(path, &(struct ios_plot){ title, sub, NULL, 0, NULL, false });
 	if (cli_plot_group(res->series, o->plot_by, res->series, &lines, sub, sizeof(sub)))
 		return -1;
 	lines.iocost = res->iocost;	/* io.cost's panel (docs/cgroup-v2.md "Seeing it") */

@@ -148,8 +148,17 @@ struct ios_cmp_job {
 	uint64_t runtime_ns;		/* longest per-direction runtime */
 	double bw_kib;			/* bytes / runtime, KiB/s */
 	uint64_t clat_max_ns;		/* valid with has_lat */
+	double clat_mean_ns;		/* valid with has_lat */
 	uint64_t clat_p99_ns;		/* valid with has_p99 */
+	uint64_t clat_p50_ns;		/* valid with has_p99 (the same histogram) */
 	bool has_lat, has_p99;
+	/*
+	 * The early and late halves of the measured window (ios_cmp_run_halves):
+	 * mean clat (valid with half_has_lat) and bandwidth in each; halves_differ
+	 * when one of the two differs by more than IOS_CMP_HALVES_RATIO.
+	 */
+	double half_clat_mean_ns[2], half_bw_kib[2];
+	bool half_has_lat[2], halves_differ;
 	double weight;			/* the job's queue weight in the share model */
 	double group_weight;		/* its cgroup's (ios_share_group_weight; io.weight under io.cost) */
 	double share;			/* ideal fraction of the total; NaN: no control */
@@ -180,9 +189,21 @@ struct ios_cmp_run {
 	double jain_time;		/* Jain's index over the jobs' device_time_ns */
 	double min_max_bw;		/* slowest job's bw_kib / fastest's */
 	double finish_spread;		/* (max - min) / max finish_ns */
-	uint64_t clat_max_ns, clat_p99_ns;
+	uint64_t clat_max_ns, clat_p99_ns, clat_p50_ns;
+	double clat_mean_ns;
 	bool has_lat, has_p99;
+	/* the measured window: completions at or after from_ns (0: the whole run) */
+	uint64_t from_ns;
+	/* ios_cmp_run_halves: [half_start, half_mid) and [half_mid, half_end] */
+	bool has_halves;
+	uint64_t half_start_ns, half_mid_ns, half_end_ns;
 };
+
+/* compare --seeds: at most this many seeds in one table */
+#define IOS_CMP_MAX_SEEDS 64
+
+/* Early and late halves "differ widely" when one's value is above this times the other's. */
+#define IOS_CMP_HALVES_RATIO 2.0
 
 /*
  * Fill @cr from a finished run (@r may be freed afterwards). @label NULL:
@@ -191,6 +212,24 @@ struct ios_cmp_run {
 int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 			    const struct ios_share_params *sp,
 			    const struct ios_run_result *r) IOS_MUST_CHECK;
+/*
+ * Measure @cr on the window of @r (ios_run_config.window_from_ns = @from_ns,
+ * after ios_cmp_run_from_result): each job's bytes, bandwidth and clat
+ * become those of its completions at or after @from_ns, its runtime
+ * finish - max(@from_ns, its start + ramp_time); finish and disk time stay
+ * the whole run's. 0 or -ENOMEM.
+ */
+int ios_cmp_run_window(struct ios_cmp_run *cr, const struct ios_run_result *r,
+		       uint64_t from_ns) IOS_MUST_CHECK;
+struct ios_series;
+/*
+ * The early and late halves of the window [max(cr->from_ns, first
+ * completion), the last completion] from @s (recorded with the run, one
+ * series job per cmp job, clat per bucket): the split falls on the bucket
+ * edge nearest the middle. Sets has_halves (false when the window holds
+ * fewer than two buckets) and each job's half_* and halves_differ.
+ */
+void ios_cmp_run_halves(struct ios_cmp_run *cr, const struct ios_series *s);
 /* Recompute the summary and the shares from cr->jobs (after editing them). */
 int ios_cmp_run_summarise(struct ios_cmp_run *cr) IOS_MUST_CHECK;
 void ios_cmp_run_free(struct ios_cmp_run *cr);
@@ -248,6 +287,14 @@ struct ios_cmp_report {
 	size_t nr_runs;
 	bool shares;			/* share tables even when no job differs */
 	bool real;			/* the columns ran on the real disk (--real) */
+	/*
+	 * --seeds: runs[] is the first seed's columns; seed_runs[k][c] is seed
+	 * @seeds[k]'s column c (k < nr_seeds). nr_seeds <= 1: runs[] alone.
+	 * Each cell then prints the median over the seeds and their range.
+	 */
+	const struct ios_cmp_run *const *seed_runs;
+	const uint64_t *seeds;
+	size_t nr_seeds;
 };
 
 /* The table as text, and the same data as JSON. 0 or -ENOMEM. */

@@ -120,6 +120,28 @@ int ios_cmp_run_all(const struct ios_jobfile *jf, const struct ios_run_config *b
 		    struct ios_cmp_results *out) IOS_MUST_CHECK;
 void ios_cmp_results_free(struct ios_cmp_results *r);
 
+/*
+ * compare --seeds: ios_cmp_run_all() once per seed @seeds[0..n), base->seed
+ * replaced, into @out[0..n) (each freed with ios_cmp_results_free, whatever
+ * the return). Stops at the first seed that fails: its error, and
+ * *failed_seed its index; 0 when all ran.
+ */
+int ios_cmp_run_seeds(const struct ios_jobfile *jf, const struct ios_run_config *base,
+		      const struct ios_cmp_column *cols, size_t nr, const uint64_t *seeds,
+		      size_t n, const struct ios_exp_opts *o, struct ios_cmp_results *out,
+		      size_t *failed_seed) IOS_MUST_CHECK;
+/*
+ * Parse --seeds: "A-B" (A <= B), "A" or "A,B,C"; at most IOS_CMP_MAX_SEEDS,
+ * no seed twice. 0, or -EINVAL with @e saying what is wrong.
+ */
+int ios_cmp_seeds_parse(const char *s, uint64_t *seeds, size_t *n,
+			struct ios_err *e) IOS_MUST_CHECK;
+/*
+ * Parse --from: a number of seconds ("10", "2.5") or with a unit ("10s",
+ * "500ms", "250us", "1m"); above 0 and at most a day. 0, or -EINVAL.
+ */
+int ios_cmp_from_parse(const char *s, uint64_t *ns, struct ios_err *e) IOS_MUST_CHECK;
+
 /* ---- repro: the seed experiments ---- */
 
 /*

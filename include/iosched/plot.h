@@ -56,6 +56,14 @@ struct ios_series_job {
 	uint64_t *cached;
 	size_t cached_len, cached_cap;
 	uint64_t cached_total;
+	/*
+	 * Completion latency (fio's clat) of the I/O counted in bytes[], per
+	 * bucket: the sum in ns and the count, for the early/late halves of
+	 * `iosched compare` (exp/metrics.c). NULL when none was added.
+	 */
+	uint64_t *lat_sum, *lat_n;
+	size_t lat_len, lat_cap, lat_n_len, lat_n_cap;
+	uint64_t lat_sum_total, lat_n_total;
 };
 
 struct ios_series {
@@ -85,6 +93,9 @@ int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns,
 /* @bytes of @job's completed I/O at @t_ns were a buffered write's copy (already in add) */
 int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns,
 			  uint64_t bytes) IOS_MUST_CHECK;
+/* One completion of @job at @t_ns with completion latency @clat_ns; -ENOMEM. */
+int ios_series_add_lat(struct ios_series *s, size_t job, uint64_t t_ns,
+		       uint64_t clat_ns) IOS_MUST_CHECK;
 void ios_series_free(struct ios_series *s);
 
 /* One run to draw. */
@@ -99,7 +110,15 @@ struct ios_plot {
 	const struct ios_plot_run *runs;
 	size_t nr_runs;
 	const char *lines;		/* what a line is, in the panel titles: "cgroup"; NULL: "job" */
+	/*
+	 * A third panel per run: each line's mean clat per window (the
+	 * series' lat_sum / lat_n), on a log scale when the largest window
+	 * mean is more than IOS_PLOT_LOG_RATIO times the smallest
+	 */
+	bool latency;
 };
+
+#define IOS_PLOT_LOG_RATIO 100.0
 
 /*
  * Draw @p as an SVG document into @out: a title, then per run a bandwidth

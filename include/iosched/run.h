@@ -153,6 +153,12 @@ struct ios_run_config {
 	 * a runtime, the verify notes, write_iolog overridden) refuse the run.
 	 */
 	bool warnings_fatal;
+	/*
+	 * iosched compare --from: also count, per job, the completions at or
+	 * after this simulated time (from the run's start) in
+	 * ios_job_result.win_*; 0: none. Measurement only: the run is the same.
+	 */
+	uint64_t window_from_ns;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

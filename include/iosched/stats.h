@@ -222,6 +222,13 @@ struct ios_job_result {
 	 */
 	bool has_waits;
 	struct ios_waits waits;
+	/*
+	 * The window of ios_run_config.window_from_ns (compare --from): the
+	 * data I/O completed at or after it (and after ramp_time, as fio
+	 * counts), its bytes, count, first completion and clat (histogram kept)
+	 */
+	struct ios_lat_stat win_clat;
+	uint64_t win_bytes, win_ios, win_first_ns;
 };
 
 struct ios_disk_result {

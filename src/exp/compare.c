@@ -12,6 +12,8 @@
  * back in column order, so a report written from them is the same bytes
  * whatever the number of workers.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/ios.h"
@@ -60,14 +62,23 @@ static int cmp_run_one(void *arg, size_t idx, ios_run_progress_fn prog, void *pr
 	cfg.settings = &col->settings;
 	cfg.progress = prog;
 	cfg.progress_arg = prog_arg;
+	/* the series give the early and late halves (ios_cmp_run_halves) */
+	cfg.record_series = true;
 	ret = ios_run(ctx->jf, &cfg, &res, e);
 	if (!ret) {
 		ret = ios_cmp_run_from_result(&ctx->out->runs[idx], col->label, &col->share, &res);
+		/* --from: the table measures the window (the run itself is the same) */
+		if (!ret && cfg.window_from_ns)
+			ret = ios_cmp_run_window(&ctx->out->runs[idx], &res, cfg.window_from_ns);
 		if (ret)
 			IOS_ERR(e, ret, "out of memory");
+		else
+			ios_cmp_run_halves(&ctx->out->runs[idx], res.series);
 		/* the plot needs the series after the result is gone */
-		x->series = res.series;
-		res.series = NULL;
+		if (ctx->base->record_series) {
+			x->series = res.series;
+			res.series = NULL;
+		}
 		x->warnings = res.warnings;
 		x->nr_warnings = res.nr_warnings;
 		res.warnings = NULL;
@@ -130,4 +141,122 @@ void ios_cmp_results_free(struct ios_cmp_results *r)
 	free(r->runs);
 	free(r->extra);
 	memset(r, 0, sizeof(*r));
+}
+
+int ios_cmp_run_seeds(const struct ios_jobfile *jf, const struct ios_run_config *base,
+		      const struct ios_cmp_column *cols, size_t nr, const uint64_t *seeds,
+		      size_t n, const struct ios_exp_opts *o, struct ios_cmp_results *out,
+		      size_t *failed_seed)
+{
+	struct ios_run_config cfg = *base;
+	int ret = 0;
+
+	*failed_seed = n;
+	for (size_t k = 0; k < n; k++)
+		memset(&out[k], 0, sizeof(out[k]));
+	for (size_t k = 0; k < n; k++) {
+		cfg.seed = seeds[k];
+		ret = ios_cmp_run_all(jf, &cfg, cols, nr, o, &out[k]);
+		if (ret) {
+			*failed_seed = k;
+			break;
+		}
+	}
+	return ret;
+}
+
+/* One unsigned decimal at *@p, moved past it; false when there is none or it overflows. */
+static bool cmp_u64(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return false;
+		*v = *v * 10 + (uint64_t)(*s - '0');
+	}
+	*p = s;
+	return true;
+}
+
+int ios_cmp_seeds_parse(const char *s, uint64_t *seeds, size_t *n, struct ios_err *e)
+{
+	const char *p = s ? s : "";
+	uint64_t a, b;
+
+	*n = 0;
+	if (!cmp_u64(&p, &a))
+		goto bad;
+	if (*p == '-') {
+		p++;
+		if (!cmp_u64(&p, &b) || *p)
+			goto bad;
+		if (b < a)
+			return IOS_ERR(e, -EINVAL, "--seeds %s: the range runs backwards (give A-B "
+				       "with A <= B)", s);
+		if (b - a >= IOS_CMP_MAX_SEEDS)
+			goto many;
+		for (uint64_t v = a; v <= b; v++)
+			seeds[(*n)++] = v;
+		return 0;
+	}
+	for (;;) {
+		for (size_t k = 0; k < *n; k++)
+			if (seeds[k] == a)
+				return IOS_ERR(e, -EINVAL, "--seeds %s: seed %" PRIu64 " is given twice",
+					       s, a);
+		if (*n == IOS_CMP_MAX_SEEDS)
+			goto many;
+		seeds[(*n)++] = a;
+		if (!*p)
+			return 0;
+		if (*p != ',')
+			goto bad;
+		p++;
+		if (!cmp_u64(&p, &a))
+			goto bad;
+	}
+many:
+	*n = 0;
+	return IOS_ERR(e, -EINVAL, "--seeds %s: more than %d seeds", s, IOS_CMP_MAX_SEEDS);
+bad:
+	*n = 0;
+	return IOS_ERR(e, -EINVAL, "--seeds %s: expected A-B (1-5), A, or A,B,C (1,4,9)", s);
+}
+
+int ios_cmp_from_parse(const char *s, uint64_t *ns, struct ios_err *e)
+{
+	static const struct { const char *sfx; double mul; } units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 }, { "ns", 1.0 }, { "m", 60e9 },
+	};
+	const char *p = s ? s : "";
+	double v = 0.0, scale = 1.0;
+	bool digits = false, point = false;
+
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !point); p++) {
+		if (*p == '.') {
+			point = true;
+			continue;
+		}
+		digits = true;
+		if (point)
+			v += (double)(*p - '0') * (scale /= 10.0);
+		else
+			v = v * 10.0 + (double)(*p - '0');
+	}
+	for (size_t u = 0; digits && u < sizeof(units) / sizeof(units[0]); u++) {
+		double t = v * units[u].mul;
+
+		if (strcmp(p, units[u].sfx))
+			continue;
+		if (!(t >= 1.0) || t > 86400e9)
+			return IOS_ERR(e, -EINVAL, "--from %s: out of range, allowed 1ns..24h", s);
+		*ns = (uint64_t)(t + 0.5);
+		return 0;
+	}
+	return IOS_ERR(e, -EINVAL, "--from %s: expected a time: seconds (10, 2.5) or with a unit "
+		       "(10s, 500ms, 250us, 1m)", s);
 }

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "iosched/compare.h"
+#include "iosched/plot.h"
+#include "iosched/job.h"
 
 /* CFQ: slice scaling and group weights (cfq_int.h: CFQ_SLICE_SCALE, CFQ_WEIGHT_*) */
 #define MX_CFQ_SLICE_SCALE	5
@@ -506,10 +508,13 @@ void ios_cmp_run_free(struct ios_cmp_run *cr)
 	memset(cr, 0, sizeof(*cr));
 }
 
-/* p99 of the clat histograms in @s[0..n): false if one with samples has none */
-static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *p99, int *err)
+/*
+ * p50 and p99 (@out[0], @out[1]) of the clat histograms in @s[0..n): false
+ * if one with samples has none
+ */
+static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *out, int *err)
 {
-	static const double pct[1] = { 99.0 };
+	static const double pct[2] = { 50.0, 99.0 };
 	struct ios_lat_stat all;
 	bool ok = true, any = false;
 
@@ -532,9 +537,79 @@ static bool mx_p99(const struct ios_lat_stat *const *s, size_t n, uint64_t *p99,
 			*err = -ENOMEM;
 			ok = false;
 		}
-	ok = ok && ios_lat_percentiles(&all, pct, 1, p99) == 1;
+	ok = ok && ios_lat_percentiles(&all, pct, 2, out) == 2;
 	ios_lat_free(&all);
 	return ok;
+}
+
+/* The mean of @s[0..n) weighted by their counts; NAN when none has a sample. */
+static double mx_mean(const struct ios_lat_stat *const *s, size_t n)
+{
+	double sum = 0.0;
+	uint64_t cnt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += s[i]->mean * (double)s[i]->n;
+		cnt += s[i]->n;
+	}
+	return cnt ? sum / (double)cnt : NAN;
+}
+
+/* A job's and the run's clat max, mean, p50 and p99 from their lat stats. */
+static int mx_job_lat(struct ios_cmp_job *j, const struct ios_lat_stat *const *s, size_t n)
+{
+	uint64_t pc[2] = { 0, 0 };
+	int err = 0;
+
+	j->has_lat = false;
+	j->clat_max_ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i]->n && (!j->has_lat || s[i]->max > j->clat_max_ns))
+			j->clat_max_ns = s[i]->max;
+		if (s[i]->n)
+			j->has_lat = true;
+	}
+	j->clat_mean_ns = mx_mean(s, n);
+	j->has_p99 = mx_p99(s, n, pc, &err);
+	j->clat_p50_ns = pc[0];
+	j->clat_p99_ns = pc[1];
+	return err;
+}
+
+static int mx_run_lat(struct ios_cmp_run *cr, const struct ios_lat_stat *const *s, size_t n)
+{
+	uint64_t pc[2] = { 0, 0 };
+	int err = 0;
+
+	cr->clat_mean_ns = mx_mean(s, n);
+	cr->has_p99 = mx_p99(s, n, pc, &err);
+	cr->clat_p50_ns = pc[0];
+	cr->clat_p99_ns = pc[1];
+	return err;
+}
+
+/*
+ * The row name of job result @i: its section, and ".K" for clone K of a
+ * numjobs=N section (as the plot's series name them: plan.c), unless
+ * group_reporting folded the clones into one row.
+ */
+static char *mx_job_name(const struct ios_run_result *r, size_t i)
+{
+	const struct ios_job_result *jr = &r->jobs[i];
+	const char *name = jr->name ? jr->name : "";
+	unsigned k = 0;
+	char *out;
+	size_t len;
+
+	if (!jr->job || jr->job->numjobs <= 1 || jr->nr_merged > 1)
+		return mx_strdup(name);
+	for (size_t p = 0; p < i; p++)
+		k += r->jobs[p].job == jr->job;
+	len = strlen(name) + 16;
+	out = malloc(len);
+	if (out)
+		snprintf(out, len, "%s.%u", name, k);
+	return out;
 }
 
 int ios_cmp_run_summarise(struct ios_cmp_run *cr)
@@ -679,7 +754,7 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 		/* "/a" and "a" are the same cgroup (the runner strips the slashes) */
 		while (cg && *cg == '/')
 			cg++;
-		j->name = mx_strdup(jr->name ? jr->name : "");
+		j->name = mx_job_name(r, i);
 		j->cgroup = cg && *cg ? mx_strdup(cg) : NULL;
 		if (!j->name || (cg && *cg && !j->cgroup))
 			goto nomem;
@@ -704,20 +779,15 @@ int ios_cmp_run_from_result(struct ios_cmp_run *cr, const char *label,
 			j->bytes += dr->io_bytes;
 			if (dr->runtime_ns > j->runtime_ns)
 				j->runtime_ns = dr->runtime_ns;
-			if (dr->clat.n && (!j->has_lat || dr->clat.max > j->clat_max_ns))
-				j->clat_max_ns = dr->clat.max;
-			if (dr->clat.n)
-				j->has_lat = true;
 			mine[d] = &dr->clat;
 			all[nr_all++] = &dr->clat;
 		}
 		j->bw_kib = j->runtime_ns ? (double)j->bytes / 1024.0 / ((double)j->runtime_ns / 1e9)
 					  : 0.0;
-		j->has_p99 = mx_p99(mine, IOS_DDIR_NR, &j->clat_p99_ns, &err);
-		if (err)
+		if (mx_job_lat(j, mine, IOS_DDIR_NR))
 			goto nomem;
 	}
-	cr->has_p99 = mx_p99(all, nr_all, &cr->clat_p99_ns, &err);
+	err = mx_run_lat(cr, all, nr_all);
 	if (err || ios_cmp_run_summarise(cr))
 		goto nomem;
 	free(all);
@@ -726,6 +796,115 @@ nomem:
 	free(all);
 	ios_cmp_run_free(cr);
 	return -ENOMEM;
+}
+
+int ios_cmp_run_window(struct ios_cmp_run *cr, const struct ios_run_result *r, uint64_t from_ns)
+{
+	const struct ios_lat_stat **all = calloc(cr->nr_jobs + 1, sizeof(*all));
+
+	if (!all)
+		return -ENOMEM;
+	cr->from_ns = from_ns;
+	for (size_t i = 0; i < cr->nr_jobs && i < r->nr_jobs; i++) {
+		const struct ios_job_result *jr = &r->jobs[i];
+		struct ios_cmp_job *j = &cr->jobs[i];
+		const struct ios_lat_stat *mine = &jr->win_clat;
+		/* fio counts nothing before the ramp's end; the window starts at the later */
+		uint64_t begin = jr->start_ns + (jr->job ? jr->job->ramp_time_ns : 0);
+
+		if (begin < from_ns)
+			begin = from_ns;
+		j->bytes = jr->win_bytes;
+		j->runtime_ns = j->finish_ns > begin ? j->finish_ns - begin : 0;
+		j->bw_kib = j->runtime_ns ? (double)j->bytes / 1024.0 / ((double)j->runtime_ns / 1e9)
+					  : 0.0;
+		if (mx_job_lat(j, &mine, 1)) {
+			free(all);
+			return -ENOMEM;
+		}
+		all[i] = mine;
+	}
+	if (mx_run_lat(cr, all, cr->nr_jobs < r->nr_jobs ? cr->nr_jobs : r->nr_jobs) ||
+	    ios_cmp_run_summarise(cr)) {
+		free(all);
+		return -ENOMEM;
+	}
+	/* the aggregate over the window: from its start, not the jobs' */
+	if (cr->last_finish_ns > from_ns && from_ns > cr->first_start_ns)
+		cr->agg_kib = (double)cr->total_bytes / 1024.0 /
+			      ((double)(cr->last_finish_ns - from_ns) / 1e9);
+	free(all);
+	return 0;
+}
+
+/* Sums of @v over buckets [a, b) (a missing tail is 0). */
+static uint64_t mx_bucket_sum(const uint64_t *v, size_t len, size_t a, size_t b)
+{
+	uint64_t sum = 0;
+
+	for (size_t k = a; k < b && k < len; k++)
+		sum += v[k];
+	return sum;
+}
+
+/* Is @a more than IOS_CMP_HALVES_RATIO times @b, or @b than @a? (both > 0) */
+static bool mx_far(double a, double b)
+{
+	if (!(a > 0.0) || !(b > 0.0))
+		return (a > 0.0) != (b > 0.0);
+	return a > IOS_CMP_HALVES_RATIO * b || b > IOS_CMP_HALVES_RATIO * a;
+}
+
+void ios_cmp_run_halves(struct ios_cmp_run *cr, const struct ios_series *s)
+{
+	size_t first = SIZE_MAX, last = 0, from, mid;
+	uint64_t w;
+
+	cr->has_halves = false;
+	if (!s || !s->bucket_ns || s->nr_jobs < cr->nr_jobs)
+		return;
+	w = s->bucket_ns;
+	for (size_t i = 0; i < cr->nr_jobs; i++) {
+		const struct ios_series_job *sj = &s->jobs[i];
+
+		for (size_t k = 0; k < sj->len; k++)
+			if (sj->bytes[k]) {
+				if (k < first)
+					first = k;
+				if (k + 1 > last)
+					last = k + 1;
+			}
+	}
+	from = (size_t)((cr->from_ns + w - 1) / w);	/* the first whole bucket in the window */
+	if (first < from)
+		first = from;
+	if (first == SIZE_MAX || last < first + 2)
+		return;
+	mid = first + (last - first) / 2;
+	cr->has_halves = true;
+	cr->half_start_ns = first * w;
+	cr->half_mid_ns = mid * w;
+	cr->half_end_ns = last * w;
+	for (size_t i = 0; i < cr->nr_jobs; i++) {
+		const struct ios_series_job *sj = &s->jobs[i];
+		struct ios_cmp_job *j = &cr->jobs[i];
+		size_t edge[3] = { first, mid, last };
+
+		for (int h = 0; h < 2; h++) {
+			uint64_t n = mx_bucket_sum(sj->lat_n, sj->lat_n_len, edge[h], edge[h + 1]);
+			uint64_t b = mx_bucket_sum(sj->bytes, sj->len, edge[h], edge[h + 1]);
+
+			j->half_has_lat[h] = n > 0;
+			j->half_clat_mean_ns[h] = n ? (double)mx_bucket_sum(sj->lat_sum, sj->lat_len,
+									     edge[h], edge[h + 1]) / (double)n
+						    : NAN;
+			j->half_bw_kib[h] = (double)b / 1024.0 /
+					    ((double)((edge[h + 1] - edge[h]) * w) / 1e9);
+		}
+		j->halves_differ = mx_far(j->half_bw_kib[0], j->half_bw_kib[1]) ||
+				   (j->half_has_lat[0] && j->half_has_lat[1] &&
+				    mx_far(j->half_clat_mean_ns[0], j->half_clat_mean_ns[1]));
+	}
 }
 
 bool ios_cmp_jobs_differ(const struct ios_cmp_run *cr)

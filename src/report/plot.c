@@ -60,6 +60,8 @@ struct pl_axis {
 	int decimals;
 	double div;		/* raw value / div = display value */
 	const char *unit;
+	bool log;		/* decades lo..hi of display values (10^lo .. 10^hi) */
+	int lo, hi;
 };
 
 /* Smallest 1, 2 or 5 x 10^k at or above @raw (> 0); *decimals for labels. */
@@ -125,6 +127,7 @@ struct pl_run {
 	uint64_t **win, **cwin;
 	size_t *first, *last;	/* windows of win with I/O; first > last: none */
 	size_t *cfirst, *clast;	/* the same for cwin */
+	double **lmean;		/* [job][window] mean clat, ns; NAN: no completion (ios_plot.latency) */
 };
 
 struct pl_ctx {
@@ -141,6 +144,7 @@ struct pl_ctx {
 	 * are marked, so the others stay readable (clip_raw: bytes/s; 0: none).
 	 */
 	double clip_raw, peak_raw;
+	struct pl_axis lat;	/* ios_plot.latency: mean clat, ms, log or linear */
 	size_t nr_legend;	/* jobs of the run with the most */
 	const struct ios_series *legend;
 };
@@ -170,7 +174,10 @@ static void pl_runs_free(struct pl_ctx *c)
 				free(pr->win[j]);
 			if (pr->cwin)
 				free(pr->cwin[j]);
+			if (pr->lmean)
+				free(pr->lmean[j]);
 		}
+		free(pr->lmean);
 		free(pr->win);
 		free(pr->cwin);
 		free(pr->first);
@@ -412,6 +419,8 @@ static double pl_px(const struct pl_ctx *c, const struct pl_box *bx, uint64_t t_
 
 static double pl_py(const struct pl_box *bx, const struct pl_axis *a, double raw)
 {
+	if (a->log)
+		return bx->y0 + bx->h - (log10(raw / a->div) - a->lo) / (a->hi - a->lo) * bx->h;
 	return bx->y0 + bx->h - raw / a->div / a->top * bx->h;
 }
 
@@ -435,14 +444,20 @@ static void pl_axes(struct pl_ctx *c, const struct pl_box *bx, const struct pl_a
 	size_t n;
 
 	ios_svg_text(c->b, bx->x0, bx->y0 - 9, 0, &head, title);
-	n = (size_t)llround(y->top / y->step);
+	n = y->log ? (size_t)(y->hi - y->lo) : (size_t)llround(y->top / y->step);
 	for (size_t i = 0; i <= n; i++) {
 		double v = (double)i * y->step, py = bx->y0 + bx->h - v / y->top * bx->h;
 
+		if (y->log) {
+			/* a tick per decade: 0.01, 0.1, 1, 10, ... */
+			py = bx->y0 + bx->h - (double)i / (double)n * bx->h;
+			snprintf(buf, sizeof(buf), "%g", pow(10.0, y->lo + (int)i));
+		} else {
+			pl_fmt(buf, sizeof(buf), v, y->decimals);
+		}
 		if (i && i < n)
 			ios_svg_line(c->b, bx->x0, py, bx->x0 + bx->w, py, &grid);
 		ios_svg_line(c->b, bx->x0 - 5, py, bx->x0, py, &tick);
-		pl_fmt(buf, sizeof(buf), v, y->decimals);
 		ios_svg_text(c->b, bx->x0 - 8, py + 4, 0, &tf, buf);
 	}
 	n = (size_t)floor(c->x.top / c->x.step + 1e-9);
@@ -551,6 +566,98 @@ static void pl_cum_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 		/* level to the run's end: what the job got, at the right edge */
 		ios_svg_poly_point(c->b, pl_px(c, bx, pr->s->end_ns), pl_py(bx, &c->cum, (double)sum));
 		ios_svg_poly_end(c->b);
+	}
+	ios_svg_group_end(c->b);
+}
+
+/*
+ * ios_plot.latency: each line's mean clat per window (the series' clat
+ * sums over their counts, windows as the bandwidth panel's), and one axis
+ * for every run: log when the largest window mean is more than
+ * IOS_PLOT_LOG_RATIO times the smallest (a random reader's 100 ms beside
+ * sequential readers' 0.1 ms), else linear from zero.
+ */
+static int pl_lat_prepare(struct pl_ctx *c)
+{
+	double lo = INFINITY, hi = 0.0;
+
+	for (size_t r = 0; r < c->p->nr_runs; r++) {
+		struct pl_run *pr = &c->runs[r];
+		uint64_t per = c->win_ns / pr->s->bucket_ns;
+		size_t nw = pr->nwin ? pr->nwin : 1;
+		uint64_t *sum = calloc(nw, sizeof(*sum)), *cnt = calloc(nw, sizeof(*cnt));
+
+		pr->lmean = calloc(pr->s->nr_jobs ? pr->s->nr_jobs : 1, sizeof(*pr->lmean));
+		for (size_t j = 0; sum && cnt && pr->lmean && j < pr->s->nr_jobs; j++) {
+			const struct ios_series_job *sj = &pr->s->jobs[j];
+
+			pr->lmean[j] = calloc(nw, sizeof(**pr->lmean));
+			if (!pr->lmean[j])
+				break;
+			memset(sum, 0, nw * sizeof(*sum));
+			memset(cnt, 0, nw * sizeof(*cnt));
+			pl_windows(pr, sum, sj->lat_sum, sj->lat_len, per, false);
+			pl_windows(pr, cnt, sj->lat_n, sj->lat_n_len, per, false);
+			for (size_t w = 0; w < pr->nwin; w++) {
+				double m = cnt[w] ? (double)sum[w] / (double)cnt[w] : NAN;
+
+				pr->lmean[j][w] = m;
+				if (m > 0 && m < lo)
+					lo = m;
+				if (m > hi)
+					hi = m;
+			}
+		}
+		free(sum);
+		free(cnt);
+		if (!pr->lmean || (pr->s->nr_jobs && !pr->lmean[pr->s->nr_jobs - 1]))
+			return -ENOMEM;
+	}
+	c->lat.div = 1e6;
+	c->lat.unit = "ms";
+	if (hi > 0 && hi > IOS_PLOT_LOG_RATIO * lo) {
+		c->lat.log = true;
+		c->lat.lo = (int)floor(log10(lo / 1e6));
+		c->lat.hi = (int)ceil(log10(hi / 1e6));
+		if (c->lat.hi <= c->lat.lo)
+			c->lat.hi = c->lat.lo + 1;
+		return 0;
+	}
+	pl_axis_make(&c->lat, hi / 1e6, 5);
+	return 0;
+}
+
+static void pl_lat_panel(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx)
+{
+	char title[192];
+
+	snprintf(title, sizeof(title), "Mean completion latency per %s and window%s", pl_lines(c),
+		 c->lat.log ? ", log scale (largest over smallest window mean > 100)" : "");
+	pl_axes(c, bx, &c->lat, title, "clat mean");
+	ios_svg_group_begin(c->b, NULL);
+	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
+		struct ios_svg_stroke st = pl_style(j, 1.6);
+		bool open = false;
+
+		for (size_t w = 0; w < pr->nwin; w++) {
+			double m = pr->lmean[j][w];
+
+			/* a window without completions breaks the line */
+			if (!(m > 0)) {
+				if (open)
+					ios_svg_poly_end(c->b);
+				open = false;
+				continue;
+			}
+			if (!open)
+				ios_svg_poly_begin(c->b, &st);
+			open = true;
+			ios_svg_poly_point(c->b, pl_px(c, bx, w * c->win_ns), pl_py(bx, &c->lat, m));
+			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)),
+					   pl_py(bx, &c->lat, m));
+		}
+		if (open)
+			ios_svg_poly_end(c->b);
 	}
 	ios_svg_group_end(c->b);
 }
@@ -947,7 +1054,7 @@ static void pl_tl_scatter(struct pl_ctx *c, const struct ios_timeline *tl, const
 {
 	size_t rows = tl->row_sectors ? (size_t)((tl->max_sector + tl->row_sectors - 1) / tl->row_sectors) : 0;
 	size_t cpd, rpd;
-	struct pl_axis y;
+	struct pl_axis y = { 0 };
 	double top_bytes;
 
 	if (rows > IOS_TL_ROWS)
@@ -1128,13 +1235,15 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 	const struct ios_svg_font nfont = { 12, "start", false, "#555555" };
 	struct pl_ctx c = { .b = out, .p = p };
 	struct pl_lanes *lanes = NULL;
-	double width, height, tl_h = 0;
+	double width, height, tl_h = 0, lat_h = p && p->latency ? 300 : 0;
 	bool tl = false;
 	int ret;
 
 	if (!p || !p->nr_runs || !p->runs)
 		return -EINVAL;
 	ret = pl_prepare(&c);
+	if (!ret && p->latency)
+		ret = pl_lat_prepare(&c);
 	/* pl_prepare checked that every run has its series */
 	for (size_t r = 0; !ret && r < p->nr_runs; r++)
 		tl = tl || p->runs[r].series->timeline;
@@ -1165,7 +1274,7 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 		double ext = iol ? 350 : 0;
 
 		width = tl ? 1200 : 1120;
-		height = 765 + ext + tl_h;
+		height = 765 + ext + tl_h + lat_h;
 		a.w = bb.w = ib.w = width - PL_LEFT - PL_LEGEND_W - 25;
 		ios_svg_begin(out, width, height, p->title);
 		ios_svg_text(out, 20, 30, 0, &tfont, p->title ? p->title : "");
@@ -1176,13 +1285,18 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 		pl_legend(&c, width - PL_LEGEND_W, a.y0 + 4, 765 - a.y0 - 10, true);
 		if (iol)
 			pl_iocost_panel(&c, iol, &ib, width - PL_LEGEND_W);
+		if (lat_h) {
+			struct pl_box lb = { PL_LEFT, 795 + ext, a.w, 260 };
+
+			pl_lat_panel(&c, &c.runs[0], &lb);
+		}
 		if (tl && p->runs[0].series->timeline) {
 			pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w,
-				    745 + ext, 260);
-			pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext);
+				    745 + ext + lat_h, 260);
+			pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext + lat_h);
 		}
 	} else {
-		const double row_h = 300 + tl_h, top = 75;
+		const double row_h = 300 + tl_h + lat_h * 0.8, top = 75;
 		double cw;
 
 		width = 1320;
@@ -1200,11 +1314,17 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 			ios_svg_text(out, 20, ry + 18, 0, &rfont, p->runs[r].label ? p->runs[r].label : "");
 			pl_bw_panel(&c, &c.runs[r], &a);
 			pl_cum_panel(&c, &c.runs[r], &bb);
+			if (lat_h) {
+				struct pl_box lb = { PL_LEFT, ry + 330, 2 * cw + 95, 190 };
+
+				pl_lat_panel(&c, &c.runs[r], &lb);
+			}
 			if (tl && p->runs[r].series->timeline)
 				pl_timeline(&c, p->runs[r].series->timeline, &lanes[r], PL_LEFT,
-					    2 * cw + 95, ry + 280, 150);
+					    2 * cw + 95, ry + 280 + lat_h * 0.8, 150);
 			else if (tl)
-				ios_svg_text(out, PL_LEFT, ry + 320, 0, &nfont, "no timeline recorded");
+				ios_svg_text(out, PL_LEFT, ry + 320 + lat_h * 0.8, 0, &nfont,
+					     "no timeline recorded");
 		}
 		pl_legend(&c, width - PL_LEGEND_W, top + 54, (tl ? 300 : height) - top - 60, false);
 		if (tl)

@@ -1154,7 +1154,7 @@ int ios_repro_plot(const struct ios_repro_data *d, struct ios_buf *out)
 	struct ios_plot_run *pr = calloc(d->nr_cols + 1, sizeof(*pr));
 	struct ios_repro_verdict *v = calloc(x->nr_checks + 1, sizeof(*v));
 	char title[512], sub[1024], seed_words[64], crit[256] = "";
-	struct ios_plot p = { title, sub, pr, d->nr_cols, ios_rmd_plot_lines(x) + 4 };
+	struct ios_plot p = { title, sub, pr, d->nr_cols, ios_rmd_plot_lines(x) + 4, false };
 	unsigned seed = 0;
 	int ret;
 

@@ -57,6 +57,8 @@ static void sr_coarsen(struct ios_series *s)
 		sr_fold(s->jobs[j].bytes, &s->jobs[j].len);
 		sr_fold(s->jobs[j].disk, &s->jobs[j].disk_len);
 		sr_fold(s->jobs[j].cached, &s->jobs[j].cached_len);
+		sr_fold(s->jobs[j].lat_sum, &s->jobs[j].lat_len);
+		sr_fold(s->jobs[j].lat_n, &s->jobs[j].lat_n_len);
 	}
 	s->bucket_ns *= 10;
 }
@@ -120,6 +122,15 @@ int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns, uint6
 		      bytes);
 }
 
+int ios_series_add_lat(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t clat_ns)
+{
+	struct ios_series_job *sj = &s->jobs[job];
+
+	if (sr_add(s, &sj->lat_sum, &sj->lat_len, &sj->lat_cap, &sj->lat_sum_total, t_ns, clat_ns))
+		return -ENOMEM;
+	return sr_add(s, &sj->lat_n, &sj->lat_n_len, &sj->lat_n_cap, &sj->lat_n_total, t_ns, 1);
+}
+
 void ios_series_free(struct ios_series *s)
 {
 	if (!s)
@@ -130,6 +141,8 @@ void ios_series_free(struct ios_series *s)
 		free(s->jobs[j].cgroup);
 		free(s->jobs[j].disk);
 		free(s->jobs[j].cached);
+		free(s->jobs[j].lat_sum);
+		free(s->jobs[j].lat_n);
 	}
 	free(s->jobs);
 	if (!s->timeline_borrowed) {

@@ -87,6 +87,37 @@ const char *ios_plot_by_name(enum ios_plot_by by)
 	return "?";
 }
 
+/* Add @src[0..slen) into *@dst, grown to at least @slen buckets; -ENOMEM. */
+static int sg_add_arr(uint64_t **dst, size_t *dlen, size_t *dcap, const uint64_t *src,
+		      size_t slen)
+{
+	if (slen > *dcap) {
+		uint64_t *nv = realloc(*dst, slen * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		memset(nv + *dcap, 0, (slen - *dcap) * sizeof(*nv));
+		*dst = nv;
+		*dcap = slen;
+	}
+	for (size_t i = 0; i < slen; i++)
+		(*dst)[i] += src[i];
+	if (slen > *dlen)
+		*dlen = slen;
+	return 0;
+}
+
+/* The clat sums and counts of @src added into @dst (a group's: its jobs' I/O together). */
+static int sg_add_lat(struct ios_series_job *dst, const struct ios_series_job *src)
+{
+	if (sg_add_arr(&dst->lat_sum, &dst->lat_len, &dst->lat_cap, src->lat_sum, src->lat_len) ||
+	    sg_add_arr(&dst->lat_n, &dst->lat_n_len, &dst->lat_n_cap, src->lat_n, src->lat_n_len))
+		return -ENOMEM;
+	dst->lat_sum_total += src->lat_sum_total;
+	dst->lat_n_total += src->lat_n_total;
+	return 0;
+}
+
 static int sg_copy_job(struct ios_series_job *dst, const struct ios_series_job *src)
 {
 	dst->label = strdup(src->label ? src->label : "");
@@ -116,7 +147,7 @@ static int sg_copy_job(struct ios_series_job *dst, const struct ios_series_job *
 	dst->cached_total = src->cached_total;
 	dst->ioprio_class = src->ioprio_class;
 	dst->ioprio_level = src->ioprio_level;
-	return 0;
+	return sg_add_lat(dst, src);
 }
 
 static void sg_label(const struct ios_series_job *first, enum ios_plot_by by, size_t members,
@@ -262,6 +293,8 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 			g->cached[i] += src->cached[i];
 		g->disk_total += src->disk_total;
 		g->cached_total += src->cached_total;
+		if (sg_add_lat(g, src))
+			goto fail;
 	}
 	ret = 0;
 	goto out;

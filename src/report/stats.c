@@ -576,6 +576,7 @@ void ios_job_result_free(struct ios_job_result *j)
 		j->trim = NULL;
 	}
 	ios_lat_free(&j->sync_lat);
+	ios_lat_free(&j->win_clat);
 	if (j->ss) {
 		free(j->ss->bw);
 		free(j->ss->iops);
@@ -645,6 +646,7 @@ int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result 
 	for (int d = 0; d < IOS_DDIR_RW_NR; d++)
 		dst->dir[d].slat.plat = dst->dir[d].clat.plat = dst->dir[d].lat.plat = NULL;
 	dst->sync_lat.plat = NULL;
+	dst->win_clat.plat = NULL;
 	if (src->name && !(dst->name = strdup(src->name)))
 		ret = -ENOMEM;
 	if (!ret && src->trim) {
@@ -669,6 +671,8 @@ int ios_job_result_copy(struct ios_job_result *dst, const struct ios_job_result 
 	}
 	if (!ret)
 		ret = st_copy_lat(&dst->sync_lat, &src->sync_lat);
+	if (!ret)
+		ret = st_copy_lat(&dst->win_clat, &src->win_clat);
 	if (!ret && src->ss && !(dst->ss = st_copy_ss(src->ss)))
 		ret = -ENOMEM;
 	if (ret) {
@@ -824,6 +828,8 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	}
 	if (!ret)
 		ret = st_prepare_hist(&dst->sync_lat, &src->sync_lat);
+	if (!ret)
+		ret = st_prepare_hist(&dst->win_clat, &src->win_clat);
 	if (ret)
 		return ret;
 	/* the group's steady state is its last member's (fio's) */
@@ -854,6 +860,11 @@ static int st_fold(struct ios_job_result *dst, const struct ios_job_result *src)
 	}
 	ret |= ios_lat_merge(&dst->sync_lat, &src->sync_lat);
 	dst->sync_total_ios += src->sync_total_ios;
+	ret |= ios_lat_merge(&dst->win_clat, &src->win_clat);
+	if (src->win_ios && (!dst->win_ios || src->win_first_ns < dst->win_first_ns))
+		dst->win_first_ns = src->win_first_ns;
+	dst->win_bytes += src->win_bytes;
+	dst->win_ios += src->win_ios;
 	/*
 	 * fio adds the members' job runtimes in whole ms; keep the sum on a
 	 * ms grid so the report shows exactly that.

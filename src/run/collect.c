@@ -94,7 +94,7 @@ static bool job_hist_lost(const struct ios_job_result *r)
 		if (dr->slat.hist_lost || dr->clat.hist_lost || dr->lat.hist_lost)
 			return true;
 	}
-	return r->sync_lat.hist_lost;
+	return r->sync_lat.hist_lost || r->win_clat.hist_lost;
 }
 
 int ios_run_collect(struct run_ctx *c, struct ios_err *e)

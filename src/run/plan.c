@@ -126,6 +126,9 @@ static int init_result_job(struct run_ctx *c, struct run_task *t, int groupid, s
 	ios_lat_init(&r->sync_lat);
 	if (ios_lat_enable_hist(&r->sync_lat))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	ios_lat_init(&r->win_clat);
+	if (c->cfg->window_from_ns && ios_lat_enable_hist(&r->win_clat))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	r->ioprio_class = ios_ioc_class(&t->ioc);
 	r->ioprio_level = ios_ioc_level(&t->ioc);
 	r->cgroup = t->ioc.cgroup->path;

@@ -556,6 +556,8 @@ bool ios_run_ticks_wanted(const struct run_ctx *c, uint64_t next);
 /* sample.c: the bw/iops windows and rate logs of a task */
 void ios_run_sample_arm(struct run_task *t);
 void ios_run_sample_sync(struct run_task *t, uint64_t now);
+/* compare --from: a completed data I/O into the job's window counters (sample.c) */
+void ios_run_window_io(struct run_task *t, uint64_t len, uint64_t clat, uint64_t now);
 /* the job ended: the rate logs' last, partial window */
 void ios_run_sample_finish_logs(struct run_task *t, uint64_t now);
 

@@ -219,3 +219,22 @@ int ios_run_task_setup_samples(struct run_ctx *c, struct run_task *t, struct ios
 		t->iops_win_ns = !avg ? 0 : (j->iopsavgtime_set ? t->iops_win_ns : avg);
 	return 0;
 }
+
+/*
+ * compare --from (ios_run_config.window_from_ns): the completions at or
+ * after it, counted beside fio's stats in the job's win_* fields; only
+ * counted, so the run is the same with or without a window.
+ */
+void ios_run_window_io(struct run_task *t, uint64_t len, uint64_t clat, uint64_t now)
+{
+	struct ios_job_result *r = t->res;
+	uint64_t from = t->ctx->cfg->window_from_ns;
+
+	if (!from || now < from)
+		return;
+	r->win_bytes += len;
+	if (!r->win_ios++ || now < r->win_first_ns)
+		r->win_first_ns = now;
+	if (!t->job->disable_clat)
+		ios_lat_add(&r->win_clat, clat);
+}

@@ -706,6 +706,7 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 		ios_lat_add(&d->clat, clat);
 		ios_job_mark_latency(r, clat);
 	}
+	ios_run_window_io(t, io->len, clat, now);
 	if (!t->job->disable_lat)
 		ios_lat_add(&d->lat, lat);
 	ios_run_lat_target_io(t, lat, now);
@@ -729,6 +730,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	}
 	if (t->ctx->series && !t->ctx->series_err) {
 		t->ctx->series_err = ios_series_add(t->ctx->series, t->index, now, io->len);
+		if (!t->ctx->series_err && !t->job->disable_clat)
+			t->ctx->series_err = ios_series_add_lat(t->ctx->series, t->index, now, clat);
 		/* a copy into the page cache: its disk time comes with writeback (disk[]) */
 		if (!t->ctx->series_err && !io->trim && !io->sync_op && io->dir == IOS_WRITE &&
 		    !t->job->direct && io->op.type == IOS_VFS_WRITE)

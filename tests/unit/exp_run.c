@@ -41,7 +41,7 @@ static int parse_tiny(struct ios_jobfile *jf, const char *text)
 static int report_text(const struct ios_cmp_results *res, struct ios_buf *b)
 {
 	static const char *const files[] = { "tiny.fio" };
-	struct ios_cmp_report rep = { files, 1, res->runs, res->nr, false, false };
+	struct ios_cmp_report rep = { files, 1, res->runs, res->nr, false, false, NULL, NULL, 0 };
 
 	ios_buf_init(b);
 	return ios_cmp_report_text(&rep, b);

@@ -138,7 +138,7 @@ static int test_cfq_two_readers(void)
 
 	{
 		struct ios_plot_run pr = { NULL, r1.series };
-		struct ios_plot p = { "two readers", "cfq", &pr, 1, NULL };
+		struct ios_plot p = { "two readers", "cfq", &pr, 1, NULL, false };
 		char path[] = "/tmp/iosched-tl-XXXXXX";
 		int fd, st;
 
@@ -241,7 +241,7 @@ static int test_many_jobs_and_long_runs(void)
 		T_ASSERT_EQ(ios_series_add(&s, j, j * 1000000, 4096), 0);
 	{
 		struct ios_plot_run pr = { NULL, &s };
-		struct ios_plot p = { "many", NULL, &pr, 1, NULL };
+		struct ios_plot p = { "many", NULL, &pr, 1, NULL, false };
 
 		ios_buf_init(&a);
 		T_ASSERT_EQ(ios_plot_svg(&p, &a), 0);
@@ -276,7 +276,7 @@ static int test_clip(void)
 	(void)pids;
 	{
 		struct ios_plot_run pr = { NULL, &s };
-		struct ios_plot p = { "clip", NULL, &pr, 1, NULL };
+		struct ios_plot p = { "clip", NULL, &pr, 1, NULL, false };
 
 		ios_buf_init(&a);
 		T_ASSERT_EQ(ios_plot_svg(&p, &a), 0);
@@ -296,7 +296,7 @@ static int test_clip(void)
 	s.end_ns = 1000000000ULL;
 	{
 		struct ios_plot_run pr = { NULL, &s };
-		struct ios_plot p = { "steady", NULL, &pr, 1, NULL };
+		struct ios_plot p = { "steady", NULL, &pr, 1, NULL, false };
 
 		ios_buf_init(&a);
 		T_ASSERT_EQ(ios_plot_svg(&p, &a), 0);
@@ -313,7 +313,7 @@ static int test_clip(void)
 	s.end_ns = 1000000000ULL;
 	{
 		struct ios_plot_run pr = { NULL, &s };
-		struct ios_plot p = { "noclip", NULL, &pr, 1, NULL };
+		struct ios_plot p = { "noclip", NULL, &pr, 1, NULL, false };
 
 		ios_buf_init(&a);
 		T_ASSERT_EQ(ios_plot_svg(&p, &a), 0);

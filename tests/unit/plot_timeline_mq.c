@@ -35,7 +35,7 @@ static int run(const char *job, const char *sched, const char *dev, struct ios_r
 static int svg_of(const struct ios_run_result *r, struct ios_buf *b)
 {
 	struct ios_plot_run pr = { NULL, r->series };
-	struct ios_plot p = { "t", r->scheduler, &pr, 1, NULL };
+	struct ios_plot p = { "t", r->scheduler, &pr, 1, NULL, false };
 
 	ios_buf_init(b);
 	return ios_plot_svg(&p, b);

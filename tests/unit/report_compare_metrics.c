@@ -291,7 +291,7 @@ static int test_reports(void)
 {
 	struct ios_cmp_run runs[2];
 	const char *files[1] = { "jobs.fio" };
-	struct ios_cmp_report rep = { files, 1, runs, 2, false, false };
+	struct ios_cmp_report rep = { files, 1, runs, 2, false, false, NULL, NULL, 0 };
 	struct ios_buf b;
 	struct jm *doc;
 	const char *err = NULL;

@@ -113,7 +113,7 @@ static int test_run_series_and_svg(void)
 
 	{
 		struct ios_plot_run pr = { NULL, s };
-		struct ios_plot p = { "t <1> & \"2\"", "sub\x01title \xff", &pr, 1, NULL };
+		struct ios_plot p = { "t <1> & \"2\"", "sub\x01title \xff", &pr, 1, NULL, false };
 		size_t lines = 0;
 
 		ios_buf_init(&a);
@@ -149,7 +149,7 @@ static int test_runs_share_scales(void)
 {
 	struct ios_series fast, slow;
 	struct ios_plot_run pr[2] = { { "fast", &fast }, { "slow", &slow } };
-	struct ios_plot p = { "two", NULL, pr, 2, NULL };
+	struct ios_plot p = { "two", NULL, pr, 2, NULL, false };
 	struct ios_buf b;
 
 	T_ASSERT_EQ(ios_series_init(&fast, 1), 0);
@@ -189,7 +189,7 @@ static int test_many_jobs(void)
 {
 	struct ios_series s;
 	struct ios_plot_run pr = { NULL, &s };
-	struct ios_plot p = { "many", NULL, &pr, 1, NULL };
+	struct ios_plot p = { "many", NULL, &pr, 1, NULL, false };
 	struct ios_buf b;
 
 	T_ASSERT_EQ(ios_series_init(&s, 60), 0);
@@ -216,7 +216,7 @@ static int test_legend_names(void)
 {
 	struct ios_series s;
 	struct ios_plot_run pr = { NULL, &s };
-	struct ios_plot p = { "names", NULL, &pr, 1, NULL };
+	struct ios_plot p = { "names", NULL, &pr, 1, NULL, false };
 	struct ios_buf b;
 	char name[128] = "", want[128] = "";
 
@@ -256,7 +256,7 @@ static int bw_svg(int mode, struct ios_buf *b)	/* 0: plain, 1: disk at copy time
 {
 	struct ios_series s;
 	struct ios_plot_run pr = { NULL, &s };
-	struct ios_plot p = { "bw", NULL, &pr, 1, NULL };
+	struct ios_plot p = { "bw", NULL, &pr, 1, NULL, false };
 	int ret;
 
 	if (ios_series_init(&s, 2) || ios_series_set_label(&s, 0, "writer") ||

@@ -155,7 +155,7 @@ static int test_run_groups(void)
 	struct ios_series g, k;
 	struct ios_buf a, b;
 	struct ios_plot_run pr = { NULL, &g };
-	struct ios_plot p = { "t", NULL, &pr, 1, "cgroup" };
+	struct ios_plot p = { "t", NULL, &pr, 1, "cgroup", false };
 	uint64_t x = 0, y = 0;
 
 	T_ASSERT_EQ(run(job, &r, &jf), 0);
