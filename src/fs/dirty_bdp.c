@@ -85,7 +85,7 @@ static uint64_t bdp_max_pause_j(const struct bdp_dom *dom)	/* MAX_PAUSE, BANDWID
 	return dom->hz / 5 ? dom->hz / 5 : 1;
 }
 
-uint64_t bdp_jiffies(const struct bdp_dom *dom, uint64_t now_ns)
+uint64_t ios_dirty_jiffies(const struct bdp_dom *dom, uint64_t now_ns)
 {
 	return now_ns / (IOS_NSEC_PER_SEC / dom->hz);
 }
@@ -95,7 +95,7 @@ static uint64_t bdp_j_to_ns(const struct bdp_dom *dom, uint64_t j)
 	return j * (IOS_NSEC_PER_SEC / dom->hz);
 }
 
-void bdp_dom_init(struct bdp_dom *dom, unsigned hz, uint64_t avail_pages, int dirty_ratio,
+void ios_dirty_dom_init(struct bdp_dom *dom, unsigned hz, uint64_t avail_pages, int dirty_ratio,
 		  int bg_ratio)
 {
 	memset(dom, 0, sizeof(*dom));
@@ -106,22 +106,22 @@ void bdp_dom_init(struct bdp_dom *dom, unsigned hz, uint64_t avail_pages, int di
 }
 
 /* wb_init: both rates start at INIT_BW, the stamps now */
-void bdp_wb_init(struct bdp_wb *wb, const struct bdp_dom *dom, uint64_t now_ns)
+void ios_dirty_wb_init(struct bdp_wb *wb, const struct bdp_dom *dom, uint64_t now_ns)
 {
 	memset(wb, 0, sizeof(*wb));
 	wb->write_bandwidth = wb->avg_write_bandwidth = BDP_INIT_BW;
 	wb->dirty_ratelimit = wb->balanced_dirty_ratelimit = BDP_INIT_BW;
-	wb->bw_time_stamp_j = bdp_jiffies(dom, now_ns);
+	wb->bw_time_stamp_j = ios_dirty_jiffies(dom, now_ns);
 }
 
 /* copy_process: a new task looks after 128 KiB */
-void bdp_task_init(struct bdp_task *t)
+void ios_dirty_task_init(struct bdp_task *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->nr_dirtied_pause = BDP_POLL_THRESH;
 }
 
-void bdp_domain_limits(const struct bdp_dom *dom, uint64_t *thresh, uint64_t *bg_thresh)
+void ios_dirty_domain_limits(const struct bdp_dom *dom, uint64_t *thresh, uint64_t *bg_thresh)
 {
 	uint64_t ratio = (uint64_t)dom->dirty_ratio * IOS_PAGE_SIZE / 100;
 	uint64_t bg_ratio = (uint64_t)dom->bg_ratio * IOS_PAGE_SIZE / 100;
@@ -165,12 +165,12 @@ static void bdp_fprop_reflect(const struct bdp_dom *dom, struct bdp_wb *wb)
 	wb->period = dom->period;
 }
 
-uint64_t bdp_wb_calc_thresh(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t thresh,
+uint64_t ios_dirty_wb_calc_thresh(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t thresh,
 			    uint64_t now_ns)
 {
 	uint64_t num, den;
 
-	bdp_fprop_catch_up(dom, bdp_jiffies(dom, now_ns));
+	bdp_fprop_catch_up(dom, ios_dirty_jiffies(dom, now_ns));
 	bdp_fprop_reflect(dom, wb);
 	num = wb->events;
 	den = dom->events;
@@ -184,13 +184,13 @@ uint64_t bdp_wb_calc_thresh(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t thr
 	return thresh * num / den;
 }
 
-void bdp_account_dirtied(struct bdp_wb *wb)
+void ios_dirty_account_dirtied(struct bdp_wb *wb)
 {
 	wb->nr_reclaimable++;
 	wb->dirtied++;
 }
 
-void bdp_account_cleaned(struct bdp_wb *wb)
+void ios_dirty_account_cleaned(struct bdp_wb *wb)
 {
 	if (wb->nr_reclaimable)
 		wb->nr_reclaimable--;
@@ -229,7 +229,7 @@ static void bdp_update_dirty_ratelimit(const struct bdp_dom *dom, struct bdp_wb 
 				       const struct bdp_step *st, uint64_t dirtied,
 				       uint64_t elapsed)
 {
-	uint64_t freerun = bdp_freerun_ceiling(st->thresh, st->bg_thresh);
+	uint64_t freerun = ios_dirty_freerun_ceiling(st->thresh, st->bg_thresh);
 	uint64_t limit = st->thresh;	/* hard_dirty_limit: see the header comment */
 	uint64_t setpoint = (freerun + limit) / 2;
 	uint64_t write_bw = wb->avg_write_bandwidth;
@@ -288,9 +288,9 @@ static void bdp_update_bandwidth(const struct bdp_dom *dom, struct bdp_wb *wb,
 }
 
 /* wb_bandwidth_estimate_start: after a second idle, the next estimate starts afresh */
-void bdp_writeback_start(const struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns)
+void ios_dirty_writeback_start(const struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns)
 {
-	uint64_t now_j = bdp_jiffies(dom, now_ns);
+	uint64_t now_j = ios_dirty_jiffies(dom, now_ns);
 
 	if (!wb->nr_writeback && now_j - wb->bw_time_stamp_j > dom->hz) {
 		wb->dirtied_stamp = wb->dirtied;
@@ -301,9 +301,9 @@ void bdp_writeback_start(const struct bdp_dom *dom, struct bdp_wb *wb, uint64_t 
 }
 
 /* __folio_end_writeback: WB_WRITEBACK down, wb_writeout_inc */
-void bdp_writeback_end(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns)
+void ios_dirty_writeback_end(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns)
 {
-	uint64_t now_j = bdp_jiffies(dom, now_ns);
+	uint64_t now_j = ios_dirty_jiffies(dom, now_ns);
 
 	if (wb->nr_writeback)
 		wb->nr_writeback--;
@@ -347,7 +347,7 @@ static int64_t bdp_polynom(uint64_t setpoint, uint64_t dirty, uint64_t limit)
 static uint64_t bdp_position_ratio(const struct bdp_wb *wb, const struct bdp_step *st)
 {
 	uint64_t write_bw = wb->avg_write_bandwidth;
-	uint64_t freerun = bdp_freerun_ceiling(st->thresh, st->bg_thresh);
+	uint64_t freerun = ios_dirty_freerun_ceiling(st->thresh, st->bg_thresh);
 	uint64_t limit = st->thresh;
 	uint64_t wb_thresh = st->wb_thresh, setpoint, wb_setpoint, span, x, x_intercept;
 	uint64_t pos;
@@ -435,7 +435,7 @@ static uint64_t bdp_wb_min_pause(const struct bdp_dom *dom, const struct bdp_wb 
 	return pages >= BDP_POLL_THRESH ? 1 + t / 2 : t;
 }
 
-bool bdp_should_balance(const struct bdp_wb *wb, const struct bdp_task *t)
+bool ios_dirty_should_balance(const struct bdp_wb *wb, const struct bdp_task *t)
 {
 	uint64_t ratelimit = t->nr_dirtied_pause;
 
@@ -446,22 +446,22 @@ bool bdp_should_balance(const struct bdp_wb *wb, const struct bdp_task *t)
 	return t->nr_dirtied >= ratelimit;
 }
 
-void bdp_balance(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t,
+void ios_dirty_balance(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t,
 		 uint64_t nr_reclaimable, uint64_t nr_writeback, uint64_t now_ns,
 		 struct bdp_step *st)
 {
-	uint64_t now_j = bdp_jiffies(dom, now_ns);
+	uint64_t now_j = ios_dirty_jiffies(dom, now_ns);
 	uint64_t pages = t->looping ? t->loop_pages : t->nr_dirtied;
 	uint64_t dirty_rl, max_pause, min_pause, nr_pause, period, pause;
 	int64_t spause;
 
 	memset(st, 0, sizeof(*st));
 	t->looping = false;
-	bdp_domain_limits(dom, &st->thresh, &st->bg_thresh);
+	ios_dirty_domain_limits(dom, &st->thresh, &st->bg_thresh);
 	st->dirty = nr_reclaimable + nr_writeback;
 	if (nr_reclaimable > st->bg_thresh)
 		st->kick = true;
-	if (st->dirty <= bdp_freerun_ceiling(st->thresh, st->bg_thresh)) {
+	if (st->dirty <= ios_dirty_freerun_ceiling(st->thresh, st->bg_thresh)) {
 		/* free running: no pause; look again after ~sqrt(room) pages */
 		st->freerun = true;
 		t->paused_when_j = now_j;
@@ -472,7 +472,7 @@ void bdp_balance(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t,
 	st->kick = true;	/* start writeback even in laptop mode */
 
 	/* wb_dirty_limits */
-	st->wb_thresh = bdp_wb_calc_thresh(dom, wb, st->thresh, now_ns);
+	st->wb_thresh = ios_dirty_wb_calc_thresh(dom, wb, st->thresh, now_ns);
 	st->wb_dirty = wb->nr_reclaimable + wb->nr_writeback;
 	wb->dirty_exceeded = st->wb_dirty > st->wb_thresh && st->dirty > st->thresh;
 	st->pos_ratio = bdp_position_ratio(wb, st);
@@ -556,7 +556,7 @@ int ios_bdp_enable(struct ios_vfs *vfs)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	bdp_dom_init(&s->dom, vfs->q->hz, vfs->vm.memory / IOS_PAGE_SIZE, vfs->vm.dirty_ratio,
+	ios_dirty_dom_init(&s->dom, vfs->q->hz, vfs->vm.memory / IOS_PAGE_SIZE, vfs->vm.dirty_ratio,
 		     vfs->vm.dirty_background_ratio);
 	vfs->bdp = s;
 	return 0;
@@ -564,7 +564,7 @@ int ios_bdp_enable(struct ios_vfs *vfs)
 
 void ios_bdp_wb_init(struct ios_vfs *vfs, struct bdp_wb *wb, uint64_t now)
 {
-	bdp_wb_init(wb, &vfs->bdp->dom, now);
+	ios_dirty_wb_init(wb, &vfs->bdp->dom, now);
 }
 
 static struct bdp_tsk *bdp_task_get(struct bdp_set *s, struct ios_vfs *vfs, uint32_t pid)
@@ -582,7 +582,7 @@ static struct bdp_tsk *bdp_task_get(struct bdp_set *s, struct ios_vfs *vfs, uint
 	k->pid = pid;
 	k->vfs = vfs;
 	ios_timer_init(&k->timer);
-	bdp_task_init(&k->t);
+	ios_dirty_task_init(&k->t);
 	k->next = s->tasks;
 	s->tasks = k;
 	return s->last = k;
@@ -594,7 +594,7 @@ void ios_bdp_page_dirtied(struct ios_vfs *vfs, struct ios_inode *in)
 
 	(void)vfs;
 	if (wb)
-		bdp_account_dirtied(wb);
+		ios_dirty_account_dirtied(wb);
 }
 
 void ios_bdp_page_cleaned(struct ios_vfs *vfs, struct ios_inode *in)
@@ -603,7 +603,7 @@ void ios_bdp_page_cleaned(struct ios_vfs *vfs, struct ios_inode *in)
 
 	(void)vfs;
 	if (wb)
-		bdp_account_cleaned(wb);
+		ios_dirty_account_cleaned(wb);
 }
 
 void ios_bdp_writeback_start(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
@@ -611,7 +611,7 @@ void ios_bdp_writeback_start(struct ios_vfs *vfs, struct ios_inode *in, uint64_t
 	struct bdp_wb *wb = ios_cgwb_bdp(in);
 
 	if (wb)
-		bdp_writeback_start(&vfs->bdp->dom, wb, now);
+		ios_dirty_writeback_start(&vfs->bdp->dom, wb, now);
 }
 
 void ios_bdp_writeback_end(struct ios_vfs *vfs, struct ios_inode *in, uint64_t now)
@@ -619,7 +619,7 @@ void ios_bdp_writeback_end(struct ios_vfs *vfs, struct ios_inode *in, uint64_t n
 	struct bdp_wb *wb = ios_cgwb_bdp(in);
 
 	if (wb)
-		bdp_writeback_end(&vfs->bdp->dom, wb, now);
+		ios_dirty_writeback_end(&vfs->bdp->dom, wb, now);
 }
 
 void ios_bdp_task_dirtied(struct ios_vfs *vfs, const struct ios_vfs_op *op)
@@ -657,9 +657,9 @@ int ios_bdp_balance_op(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_in
 	struct bdp_step st;
 	uint64_t until;
 
-	if (!k || !bdp_should_balance(wb, &k->t))
+	if (!k || !ios_dirty_should_balance(wb, &k->t))
 		return 0;
-	bdp_balance(&s->dom, wb, &k->t, vfs->nr_dirty, vfs->nr_writeback, now, &st);
+	ios_dirty_balance(&s->dom, wb, &k->t, vfs->nr_dirty, vfs->nr_writeback, now, &st);
 	if (st.kick)
 		ios_vfs_wb_kick(vfs, in, now);
 	if (!st.pause_ns)

@@ -56,38 +56,38 @@ struct bdp_step {
 	uint64_t pause_ns;
 };
 
-void bdp_dom_init(struct bdp_dom *dom, unsigned hz, uint64_t avail_pages, int dirty_ratio,
+void ios_dirty_dom_init(struct bdp_dom *dom, unsigned hz, uint64_t avail_pages, int dirty_ratio,
 		  int bg_ratio);
-void bdp_wb_init(struct bdp_wb *wb, const struct bdp_dom *dom, uint64_t now_ns);
-void bdp_task_init(struct bdp_task *t);
-uint64_t bdp_jiffies(const struct bdp_dom *dom, uint64_t now_ns);
+void ios_dirty_wb_init(struct bdp_wb *wb, const struct bdp_dom *dom, uint64_t now_ns);
+void ios_dirty_task_init(struct bdp_task *t);
+uint64_t ios_dirty_jiffies(const struct bdp_dom *dom, uint64_t now_ns);
 
 /* domain_dirty_limits: the global thresh and bg_thresh, pages */
-void bdp_domain_limits(const struct bdp_dom *dom, uint64_t *thresh, uint64_t *bg_thresh);
+void ios_dirty_domain_limits(const struct bdp_dom *dom, uint64_t *thresh, uint64_t *bg_thresh);
 /* dirty_freerun_ceiling */
-static inline uint64_t bdp_freerun_ceiling(uint64_t thresh, uint64_t bg_thresh)
+static inline uint64_t ios_dirty_freerun_ceiling(uint64_t thresh, uint64_t bg_thresh)
 {
 	return (thresh + bg_thresh) / 2;
 }
 /* __wb_calc_thresh: @wb's share of @thresh by its writeout fraction */
-uint64_t bdp_wb_calc_thresh(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t thresh,
+uint64_t ios_dirty_wb_calc_thresh(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t thresh,
 			    uint64_t now_ns);
 
 /* Counters: a page of @wb dirtied / cleaned / to writeback / written (wb_writeout_inc). */
-void bdp_account_dirtied(struct bdp_wb *wb);
-void bdp_account_cleaned(struct bdp_wb *wb);
-void bdp_writeback_start(const struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns);
-void bdp_writeback_end(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns);
+void ios_dirty_account_dirtied(struct bdp_wb *wb);
+void ios_dirty_account_cleaned(struct bdp_wb *wb);
+void ios_dirty_writeback_start(const struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns);
+void ios_dirty_writeback_end(struct bdp_dom *dom, struct bdp_wb *wb, uint64_t now_ns);
 
 /* balance_dirty_pages_ratelimited's test: has @t dirtied enough to look? */
-bool bdp_should_balance(const struct bdp_wb *wb, const struct bdp_task *t);
+bool ios_dirty_should_balance(const struct bdp_wb *wb, const struct bdp_task *t);
 /*
  * One pass of balance_dirty_pages for @t on @wb, with the global dirty and
  * writeback page counts: fills @st, updates @t (and @wb's estimates every
  * 200 ms). st->pause_ns > 0: the task sleeps that long, then calls again
  * if t->looping.
  */
-void bdp_balance(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t,
+void ios_dirty_balance(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t,
 		 uint64_t nr_reclaimable, uint64_t nr_writeback, uint64_t now_ns,
 		 struct bdp_step *st);
 

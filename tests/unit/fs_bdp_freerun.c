@@ -29,11 +29,11 @@
 
 static void setup(struct bdp_dom *dom, struct bdp_wb *wb, struct bdp_task *t)
 {
-	bdp_dom_init(dom, 250, 65536, 20, 10);
-	bdp_wb_init(wb, dom, 0);
+	ios_dirty_dom_init(dom, 250, 65536, 20, 10);
+	ios_dirty_wb_init(wb, dom, 0);
 	wb->write_bandwidth = wb->avg_write_bandwidth = 256;
 	wb->dirty_ratelimit = wb->balanced_dirty_ratelimit = 256;
-	bdp_task_init(t);
+	ios_dirty_task_init(t);
 }
 
 /* one pass at global dirty = @dirty (all of it this wb's, no writeback) after @pages dirtied */
@@ -48,7 +48,7 @@ static void pass(uint64_t dirty, uint64_t pages, struct bdp_step *st, struct bdp
 	wb.dirtied = dirty;
 	t.nr_dirtied = pages;
 	/* 100 ms in: the estimates are fresh (no 200 ms update in the way) */
-	bdp_balance(&dom, &wb, &t, dirty, 0, 100000000ull, st);
+	ios_dirty_balance(&dom, &wb, &t, dirty, 0, 100000000ull, st);
 	*t_out = t;
 }
 
@@ -59,9 +59,9 @@ static int test_no_pause_below_ceiling(void)
 	struct bdp_step st;
 	struct bdp_task t;
 
-	bdp_dom_init(&dom, 250, 65536, 20, 10);
-	bdp_domain_limits(&dom, &thresh, &bg);
-	ceil = bdp_freerun_ceiling(thresh, bg);
+	ios_dirty_dom_init(&dom, 250, 65536, 20, 10);
+	ios_dirty_domain_limits(&dom, &thresh, &bg);
+	ceil = ios_dirty_freerun_ceiling(thresh, bg);
 	T_ASSERT_U64_EQ(ceil, 9824);
 	for (uint64_t dirty = 0; dirty <= ceil; dirty += ceil / 16) {
 		pass(dirty, 256, &st, &t);
@@ -112,13 +112,13 @@ static int test_ratelimited(void)
 
 	setup(&dom, &wb, &t);
 	t.nr_dirtied = 31;
-	T_ASSERT(!bdp_should_balance(&wb, &t));
+	T_ASSERT(!ios_dirty_should_balance(&wb, &t));
 	t.nr_dirtied = 32;
-	T_ASSERT(bdp_should_balance(&wb, &t));
+	T_ASSERT(ios_dirty_should_balance(&wb, &t));
 	/* over its limits a wb's dirtiers look every 8 pages */
 	wb.dirty_exceeded = true;
 	t.nr_dirtied = 8;
-	T_ASSERT(bdp_should_balance(&wb, &t));
+	T_ASSERT(ios_dirty_should_balance(&wb, &t));
 	return T_PASS;
 }
 

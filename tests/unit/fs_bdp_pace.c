@@ -65,35 +65,35 @@ static void run_loop(uint64_t bw, uint64_t call, unsigned secs, unsigned settle,
 
 	memset(p, 0, sizeof(*p));
 	p->rate_min = p->dirty_min = UINT64_MAX;
-	bdp_dom_init(&dom, 250, 65536, 20, 10);
-	bdp_domain_limits(&dom, &thresh, &bg);
-	bdp_wb_init(&wb, &dom, 0);
-	bdp_task_init(&t);
+	ios_dirty_dom_init(&dom, 250, 65536, 20, 10);
+	ios_dirty_domain_limits(&dom, &thresh, &bg);
+	ios_dirty_wb_init(&wb, &dom, 0);
+	ios_dirty_task_init(&t);
 	for (uint64_t now = 0; now < secs * 1000 * MS; now += MS) {
 		/* the disk: bw pages a second, the flusher keeping 64 pages in flight */
 		acc += bw;
 		while (acc >= 1000 && wb.nr_writeback) {
 			acc -= 1000;
-			bdp_writeback_end(&dom, &wb, now);
+			ios_dirty_writeback_end(&dom, &wb, now);
 		}
 		if (!wb.nr_writeback)
 			acc = 0;
 		while (wb.nr_writeback < 64 && wb.nr_reclaimable) {
-			bdp_account_cleaned(&wb);
-			bdp_writeback_start(&dom, &wb, now);
+			ios_dirty_account_cleaned(&wb);
+			ios_dirty_writeback_start(&dom, &wb, now);
 		}
 		/* the dirtier: one call per ms while not asleep */
 		if (now >= wake) {
 			/* at the hard limit (looping) balance_dirty_pages goes on before more */
 			if (!t.looping) {
 				for (uint64_t i = 0; i < call; i++) {
-					bdp_account_dirtied(&wb);
+					ios_dirty_account_dirtied(&wb);
 					t.nr_dirtied++;
 				}
 				window_dirtied += call;
 			}
-			if (bdp_should_balance(&wb, &t)) {
-				bdp_balance(&dom, &wb, &t, wb.nr_reclaimable, wb.nr_writeback, now,
+			if (ios_dirty_should_balance(&wb, &t)) {
+				ios_dirty_balance(&dom, &wb, &t, wb.nr_reclaimable, wb.nr_writeback, now,
 					    &st);
 				if (st.pause_ns) {
 					p->pauses++;
@@ -135,8 +135,8 @@ static int test_rate_tracks_bandwidth(void)
 	struct bdp_dom dom;
 	struct pace p;
 
-	bdp_dom_init(&dom, 250, 65536, 20, 10);
-	bdp_domain_limits(&dom, &thresh, &bg);
+	ios_dirty_dom_init(&dom, 250, 65536, 20, 10);
+	ios_dirty_domain_limits(&dom, &thresh, &bg);
 	T_ASSERT_U64_EQ(thresh, 13104);	/* 819/4096 of 65536 pages */
 	T_ASSERT_U64_EQ(bg, 6544);
 	run_loop(B, 16, 40, 20, &p);
@@ -151,10 +151,10 @@ static int test_rate_tracks_bandwidth(void)
 	T_ASSERT_MSG(p.ratelimit >= B * 75 / 100 && p.ratelimit <= B * 125 / 100,
 		     "dirty_ratelimit %llu pages/s, want about %llu",
 		     (unsigned long long)p.ratelimit, (unsigned long long)B);
-	T_ASSERT_MSG(!p.hit_limit && p.dirty_min > bdp_freerun_ceiling(thresh, bg),
+	T_ASSERT_MSG(!p.hit_limit && p.dirty_min > ios_dirty_freerun_ceiling(thresh, bg),
 		     "dirty %llu..%llu pages after settling (freerun %llu, thresh %llu)",
 		     (unsigned long long)p.dirty_min, (unsigned long long)p.dirty_max,
-		     (unsigned long long)bdp_freerun_ceiling(thresh, bg),
+		     (unsigned long long)ios_dirty_freerun_ceiling(thresh, bg),
 		     (unsigned long long)thresh);
 	T_ASSERT(p.max_pause_ns <= 200 * MS);
 	return T_PASS;
