@@ -861,7 +861,7 @@ int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
 "`tests/sh/repro.sh` checks that this file and the plots in `repro/` are what the code\n"
 "produces now.\n");
 	for (size_t i = 0; i < n; i++) {
-		if (!d[i].exp->criteria_doc)
+		if (!d[i].exp->criteria_doc || d[i].exp->kind == IOS_REPRO_CGV2)
 			continue;
 		ios_buf_printf(out,
 "\nThe sections after the seed experiments are the blk-mq scenarios of issue 29 (today's\n"
