@@ -61,6 +61,12 @@ enum ios_repro_kind {
 	IOS_REPRO_MQ_LAT,	/* M1: the first job's latency, the I/Os per second */
 	IOS_REPRO_MQ_IOS,	/* M2: each job's share of the completed I/Os */
 	IOS_REPRO_MQ_VS,	/* M3, M4: verdicts against another experiment's */
+	/*
+	 * The cgroup v2 scenarios of docs/cgroup-v2-plan.md §10 (C1, C2):
+	 * criteria written before the runs, over time windows of the run's
+	 * per-cgroup series (exp->plot_by must be IOS_PLOT_BY_CGROUP).
+	 */
+	IOS_REPRO_CGV2,
 };
 
 /*
@@ -96,6 +102,19 @@ enum ios_repro_measure {
 	IOS_RM_OTHERS_MIN_IOS,	/* the fewest I/Os any job after the first completed */
 	IOS_RM_OTHERS_MAX_LAT,	/* the worst clat of the jobs after the first, ns */
 	IOS_RM_SHARE_DEV,	/* largest |a job's share of the I/Os - 1 / jobs| */
+	/*
+	 * The cgroup v2 scenarios (IOS_REPRO_CGV2): over the check's window
+	 * [win_from_s, win_to_s) of the run's series, grouped by cgroup
+	 * (win_to_s 0: to the end), of the check's group (NULL: every job).
+	 * Bytes completed, as fio counts them (at completion).
+	 */
+	IOS_RM_WIN_SHARE,	/* the group's share of the bytes in the window */
+	IOS_RM_WIN_MIBS,	/* the group's MiB/s over the window */
+	IOS_RM_WIN_REL,		/* the group's bytes in the window / the reference's */
+	IOS_RM_WIN_MAX_BIN,	/* the group's largest series bucket in the window, MiB/s */
+	IOS_RM_GROUP_ALONE,	/* the group's bytes over the run / the first job alone's */
+	/* io.cost's monitor: when the period length first changed (autop's switch), s */
+	IOS_RM_IOCOST_SWITCH,
 	/*
 	 * Verdict comparison (the check's like and like_of): how many
 	 * criteria get another verdict on the check's column than on @like.
@@ -136,6 +155,9 @@ struct ios_repro_check {
 	 */
 	const char *like;
 	const char *like_of;
+	/* ---- the cgroup v2 scenarios' window measures (IOS_RM_WIN_*) ---- */
+	const char *group;		/* the cgroup path ("a"); NULL: every job */
+	double win_from_s, win_to_s;	/* the window; win_to_s 0: to the end */
 };
 
 /*
@@ -232,6 +254,15 @@ struct ios_repro_result {
 	uint64_t first_clat_pct[3];
 	uint64_t first_dev_p90_ns;
 	bool has_first_pct, has_first_dev;
+	/*
+	 * io.cost's monitor (iosched.iocost): the end of the first period
+	 * whose length differs from the first period's (SSD_DFL's 50 ms to
+	 * SSD_FAST's 10 ms: ioc_autop_idx's switch), ns; and vrate at the last
+	 * period, %. Valid with has_iocost; iocost_switch_ns 0: no switch.
+	 */
+	uint64_t iocost_switch_ns;
+	double iocost_vrate_end;
+	bool has_iocost;
 };
 
 /*

@@ -129,6 +129,28 @@ void ios_repro_result_free(struct ios_repro_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * What the cgroup v2 scenarios read of io.cost's monitor (stats.h): the
+ * end of the first period whose length differs from the first one's (the
+ * parameter set's period: 50 ms under SSD_DFL, 10 ms under SSD_FAST, so
+ * ioc_autop_idx's switch shows as the period changing), and the last
+ * period's vrate. With a thinned log (stride > 1) the switch is seen up to
+ * stride - 1 periods late.
+ */
+static void rp_iocost(struct ios_repro_result *out, const struct ios_iocost_log *l)
+{
+	if (!l || !l->nr)
+		return;
+	out->has_iocost = true;
+	out->iocost_vrate_end = l->periods[l->nr - 1].vrate_pct;
+	for (size_t i = 1; i < l->nr; i++) {
+		if (l->periods[i].period_ms != l->periods[0].period_ms) {
+			out->iocost_switch_ns = l->periods[i - 1].t_ns;
+			break;
+		}
+	}
+}
+
 int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *base,
 		  const struct ios_cmp_column *col, bool alone, ios_run_progress_fn prog,
 		  void *prog_arg, struct ios_repro_result *out, struct ios_err *e)
@@ -208,6 +230,7 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 		}
 	}
+	rp_iocost(out, res.iocost);
 	out->series = res.series;
 	res.series = NULL;
 	ios_run_result_free(&res);
@@ -372,6 +395,12 @@ static const unsigned rp_needs[IOS_RM_COUNT] = {
 	[IOS_RM_OTHERS_MAX_LAT] = RP_HAS_ALL,
 	[IOS_RM_SHARE_DEV] = RP_HAS_ALL,
 	[IOS_RM_VERDICTS_DIFFER] = RP_HAS_ALL,
+	[IOS_RM_WIN_SHARE] = RP_HAS_ALL,
+	[IOS_RM_WIN_MIBS] = RP_HAS_ALL,
+	[IOS_RM_WIN_REL] = RP_HAS_ALL,
+	[IOS_RM_WIN_MAX_BIN] = RP_HAS_ALL,
+	[IOS_RM_GROUP_ALONE] = RP_HAS_ALL,
+	[IOS_RM_IOCOST_SWITCH] = RP_HAS_ALL,
 };
 
 /* the first job's clat p99, ns; NaN without one */
@@ -457,6 +486,119 @@ static double rp_group_ios(const struct ios_repro_result *r, const char *path, b
 		return (double)g->ios;
 	}
 	return -1.0;
+}
+
+/* ---- the cgroup v2 scenarios: windows of the per-cgroup series ---- */
+
+static bool rp_is_cgv2(enum ios_repro_measure m)
+{
+	return m == IOS_RM_WIN_SHARE || m == IOS_RM_WIN_MIBS || m == IOS_RM_WIN_REL ||
+	       m == IOS_RM_WIN_MAX_BIN || m == IOS_RM_GROUP_ALONE || m == IOS_RM_IOCOST_SWITCH;
+}
+
+/* Whether series job @sj belongs to @group (NULL: every job); "/a" is "a". */
+static bool rp_in_group(const struct ios_series_job *sj, const char *group)
+{
+	const char *p = sj->cgroup ? sj->cgroup : "";
+
+	if (!group)
+		return true;
+	while (*p == '/')
+		p++;
+	while (*group == '/')
+		group++;
+	return !strcmp(p, group);
+}
+
+/*
+ * The bytes @group completed in @c's window of @r's series (whole buckets
+ * whose start lies in the window), its largest bucket into @max_bin, the
+ * window's length actually covered into @secs. NaN without series.
+ */
+static double rp_win_bytes(const struct ios_repro_result *r, const struct ios_repro_check *c,
+			   const char *group, double *max_bin, double *secs)
+{
+	const struct ios_series *s = r->series;
+	uint64_t from, to, sum = 0, best = 0;
+
+	*max_bin = *secs = NAN;
+	if (!s || !s->bucket_ns)
+		return NAN;
+	from = (uint64_t)(c->win_from_s * 1e9 + 0.5);
+	to = c->win_to_s > 0.0 ? (uint64_t)(c->win_to_s * 1e9 + 0.5) : s->end_ns;
+	if (to > s->end_ns)
+		to = s->end_ns;
+	if (to <= from)
+		return NAN;
+	for (uint64_t b = from / s->bucket_ns; b * s->bucket_ns < to; b++) {
+		uint64_t in_b = 0;
+
+		for (size_t j = 0; j < s->nr_jobs; j++) {
+			const struct ios_series_job *sj = &s->jobs[j];
+
+			if (rp_in_group(sj, group) && b < sj->len)
+				in_b += sj->bytes[b];
+		}
+		sum += in_b;
+		if (in_b > best)
+			best = in_b;
+	}
+	*max_bin = (double)best / (1024.0 * 1024.0) / ((double)s->bucket_ns / 1e9);
+	*secs = (double)(to - from) / 1e9;
+	return (double)sum;
+}
+
+/* The bytes of @group's jobs over the whole run (compare's per-job bytes). */
+static double rp_group_bytes(const struct ios_repro_result *r, const char *group)
+{
+	const struct ios_series *s = r->series;
+	double sum = 0.0;
+
+	if (!s)
+		return NAN;
+	for (size_t j = 0; j < s->nr_jobs; j++)
+		if (rp_in_group(&s->jobs[j], group))
+			sum += (double)s->jobs[j].total;
+	return sum;
+}
+
+/* One seed's value of the window measure @m of @c (@ref, @alone: that seed's, or NULL). */
+static double rp_measure_cgv2(const struct ios_repro_check *c, enum ios_repro_measure m,
+			      const struct ios_repro_result *run, const struct ios_repro_result *ref,
+			      const struct ios_repro_result *alone)
+{
+	double bin, secs, all, mine, other, tot;
+
+	switch (m) {
+	case IOS_RM_WIN_SHARE:
+		mine = rp_win_bytes(run, c, c->group, &bin, &secs);
+		all = rp_win_bytes(run, c, NULL, &bin, &secs);
+		return all > 0.0 ? mine / all : NAN;
+	case IOS_RM_WIN_MIBS:
+		mine = rp_win_bytes(run, c, c->group, &bin, &secs);
+		return secs > 0.0 ? mine / (1024.0 * 1024.0) / secs : NAN;
+	case IOS_RM_WIN_REL:
+		if (!ref)
+			return NAN;
+		mine = rp_win_bytes(run, c, c->group, &bin, &secs);
+		other = rp_win_bytes(ref, c, c->group, &bin, &secs);
+		return other > 0.0 ? mine / other : NAN;
+	case IOS_RM_WIN_MAX_BIN:
+		rp_win_bytes(run, c, c->group, &bin, &secs);
+		return bin;
+	case IOS_RM_GROUP_ALONE:
+		if (!alone || !alone->series)
+			return NAN;
+		mine = rp_group_bytes(run, c->group);
+		tot = rp_group_bytes(alone, NULL);
+		return tot > 0.0 ? mine / tot : NAN;
+	case IOS_RM_IOCOST_SWITCH:
+		if (!run->has_iocost || !run->iocost_switch_ns)
+			return NAN;
+		return (double)run->iocost_switch_ns / 1e9;
+	default:
+		return NAN;
+	}
 }
 
 /* One seed's value of @m for @run (@ref, @alone: that seed's, or NULL). */
@@ -548,6 +690,12 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 	case IOS_RM_OTHERS_MAX_LAT:
 	case IOS_RM_SHARE_DEV:
 		return rp_measure_mq(m, run, ref, alone);
+	case IOS_RM_WIN_SHARE:		/* need the check: rp_measure_cgv2 */
+	case IOS_RM_WIN_MIBS:
+	case IOS_RM_WIN_REL:
+	case IOS_RM_WIN_MAX_BIN:
+	case IOS_RM_GROUP_ALONE:
+	case IOS_RM_IOCOST_SWITCH:
 	case IOS_RM_VERDICTS_DIFFER:	/* not per run: ios_repro_evaluate */
 	case IOS_RM_COUNT:
 		break;
@@ -747,7 +895,10 @@ static int rp_eval_on(const struct ios_repro_data *d, const struct ios_repro_exp
 
 		if (!ra || (c->ref && !rb))
 			return -EINVAL;
-		vals[s] = rp_measure(x, m, &a, rb ? &b : NULL, ral ? &al : NULL);
+		if (rp_is_cgv2(m))
+			vals[s] = rp_measure_cgv2(c, m, ra, rb, ral);
+		else
+			vals[s] = rp_measure(x, m, &a, rb ? &b : NULL, ral ? &al : NULL);
 		tmp[s] = vals[s];
 	}
 	*median = rp_median(tmp, d->nr_seeds);

@@ -115,7 +115,8 @@ static int rp_run_task(void *arg, size_t idx, ios_run_progress_fn prog, void *pr
 	 * the plot draws them (C1's 120 jobs become 2 lines) so what is kept
 	 * is small.
 	 */
-	cfg.record_series = !t->alone;
+	/* the cgroup v2 scenarios compare a group with the first job alone by its series */
+	cfg.record_series = !t->alone || t->s->x->kind == IOS_REPRO_CGV2;
 	ret = ios_repro_run(t->s->jf, &cfg, &t->s->cols[t->col], t->alone, prog, prog_arg,
 			    t->out, &t->err);
 	if (!ret && t->out->series && t->s->x->plot_by != IOS_PLOT_BY_JOB) {

@@ -237,6 +237,52 @@ static void mq_table_ios(struct ios_buf *out, const struct ios_repro_data *d)
 		     "of any job after the first.\n");
 }
 
+/*
+ * C1, C2 (cgroup v2): per column, each cgroup's share of the I/Os over the
+ * run, the aggregate rate and io.cost's monitor (the period switch, vrate
+ * at the end), medians over the seeds.
+ */
+static double mq_iocost_switch(const struct ios_repro_result *r)
+{
+	return r->has_iocost && r->iocost_switch_ns ? (double)r->iocost_switch_ns : NAN;
+}
+
+static double mq_vrate_end(const struct ios_repro_result *r)
+{
+	return r->has_iocost ? r->iocost_vrate_end : NAN;
+}
+
+static void mq_table_cgv2(struct ios_buf *out, const struct ios_repro_data *d)
+{
+	static const char *const hdr[] = {
+		"run", "I/Os per cgroup, seed 1 (share)", "aggregate MiB/s",
+		"io.cost period switch (s)", "vrate at the end (%)",
+	};
+
+	ios_rmd_header(out, hdr, IOS_ARRAY_SIZE(hdr), NULL);
+	for (size_t c = 0; c < d->nr_cols; c++) {
+		const struct ios_repro_result *r = &d->res[c * d->nr_seeds];
+		uint64_t all = 0;
+
+		ios_rmd_label(out, d->cols[c].label, false);
+		ios_buf_puts(out, " | ");
+		for (size_t g = 0; g < r->nr_groups; g++)
+			all += r->groups[g].ios;
+		for (size_t g = 0; g < r->nr_groups; g++)
+			ios_buf_printf(out, "%s%s %" PRIu64 " (%.1f %%)", g ? ", " : "",
+				       r->groups[g].path, r->groups[g].ios,
+				       all ? 100.0 * (double)r->groups[g].ios / (double)all : 0.0);
+		mq_num(out, mq_median(r, d->nr_seeds, mq_agg_mib), 1.0, 1, "");
+		mq_num(out, mq_median(r, d->nr_seeds, mq_iocost_switch), 1e9, 2, "");
+		mq_num(out, mq_median(r, d->nr_seeds, mq_vrate_end), 1.0, 1, "");
+		ios_buf_puts(out, " |\n");
+	}
+	ios_buf_puts(out, "\nMedians over the seeds, apart from the second column; \"-\": io.cost "
+		     "did not run, or its period never changed. The period switch is the end of "
+		     "the last period at the first parameter set's length (io.cost's monitor, "
+		     "`iosched.iocost`).\n");
+}
+
 /* M3, M4: our runs beside the base experiment's runs they are compared with */
 static void mq_vs_row(struct ios_buf *out, const struct ios_repro_data *d, const char *label)
 {
@@ -512,6 +558,8 @@ int ios_rmd_mq_experiment(struct ios_buf *out, const struct ios_repro_data *d,
 		mq_table_lat(out, d);
 	else if (x->kind == IOS_REPRO_MQ_IOS)
 		mq_table_ios(out, d);
+	else if (x->kind == IOS_REPRO_CGV2)
+		mq_table_cgv2(out, d);
 	else
 		mq_table_vs(out, d);
 	mq_counters(out, d);

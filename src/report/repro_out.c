@@ -655,6 +655,7 @@ static int ro_table(struct ios_buf *out, const struct ios_repro_data *d)
 	case IOS_REPRO_MQ_LAT:
 	case IOS_REPRO_MQ_IOS:
 	case IOS_REPRO_MQ_VS:
+	case IOS_REPRO_CGV2:
 		break;	/* their sections are repro_mq_out.c's */
 	}
 	return -EINVAL;
@@ -860,7 +861,7 @@ int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
 "`tests/sh/repro.sh` checks that this file and the plots in `repro/` are what the code\n"
 "produces now.\n");
 	for (size_t i = 0; i < n; i++) {
-		if (!d[i].exp->criteria_doc)
+		if (!d[i].exp->criteria_doc || d[i].exp->kind == IOS_REPRO_CGV2)
 			continue;
 		ios_buf_printf(out,
 "\nThe sections after the seed experiments are the blk-mq scenarios of issue 29 (today's\n"
@@ -868,6 +869,15 @@ int ios_repro_report_md(const struct ios_repro_data *d, size_t n, bool quick,
 "criteria were written before any run, in [`%s`](%s), and are evaluated\n"
 "here on simulated runs only, PASS, MISS or, for a criterion with a condition that does\n"
 "not hold, n/a.\n", d[i].exp->criteria_doc, ios_rmd_doc_link(d[i].exp->criteria_doc));
+		break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].exp->kind != IOS_REPRO_CGV2)
+			continue;
+		ios_buf_printf(out,
+"\nThe cgroup v2 scenarios (issue 30, C1 and C2) come after them, their criteria written\n"
+"before any run in [`%s`](%s) §10.\n", d[i].exp->criteria_doc,
+			       ios_rmd_doc_link(d[i].exp->criteria_doc));
 		break;
 	}
 	if (drives)

@@ -17,7 +17,7 @@
 struct rw_measure_info {
 	const char *name;		/* in the criterion: "finish spread" */
 	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT } unit;
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S } unit;
 };
 
 static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
@@ -49,6 +49,13 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 			       RW_PCT },
 	[IOS_RM_VERDICTS_DIFFER] = { NULL, "criteria with another verdict than on %s",
 				     RW_COUNT },
+	[IOS_RM_WIN_SHARE] = { "the group's share of the bytes in the window", NULL, RW_PCT },
+	[IOS_RM_WIN_MIBS] = { "the group's MiB/s in the window", NULL, RW_MIBS },
+	[IOS_RM_WIN_REL] = { NULL, "the group's bytes in the window / %s's", RW_TIMES },
+	[IOS_RM_WIN_MAX_BIN] = { "the group's largest series bucket in the window", NULL,
+				 RW_MIBS },
+	[IOS_RM_GROUP_ALONE] = { "the group's bytes / the first job's alone", NULL, RW_TIMES },
+	[IOS_RM_IOCOST_SWITCH] = { "io.cost's period length first changed at", NULL, RW_S },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */
@@ -73,6 +80,12 @@ static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, 
 		break;
 	case RW_COUNT:
 		snprintf(buf, len, "%.*f", extra, v);
+		break;
+	case RW_MIBS:
+		snprintf(buf, len, "%.*f MiB/s", 1 + extra, v);
+		break;
+	case RW_S:
+		snprintf(buf, len, "%.*f s", 2 + extra, v);
 		break;
 	}
 }
@@ -137,6 +150,17 @@ void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, 
 			 : c->ref ? c->ref : "?");
 	} else {
 		snprintf(name, sizeof(name), "%s", mi->name);
+	}
+	if (c->group || c->win_from_s > 0.0 || c->win_to_s > 0.0) {
+		/* the cgroup v2 scenarios' windows: whose, and when */
+		size_t l = strlen(name);
+
+		if (c->win_to_s > 0.0)
+			snprintf(name + l, sizeof(name) - l, " (%s, %g-%g s)",
+				 c->group ? c->group : "all jobs", c->win_from_s, c->win_to_s);
+		else
+			snprintf(name + l, sizeof(name) - l, " (%s, %g s to the end)",
+				 c->group ? c->group : "all jobs", c->win_from_s);
 	}
 	if (c->tol > 0.0) {
 		char ex[32];

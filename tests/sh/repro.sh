@@ -19,6 +19,10 @@
 #    same JSON with one worker and two; naming m4-b1 runs its base b1 too
 #    and writes the verdict comparison. The full report's M sections add
 #    about 23 s of CPU to the comparison above (measured 6 December 2026).
+#  - The cgroup v2 scenarios (v2-c1, v2-c2, after them): v2-c2 --quick
+#    writes its section with C2.1's rows from the per-cgroup windows. The
+#    full report's v2 sections add about 98 s of CPU (v2-c1's ten 40 s
+#    runs at ~270k IOPS are most of it; measured 6 December 2026).
 BIN=${IOSCHED_BIN:-./iosched}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -62,6 +66,13 @@ grep -q '^M4.1: every distinct criterion of `b1` on `noop` and on `none:lab.fs=e
 	fail "no verdict comparison table"
 grep -q '^m4-b1 kyber:lab.fs=ext3 .* \(PASS\|MISS\) ' "$tmp/smq" || { cat "$tmp/smq"; fail "m4-b1 summary"; }
 [ -s "$tmp/mq/repro/m4-b1.svg" ] || fail "no m4-b1 plot"
+
+# the cgroup v2 scenarios (docs/cgroup-v2-plan.md §10): v2-c2, one seed
+"$BIN" repro --quick --output-dir "$tmp/cg" v2-c2 >"$tmp/scg" || fail "repro v2-c2"
+grep -q '^## C2 (cgroup v2): ' "$tmp/cg/REPRODUCTION.md" || fail "no C2 section"
+grep -q '^| C2.1 | `none:cgroup.lim.io.max=rbps=20971520` | .* | \*\*PASS\*\* |$' "$tmp/cg/REPRODUCTION.md" ||
+	{ grep '^| C2' "$tmp/cg/REPRODUCTION.md"; fail "C2.1 row"; }
+grep -q '^v2-c2 .* 20.0 MiB/s' "$tmp/scg" || { cat "$tmp/scg"; fail "v2-c2 summary"; }
 
 if [ "${BUILD:-build}" != build ]; then
 	"$BIN" repro --quick --output-dir "$tmp/quick" a2 c1 >/dev/null || fail "repro --quick"
