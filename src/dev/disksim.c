@@ -19,7 +19,10 @@
  *   bus per sector          Bulk sector transfer time
  *   cache                   Number of buffer segments x Segment size,
  *                           Enable caching in buffer, Buffer continuous
- *                           read, Maximum read-ahead, Fast write level
+ *                           read, Minimum/Maximum read-ahead, Read-ahead
+ *                           over requested, Read-ahead on idle hit, Stop
+ *                           prefetch in sector (DiskSim's rules, hdd.c),
+ *                           Fast write level
  *   queue                   Max queue length; Scheduling policy 1 = FCFS,
  *                           any other = SATF (noted)
  *
@@ -183,16 +186,19 @@ static int dsk_configure(struct dsk_dev *d, struct ios_err *e)
 	if (h->cache_bytes && seg < 8)
 		return IOS_ERR(e, -EINVAL, "%s (%s): Segment size (in blks) = %llu: the hdd model needs segments of 8 blocks or more",
 			       s->path, s->name, (unsigned long long)seg);
-	h->read_ahead = h->read_cache && s->continuous_read && ra;
-	if (ra > seg)
+	/*
+	 * Read-ahead follows DiskSim's rules for Buffer continuous read and
+	 * its companions (the geometry's contread .. stop_in_sector, applied
+	 * in src/dev/hdd.c); read_ahead is their on/off switch and
+	 * read_ahead_max what `iosched list` shows.
+	 */
+	h->read_ahead = h->read_cache && s->continuous_read;
+	if (ra > seg || !ra)
 		ra = seg;
 	h->read_ahead_max_bytes = ra * IOS_SECTOR_SIZE;
-	if (h->read_ahead && s->continuous_read != 3) {
-		snprintf(note, sizeof(note), "Buffer continuous read = %d: approximated by reading ahead up to Maximum read-ahead past the host's furthest read (scheme 3)",
-			 s->continuous_read);
-		if (ios_disksim_note(s, note, e))
-			return -ENOMEM;
-	}
+	if (s->ra_over_requested < 0 &&
+	    ios_disksim_note(s, "Read-ahead over requested = -1: not modelled (the request's data stays in the segment; read-ahead counts from the request's end)", e))
+		return -ENOMEM;
 	h->write_cache = s->fast_write > 0 && h->cache_bytes;
 	if (s->fast_write == 1 && ios_disksim_note(s, "Fast write level = 1: treated as 2 (every write may be cached)", e))
 		return -ENOMEM;
@@ -308,11 +314,12 @@ static int dsk_describe(struct dsk_dev *d, struct ios_buf *b)
 	ios_buf_printf(b, "    overheads: read miss %.3f ms, read hit %.3f ms, write %.3f ms; bus %.4f ms per sector\n",
 		       (double)h->cmd_overhead_ns / 1e6, (double)h->hit_overhead_ns / 1e6,
 		       (double)g->write_overhead_ns / 1e6, (double)g->bus_sector_ns[IOS_READ] / 1e6);
-	ios_buf_printf(b, "    buffer: %d segment(s) of %d blocks, read cache %s, read-ahead %s (up to %llu blocks), write cache %s\n",
+	ios_buf_printf(b, "    buffer: %d segment(s) of %d blocks, read cache %s, read-ahead %s, write cache %s\n",
 		       s->nr_segments, s->segment_blks, h->read_cache ? "on" : "off",
-		       h->read_ahead ? "on" : "off",
-		       (unsigned long long)(h->read_ahead_max_bytes / IOS_SECTOR_SIZE),
-		       h->write_cache ? "on" : "off");
+		       h->read_ahead ? "on" : "off", h->write_cache ? "on" : "off");
+	ios_buf_printf(b, "    read-ahead: continuous read %d, min %llu max %llu blocks, over requested %d, on idle hit %d, stop in sector %d\n",
+		       g->contread, (unsigned long long)g->min_ra, (unsigned long long)g->max_ra,
+		       s->ra_over_requested, g->ra_idle_hit, g->stop_in_sector);
 	ios_buf_printf(b, "    queue: %d command(s), %s (DiskSim scheduling policy %d); sparing scheme %d (range %u)\n",
 		       h->queue_depth, h->ncq_policy ? "satf" : "fcfs", s->sched_policy, s->sparing,
 		       s->rangesize);

@@ -754,14 +754,14 @@ static const struct dsk_rule dsk_disk_rules[] = {
 	{ "Low (write) water mark", DSK_USE_NOTE, 0, 0, "no write watermark: a write's bus transfer overlaps the media" },
 	{ "High (read) water mark", DSK_USE_DBL, DS(read_water), 0, NULL },
 	{ "Set watermark by reqsize", DSK_USE_INT, DS(reqwater), 0, NULL },
-	{ "Minimum read-ahead (blks)", DSK_USE_NOTE, 0, 0, "read-ahead stops at the next command" },
-	{ "Read-ahead over requested", DSK_USE_NOTE, 0, 0, "read-ahead counts from the host's furthest read" },
-	{ "Read-ahead on idle hit", DSK_USE_NOTE, 0, 0, "read-ahead resumes whenever the mechanism is idle" },
+	{ "Minimum read-ahead (blks)", DSK_USE_INT, DS(min_read_ahead), 0, NULL },
+	{ "Read-ahead over requested", DSK_USE_INT, DS(ra_over_requested), 0, NULL },
+	{ "Read-ahead on idle hit", DSK_USE_INT, DS(ra_idle_hit), 0, NULL },
 	{ "Read any free blocks", DSK_USE_NOTE, 0, 1, "the model always keeps the sectors passed on the track" },
 	{ "Immediate buffer read", DSK_USE_NOTE, 0, 0, "no immediate buffer reads" },
 	{ "Immediate buffer write", DSK_USE_NOTE, 0, 0, "no immediate buffer writes" },
 	{ "Combine seq writes", DSK_USE_NOTE, 0, 1, "sequential cached writes are always combined" },
-	{ "Stop prefetch in sector", DSK_USE_NOTE, 0, 0, "read-ahead stops at the next whole sector" },
+	{ "Stop prefetch in sector", DSK_USE_INT, DS(stop_in_sector), 0, NULL },
 	{ "Disconnect write if seek", DSK_USE_NOTE, 0, 0, "no SCSI disconnect model" },
 	{ "Write hit stop prefetch", DSK_USE_NOTE, 0, 1, "a write always stops read-ahead" },
 	{ "Read directly to buffer", DSK_USE_NOTE, 0, 1, "media reads always go to a buffer segment" },
@@ -1251,6 +1251,10 @@ static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_dis
 	snprintf(s->name, sizeof(s->name), "%s", d->name);
 	s->max_queue = 1;
 	s->sched_policy = 1;
+	/* read-ahead rules a spec leaves out: what the model did before it had them */
+	s->ra_over_requested = 1;
+	s->ra_idle_hit = 1;
+	s->stop_in_sector = 1;
 	s->read_hit_aw_ms = s->read_miss_aw_ms = s->write_miss_ar_ms = NAN;
 	s->write_hit_ar_ms = s->write_hit_aw_ms = NAN;
 	if ((ret = dsk_apply(d, dsk_disk_rules, s, e)))
@@ -1278,6 +1282,13 @@ static int dsk_disk(struct dsk_ctx *c, const struct dsk_block *d, struct ios_dis
 	if (s->nr_segments < 0 || s->nr_segments > 1024 || s->segment_blks < 0 ||
 	    s->max_read_ahead < 0 || s->max_queue < 1 || s->max_queue > 256)
 		return IOS_ERR(e, -ERANGE, "%s:%d: %s: buffer segments (0..1024), segment size, read-ahead (>= 0) or queue length (1..256) out of range",
+			       d->file, d->line, d->name);
+	/* DiskSim's ranges (src/modules/disk.modspec): 0..4, 0..segment size, -1..1, 0..1 */
+	if (s->continuous_read < 0 || s->continuous_read > 4 || s->min_read_ahead < 0 ||
+	    s->min_read_ahead > s->segment_blks || s->ra_over_requested < -1 ||
+	    s->ra_over_requested > 1 || s->ra_idle_hit < 0 || s->ra_idle_hit > 1 ||
+	    s->stop_in_sector < 0 || s->stop_in_sector > 1)
+		return IOS_ERR(e, -ERANGE, "%s:%d: %s: Buffer continuous read (0..4), Minimum read-ahead (0..Segment size), Read-ahead over requested (-1..1), Read-ahead on idle hit or Stop prefetch in sector (0..1) out of range",
 			       d->file, d->line, d->name);
 	if ((ret = dsk_need(d, "Model", &p, e)))
 		return ret;

@@ -72,6 +72,12 @@ struct ios_disksim_spec {
 	double read_complete_ms, write_complete_ms;	/* Read/Write completion overhead */
 	int nr_segments, segment_blks, max_read_ahead, enable_cache, continuous_read;
 	int fast_write, max_queue, sched_policy;
+	/*
+	 * Read-ahead rules (DiskSim 4.0 names): Minimum read-ahead (blks),
+	 * Read-ahead over requested (-1..1), Read-ahead on idle hit, Stop
+	 * prefetch in sector (0/1; a spec that leaves one out gets 1).
+	 */
+	int min_read_ahead, ra_over_requested, ra_idle_hit, stop_in_sector;
 	char **notes;			/* parameters not honoured, one line each */
 	size_t nr_notes;
 	char *path;			/* the file loaded */

@@ -352,9 +352,25 @@ static void hdd_ra_checkpoint(struct hdd *h, uint64_t t)
 	hdd_seg_trim(h, h->ra.seg);
 }
 
-static void hdd_ra_raise_target(struct hdd *h, uint64_t hwm)
+/* Read-ahead's goal after [@a, @b): the profiles' rule or DiskSim's (hdd_geom.c) */
+static uint64_t hdd_ra_goal(const struct hdd *h, const struct hdd_seg *s, uint64_t a, uint64_t b)
 {
-	uint64_t t = hdd_min(h->dev.nr_sectors, hwm + h->ra_max);
+	if (!h->geom)
+		return hdd_min(h->dev.nr_sectors, s->hwm + h->ra_max);
+	return ios_hdd_geom_ra_goal(h->geom, h->seg_cap, s->start, a, b);
+}
+
+/* Where read-ahead must stop on the way to @goal (ios_hdd_geom_ra_cap). */
+static uint64_t hdd_ra_cap(const struct hdd *h, uint64_t goal)
+{
+	if (!h->geom || !h->ra.lba0)
+		return goal;
+	return hdd_min(goal, ios_hdd_geom_ra_cap(h->geom, h->ra.lba0 - 1, goal));
+}
+
+static void hdd_ra_raise_target(struct hdd *h, uint64_t goal)
+{
+	uint64_t t = hdd_ra_cap(h, goal);
 
 	if (t > h->ra.target)
 		h->ra.target = t;
@@ -394,6 +410,28 @@ static void hdd_ra_stop(struct hdd *h, uint64_t t)
 	h->mech = HDD_IDLE;
 }
 
+/*
+ * When read-ahead wanted off the mechanism at @t lets go: with Stop prefetch
+ * in sector = 0 once the sector under the head is read (DiskSim's
+ * disk_buffer_stopable_access, src/disksim_diskctlr.c), otherwise at @t.
+ */
+static uint64_t hdd_ra_stop_at(const struct hdd *h, uint64_t t)
+{
+	uint64_t done, last, end, one;
+	struct hdd_loc l;
+
+	if (!h->geom || h->geom->stop_in_sector || t >= h->ra.end_t || h->ra.target <= h->ra.lba0)
+		return t;
+	last = hdd_walk(h, h->ra.lba0, h->ra.target - h->ra.lba0, h->ra.t0, h->ra.cont, t, &done);
+	if (h->ra.lba0 + done >= h->ra.target)
+		return t;
+	end = hdd_walk(h, h->ra.lba0 + done, 1, done ? last : h->ra.t0, done ? true : h->ra.cont,
+		       HDD_TIME_MAX, &one);
+	hdd_locate(h, h->ra.lba0 + done, &l);
+	/* between sectors (waiting or switching heads) it stops at once */
+	return end - hdd_xfer_ns(h, 1, l.spt) < t ? end : t;
+}
+
 static bool hdd_ra_resumable(const struct hdd *h)
 {
 	return h->mech == HDD_IDLE && h->ra.valid && h->ra.target > h->ra.lba0;
@@ -418,8 +456,8 @@ static struct hdd_seg *hdd_seg_victim(struct hdd *h)
 	return best;
 }
 
-/* A media read of [a, b) finished at @t: keep its data and read on. */
-static void hdd_seg_fill(struct hdd *h, uint64_t a, uint64_t b, uint64_t t)
+/* A media read of [a, b) (the request [rq_a, b)) finished at @t: keep it, read on. */
+static void hdd_seg_fill(struct hdd *h, uint64_t a, uint64_t rq_a, uint64_t b, uint64_t t)
 {
 	struct hdd_seg *s = NULL;
 
@@ -450,7 +488,14 @@ static void hdd_seg_fill(struct hdd *h, uint64_t a, uint64_t b, uint64_t t)
 	h->ra.cont = true;
 	h->ra.must = 0;
 	h->ra.target = b;
-	hdd_ra_raise_target(h, s->hwm);
+	hdd_ra_raise_target(h, hdd_ra_goal(h, s, rq_a, b));
+	/*
+	 * Minimum read-ahead: DiskSim's disk_buffer_stopable_access keeps the
+	 * mechanism on the read-ahead until that many sectors past the
+	 * request are in, whatever arrives.
+	 */
+	if (h->geom && h->geom->min_ra)
+		h->ra.must = hdd_min(h->ra.target, b + h->geom->min_ra);
 }
 
 /* ---- write cache ---- */
@@ -760,7 +805,7 @@ static void hdd_finish_op(struct hdd *h, uint64_t t)
 		h->mech_rq = NULL;
 		h->mech = HDD_IDLE;
 		if (rq->dir == IOS_READ && h->nr_segs)
-			hdd_seg_fill(h, h->mech_fill, ios_rq_end(rq), t);
+			hdd_seg_fill(h, h->mech_fill, rq->sector, ios_rq_end(rq), t);
 		h->head_lba = ios_rq_end(rq);
 		h->head_t = t;
 		h->last_host_t = hdd_max(h->last_host_t, rq->dev_ns);
@@ -850,7 +895,7 @@ static uint64_t hdd_next_internal(const struct hdd *h)
 			want = h->wc_catch_up ? h->now
 					      : hdd_max(h->now, h->last_host_t + h->destage_delay_ns);
 		if (want != HDD_TIME_MAX)
-			return hdd_min(h->ra.end_t, hdd_max(want, h->ra.must_t));
+			return hdd_min(h->ra.end_t, hdd_ra_stop_at(h, hdd_max(want, h->ra.must_t)));
 		return h->ra.end_t;
 	}
 	case HDD_IDLE:
@@ -923,10 +968,17 @@ static void hdd_hit(struct hdd *h, struct ios_request *rq, struct hdd_seg *s, ui
 			      ready + hdd_bus_ns(h, hdd_min(rq->nr_sectors, 8), IOS_READ));
 	s->lru = ++h->lru_clock;
 	s->hwm = hdd_max(s->hwm, ios_rq_end(rq));
-	if (h->ra.valid && h->ra.seg == s) {
+	/*
+	 * A hit raises the read-ahead's goal. DiskSim's disk_check_hda_pending
+	 * (src/disksim_diskctlr.c) starts a read-ahead that has stopped again
+	 * on a full hit only with Read-ahead on idle hit; one still running
+	 * goes on to the new goal either way.
+	 */
+	if (h->ra.valid && h->ra.seg == s &&
+	    (hdd_ra_streaming(h) || !h->geom || h->geom->ra_idle_hit)) {
 		uint64_t old = h->ra.target;
 
-		hdd_ra_raise_target(h, s->hwm);
+		hdd_ra_raise_target(h, hdd_ra_goal(h, s, rq->sector, ios_rq_end(rq)));
 		if (hdd_ra_streaming(h) && h->ra.target != old)
 			hdd_ra_retime(h);
 	}
@@ -954,6 +1006,9 @@ static uint64_t hdd_ra_future(struct hdd *h, uint64_t a, uint64_t b, uint64_t no
 	 */
 	if (a < s->start || a > h->ra.lba0 + h->seg_cap || b > h->dev.nr_sectors ||
 	    b <= h->ra.lba0)
+		return HDD_TIME_MAX;
+	/* a DiskSim drive's read-ahead never goes past its goal (hdd_ra_goal, hdd_ra_cap) */
+	if (h->geom && b > hdd_ra_cap(h, hdd_max(h->ra.target, hdd_ra_goal(h, s, a, b))))
 		return HDD_TIME_MAX;
 	if (h->mech == HDD_IDLE) {
 		/* paused: it would pick up again right now */

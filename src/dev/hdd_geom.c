@@ -221,6 +221,15 @@ int ios_hdd_geom_build(struct ios_hdd_geom *g, const struct ios_disksim_spec *s,
 	g->complete_ns[IOS_READ] = (uint64_t)llround(s->read_complete_ms * 1e6);
 	g->complete_ns[IOS_WRITE] = (uint64_t)llround(s->write_complete_ms * 1e6);
 	g->read_hit_aw_ns = (uint64_t)llround(s->read_hit_aw_ms * 1e6);
+	/* disk_postpass_perdisk: no read-ahead means no minimum or maximum, and max >= min */
+	g->contread = s->continuous_read;
+	g->min_ra = g->contread ? (uint64_t)s->min_read_ahead : 0;
+	g->max_ra = g->contread ? (uint64_t)s->max_read_ahead : 0;
+	if (g->max_ra < g->min_ra)
+		g->max_ra = g->min_ra;
+	g->ra_over_req = s->ra_over_requested != 0;
+	g->ra_idle_hit = s->ra_idle_hit != 0;
+	g->stop_in_sector = s->stop_in_sector != 0;
 	return 0;
 }
 
@@ -315,6 +324,91 @@ void ios_hdd_geom_locate(const struct ios_hdd_geom *g, uint64_t lba, struct hdd_
 		l->cylchg = pcyl != l->cyl;
 		l->tstart = l->cylchg || ptrack % g->heads != head;
 	}
+}
+
+/* Do @a and @b lie on one track (with @cyl: one cylinder)? */
+static bool geom_same_track(const struct ios_hdd_geom *g, uint64_t a, uint64_t b, bool cyl)
+{
+	struct hdd_loc la, lb;
+
+	ios_hdd_geom_locate(g, a, &la);
+	ios_hdd_geom_locate(g, b, &lb);
+	return la.cyl == lb.cyl && (cyl || la.head == lb.head);
+}
+
+/* The first LBA past the track (with @cyl: the cylinder) that holds @lba. */
+static uint64_t geom_track_end(const struct ios_hdd_geom *g, uint64_t lba, bool cyl)
+{
+	struct hdd_loc l;
+	uint64_t lo = lba + 1, hi;
+
+	/* a track holds at most spt LBAs, a cylinder heads x spt */
+	ios_hdd_geom_locate(g, lba, &l);
+	hi = geom_min(g->nr_sectors, lba + (uint64_t)l.spt * (cyl ? (uint64_t)g->heads : 1));
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (geom_same_track(g, lba, mid, cyl))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * DiskSim 4.0's disk_buffer_get_max_readahead (src/disksim_diskcache.c)
+ * by Buffer continuous read: 0 nothing; 4 (DEC's scheme) to the end of the
+ * track holding @b, one track further when the segment (from @seg_start)
+ * began on an earlier track; 1, 2 and 3 Maximum read-ahead past @b, or
+ * without one a segment past @b, or with Read-ahead over requested = 0 a
+ * segment from @a (the request's own data is not overwritten; Minimum
+ * read-ahead when the request leaves less than that).
+ */
+uint64_t ios_hdd_geom_ra_goal(const struct ios_hdd_geom *g, uint64_t seg, uint64_t seg_start,
+			      uint64_t a, uint64_t b)
+{
+	uint64_t goal, n = b - a;
+	struct hdd_loc l;
+
+	if (b >= g->nr_sectors)
+		return g->nr_sectors;
+	switch (g->contread) {
+	case 0:
+		goal = b;
+		break;
+	case 4:
+		goal = geom_track_end(g, b, false);
+		if (!geom_same_track(g, seg_start, b, false)) {
+			ios_hdd_geom_locate(g, a, &l);
+			goal += l.spt;
+		}
+		break;
+	default:
+		if (g->max_ra)
+			goal = b + g->max_ra;
+		else if (g->ra_over_req)
+			goal = b + seg;
+		else if (n >= seg || seg - n < g->min_ra)
+			goal = b + g->min_ra;
+		else
+			goal = a + seg;
+		break;
+	}
+	return geom_min(g->nr_sectors, goal);
+}
+
+/*
+ * DiskSim's disk_initiate_seek (src/disksim_diskctlr.c) ends a background
+ * read that needs a head switch or seek with Buffer continuous read = 1,
+ * one that needs a seek with 2: read-ahead goes no further than the track
+ * (cylinder) of @last, the last sector read.
+ */
+uint64_t ios_hdd_geom_ra_cap(const struct ios_hdd_geom *g, uint64_t last, uint64_t goal)
+{
+	if (g->contread == 1 || g->contread == 2)
+		return geom_min(goal, geom_track_end(g, last, g->contread == 2));
+	return goal;
 }
 
 uint64_t ios_hdd_geom_seek_ns(const struct ios_hdd_geom *g, uint32_t d, bool write)

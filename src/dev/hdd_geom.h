@@ -85,6 +85,17 @@ struct ios_hdd_geom {
 	 * disk_request_complete sends the completion up after it).
 	 */
 	uint64_t complete_ns[2];			/* by IOS_READ, IOS_WRITE */
+	/*
+	 * DiskSim 4.0's read-ahead rules (src/dev/hdd.c applies them):
+	 * Buffer continuous read (0 none, 1 to the track's end, 2 to the
+	 * cylinder's end, 3 to the segment's or Maximum read-ahead, 4 DEC's
+	 * one track ahead), Minimum/Maximum read-ahead (blks) as
+	 * disk_postpass_perdisk (src/disksim_disk.c) leaves them, Read-ahead
+	 * over requested, Read-ahead on idle hit, Stop prefetch in sector.
+	 */
+	int contread;
+	uint64_t min_ra, max_ra;
+	bool ra_over_req, ra_idle_hit, stop_in_sector;
 };
 
 /* Build from a parsed spec; 0 or -errno with @e naming the spec's file. */
@@ -97,6 +108,12 @@ void ios_hdd_geom_locate(const struct ios_hdd_geom *g, uint64_t lba, struct hdd_
 
 /* The seek of @d cylinders from the table (+ the settle for a write), >= 0. */
 uint64_t ios_hdd_geom_seek_ns(const struct ios_hdd_geom *g, uint32_t d, bool write);
+
+/* How far read-ahead may go after a read of [@a, @b) (DiskSim's rules). */
+uint64_t ios_hdd_geom_ra_goal(const struct ios_hdd_geom *g, uint64_t seg, uint64_t seg_start,
+			      uint64_t a, uint64_t b);
+/* Where read-ahead must stop on the way to @goal, @last being the last sector read. */
+uint64_t ios_hdd_geom_ra_cap(const struct ios_hdd_geom *g, uint64_t last, uint64_t goal);
 
 /* Fill the hdd's zone array from @g (zone rates, counters). */
 int ios_hdd_geom_zones(struct hdd *h, struct ios_err *e);

@@ -16,6 +16,8 @@
  * read.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "harness.h"
 #include "dev_rig.h"
 #include "dev/hdd.h"
@@ -306,8 +308,356 @@ static int test_hp_device_timing(void)
 	return T_PASS;
 }
 
+/* ---- DiskSim 4.0's read-ahead rules (src/dev/hdd.c) ---- */
+
+/*
+ * A copy of drive @drive's spec in a fresh directory under /tmp, its
+ * .diskspecs with the line holding @from replaced by @to (NULL: as is),
+ * and the one holding @from2 by @to2 (NULL: none). Returns the .parv's
+ * path (static) or NULL.
+ */
+static const char *spec_copy2(const char *drive, const char *const files[], const char *from,
+			      const char *to, const char *from2, const char *to2)
+{
+	static char dir[64], parv[128];
+	char path[256], line[512];
+
+	snprintf(dir, sizeof(dir), "/tmp/iosched-ra-XXXXXX");
+	if (!mkdtemp(dir))
+		return NULL;
+	for (size_t i = 0; files[i]; i++) {
+		FILE *in, *out;
+
+		snprintf(path, sizeof(path), DATA "%s", files[i]);
+		in = fopen(path, "r");
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		out = fopen(path, "w");
+		if (!in || !out) {
+			if (in)
+				fclose(in);
+			if (out)
+				fclose(out);
+			return NULL;
+		}
+		while (fgets(line, sizeof(line), in)) {
+			if (from && strstr(line, from))
+				fprintf(out, "   %s,\n", to);
+			else if (from2 && strstr(line, from2))
+				fprintf(out, "   %s,\n", to2);
+			else
+				fputs(line, out);
+		}
+		fclose(in);
+		fclose(out);
+	}
+	snprintf(parv, sizeof(parv), "%s/%s.parv", dir, drive);
+	return parv;
+}
+
+static const char *spec_copy(const char *drive, const char *const files[], const char *from,
+			     const char *to)
+{
+	return spec_copy2(drive, files, from, to, NULL, NULL);
+}
+
+static void spec_rm(const char *parv, const char *const files[])
+{
+	char path[256];
+	const char *slash = strrchr(parv, '/');
+	int n = (int)(slash - parv);
+
+	for (size_t i = 0; files[i]; i++) {
+		snprintf(path, sizeof(path), "%.*s/%s", n, parv, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%.*s", n, parv);
+	rmdir(path);
+}
+
+static const char *const rz26_files[] = { "dec_rz26.parv", "dec_rz26.diskspecs",
+	"dec_rz26_validate.model", "dec_rz26_validate.seek", NULL };
+static const char *const barracuda_files[] = { "barracuda.parv", "barracuda.diskspecs",
+	"barracuda.model", "barracuda.seek", NULL };
+
+/* A read hit's time after a read on @g: overhead, the bus, completion. */
+static uint64_t hit_ns(const struct ios_disksim_spec *s, const struct ios_hdd_geom *g, uint64_t n)
+{
+	return (uint64_t)llround(s->read_hit_ms * 1e6) + n * g->bus_sector_ns[IOS_READ] +
+	       g->complete_ns[IOS_READ];
+}
+
+#define GAP 100000000ULL	/* 100 ms: any read-ahead is over */
+
+/*
+ * Is [@a, @a + 8) a hit after a read of [0, 8) at 0 and, with @far, a
+ * read of LBN 1000000 @far ns after that read completed?
+ */
+static int probe(struct ios_dev *dev, const struct ios_disksim_spec *s,
+		 const struct ios_hdd_geom *g, uint64_t a, uint64_t far, bool *hit)
+{
+	uint64_t t = 0, l;
+
+	dev->type->ops.reset(dev);
+	l = cmd(dev, IOS_READ, 0, 8, t);
+	T_ASSERT(l);
+	t += l;
+	if (far) {
+		t += far;
+		l = cmd(dev, IOS_READ, 1000000, 8, t);
+		T_ASSERT(l);
+		t += l;
+	}
+	t += GAP;
+	l = cmd(dev, IOS_READ, a, 8, t);
+	T_ASSERT(l);
+	*hit = l == hit_ns(s, g, 8);
+	return T_PASS;
+}
+
+/*
+ * Buffer continuous read 1 (the RZ26): read-ahead ends at the track's end
+ * (57 LBNs a track, 58 sectors less a spare), though Maximum read-ahead
+ * (57) would go on; 2: at the cylinder's end; 0: none at all.
+ */
+static int test_ra_schemes_track_cylinder(void)
+{
+	static const struct { const char *to; uint64_t a; bool hit; } c[] = {
+		{ NULL, 40, true }, { NULL, 57, false },
+		{ "Buffer continuous read = 2", 40, true }, { "Buffer continuous read = 2", 57, true },
+		{ "Buffer continuous read = 0", 8, false },
+	};
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+
+	if (load(DATA "dec_rz26.parv", &s, &g))
+		return T_FAIL;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const char *parv = spec_copy("dec_rz26", rz26_files, c[i].to ? "Buffer continuous read" : NULL, c[i].to);
+		char name[160];
+		struct ios_dev *dev;
+		bool hit;
+
+		T_ASSERT(parv);
+		snprintf(name, sizeof(name), "disksim:%s", parv);
+		dev = dev_new(name, NULL);
+		T_ASSERT(dev);
+		if (probe(dev, &s, &g, c[i].a, 0, &hit))
+			return T_FAIL;
+		T_ASSERT_MSG(hit == c[i].hit, "%s: [%llu, +8) %s", c[i].to ? c[i].to : "scheme 1",
+			     (unsigned long long)c[i].a, hit ? "hit" : "missed");
+		ios_dev_destroy(dev);
+		spec_rm(parv, rz26_files);
+	}
+	unload(&s, &g);
+	return T_PASS;
+}
+
+/*
+ * Buffer continuous read 4 (the Atlas III, 256 LBNs a track in zone 0,
+ * 64-block segments): read-ahead goes to the end of the track holding the
+ * sector after the request, past Maximum read-ahead (64), one track
+ * further when the segment began on an earlier track.
+ */
+static int test_ra_scheme_dec(void)
+{
+	struct ios_dev *dev = dev_new("disksim:" DATA "atlas_III.parv", NULL);
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+	uint64_t l, t;
+
+	T_ASSERT(dev);
+	if (load(DATA "atlas_III.parv", &s, &g))
+		return T_FAIL;
+	l = cmd(dev, IOS_READ, 0, 8, 0);
+	t = l + GAP;
+	l = cmd(dev, IOS_READ, 248, 8, t);
+	T_ASSERT_U64_EQ(l, hit_ns(&s, &g, 8));
+	t += l + GAP;
+	l = cmd(dev, IOS_READ, 256, 8, t);
+	T_ASSERT_MSG(l > hit_ns(&s, &g, 8), "the next track hit: %llu ns", (unsigned long long)l);
+	/* a miss from track 0 into track 1: to the end of track 2 */
+	dev->type->ops.reset(dev);
+	l = cmd(dev, IOS_READ, 200, 64, 0);
+	t = l + GAP;
+	l = cmd(dev, IOS_READ, 760, 8, t);
+	T_ASSERT_U64_EQ(l, hit_ns(&s, &g, 8));
+	unload(&s, &g);
+	ios_dev_destroy(dev);
+	return T_PASS;
+}
+
+/*
+ * Read-ahead on idle hit = 0 (the Barracuda: scheme 3, Maximum read-ahead
+ * 281): a hit once read-ahead has stopped does not start it again, so the
+ * data past it is a miss; with 1 the hit starts it and that data is in.
+ */
+static int test_ra_idle_hit(void)
+{
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+
+	if (load(DATA "barracuda.parv", &s, &g))
+		return T_FAIL;
+	for (int idle = 0; idle <= 1; idle++) {
+		const char *parv = spec_copy("barracuda", barracuda_files, "Read-ahead on idle hit",
+					     idle ? "Read-ahead on idle hit = 1" : "Read-ahead on idle hit = 0");
+		char name[160];
+		struct ios_dev *dev;
+		uint64_t l, t;
+
+		T_ASSERT(parv);
+		snprintf(name, sizeof(name), "disksim:%s", parv);
+		dev = dev_new(name, NULL);
+		T_ASSERT(dev);
+		l = cmd(dev, IOS_READ, 0, 8, 0);
+		t = l + GAP;
+		l = cmd(dev, IOS_READ, 281, 8, t);	/* the read-ahead's last sectors: a hit */
+		T_ASSERT_U64_EQ(l, hit_ns(&s, &g, 8));
+		t += l + GAP;
+		l = cmd(dev, IOS_READ, 289, 8, t);
+		T_ASSERT_MSG((l == hit_ns(&s, &g, 8)) == idle, "idle hit %d: %llu ns", idle,
+			     (unsigned long long)l);
+		ios_dev_destroy(dev);
+		spec_rm(parv, barracuda_files);
+	}
+	unload(&s, &g);
+	return T_PASS;
+}
+
+/*
+ * Minimum read-ahead: a read arriving as soon as the first completes
+ * takes the mechanism at once with 0 (the Barracuda's), so sectors 100..
+ * are never read ahead; with 120 the read-ahead reaches them first.
+ */
+static int test_ra_minimum(void)
+{
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+
+	if (load(DATA "barracuda.parv", &s, &g))
+		return T_FAIL;
+	for (int min = 0; min <= 1; min++) {
+		const char *parv = spec_copy("barracuda", barracuda_files, "Minimum read-ahead",
+					     min ? "Minimum read-ahead (blks) = 120" : "Minimum read-ahead (blks) = 0");
+		char name[160];
+		struct ios_dev *dev;
+		bool hit;
+
+		T_ASSERT(parv);
+		snprintf(name, sizeof(name), "disksim:%s", parv);
+		dev = dev_new(name, NULL);
+		T_ASSERT(dev);
+		if (probe(dev, &s, &g, 100, 1, &hit))
+			return T_FAIL;
+		T_ASSERT_MSG(hit == min, "minimum %d: [100, +8) %s", min ? 120 : 0, hit ? "hit" : "missed");
+		ios_dev_destroy(dev);
+		spec_rm(parv, barracuda_files);
+	}
+	unload(&s, &g);
+	return T_PASS;
+}
+
+/*
+ * Without a Maximum read-ahead (0), scheme 3 reads a segment (281 blocks)
+ * past the request with Read-ahead over requested = 1, but a segment from
+ * the request's start with 0 (the request's own data is kept).
+ */
+static int test_ra_over_requested(void)
+{
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+
+	if (load(DATA "barracuda.parv", &s, &g))
+		return T_FAIL;
+	for (int over = 0; over <= 1; over++) {
+		const char *parv = spec_copy2("barracuda", barracuda_files, "Maximum read-ahead",
+					      "Maximum read-ahead (blks) = 0", "Read-ahead over requested",
+					      over ? "Read-ahead over requested = 1" : "Read-ahead over requested = 0");
+		char name[160];
+		struct ios_dev *dev;
+		bool hit;
+
+		T_ASSERT(parv);
+		snprintf(name, sizeof(name), "disksim:%s", parv);
+		dev = dev_new(name, NULL);
+		T_ASSERT(dev);
+		if (probe(dev, &s, &g, 273, 0, &hit))
+			return T_FAIL;
+		T_ASSERT_MSG(hit, "over requested %d: [273, +8) missed", over);
+		if (probe(dev, &s, &g, 281, 0, &hit))
+			return T_FAIL;
+		T_ASSERT_MSG(hit == over, "over requested %d: [281, +8) %s", over, hit ? "hit" : "missed");
+		ios_dev_destroy(dev);
+		spec_rm(parv, barracuda_files);
+	}
+	unload(&s, &g);
+	return T_PASS;
+}
+
+/* The first LBN the read-ahead did not reach when the far read took the mechanism. */
+static int ra_reach(struct ios_dev *dev, const struct ios_disksim_spec *s,
+		    const struct ios_hdd_geom *g, uint64_t far, uint64_t *end)
+{
+	uint64_t lo = 8, hi = 289;	/* [0, lo) in; hi beyond */
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		bool hit;
+
+		if (probe(dev, s, g, mid + 1 - 8 < 8 ? 0 : mid + 1 - 8, far, &hit))
+			return T_FAIL;
+		if (hit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*end = lo;
+	return T_PASS;
+}
+
+/*
+ * Stop prefetch in sector = 0 (the Barracuda's): the read-ahead finishes
+ * the sector under the head before it lets the mechanism go, so it holds
+ * one sector more than with 1 whenever the far read comes mid-sector, and
+ * never fewer.
+ */
+static int test_ra_stop_in_sector(void)
+{
+	const char *parv = spec_copy("barracuda", barracuda_files, "Stop prefetch in sector",
+				     "Stop prefetch in sector = 1");
+	struct ios_dev *d0 = dev_new("disksim:" DATA "barracuda.parv", NULL), *d1;
+	struct ios_disksim_spec s;
+	struct ios_hdd_geom g;
+	char name[160];
+	int more = 0;
+
+	T_ASSERT(parv && d0);
+	snprintf(name, sizeof(name), "disksim:%s", parv);
+	d1 = dev_new(name, NULL);
+	T_ASSERT(d1);
+	if (load(DATA "barracuda.parv", &s, &g))
+		return T_FAIL;
+	for (uint64_t far = 1; far < 200000; far += 9973) {
+		uint64_t e0, e1;
+
+		if (ra_reach(d0, &s, &g, far, &e0) || ra_reach(d1, &s, &g, far, &e1))
+			return T_FAIL;
+		T_ASSERT_MSG(e0 == e1 || e0 == e1 + 1, "far read at +%llu ns: %llu vs %llu",
+			     (unsigned long long)far, (unsigned long long)e0, (unsigned long long)e1);
+		more += e0 == e1 + 1;
+	}
+	T_ASSERT_MSG(more > 0, "the sector under the head never finished first");
+	unload(&s, &g);
+	ios_dev_destroy(d0);
+	ios_dev_destroy(d1);
+	spec_rm(parv, barracuda_files);
+	return T_PASS;
+}
+
 int main(void)
 {
 	return T_RUN(test_seek_table, test_atlas_mapping, test_rz26_spares,
-		     test_device_seeks_by_table, test_hp_spec_timing, test_hp_device_timing);
+		     test_device_seeks_by_table, test_hp_spec_timing, test_hp_device_timing,
+		     test_ra_schemes_track_cylinder, test_ra_scheme_dec, test_ra_idle_hit,
+		     test_ra_minimum, test_ra_over_requested, test_ra_stop_in_sector);
 }
