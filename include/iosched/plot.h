@@ -56,6 +56,28 @@ struct ios_series_job {
 	uint64_t *cached;
 	size_t cached_len, cached_cap;
 	uint64_t cached_total;
+	/*
+	 * A cgroup line's device side (ios_series_aggregate by cgroup only):
+	 * the bytes of requests charged to the line's cgroup, per bucket, at
+	 * their completion by the device; NULL for job and class lines. bytes[]
+	 * is then the line's submit side, what its tasks' system calls saw.
+	 */
+	uint64_t *charged;
+	size_t charged_len, charged_cap;
+	uint64_t charged_total;
+};
+
+/*
+ * The device side of one cgroup: bytes of the requests charged to it (the
+ * request's blkcg: the submitter's, or the dirtier's under cgroup
+ * writeback) per bucket, when the device completed them. Same buckets as
+ * the jobs'.
+ */
+struct ios_series_cg {
+	char *path;		/* "" for the root; NULL: no request charged to this id */
+	uint64_t *bytes;
+	size_t len, cap;
+	uint64_t total;
 };
 
 struct ios_series {
@@ -72,6 +94,9 @@ struct ios_series {
 	 * usage). NULL: no panel; a comparison's rows leave it NULL.
 	 */
 	const struct ios_iocost_log *iocost;
+	/* per cgroup id, the device side (ios_series_add_charged); the runner's only */
+	struct ios_series_cg *cgs;
+	size_t nr_cgs;
 };
 
 /* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */
@@ -85,6 +110,13 @@ int ios_series_add_disk(struct ios_series *s, size_t job, uint64_t t_ns,
 /* @bytes of @job's completed I/O at @t_ns were a buffered write's copy (already in add) */
 int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns,
 			  uint64_t bytes) IOS_MUST_CHECK;
+/*
+ * @bytes of a request charged to cgroup @cg_id (path @path, "" the root)
+ * completed at the device at @t_ns; -ENOMEM. Ids are the run's dense
+ * cgroup ids; the array grows to the largest seen.
+ */
+int ios_series_add_charged(struct ios_series *s, unsigned cg_id, const char *path,
+			   uint64_t t_ns, uint64_t bytes) IOS_MUST_CHECK;
 void ios_series_free(struct ios_series *s);
 
 /* One run to draw. */
