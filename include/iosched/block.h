@@ -299,6 +299,13 @@ struct ios_queue {
 	unsigned hz;				/* CONFIG_HZ for blk_wbt.c's jiffies */
 	const struct ios_owner_ops *owner_ops;	/* NULL: ownership not recorded */
 	void *owner;
+	/*
+	 * Told of every completed request that moved data, after the disk's
+	 * and its cgroup's accounting (the run's plot: the device side per
+	 * charged cgroup). NULL: nobody listens.
+	 */
+	void (*done_fn)(void *priv, const struct ios_request *rq, uint64_t now_ns);
+	void *done_priv;
 
 	struct ios_list_head dispatch;		/* requeued requests and flushes, before the scheduler */
 	struct ios_list_head *hash;		/* back-merge hash by end sector */
@@ -390,6 +397,15 @@ void ios_queue_ioc_exit(struct ios_queue *q, struct ios_ioc *ioc, uint64_t now_n
 void ios_queue_msg(struct ios_queue *q, uint64_t now_ns, const char *fmt, ...) IOS_PRINTF(3, 4);
 /* Bring disk stats up to @now_ns (io_ticks, time_in_queue). */
 void ios_queue_stats_update(struct ios_queue *q, uint64_t now_ns);
+
+/* Tell @fn of every completed data request (NULL: stop). */
+static inline void ios_queue_set_done_fn(struct ios_queue *q,
+					 void (*fn)(void *priv, const struct ios_request *rq,
+						    uint64_t now_ns), void *priv)
+{
+	q->done_fn = fn;
+	q->done_priv = priv;
+}
 
 /* Record ownership through @ops (NULL: stop). Both hooks must be set. */
 static inline void ios_queue_set_owner_ops(struct ios_queue *q, const struct ios_owner_ops *ops,

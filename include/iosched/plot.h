@@ -64,6 +64,28 @@ struct ios_series_job {
 	uint64_t *lat_sum, *lat_n;
 	size_t lat_len, lat_cap, lat_n_len, lat_n_cap;
 	uint64_t lat_sum_total, lat_n_total;
+	/*
+	 * A cgroup line's device side (ios_series_aggregate by cgroup only):
+	 * the bytes of requests charged to the line's cgroup, per bucket, at
+	 * their completion by the device; NULL for job and class lines. bytes[]
+	 * is then the line's submit side, what its tasks' system calls saw.
+	 */
+	uint64_t *charged;
+	size_t charged_len, charged_cap;
+	uint64_t charged_total;
+};
+
+/*
+ * The device side of one cgroup: bytes of the requests charged to it (the
+ * request's blkcg: the submitter's, or the dirtier's under cgroup
+ * writeback) per bucket, when the device completed them. Same buckets as
+ * the jobs'.
+ */
+struct ios_series_cg {
+	char *path;		/* "" for the root; NULL: no request charged to this id */
+	uint64_t *bytes;
+	size_t len, cap;
+	uint64_t total;
 };
 
 struct ios_series {
@@ -80,6 +102,9 @@ struct ios_series {
 	 * usage). NULL: no panel; a comparison's rows leave it NULL.
 	 */
 	const struct ios_iocost_log *iocost;
+	/* per cgroup id, the device side (ios_series_add_charged); the runner's only */
+	struct ios_series_cg *cgs;
+	size_t nr_cgs;
 };
 
 /* @nr_jobs empty series with 1 ms buckets; -ENOMEM. */
@@ -96,6 +121,13 @@ int ios_series_add_cached(struct ios_series *s, size_t job, uint64_t t_ns,
 /* One completion of @job at @t_ns with completion latency @clat_ns; -ENOMEM. */
 int ios_series_add_lat(struct ios_series *s, size_t job, uint64_t t_ns,
 		       uint64_t clat_ns) IOS_MUST_CHECK;
+/*
+ * @bytes of a request charged to cgroup @cg_id (path @path, "" the root)
+ * completed at the device at @t_ns; -ENOMEM. Ids are the run's dense
+ * cgroup ids; the array grows to the largest seen.
+ */
+int ios_series_add_charged(struct ios_series *s, unsigned cg_id, const char *path,
+			   uint64_t t_ns, uint64_t bytes) IOS_MUST_CHECK;
 void ios_series_free(struct ios_series *s);
 
 /* One run to draw. */

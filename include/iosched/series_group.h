@@ -10,7 +10,10 @@
  *  - IOS_PLOT_BY_CGROUP: one line per cgroup, in the order the jobs first
  *    name it, labelled "/s0 (60 jobs)" ("/" is the root; the legend of a single
  *    run cuts names at 17 characters, so no "cgroup" word: the panel
- *    titles say "per cgroup");
+ *    titles say "per cgroup"); each line also gets its cgroup's device
+ *    side (charged[]: the run's ios_series_cg of that path), and a cgroup
+ *    with requests charged to it but no job gets a line of its own after
+ *    the others, "/ (0 jobs)", with the device side only;
  *  - IOS_PLOT_BY_CLASS: one line per effective ioprio class and level,
  *    "RT0", "BE4 (2 jobs)", "IDLE", ordered RT0..RT7, BE0..BE7, IDLE;
  *  - IOS_PLOT_BY_JOB: a copy, one line per job as recorded.

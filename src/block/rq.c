@@ -180,6 +180,8 @@ void ios_blk_rq_complete_acct(struct ios_queue *q, struct ios_request *rq, uint6
 			ios_rq_blkcg(rq)->ios[rq->dir]++;
 			ios_rq_blkcg(rq)->sectors[rq->dir] += rq->nr_sectors;
 		}
+		if (q->done_fn)
+			q->done_fn(q->done_priv, rq, now);
 	}
 	ios_blk_trace(q, IOS_TA_COMPLETE, rq, NULL, now);
 }

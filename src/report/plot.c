@@ -128,6 +128,15 @@ struct pl_run {
 	size_t *first, *last;	/* windows of win with I/O; first > last: none */
 	size_t *cfirst, *clast;	/* the same for cwin */
 	double **lmean;		/* [job][window] mean clat, ns; NAN: no completion (ios_plot.latency) */
+	/*
+	 * Lines by cgroup with their device side (ios_series_job.charged):
+	 * win[] is then the submit side, as cwin[] (what the tasks' system
+	 * calls completed), and dwin[] the bytes charged to the cgroup that
+	 * the device completed, drawn dashed. NULL dwin[j]: none.
+	 */
+	bool sides;
+	uint64_t **dwin;
+	size_t *dfirst, *dlast;
 };
 
 struct pl_ctx {
@@ -169,15 +178,20 @@ static void pl_runs_free(struct pl_ctx *c)
 	for (size_t r = 0; r < c->p->nr_runs; r++) {
 		struct pl_run *pr = &c->runs[r];
 
-		for (size_t j = 0; j < pr->s->nr_jobs; j++) {
+		for (size_t j = 0; pr->s && j < pr->s->nr_jobs; j++) {
 			if (pr->win)
 				free(pr->win[j]);
 			if (pr->cwin)
 				free(pr->cwin[j]);
 			if (pr->lmean)
 				free(pr->lmean[j]);
+			if (pr->dwin)
+				free(pr->dwin[j]);
 		}
 		free(pr->lmean);
+		free(pr->dwin);
+		free(pr->dfirst);
+		free(pr->dlast);
 		free(pr->win);
 		free(pr->cwin);
 		free(pr->first);
@@ -259,6 +273,58 @@ static void pl_span(const uint64_t *w, size_t n, size_t *first, size_t *last)
 	}
 }
 
+/*
+ * Job @j's win[] (a copy of cwin[]) at disk time: plus its writeback's
+ * bytes, less the copies into the cache, which are in bytes[] at the same
+ * time (both counted at the copy's completion, after ramp_time): exact,
+ * never below zero. -ENOMEM.
+ */
+static int pl_disk_time(struct pl_run *pr, size_t j, uint64_t per)
+{
+	const struct ios_series_job *sj = &pr->s->jobs[j];
+	uint64_t *cw;
+
+	pl_windows(pr, pr->win[j], sj->disk, sj->disk_len, per, true);
+	if (!sj->cached)
+		return 0;
+	cw = calloc(pr->nwin ? pr->nwin : 1, sizeof(*cw));
+	if (!cw)
+		return -ENOMEM;
+	pl_windows(pr, cw, sj->cached, sj->cached_len, per, false);
+	for (size_t w = 0; w < pr->nwin; w++)
+		pr->win[j][w] -= cw[w] < pr->win[j][w] ? cw[w] : pr->win[j][w];
+	free(cw);
+	return 0;
+}
+
+/*
+ * Line @j's device side into pr->dwin[j] (charged bytes cut at the run's
+ * end, as writeback is), its span, and its rates into the axis maximum and
+ * the line's peak; -ENOMEM.
+ */
+static int pl_device_side(const struct pl_ctx *c, struct pl_run *pr, size_t j, uint64_t per,
+			  double *max_rate, double *peak)
+{
+	const struct ios_series_job *sj = &pr->s->jobs[j];
+
+	pr->dfirst[j] = 1;
+	pr->dlast[j] = 0;
+	if (!sj->charged)
+		return 0;
+	pr->dwin[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->dwin));
+	if (!pr->dwin[j])
+		return -ENOMEM;
+	pl_windows(pr, pr->dwin[j], sj->charged, sj->charged_len, per, true);
+	pl_span(pr->dwin[j], pr->nwin, &pr->dfirst[j], &pr->dlast[j]);
+	for (size_t w = 0; w < pr->nwin; w++) {
+		double rate = (double)pr->dwin[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
+
+		*max_rate = rate > *max_rate ? rate : *max_rate;
+		*peak = rate > *peak ? rate : *peak;
+	}
+	return 0;
+}
+
 /* Window length, then every run's windows; the axes from the data. */
 static int pl_prepare(struct pl_ctx *c)
 {
@@ -320,8 +386,24 @@ static int pl_prepare(struct pl_ctx *c)
 			free(peak);
 			return -ENOMEM;
 		}
+		for (size_t j = 0; j < s->nr_jobs; j++)
+			pr->sides |= s->jobs[j].charged != NULL;
+		if (pr->sides) {
+			pr->dwin = calloc(s->nr_jobs, sizeof(*pr->dwin));
+			pr->dfirst = calloc(s->nr_jobs, sizeof(*pr->dfirst));
+			pr->dlast = calloc(s->nr_jobs, sizeof(*pr->dlast));
+			if (!pr->dwin || !pr->dfirst || !pr->dlast) {
+				free(peak);
+				return -ENOMEM;
+			}
+		}
 		for (size_t j = 0; j < s->nr_jobs; j++) {
 			const struct ios_series_job *sj = &s->jobs[j];
+
+			if (pr->sides && pl_device_side(c, pr, j, per, &max_rate, &peak[j])) {
+				free(peak);
+				return -ENOMEM;
+			}
 
 			pr->win[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->win));
 			pr->cwin[j] = calloc(pr->nwin ? pr->nwin : 1, sizeof(**pr->cwin));
@@ -331,23 +413,9 @@ static int pl_prepare(struct pl_ctx *c)
 			}
 			pl_windows(pr, pr->cwin[j], sj->bytes, sj->len, per, false);
 			memcpy(pr->win[j], pr->cwin[j], pr->nwin * sizeof(**pr->win));
-			pl_windows(pr, pr->win[j], sj->disk, sj->disk_len, per, true);
-			/*
-			 * Less the copies into the cache, which are in bytes[] at
-			 * the same time (both counted at the copy's completion,
-			 * after ramp_time): exact, never below zero.
-			 */
-			if (sj->cached) {
-				uint64_t *cw = calloc(pr->nwin ? pr->nwin : 1, sizeof(*cw));
-
-				if (!cw) {
-					free(peak);
-					return -ENOMEM;
-				}
-				pl_windows(pr, cw, sj->cached, sj->cached_len, per, false);
-				for (size_t w = 0; w < pr->nwin; w++)
-					pr->win[j][w] -= cw[w] < pr->win[j][w] ? cw[w] : pr->win[j][w];
-				free(cw);
+			if (!pr->sides && pl_disk_time(pr, j, per)) {
+				free(peak);
+				return -ENOMEM;
 			}
 			pl_span(pr->cwin[j], pr->nwin, &pr->cfirst[j], &pr->clast[j]);
 			pr->first[j] = 1;
@@ -482,6 +550,25 @@ static const char *pl_lines(const struct pl_ctx *c)
 	return c->p->lines ? c->p->lines : "job";
 }
 
+/* Line @j's device side, dashed in its colour (windows @first..@last of @w). */
+static void pl_bw_line(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx,
+		       const uint64_t *w, size_t first, size_t last, size_t j)
+{
+	struct ios_svg_stroke st = { pl_style(j, 1.6).color, 1.6, "5 3" };
+
+	if (!w || first > last)
+		return;
+	ios_svg_poly_begin(c->b, &st);
+	for (size_t i = first; i <= last; i++) {
+		double rate = (double)w[i] * 1e9 / (double)pl_win_len(c, pr, i);
+		double py = pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
+
+		ios_svg_poly_point(c->b, pl_px(c, bx, i * c->win_ns), py);
+		ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, i)), py);
+	}
+	ios_svg_poly_end(c->b);
+}
+
 static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct pl_box *bx)
 {
 	char title[192];
@@ -493,7 +580,7 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 	else
 		snprintf(title, sizeof(title), "Bandwidth per %s, %" PRIu64 " ms windows",
 			 pl_lines(c), ms);
-	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
+	for (size_t j = 0; j < pr->s->nr_jobs && !pr->sides; j++) {
 		if (pr->s->jobs[j].disk || pr->s->jobs[j].cached) {
 			size_t l = strlen(title);
 
@@ -501,6 +588,7 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 			break;
 		}
 	}
+
 	if (c->clip_raw) {
 		const struct ios_svg_font pf = { 11, "end", false, "#444444" };
 		size_t l = strlen(title);
@@ -528,6 +616,8 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 		}
 		ios_svg_poly_end(c->b);
 	}
+	for (size_t j = 0; pr->sides && j < pr->s->nr_jobs; j++)
+		pl_bw_line(c, pr, bx, pr->dwin[j], pr->dfirst[j], pr->dlast[j], j);
 	/* a mark above every clipped window, in the job's colour */
 	for (size_t j = 0; c->clip_raw && j < pr->s->nr_jobs; j++) {
 		const struct ios_svg_font mf = { 10, "middle", false, pl_style(j, 1).color };
@@ -727,6 +817,21 @@ static void pl_legend(struct pl_ctx *c, double x, double y, double height, bool 
 	if (n < c->nr_legend) {
 		snprintf(buf, sizeof(buf), "and %zu more", c->nr_legend - n);
 		ios_svg_text(c->b, x + 36, y + 22 + 18 * (double)n, 0, &f, buf);
+		n++;
+	}
+	for (size_t r = 0; r < c->p->nr_runs; r++) {
+		/* lines by cgroup with both sides: which is which (pl_bw_line) */
+		static const struct ios_svg_stroke sub = { "#555555", 1.6, NULL };
+		static const struct ios_svg_stroke dev = { "#555555", 1.6, "5 3" };
+		double ly = y + 22 + 18 * (double)n + 8;
+
+		if (!c->runs[r].sides || y + 22 + 18 * (double)(n + 2) > y + height)
+			continue;
+		ios_svg_line(c->b, x, ly - 4, x + 28, ly - 4, &sub);
+		ios_svg_text(c->b, x + 36, ly, 0, &f, "submit side (system calls)");
+		ios_svg_line(c->b, x, ly + 14, x + 28, ly + 14, &dev);
+		ios_svg_text(c->b, x + 36, ly + 18, 0, &f, "device side (charged)");
+		break;
 	}
 }
 

@@ -59,7 +59,10 @@ static void sr_coarsen(struct ios_series *s)
 		sr_fold(s->jobs[j].cached, &s->jobs[j].cached_len);
 		sr_fold(s->jobs[j].lat_sum, &s->jobs[j].lat_len);
 		sr_fold(s->jobs[j].lat_n, &s->jobs[j].lat_n_len);
+		sr_fold(s->jobs[j].charged, &s->jobs[j].charged_len);
 	}
+	for (size_t g = 0; g < s->nr_cgs; g++)
+		sr_fold(s->cgs[g].bytes, &s->cgs[g].len);
 	s->bucket_ns *= 10;
 }
 
@@ -131,6 +134,27 @@ int ios_series_add_lat(struct ios_series *s, size_t job, uint64_t t_ns, uint64_t
 	return sr_add(s, &sj->lat_n, &sj->lat_n_len, &sj->lat_n_cap, &sj->lat_n_total, t_ns, 1);
 }
 
+int ios_series_add_charged(struct ios_series *s, unsigned cg_id, const char *path,
+			   uint64_t t_ns, uint64_t bytes)
+{
+	struct ios_series_cg *cg;
+
+	if (cg_id >= s->nr_cgs) {
+		size_t n = (size_t)cg_id + 1;
+		struct ios_series_cg *v = realloc(s->cgs, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		memset(v + s->nr_cgs, 0, (n - s->nr_cgs) * sizeof(*v));
+		s->cgs = v;
+		s->nr_cgs = n;
+	}
+	cg = &s->cgs[cg_id];
+	if (!cg->path && !(cg->path = strdup(path ? path : "")))
+		return -ENOMEM;
+	return sr_add(s, &cg->bytes, &cg->len, &cg->cap, &cg->total, t_ns, bytes);
+}
+
 void ios_series_free(struct ios_series *s)
 {
 	if (!s)
@@ -143,8 +167,14 @@ void ios_series_free(struct ios_series *s)
 		free(s->jobs[j].cached);
 		free(s->jobs[j].lat_sum);
 		free(s->jobs[j].lat_n);
+		free(s->jobs[j].charged);
 	}
 	free(s->jobs);
+	for (size_t g = 0; g < s->nr_cgs; g++) {
+		free(s->cgs[g].path);
+		free(s->cgs[g].bytes);
+	}
+	free(s->cgs);
 	if (!s->timeline_borrowed) {
 		ios_timeline_free(s->timeline);
 		free(s->timeline);

@@ -211,6 +211,77 @@ static size_t sg_groups(const struct ios_series *in, enum ios_plot_by by, size_t
 	return n;
 }
 
+/* The device side recorded for cgroup @path, NULL when none was charged to it. */
+static const struct ios_series_cg *sg_charged_of(const struct ios_series *in, const char *path)
+{
+	for (size_t g = 0; g < in->nr_cgs; g++)
+		if (in->cgs[g].path && in->cgs[g].total && !strcmp(in->cgs[g].path, path))
+			return &in->cgs[g];
+	return NULL;
+}
+
+/* Whether a job of @in sits in cgroup @path. */
+static bool sg_has_jobs(const struct ios_series *in, const char *path)
+{
+	for (size_t j = 0; j < in->nr_jobs; j++)
+		if (!strcmp(sg_cgroup(&in->jobs[j]), path))
+			return true;
+	return false;
+}
+
+/* @cg's device side into line @sj (charged[]); -ENOMEM. */
+static int sg_put_charged(struct ios_series_job *sj, const struct ios_series_cg *cg)
+{
+	if (!cg || !cg->len)
+		return 0;
+	sj->charged = malloc(cg->len * sizeof(*sj->charged));
+	if (!sj->charged)
+		return -ENOMEM;
+	memcpy(sj->charged, cg->bytes, cg->len * sizeof(*sj->charged));
+	sj->charged_len = sj->charged_cap = cg->len;
+	sj->charged_total = cg->total;
+	return 0;
+}
+
+/*
+ * Lines by cgroup get each cgroup's device side; cgroups with requests
+ * charged to them but no job (the root's journal or metadata writes, a
+ * parent) get a line of their own after the others, device side only.
+ */
+static int sg_add_charged(const struct ios_series *in, struct ios_series *out, size_t n)
+{
+	size_t k = n;
+
+	for (size_t g = 0; g < n; g++)
+		if (sg_put_charged(&out->jobs[g], sg_charged_of(in, out->jobs[g].cgroup)))
+			return -ENOMEM;
+	for (size_t g = 0; g < in->nr_cgs; g++) {
+		const struct ios_series_cg *cg = &in->cgs[g];
+		char label[200];
+
+		if (!cg->path || !cg->total || sg_has_jobs(in, cg->path))
+			continue;
+		snprintf(label, sizeof(label), "%s%s (0 jobs)", *cg->path == '/' ? "" : "/",
+			 cg->path);
+		if (ios_series_set_label(out, k, label) ||
+		    ios_series_set_group(out, k, cg->path, IOS_IOPRIO_CLASS_BE, IOS_IOPRIO_NORM) ||
+		    sg_put_charged(&out->jobs[k], cg))
+			return -ENOMEM;
+		k++;
+	}
+	return 0;
+}
+
+/* cgroups with bytes charged to them and no job */
+static size_t sg_nr_jobless(const struct ios_series *in)
+{
+	size_t n = 0;
+
+	for (size_t g = 0; g < in->nr_cgs; g++)
+		n += in->cgs[g].path && in->cgs[g].total && !sg_has_jobs(in, in->cgs[g].path);
+	return n;
+}
+
 int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 			 struct ios_series *out)
 {
@@ -247,7 +318,7 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 	if (!rep || !grp || !members)
 		goto out;
 	n = sg_groups(in, by, rep, grp);
-	if (ios_series_init(out, n))
+	if (ios_series_init(out, n + (by == IOS_PLOT_BY_CGROUP ? sg_nr_jobless(in) : 0)))
 		goto out;
 	out->bucket_ns = in->bucket_ns;
 	out->end_ns = in->end_ns;
@@ -296,6 +367,8 @@ int ios_series_aggregate(const struct ios_series *in, enum ios_plot_by by,
 		if (sg_add_lat(g, src))
 			goto fail;
 	}
+	if (by == IOS_PLOT_BY_CGROUP && sg_add_charged(in, out, n))
+		goto fail;
 	ret = 0;
 	goto out;
 fail:
@@ -321,6 +394,8 @@ void ios_series_group_words(const struct ios_series *in, enum ios_plot_by by, ch
 	grp = calloc(in->nr_jobs + 1, sizeof(*grp));
 	if (rep && grp)
 		groups = sg_groups(in, by, rep, grp);
+	if (by == IOS_PLOT_BY_CGROUP)
+		groups += sg_nr_jobless(in);	/* their device side has a line too */
 	free(rep);
 	free(grp);
 	snprintf(buf, len, "one line per %s (%zu for %zu jobs)",

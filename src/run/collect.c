@@ -112,6 +112,8 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 		return IOS_ERR(e, c->series_err, "out of memory recording the plot series");
 	if (c->series) {
 		c->series->end_ns = c->end_ns;
+		if (c->q)	/* the same: the device side per cgroup ends here */
+			ios_queue_set_done_fn(c->q, NULL, NULL);
 		if (c->series->timeline) {
 			/* the queue outlives the result's series: it stops recording here */
 			ios_queue_set_owner_ops(c->q, NULL, NULL);

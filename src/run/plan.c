@@ -18,6 +18,28 @@
 #include "run_int.h"
 #include "run/cpu_map.h"
 
+/*
+ * The device side of the plot by cgroup: a request's bytes when the device
+ * completed it, for the cgroup it was charged to (ios_rq_blkcg: the bio's
+ * blkcg, which cgroup writeback sets to the dirtier's, else its task's;
+ * none, as for a request without a task, is the root's, as the kernel
+ * charges a bio without a blkg to the root blkg). Counted where
+ * ios_blk_rq_complete_acct counts the disk's sectors (6.12
+ * blk_account_io_completion), not where io.stat counts bytes
+ * (blk_cgroup_bio_start, at submission): this side is what the device
+ * moved. Ramp time is not left out here.
+ */
+static void series_rq_done(void *priv, const struct ios_request *rq, uint64_t now)
+{
+	struct run_ctx *c = priv;
+	const struct ios_cgroup *cg = ios_rq_blkcg(rq);
+
+	if (c->series_err)
+		return;
+	c->series_err = ios_series_add_charged(c->series, cg ? cg->id : 0, cg ? cg->path : "",
+					       now, ios_rq_bytes(rq));
+}
+
 /* Empty plot series, one per task, labelled "name" or "name.K" for numjobs clones. */
 static int series_setup(struct run_ctx *c, struct ios_err *e)
 {
@@ -35,6 +57,8 @@ static int series_setup(struct run_ctx *c, struct ios_err *e)
 		if (ios_series_set_label(c->series, i, label))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
+	if (c->q)
+		ios_queue_set_done_fn(c->q, series_rq_done, c);
 	return 0;
 }
 
