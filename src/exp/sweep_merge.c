@@ -125,7 +125,7 @@ int ios_sweep_result_parse(const struct ios_sweep_manifest *m, const char *path,
 			metrics[i] = NAN;
 			continue;
 		}
-		while (s + n < end && n < sizeof(buf) - 1 && strchr("0123456789.eE+-", s[n]))
+		while (s + n < end && n < sizeof(buf) - 1 && s[n] != ',' && s[n] != '}' && s[n] != '\n')
 			buf[n] = s[n], n++;
 		buf[n] = '\0';
 		{
@@ -138,9 +138,9 @@ int ios_sweep_result_parse(const struct ios_sweep_manifest *m, const char *path,
 		}
 		s += n;
 	}
-	if (!sm_lit(&s, end, "},\n\"report\":\n") || len < 2 || memcmp(end - 2, "}\n", 2))
+	if (!sm_lit(&s, end, "},\n\"report\":\n") || len < 4 || memcmp(end - 4, "}\n}\n", 4))
 		return IOS_ERR(e, -EINVAL, "%s:3: expected \"report\": and the run's report, "
-			       "the file closed by '}' (cut short?)", path);
+			       "its closing '}' and the file's (cut short?)", path);
 	return 0;
 }
 
