@@ -127,6 +127,7 @@ fuzz-smoke: fuzz
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_replay $(FUZZ_SECONDS) tests/fuzz/corpus-replay
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_disksim $(FUZZ_SECONDS) tests/fuzz/corpus-disksim
 	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_disksim_trace $(FUZZ_SECONDS) tests/fuzz/corpus-disksim-trace
+	@sh tests/fuzz/run-fuzz.sh $(BUILD)/fuzz/fuzz_sweep_grid $(FUZZ_SECONDS) tests/fuzz/corpus-sweep
 
 seeds: cli
 	./$(BIN_OUT) repro
@@ -139,7 +140,7 @@ bench: all
 FUZZ_CC ?= clang
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(DEBUG) -O1 -Iinclude -Isrc
 FUZZ_TARGETS := fuzz_jobfile fuzz_trace fuzz_settings fuzz_replay fuzz_disksim \
-		fuzz_disksim_trace
+		fuzz_disksim_trace fuzz_sweep_grid
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o)
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/obj/%.o: %.c

@@ -25,6 +25,8 @@ int cmd_repro(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 /* fio 3.33's command line (cmd_fio.c): "iosched fio ARGS", or the binary called "fio" */
 int cmd_fio(int argc, char **argv);
+/* a parameter grid as independent runs (cmd_sweep.c, docs/sweep.md) */
+int cmd_sweep(int argc, char **argv);
 void cli_usage(FILE *f);
 
 void cli_error(const struct ios_err *e);

@@ -27,6 +27,8 @@ void cli_usage(FILE *f)
 "       iosched validate PATH.parv TRACE    a DiskSim validation trace replayed, the\n"
 "                                           RMS demerit (--device PROFILE instead of\n"
 "                                           PATH.parv; docs/validate.md)\n"
+"       iosched sweep plan|run|status|merge  a parameter grid as independent runs\n"
+"                                           (iosched sweep --help; docs/sweep.md)\n"
 "       iosched fio ARGS...                 fio 3.33's command line (also as 'fio';\n"
 "                                           docs/fio-cli.md)\n"
 "       iosched --help | --version\n"
@@ -63,6 +65,7 @@ static const struct {
 	{ "list", cmd_list },
 	{ "validate", cmd_validate },
 	{ "fio", cmd_fio },
+	{ "sweep", cmd_sweep },
 };
 
 int main(int argc, char **argv)

@@ -32,6 +32,8 @@ have xmllint || need="$need libxml2-utils"
 # io_uring for --real (src/run/host_uring.c)
 pkg_ok liburing-dev || need="$need liburing-dev"
 have pkg-config || need="$need pkg-config"
+# GNU parallel, one of the engines `iosched sweep` is tested with (tests/sh/sweep.sh)
+have parallel || need="$need parallel"
 # shellcheck disable=SC2086
 [ -z "$need" ] || install $need
 

@@ -45,6 +45,11 @@ double ios_metric_jain(const double *x, size_t n);
 double ios_metric_min_max(const double *x, size_t n);
 /* (max - min) / max of finish times; 0 when n is 0 or max is 0. */
 double ios_metric_spread(const uint64_t *t, size_t n);
+/*
+ * The median of the finite values among @v[0..n) (NaNs dropped; @v is
+ * reordered: the finite values first, sorted); NaN when none is finite.
+ */
+double ios_metric_median(double *v, size_t n);
 
 /*
  * The promise of shares comes from the scheduler's descriptor

@@ -34,6 +34,27 @@
 
 /* ---- metrics on vectors ---- */
 
+static int mx_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the repro verdicts' and the sweep merge's median (repro.c, sweep_merge.c) */
+double ios_metric_median(double *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), mx_cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2.0;
+}
+
 double ios_metric_jain(const double *x, size_t n)
 {
 	double sum = 0.0, sq = 0.0;

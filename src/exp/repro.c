@@ -246,18 +246,10 @@ static int rp_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the median of the finite values among @n (sorted in place); NaN when none */
+/* the median of the finite values among @n (reordered); NaN when none */
 static double rp_median(double *v, size_t n)
 {
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			v[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), rp_cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2.0;
+	return ios_metric_median(v, n);
 }
 
 /*
