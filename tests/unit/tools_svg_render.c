@@ -168,15 +168,16 @@ static int test_compare(void)
 	T_ASSERT(a && b);
 	T_ASSERT(la == lb && !memcmp(a, b, la));
 	/*
-	 * a row per column, named as written; two rows of 300 px and a
-	 * timeline each (deadline's one lane of rounds, noop's none)
+	 * a row per column, named as written; two rows of 300 px, a timeline
+	 * each (deadline's one lane of rounds, noop's none) and compare's
+	 * latency panel (0.8 x 300 px a row)
 	 */
 	T_ASSERT(strstr(a, ">noop</text>") && strstr(a, ">deadline:fifo_batch=4</text>"));
-	T_ASSERT(strstr(a, "width=\"1320\" height=\"1265\""));
+	T_ASSERT(strstr(a, "width=\"1320\" height=\"1745\""));
 	T_ASSERT(strstr(a, ">rounds</text>") && strstr(a, ">no slices: "));
 	free(a);
 	free(b);
-	return check_svg("c1.svg", 1320, 1265);
+	return check_svg("c1.svg", 1320, 1745);
 }
 
 static int test_bad_arguments(void)
