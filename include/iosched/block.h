@@ -140,6 +140,13 @@ struct ios_owner_ops {
 	void (*note)(void *priv, uint64_t now_ns, uint32_t pid, enum ios_owner_event ev, int reason);
 	/* @rq goes to the device (every dispatch, whatever the scheduler) */
 	void (*dispatch)(void *priv, const struct ios_request *rq, uint64_t now_ns);
+	/*
+	 * A cgroup controller kept @pid's I/O (pid 0: no task, e.g. the
+	 * flusher's writeback) over [from, to) for @cause (enum
+	 * ios_wait_cause): told when the wait ends, as the report's `held`
+	 * counts it. NULL: not recorded.
+	 */
+	void (*held)(void *priv, uint32_t pid, int cause, uint64_t from_ns, uint64_t to_ns);
 };
 
 /* queue.* tunables: /sys/block/X/queue/ */

@@ -27,6 +27,11 @@
  *  - token depths (kyber's domains, IOS_OWN_DEPTH): per column and domain
  *    the smallest depth in effect during it, the first IOS_TL_LOG changes,
  *    and each domain's depth at the end.
+ * And one for the cgroup v2 controllers (the hook's held(), told each time
+ * io.max, io.cost, io.latency, wbt or the return-to-user delay let a task's
+ * I/O go): per column and cause the lane held longest by it (the longest
+ * single wait; the same lane's waits add up), per lane and cause the exact
+ * time and count (as the report's `held`), and the first IOS_TL_LOG waits.
  * A lane is a
  * job clone of the run (same index as the series), plus one last lane for
  * queues of no single process (async queues, the flusher, unknown pids).
@@ -51,6 +56,7 @@ extern "C" {
 
 #define IOS_TL_LEVELS	3	/* priority levels of batches (mq-deadline: RT, BE, IDLE) */
 #define IOS_TL_DOMAINS	4	/* token pools (kyber: READ, WRITE, DISCARD, OTHER) */
+#define IOS_TL_CAUSES	IOS_WAIT_NR	/* what held I/O (enum ios_wait_cause) */
 
 /* cell bits: (lane + 1) << 2 | these */
 #define IOS_TL_READ	1u
@@ -64,6 +70,8 @@ struct ios_tl_col {
 	uint8_t rounds;		/* 1 << dir of the dispatch rounds that started in it */
 	uint8_t levels;		/* 1 << (level * 2 + dir) of the leveled batches started in it */
 	uint16_t depth[IOS_TL_DOMAINS];	/* smallest token depth in effect in it; 0: unknown */
+	uint32_t held[IOS_TL_CAUSES];	/* lane + 1 a controller held longest in it; 0: none */
+	uint64_t held_ns[IOS_TL_CAUSES];
 };
 
 /* A leveled batch start (mq-deadline): it serves @level and @dir until the next one. */
@@ -77,6 +85,13 @@ struct ios_tl_depth {
 	uint64_t at_ns;
 	uint16_t domain;
 	uint16_t from, to;
+};
+
+/* One wait: a controller (@cause, enum ios_wait_cause) held @lane's I/O. */
+struct ios_tl_held {
+	uint64_t start_ns, end_ns;
+	uint32_t lane;
+	uint8_t cause;
 };
 
 /* One closed interval: a lane owned the disk (idle = 0) or the disk idled for it. */
@@ -118,6 +133,13 @@ struct ios_timeline {
 
 	struct ios_tl_interval *log;	/* the first IOS_TL_LOG intervals */
 	size_t nr_log;
+
+	/* what the cgroup controllers held, per lane (allocated at the first wait) */
+	unsigned held_causes;		/* 1 << cause of every cause seen */
+	uint64_t *held_lane_ns;		/* [lane * IOS_TL_CAUSES + cause] */
+	uint64_t *held_lane_nr;
+	struct ios_tl_held *held_log;	/* the first IOS_TL_LOG waits */
+	size_t nr_held_log;
 
 	/* the recorder: pid -> lane, and the open piece */
 	uint32_t *pids;			/* sorted */

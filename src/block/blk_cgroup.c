@@ -232,6 +232,14 @@ static void waits_add(struct ios_waits *w, enum ios_wait_cause c, uint64_t ns)
 	w->nr[c]++;
 }
 
+/* The timeline's band of who was held by what (a plot's hook, if any). */
+static void waits_note(struct ios_queue *q, const struct ios_ioc *ioc, enum ios_wait_cause c,
+		       uint64_t from, uint64_t to)
+{
+	if (q->owner_ops && q->owner_ops->held && to > from)
+		q->owner_ops->held(q->owner, ioc ? ioc->pid : 0, (int)c, from, to);
+}
+
 void ios_blkcg_account_wait(struct ios_queue *q, struct ios_bio *bio, enum ios_wait_cause c,
 			    uint64_t now)
 {
@@ -243,6 +251,7 @@ void ios_blkcg_account_wait(struct ios_queue *q, struct ios_bio *bio, enum ios_w
 		waits_add(&bio->ioc->waits, c, ns);
 	if (g)
 		waits_add(&g->waits, c, ns);
+	waits_note(q, bio->ioc, c, now - ns, now);
 }
 
 uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now)
@@ -264,6 +273,7 @@ uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now)
 		g = ios_blkg_of(q->blkcg, ioc->cgroup);
 		if (g)
 			waits_add(&g->waits, IOS_WAIT_DELAY, d);
+		waits_note(q, ioc, IOS_WAIT_DELAY, now, now + d);
 	}
 	return d;
 }

@@ -26,7 +26,14 @@
 #include <string.h>
 #include "iosched/plot.h"
 #include "iosched/timeline.h"
+#include "report/plot_int.h"
 #include "report/svg.h"
+
+/* tab10: ten hues that stay apart for most colour vision */
+const char *const ios_pl_colors[10] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
 
 #define PL_MAX_WINDOWS	100
 #define PL_LEGEND_W	250.0
@@ -35,34 +42,17 @@
 #define PL_NAME_TOTAL	17	/* the same, when the total sits beside it */
 #define PL_CLIP_RATIO	10.0	/* top peak over the next job's peak */
 #define PL_CLIP_BURST	4.0	/* ...and over the top job's own median window */
-#define PL_MAX_LANES	12	/* timeline lanes; more jobs share the last one */
-#define PL_LANE_H	14.0
-#define PL_LANE_GAP	3.0
 
-/* tab10: ten hues that stay apart for most colour vision */
-static const char *const pl_colors[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-};
 /* past ten jobs the hues repeat with another dash pattern */
 static const char *const pl_dashes[] = { NULL, "7 3", "2 2", "9 3 2 3" };
 
 static struct ios_svg_stroke pl_style(size_t job, double width)
 {
-	size_t nc = IOS_ARRAY_SIZE(pl_colors), nd = IOS_ARRAY_SIZE(pl_dashes);
+	size_t nc = IOS_ARRAY_SIZE(ios_pl_colors), nd = IOS_ARRAY_SIZE(pl_dashes);
 
-	return (struct ios_svg_stroke){ pl_colors[job % nc], width, pl_dashes[(job / nc) % nd] };
+	return (struct ios_svg_stroke){ ios_pl_colors[job % nc], width, pl_dashes[(job / nc) % nd] };
 }
 
-/* An axis from 0: its top, tick step, decimals of the tick labels, unit. */
-struct pl_axis {
-	double top, step;	/* in display units */
-	int decimals;
-	double div;		/* raw value / div = display value */
-	const char *unit;
-	bool log;		/* decades lo..hi of display values (10^lo .. 10^hi) */
-	int lo, hi;
-};
 
 /* Smallest 1, 2 or 5 x 10^k at or above @raw (> 0); *decimals for labels. */
 static double pl_nice(double raw, int *decimals)
@@ -88,7 +78,7 @@ static double pl_nice(double raw, int *decimals)
 	return m * p;
 }
 
-static void pl_axis_make(struct pl_axis *a, double max_display, int ticks)
+void ios_pl_axis_make(struct pl_axis *a, double max_display, int ticks)
 {
 	if (!(max_display > 0))
 		max_display = 1.0;
@@ -98,7 +88,7 @@ static void pl_axis_make(struct pl_axis *a, double max_display, int ticks)
 }
 
 /* Binary units for bytes (@per_s: per second), picked by the largest value. */
-static void pl_unit(struct pl_axis *a, double max_bytes, bool per_s)
+void ios_pl_unit(struct pl_axis *a, double max_bytes, bool per_s)
 {
 	if (max_bytes >= 1024.0 * 1024 * 1024) {
 		a->div = 1024.0 * 1024 * 1024;
@@ -112,51 +102,7 @@ static void pl_unit(struct pl_axis *a, double max_bytes, bool per_s)
 	}
 }
 
-/* A run cut into plot windows: per job, the bytes of each window. */
-struct pl_run {
-	const struct ios_series *s;
-	size_t nwin;
-	/*
-	 * [job][window] bytes: win[] at the time they reached the disk (a
-	 * buffered write's bytes when writeback completed them), for the
-	 * bandwidth panel; cwin[] as fio counts them (a buffered write when
-	 * its copy into the page cache was done), for the cumulative panel,
-	 * whose right edge is then the report's io_bytes. The two differ
-	 * only for jobs with buffered writes.
-	 */
-	uint64_t **win, **cwin;
-	size_t *first, *last;	/* windows of win with I/O; first > last: none */
-	size_t *cfirst, *clast;	/* the same for cwin */
-	double **lmean;		/* [job][window] mean clat, ns; NAN: no completion (ios_plot.latency) */
-	/*
-	 * Lines by cgroup with their device side (ios_series_job.charged):
-	 * win[] is then the submit side, as cwin[] (what the tasks' system
-	 * calls completed), and dwin[] the bytes charged to the cgroup that
-	 * the device completed, drawn dashed. NULL dwin[j]: none.
-	 */
-	bool sides;
-	uint64_t **dwin;
-	size_t *dfirst, *dlast;
-};
 
-struct pl_ctx {
-	struct ios_buf *b;
-	const struct ios_plot *p;
-	struct pl_run *runs;
-	uint64_t win_ns;	/* window length */
-	uint64_t end_ns;	/* longest run */
-	struct pl_axis x;	/* seconds */
-	struct pl_axis bw, cum;
-	/*
-	 * One job's peak more than PL_CLIP_RATIO times the next job's: the
-	 * bandwidth axis stops at twice the next peak and the clipped windows
-	 * are marked, so the others stay readable (clip_raw: bytes/s; 0: none).
-	 */
-	double clip_raw, peak_raw;
-	struct pl_axis lat;	/* ios_plot.latency: mean clat, ms, log or linear */
-	size_t nr_legend;	/* jobs of the run with the most */
-	const struct ios_series *legend;
-};
 
 /* Window @i of run @r: [i * win_ns, its end); the last one ends with the run. */
 static uint64_t pl_win_end(const struct pl_ctx *c, const struct pl_run *r, size_t i)
@@ -461,31 +407,28 @@ static int pl_prepare(struct pl_ctx *c)
 		}
 	}
 	free(peak);
-	pl_unit(&c->bw, max_rate, true);
-	pl_axis_make(&c->bw, max_rate / c->bw.div, 5);
+	ios_pl_unit(&c->bw, max_rate, true);
+	ios_pl_axis_make(&c->bw, max_rate / c->bw.div, 5);
 	if (c->peak_raw)
 		c->clip_raw = c->bw.top * c->bw.div;
-	pl_unit(&c->cum, max_total, false);
-	pl_axis_make(&c->cum, max_total / c->cum.div, 5);
+	ios_pl_unit(&c->cum, max_total, false);
+	ios_pl_axis_make(&c->cum, max_total / c->cum.div, 5);
 	/* time runs to the end, not to a round number: no empty strip on the right */
 	c->x.div = 1e9;
 	c->x.unit = "s";
-	pl_axis_make(&c->x, (double)c->end_ns / 1e9, 8);
+	ios_pl_axis_make(&c->x, (double)c->end_ns / 1e9, 8);
 	c->x.top = (double)c->end_ns / 1e9;
 	return 0;
 }
 
 /* A panel's frame in pixels. */
-struct pl_box {
-	double x0, y0, w, h;
-};
 
-static double pl_px(const struct pl_ctx *c, const struct pl_box *bx, uint64_t t_ns)
+double ios_pl_px(const struct pl_ctx *c, const struct pl_box *bx, uint64_t t_ns)
 {
 	return bx->x0 + (double)t_ns / 1e9 / c->x.top * bx->w;
 }
 
-static double pl_py(const struct pl_box *bx, const struct pl_axis *a, double raw)
+double ios_pl_py(const struct pl_box *bx, const struct pl_axis *a, double raw)
 {
 	if (a->log)
 		return bx->y0 + bx->h - (log10(raw / a->div) - a->lo) / (a->hi - a->lo) * bx->h;
@@ -498,8 +441,8 @@ static void pl_fmt(char *buf, size_t len, double v, int decimals)
 }
 
 /* Frame, grid, ticks and labels of a panel. */
-static void pl_axes(struct pl_ctx *c, const struct pl_box *bx, const struct pl_axis *y,
-		    const char *title, const char *ylabel)
+void ios_pl_axes(struct pl_ctx *c, const struct pl_box *bx, const struct pl_axis *y,
+		 const char *title, const char *ylabel)
 {
 	static const struct ios_svg_stroke grid = { "#e3e3e3", 1, NULL };
 	static const struct ios_svg_stroke tick = { "#333333", 1, NULL };
@@ -561,10 +504,10 @@ static void pl_bw_line(struct pl_ctx *c, const struct pl_run *pr, const struct p
 	ios_svg_poly_begin(c->b, &st);
 	for (size_t i = first; i <= last; i++) {
 		double rate = (double)w[i] * 1e9 / (double)pl_win_len(c, pr, i);
-		double py = pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
+		double py = ios_pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
 
-		ios_svg_poly_point(c->b, pl_px(c, bx, i * c->win_ns), py);
-		ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, i)), py);
+		ios_svg_poly_point(c->b, ios_pl_px(c, bx, i * c->win_ns), py);
+		ios_svg_poly_point(c->b, ios_pl_px(c, bx, pl_win_end(c, pr, i)), py);
 	}
 	ios_svg_poly_end(c->b);
 }
@@ -599,7 +542,7 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 		snprintf(peak, sizeof(peak), "peak %s %s", num, c->bw.unit);
 		ios_svg_text(c->b, bx->x0 + bx->w, bx->y0 - 9, 0, &pf, peak);
 	}
-	pl_axes(c, bx, &c->bw, title, c->clip_raw ? "Bandwidth, clipped" : "Bandwidth");
+	ios_pl_axes(c, bx, &c->bw, title, c->clip_raw ? "Bandwidth, clipped" : "Bandwidth");
 	ios_svg_group_begin(c->b, NULL);
 	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
 		struct ios_svg_stroke st = pl_style(j, 1.6);
@@ -609,10 +552,10 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 		ios_svg_poly_begin(c->b, &st);
 		for (size_t w = pr->first[j]; w <= pr->last[j]; w++) {
 			double rate = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
-			double py = pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
+			double py = ios_pl_py(bx, &c->bw, c->clip_raw && rate > c->clip_raw ? c->clip_raw : rate);
 
-			ios_svg_poly_point(c->b, pl_px(c, bx, w * c->win_ns), py);
-			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)), py);
+			ios_svg_poly_point(c->b, ios_pl_px(c, bx, w * c->win_ns), py);
+			ios_svg_poly_point(c->b, ios_pl_px(c, bx, pl_win_end(c, pr, w)), py);
 		}
 		ios_svg_poly_end(c->b);
 	}
@@ -624,7 +567,7 @@ static void pl_bw_panel(struct pl_ctx *c, const struct pl_run *pr, const struct 
 
 		for (size_t w = pr->first[j]; w <= pr->last[j] && pr->first[j] <= pr->last[j]; w++) {
 			double rate = (double)pr->win[j][w] * 1e9 / (double)pl_win_len(c, pr, w);
-			double mid = (pl_px(c, bx, w * c->win_ns) + pl_px(c, bx, pl_win_end(c, pr, w))) / 2;
+			double mid = (ios_pl_px(c, bx, w * c->win_ns) + ios_pl_px(c, bx, pl_win_end(c, pr, w))) / 2;
 
 			if (rate > c->clip_raw)
 				ios_svg_text(c->b, mid, bx->y0 + 9, 0, &mf, "\xe2\x96\xb2");
@@ -638,7 +581,7 @@ static void pl_cum_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 	char title[96];
 
 	snprintf(title, sizeof(title), "Data moved per %s (cumulative)", pl_lines(c));
-	pl_axes(c, bx, &c->cum, title, "Data");
+	ios_pl_axes(c, bx, &c->cum, title, "Data");
 	ios_svg_group_begin(c->b, NULL);
 	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
 		struct ios_svg_stroke st = pl_style(j, 1.8);
@@ -647,14 +590,14 @@ static void pl_cum_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 		if (pr->cfirst[j] > pr->clast[j])
 			continue;
 		ios_svg_poly_begin(c->b, &st);
-		ios_svg_poly_point(c->b, pl_px(c, bx, pr->cfirst[j] * c->win_ns), pl_py(bx, &c->cum, 0));
+		ios_svg_poly_point(c->b, ios_pl_px(c, bx, pr->cfirst[j] * c->win_ns), ios_pl_py(bx, &c->cum, 0));
 		for (size_t w = pr->cfirst[j]; w <= pr->clast[j]; w++) {
 			sum += pr->cwin[j][w];
-			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)),
-					   pl_py(bx, &c->cum, (double)sum));
+			ios_svg_poly_point(c->b, ios_pl_px(c, bx, pl_win_end(c, pr, w)),
+					   ios_pl_py(bx, &c->cum, (double)sum));
 		}
 		/* level to the run's end: what the job got, at the right edge */
-		ios_svg_poly_point(c->b, pl_px(c, bx, pr->s->end_ns), pl_py(bx, &c->cum, (double)sum));
+		ios_svg_poly_point(c->b, ios_pl_px(c, bx, pr->s->end_ns), ios_pl_py(bx, &c->cum, (double)sum));
 		ios_svg_poly_end(c->b);
 	}
 	ios_svg_group_end(c->b);
@@ -713,7 +656,7 @@ static int pl_lat_prepare(struct pl_ctx *c)
 			c->lat.hi = c->lat.lo + 1;
 		return 0;
 	}
-	pl_axis_make(&c->lat, hi / 1e6, 5);
+	ios_pl_axis_make(&c->lat, hi / 1e6, 5);
 	return 0;
 }
 
@@ -723,7 +666,7 @@ static void pl_lat_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 
 	snprintf(title, sizeof(title), "Mean completion latency per %s and window%s", pl_lines(c),
 		 c->lat.log ? ", log scale (largest over smallest window mean > 100)" : "");
-	pl_axes(c, bx, &c->lat, title, "clat mean");
+	ios_pl_axes(c, bx, &c->lat, title, "clat mean");
 	ios_svg_group_begin(c->b, NULL);
 	for (size_t j = 0; j < pr->s->nr_jobs; j++) {
 		struct ios_svg_stroke st = pl_style(j, 1.6);
@@ -742,9 +685,9 @@ static void pl_lat_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
 			if (!open)
 				ios_svg_poly_begin(c->b, &st);
 			open = true;
-			ios_svg_poly_point(c->b, pl_px(c, bx, w * c->win_ns), pl_py(bx, &c->lat, m));
-			ios_svg_poly_point(c->b, pl_px(c, bx, pl_win_end(c, pr, w)),
-					   pl_py(bx, &c->lat, m));
+			ios_svg_poly_point(c->b, ios_pl_px(c, bx, w * c->win_ns), ios_pl_py(bx, &c->lat, m));
+			ios_svg_poly_point(c->b, ios_pl_px(c, bx, pl_win_end(c, pr, w)),
+					   ios_pl_py(bx, &c->lat, m));
 		}
 		if (open)
 			ios_svg_poly_end(c->b);
@@ -757,7 +700,7 @@ static void pl_lat_panel(struct pl_ctx *c, const struct pl_run *pr, const struct
  * keeps its start and its end around an ellipsis, because names of many
  * jobs often differ only at the end ("reader-1", "reader-2").
  */
-static void pl_name(char *buf, size_t len, const struct ios_series_job *sj, size_t max)
+void ios_pl_name(char *buf, size_t len, const struct ios_series_job *sj, size_t max)
 {
 	const char *name = sj->label ? sj->label : "";
 	size_t chars = 0, head = (max - 1) / 2, tail = max - 1 - head, cut1 = 0, cut2 = 0, n = 0;
@@ -807,7 +750,7 @@ static void pl_legend(struct pl_ctx *c, double x, double y, double height, bool 
 		double ly = y + 22 + 18 * (double)j;
 
 		ios_svg_line(c->b, x, ly - 4, x + 28, ly - 4, &st);
-		pl_name(buf, sizeof(buf), &c->legend->jobs[j], totals ? PL_NAME_TOTAL : PL_NAME_MAX);
+		ios_pl_name(buf, sizeof(buf), &c->legend->jobs[j], totals ? PL_NAME_TOTAL : PL_NAME_MAX);
 		ios_svg_text(c->b, x + 36, ly, 0, &f, buf);
 		if (totals) {
 			pl_total(buf, sizeof(buf), c->legend->jobs[j].total);
@@ -836,420 +779,6 @@ static void pl_legend(struct pl_ctx *c, double x, double y, double height, bool 
 }
 
 
-/* ---- the timeline ---- */
-
-#define PL_OTHER_COLOR	"#8a8a8a"
-
-/*
- * The lanes a timeline draws: the timeline's lanes (jobs, then "other")
- * that owned or idled the disk, in job order; past PL_MAX_LANES the ones
- * with the least time share one last lane.
- */
-struct pl_lanes {
-	size_t n;		/* drawn lanes */
-	size_t *of;		/* timeline lane -> drawn lane; SIZE_MAX: never owned */
-	size_t first[PL_MAX_LANES];	/* drawn lane -> its (first) timeline lane */
-	size_t shared;		/* timeline lanes in the last, shared lane; 0: none */
-	bool rounds;		/* a lane of dispatch rounds (deadline) */
-	unsigned levels;	/* lanes of leveled batches (mq-deadline): 1 << level */
-	unsigned domains;	/* lanes of token depths (kyber): 1 << domain */
-};
-
-static unsigned pl_popcount(unsigned v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
-static uint64_t pl_lane_time(const struct ios_timeline *tl, size_t l)
-{
-	return tl->own_ns[l] + tl->idle_ns[l];
-}
-
-static int pl_lanes_make(const struct ios_timeline *tl, struct pl_lanes *L)
-{
-	size_t used = 0, keep;
-	uint64_t *t;
-
-	memset(L, 0, sizeof(*L));
-	L->of = malloc(tl->nr_lanes * sizeof(*L->of));
-	t = malloc(tl->nr_lanes * sizeof(*t));
-	if (!L->of || !t) {
-		free(t);
-		return -ENOMEM;
-	}
-	for (size_t l = 0; l < tl->nr_lanes; l++) {
-		L->of[l] = SIZE_MAX;
-		if (pl_lane_time(tl, l))
-			t[used++] = pl_lane_time(tl, l);
-	}
-	L->rounds = tl->nr_rounds[0] + tl->nr_rounds[1] > 0;
-	for (unsigned lv = 0; lv < IOS_TL_LEVELS; lv++)
-		if (tl->nr_level_rounds[lv][0] + tl->nr_level_rounds[lv][1])
-			L->levels |= 1u << lv;
-	/* leveled batches get a lane per level instead of the one of rounds */
-	if (L->levels)
-		L->rounds = false;
-	L->domains = tl->depth_domains;
-	keep = used;
-	if (used > PL_MAX_LANES) {
-		/* the time of the (PL_MAX_LANES - 1)th longest: lanes above it keep their own */
-		uint64_t cut;
-		size_t above = 0;
-
-		for (size_t i = 0; i < used; i++)	/* partial selection sort, descending */
-			for (size_t k = i + 1; k < used && i < PL_MAX_LANES - 1; k++)
-				if (t[k] > t[i]) {
-					uint64_t x = t[i];
-
-					t[i] = t[k];
-					t[k] = x;
-				}
-		cut = t[PL_MAX_LANES - 2];
-		keep = 0;
-		for (size_t l = 0; l < tl->nr_lanes; l++) {
-			uint64_t lt = pl_lane_time(tl, l);
-
-			if (!lt)
-				continue;
-			if (lt > cut || (lt == cut && above < PL_MAX_LANES - 1 && keep < PL_MAX_LANES - 1)) {
-				L->first[keep] = l;
-				L->of[l] = keep++;
-				above++;
-			}
-		}
-		for (size_t l = 0; l < tl->nr_lanes; l++)
-			if (pl_lane_time(tl, l) && L->of[l] == SIZE_MAX) {
-				if (!L->shared)
-					L->first[keep] = l;
-				L->of[l] = keep;
-				L->shared++;
-			}
-		L->n = keep + 1;
-	} else {
-		for (size_t l = 0; l < tl->nr_lanes; l++)
-			if (pl_lane_time(tl, l)) {
-				L->first[L->n] = l;
-				L->of[l] = L->n++;
-			}
-	}
-	free(t);
-	return 0;
-}
-
-static const char *pl_lane_color(const struct ios_timeline *tl, const struct pl_lanes *L, size_t d)
-{
-	size_t l = L->first[d];
-
-	if ((L->shared && d == L->n - 1) || l + 1 == tl->nr_lanes)
-		return PL_OTHER_COLOR;
-	return pl_colors[l % IOS_ARRAY_SIZE(pl_colors)];
-}
-
-/* The colour mixed with white: @keep of it (0..1), as "#rrggbb" in @buf. */
-static const char *pl_light(const char *hex, double keep, char *buf, size_t len)
-{
-	unsigned v = (unsigned)strtoul(hex + 1, NULL, 16);
-	unsigned r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
-
-	r = (unsigned)lround(255 - (255 - r) * keep);
-	g = (unsigned)lround(255 - (255 - g) * keep);
-	b = (unsigned)lround(255 - (255 - b) * keep);
-	snprintf(buf, len, "#%02x%02x%02x", r, g, b);
-	return buf;
-}
-
-static double pl_lanes_height(const struct pl_lanes *L)
-{
-	size_t n = L->n + L->rounds + pl_popcount(L->levels) + pl_popcount(L->domains);
-
-	return (double)(n ? n : 1) * (PL_LANE_H + PL_LANE_GAP);
-}
-
-/* Bars of drawn lane @d where the columns' owner (@idle: idler) maps to it. */
-static void pl_lane_bars(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
-			 const struct pl_box *bx, size_t d, double y, bool idle, const char *fill)
-{
-	double run0 = -1, run1 = -1;
-
-	for (size_t k = 0; k <= tl->nr_cols; k++) {
-		bool on = false;
-		double x0 = 0, x1 = 0;
-
-		/* writeback may go on after the run's end: the axis stops there */
-		if (k < tl->nr_cols && k * tl->col_ns < c->end_ns) {
-			const struct ios_tl_col *col = &tl->cols[k];
-			uint32_t who = idle ? col->idle : col->own;
-			uint64_t t1 = (k + 1) * tl->col_ns;
-
-			/* a column both owned and idled shows the larger share */
-			if (who && !idle && col->idle_ns > col->own_ns)
-				who = 0;
-			if (who && idle && col->own_ns >= col->idle_ns)
-				who = 0;
-			on = who && L->of[who - 1] == d;
-			x0 = pl_px(c, bx, k * tl->col_ns);
-			x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
-		}
-		if (on && run0 >= 0 && x0 - run1 < 0.5) {
-			run1 = x1;
-			continue;
-		}
-		if (run0 >= 0) {
-			double w = run1 - run0 < 0.6 ? 0.6 : run1 - run0;
-
-			ios_svg_rect(c->b, run0, y, w, PL_LANE_H, fill, NULL);
-			run0 = -1;
-		}
-		if (on) {
-			run0 = x0;
-			run1 = x1;
-		}
-	}
-}
-
-/*
- * The blk-mq lanes below the owners' from @y: one per priority level whose
- * batches started (mq-deadline: a tick per batch, reads above, writes
- * below), then one per token pool (kyber: the smallest depth in each
- * column, as a bar of depth / the pool's largest depth).
- */
-static void pl_tl_mq_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
-			   const struct pl_box *bx, double y)
-{
-	static const char *const level_names[IOS_TL_LEVELS] = { "RT batches", "BE batches",
-								"IDLE batches" };
-	static const char *const domain_names[IOS_TL_DOMAINS] = { "read tokens", "write tokens",
-								  "discard tokens", "other tokens" };
-	static const struct ios_svg_stroke rd = { "#1f77b4", 1, NULL };
-	static const struct ios_svg_stroke wr = { "#d62728", 1, NULL };
-	static const struct ios_svg_stroke base = { "#d0d0d0", 1, NULL };
-	const struct ios_svg_font lf = { 11, "end", false, "#222222" };
-	const struct ios_svg_font vf = { 10, "end", false, "#333333" };
-	char buf[64];
-
-	for (unsigned lv = 0; lv < IOS_TL_LEVELS; lv++) {
-		if (!(L->levels & 1u << lv))
-			continue;
-		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, level_names[lv]);
-		for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k++) {
-			double x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
-			unsigned b = tl->cols[k].levels >> (lv * 2);
-
-			if (b & 1)
-				ios_svg_line(c->b, x, y, x, y + PL_LANE_H / 2, &rd);
-			if (b & 2)
-				ios_svg_line(c->b, x, y + PL_LANE_H / 2, x, y + PL_LANE_H, &wr);
-		}
-		y += PL_LANE_H + PL_LANE_GAP;
-	}
-	for (unsigned d = 0; d < IOS_TL_DOMAINS; d++) {
-		double run0 = -1, run1 = 0;
-		uint16_t runv = 0, top = tl->depth_max[d] ? tl->depth_max[d] : 1;
-
-		if (!(L->domains & 1u << d))
-			continue;
-		ios_svg_line(c->b, bx->x0, y + PL_LANE_H, bx->x0 + bx->w, y + PL_LANE_H, &base);
-		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, domain_names[d]);
-		/* the scale: the full lane is the pool's largest depth; the depth at the end */
-		snprintf(buf, sizeof(buf), "full: %u, end: %u", (unsigned)top, (unsigned)tl->depth_now[d]);
-		ios_svg_text(c->b, bx->x0 + bx->w - 2, y - 1, 0, &vf, buf);
-		/* equal neighbouring columns make one bar */
-		for (size_t k = 0; k <= tl->nr_cols; k++) {
-			bool in = k < tl->nr_cols && k * tl->col_ns < c->end_ns;
-			uint16_t v = in ? tl->cols[k].depth[d] : 0;
-			uint64_t t1 = (k + 1) * tl->col_ns;
-
-			if (run0 >= 0 && in && v == runv) {
-				run1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
-				continue;
-			}
-			if (run0 >= 0 && runv) {
-				double h = PL_LANE_H * (double)runv / top;
-
-				ios_svg_rect(c->b, run0, y + PL_LANE_H - h, run1 - run0, h, "#7f7f7f", NULL);
-			}
-			run0 = -1;
-			if (in) {
-				run0 = pl_px(c, bx, k * tl->col_ns);
-				run1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
-				runv = v;
-			}
-		}
-		y += PL_LANE_H + PL_LANE_GAP;
-	}
-}
-
-static void pl_tl_lanes(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
-			const struct pl_box *bx)
-{
-	const struct ios_svg_font head = { 14, "start", true, "#222222" };
-	const struct ios_svg_font lf = { 11, "end", false, "#222222" };
-	const struct ios_svg_font nf = { 12, "start", false, "#555555" };
-	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
-	static const struct ios_svg_stroke base = { "#d0d0d0", 1, NULL };
-	char buf[128], light[8];
-
-	ios_svg_text(c->b, bx->x0, bx->y0 - 9, 0, &head,
-		     "Who owned the disk: slices solid, idling light, | preemption");
-	ios_svg_group_begin(c->b, NULL);
-	if (!L->n && !L->rounds && !L->levels && !L->domains)
-		ios_svg_text(c->b, bx->x0 + 6, bx->y0 + PL_LANE_H - 2, 0, &nf,
-			     "no slices: this scheduler dispatches without giving the disk to a process");
-	for (size_t d = 0; d < L->n; d++) {
-		double y = bx->y0 + (double)d * (PL_LANE_H + PL_LANE_GAP);
-		const char *col = pl_lane_color(tl, L, d);
-		size_t l = L->first[d];
-
-		ios_svg_line(c->b, bx->x0, y + PL_LANE_H, bx->x0 + bx->w, y + PL_LANE_H, &base);
-		if (L->shared && d == L->n - 1)
-			snprintf(buf, sizeof(buf), "%zu more", L->shared);
-		else if (l + 1 == tl->nr_lanes)
-			snprintf(buf, sizeof(buf), "async/other");
-		else
-			pl_name(buf, sizeof(buf), &c->legend->jobs[l < c->legend->nr_jobs ? l : 0], 12);
-		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, buf);
-		pl_lane_bars(c, tl, L, bx, d, y, true, pl_light(col, 0.35, light, sizeof(light)));
-		pl_lane_bars(c, tl, L, bx, d, y, false, col);
-		for (size_t k = 0; k < tl->nr_cols; k++) {
-			uint32_t p = tl->cols[k].preempt;
-			double x;
-
-			if (!p || L->of[p - 1] != d || k * tl->col_ns >= c->end_ns)
-				continue;
-			/* a tick over the lane, so a burst of them does not hide the bars */
-			x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
-			ios_svg_line(c->b, x, y - 3, x, y + 4, &pm);
-		}
-	}
-	if (L->rounds) {
-		double y = bx->y0 + (double)L->n * (PL_LANE_H + PL_LANE_GAP);
-		static const struct ios_svg_stroke rd = { "#1f77b4", 1, NULL };
-		static const struct ios_svg_stroke wr = { "#d62728", 1, NULL };
-
-		ios_svg_text(c->b, bx->x0 - 6, y + PL_LANE_H - 3, 0, &lf, "rounds");
-		for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k++) {
-			double x = pl_px(c, bx, k * tl->col_ns + tl->col_ns / 2);
-
-			if (tl->cols[k].rounds & 1)
-				ios_svg_line(c->b, x, y, x, y + PL_LANE_H / 2, &rd);
-			if (tl->cols[k].rounds & 2)
-				ios_svg_line(c->b, x, y + PL_LANE_H / 2, x, y + PL_LANE_H, &wr);
-		}
-	}
-	pl_tl_mq_lanes(c, tl, L, bx, bx->y0 + (double)(L->n + L->rounds) * (PL_LANE_H + PL_LANE_GAP));
-	ios_svg_group_end(c->b);
-}
-
-/* As the recorder folds cells: the later job, both directions. */
-static uint32_t pl_cell_merge(uint32_t a, uint32_t b)
-{
-	if (!b)
-		return a;
-	if (!a)
-		return b;
-	return (b & ~3u) | ((a | b) & 3u);
-}
-
-/* Each dispatch's sector over time: the grid, merged to cells of about 2 px. */
-static void pl_tl_scatter(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_box *bx)
-{
-	size_t rows = tl->row_sectors ? (size_t)((tl->max_sector + tl->row_sectors - 1) / tl->row_sectors) : 0;
-	size_t cpd, rpd;
-	struct pl_axis y = { 0 };
-	double top_bytes;
-
-	if (rows > IOS_TL_ROWS)
-		rows = IOS_TL_ROWS;
-	if (!rows)
-		rows = 1;
-	top_bytes = (double)rows * (double)tl->row_sectors * 512.0;
-	pl_unit(&y, top_bytes, false);
-	pl_axis_make(&y, top_bytes / y.div, 4);
-	pl_axes(c, bx, &y, "Sector of each dispatch (\xe2\x96\xa0 read, \xe2\x96\xa1 write; last job per cell)",
-		"Disk offset");
-	cpd = (size_t)ceil((double)tl->nr_cols * 2.0 / bx->w);
-	cpd = cpd ? cpd : 1;
-	rpd = (size_t)ceil((double)rows * 2.0 / (bx->h * top_bytes / y.div / y.top));
-	rpd = rpd ? rpd : 1;
-	ios_svg_group_begin(c->b, NULL);
-	for (size_t k = 0; k < tl->nr_cols && k * tl->col_ns < c->end_ns; k += cpd) {
-		uint64_t t1 = (k + cpd) * tl->col_ns;
-		double x0 = pl_px(c, bx, k * tl->col_ns);
-		double x1 = pl_px(c, bx, t1 < c->end_ns ? t1 : c->end_ns);
-
-		for (size_t r = 0; r < rows; r += rpd) {
-			uint32_t v = 0;
-			double y0, y1;
-
-			for (size_t kk = k; kk < k + cpd && kk < tl->nr_cols; kk++)
-				for (size_t rr = r; rr < r + rpd && rr < rows; rr++)
-					v = pl_cell_merge(v, tl->cells[kk * IOS_TL_ROWS + rr]);
-			if (!v)
-				continue;
-			y0 = pl_py(bx, &y, (double)((r + rpd) * tl->row_sectors) * 512.0);
-			y1 = pl_py(bx, &y, (double)(r * tl->row_sectors) * 512.0);
-			if (y0 < bx->y0)
-				y0 = bx->y0;
-			{
-				size_t l = (v >> 2) - 1;
-				const char *col = l + 1 == tl->nr_lanes ? PL_OTHER_COLOR
-						  : pl_colors[l % IOS_ARRAY_SIZE(pl_colors)];
-				struct ios_svg_stroke st = { col, 1, NULL };
-				double w = x1 - x0 < 1.5 ? 1.5 : x1 - x0, h = y1 - y0 < 1.5 ? 1.5 : y1 - y0;
-
-				if (v & IOS_TL_READ)
-					ios_svg_rect(c->b, x0, y0, w, h, col, NULL);
-				else
-					ios_svg_rect(c->b, x0 + 0.5, y0 + 0.5, w - 1 > 0.5 ? w - 1 : 0.5,
-						     h - 1 > 0.5 ? h - 1 : 0.5, NULL, &st);
-			}
-		}
-	}
-	ios_svg_group_end(c->b);
-}
-
-/* Height of the timeline block below a run's panels. */
-static double pl_tl_height(const struct pl_lanes *L, double scatter_h)
-{
-	return 30 + pl_lanes_height(L) + 45 + scatter_h + 48;
-}
-
-/* The whole block from @y: lanes, then the scatter @scatter_h tall. */
-static void pl_timeline(struct pl_ctx *c, const struct ios_timeline *tl, const struct pl_lanes *L,
-			double x0, double w, double y, double scatter_h)
-{
-	struct pl_box lb = { x0, y + 30, w, pl_lanes_height(L) };
-	struct pl_box sb = { x0, lb.y0 + lb.h + 45, w, scatter_h };
-
-	pl_tl_lanes(c, tl, L, &lb);
-	pl_tl_scatter(c, tl, &sb);
-}
-
-static void pl_tl_key(struct pl_ctx *c, double x, double y)
-{
-	const struct ios_svg_font head = { 14, "start", true, "#222222" };
-	const struct ios_svg_font f = { 12, "start", false, "#222222" };
-	static const struct ios_svg_stroke pm = { "#111111", 1.2, NULL };
-	static const struct ios_svg_stroke wr = { "#555555", 1, NULL };
-
-	ios_svg_text(c->b, x, y, 0, &head, "Timeline");
-	ios_svg_rect(c->b, x, y + 12, 28, 10, "#555555", NULL);
-	ios_svg_text(c->b, x + 36, y + 21, 0, &f, "slice: owns the disk");
-	ios_svg_rect(c->b, x, y + 30, 28, 10, "#cccccc", NULL);
-	ios_svg_text(c->b, x + 36, y + 39, 0, &f, "disk idles for it");
-	ios_svg_line(c->b, x + 14, y + 47, x + 14, y + 54, &pm);
-	ios_svg_text(c->b, x + 36, y + 57, 0, &f, "it preempted the owner");
-	ios_svg_rect(c->b, x + 9, y + 66, 10, 10, "#555555", NULL);
-	ios_svg_text(c->b, x + 36, y + 75, 0, &f, "read dispatched");
-	ios_svg_rect(c->b, x + 9.5, y + 84.5, 9, 9, NULL, &wr);
-	ios_svg_text(c->b, x + 36, y + 93, 0, &f, "write dispatched");
-	ios_svg_text(c->b, x, y + 113, 0, &f, "colours: the jobs'; grey: async/other");
-}
-
 /* ---- io.cost's monitor ---- */
 
 /*
@@ -1266,7 +795,7 @@ static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
 	const struct ios_svg_font head = { 14, "start", true, "#222222" };
 	const struct ios_svg_font f = { 12, "start", false, "#222222" };
 	struct pl_axis y = { .div = 1.0, .unit = "%" };
-	size_t ng = l->nr_groups ? l->nr_groups : 1, k = 0, nc = IOS_ARRAY_SIZE(pl_colors);
+	size_t ng = l->nr_groups ? l->nr_groups : 1, k = 0, nc = IOS_ARRAY_SIZE(ios_pl_colors);
 	uint64_t tmax = (uint64_t)(c->x.top * 1e9);
 	double top = 100.0, ky;
 	char buf[160];
@@ -1277,15 +806,15 @@ static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
 			if (l->samples[i * ng + g].active && l->samples[i * ng + g].usage_pct > top)
 				top = l->samples[i * ng + g].usage_pct;
 	}
-	pl_axis_make(&y, top, 5);
-	pl_axes(c, bx, &y, "io.cost per period: vrate; hweight_inuse (solid) and usage (dashed) "
+	ios_pl_axis_make(&y, top, 5);
+	ios_pl_axes(c, bx, &y, "io.cost per period: vrate; hweight_inuse (solid) and usage (dashed) "
 		"per cgroup", "Percent");
 	ios_svg_group_begin(c->b, NULL);
 	ios_svg_poly_begin(c->b, &vst);
 	for (size_t i = 0; i < l->nr; i++) {
 		uint64_t t = l->periods[i].t_ns < tmax ? l->periods[i].t_ns : tmax;
 
-		ios_svg_poly_point(c->b, pl_px(c, bx, t), pl_py(bx, &y, l->periods[i].vrate_pct));
+		ios_svg_poly_point(c->b, ios_pl_px(c, bx, t), ios_pl_py(bx, &y, l->periods[i].vrate_pct));
 	}
 	ios_svg_poly_end(c->b);
 	ky = bx->y0 + 4;
@@ -1294,7 +823,7 @@ static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
 	ios_svg_line(c->b, kx, ky - 4, kx + 28, ky - 4, &vst);
 	ios_svg_text(c->b, kx + 36, ky, 0, &f, "vrate");
 	for (size_t g = 0; g < l->nr_groups; g++) {
-		const char *col = pl_colors[k % nc];
+		const char *col = ios_pl_colors[k % nc];
 		const struct ios_svg_stroke hst = { col, 1.8, NULL }, ust = { col, 1.4, "5 3" };
 
 		if (!l->g_periods[g])
@@ -1316,8 +845,8 @@ static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
 				if (!open)
 					ios_svg_poly_begin(c->b, pass ? &ust : &hst);
 				open = true;
-				ios_svg_poly_point(c->b, pl_px(c, bx, t),
-						   pl_py(bx, &y, pass ? sm->usage_pct : sm->hweight_inuse_pct));
+				ios_svg_poly_point(c->b, ios_pl_px(c, bx, t),
+						   ios_pl_py(bx, &y, pass ? sm->usage_pct : sm->hweight_inuse_pct));
 			}
 			if (open)
 				ios_svg_poly_end(c->b);
@@ -1360,14 +889,14 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 
 			if (!t)
 				continue;
-			ret = pl_lanes_make(t, &lanes[r]);
+			ret = ios_pl_lanes_make(t, &lanes[r]);
 		}
 	}
 	if (ret)
 		goto out;
 	/* every row gets the height of the tallest timeline, so rows line up */
 	for (size_t r = 0; tl && r < p->nr_runs; r++) {
-		double h = pl_tl_height(&lanes[r], p->nr_runs == 1 ? 260 : 150);
+		double h = ios_pl_tl_height(&lanes[r], p->nr_runs == 1 ? 260 : 150);
 
 		tl_h = h > tl_h ? h : tl_h;
 	}
@@ -1396,9 +925,9 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 			pl_lat_panel(&c, &c.runs[0], &lb);
 		}
 		if (tl && p->runs[0].series->timeline) {
-			pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w,
+			ios_pl_timeline(&c, p->runs[0].series->timeline, &lanes[0], PL_LEFT, a.w,
 				    745 + ext + lat_h, 260);
-			pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext + lat_h);
+			ios_pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext + lat_h, ios_pl_any_held(p));
 		}
 	} else {
 		const double row_h = 300 + tl_h + lat_h * 0.8, top = 75;
@@ -1425,7 +954,7 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 				pl_lat_panel(&c, &c.runs[r], &lb);
 			}
 			if (tl && p->runs[r].series->timeline)
-				pl_timeline(&c, p->runs[r].series->timeline, &lanes[r], PL_LEFT,
+				ios_pl_timeline(&c, p->runs[r].series->timeline, &lanes[r], PL_LEFT,
 					    2 * cw + 95, ry + 280 + lat_h * 0.8, 150);
 			else if (tl)
 				ios_svg_text(out, PL_LEFT, ry + 320 + lat_h * 0.8, 0, &nfont,
@@ -1433,7 +962,7 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 		}
 		pl_legend(&c, width - PL_LEGEND_W, top + 54, (tl ? 300 : height) - top - 60, false);
 		if (tl)
-			pl_tl_key(&c, width - PL_LEGEND_W, top + 330);
+			ios_pl_tl_key(&c, width - PL_LEGEND_W, top + 330, ios_pl_any_held(p));
 	}
 	ios_svg_end(out);
 out:

@@ -81,6 +81,9 @@ void ios_timeline_free(struct ios_timeline *tl)
 	free(tl->log);
 	free(tl->batches);
 	free(tl->depths);
+	free(tl->held_lane_ns);
+	free(tl->held_lane_nr);
+	free(tl->held_log);
 	free(tl->pids);
 	free(tl->pid_lane);
 	memset(tl, 0, sizeof(*tl));
@@ -148,6 +151,9 @@ static void tl_fold_cols(struct ios_timeline *tl)
 		for (size_t k = 0; k < IOS_TL_DOMAINS; k++)
 			if (b.depth[k] && (!d->depth[k] || b.depth[k] < d->depth[k]))
 				d->depth[k] = b.depth[k];
+		for (size_t k = 0; k < IOS_TL_CAUSES; k++)
+			if (b.held[k])
+				tl_keep(&d->held[k], &d->held_ns[k], b.held[k], b.held_ns[k]);
 		for (size_t r = 0; r < IOS_TL_ROWS; r++) {
 			uint32_t ca = tl->cells[2 * i * IOS_TL_ROWS + r], cb = 0;
 
@@ -408,6 +414,49 @@ static void tl_dispatch(void *priv, const struct ios_request *rq, uint64_t now)
 									      : IOS_TL_READ));
 }
 
+/*
+ * A controller let @pid's I/O go after holding it over [a, b): the wait
+ * spreads over the columns it covers as a slice does, one lane per column
+ * and cause keeping it.
+ */
+static void tl_held(void *priv, uint32_t pid, int cause, uint64_t a, uint64_t b)
+{
+	struct ios_timeline *tl = priv;
+	uint32_t lane = pid ? tl_lane(tl, pid) : (uint32_t)(tl->nr_lanes - 1);
+	size_t i;
+
+	if (cause < 0 || cause >= IOS_TL_CAUSES || b <= a || tl->err)
+		return;
+	if (!tl->held_lane_ns) {
+		tl->held_lane_ns = calloc(tl->nr_lanes * IOS_TL_CAUSES, sizeof(*tl->held_lane_ns));
+		tl->held_lane_nr = calloc(tl->nr_lanes * IOS_TL_CAUSES, sizeof(*tl->held_lane_nr));
+		if (!tl->held_lane_ns || !tl->held_lane_nr) {
+			tl->err = -ENOMEM;
+			return;
+		}
+	}
+	i = (size_t)lane * IOS_TL_CAUSES + (size_t)cause;
+	tl->held_lane_ns[i] += b - a;
+	tl->held_lane_nr[i]++;
+	tl->held_causes |= 1u << cause;
+	if (tl->nr_held_log < IOS_TL_LOG) {
+		if (!tl->held_log && !(tl->held_log = calloc(IOS_TL_LOG, sizeof(*tl->held_log)))) {
+			tl->err = -ENOMEM;
+			return;
+		}
+		tl->held_log[tl->nr_held_log++] = (struct ios_tl_held){ a, b, lane, (uint8_t)cause };
+	}
+	if (!tl_cover(tl, b - 1))
+		return;
+	for (size_t c = (size_t)(a / tl->col_ns); c <= (size_t)((b - 1) / tl->col_ns); c++) {
+		uint64_t c0 = c * tl->col_ns, c1 = c0 + tl->col_ns;
+		struct ios_tl_col *col = &tl->cols[c];
+
+		tl_keep(&col->held[cause], &col->held_ns[cause], lane + 1,
+			(b < c1 ? b : c1) - (a > c0 ? a : c0));
+	}
+}
+
 void ios_timeline_finish(struct ios_timeline *tl, uint64_t end_ns)
 {
 	tl_flush(tl, end_ns, IOS_OWN_R_NONE);
@@ -423,4 +472,5 @@ void ios_timeline_finish(struct ios_timeline *tl, uint64_t end_ns)
 const struct ios_owner_ops ios_timeline_owner_ops = {
 	.note = tl_note,
 	.dispatch = tl_dispatch,
+	.held = tl_held,
 };
