@@ -138,6 +138,7 @@ static int cmp_plot(const char *path, const struct cli_run_opts *o, int plot_by,
 		if (cli_plot_group(s, plot_by, res->extra[0].series, &lines[done], sub,
 				   done ? 0 : sizeof(sub)))
 			goto out;
+		lines[done].iocost = res->extra[done].iocost;	/* io.cost's panel in the row */
 		pr[done].label = cols[done].label;
 		pr[done].series = &lines[done];
 	}

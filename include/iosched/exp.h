@@ -94,6 +94,7 @@ int ios_cmp_check_jobs(const struct ios_jobfile *jf, struct ios_err *e) IOS_MUST
 /* What a column's run leaves besides its compare numbers. */
 struct ios_cmp_extra {
 	struct ios_series *series;	/* with base->record_series (for a plot) */
+	struct ios_iocost_log *iocost;	/* the same: io.cost's monitor, its plot panel; NULL: none */
 	char **warnings;		/* what the run ignored (ios_run_result.warnings) */
 	size_t nr_warnings;
 };

@@ -78,6 +78,8 @@ static int cmp_run_one(void *arg, size_t idx, ios_run_progress_fn prog, void *pr
 		if (ctx->base->record_series) {
 			x->series = res.series;
 			res.series = NULL;
+			x->iocost = res.iocost;
+			res.iocost = NULL;
 		}
 		x->warnings = res.warnings;
 		x->nr_warnings = res.nr_warnings;
@@ -134,6 +136,7 @@ void ios_cmp_results_free(struct ios_cmp_results *r)
 		ios_cmp_run_free(&r->runs[c]);
 		ios_series_free(r->extra[c].series);
 		free(r->extra[c].series);
+		ios_iocost_log_free(r->extra[c].iocost);
 		for (size_t w = 0; w < r->extra[c].nr_warnings; w++)
 			free(r->extra[c].warnings[w]);
 		free(r->extra[c].warnings);

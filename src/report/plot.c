@@ -861,6 +861,14 @@ static void pl_iocost_panel(struct pl_ctx *c, const struct ios_iocost_log *l,
 	ios_svg_group_end(c->b);
 }
 
+static bool pl_any_iocost(const struct ios_plot *p)
+{
+	for (size_t r = 0; r < p->nr_runs; r++)
+		if (p->runs[r].series->iocost)
+			return true;
+	return false;
+}
+
 int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 {
 	const struct ios_svg_font tfont = { 18, "start", true, "#111111" };
@@ -930,7 +938,13 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 			ios_pl_tl_key(&c, width - PL_LEGEND_W, 790 + ext + lat_h, ios_pl_any_held(p));
 		}
 	} else {
-		const double row_h = 300 + tl_h + lat_h * 0.8, top = 75;
+		/*
+		 * Below a row's two panels (50 px of room, 190 tall, 40 of axis
+		 * labels: 280 px each), its latency panel, then io.cost's when any
+		 * run had it (a row without: a note), then the timeline.
+		 */
+		double lat_row = lat_h ? 280 : 0, ioc_row = pl_any_iocost(p) ? 280 : 0;
+		const double row_h = 300 + tl_h + lat_row + ioc_row, top = 75;
 		double cw;
 
 		width = 1320;
@@ -953,11 +967,20 @@ int ios_plot_svg(const struct ios_plot *p, struct ios_buf *out)
 
 				pl_lat_panel(&c, &c.runs[r], &lb);
 			}
+			if (ioc_row && p->runs[r].series->iocost) {
+				/* narrower than the row: its key goes at its right */
+				struct pl_box ib = { PL_LEFT, ry + 330 + lat_row, 2 * cw + 95 - 170, 190 };
+
+				pl_iocost_panel(&c, p->runs[r].series->iocost, &ib, ib.x0 + ib.w + 20);
+			} else if (ioc_row) {
+				ios_svg_text(out, PL_LEFT, ry + 370 + lat_row, 0, &nfont,
+					     "io.cost did not run here (io.cost.qos enable=0)");
+			}
 			if (tl && p->runs[r].series->timeline)
 				ios_pl_timeline(&c, p->runs[r].series->timeline, &lanes[r], PL_LEFT,
-					    2 * cw + 95, ry + 280 + lat_h * 0.8, 150);
+					    2 * cw + 95, ry + 280 + lat_row + ioc_row, 150);
 			else if (tl)
-				ios_svg_text(out, PL_LEFT, ry + 320 + lat_h * 0.8, 0, &nfont,
+				ios_svg_text(out, PL_LEFT, ry + 320 + lat_row + ioc_row, 0, &nfont,
 					     "no timeline recorded");
 		}
 		pl_legend(&c, width - PL_LEGEND_W, top + 54, (tl ? 300 : height) - top - 60, false);
