@@ -1,7 +1,7 @@
 #!/bin/sh
 # Description: traces as inputs of compare and replay. compare TRACE (told
 # from a job file by content: blktrace magic, NAME.blktrace.N, an iolog's
-# first line) replays the trace under every column, one job per traced
+# first line; a fio iolog too) replays the trace under every column, one job per traced
 # process, and its cells are what replay gives under that scheduler; a
 # trace beside job files, or with --real, is refused with a message. A
 # trace that reaches past the simulated disk is refused naming the
@@ -54,6 +54,17 @@ PY
 timeout 300 "$BIN" compare "$dir/loop0.blktrace.1" --schedulers deadline >"$dir/c1.txt" 2>/dev/null ||
 	fail "compare NAME.blktrace.1 failed"
 grep -q pid28055 "$dir/c1.txt" || { cat "$dir/c1.txt"; fail "compare NAME.blktrace.1: no job pid28055"; }
+
+# an iolog is told by its first line: one job, named after the log
+printf 'fio version 2 iolog\n/tmp/f add\n/tmp/f open\n/tmp/f read 0 4096\n/tmp/f read 1048576 4096\n/tmp/f close\n' \
+	>"$dir/app.iolog"
+timeout 120 "$BIN" compare "$dir/app.iolog" --schedulers noop,deadline --output-format json >"$dir/i.json" \
+	2>"$dir/i.err" || { cat "$dir/i.err"; fail "compare IOLOG failed"; }
+python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["iosched_compare"]["runs"]
+assert [[(j["name"], j["bytes"]) for j in r["jobs"]] for r in runs] == [[("app.iolog", 8192)]] * 2, runs
+' "$dir/i.json" || fail "compare IOLOG: not the log's two reads in each column"
 
 # ---- refused: a trace beside a job file, --real ----
 printf '[j]\nrw=read\nsize=1m\n' >"$dir/j.fio"
