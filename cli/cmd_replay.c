@@ -71,6 +71,13 @@ int cmd_replay(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
+	/* the replay task has no real host (the trace's sectors are another disk's) */
+	if (o.real) {
+		fprintf(stderr, "iosched: replay: --real: a trace replays on the simulated disk "
+			"only; --real is for job files (iosched run --real)\n");
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (!strcmp(o.jobs[0], "-")) {
 		fprintf(stderr, "iosched: replay: '-': a trace cannot come from stdin (replay reads "
 			"it more than once); save it to a file first\n");

@@ -73,6 +73,8 @@ grep -q "loop0 is a trace: compare replays one trace alone" "$dir/e1" || { cat "
 "$BIN" compare "$dir/loop0" --real >/dev/null 2>"$dir/e2" && fail "compare TRACE --real accepted"
 grep -q "is a trace: its replay runs on the simulated disk; --real is for job files" "$dir/e2" ||
 	{ cat "$dir/e2"; fail "--real: message"; }
+"$BIN" replay "$dir/loop0" --real >/dev/null 2>"$dir/e4" && fail "replay --real accepted (and simulated)"
+grep -q "replay: --real: a trace replays on the simulated disk only" "$dir/e4" || { cat "$dir/e4"; fail "replay --real: message"; }
 # a binary file that is no trace is still a job file, refused as one
 printf 'x\000y' >"$dir/bin.fio"
 "$BIN" compare "$dir/bin.fio" >/dev/null 2>"$dir/e3" && fail "binary job file accepted"
