@@ -267,19 +267,19 @@ static bool cmp_is_trace(const char *path)
  * (cfg->replay). The ios_replay is only read by the runs, so the columns
  * share it across worker threads. 0, or the exit status.
  */
-static int cmp_open_trace(struct cli_run_opts *o, struct ios_replay **r,
+static int cmp_open_trace(struct cli_run_opts *o, const char *name, struct ios_replay **r,
 			  const struct ios_jobfile **jf)
 {
 	struct ios_err e = { 0 };
 
 	if (o->nr_jobs != 1) {
 		fprintf(stderr, "iosched: compare: %s is a trace: compare replays one trace "
-			"alone, without job files or other traces beside it\n", o->jobs[0]);
+			"alone, without job files or other traces beside it\n", name);
 		return CLI_EXIT_USAGE;
 	}
 	if (o->real) {
 		fprintf(stderr, "iosched: compare: %s is a trace: its replay runs on the "
-			"simulated disk; --real is for job files\n", o->jobs[0]);
+			"simulated disk; --real is for job files\n", name);
 		return CLI_EXIT_USAGE;
 	}
 	if (ios_replay_open(o->jobs[0], r, &e)) {
@@ -307,7 +307,7 @@ int cmd_compare(int argc, char **argv)
 	uint64_t seeds[IOS_CMP_MAX_SEEDS];
 	size_t nr_seeds = 1;
 	struct ios_err e = { 0 };
-	const char *list = NULL, *plot = NULL;
+	const char *list = NULL, *plot = NULL, *trace_name = NULL;
 	size_t nr_cols = 0;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
 	bool shares = false, trace;
@@ -382,18 +382,16 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	trace = false;
-	for (int i = 0; i < o.nr_jobs && !trace; i++)
-		if (cmp_is_trace(o.jobs[i])) {
-			trace = true;
-			o.jobs[0] = o.jobs[i];	/* the one named in the message */
-		}
+	for (int i = 0; i < o.nr_jobs && !trace_name; i++)
+		if (cmp_is_trace(o.jobs[i]))
+			trace_name = o.jobs[i];
+	trace = trace_name != NULL;
 	/* --output must not overwrite the trace compared */
-	if (trace && o.nr_jobs == 1 && cli_paths_in_trace(&paths, "the trace", o.jobs[0])) {
+	if (trace && o.nr_jobs == 1 && cli_paths_in_trace(&paths, "the trace", trace_name)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	rc = trace ? cmp_open_trace(&o, &r, &jobs) : cli_run_opts_load(&o, &jf);
+	rc = trace ? cmp_open_trace(&o, trace_name, &r, &jobs) : cli_run_opts_load(&o, &jf);
 	if (rc)
 		goto out;
 	rc = CLI_EXIT_FAIL;

@@ -75,6 +75,11 @@ grep -q "is a trace: its replay runs on the simulated disk; --real is for job fi
 	{ cat "$dir/e2"; fail "--real: message"; }
 "$BIN" replay "$dir/loop0" --real >/dev/null 2>"$dir/e4" && fail "replay --real accepted (and simulated)"
 grep -q "replay: --real: a trace replays on the simulated disk only" "$dir/e4" || { cat "$dir/e4"; fail "replay --real: message"; }
+cp "$dir/loop0.blktrace.1" "$dir/keep.1"
+"$BIN" compare "$dir/loop0" --output "$dir/loop0.blktrace.1" >/dev/null 2>"$dir/e5" &&
+	fail "compare TRACE --output onto the trace accepted"
+cmp -s "$dir/loop0.blktrace.1" "$dir/keep.1" || fail "compare TRACE --output overwrote the trace"
+grep -q "is the trace .*refusing to overwrite it" "$dir/e5" || { cat "$dir/e5"; fail "--output onto the trace: message"; }
 # a binary file that is no trace is still a job file, refused as one
 printf 'x\000y' >"$dir/bin.fio"
 "$BIN" compare "$dir/bin.fio" >/dev/null 2>"$dir/e3" && fail "binary job file accepted"
