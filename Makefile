@@ -13,6 +13,7 @@
 #   make install     PREFIX=/usr/local DESTDIR=: the command, the static and shared
 #                    library, the headers, iosched.pc and the man pages (docs/install.md)
 #   make uninstall   remove what install put there (same PREFIX and DESTDIR)
+#   make man         rewrite man/libiosched.3's STRUCTURES AND CONSTANTS from the headers
 #   make clean
 
 -include config.mk
@@ -70,7 +71,7 @@ BIN_OUT    := $(BUILD)/$(BIN)
 endif
 
 .PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz seeds clean \
-	shared install uninstall
+	shared install uninstall man
 all: lib cli tests benches
 
 lib: $(LIB)
@@ -169,6 +170,7 @@ $(PC): iosched.pc.in include/iosched/ios.h Makefile
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@DOCDIR@|$(DOCDIR)|' \
 		-e 's|@REQUIRES_PRIVATE@|$(if $(strip $(LIBURING_LIBS)),liburing,)|' $< >$@
 
 PREFIX     ?= /usr/local
@@ -177,12 +179,17 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DOCDIR     ?= $(PREFIX)/share/doc/iosched
 HEADERS    := $(sort $(wildcard include/iosched/*.h))
+# what libiosched(3) points to: the library's guide, real mode, installing, the C examples
+DOCS       := docs/library.md docs/real.md docs/install.md
+EXAMPLES_C := $(sort $(wildcard examples/c/*.c))
 # the .pc names PREFIX's paths, so it is remade for each install
 install: $(LIB) $(SHLIB) $(BIN_OUT)
 	@rm -f $(PC) && $(MAKE) --no-print-directory $(PC)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/iosched \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(DOCDIR)/examples/c
 	install -m 755 $(BIN_OUT) $(DESTDIR)$(BINDIR)/iosched
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libiosched.a
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libiosched.so.$(VERSION)
@@ -192,14 +199,22 @@ install: $(LIB) $(SHLIB) $(BIN_OUT)
 	install -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/iosched.pc
 	install -m 644 man/iosched.1 $(DESTDIR)$(MANDIR)/man1/iosched.1
 	install -m 644 man/libiosched.3 $(DESTDIR)$(MANDIR)/man3/libiosched.3
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(EXAMPLES_C) $(DESTDIR)$(DOCDIR)/examples/c/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/iosched $(DESTDIR)$(LIBDIR)/libiosched.a \
 		$(DESTDIR)$(LIBDIR)/libiosched.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libiosched.so $(DESTDIR)$(PKGCONFIGDIR)/iosched.pc \
 		$(DESTDIR)$(MANDIR)/man1/iosched.1 $(DESTDIR)$(MANDIR)/man3/libiosched.3 \
-		$(HEADERS:include/iosched/%=$(DESTDIR)$(INCLUDEDIR)/iosched/%)
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/iosched 2>/dev/null
+		$(HEADERS:include/iosched/%=$(DESTDIR)$(INCLUDEDIR)/iosched/%) \
+		$(DOCS:docs/%=$(DESTDIR)$(DOCDIR)/%) \
+		$(EXAMPLES_C:examples/c/%=$(DESTDIR)$(DOCDIR)/examples/c/%)
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/iosched $(DESTDIR)$(DOCDIR)/examples/c \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+man:
+	python3 scripts/man-api.py man/libiosched.3
 
 clean:
 	rm -rf build build-asan $(BIN)

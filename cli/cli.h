@@ -225,4 +225,12 @@ int cli_paths_writable(const char *what, const char *path);
 int cli_paths_dir_makeable(const char *what, const char *dir);
 void cli_paths_free(struct cli_paths *ps);
 
+/*
+ * replay and compare on a trace: what the trace's device number says of
+ * the disk it came from, when that differs from the simulated one, said
+ * once on stderr as a note (cmd_replay.c).
+ */
+struct ios_replay;
+void cli_replay_hints(const struct ios_replay *r, const struct ios_run_config *cfg);
+
 #endif

@@ -13,11 +13,14 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "iosched/blktrace.h"
 #include "iosched/compare.h"
 #include "iosched/exp.h"
 #include "iosched/plot.h"
+#include "iosched/replay.h"
 #include "iosched/series_group.h"
 
 /* compare's own options, before the run options (its --scheduler refuses) */
@@ -92,6 +95,8 @@ static void cmp_usage(FILE *f)
 
 	fprintf(f,
 "usage: iosched compare JOB.fio... [--schedulers LIST] [--jobs N] [--shares] [run options]\n"
+"       iosched compare TRACE [--schedulers LIST] ... (a blktrace, blkparse -d dump or\n"
+"       fio iolog: each column replays it as 'iosched replay' does, a job per process)\n"
 "\n"
 "Runs the jobs under each scheduler of LIST with the same seed, device and --set\n"
 "settings, and prints one table: per-job bandwidth, finish time, mean, p50, p99 and\n"
@@ -222,19 +227,91 @@ static int cmp_print(const struct cli_run_opts *o, const struct ios_cmp_results 
 	return rc;
 }
 
+/*
+ * Is @path a trace rather than a job file? Told by content, as
+ * ios_replay_open tells the formats apart: a blktrace record's magic
+ * (0x656174NN, either byte order), an iolog's "fio version N iolog" line,
+ * or NAME.blktrace.N (the per-CPU files of blktrace -o NAME) where no file
+ * NAME exists. A job file is INI text and starts with none of these.
+ */
+static bool cmp_is_trace(const char *path)
+{
+	uint8_t head[16] = { 0 };
+	const char *p = strstr(path, ".blktrace.");
+	struct stat st;
+	size_t n = 0;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return false;
+	if (stat(path, &st)) {
+		char name[4096];
+
+		snprintf(name, sizeof(name), "%s.blktrace.0", path);
+		return !stat(name, &st);
+	}
+	if (p && p[10] >= '0' && p[10] <= '9')
+		return true;
+	f = fopen(path, "rb");
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	if (n >= 4 && ios_blk_magic_order(head) >= 0)
+		return true;
+	return n >= 12 && !memcmp(head, "fio version ", 12);
+}
+
+/*
+ * compare TRACE: the trace's processes become the jobs (one per process,
+ * named by comm), and every column replays them as 'iosched replay' does
+ * (cfg->replay). The ios_replay is only read by the runs, so the columns
+ * share it across worker threads. 0, or the exit status.
+ */
+static int cmp_open_trace(struct cli_run_opts *o, const char *name, struct ios_replay **r,
+			  const struct ios_jobfile **jf)
+{
+	struct ios_err e = { 0 };
+
+	if (o->nr_jobs != 1) {
+		fprintf(stderr, "iosched: compare: %s is a trace: compare replays one trace "
+			"alone, without job files or other traces beside it\n", name);
+		return CLI_EXIT_USAGE;
+	}
+	if (o->real) {
+		fprintf(stderr, "iosched: compare: %s is a trace: its replay runs on the "
+			"simulated disk; --real is for job files\n", name);
+		return CLI_EXIT_USAGE;
+	}
+	if (ios_replay_open(o->jobs[0], r, &e)) {
+		cli_error(&e);
+		return e.code == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+	}
+	*jf = ios_replay_jobfile(*r);
+	if (!*jf) {
+		fprintf(stderr, "iosched: out of memory\n");
+		return CLI_EXIT_FAIL;
+	}
+	o->cfg.replay = *r;
+	o->cfg.settings = &o->settings;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct cli_run_opts o;
 	struct ios_jobfile jf = { 0 };
+	const struct ios_jobfile *jobs = &jf;	/* the job files', or the trace's */
+	struct ios_replay *r = NULL;
 	struct ios_cmp_column *cols = NULL;
 	struct ios_cmp_results res[IOS_CMP_MAX_SEEDS] = { { 0 } };
 	uint64_t seeds[IOS_CMP_MAX_SEEDS];
 	size_t nr_seeds = 1;
 	struct ios_err e = { 0 };
-	const char *list = NULL, *plot = NULL;
+	const char *list = NULL, *plot = NULL, *trace_name = NULL;
 	size_t nr_cols = 0;
 	long workers = sysconf(_SC_NPROCESSORS_ONLN);
-	bool shares = false;
+	bool shares = false, trace;
 	struct cli_paths paths = { 0 };
 	struct cmp_args args = { .plot_by = IOS_PLOT_BY_AUTO };
 	const struct ios_cl_group groups[] = {
@@ -306,20 +383,32 @@ int cmd_compare(int argc, char **argv)
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	rc = cli_run_opts_load(&o, &jf);
-	if (rc)
-		goto out;
-	rc = CLI_EXIT_FAIL;
-	if (cli_paths_run(&paths, &o, &jf, NULL, plot) || cli_paths_check(&paths)) {
+	for (int i = 0; i < o.nr_jobs && !trace_name; i++)
+		if (cmp_is_trace(o.jobs[i]))
+			trace_name = o.jobs[i];
+	trace = trace_name != NULL;
+	/* --output must not overwrite the trace compared */
+	if (trace && o.nr_jobs == 1 && cli_paths_in_trace(&paths, "the trace", trace_name)) {
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (ios_cmp_check_jobs(&jf, &e)) {
+	rc = trace ? cmp_open_trace(&o, trace_name, &r, &jobs) : cli_run_opts_load(&o, &jf);
+	if (rc)
+		goto out;
+	rc = CLI_EXIT_FAIL;
+	if (cli_paths_run(&paths, &o, trace ? NULL : &jf, NULL, plot) ||
+	    cli_paths_check(&paths)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (trace)
+		cli_replay_hints(r, &o.cfg);
+	if (ios_cmp_check_jobs(jobs, &e)) {
 		fprintf(stderr, "iosched: compare: %s\n", e.msg);
 		rc = CLI_EXIT_USAGE;
 		goto out;
 	}
-	rc = cmp_run(&jf, &o, cols, nr_cols, workers, seeds, nr_seeds, res);
+	rc = cmp_run(jobs, &o, cols, nr_cols, workers, seeds, nr_seeds, res);
 	if (rc)
 		goto out;
 	rc = cmp_print(&o, res, nr_cols, shares, seeds, nr_seeds);
@@ -330,6 +419,7 @@ out:
 		ios_cmp_results_free(&res[k]);
 	ios_cmp_columns_free(cols, nr_cols);
 	ios_jobfile_free(&jf);
+	ios_replay_close(r);	/* after the results, which refer to its jobs */
 	cli_run_opts_free(&o);
 	cli_paths_free(&paths);
 	return rc;

@@ -91,6 +91,8 @@ struct ios_replay_info {
 	uint64_t skipped_pc;		/* SCSI passthrough requests */
 	uint64_t skipped_empty;		/* zero-size, not a flush */
 	unsigned nr_devices;		/* distinct devices (binary and text) */
+	uint32_t device;		/* the first of them, as blktrace numbers it
+					 * (IOS_BLK_DEV: major << 20 | minor); 0: none */
 };
 
 struct ios_replay;

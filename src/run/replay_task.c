@@ -459,11 +459,14 @@ int ios_run_replay_setup(struct run_ctx *c, struct run_task *t, struct ios_err *
 	if (s.max_end > c->host->disk.nr_sectors)
 		return IOS_ERR(e, -ERANGE, "%s: %s %" PRIu64 ": process %" PRIu32 " (%s) reaches "
 			       "sector %" PRIu64 ", past the end of the simulated disk (%" PRIu64
-			       " sectors, device %s); choose a larger --device or device.capacity",
+			       " sectors, device %s): the trace came from a larger disk; give "
+			       "--set device.capacity=%" PRIu64 "GiB (or a --device that large)",
 			       s.max_end_file ? s.max_end_file : ios_replay_name(r),
 			       ios_replay_info(r)->format == IOS_REPLAY_BLKTRACE ? "record" : "line",
 			       s.max_end_where, s.pid, s.comm, s.max_end, c->host->disk.nr_sectors,
-			       c->host->disk.profile);
+			       c->host->disk.profile,
+			       (s.max_end + (1u << (30 - IOS_SECTOR_SHIFT)) - 1) >>
+				       (30 - IOS_SECTOR_SHIFT));
 	ret = ios_replay_cursor_open(r, idx, &rp->cur, e);
 	if (ret)
 		return ret;

@@ -39,6 +39,8 @@ const struct ios_tunable ios_replay_tunables_table[] = {
 int ios_tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file *f, size_t cap,
 		   struct ios_err *e)
 {
+	size_t now, peak;
+
 	memset(rd, 0, sizeof(*rd));
 	rd->r = r;
 	rd->f = f;
@@ -46,9 +48,12 @@ int ios_tr_rd_init(struct tr_rd *rd, struct ios_replay *r, const struct tr_file 
 	if (!rd->buf)
 		return IOS_ERR(e, -ENOMEM, "out of memory");
 	rd->cap = cap;
-	r->buffered += cap;
-	if (r->buffered > r->buffered_peak)
-		r->buffered_peak = r->buffered;
+	/* runs on several threads may read one trace (compare's columns): atomics */
+	now = __atomic_add_fetch(&r->buffered, cap, __ATOMIC_RELAXED);
+	peak = __atomic_load_n(&r->buffered_peak, __ATOMIC_RELAXED);
+	while (now > peak && !__atomic_compare_exchange_n(&r->buffered_peak, &peak, now, true,
+							  __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 	return 0;
 }
 
@@ -56,7 +61,7 @@ void ios_tr_rd_free(struct tr_rd *rd)
 {
 	if (!rd->buf)
 		return;
-	rd->r->buffered -= rd->cap;
+	__atomic_sub_fetch(&rd->r->buffered, rd->cap, __ATOMIC_RELAXED);
 	free(rd->buf);
 	rd->buf = NULL;
 }
@@ -246,6 +251,8 @@ static void add_device(struct ios_replay *r, uint32_t dev, uint32_t *devs, unsig
 	for (unsigned i = 0; i < *nr; i++)
 		if (devs[i] == dev)
 			return;
+	if (!*nr)
+		r->info.device = dev;
 	if (*nr < 64)
 		devs[(*nr)++] = dev;
 	r->info.nr_devices = *nr;
@@ -661,8 +668,8 @@ const char *ios_replay_name(const struct ios_replay *r)
 size_t ios_replay_buffered(const struct ios_replay *r, size_t *peak)
 {
 	if (peak)
-		*peak = r->buffered_peak;
-	return r->buffered;
+		*peak = __atomic_load_n(&r->buffered_peak, __ATOMIC_RELAXED);
+	return __atomic_load_n(&r->buffered, __ATOMIC_RELAXED);
 }
 
 /* ---- cursors ---- */

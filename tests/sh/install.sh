@@ -21,6 +21,18 @@ for f in bin/iosched lib/libiosched.a lib/libiosched.so.0.1.0 lib/pkgconfig/iosc
 	include/iosched/app.h share/man/man1/iosched.1 share/man/man3/libiosched.3; do
 	[ -f "$p/$f" ] || fail "not installed: $f"
 done
+# what libiosched(3) points to: the docs and the C examples
+for f in library.md real.md install.md; do
+	[ -f "$p/share/doc/iosched/$f" ] || fail "not installed: share/doc/iosched/$f"
+done
+for src in examples/c/*.c; do
+	cmp -s "$src" "$p/share/doc/iosched/examples/c/$(basename "$src")" || fail "not installed: $src"
+done
+grep -q "PREFIX/share/doc/iosched/examples/c/" man/libiosched.3 || fail "the man page does not name the installed examples"
+# iosched.pc's URL: the installed guide, no placeholder domain
+url=$(sed -n 's/^URL: //p' "$p/lib/pkgconfig/iosched.pc")
+[ "$url" = "file://$p/share/doc/iosched/library.md" ] || fail "iosched.pc URL: $url"
+[ -f "${url#file://}" ] || fail "iosched.pc URL names no file: $url"
 [ "$(readlink "$p/lib/libiosched.so.0")" = libiosched.so.0.1.0 ] || fail "libiosched.so.0 link"
 [ "$(readlink "$p/lib/libiosched.so")" = libiosched.so.0 ] || fail "libiosched.so link"
 readelf -d "$p/lib/libiosched.so.0.1.0" | grep -q 'SONAME.*\[libiosched.so.0\]' || fail "soname"

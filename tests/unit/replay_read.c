@@ -164,6 +164,7 @@ static int check_sample(struct ios_replay *r)
 	T_ASSERT_U64_EQ(in->skipped_pc, 1);
 	T_ASSERT_U64_EQ(in->skipped_empty, 1);
 	T_ASSERT_EQ(in->nr_devices, 1u);
+	T_ASSERT_EQ(in->device, IOS_BLK_DEV_SDA);	/* the disk the trace came from */
 
 	T_ASSERT_EQ(read_all(r, 0, recs, 8, &n), T_PASS);
 	T_ASSERT_EQ(n, 2u);
@@ -368,6 +369,7 @@ static int test_blkparse(void)
 	T_ASSERT_EQ(ios_replay_info(r)->format, IOS_REPLAY_BLKPARSE);
 	T_ASSERT_EQ(ios_replay_nr_streams(r), 3u);
 	T_ASSERT_EQ(ios_replay_info(r)->nr_devices, 2u);
+	T_ASSERT_EQ(ios_replay_info(r)->device, IOS_BLK_DEV(8, 0));	/* the first one */
 	T_ASSERT_U64_EQ(ios_replay_info(r)->skipped_discard, 1);
 	T_ASSERT_U64_EQ(ios_replay_info(r)->skipped_pc, 1);
 	s = ios_replay_stream(r, 1);
