@@ -769,7 +769,10 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		ro.nr_notes = nr_notes;
 	}
 	ro.preamble = !st.nr;
-	if (ios_report(&res, &ro, &out)) {
+	ret = ios_report(&res, &ro, &out);
+	if (!ret)
+		cli_sim_line(&res, ro.formats, &out);	/* the report's last line */
+	if (ret || out.oom) {
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 		(void)fio_status_close(&st, false);
 	} else if (f->status_ns ? !fio_status_close(&st, true)

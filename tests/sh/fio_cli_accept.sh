@@ -60,10 +60,12 @@ tr -d ' \n' <out | grep -q '"sync":{"total_ios":0,"lat_ns":{"min":0,"max":0,"mea
 
 # --- item 2: the lab's notes into the report, stderr as fio leaves it ---
 quiet --eta-newline=1 --name=t --size=64k --zero_buffers --refill_buffers
-tail -n 2 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
+# the notes at the end, then a blank line and the "simulated" line (item 7)
+tail -n 4 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
 	fail "text: the eta note is not at the end"
-tail -n 1 out | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
-	fail "text: the buffer note is not last"
+tail -n 3 out | head -n 1 | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
+	fail "text: the buffer note is not the last note"
+tail -n 1 out | grep -q '^iosched: simulated on ' || fail "text: the simulated line is not last"
 quiet --eta-newline=1 --name=t --size=64k --zero_buffers --output-format=json
 tr -d '\n' <out | sed 's/  */ /g' >flat
 grep -q '"iosched" : {.*"notes" : \[ "--eta-newline: a simulation prints no ETA line", "<command line>:2: job .t.: zero_buffers: ' flat ||
@@ -150,7 +152,15 @@ quiet --name=t --size=64k --rw=randread --device cloud
 grep -q '^iosched: note: sda (cloud): [0-9]* requests counted as' out || fail "cloud note not in report"
 "$BIN" run --device cloud pct.fio >out 2>err || fail "run --device cloud"
 grep -q 'sda (cloud): [0-9]* requests counted as' err || fail "iosched run: cloud note off stderr"
-# --- item 7: a misspelled flag ---
+# --- item 7: a newcomer's first minutes ---
+# the report's last line says, once, that the run was simulated, where, with which seed
+quiet --name=t --size=64k --device ssd --seed 7
+[ "$(grep -c '^iosched: simulated on' out)" -eq 1 ] || fail "fio: not one simulated line"
+tail -n 1 out | grep -q '^iosched: simulated on ssd under cfq, seed 7: ' || fail "fio: simulated line"
+"$BIN" run --device ssd --seed 7 pct.fio >out 2>err || fail "run pct.fio"
+tail -n 1 out | grep -q '^iosched: simulated on ssd under cfq, seed 7: ' || fail "run: simulated line"
+quiet --name=t --size=64k --output-format=json
+grep -q 'simulated on' out && fail "a JSON report got the simulated line"
 # an unambiguous prefix is the option, as fio's getopt_long_only() takes it
 quiet --name=t --size=64k --ioengin=libaio
 grep -q '^iosched: note: --ioengin: taken as --ioengine' out || fail "prefix note"
