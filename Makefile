@@ -1,6 +1,7 @@
 # iosched build. Plain make; `make V=1` shows full commands.
 #
-#   make             library, command line tool (./iosched), tests and benchmarks
+#   make             the library and the command line tool (./iosched) only
+#   make all         that, the unit tests and the benchmarks
 #   make deps        install the Debian packages the build and tests need (root)
 #   make check       every test: unit, golden jobs and examples, then the same
 #                    under AddressSanitizer and UBSan, then a bounded fuzz run
@@ -70,8 +71,13 @@ else
 BIN_OUT    := $(BUILD)/$(BIN)
 endif
 
-.PHONY: all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz seeds clean \
-	shared install uninstall man
+.PHONY: default all lib cli tests benches deps check check-quick check-asan fuzz-smoke bench fuzz \
+	seeds clean shared install uninstall man
+# A newcomer's `make` builds what the first run needs (issue 32 item 7): the
+# tests and benchmarks, 180 more programs to link, come with `make all` and
+# every `make check*`.
+default: lib cli
+	@echo "built ./$(BIN_OUT); 'make all' builds the tests and benchmarks too, 'make check' runs every test"
 all: lib cli tests benches
 
 lib: $(LIB)

@@ -111,6 +111,13 @@ int cli_real_exit(int rc);
  * it is made; -1 after printing an error.
  */
 int cli_report_out(const struct ios_run_result *r, const char *fmt, const char *outfile);
+/*
+ * The normal report's last line (issue 32 item 7): that the run was
+ * simulated, on which device, under which scheduler and with which seed,
+ * said once per report. Nothing for a --real run or without @formats'
+ * normal output.
+ */
+void cli_sim_line(const struct ios_run_result *r, unsigned formats, struct ios_buf *out);
 /* Write @out to @outfile, or stdout when NULL; -1 after printing an error. */
 int cli_write_output(const char *outfile, const struct ios_buf *out);
 

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include "cli.h"
+#include "iosched/suggest.h"
 
 #define FIO_VERSION "fio-3.33"
 
@@ -39,6 +40,7 @@ struct fio_cli {
 	bool parse_only, showcmd, version, readonly, warnings_fatal;
 	const char *status_interval;
 	const char *eta_newline, *eta_interval, *max_jobs;
+	const char *idle_prof, *aux_path;
 	uint64_t status_ns;		/* --status-interval in simulated ns; 0: none */
 	int eta;
 	/*
@@ -171,6 +173,8 @@ static const struct ios_cl_opt fio_table[] = {
 	{ .name = "--eta-newline", .kind = IOS_CL_STR, .off = FO(eta_newline) },
 	{ .name = "--eta-interval", .kind = IOS_CL_STR, .off = FO(eta_interval) },
 	{ .name = "--max-jobs", .kind = IOS_CL_STR, .off = FO(max_jobs) },
+	{ .name = "--idle-prof", .kind = IOS_CL_STR, .off = FO(idle_prof) },
+	{ .name = "--aux-path", .kind = IOS_CL_STR, .off = FO(aux_path) },
 	{ .name = NULL },
 };
 
@@ -178,8 +182,8 @@ static const struct ios_cl_opt fio_table[] = {
 static const char *const fio_unmodelled[] = {
 	"debug", "merge-blktrace-only", "bandwidth-log", "cpuclock-test", "crctest",
 	"alloc-size", "server",
-	"daemonize", "client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
-	"trigger-timeout", "trigger", "trigger-remote", "aux-path",
+	"daemonize", "client", "remote-config", "inflate-log", "trigger-file",
+	"trigger-timeout", "trigger", "trigger-remote",
 	NULL,
 };
 
@@ -200,6 +204,7 @@ static void fio_usage(FILE *out)
 "  --status-interval=TIME   the report every TIME of simulated time, then at the end\n"
 "  --eta=never|always|auto  accepted (a simulation has no ETA)\n"
 "  --eta-newline=T, --eta-interval=T, --max-jobs=N   checked, accepted with a note\n"
+"  --idle-prof=system|percpu, --aux-path=DIR   accepted with a note (host-side)\n"
 "  --version                fio's version, and iosched's\n"
 "job options: --name=NAME starts a job; options before the first --name are\n"
 "global. A job file '-' is read from stdin. The lab's options work beside\n"
@@ -296,6 +301,74 @@ static bool fio_section_wanted(const struct fio_cli *f, const char *name)
 	return false;
 }
 
+static void fio_note(struct fio_cli *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* @name among the @nr names of @v, or added (at most @max). */
+static void fio_name_add(const char **v, size_t *nr, size_t max, const char *name)
+{
+	for (size_t i = 0; i < *nr; i++)
+		if (!strcmp(v[i], name))
+			return;
+	if (*nr < max)
+		v[(*nr)++] = name;
+}
+
+/*
+ * Every job option name fio 3.33 or iosched knows (fio's own, its engines',
+ * iosched's with their aliases), each once, in @v (at most @max).
+ */
+static size_t fio_job_names(const char **v, size_t max)
+{
+	const struct ios_job_option_info *in;
+	const struct ios_fio_option *fo;
+	size_t nr = 0;
+
+	for (size_t i = 0; (in = ios_job_option_at(i)); i++)
+		fio_name_add(v, &nr, max, in->name);
+	/* (the general rows share a static buffer: the names they point to are static) */
+	for (size_t i = 0; (fo = ios_job_fio_option_at(i)); i++)
+		fio_name_add(v, &nr, max, fo->name);
+	return nr;
+}
+
+#define FIO_MAX_NAMES 1024
+
+/*
+ * --@key (length @n) names no option: fio reads its command line with
+ * getopt_long_only(), which takes an unambiguous prefix of a long option
+ * for the option (fio 3.33 runs --ioengin=libaio as --ioengine) and calls
+ * a prefix of several "ambiguous". The full name (static), or NULL with
+ * the error said: ambiguous, or unrecognized with the nearest names.
+ */
+static const char *fio_job_prefix(const char *arg, const char *key, size_t n)
+{
+	static const char *names[FIO_MAX_NAMES];
+	size_t nr = fio_job_names(names, FIO_MAX_NAMES), nm = 0;
+	const char *match[FIO_MAX_NAMES];
+	struct ios_suggest sg;
+	char typed[IOS_SUGGEST_NAME], sug[256];
+
+	for (size_t i = 0; i < nr; i++)
+		if (strlen(names[i]) > n && !strncmp(names[i], key, n))
+			match[nm++] = names[i];
+	if (nm == 1)
+		return match[0];
+	snprintf(typed, sizeof(typed), "--%.*s", (int)n, key);
+	ios_suggest_init(&sg, typed);
+	for (size_t i = 0; i < nr; i++)
+		ios_suggest_add(&sg, "--", names[i]);
+	ios_suggest_str(&sg, sug, sizeof(sug));
+	if (nm > 1) {
+		fprintf(stderr, "iosched: option '%s' is ambiguous; possibilities:", arg);
+		for (size_t i = 0; i < nm; i++)
+			fprintf(stderr, " '--%s'", match[i]);
+		fprintf(stderr, "%s\n", sug);
+	} else {
+		fprintf(stderr, "iosched: unrecognized option '%s'%s\n", arg, sug);
+	}
+	return NULL;
+}
+
 /*
  * argv[*i], "--key[=value]", is no option of the tables: a job option
  * (0), or an error said on stderr (-1). A job option with a value and no
@@ -306,7 +379,7 @@ static int fio_job_arg(struct fio_cli *f, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *key = a + 2, *eq = strchr(key, '=');
 	size_t n = eq ? (size_t)(eq - key) : strlen(key);
-	const struct ios_job_option_info *in = fio_job_opt(key, n);
+	const struct ios_job_option_info *in;
 	struct ios_job_arg *ja = &f->args[f->nr_args];
 	char *k = strndup(key, n);
 	int known = k ? ios_job_option_known(k) : -1;
@@ -325,10 +398,21 @@ static int fio_job_arg(struct fio_cli *f, int argc, char **argv, int *i)
 			return -1;
 		}
 	}
-	if (known <= 0) {
-		fprintf(stderr, "iosched: unrecognized option '%s'\n", a);
+	if (known < 0) {
+		fprintf(stderr, "iosched: out of memory\n");
 		return -1;
 	}
+	if (!known) {
+		const char *full = fio_job_prefix(a, key, n);
+
+		if (!full)
+			return -1;
+		fio_note(f, "--%.*s: taken as --%s (an unambiguous prefix, as fio's "
+			 "getopt_long_only() reads it)", (int)n, key, full);
+		key = full;
+		n = strlen(full);
+	}
+	in = fio_job_opt(key, n);
 	ja->value = eq ? eq + 1 : NULL;
 	ja->pos = *i;
 	if (!eq && in && strcmp(in->type, "flag") && *i + 1 < argc && argv[*i + 1][0] != '-')
@@ -468,8 +552,6 @@ static int fio_status_interval(struct fio_cli *f)
 	return 0;
 }
 
-static void fio_note(struct fio_cli *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* A note of the command line's, for the report (fio prints nothing for it). */
 static void fio_note(struct fio_cli *f, const char *fmt, ...)
 {
@@ -529,6 +611,32 @@ static int fio_refuse(struct fio_cli *f)
 	if (f->eta == 1)
 		fio_note(f, "--eta=always: a simulation has no ETA; the progress line is drawn "
 			 "when stderr is a terminal");
+	/*
+	 * fio 3.33's fio_idle_prof_parse_opt (idletime.c): system or percpu
+	 * measure the host CPU's idleness beside the jobs; calibrate measures
+	 * the host's unit of work and runs no job at all.
+	 */
+	if (f->idle_prof) {
+		if (!strcmp(f->idle_prof, "calibrate")) {
+			fprintf(stderr, "iosched: --idle-prof=calibrate: measures the host CPU's unit "
+				"of work and runs no job: nothing to simulate\n");
+			return -1;
+		}
+		if (strcmp(f->idle_prof, "system") && strcmp(f->idle_prof, "percpu")) {
+			fprintf(stderr, "iosched: --idle-prof=%s: incorrect idle-prof option (fio "
+				"has system, percpu and calibrate)\n", f->idle_prof);
+			return -1;
+		}
+		fio_note(f, "--idle-prof=%s: the host CPU's idleness; a simulation loads no CPU, "
+			 "so no \"CPU idleness\" section is printed", f->idle_prof);
+	}
+	/*
+	 * fio 3.33 writes its state files (a verify job's verify.state) under
+	 * --aux-path; iosched writes none, so the directory is not used.
+	 */
+	if (f->aux_path)
+		fio_note(f, "--aux-path=%s: where fio writes its state files (verify state); "
+			 "iosched writes none", f->aux_path);
 	return 0;
 }
 
@@ -661,7 +769,10 @@ static int fio_run(struct fio_cli *f, const struct ios_jobfile *jf)
 		ro.nr_notes = nr_notes;
 	}
 	ro.preamble = !st.nr;
-	if (ios_report(&res, &ro, &out)) {
+	ret = ios_report(&res, &ro, &out);
+	if (!ret)
+		cli_sim_line(&res, ro.formats, &out);	/* the report's last line */
+	if (ret || out.oom) {
 		fprintf(stderr, "iosched: out of memory writing the report\n");
 		(void)fio_status_close(&st, false);
 	} else if (f->status_ns ? !fio_status_close(&st, true)

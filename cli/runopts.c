@@ -335,6 +335,15 @@ static int cli_sink(void *arg, const char *s, size_t len)
 	return fwrite(s, 1, len, arg) == len ? 0 : -EIO;
 }
 
+void cli_sim_line(const struct ios_run_result *r, unsigned formats, struct ios_buf *out)
+{
+	if (!(formats & IOS_OUT_NORMAL) || !strcmp(r->device, "real"))
+		return;
+	ios_buf_printf(out, "\niosched: simulated on %s under %s, seed %llu: no wall clock, the "
+		       "same job, options and seed give this report byte for byte\n", r->device,
+		       r->scheduler, (unsigned long long)r->seed);
+}
+
 int cli_report_out(const struct ios_run_result *r, const char *fmt, const char *outfile)
 {
 	struct ios_report_opts ro = { 0 };
@@ -354,6 +363,10 @@ int cli_report_out(const struct ios_run_result *r, const char *fmt, const char *
 	ios_buf_init(&out);
 	ios_buf_set_sink(&out, cli_sink, f);
 	ret = ios_report(r, &ro, &out);
+	if (!ret) {
+		cli_sim_line(r, ro.formats, &out);
+		ret = out.oom ? -ENOMEM : 0;
+	}
 	err = ios_buf_drain(&out) || ferror(f);
 	ios_buf_free(&out);
 	err |= outfile ? fclose(f) != 0 : fflush(f) != 0;

@@ -117,7 +117,8 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_NUMA_MEM		(1u << 4)
 #define IOS_CPUOPT_SQPOLL		(1u << 5)	/* io_uring sqthread_poll */
 #define IOS_CPUOPT_SQPOLL_CPU		(1u << 6)
-extern const char *const ios_job_cpuopt_names[7];	/* by bit */
+#define IOS_CPUOPT_FORCE_ASYNC		(1u << 7)	/* io_uring force_async */
+extern const char *const ios_job_cpuopt_names[8];	/* by bit */
 /*
  * The most simulated CPUs (lab.cpus's top): CPU numbers in cpus_allowed and
  * cpumask run 0..IOS_MAX_CPUS-1. 256 is far beyond what a queue-wide
@@ -320,6 +321,7 @@ struct ios_job {
 	struct ios_rand_zone rand_zones[IOS_MAX_RAND_ZONES];
 	unsigned nr_rand_zones;
 	int zero_buffers;
+	int no_disk_util;		/* disk_util=0: no disk stats from this job (fio's do_disk_util) */
 
 	/* --- engine --- */
 	enum ios_ioengine ioengine;

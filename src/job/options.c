@@ -316,9 +316,9 @@ static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
-const char *const ios_job_cpuopt_names[7] = {
+const char *const ios_job_cpuopt_names[8] = {
 	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
-	"sqthread_poll", "sqthread_poll_cpu",
+	"sqthread_poll", "sqthread_poll_cpu", "force_async",
 };
 
 /*
@@ -438,6 +438,25 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 				   "job's ioengine");
 	if (bit == IOS_CPUOPT_SQPOLL && strcmp(c->value, "0") && strcmp(c->value, "1"))
 		return ios_opt_err(c, -EINVAL, "not 0 or 1");
+	/*
+	 * force_async=N (fio 3.33 engines/io_uring.c): IOSQE_ASYNC on every
+	 * Nth SQE, so the kernel hands it to an io-wq worker thread instead of
+	 * issuing it inline (io_uring/io_uring.c, io_queue_sqe_fallback in
+	 * Linux 6.1): CPU-side, the request reaching the block layer is the same.
+	 */
+	if (bit == IOS_CPUOPT_FORCE_ASYNC) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(c->value, &end, 10);
+		if (*c->value == '-' || *end || errno || v > UINT_MAX)
+			return ios_opt_err(c, -EINVAL, "not a whole number 0..%u", UINT_MAX);
+		if (!v) {
+			job->cpu_opts &= ~bit;
+			return 0;
+		}
+	}
 	if (bit == IOS_CPUOPT_SQPOLL && !strcmp(c->value, "0")) {
 		job->cpu_opts &= ~bit;
 		return 0;
@@ -454,6 +473,17 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 					   : "default, prefer, bind, interleave, local (with :nodes)");
 	}
 	job->cpu_opts |= bit;
+	return 0;
+}
+
+/*
+ * disk_util: fio 3.33 keeps do_disk_util (default 1); the field here is
+ * its negation so that a zeroed job means the default. The bool was
+ * stored as given: flip it.
+ */
+static int opt_disk_util_hook(struct ios_job *job, struct ios_optctx *c)
+{
+	job->no_disk_util = c->is_default ? 0 : !job->no_disk_util;
 	return 0;
 }
 
@@ -1265,6 +1295,14 @@ const struct ios_opt ios_job_options[] = {
 	{ INFO("sqthread_poll_cpu", NULL, "int", NULL,
 	       "io_uring: the CPU of that polling thread (accepted; no effect, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("force_async", NULL, "int", NULL,
+	       "io_uring: IOSQE_ASYNC on every Nth request, handed to the kernel's worker "
+	       "threads (CPU-side: accepted; no effect in a simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	{ INFO("disk_util", NULL, "bool", "1",
+	       "The \"Disk stats\" section (and JSON disk_util) of the simulated disk; 0 in "
+	       "every job leaves it out"),
+	  .type = IOS_OPT_BOOL, .off = OFF(no_disk_util), .set = opt_disk_util_hook },
 	{ INFO("gtod_reduce", NULL, "bool", "0",
 	       "Fewer clock reads: sets disable_lat, disable_clat, disable_slat and "
 	       "disable_bw_measurement, no percentiles"),

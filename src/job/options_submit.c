@@ -91,6 +91,18 @@ static int sub_cmdprio_split_dir(struct ios_job *job, struct ios_optctx *c, int 
 		for (f = strtok_r(tok, "/", &s2); f && nf < 5; f = strtok_r(NULL, "/", &s2))
 			if (nf++ < 4)
 				field[nf - 1] = f;
+		/*
+		 * bs/perc/class/level/hint: the priority hint came with fio-3.36
+		 * (commit "cmdprio: Add support for per I/O priority hint");
+		 * fio 3.33's sscanf reads four fields and drops the fifth.
+		 */
+		if (nf == 5) {
+			ret = ios_opt_err(c, -EINVAL, "a fifth field (the priority hint) comes from "
+					  "fio-3.36, later than the fio 3.33 iosched follows: not "
+					  "accepted (drop it to run the entry as fio 3.33 does, which "
+					  "ignores it)");
+			break;
+		}
 		if (nf != 2 && nf != 4) {
 			ret = ios_opt_err(c, -EINVAL, "entry needs bs/percentage or "
 					  "bs/percentage/class/level");

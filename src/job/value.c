@@ -634,10 +634,15 @@ int ios_val_size(struct ios_vctx *c, const char *s, uint64_t *out, int *pct)
 			      "k/m/g/t/p suffix)", x);
 		goto out;
 	}
+	/*
+	 * "100%%" is 100% too: fio 3.33's __get_mult_bytes (parse.c) looks at
+	 * the first '%' only, and job files written with printf-style escaping
+	 * (Phoronix's pts/fio writes size=100%%) rely on it.
+	 */
 	if (*end == '%') {
 		if (!pct) {
 			ret = val_err(c, -EINVAL, "a percentage is not allowed here");
-		} else if (end[1]) {
+		} else if (end[1] && strcmp(end + 1, "%")) {
 			ret = val_err(c, -EINVAL, "unexpected '%s' after the percentage", end + 1);
 		} else {
 			/* the caller checks the range: size allows 1..100%, offset 0..100% */

@@ -62,6 +62,19 @@ void ios_run_disk_result(struct ios_disk_result *d, const char *name,
 		d->util = 100.0;
 }
 
+/*
+ * fio 3.33 gathers a disk's stats for the jobs with disk_util=1 (its
+ * default; init.c's init_disk_util) and prints "Disk stats" when any did:
+ * disk_util=0 in every job leaves the section out of every format.
+ */
+bool ios_run_disk_util(const struct ios_jobfile *jf)
+{
+	for (size_t i = 0; i < jf->nr_jobs; i++)
+		if (!jf->jobs[i].no_disk_util)
+			return true;
+	return false;
+}
+
 /* The one disk's line of the result: its diskstats at the end of the jobs (at @end). */
 void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end)
 {
@@ -133,6 +146,10 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 	ios_run_collect_disk(c, &out->disks[0], c->end_ns);
 	if (c->real && ios_run_real_collect(c, out))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (ios_host_sim_notes(c->host, out))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	if (!ios_run_disk_util(c->jf))
+		out->nr_disks = 0;	/* (the array is freed with the result) */
 	out->jobfile = c->jf;
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
 	snprintf(out->device, sizeof(out->device), "%s",

@@ -20,6 +20,7 @@
 #include "iosched/block.h"
 #include "iosched/device.h"
 #include "iosched/host.h"
+#include "run_int.h"
 
 struct host_sim {
 	struct ios_dev *dev;
@@ -115,17 +116,23 @@ static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, 
 	return 0;
 }
 
+/*
+ * The device's own account of the run, as notes of the run's result (not
+ * on stderr): iosched run prints them there, iosched fio puts them into the
+ * report, where a wrapper that fails on any stderr does not trip on them.
+ */
+
 /* A flash translation layer says what it did: write amplification is not in fio's output. */
-static void host_sim_ftl_note(const struct ios_dev *dev)
+static int host_sim_ftl_note(const struct ios_dev *dev, struct ios_run_result *out)
 {
 	struct ios_dev_ftl_stats st;
 
 	if (ios_dev_ctl((struct ios_dev *)dev, IOS_DEV_CTL_FTL_STATS, &st) || !st.host_pages_written)
-		return;
-	fprintf(stderr,
-		"iosched: %s (%s): host wrote %" PRIu64 " pages, flash programmed %" PRIu64
+		return 0;
+	return ios_run_warn(out,
+		"%s (%s): host wrote %" PRIu64 " pages, flash programmed %" PRIu64
 		" (write amplification %.2f); GC copied %" PRIu64 " pages, erased %" PRIu64
-		" blocks, busy %.1f ms; trim unmapped %" PRIu64 " pages\n",
+		" blocks, busy %.1f ms; trim unmapped %" PRIu64 " pages",
 		dev->name, dev->profile, st.host_pages_written, st.flash_pages_written,
 		(double)st.flash_pages_written / (double)st.host_pages_written, st.gc_copies,
 		st.erases, (double)st.gc_ns / 1e6, st.pages_trimmed);
@@ -135,15 +142,15 @@ static void host_sim_ftl_note(const struct ios_dev *dev)
  * A zoned device says how many writes its zone rules refused: the EIO a
  * job reports may come from a scheduler that reordered a zone's writes.
  */
-static void host_sim_zone_note(const struct ios_dev *dev)
+static int host_sim_zone_note(const struct ios_dev *dev, struct ios_run_result *out)
 {
 	struct ios_dev_zone_info zi;
 
 	if (ios_dev_ctl((struct ios_dev *)dev, IOS_DEV_CTL_ZONE_INFO, &zi) || !zi.write_errors)
-		return;
-	fprintf(stderr,
-		"iosched: %s (%s): %" PRIu64 " writes refused by the zone rules (not at the write "
-		"pointer, into a full zone, past the zone capacity, or no open-zone resource)\n",
+		return 0;
+	return ios_run_warn(out,
+		"%s (%s): %" PRIu64 " writes refused by the zone rules (not at the write "
+		"pointer, into a full zone, past the zone capacity, or no open-zone resource)",
 		dev->name, dev->profile, zi.write_errors);
 }
 
@@ -152,24 +159,39 @@ static void host_sim_zone_note(const struct ios_dev *dev)
  * it back: fio's IOPS are requests, the volume's are I/O units (merges and
  * splits), and a throttled run looks like a slow disk otherwise.
  */
-static void host_sim_cloud_note(const struct ios_dev *dev)
+static int host_sim_cloud_note(const struct ios_dev *dev, struct ios_run_result *out)
 {
 	struct ios_dev_cloud_stats st;
+	char burst[128] = "";
 
 	if (ios_dev_ctl((struct ios_dev *)dev, IOS_DEV_CTL_CLOUD_STATS, &st) || !st.commands)
-		return;
-	fprintf(stderr,
-		"iosched: %s (%s): %" PRIu64 " requests counted as %" PRIu64 " volume I/Os (%" PRIu64
+		return 0;
+	if (st.credits_max)
+		snprintf(burst, sizeof(burst), "; burst balance %.1f %% (%" PRIu64 " of %" PRIu64
+			 " credits)", 100.0 * (double)st.credits / (double)st.credits_max,
+			 st.credits, st.credits_max);
+	return ios_run_warn(out,
+		"%s (%s): %" PRIu64 " requests counted as %" PRIu64 " volume I/Os (%" PRIu64
 		" merged into the one before); admission held %.1f ms by the IOPS limit, %.1f ms by "
-		"the throughput limit, %.1f ms by burst credits",
+		"the throughput limit, %.1f ms by burst credits%s",
 		dev->name, dev->profile, st.commands, st.ios_counted, st.merged,
 		(double)st.wait_iops_ns / 1e6, (double)st.wait_bps_ns / 1e6,
-		(double)st.wait_credit_ns / 1e6);
-	if (st.credits_max)
-		fprintf(stderr, "; burst balance %.1f %% (%" PRIu64 " of %" PRIu64 " credits)",
-			100.0 * (double)st.credits / (double)st.credits_max, st.credits,
-			st.credits_max);
-	fprintf(stderr, "\n");
+		(double)st.wait_credit_ns / 1e6, burst);
+}
+
+int ios_host_sim_notes(struct ios_host *h, struct ios_run_result *out)
+{
+	struct host_sim *hs;
+	int ret;
+
+	if (!h || h->ops != &ios_host_sim_ops || !(hs = h->priv)->dev)
+		return 0;
+	ret = host_sim_ftl_note(hs->dev, out);
+	if (!ret)
+		ret = host_sim_zone_note(hs->dev, out);
+	if (!ret)
+		ret = host_sim_cloud_note(hs->dev, out);
+	return ret;
 }
 
 static int host_sim_dev_ctl(struct ios_host *h, int op, void *arg)
@@ -183,11 +205,6 @@ static void host_sim_destroy(struct ios_host *h)
 {
 	struct host_sim *hs = h->priv;
 
-	if (hs->dev) {
-		host_sim_ftl_note(hs->dev);
-		host_sim_zone_note(hs->dev);
-		host_sim_cloud_note(hs->dev);
-	}
 	if (hs->dev)
 		ios_dev_destroy(hs->dev);
 	hs->dev = NULL;

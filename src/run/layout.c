@@ -468,7 +468,9 @@ int ios_run_layout_files(struct run_ctx *c, struct ios_err *e)
 			if (f->need > cap_bytes)
 				return IOS_ERR(e, -ENOSPC,
 					       "%s: offset=%" PRIu64 " plus size=%" PRIu64
-					       " reaches past the end of %s (%" PRIu64 " bytes)",
+					       " reaches past the end of %s (%" PRIu64 " bytes): the "
+					       "simulated disk's capacity is its tunable, set it with "
+					       "--set device.capacity=SIZE (docs/devices.md)",
 					       ios_run_job_where_opt(f->need_job,
 								     f->need_job->filesize_lo
 									 ? &f->need_job->filesize_src

@@ -567,6 +567,9 @@ int ios_run_plan(struct run_ctx *c, struct ios_err *e);
 /* collect.c: the collect phase (the result, warnings for jobs cut short) */
 int ios_run_collect(struct run_ctx *c, struct ios_err *e);
 void ios_run_collect_disk(const struct run_ctx *c, struct ios_disk_result *d, uint64_t end);
+bool ios_run_disk_util(const struct ios_jobfile *jf);
+/* the simulated device's notes (FTL, zone rules, cloud limits) into @out */
+int ios_host_sim_notes(struct ios_host *h, struct ios_run_result *out);
 
 /* cgroup.c */
 struct ios_cgroup *ios_run_cgroup_get(struct run_ctx *c, const char *path);

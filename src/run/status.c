@@ -52,7 +52,7 @@ static int status_snapshot(struct run_ctx *c, uint64_t now, struct ios_run_resul
 		r->cgroup = *t->ioc.cgroup->path ? t->job->cgroup : NULL;
 	}
 	ios_queue_stats_update(c->q, now);
-	s->nr_disks = 1;
+	s->nr_disks = ios_run_disk_util(c->jf) ? 1 : 0;
 	ios_run_collect_disk(c, &s->disks[0], now);
 	s->jobfile = c->jf;
 	snprintf(s->scheduler, sizeof(s->scheduler), "%s", c->q->sched->name);

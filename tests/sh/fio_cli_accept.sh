@@ -60,10 +60,12 @@ tr -d ' \n' <out | grep -q '"sync":{"total_ios":0,"lat_ns":{"min":0,"max":0,"mea
 
 # --- item 2: the lab's notes into the report, stderr as fio leaves it ---
 quiet --eta-newline=1 --name=t --size=64k --zero_buffers --refill_buffers
-tail -n 2 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
+# the notes at the end, then a blank line and the "simulated" line (item 7)
+tail -n 4 out | head -n 1 | grep -q '^iosched: note: --eta-newline: a simulation prints no ETA line$' ||
 	fail "text: the eta note is not at the end"
-tail -n 1 out | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
-	fail "text: the buffer note is not last"
+tail -n 3 out | head -n 1 | grep -q "^iosched: note: <command line>:2: job 't': refill_buffers, zero_buffers: " ||
+	fail "text: the buffer note is not the last note"
+tail -n 1 out | grep -q '^iosched: simulated on ' || fail "text: the simulated line is not last"
 quiet --eta-newline=1 --name=t --size=64k --zero_buffers --output-format=json
 tr -d '\n' <out | sed 's/  */ /g' >flat
 grep -q '"iosched" : {.*"notes" : \[ "--eta-newline: a simulation prints no ETA line", "<command line>:2: job .t.: zero_buffers: ' flat ||
@@ -104,4 +106,66 @@ quiet --name=t --size=64k --output-format=json,terse
 grep -q '^3;fio-3.33;t;' out || fail "terse version"
 grep -q '^  "fio version" : "fio-3.33",$' out || fail "json fio version"
 tr -d '\n' <out | grep -q '"iosched" : {    "version" : "[0-9]' || fail "json iosched.version"
+# --- item 3: what fio 3.33 accepts, accepted ---
+# disk_util=0 in every job: no "Disk stats" section, no JSON disk_util array
+quiet --name=t --size=64k --disk_util=0
+grep -q '^Disk stats' out && fail "disk_util=0 printed disk stats"
+quiet --name=t --size=64k --disk_util=1
+grep -q '^Disk stats (read/write):$' out || fail "disk_util=1 lost disk stats"
+quiet --name=t --size=64k --disk_util=0 --name=u --size=64k --disk_util=1
+grep -q '^Disk stats' out || fail "one job with disk_util=1 keeps the section"
+quiet --name=t --size=64k --disk_util=0 --output-format=json
+grep -q '"disk_util" : \[' out && fail "disk_util=0 kept the JSON array"
+expect 1 "option 'disk_util=2': out of range, allowed 0..1" --name=t --size=64k --disk_util=2
+# force_async: io_uring's, noted in the report
+quiet --name=t --size=64k --ioengine=io_uring --force_async=4
+grep -q '^iosched: note: .*force_async: .*worker threads (force_async)' out || fail "force_async note"
+quiet --name=t --size=64k --ioengine=io_uring --force_async=0
+grep -q 'force_async' out && fail "force_async=0 noted"
+expect 1 "option 'force_async=4': an option of ioengine io_uring" --name=t --size=64k --force_async=4
+expect 1 "option 'force_async=x': not a whole number" --name=t --size=64k --ioengine=io_uring --force_async=x
+expect 1 "option 'force_async=-1': not a whole number" --name=t --size=64k --ioengine=io_uring --force_async=-1
+# --idle-prof, --aux-path: host-side, noted
+quiet --name=t --size=64k --idle-prof=system
+grep -q '^iosched: note: --idle-prof=system: ' out || fail "idle-prof note"
+quiet --name=t --size=64k --idle-prof=percpu
+expect 1 "--idle-prof=bogus: incorrect idle-prof option" --name=t --size=64k --idle-prof=bogus
+expect 1 "--idle-prof=calibrate: measures the host CPU" --name=t --size=64k --idle-prof=calibrate
+quiet --name=t --size=64k --aux-path=/nonexistent/aux
+grep -q '^iosched: note: --aux-path=/nonexistent/aux: ' out || fail "aux-path note"
+expect 1 "--aux-path: empty value" --name=t --size=64k --aux-path=
+# size=100%% reads as 100% (fio looks at the first '%'), in a file and a flag
+printf '[t]\nfilename=/dev/sdb\nsize=100%%%%\nruntime=1\ntime_based\nrw=randread\n' >pct.fio
+grep -q '^size=100%%$' pct.fio || fail "test setup: %% in the job file"
+quiet pct.fio
+quiet --name=t --filename=/dev/sdb --size=100%% --rw=randread --runtime=1 --time_based
+expect 1 "unexpected '%%' after the percentage" --name=t --filename=/dev/sdb --size=100%%%
+# past the simulated disk's end: the message names the capacity tunable
+expect 1 "set it with --set device.capacity=SIZE" --name=t --filename=/dev/sdb --size=2T
+quiet --name=t --filename=/dev/sdb --size=2T --set device.capacity=4T --rw=randread --runtime=1 --time_based
+# cmdprio_bssplit's fifth field (the priority hint) is fio-3.36's
+expect 1 "a fifth field (the priority hint) comes from fio-3.36" --name=t --size=64k \
+	--ioengine=libaio --cmdprio_bssplit=4k/50/1/3/0
+quiet --name=t --size=64k --ioengine=libaio --cmdprio_bssplit=4k/50/1/3
+# the device's own notes (cloud limits) go into the report, not stderr
+quiet --name=t --size=64k --rw=randread --device cloud
+grep -q '^iosched: note: sda (cloud): [0-9]* requests counted as' out || fail "cloud note not in report"
+"$BIN" run --device cloud pct.fio >out 2>err || fail "run --device cloud"
+grep -q 'sda (cloud): [0-9]* requests counted as' err || fail "iosched run: cloud note off stderr"
+# --- item 7: a newcomer's first minutes ---
+# the report's last line says, once, that the run was simulated, where, with which seed
+quiet --name=t --size=64k --device ssd --seed 7
+[ "$(grep -c '^iosched: simulated on' out)" -eq 1 ] || fail "fio: not one simulated line"
+tail -n 1 out | grep -q '^iosched: simulated on ssd under cfq, seed 7: ' || fail "fio: simulated line"
+"$BIN" run --device ssd --seed 7 pct.fio >out 2>err || fail "run pct.fio"
+tail -n 1 out | grep -q '^iosched: simulated on ssd under cfq, seed 7: ' || fail "run: simulated line"
+quiet --name=t --size=64k --output-format=json
+grep -q 'simulated on' out && fail "a JSON report got the simulated line"
+# an unambiguous prefix is the option, as fio's getopt_long_only() takes it
+quiet --name=t --size=64k --ioengin=libaio
+grep -q '^iosched: note: --ioengin: taken as --ioengine' out || fail "prefix note"
+expect 1 "unrecognized option '--ioengnie=libaio' (did you mean '--ioengine'?)" --name=t --size=64k --ioengnie=libaio
+expect 1 "option '--iodept=4' is ambiguous; possibilities: '--iodepth'" --name=t --size=64k --iodept=4
+expect 1 "unrecognized option '--zzzzqqq=1'" --name=t --size=64k --zzzzqqq=1
+grep -q 'did you mean' err && fail "a wild guess for --zzzzqqq"
 exit 0

@@ -30,7 +30,7 @@ cmp -s si.json si2.json || fail "--status-interval: two runs differ"
 cmp -s long.txt plain.txt || fail "--status-interval=1h differs from no interval"
 # --eta stays a note, in the report (fio prints nothing for it)
 "$BIN" fio --eta=always si.fio >eta.txt 2>err || fail "--eta=always"
-tail -n 1 eta.txt | grep -q "^iosched: note: --eta=always" || fail "--eta=always: no note"
+grep -q "^iosched: note: --eta=always" eta.txt || fail "--eta=always: no note"
 
 # steady state: normal line and JSON block
 printf '[ss]\nioengine=null\nsize=1g\nbs=4k\nrw=read\ntime_based\nruntime=30\nrate_iops=1000\nss=iops:5%%\nss_dur=3s\nss_ramp=1s\n' >ss.fio
