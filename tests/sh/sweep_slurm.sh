@@ -17,7 +17,10 @@ case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 ROOT=$PWD
 T=$(mktemp -d)
 PIDS=""
+jobs=""
 cleanup() {
+	# our jobs first (their slurmstepd would outlive slurmd), then our daemons
+	[ -n "$jobs" ] && scancel $jobs 2>/dev/null && sleep 1
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	for p in $PIDS; do
 		i=0
@@ -82,7 +85,7 @@ done
 
 # ---- a single-node Slurm ----
 [ "$(id -u)" = 0 ] || skip "not root (a private slurmctld/slurmd needs root); the bad-input part passed"
-for p in munged slurmctld slurmd sbatch squeue scontrol; do
+for p in munged slurmctld slurmd sbatch squeue scontrol sinfo scancel; do
 	command -v $p >/dev/null 2>&1 || skip "no $p (Debian packages slurm-wlm and munge); the bad-input part passed"
 done
 S=$T/slurm
