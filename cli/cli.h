@@ -27,6 +27,13 @@ int cmd_validate(int argc, char **argv);
 int cmd_fio(int argc, char **argv);
 /* a parameter grid as independent runs (cmd_sweep.c, docs/sweep.md) */
 int cmd_sweep(int argc, char **argv);
+/* its engines, slurm and parallel (cmd_sweep_engine.c), and what they share with it */
+int cli_sweep_slurm(int argc, char **argv);
+int cli_sweep_parallel(int argc, char **argv);
+void cli_sweep_usage(FILE *f);
+int cli_sweep_dir_pos(void *arg, const char *a, struct ios_buf *msg);
+struct ios_sweep_manifest;
+int cli_sweep_manifest(const char *dir, struct ios_sweep_manifest *m);
 void cli_usage(FILE *f);
 
 void cli_error(const struct ios_err *e);

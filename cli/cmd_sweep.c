@@ -9,6 +9,7 @@
  *                             temporary file and a rename
  *   sweep status DIR          done, failed and missing tasks
  *   sweep merge DIR           the per-point table over the seeds
+ *   sweep slurm, parallel     the engines (cmd_sweep_engine.c)
  *
  * The grid, manifest and result formats and the merge are the library's
  * (iosched/sweep.h); this file reads and writes the files.
@@ -39,6 +40,16 @@ static void sw_usage(FILE *f)
 "       iosched sweep merge DIR [--output-format normal|json] [--output FILE]\n"
 "                                          per point, the median and [min, max] over\n"
 "                                          the seeds; says what is missing\n"
+"       iosched sweep slurm DIR [-o SCRIPT] [--submit] [--partition P] [--time T]\n"
+"               [--account A] [--job-name NAME] [--max-running N] [--max-array-size N]\n"
+"                                          write an sbatch job-array script (default\n"
+"                                          DIR/slurm/sweep.sbatch; never over a file),\n"
+"                                          one array per MaxArraySize tasks; --submit\n"
+"                                          runs sbatch and prints the job ids\n"
+"       iosched sweep parallel DIR [--jobs N] [--sshlogin HOSTS] [--run]\n"
+"                                          print the GNU parallel command running\n"
+"                                          tasks 0..N-1; --run execs it (its exit\n"
+"                                          status is parallel's)\n"
 "\n"
 "The grid format and the directory's layout: docs/sweep.md.\n", f);
 }
@@ -820,6 +831,22 @@ out:
 	return rc;
 }
 
+/* for the engines (cmd_sweep_engine.c): the usage, DIR's argument, DIR's manifest */
+void cli_sweep_usage(FILE *f)
+{
+	sw_usage(f);
+}
+
+int cli_sweep_dir_pos(void *arg, const char *a, struct ios_buf *msg)
+{
+	return sw_dir_pos(arg, a, msg);
+}
+
+int cli_sweep_manifest(const char *dir, struct ios_sweep_manifest *m)
+{
+	return sw_manifest(dir, m);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	static const struct {
@@ -827,6 +854,7 @@ int cmd_sweep(int argc, char **argv)
 		int (*fn)(int argc, char **argv);
 	} subs[] = {
 		{ "plan", sw_plan }, { "run", sw_run }, { "status", sw_status }, { "merge", sw_merge },
+		{ "slurm", cli_sweep_slurm }, { "parallel", cli_sweep_parallel },
 	};
 
 	if (argc < 2) {
@@ -841,6 +869,6 @@ int cmd_sweep(int argc, char **argv)
 		if (!strcmp(argv[1], subs[i].name))
 			return subs[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "iosched: sweep: unknown sub-command '%s' (known: plan, run, status, "
-		"merge; slurm and parallel are not built yet: docs/sweep.md)\n", argv[1]);
+		"merge, slurm, parallel)\n", argv[1]);
 	return CLI_EXIT_USAGE;
 }

@@ -34,6 +34,9 @@ pkg_ok liburing-dev || need="$need liburing-dev"
 have pkg-config || need="$need pkg-config"
 # GNU parallel, one of the engines `iosched sweep` is tested with (tests/sh/sweep.sh)
 have parallel || need="$need parallel"
+# a single-node Slurm and its authentication, the other engine (tests/sh/sweep_slurm.sh)
+have slurmctld && have slurmd && have sbatch || need="$need slurm-wlm"
+have munged || need="$need munge"
 # shellcheck disable=SC2086
 [ -z "$need" ] || install $need
 
