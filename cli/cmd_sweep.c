@@ -37,8 +37,12 @@ static void sw_usage(FILE *f)
 "                                          into DIR/results/K.json; done ones skipped\n"
 "       iosched sweep status DIR           count done, failed and missing tasks\n"
 "       iosched sweep merge DIR [--output-format normal|json] [--output FILE]\n"
-"                                          per point, the median and [min, max] over\n"
-"                                          the seeds; says what is missing\n"
+"                        [--plot METRIC --plot-dir D [--at AXIS=VALUE]...]\n"
+"                                          per point, the median [lowest..highest] over\n"
+"                                          the seeds (5 or more: an interval for the\n"
+"                                          median); says what is missing; --plot: one\n"
+"                                          SVG per axis, the other axes held at their\n"
+"                                          first value or --at's\n"
 "\n"
 "The grid format and the directory's layout: docs/sweep.md.\n", f);
 }
@@ -752,9 +756,28 @@ static int sw_status(int argc, char **argv)
 	return rc;
 }
 
+#define SW_MAX_AT 64
+
 struct sw_merge_args {
-	const char *dir, *fmt, *outfile;
+	const char *dir, *fmt, *outfile, *plot, *plot_dir;
+	const char *at[SW_MAX_AT];
+	size_t nr_at;
 };
+
+/* --at AXIS=VALUE, repeatable: checked against the plan's axes once it is read */
+static int sw_merge_at(void *base, const struct ios_cl_opt *opt, const char *val,
+		       struct ios_buf *msg)
+{
+	struct sw_merge_args *a = base;
+
+	(void)opt;
+	if (a->nr_at == SW_MAX_AT) {
+		ios_buf_printf(msg, "sweep merge: --at %s: at most %d --at", val, SW_MAX_AT);
+		return -1;
+	}
+	a->at[a->nr_at++] = val;
+	return 0;
+}
 
 static int sw_merge(int argc, char **argv)
 {
@@ -764,6 +787,11 @@ static int sw_merge(int argc, char **argv)
 		  .off = offsetof(struct sw_merge_args, fmt), .metavar = "normal|json" },
 		{ .name = "--output", .kind = IOS_CL_STR,
 		  .off = offsetof(struct sw_merge_args, outfile), .metavar = "FILE" },
+		{ .name = "--plot", .kind = IOS_CL_STR,
+		  .off = offsetof(struct sw_merge_args, plot), .metavar = "METRIC" },
+		{ .name = "--plot-dir", .kind = IOS_CL_STR,
+		  .off = offsetof(struct sw_merge_args, plot_dir), .metavar = "D" },
+		{ .name = "--at", .kind = IOS_CL_CALL, .fn = sw_merge_at, .metavar = "AXIS=VALUE" },
 		{ .name = NULL },
 	};
 	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 }, { opts, &a, 0 } };
@@ -792,10 +820,19 @@ static int sw_merge(int argc, char **argv)
 			a.fmt);
 		return CLI_EXIT_USAGE;
 	}
+	if ((a.plot_dir || a.nr_at) && !a.plot) {
+		fprintf(stderr, "iosched: sweep merge: %s without --plot METRIC\n",
+			a.plot_dir ? "--plot-dir" : "--at");
+		return CLI_EXIT_USAGE;
+	}
 	rc = sw_manifest(a.dir, &m);
 	if (rc)
 		return rc;
 	ios_buf_init(&out);
+	if (a.outfile && cli_sweep_output_check(a.dir, "--output", a.outfile, false)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	state = malloc(m.nr_tasks);
 	metrics = calloc(m.nr_tasks, IOS_SWEEP_NR_METRICS * sizeof(*metrics));
 	rc = state && metrics ? sw_scan(a.dir, &m, state, metrics) : CLI_EXIT_FAIL;
@@ -807,6 +844,8 @@ static int sw_merge(int argc, char **argv)
 		goto out;
 	}
 	rc = cli_write_output(a.outfile, &out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (!rc && a.plot)
+		rc = cli_sweep_plots(a.dir, &m, metrics, state, a.plot, a.plot_dir, a.at, a.nr_at);
 	for (size_t k = 0; k < m.nr_tasks; k++)
 		missing += state[k] != IOS_SWEEP_DONE;
 	if (missing)
