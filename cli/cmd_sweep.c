@@ -655,13 +655,25 @@ static int sw_run(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	rc = sw_manifest(a.dir, &m);
-	if (rc)
-		return rc;
-	if (ios_sweep_task_number(&m, a.task, what, &k, &e)) {
-		fprintf(stderr, "iosched: sweep run: %s/manifest: %s\n", a.dir, e.msg);
-		ios_sweep_manifest_free(&m);
-		return CLI_EXIT_USAGE;
+	/* the head and task K's line only: a task's start does not grow with the plan */
+	{
+		char mp[4096], *text;
+		size_t len;
+
+		if (strlen(a.dir) > SW_MAX_DIR) {
+			fprintf(stderr, "iosched: sweep run: %.40s...: a directory name longer "
+				"than %u bytes\n", a.dir, SW_MAX_DIR);
+			return CLI_EXIT_USAGE;
+		}
+		snprintf(mp, sizeof(mp), "%s/manifest", a.dir);
+		if (sw_read("manifest", mp, &text, &len))
+			return CLI_EXIT_USAGE;
+		ret = ios_sweep_manifest_parse_task(mp, text, len, a.task, what, &k, &m, &e);
+		free(text);
+		if (ret) {
+			fprintf(stderr, "iosched: sweep run: %s\n", e.msg);
+			return ret == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+		}
 	}
 	/* from here on paths are the manifest's, relative to DIR: the same on any machine */
 	if (chdir(a.dir)) {

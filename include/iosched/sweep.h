@@ -93,6 +93,17 @@ struct ios_sweep_manifest {
 int ios_sweep_manifest_parse(const char *path, const char *text, size_t len,
 			     struct ios_sweep_manifest *m, struct ios_err *e) IOS_MUST_CHECK;
 void ios_sweep_manifest_free(struct ios_sweep_manifest *m);
+/*
+ * For one task's run: the manifest's head, and only task @task's line
+ * (@task as ios_sweep_task_number takes it, *k its number); the other
+ * lines are counted, not parsed, so a task's start-up does not grow with
+ * the plan (a 10,000-task manifest parsed whole costs a task ~80 ms of
+ * CPU). @m->tasks has nr_tasks entries, only [*k] filled; @m->sha is the
+ * whole text's. 0, -EINVAL, -ERANGE or -ENOMEM with @e as above.
+ */
+int ios_sweep_manifest_parse_task(const char *path, const char *text, size_t len,
+				  const char *task, const char *what, size_t *k,
+				  struct ios_sweep_manifest *m, struct ios_err *e) IOS_MUST_CHECK;
 /* "12" -> 12 when below @m's task count; else -ERANGE/-EINVAL with @e naming the range. */
 int ios_sweep_task_number(const struct ios_sweep_manifest *m, const char *s, const char *what,
 			  size_t *k, struct ios_err *e) IOS_MUST_CHECK;
