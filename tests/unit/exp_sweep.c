@@ -184,6 +184,7 @@ static int test_manifest(void)
 		struct ios_sweep_manifest m2;
 		char *cut = strdup(b.s);
 		char *tab;
+		size_t k1;
 
 		T_ASSERT(cut);
 		ios_err_clear(&e);
@@ -195,6 +196,27 @@ static int test_manifest(void)
 		ios_err_clear(&e);
 		T_ASSERT_EQ(ios_sweep_manifest_parse("man", cut, b.len, &m2, &e), -EINVAL);
 		T_ASSERT_MSG(strstr(e.msg, "man:10: expected task 4 of 24"), "%s", e.msg);
+		/* one task's parse: that line alone is read (task 3 parses, 4 does not) */
+		ios_err_clear(&e);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", cut, b.len, "4", "--task", &k1,
+							  &m2, &e), -EINVAL);
+		T_ASSERT_MSG(strstr(e.msg, "man:10: expected task 4 of 24"), "%s", e.msg);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", cut, b.len, "3", "--task", &k1,
+							  &m2, &e), 0);
+		T_ASSERT_EQ(k1, 3);
+		T_ASSERT_STREQ(m2.tasks[3].label, m.tasks[3].label);
+		T_ASSERT_EQ(m2.tasks[3].argc, m.tasks[3].argc);
+		T_ASSERT(!m2.tasks[2].label && m2.nr_tasks == 24 && m2.nr_points == 8);
+		ios_sweep_manifest_free(&m2);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", b.s, b.len, "23", "--task", &k1,
+							  &m2, &e), 0);
+		T_ASSERT_STREQ(m2.sha, m.sha);
+		T_ASSERT_STREQ(m2.tasks[23].seed, "2");
+		ios_sweep_manifest_free(&m2);
+		ios_err_clear(&e);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", b.s, b.len, "24", "--task", &k1,
+							  &m2, &e), -ERANGE);
+		T_ASSERT(strstr(e.msg, "allowed 0..23"));
 		ios_err_clear(&e);
 		T_ASSERT_EQ(ios_sweep_manifest_parse("man", "hello\n", 6, &m2, &e), -EINVAL);
 		T_ASSERT(strstr(e.msg, "man:1: not a sweep manifest"));
