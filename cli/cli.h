@@ -247,4 +247,16 @@ void cli_paths_free(struct cli_paths *ps);
 struct ios_replay;
 void cli_replay_hints(const struct ios_replay *r, const struct ios_run_config *cfg);
 
+/*
+ * sweep merge (sweep_plots.c). @path (a file, or with @is_dir a directory)
+ * is not a file of the plan in @dir (manifest, inputs/, results/) nor one
+ * of its directories: 0, or -1 after saying why, naming @what.
+ */
+int cli_sweep_output_check(const char *dir, const char *what, const char *path, bool is_dir);
+struct ios_sweep_manifest;
+/* --plot METRIC --plot-dir D [--at AXIS=VALUE...]: 0 or the exit status, said. */
+int cli_sweep_plots(const char *dir, const struct ios_sweep_manifest *m, const double *metrics,
+		    const unsigned char *state, const char *metric, const char *plot_dir,
+		    const char *const *at, size_t nr_at);
+
 #endif

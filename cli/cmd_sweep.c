@@ -38,8 +38,12 @@ static void sw_usage(FILE *f)
 "                                          into DIR/results/K.json; done ones skipped\n"
 "       iosched sweep status DIR           count done, failed and missing tasks\n"
 "       iosched sweep merge DIR [--output-format normal|json] [--output FILE]\n"
-"                                          per point, the median and [min, max] over\n"
-"                                          the seeds; says what is missing\n"
+"                        [--plot METRIC --plot-dir D [--at AXIS=VALUE]...]\n"
+"                                          per point, the median [lowest..highest] over\n"
+"                                          the seeds (5 or more: an interval for the\n"
+"                                          median); says what is missing; --plot: one\n"
+"                                          SVG per axis, the other axes held at their\n"
+"                                          first value or --at's\n"
 "       iosched sweep slurm DIR [-o SCRIPT] [--submit] [--partition P] [--time T]\n"
 "               [--account A] [--job-name NAME] [--max-running N] [--max-array-size N]\n"
 "                                          write an sbatch job-array script (default\n"
@@ -662,13 +666,25 @@ static int sw_run(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	rc = sw_manifest(a.dir, &m);
-	if (rc)
-		return rc;
-	if (ios_sweep_task_number(&m, a.task, what, &k, &e)) {
-		fprintf(stderr, "iosched: sweep run: %s/manifest: %s\n", a.dir, e.msg);
-		ios_sweep_manifest_free(&m);
-		return CLI_EXIT_USAGE;
+	/* the head and task K's line only: a task's start does not grow with the plan */
+	{
+		char mp[4096], *text;
+		size_t len;
+
+		if (strlen(a.dir) > SW_MAX_DIR) {
+			fprintf(stderr, "iosched: sweep run: %.40s...: a directory name longer "
+				"than %u bytes\n", a.dir, SW_MAX_DIR);
+			return CLI_EXIT_USAGE;
+		}
+		snprintf(mp, sizeof(mp), "%s/manifest", a.dir);
+		if (sw_read("manifest", mp, &text, &len))
+			return CLI_EXIT_USAGE;
+		ret = ios_sweep_manifest_parse_task(mp, text, len, a.task, what, &k, &m, &e);
+		free(text);
+		if (ret) {
+			fprintf(stderr, "iosched: sweep run: %s\n", e.msg);
+			return ret == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+		}
 	}
 	/* from here on paths are the manifest's, relative to DIR: the same on any machine */
 	if (chdir(a.dir)) {
@@ -763,9 +779,28 @@ static int sw_status(int argc, char **argv)
 	return rc;
 }
 
+#define SW_MAX_AT 64
+
 struct sw_merge_args {
-	const char *dir, *fmt, *outfile;
+	const char *dir, *fmt, *outfile, *plot, *plot_dir;
+	const char *at[SW_MAX_AT];
+	size_t nr_at;
 };
+
+/* --at AXIS=VALUE, repeatable: checked against the plan's axes once it is read */
+static int sw_merge_at(void *base, const struct ios_cl_opt *opt, const char *val,
+		       struct ios_buf *msg)
+{
+	struct sw_merge_args *a = base;
+
+	(void)opt;
+	if (a->nr_at == SW_MAX_AT) {
+		ios_buf_printf(msg, "sweep merge: --at %s: at most %d --at", val, SW_MAX_AT);
+		return -1;
+	}
+	a->at[a->nr_at++] = val;
+	return 0;
+}
 
 static int sw_merge(int argc, char **argv)
 {
@@ -775,6 +810,11 @@ static int sw_merge(int argc, char **argv)
 		  .off = offsetof(struct sw_merge_args, fmt), .metavar = "normal|json" },
 		{ .name = "--output", .kind = IOS_CL_STR,
 		  .off = offsetof(struct sw_merge_args, outfile), .metavar = "FILE" },
+		{ .name = "--plot", .kind = IOS_CL_STR,
+		  .off = offsetof(struct sw_merge_args, plot), .metavar = "METRIC" },
+		{ .name = "--plot-dir", .kind = IOS_CL_STR,
+		  .off = offsetof(struct sw_merge_args, plot_dir), .metavar = "D" },
+		{ .name = "--at", .kind = IOS_CL_CALL, .fn = sw_merge_at, .metavar = "AXIS=VALUE" },
 		{ .name = NULL },
 	};
 	const struct ios_cl_group groups[] = { { cli_help_table, NULL, 0 }, { opts, &a, 0 } };
@@ -803,10 +843,19 @@ static int sw_merge(int argc, char **argv)
 			a.fmt);
 		return CLI_EXIT_USAGE;
 	}
+	if ((a.plot_dir || a.nr_at) && !a.plot) {
+		fprintf(stderr, "iosched: sweep merge: %s without --plot METRIC\n",
+			a.plot_dir ? "--plot-dir" : "--at");
+		return CLI_EXIT_USAGE;
+	}
 	rc = sw_manifest(a.dir, &m);
 	if (rc)
 		return rc;
 	ios_buf_init(&out);
+	if (a.outfile && cli_sweep_output_check(a.dir, "--output", a.outfile, false)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	state = malloc(m.nr_tasks);
 	metrics = calloc(m.nr_tasks, IOS_SWEEP_NR_METRICS * sizeof(*metrics));
 	rc = state && metrics ? sw_scan(a.dir, &m, state, metrics) : CLI_EXIT_FAIL;
@@ -818,6 +867,8 @@ static int sw_merge(int argc, char **argv)
 		goto out;
 	}
 	rc = cli_write_output(a.outfile, &out) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	if (!rc && a.plot)
+		rc = cli_sweep_plots(a.dir, &m, metrics, state, a.plot, a.plot_dir, a.at, a.nr_at);
 	for (size_t k = 0; k < m.nr_tasks; k++)
 		missing += state[k] != IOS_SWEEP_DONE;
 	if (missing)

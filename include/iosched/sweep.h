@@ -93,6 +93,17 @@ struct ios_sweep_manifest {
 int ios_sweep_manifest_parse(const char *path, const char *text, size_t len,
 			     struct ios_sweep_manifest *m, struct ios_err *e) IOS_MUST_CHECK;
 void ios_sweep_manifest_free(struct ios_sweep_manifest *m);
+/*
+ * For one task's run: the manifest's head, and only task @task's line
+ * (@task as ios_sweep_task_number takes it, *k its number); the other
+ * lines are counted, not parsed, so a task's start-up does not grow with
+ * the plan (a 10,000-task manifest parsed whole costs a task ~80 ms of
+ * CPU). @m->tasks has nr_tasks entries, only [*k] filled; @m->sha is the
+ * whole text's. 0, -EINVAL, -ERANGE or -ENOMEM with @e as above.
+ */
+int ios_sweep_manifest_parse_task(const char *path, const char *text, size_t len,
+				  const char *task, const char *what, size_t *k,
+				  struct ios_sweep_manifest *m, struct ios_err *e) IOS_MUST_CHECK;
 /* "12" -> 12 when below @m's task count; else -ERANGE/-EINVAL with @e naming the range. */
 int ios_sweep_task_number(const struct ios_sweep_manifest *m, const char *s, const char *what,
 			  size_t *k, struct ios_err *e) IOS_MUST_CHECK;
@@ -109,6 +120,9 @@ enum {
 	IOS_SWEEP_NR_METRICS
 };
 extern const char *const ios_sweep_metric_names[IOS_SWEEP_NR_METRICS];
+/* the text table's headings ("aggregate (KiB/s)") and printf formats ("%.1f") */
+extern const char *const ios_sweep_metric_titles[IOS_SWEEP_NR_METRICS];
+extern const char *const ios_sweep_metric_fmts[IOS_SWEEP_NR_METRICS];
 
 struct ios_cmp_run;
 /*
@@ -138,6 +152,68 @@ enum ios_sweep_state { IOS_SWEEP_MISSING, IOS_SWEEP_DONE, IOS_SWEEP_FAILED };
  */
 int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
 		    const unsigned char *state, bool json, struct ios_buf *out) IOS_MUST_CHECK;
+
+/*
+ * The interval for the median of @n values: the order statistics
+ * x(k)..x(n+1-k) (1-based, sorted) contain the population median with
+ * probability 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2), whatever the
+ * distribution (continuous). *k is the largest k whose coverage is at least
+ * 95 %, or 1 (the range) when even that is below (n = 5: 93.75 %); *coverage
+ * is the exact coverage of that k. 0, or -EDOM below IOS_SWEEP_CI_MIN_N.
+ */
+#define IOS_SWEEP_CI_MIN_N 5
+int ios_sweep_median_ci(size_t n, size_t *k, double *coverage);
+
+/* One point's metric over its seeds done (the merge's cell). */
+struct ios_sweep_cell {
+	size_t n;			/* seeds done with a value */
+	double med, lo, hi;		/* NAN when n is 0 */
+	bool has_ci;			/* n >= IOS_SWEEP_CI_MIN_N */
+	size_t ci_k;
+	double ci_lo, ci_hi, ci_coverage;
+};
+/* @tmp: room for seeds-per-point doubles (reordered). */
+void ios_sweep_cell_of(const struct ios_sweep_manifest *m, const double *metrics,
+		       const unsigned char *state, size_t point, int metric, double *tmp,
+		       struct ios_sweep_cell *c);
+/* A metric's index by name, or -1. */
+int ios_sweep_metric_find(const char *name);
+
+/*
+ * The axes of a manifest, read back from its points' labels ("job=a.fio
+ * device=ssd scheduler=cfq slice_idle=0"): names in label order (job,
+ * device when the grid has one, scheduler, the set axes), values in plan
+ * order. Points are numbered in that order, the last axis fastest, so a
+ * point is the mixed-radix number of its value indices (checked).
+ */
+struct ios_sweep_axes {
+	size_t nr;
+	char **names;
+	char ***vals;
+	size_t *nr_vals;
+	size_t sched;			/* the index of "scheduler" */
+};
+int ios_sweep_axes_parse(const struct ios_sweep_manifest *m, struct ios_sweep_axes *a,
+			 struct ios_err *e) IOS_MUST_CHECK;
+void ios_sweep_axes_free(struct ios_sweep_axes *a);
+/* "AXIS=VALUE" into @held[axis] (value index). 0, or -EINVAL naming the allowed. */
+int ios_sweep_axes_hold(const struct ios_sweep_axes *a, const char *spec, size_t *held,
+			struct ios_err *e) IOS_MUST_CHECK;
+/* The point of the value indices @idx (one per axis). */
+size_t ios_sweep_axes_point(const struct ios_sweep_axes *a, const size_t *idx);
+/* Is @axis drawn on its own plot: not the scheduler (the lines), a job axis only with >1 values. */
+bool ios_sweep_axes_plotted(const struct ios_sweep_axes *a, size_t axis);
+
+/*
+ * One SVG: @metric's median over the seeds (range bars) against @axis'
+ * values, one line per scheduler column; the other axes held at
+ * @held[]. A point with no seed done is a gap, named in the plot and
+ * appended to @missing ("scheduler=cfq slice_idle=8; ..."). 0 or -ENOMEM.
+ */
+int ios_sweep_plot_svg(const struct ios_sweep_manifest *m, const struct ios_sweep_axes *a,
+		       const double *metrics, const unsigned char *state, int metric,
+		       size_t axis, const size_t *held, struct ios_buf *out,
+		       struct ios_buf *missing) IOS_MUST_CHECK;
 
 #ifdef __cplusplus
 }

@@ -597,6 +597,54 @@ int ios_sweep_manifest_parse(const char *path, const char *text, size_t len,
 	return 0;
 }
 
+int ios_sweep_manifest_parse_task(const char *path, const char *text, size_t len,
+				  const char *task, const char *what, size_t *k,
+				  struct ios_sweep_manifest *m, struct ios_err *e)
+{
+	const char *s = text, *end = text + len, *nl;
+	size_t tasks, points, seeds, ml = strlen(IOS_SWEEP_MANIFEST_MAGIC);
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (len < ml + 1 || memcmp(s, IOS_SWEEP_MANIFEST_MAGIC, ml) || s[ml] != '\n')
+		return IOS_ERR(e, -EINVAL, "%s:1: not a sweep manifest (expected '%s')", path,
+			       IOS_SWEEP_MANIFEST_MAGIC);
+	s += ml + 1;
+	nl = memchr(s, '\n', (size_t)(end - s));
+	if (!nl || nl - s != 5 + 64 || memcmp(s, "grid ", 5))
+		return IOS_ERR(e, -EINVAL, "%s:2: expected 'grid SHA256'", path);
+	s = nl + 1;
+	if (sw_header(&s, end, "tasks", &tasks) || sw_header(&s, end, "points", &points) ||
+	    sw_header(&s, end, "seeds", &seeds) || !tasks || !seeds || tasks != points * seeds)
+		return IOS_ERR(e, -EINVAL, "%s:3-5: expected 'tasks N', 'points P', 'seeds S' "
+			       "with N = P x S > 0", path);
+	m->tasks = calloc(tasks, sizeof(*m->tasks));
+	if (!m->tasks)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	m->nr_tasks = tasks;
+	m->nr_points = points;
+	ret = ios_sweep_task_number(m, task, what, k, e);
+	if (ret)
+		goto err;
+	/* to line 6 + k by its newlines alone: the other tasks are not parsed */
+	for (size_t i = 0; i < *k && s < end; i++) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	nl = s < end ? memchr(s, '\n', (size_t)(end - s)) : NULL;
+	if (!nl || sw_task_line(s, nl, *k, points, &m->tasks[*k]) ||
+	    m->tasks[*k].point != *k / seeds) {
+		ret = IOS_ERR(e, -EINVAL, "%s:%zu: expected task %zu of %zu: 'task K<TAB>POINT<TAB>"
+			      "SEED<TAB>LABEL<TAB>run ARGS'", path, *k + 6, *k, tasks);
+		goto err;
+	}
+	ios_sha256_buf(text, len, m->sha);
+	return 0;
+err:
+	ios_sweep_manifest_free(m);
+	return ret;
+}
+
 int ios_sweep_task_number(const struct ios_sweep_manifest *m, const char *s, const char *what,
 			  size_t *k, struct ios_err *e)
 {

@@ -28,18 +28,33 @@ const char *const ios_sweep_metric_names[IOS_SWEEP_NR_METRICS] = {
 	[IOS_SWEEP_M_CLAT_P99_MS] = "clat_p99_ms",
 };
 
-/* the text table's headings and formats */
-static const struct {
-	const char *title, *fmt;
-} sm_text[IOS_SWEEP_NR_METRICS] = {
-	[IOS_SWEEP_M_AGG_KIB] = { "aggregate (KiB/s)", "%.1f" },
-	[IOS_SWEEP_M_JAIN_BW] = { "Jain's index (bw)", "%.4f" },
-	[IOS_SWEEP_M_MIN_MAX_BW] = { "min/max bw", "%.3f" },
-	[IOS_SWEEP_M_FINISH_S] = { "last finish (s)", "%.3f" },
-	[IOS_SWEEP_M_SPREAD] = { "finish spread", "%.3f" },
-	[IOS_SWEEP_M_CLAT_MAX_MS] = { "clat max (ms)", "%.3f" },
-	[IOS_SWEEP_M_CLAT_P99_MS] = { "clat p99 (ms)", "%.3f" },
+/* the text table's (and the plots') headings and formats */
+const char *const ios_sweep_metric_titles[IOS_SWEEP_NR_METRICS] = {
+	[IOS_SWEEP_M_AGG_KIB] = "aggregate (KiB/s)",
+	[IOS_SWEEP_M_JAIN_BW] = "Jain's index (bw)",
+	[IOS_SWEEP_M_MIN_MAX_BW] = "min/max bw",
+	[IOS_SWEEP_M_FINISH_S] = "last finish (s)",
+	[IOS_SWEEP_M_SPREAD] = "finish spread",
+	[IOS_SWEEP_M_CLAT_MAX_MS] = "clat max (ms)",
+	[IOS_SWEEP_M_CLAT_P99_MS] = "clat p99 (ms)",
 };
+const char *const ios_sweep_metric_fmts[IOS_SWEEP_NR_METRICS] = {
+	[IOS_SWEEP_M_AGG_KIB] = "%.1f",
+	[IOS_SWEEP_M_JAIN_BW] = "%.4f",
+	[IOS_SWEEP_M_MIN_MAX_BW] = "%.3f",
+	[IOS_SWEEP_M_FINISH_S] = "%.3f",
+	[IOS_SWEEP_M_SPREAD] = "%.3f",
+	[IOS_SWEEP_M_CLAT_MAX_MS] = "%.3f",
+	[IOS_SWEEP_M_CLAT_P99_MS] = "%.3f",
+};
+
+int ios_sweep_metric_find(const char *name)
+{
+	for (int i = 0; i < IOS_SWEEP_NR_METRICS; i++)
+		if (!strcmp(name, ios_sweep_metric_names[i]))
+			return i;
+	return -1;
+}
 
 static void sm_num(struct ios_buf *out, double v)
 {
@@ -181,17 +196,40 @@ static void sm_jstr(struct ios_buf *out, const char *s)
 	ios_buf_puts(out, "\"");
 }
 
-/* per point: the metric's values over its seeds done, median/min/max */
-struct sm_cell {
-	double med, lo, hi;
-	size_t n;
-};
-
-static void sm_cell(const struct ios_sweep_manifest *m, const double *metrics,
-		    const unsigned char *state, size_t p, size_t seeds, int i, double *tmp,
-		    struct sm_cell *c)
+/* P(B = i), B ~ Binomial(n, 1/2), through logarithms: no overflow at any n */
+static double sm_half_pmf(size_t n, size_t i)
 {
-	size_t n = 0;
+	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+		   (double)n * log(2.0));
+}
+
+int ios_sweep_median_ci(size_t n, size_t *k, double *coverage)
+{
+	double tail = 0;
+
+	if (n < IOS_SWEEP_CI_MIN_N)
+		return -EDOM;
+	*k = 1;
+	*coverage = 1 - 2 * sm_half_pmf(n, 0);
+	/* coverage of x(j)..x(n+1-j) falls as j grows: stop at the first below 95 % */
+	for (size_t j = 1; 2 * (j + 1) <= n + 1; j++) {
+		double c;
+
+		tail += sm_half_pmf(n, j - 1);
+		c = 1 - 2 * (tail + sm_half_pmf(n, j));
+		if (c < 0.95)
+			break;
+		*k = j + 1;
+		*coverage = c;
+	}
+	return 0;
+}
+
+void ios_sweep_cell_of(const struct ios_sweep_manifest *m, const double *metrics,
+		       const unsigned char *state, size_t p, int i, double *tmp,
+		       struct ios_sweep_cell *c)
+{
+	size_t seeds = m->nr_tasks / m->nr_points, n = 0;
 
 	for (size_t r = 0; r < seeds; r++) {
 		size_t k = p * seeds + r;
@@ -199,7 +237,6 @@ static void sm_cell(const struct ios_sweep_manifest *m, const double *metrics,
 		if (state[k] == IOS_SWEEP_DONE)
 			tmp[n++] = metrics[k * IOS_SWEEP_NR_METRICS + i];
 	}
-	(void)m;
 	c->med = ios_metric_median(tmp, n);
 	/* the finite values are first and sorted now */
 	c->n = 0;
@@ -207,6 +244,9 @@ static void sm_cell(const struct ios_sweep_manifest *m, const double *metrics,
 		c->n++;
 	c->lo = c->n ? tmp[0] : NAN;
 	c->hi = c->n ? tmp[c->n - 1] : NAN;
+	c->has_ci = !ios_sweep_median_ci(c->n, &c->ci_k, &c->ci_coverage);
+	c->ci_lo = c->has_ci ? tmp[c->ci_k - 1] : NAN;
+	c->ci_hi = c->has_ci ? tmp[c->n - c->ci_k] : NAN;
 }
 
 int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
@@ -214,7 +254,7 @@ int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
 {
 	size_t seeds = m->nr_tasks / m->nr_points, done = 0, width = 5;
 	double *tmp = malloc(seeds * sizeof(*tmp));
-	struct sm_cell c;
+	struct ios_sweep_cell c;
 
 	if (!tmp)
 		return -ENOMEM;
@@ -241,7 +281,7 @@ int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
 			}
 			ios_buf_puts(out, "], \"metrics\": {");
 			for (int i = 0; i < IOS_SWEEP_NR_METRICS; i++) {
-				sm_cell(m, metrics, state, p, seeds, i, tmp, &c);
+				ios_sweep_cell_of(m, metrics, state, p, i, tmp, &c);
 				ios_buf_printf(out, "%s\n      \"%s\": {\"n\": %zu, \"median\": ",
 					       i ? "," : "", ios_sweep_metric_names[i], c.n);
 				sm_num(out, c.med);
@@ -249,6 +289,18 @@ int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
 				sm_num(out, c.lo);
 				ios_buf_puts(out, ", \"max\": ");
 				sm_num(out, c.hi);
+				ios_buf_puts(out, ", \"median_ci\": ");
+				if (c.has_ci) {
+					ios_buf_printf(out, "{\"k\": %zu, \"coverage\": ", c.ci_k);
+					sm_num(out, c.ci_coverage);
+					ios_buf_puts(out, ", \"lo\": ");
+					sm_num(out, c.ci_lo);
+					ios_buf_puts(out, ", \"hi\": ");
+					sm_num(out, c.ci_hi);
+					ios_buf_puts(out, "}");
+				} else {
+					ios_buf_puts(out, "null");
+				}
 				ios_buf_puts(out, "}");
 			}
 			ios_buf_puts(out, "}}");
@@ -265,23 +317,33 @@ int ios_sweep_merge(const struct ios_sweep_manifest *m, const double *metrics,
 	ios_buf_puts(out, ", missing ");
 	if (!sm_ranges(m, state, IOS_SWEEP_MISSING, out, false))
 		ios_buf_puts(out, "none");
-	ios_buf_puts(out, "\nEach cell: the median over the seeds done, [min, max], and how many "
-		     "seeds of the point were done.\n");
+	ios_buf_puts(out, "\nEach cell: the median over the seeds done [lowest..highest], how many "
+		     "seeds of the point were done,\nand with 5 or more a distribution-free "
+		     "interval for the median, x(k)..x(n+1-k) of the sorted\nvalues with the "
+		     "largest k covering >= 95 %, and its exact binomial coverage (5 seeds:\n"
+		     "[lowest..highest], 93.8 %: no 95 % interval exists below 6).\n");
 	for (int i = 0; i < IOS_SWEEP_NR_METRICS; i++) {
-		ios_buf_printf(out, "\n%s\n", sm_text[i].title);
+		ios_buf_printf(out, "\n%s\n", ios_sweep_metric_titles[i]);
 		for (size_t p = 0; p < m->nr_points; p++) {
-			char med[40], lo[40], hi[40];
+			char med[40], lo[40], hi[40], clo[40], chi[40];
 
-			sm_cell(m, metrics, state, p, seeds, i, tmp, &c);
+			ios_sweep_cell_of(m, metrics, state, p, i, tmp, &c);
 			ios_buf_printf(out, "  %-*s  ", (int)width, m->tasks[p * seeds].label);
 			if (!c.n) {
 				ios_buf_printf(out, "%12s  (0/%zu)\n", "-", seeds);
 				continue;
 			}
-			snprintf(med, sizeof(med), sm_text[i].fmt, c.med);
-			snprintf(lo, sizeof(lo), sm_text[i].fmt, c.lo);
-			snprintf(hi, sizeof(hi), sm_text[i].fmt, c.hi);
-			ios_buf_printf(out, "%12s  [%s, %s]  (%zu/%zu)\n", med, lo, hi, c.n, seeds);
+			snprintf(med, sizeof(med), ios_sweep_metric_fmts[i], c.med);
+			snprintf(lo, sizeof(lo), ios_sweep_metric_fmts[i], c.lo);
+			snprintf(hi, sizeof(hi), ios_sweep_metric_fmts[i], c.hi);
+			ios_buf_printf(out, "%12s  [%s..%s]  (%zu/%zu)", med, lo, hi, c.n, seeds);
+			if (c.has_ci) {
+				snprintf(clo, sizeof(clo), ios_sweep_metric_fmts[i], c.ci_lo);
+				snprintf(chi, sizeof(chi), ios_sweep_metric_fmts[i], c.ci_hi);
+				ios_buf_printf(out, "  median CI [%s..%s] %.1f %%", clo, chi,
+					       100 * c.ci_coverage);
+			}
+			ios_buf_puts(out, "\n");
 		}
 	}
 	free(tmp);

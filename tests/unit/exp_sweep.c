@@ -6,7 +6,9 @@
  * in a column and an axis, a grid too large); a good grid expands into the
  * manifest its order promises and reads back; manifests and result files
  * that do not parse, or belong to another plan, are refused with their
- * line; the merge's median and range; SHA-256 against FIPS 180-4's vectors.
+ * line; the merge's median and range; the interval for the median against
+ * hand-computed binomial coverages; the axes read back from the labels and
+ * --at's errors; SHA-256 against FIPS 180-4's vectors.
  */
 #include <errno.h>
 #include <math.h>
@@ -69,6 +71,60 @@ static const char good[] =
 	"set queue.nr_requests = 32, 64\n"
 	"seeds = 7, 1-2\n";
 
+/* the axes read back from @m's labels (the manifest of good[]), @b its text */
+static int test_axes(const struct ios_sweep_manifest *m, const struct ios_buf *b)
+{
+	struct ios_sweep_axes a;
+	struct ios_sweep_manifest m2;
+	struct ios_err e = { 0 };
+	size_t held[3] = { 0 }, idx[3] = { 1, 1, 1 };
+	char *s, *lab;
+
+	T_ASSERT_EQ(ios_sweep_axes_parse(m, &a, &e), 0);
+	T_ASSERT_EQ(a.nr, 3);
+	T_ASSERT_EQ(a.sched, 1);
+	T_ASSERT_STREQ(a.names[0], "job");
+	T_ASSERT_STREQ(a.names[2], "queue.nr_requests");
+	T_ASSERT_STREQ(a.vals[0][1], "b.fio+c.fio");
+	T_ASSERT_STREQ(a.vals[1][1], "cfq:slice_idle=0");
+	T_ASSERT_STREQ(a.vals[2][0], "32");
+	T_ASSERT_EQ(ios_sweep_axes_point(&a, idx), 7);
+	idx[1] = 0;
+	T_ASSERT_EQ(ios_sweep_axes_point(&a, idx), 5);
+	T_ASSERT(ios_sweep_axes_plotted(&a, 0) && !ios_sweep_axes_plotted(&a, 1) &&
+		 ios_sweep_axes_plotted(&a, 2));
+	T_ASSERT_EQ(ios_sweep_axes_hold(&a, "queue.nr_requests=64", held, &e), 0);
+	T_ASSERT_EQ(held[2], 1);
+	T_ASSERT_EQ(ios_sweep_axes_hold(&a, "queue.nr_requests=16", held, &e), -EINVAL);
+	T_ASSERT_MSG(strstr(e.msg, "'16' is not a value of axis queue.nr_requests (its values: "
+			    "32, 64)"), "%s", e.msg);
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_sweep_axes_hold(&a, "slice_idle=0", held, &e), -EINVAL);
+	T_ASSERT_MSG(strstr(e.msg, "no axis 'slice_idle' in the plan (its axes: job, "
+			    "queue.nr_requests)"), "%s", e.msg);
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_sweep_axes_hold(&a, "scheduler=cfq", held, &e), -EINVAL);
+	T_ASSERT(strstr(e.msg, "the schedulers are the plot's lines"));
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_sweep_axes_hold(&a, "job", held, &e), -EINVAL);
+	T_ASSERT(strstr(e.msg, "--at job: expected AXIS=VALUE"));
+	T_ASSERT_EQ(held[2], 1);
+	ios_sweep_axes_free(&a);
+	/* a label edited out of the grid: refused, not drawn wrong */
+	s = strdup(b->s);
+	T_ASSERT(s);
+	lab = strstr(s, "queue.nr_requests=64");
+	T_ASSERT(lab);
+	memcpy(lab + strlen("queue.nr_requests="), "99", 2);
+	ios_err_clear(&e);
+	T_ASSERT_EQ(ios_sweep_manifest_parse("man", s, b->len, &m2, &e), 0);
+	T_ASSERT_EQ(ios_sweep_axes_parse(&m2, &a, &e), -EINVAL);
+	T_ASSERT_MSG(strstr(e.msg, "not a grid"), "%s", e.msg);
+	ios_sweep_manifest_free(&m2);
+	free(s);
+	return T_PASS;
+}
+
 static int test_manifest(void)
 {
 	struct ios_sweep_grid g;
@@ -128,6 +184,7 @@ static int test_manifest(void)
 		struct ios_sweep_manifest m2;
 		char *cut = strdup(b.s);
 		char *tab;
+		size_t k1;
 
 		T_ASSERT(cut);
 		ios_err_clear(&e);
@@ -139,11 +196,33 @@ static int test_manifest(void)
 		ios_err_clear(&e);
 		T_ASSERT_EQ(ios_sweep_manifest_parse("man", cut, b.len, &m2, &e), -EINVAL);
 		T_ASSERT_MSG(strstr(e.msg, "man:10: expected task 4 of 24"), "%s", e.msg);
+		/* one task's parse: that line alone is read (task 3 parses, 4 does not) */
+		ios_err_clear(&e);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", cut, b.len, "4", "--task", &k1,
+							  &m2, &e), -EINVAL);
+		T_ASSERT_MSG(strstr(e.msg, "man:10: expected task 4 of 24"), "%s", e.msg);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", cut, b.len, "3", "--task", &k1,
+							  &m2, &e), 0);
+		T_ASSERT_EQ(k1, 3);
+		T_ASSERT_STREQ(m2.tasks[3].label, m.tasks[3].label);
+		T_ASSERT_EQ(m2.tasks[3].argc, m.tasks[3].argc);
+		T_ASSERT(!m2.tasks[2].label && m2.nr_tasks == 24 && m2.nr_points == 8);
+		ios_sweep_manifest_free(&m2);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", b.s, b.len, "23", "--task", &k1,
+							  &m2, &e), 0);
+		T_ASSERT_STREQ(m2.sha, m.sha);
+		T_ASSERT_STREQ(m2.tasks[23].seed, "2");
+		ios_sweep_manifest_free(&m2);
+		ios_err_clear(&e);
+		T_ASSERT_EQ(ios_sweep_manifest_parse_task("man", b.s, b.len, "24", "--task", &k1,
+							  &m2, &e), -ERANGE);
+		T_ASSERT(strstr(e.msg, "allowed 0..23"));
 		ios_err_clear(&e);
 		T_ASSERT_EQ(ios_sweep_manifest_parse("man", "hello\n", 6, &m2, &e), -EINVAL);
 		T_ASSERT(strstr(e.msg, "man:1: not a sweep manifest"));
 		free(cut);
 	}
+	T_ASSERT_EQ(test_axes(&m, &b), T_PASS);
 	ios_buf_free(&b);
 	ios_sweep_manifest_free(&m);
 	ios_sweep_grid_free(&g);
@@ -221,18 +300,90 @@ static int test_results_and_merge(void)
 	ios_buf_init(&txt);
 	T_ASSERT_EQ(ios_sweep_merge(&m, metrics, state, false, &txt), 0);
 	T_ASSERT_MSG(strstr(txt.s, "done 4, failed 4, missing 5\n"), "%s", txt.s);
-	T_ASSERT_MSG(strstr(txt.s, "  job=a.fio scheduler=noop          20.0  [10.0, 30.0]  (3/3)\n"),
+	T_ASSERT_MSG(strstr(txt.s, "  job=a.fio scheduler=noop          20.0  [10.0..30.0]  (3/3)\n"),
 		     "%s", txt.s);
-	T_ASSERT_MSG(strstr(txt.s, "  job=a.fio scheduler=cfq            5.0  [5.0, 5.0]  (1/3)\n"),
+	T_ASSERT_MSG(strstr(txt.s, "  job=a.fio scheduler=cfq            5.0  [5.0..5.0]  (1/3)\n"),
 		     "%s", txt.s);
 	T_ASSERT(!strstr(txt.s, "999"));
 	ios_buf_free(&txt);
 	ios_buf_init(&txt);
 	T_ASSERT_EQ(ios_sweep_merge(&m, metrics, state, true, &txt), 0);
 	T_ASSERT(strstr(txt.s, "\"failed\": [4],\n  \"missing\": [5],"));
-	T_ASSERT_MSG(strstr(txt.s, "\"aggregate_kib_s\": {\"n\": 3, \"median\": 20, \"min\": 10, \"max\": 30}"),
+	T_ASSERT_MSG(strstr(txt.s, "\"aggregate_kib_s\": {\"n\": 3, \"median\": 20, \"min\": 10, \"max\": 30, \"median_ci\": null}"),
 		     "%s", txt.s);
 	ios_buf_free(&txt);
+	ios_buf_free(&b);
+	ios_sweep_manifest_free(&m);
+	return T_PASS;
+}
+
+/*
+ * The interval for the median against hand-computed binomial sums
+ * (P(B <= j) for B ~ Binomial(n, 1/2), coverage 1 - 2 P(B <= k-1)):
+ * n = 5: k = 1, 1 - 2/32 = 0.9375 (below 95 %: the range, said);
+ * n = 6: k = 1, 1 - 2/64; n = 8: k = 2 would be 1 - 18/256 = 0.9297, so
+ * k = 1, 1 - 2/256; n = 9: k = 2, 1 - 2 (1 + 9)/512 = 0.9609375;
+ * n = 17: k = 5, 1 - 2 (1 + 17 + 136 + 680 + 2380)/131072.
+ */
+static const char man9[] =
+	IOS_SWEEP_MANIFEST_MAGIC "\n"
+	"grid 0000000000000000000000000000000000000000000000000000000000000000\n"
+	"tasks 9\npoints 1\nseeds 9\n"
+	"task 0\t0\t1\tjob=a.fio scheduler=noop\trun x --seed 1\n"
+	"task 1\t0\t2\tjob=a.fio scheduler=noop\trun x --seed 2\n"
+	"task 2\t0\t3\tjob=a.fio scheduler=noop\trun x --seed 3\n"
+	"task 3\t0\t4\tjob=a.fio scheduler=noop\trun x --seed 4\n"
+	"task 4\t0\t5\tjob=a.fio scheduler=noop\trun x --seed 5\n"
+	"task 5\t0\t6\tjob=a.fio scheduler=noop\trun x --seed 6\n"
+	"task 6\t0\t7\tjob=a.fio scheduler=noop\trun x --seed 7\n"
+	"task 7\t0\t8\tjob=a.fio scheduler=noop\trun x --seed 8\n"
+	"task 8\t0\t9\tjob=a.fio scheduler=noop\trun x --seed 9\n";
+
+static int test_median_ci(void)
+{
+	static const struct { size_t n, k; double cov; } want[] = {
+		{ 5, 1, 1 - 2 / 32.0 }, { 6, 1, 1 - 2 / 64.0 }, { 7, 1, 1 - 2 / 128.0 },
+		{ 8, 1, 1 - 2 / 256.0 }, { 9, 2, 1 - 20 / 512.0 }, { 10, 2, 1 - 22 / 1024.0 },
+		{ 17, 5, 1 - 2 * 3214 / 131072.0 },
+	};
+	double metrics[9 * IOS_SWEEP_NR_METRICS], vals[9] = { 7, 3, 9, 1, 5, 8, 2, 6, 4 };
+	unsigned char state[9];
+	struct ios_sweep_manifest m;
+	struct ios_err e = { 0 };
+	struct ios_buf b;
+	size_t k;
+	double cov;
+
+	T_ASSERT_EQ(ios_sweep_median_ci(4, &k, &cov), -EDOM);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		T_ASSERT_EQ(ios_sweep_median_ci(want[i].n, &k, &cov), 0);
+		T_ASSERT_MSG(k == want[i].k && fabs(cov - want[i].cov) < 1e-12,
+			     "n %zu: k %zu coverage %.15f, want %zu %.15f", want[i].n, k, cov,
+			     want[i].k, want[i].cov);
+	}
+	/* nine seeds 1..9: median 5, x(2)..x(8) = [2..8] at 96.1 %; four done: none */
+	T_ASSERT_EQ(ios_sweep_manifest_parse("man9", man9, strlen(man9), &m, &e), 0);
+	for (size_t i = 0; i < 9 * IOS_SWEEP_NR_METRICS; i++)
+		metrics[i] = NAN;
+	for (size_t i = 0; i < 9; i++) {
+		metrics[i * IOS_SWEEP_NR_METRICS] = vals[i];
+		state[i] = IOS_SWEEP_DONE;
+	}
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_sweep_merge(&m, metrics, state, false, &b), 0);
+	T_ASSERT_MSG(strstr(b.s, "  job=a.fio scheduler=noop           5.0  [1.0..9.0]  (9/9)  "
+			    "median CI [2.0..8.0] 96.1 %\n"), "%s", b.s);
+	ios_buf_free(&b);
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_sweep_merge(&m, metrics, state, true, &b), 0);
+	T_ASSERT_MSG(strstr(b.s, "\"median\": 5, \"min\": 1, \"max\": 9, \"median_ci\": {\"k\": 2, "
+			    "\"coverage\": 0.9609375, \"lo\": 2, \"hi\": 8}}"), "%s", b.s);
+	ios_buf_free(&b);
+	memset(state + 4, IOS_SWEEP_MISSING, 5);
+	ios_buf_init(&b);
+	T_ASSERT_EQ(ios_sweep_merge(&m, metrics, state, false, &b), 0);
+	T_ASSERT_MSG(strstr(b.s, "  job=a.fio scheduler=noop           5.0  [1.0..9.0]  (4/9)\n"),
+		     "%s", b.s);
 	ios_buf_free(&b);
 	ios_sweep_manifest_free(&m);
 	return T_PASS;
@@ -256,5 +407,6 @@ static int test_median_sha(void)
 
 int main(void)
 {
-	return T_RUN(test_bad_grids, test_manifest, test_results_and_merge, test_median_sha);
+	return T_RUN(test_bad_grids, test_manifest, test_results_and_merge, test_median_ci,
+		     test_median_sha);
 }
