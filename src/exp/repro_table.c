@@ -1245,7 +1245,16 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "(`iosched.iocost`): the period's length changes from SSD_DFL's 50 ms to SSD_FAST's "
 "10 ms.",
 		.learned =
-"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.\n"
+"- C1.6's aggregate: the plan read bfq-6.12 as serving one job's queue (16 in flight) "
+"at a time. On a non-rotational queue with command queueing, 6.12 merges a new sync "
+"queue at once into the group's last queue created within the burst interval "
+"(`bfq_do_or_sched_stable_merge`, `bfq_do_early_stable_merge`): each group's four jobs "
+"become one queue (BFQ's `stable_merges` counter above: 6 of 8 queues), so the queue in "
+"service has 64 in flight and the device runs near its QD64 rate. Idling still holds "
+"the other group off while the queue in service has requests in flight "
+"(`idling_needed_for_service_guarantees`: weights differ), which is why a's share "
+"holds; the criterion misread which queues exist, not the idling.",
 		.kind = IOS_REPRO_CGV2,
 		.columns = cg1_columns,
 		.nr_seeds = 5,
@@ -1311,7 +1320,18 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "give no window: each is read over the whole run. vrate at the end and the class "
 "switch come from io.cost's monitor (`iosched.iocost`).",
 		.learned =
-"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.\n"
+"- C1.5: the plan expected vrate to settle where the groups are vtime-bound near the "
+"volume's rate. 6.12's law has no such point here: `ioc_timer_fn` adds one to "
+"busy_level for each period that misses the p90 target and `ioc_adjust_base_vrate` "
+"cuts vrate by `vrate_adj_pct[|busy_level|]`; the target is met again only once the "
+"provider's queue (up to 128 reads, ~43 ms) has drained, many periods after vrate fell "
+"below the volume's rate, and then busy_level counts down the same bands. io.cost's "
+"monitor shows the cycle (busy_level from about +48 to -55, vrate between a few % and "
+"about 50 %): the aggregate is its mean vrate times SSD_DFL's 8518 IOPS, and in the "
+"half-cycles above the volume's rate a's reads wait in the volume's queue, so b's share "
+"grows. The lab's busy test and bands are 6.12's; a real volume adds jitter, not "
+"damping.",
 		.kind = IOS_REPRO_CGV2,
 		.columns = cg1c_columns,
 		.nr_seeds = 5,
