@@ -22,7 +22,7 @@
 #  - The cgroup v2 scenarios (v2-c1, v2-c2, v2-c1-cloud, v2-c2-riops,
 #    v2-c2-rewrite, after them): v2-c2 --quick writes its section with
 #    C2.1's rows from the per-cgroup windows, v2-c2-riops C2.3's rate from
-#    the group's I/Os. The full report's v2 sections add about V2CPU s of
+#    the group's I/Os. The full report's v2 sections add about 330 s of
 #    CPU (v2-c1's 25 runs of 40 s on ssd-nvme are most of it; measured
 #    6 December 2026).
 BIN=${IOSCHED_BIN:-./iosched}
