@@ -1250,7 +1250,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "at a time. On a non-rotational queue with command queueing, 6.12 merges a new sync "
 "queue at once into the group's last queue created within the burst interval "
 "(`bfq_do_or_sched_stable_merge`, `bfq_do_early_stable_merge`): each group's four jobs "
-"become one queue (BFQ's `stable_merges` counter above: 6 of 8 queues), so the queue in "
+"become one queue (BFQ's `queue_merges` counter above: 6 of 8 queues, all stable merges), so the queue in "
 "service has 64 in flight and the device runs near its QD64 rate. Idling still holds "
 "the other group off while the queue in service has requests in flight "
 "(`idling_needed_for_service_guarantees`: weights differ), which is why a's share "
