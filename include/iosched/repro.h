@@ -115,6 +115,10 @@ enum ios_repro_measure {
 	IOS_RM_GROUP_ALONE,	/* the group's bytes over the run / the first job alone's */
 	/* io.cost's monitor: when the period length first changed (autop's switch), s */
 	IOS_RM_IOCOST_SWITCH,
+	IOS_RM_IOCOST_SWITCHED,	/* whether it changed at all: 1 or 0 (NaN: no io.cost) */
+	IOS_RM_IOCOST_VRATE_END,	/* io.cost's vrate at the last period, 1.0 = 100 % */
+	IOS_RM_GROUP_IOPS,	/* the group's I/Os completed per second of the run */
+	IOS_RM_NOTE_COUNT,	/* how many of the run's notes contain the check's note */
 	/*
 	 * Verdict comparison (the check's like and like_of): how many
 	 * criteria get another verdict on the check's column than on @like.
@@ -158,6 +162,7 @@ struct ios_repro_check {
 	/* ---- the cgroup v2 scenarios' window measures (IOS_RM_WIN_*) ---- */
 	const char *group;		/* the cgroup path ("a"); NULL: every job */
 	double win_from_s, win_to_s;	/* the window; win_to_s 0: to the end */
+	const char *note;		/* IOS_RM_NOTE_COUNT: the text a note contains */
 };
 
 /*

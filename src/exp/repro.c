@@ -393,6 +393,10 @@ static const unsigned rp_needs[IOS_RM_COUNT] = {
 	[IOS_RM_WIN_MAX_BIN] = RP_HAS_ALL,
 	[IOS_RM_GROUP_ALONE] = RP_HAS_ALL,
 	[IOS_RM_IOCOST_SWITCH] = RP_HAS_ALL,
+	[IOS_RM_IOCOST_SWITCHED] = RP_HAS_ALL,
+	[IOS_RM_IOCOST_VRATE_END] = RP_HAS_ALL,
+	[IOS_RM_GROUP_IOPS] = RP_HAS_ALL,
+	[IOS_RM_NOTE_COUNT] = RP_HAS_ALL,
 };
 
 /* the first job's clat p99, ns; NaN without one */
@@ -485,7 +489,9 @@ static double rp_group_ios(const struct ios_repro_result *r, const char *path, b
 static bool rp_is_cgv2(enum ios_repro_measure m)
 {
 	return m == IOS_RM_WIN_SHARE || m == IOS_RM_WIN_MIBS || m == IOS_RM_WIN_REL ||
-	       m == IOS_RM_WIN_MAX_BIN || m == IOS_RM_GROUP_ALONE || m == IOS_RM_IOCOST_SWITCH;
+	       m == IOS_RM_WIN_MAX_BIN || m == IOS_RM_GROUP_ALONE || m == IOS_RM_IOCOST_SWITCH ||
+	       m == IOS_RM_IOCOST_SWITCHED || m == IOS_RM_IOCOST_VRATE_END ||
+	       m == IOS_RM_GROUP_IOPS || m == IOS_RM_NOTE_COUNT;
 }
 
 /* Whether series job @sj belongs to @group (NULL: every job); "/a" is "a". */
@@ -588,6 +594,24 @@ static double rp_measure_cgv2(const struct ios_repro_check *c, enum ios_repro_me
 		if (!run->has_iocost || !run->iocost_switch_ns)
 			return NAN;
 		return (double)run->iocost_switch_ns / 1e9;
+	case IOS_RM_IOCOST_SWITCHED:
+		return run->has_iocost ? (run->iocost_switch_ns ? 1.0 : 0.0) : NAN;
+	case IOS_RM_IOCOST_VRATE_END:
+		return run->has_iocost ? run->iocost_vrate_end / 100.0 : NAN;
+	case IOS_RM_GROUP_IOPS:
+		/* the group's completed I/Os (ios_repro_group) over the series' length */
+		mine = c->group ? rp_group_ios(run, c->group, false) : NAN;
+		if (!(mine >= 0.0) || !run->series || !run->series->end_ns)
+			return NAN;
+		return mine / ((double)run->series->end_ns / 1e9);
+	case IOS_RM_NOTE_COUNT:
+		if (!c->note)
+			return NAN;
+		tot = 0.0;
+		for (size_t i = 0; i < run->nr_warnings; i++)
+			if (strstr(run->warnings[i], c->note))
+				tot += 1.0;
+		return tot;
 	default:
 		return NAN;
 	}
@@ -688,6 +712,10 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 	case IOS_RM_WIN_MAX_BIN:
 	case IOS_RM_GROUP_ALONE:
 	case IOS_RM_IOCOST_SWITCH:
+	case IOS_RM_IOCOST_SWITCHED:
+	case IOS_RM_IOCOST_VRATE_END:
+	case IOS_RM_GROUP_IOPS:
+	case IOS_RM_NOTE_COUNT:
 	case IOS_RM_VERDICTS_DIFFER:	/* not per run: ios_repro_evaluate */
 	case IOS_RM_COUNT:
 		break;

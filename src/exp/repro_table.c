@@ -612,8 +612,13 @@ static const struct ios_repro_check m4_checks[] = {
 
 #define CG_DOC "docs/cgroup-v2-plan.md"
 #define CG1_COST "none:cgroup.io.cost.qos=enable=1:cgroup.a.io.weight=500:cgroup.b.io.weight=100"
+#define CG1_BFQ "bfq-6.12:cgroup.a.io.bfq.weight=500:cgroup.b.io.bfq.weight=100"
+#define CG1_SYSD "bfq-6.12:cgroup.a.systemd.IOWeight=500:cgroup.b.systemd.IOWeight=100"
+#define CG1_MQDL "mq-deadline-6.12:cgroup.a.io.weight=500:cgroup.b.io.weight=100"
+#define CG1_USER "none:cgroup.io.cost.qos=enable=1 ctrl=user rpct=90 rlat=5000 wpct=90 " \
+	"wlat=5000:cgroup.a.io.weight=500:cgroup.b.io.weight=100"
 
-static const char *const cg1_columns[] = { "none", CG1_COST, NULL };
+static const char *const cg1_columns[] = { "none", CG1_COST, CG1_BFQ, CG1_SYSD, CG1_MQDL, NULL };
 
 static const struct ios_repro_check cg1_checks[] = {
 	{ .id = "C1.1", .column = CG1_COST, .m = IOS_RM_WIN_SHARE, .group = "a",
@@ -630,6 +635,42 @@ static const struct ios_repro_check cg1_checks[] = {
 	{ .id = "C1.3", .column = CG1_COST, .m = IOS_RM_WIN_REL, .ref = "none",
 	  .win_from_s = 20.0, .win_to_s = 40.0, .lo = 0.9, .hi = NAN,
 	  .row = "the aggregate over 20-40 s ≥ 0.9 × agg_none (none's, same seed, same window)" },
+	/* no window in the plan's row: the whole run */
+	{ .id = "C1.6", .column = CG1_BFQ, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.75,
+	  .hi = 0.88, .row = "a's share 0.75-0.88 (the whole run)" },
+	{ .id = "C1.6", .column = CG1_BFQ, .m = IOS_RM_WIN_REL, .ref = "none", .lo = 0.35,
+	  .hi = 0.6, .row = "aggregate 0.35-0.6 × agg_none (the whole run)" },
+	{ .id = "C1.8", .column = CG1_SYSD, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.52,
+	  .hi = 0.63, .row = "a's share 0.52-0.63 on ssd-nvme (the whole run)" },
+	{ .id = "C1.9", .column = CG1_MQDL, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.45,
+	  .hi = 0.55, .row = "a's share 0.45-0.55 (the whole run)" },
+	{ .id = "C1.9", .column = CG1_MQDL, .m = IOS_RM_NOTE_COUNT,
+	  .note = "io.weight does nothing until io.cost.qos enable=1", .lo = 1.0, .hi = 1.0,
+	  .row = "the note \"io.weight does nothing until io.cost.qos enable=1\" appears once" },
+};
+
+/* C1 on the cloud volume: its own agg_none (the first column) */
+static const char *const cg1c_columns[] = { "none", CG1_COST, CG1_USER, CG1_BFQ, CG1_SYSD, NULL };
+
+static const struct ios_repro_check cg1c_checks[] = {
+	{ .id = "C1.4", .column = CG1_COST, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.45,
+	  .hi = 0.60, .row = "a's share 0.45-0.60 (the whole run)" },
+	{ .id = "C1.4", .column = CG1_COST, .m = IOS_RM_WIN_REL, .ref = "none", .lo = 0.97,
+	  .hi = NAN, .row = "aggregate ≥ 0.97 × agg_none (cloud's, the whole run)" },
+	{ .id = "C1.4", .column = CG1_COST, .m = IOS_RM_IOCOST_VRATE_END, .lo = 0.95, .hi = 1.5,
+	  .row = "vrate ends 95-150 %" },
+	{ .id = "C1.4", .column = CG1_COST, .m = IOS_RM_IOCOST_SWITCHED, .lo = NAN, .hi = 0.0,
+	  .row = "no class switch (the period length never changes)" },
+	{ .id = "C1.5", .column = CG1_USER, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.80,
+	  .hi = 0.86, .row = "a's share 0.80-0.86 (the whole run)" },
+	{ .id = "C1.5", .column = CG1_USER, .m = IOS_RM_WIN_REL, .ref = "none", .lo = 0.85,
+	  .hi = 1.0, .row = "aggregate 0.85-1.0 × agg_none (cloud's, the whole run)" },
+	{ .id = "C1.7", .column = CG1_BFQ, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.75,
+	  .hi = 0.88, .row = "a's share 0.75-0.88 (the whole run)" },
+	{ .id = "C1.7", .column = CG1_BFQ, .m = IOS_RM_WIN_REL, .ref = "none", .lo = 0.9,
+	  .hi = NAN, .row = "aggregate ≥ 0.9 × agg_none (cloud's, the whole run)" },
+	{ .id = "C1.8", .column = CG1_SYSD, .m = IOS_RM_WIN_SHARE, .group = "a", .lo = 0.52,
+	  .hi = 0.63, .row = "a's share 0.52-0.63 on cloud (the whole run)" },
 };
 
 #define CG2_LIM "cgroup.lim.io.max=rbps=20971520"
@@ -650,6 +691,48 @@ static const struct ios_repro_check cg2_checks[] = {
 };
 
 #undef CG2_LIM
+
+/* C2.3: one psync reader at riops=10, by jiffy and release */
+#define CG2_RIOPS "cgroup.lim.io.max=riops=10"
+#define CG2_HZ250 "none:lab.hz=250:" CG2_RIOPS
+#define CG2_HZ250_66 "none:lab.hz=250:lab.kernel=6.6:" CG2_RIOPS
+#define CG2_HZ1000 "none:lab.hz=1000:" CG2_RIOPS
+
+static const char *const cg2r_columns[] = { CG2_HZ250, CG2_HZ250_66, CG2_HZ1000, NULL };
+
+static const struct ios_repro_check cg2r_checks[] = {
+	{ .id = "C2.3", .column = CG2_HZ250, .m = IOS_RM_GROUP_IOPS, .group = "lim", .lo = 9.5,
+	  .hi = 9.8, .row = "lab.hz=250: 9.5-9.8 IOPS under 6.12" },
+	{ .id = "C2.3", .column = CG2_HZ250_66, .m = IOS_RM_GROUP_IOPS, .group = "lim",
+	  .lo = 9.95, .hi = 10.1, .row = "lab.hz=250: 9.95-10.1 IOPS under 6.6" },
+	{ .id = "C2.3", .column = CG2_HZ1000, .m = IOS_RM_GROUP_IOPS, .group = "lim", .lo = 9.9,
+	  .hi = 10.05, .row = "lab.hz=1000: 9.9-10.05 IOPS under 6.12" },
+};
+
+#undef CG2_RIOPS
+#undef CG2_HZ250
+#undef CG2_HZ250_66
+#undef CG2_HZ1000
+
+/*
+ * C2.4: the second phase's lim jobs write rbps=41943040 when they start,
+ * right after the first phase (10 s, and its last requests) has ended;
+ * "within 0.5 s" is read as lim's rate from 10.5 s to the end.
+ */
+#define CG2W "none:cgroup.lim.io.max=rbps=20971520"
+
+static const char *const cg2w_columns[] = { CG2W, NULL };
+
+static const struct ios_repro_check cg2w_checks[] = {
+	{ .id = "C2.4", .column = CG2W, .m = IOS_RM_WIN_MIBS, .group = "lim", .win_from_s = 10.5,
+	  .lo = 38.0, .hi = 42.0,
+	  .row = "lim's rate within 5 % of 40 MiB/s from 0.5 s after the rewrite (10.5 s) to the end" },
+	{ .id = "C2.4", .column = CG2W, .m = IOS_RM_WIN_MIBS, .group = "lim", .win_from_s = 2.0,
+	  .win_to_s = 10.0, .lo = 19.5, .hi = 20.5,
+	  .row = "(before it, 2-10 s: C2.1's 19.5-20.5 MiB/s)" },
+};
+
+#undef CG2W
 
 #define RP_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1136,9 +1219,11 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.jobfile = "examples/cgroup-v2/c1-weights-500-100.fio",
 		.criteria_doc = CG_DOC,
 		.thread =
-"No thread: scenario C1 of docs/cgroup-v2-plan.md §10 (issue 30), rows C1.1-C1.3, the "
-"ssd-nvme rows with io.cost. C1.4-C1.9 (the cloud volume, bfq-6.12, systemd's "
-"IOWeight, io.weight without io.cost) are not run yet.",
+"No thread: scenario C1 of docs/cgroup-v2-plan.md §10 (issue 30), the ssd-nvme rows: "
+"C1.1-C1.3 (io.cost), C1.6 (bfq-6.12's io.bfq.weight), C1.8 on ssd-nvme (systemd's "
+"IOWeight under bfq-6.12) and C1.9 (io.weight under mq-deadline-6.12 without io.cost). "
+"The cloud rows (C1.4, C1.5, C1.7, C1.8 on cloud) are `v2-c1-cloud`, with their own "
+"agg_none.",
 		.argued =
 "Two groups of four 4 KiB random readers at QD16 with io.weight 500 and 100 under "
 "io.cost (`enable=1`, `ctrl=auto`: the SSD_DFL parameters on a non-rotational queue). "
@@ -1146,15 +1231,30 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "(1/8518 s a read at vrate 100 %) and share by hweight (5/6 for a) far below the "
 "device; then vrate climbs period by period until it has been at least 500 % for "
 "AUTOP_CYCLE_NSEC and autop switches to SSD_FAST; then, with SSD_FAST's model above "
-"the device, weights barely act.",
+"the device, weights barely act. bfq-6.12 with io.bfq.weight 500:100 idles for the "
+"groups' guarantees, so one queue (16 in flight) is served at a time: a near 5/6, the "
+"aggregate well below the device. systemd's IOWeight=500 gives BFQ 136:100. io.weight "
+"alone is io.cost's file: mq-deadline reads no weight, so the shares stay even and the "
+"run says so once.",
 		.setup =
-"`none`, ssd-nvme, 40 s, seeds 1-5 (criteria on the median). The baseline agg_none is "
-"the same jobs without io.cost under `none` (the first column). The windows are read "
+"ssd-nvme, 40 s, seeds 1-5 (criteria on the median). The baseline agg_none is "
+"the same jobs without a controller under `none` (the first column); the other columns "
+"each name their scheduler and cgroup files. Rows without a window in the plan "
+"(C1.6, C1.8, C1.9) are read over the whole run. The windows are read "
 "from the run's bytes per cgroup in 10 ms buckets; the switch from io.cost's monitor "
 "(`iosched.iocost`): the period's length changes from SSD_DFL's 50 ms to SSD_FAST's "
 "10 ms.",
 		.learned =
-"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.\n"
+"- C1.6's aggregate: the plan read bfq-6.12 as serving one job's queue (16 in flight) "
+"at a time. On a non-rotational queue with command queueing, 6.12 merges a new sync "
+"queue at once into the group's last queue created within the burst interval "
+"(`bfq_do_or_sched_stable_merge`, `bfq_do_early_stable_merge`): each group's four jobs "
+"become one queue (BFQ's `queue_merges` counter above: 6 of 8 queues, all stable merges), so the queue in "
+"service has 64 in flight and the device runs near its QD64 rate. Idling still holds "
+"the other group off while the queue in service has requests in flight "
+"(`idling_needed_for_service_guarantees`: weights differ), which is why a's share "
+"holds; the criterion misread which queues exist, not the idling.",
 		.kind = IOS_REPRO_CGV2,
 		.columns = cg1_columns,
 		.nr_seeds = 5,
@@ -1169,9 +1269,8 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.criteria_doc = CG_DOC,
 		.thread =
 "No thread: scenario C2 of docs/cgroup-v2-plan.md §10 (issue 30), rows C2.1 and C2.2. "
-"C2.3 (riops=10 and the jiffy rounding) and C2.4 (io.max rewritten mid-run through "
-"exec_prerun) are not run here yet; their arithmetic has unit tests "
-"(blkcg_throtl_allow.c, blkcg_throtl_carryover.c).",
+"C2.3 (riops=10 and the jiffy rounding) is `v2-c2-riops`, C2.4 (io.max rewritten "
+"mid-run through exec_prerun) `v2-c2-rewrite`: each has its own job file.",
 		.argued =
 "Four sequential 128 KiB readers at QD4 in `lim` with io.max rbps=20971520 beside four "
 "in `free` without a limit. blk-throttle gives lim its allowance by elapsed slices "
@@ -1195,6 +1294,103 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.nr_checks = RP_N(cg2_checks),
 		.plot_by = IOS_PLOT_BY_CGROUP,
 	},
+	{
+		.name = "v2-c1-cloud",
+		.title = "C1 (cgroup v2): io.weight 500:100 on the cloud volume",
+		.jobfile = "examples/cgroup-v2/c1-weights-500-100-cloud.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C1 of docs/cgroup-v2-plan.md §10 (issue 30), the cloud rows: C1.4 "
+"(io.cost ctrl=auto), C1.5 (io.cost ctrl=user with 90th percentiles of 5 ms), C1.7 "
+"(bfq-6.12's io.bfq.weight) and C1.8 on cloud (systemd's IOWeight under bfq-6.12). "
+"The ssd-nvme rows are `v2-c1`.",
+		.argued =
+"C1's groups on a gp3-like volume (3000 IOPS, 1 ms). io.cost's SSD_DFL model believes "
+"8518 IOPS; the volume queues inside the provider, so no tag wait, and under auto the "
+"latency targets are off: weights barely act, vrate stays near 100 % and autop never "
+"switches (C1.4). With user QoS (p90 of 5 ms) the ~43 ms latencies make periods busy, "
+"vrate falls until both groups are vtime-bound near the device rate and share by weight "
+"(C1.5). bfq-6.12 serves one queue at a time, and 16 in flight already saturate the "
+"volume: a near 5/6 at full rate (C1.7); systemd's IOWeight=500 gives BFQ 136:100 "
+"(C1.8).",
+		.setup =
+"`--device cloud`, C1's jobs (40 s), seeds 1-5 (criteria on the median). agg_none is "
+"the same jobs on the same volume without a controller under `none` (the first "
+"column): the ssd-nvme baseline says nothing about the volume. The plan's rows here "
+"give no window: each is read over the whole run. vrate at the end and the class "
+"switch come from io.cost's monitor (`iosched.iocost`).",
+		.learned =
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.\n"
+"- C1.5: the plan expected vrate to settle where the groups are vtime-bound near the "
+"volume's rate. 6.12's law has no such point here: `ioc_timer_fn` adds one to "
+"busy_level for each period that misses the p90 target and `ioc_adjust_base_vrate` "
+"cuts vrate by `vrate_adj_pct[|busy_level|]`; the target is met again only once the "
+"provider's queue (up to 128 reads, ~43 ms) has drained, many periods after vrate fell "
+"below the volume's rate, and then busy_level counts down the same bands. io.cost's "
+"monitor shows the cycle (busy_level from about +48 to -55, vrate between a few % and "
+"about 50 %): the aggregate is its mean vrate times SSD_DFL's 8518 IOPS, and in the "
+"half-cycles above the volume's rate a's reads wait in the volume's queue, so b's share "
+"grows. The lab's busy test and bands are 6.12's; a real volume adds jitter, not "
+"damping.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg1c_columns,
+		.nr_seeds = 5,
+		.checks = cg1c_checks,
+		.nr_checks = RP_N(cg1c_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-c2-riops",
+		.title = "C2.3 (cgroup v2): io.max riops=10 on a psync reader, by jiffy and release",
+		.jobfile = "examples/cgroup-v2/c2-riops-psync.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C2 of docs/cgroup-v2-plan.md §10 (issue 30), row C2.3.",
+		.argued =
+"One 4 KiB random reader at queue depth 1 in a group with io.max riops=10. With "
+"lab.hz=250, 6.12's 20 ms slice on flash earns 10 × 5 / 250 = 0.2 I/Os, which rounds "
+"to 0, so each I/O waits the floor HZ/iops + 1 = 26 jiffies (104 ms): 9.5-9.8 IOPS. "
+"6.6 has no such floor and a 100 ms slice (one whole I/O): 9.95-10.1. At lab.hz=1000 "
+"the floor is 101 ms: 9.9-10.05.",
+		.setup =
+"`none`, ssd-nvme, 30 s, seeds 1-5 (criteria on the median); io.max, lab.hz and "
+"lab.kernel are written in each column. The rate is the group's completed I/Os over the "
+"run's length.",
+		.learned =
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg2r_columns,
+		.nr_seeds = 5,
+		.checks = cg2r_checks,
+		.nr_checks = RP_N(cg2r_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-c2-rewrite",
+		.title = "C2.4 (cgroup v2): io.max rewritten mid-run through exec_prerun",
+		.jobfile = "examples/cgroup-v2/c2-io-max-rewrite.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C2 of docs/cgroup-v2-plan.md §10 (issue 30), row C2.4.",
+		.argued =
+"C2's groups with lim at rbps=20971520; a stonewalled phase's lim jobs write "
+"rbps=41943040 through exec_prerun when they start. blk-throttle's write handler "
+"(tg_conf_updated) keeps what the old limit earned (tg_update_carryover) and restarts "
+"the slices, so lim should read at 40 MiB/s within 0.5 s.",
+		.setup =
+"`none`, ssd-nvme, two phases of 10 s (fio's stonewall: the second starts when every "
+"job of the first has finished, its last requests included), seeds 1-5 (criteria on the "
+"median). The first limit is written on the command line, the second by the second "
+"phase's lim jobs (each clone writes it as it starts, as fio's threads would).",
+		.learned =
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg2w_columns,
+		.nr_seeds = 5,
+		.checks = cg2w_checks,
+		.nr_checks = RP_N(cg2w_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
 };
 
 const size_t ios_repro_nr_experiments = RP_N(ios_repro_experiments);
@@ -1203,3 +1399,7 @@ const size_t ios_repro_nr_experiments = RP_N(ios_repro_experiments);
 #undef MQ_DOC
 #undef CG_DOC
 #undef CG1_COST
+#undef CG1_BFQ
+#undef CG1_SYSD
+#undef CG1_MQDL
+#undef CG1_USER

@@ -17,7 +17,7 @@
 struct rw_measure_info {
 	const char *name;		/* in the criterion: "finish spread" */
 	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S } unit;
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S, RW_IOPS } unit;
 };
 
 static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
@@ -56,6 +56,11 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 				 RW_MIBS },
 	[IOS_RM_GROUP_ALONE] = { "the group's bytes / the first job's alone", NULL, RW_TIMES },
 	[IOS_RM_IOCOST_SWITCH] = { "io.cost's period length first changed at", NULL, RW_S },
+	[IOS_RM_IOCOST_SWITCHED] = { "io.cost's period length changed (1) or not (0)", NULL,
+				     RW_COUNT },
+	[IOS_RM_IOCOST_VRATE_END] = { "io.cost's vrate at the last period", NULL, RW_PCT },
+	[IOS_RM_GROUP_IOPS] = { "the group's I/Os per second over the run", NULL, RW_IOPS },
+	[IOS_RM_NOTE_COUNT] = { "how many times the run's notes say it", NULL, RW_COUNT },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */
@@ -86,6 +91,9 @@ static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, 
 		break;
 	case RW_S:
 		snprintf(buf, len, "%.*f s", 2 + extra, v);
+		break;
+	case RW_IOPS:
+		snprintf(buf, len, "%.*f IOPS", 2 + extra, v);
 		break;
 	}
 }

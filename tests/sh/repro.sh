@@ -19,10 +19,12 @@
 #    same JSON with one worker and two; naming m4-b1 runs its base b1 too
 #    and writes the verdict comparison. The full report's M sections add
 #    about 23 s of CPU to the comparison above (measured 6 December 2026).
-#  - The cgroup v2 scenarios (v2-c1, v2-c2, after them): v2-c2 --quick
-#    writes its section with C2.1's rows from the per-cgroup windows. The
-#    full report's v2 sections add about 98 s of CPU (v2-c1's ten 40 s
-#    runs at ~270k IOPS are most of it; measured 6 December 2026).
+#  - The cgroup v2 scenarios (v2-c1, v2-c2, v2-c1-cloud, v2-c2-riops,
+#    v2-c2-rewrite, after them): v2-c2 --quick writes its section with
+#    C2.1's rows from the per-cgroup windows, v2-c2-riops C2.3's rate from
+#    the group's I/Os. The full report's v2 sections add about 330 s of
+#    CPU (v2-c1's 25 runs of 40 s on ssd-nvme are most of it; measured
+#    6 December 2026).
 BIN=${IOSCHED_BIN:-./iosched}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +75,10 @@ grep -q '^## C2 (cgroup v2): ' "$tmp/cg/REPRODUCTION.md" || fail "no C2 section"
 grep -q '^| C2.1 | `none:cgroup.lim.io.max=rbps=20971520` | .* | \*\*PASS\*\* |$' "$tmp/cg/REPRODUCTION.md" ||
 	{ grep '^| C2' "$tmp/cg/REPRODUCTION.md"; fail "C2.1 row"; }
 grep -q '^v2-c2 .* 20.0 MiB/s' "$tmp/scg" || { cat "$tmp/scg"; fail "v2-c2 summary"; }
+# C2.3: a rate from the group's completed I/Os (riops=10, 26-jiffy floor at 250 Hz)
+"$BIN" repro --quick --output-dir "$tmp/cgr" v2-c2-riops >"$tmp/scgr" || fail "repro v2-c2-riops"
+grep -q '^| C2.3 | `none:lab.hz=250:cgroup.lim.io.max=riops=10` | .* | 9.62 IOPS[^|]*| \*\*PASS\*\* |$' \
+	"$tmp/cgr/REPRODUCTION.md" || { grep '^| C2' "$tmp/cgr/REPRODUCTION.md"; fail "C2.3 row"; }
 
 if [ "${BUILD:-build}" != build ]; then
 	"$BIN" repro --quick --output-dir "$tmp/quick" a2 c1 >/dev/null || fail "repro --quick"

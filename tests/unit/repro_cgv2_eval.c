@@ -8,9 +8,15 @@
  *  - The largest bucket ignores a burst after the window's end.
  *  - A group against the first job alone compares whole-run bytes.
  *  - io.cost's switch is the end of the last period at the first length;
- *    a run whose period never changed gives no value (a MISS, not a PASS).
+ *    a run whose period never changed gives no value (a MISS, not a PASS),
+ *    but "changed at all" says 0 there, and nothing without io.cost.
+ *  - vrate at the end is the last period's, as a ratio.
+ *  - A group's I/Os per second are its completed I/Os over the series'
+ *    length; a group the run does not have gives no value.
+ *  - A note is counted each time a run's notes contain its text.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "harness.h"
@@ -56,6 +62,15 @@ static const struct ios_repro_check checks[] = {
 	{ .id = "T6", .column = "x", .m = IOS_RM_GROUP_ALONE, .group = "b", .lo = NAN, .hi = NAN },
 	{ .id = "T7", .column = "x", .m = IOS_RM_IOCOST_SWITCH, .lo = 0.0, .hi = 1.0 },
 	{ .id = "T8", .column = "none", .m = IOS_RM_IOCOST_SWITCH, .lo = 0.0, .hi = 1.0 },
+	{ .id = "T9", .column = "x", .m = IOS_RM_IOCOST_SWITCHED, .lo = NAN, .hi = 0.0 },
+	{ .id = "T10", .column = "none", .m = IOS_RM_IOCOST_SWITCHED, .lo = NAN, .hi = 0.0 },
+	{ .id = "T11", .column = "x", .m = IOS_RM_IOCOST_VRATE_END, .lo = 0.95, .hi = 1.5 },
+	{ .id = "T12", .column = "x", .m = IOS_RM_GROUP_IOPS, .group = "a", .lo = NAN, .hi = NAN },
+	{ .id = "T13", .column = "x", .m = IOS_RM_GROUP_IOPS, .group = "zz", .lo = NAN, .hi = NAN },
+	{ .id = "T14", .column = "x", .m = IOS_RM_NOTE_COUNT, .note = "does nothing", .lo = 1.0,
+	  .hi = 1.0 },
+	{ .id = "T15", .column = "none", .m = IOS_RM_NOTE_COUNT, .note = "does nothing", .lo = 1.0,
+	  .hi = 1.0 },
 };
 static const struct ios_repro_exp exp_ = {
 	.name = "cx", .title = "cx", .jobfile = "x", .kind = IOS_REPRO_CGV2,
@@ -66,7 +81,7 @@ static const struct ios_repro_exp exp_ = {
 static int test_windows(void)
 {
 	struct ios_repro_result res[2], alone;
-	struct ios_repro_verdict v[8];
+	struct ios_repro_verdict v[15];
 	struct ios_cmp_column c[2] = { { .label = (char *)"none" }, { .label = (char *)"x" } };
 	struct ios_repro_data d = { .exp = &exp_, .args = "", .device = "ssd-nvme", .cols = c,
 				    .nr_cols = 2, .nr_seeds = 1, .res = res, .alone = &alone };
@@ -77,6 +92,16 @@ static int test_windows(void)
 	res[1].has_iocost = true;
 	res[1].iocost_switch_ns = 500000000;
 	res[0].has_iocost = true;		/* io.cost ran, the period never changed */
+	res[1].iocost_vrate_end = 123.0;
+	res[1].nr_groups = 1;
+	snprintf(res[1].groups[0].path, sizeof(res[1].groups[0].path), "a");
+	res[1].groups[0].ios = 7;
+	res[1].warnings = calloc(3, sizeof(*res[1].warnings));
+	T_ASSERT(res[1].warnings);
+	res[1].warnings[0] = strdup("io.weight does nothing until io.cost.qos enable=1");
+	res[1].warnings[1] = strdup("something else");
+	res[1].nr_warnings = 2;
+	T_ASSERT(res[1].warnings[0] && res[1].warnings[1]);
 	T_ASSERT(!ios_repro_evaluate(&d, v));
 	/* a's share over ms 2..5 only, 3:1 whatever the burst at 9 ms */
 	T_ASSERT(v[0].pass && fabs(v[0].value - 0.75) < 1e-9);
@@ -91,6 +116,15 @@ static int test_windows(void)
 	T_ASSERT(fabs(v[5].value - 0.5) < 1e-9);
 	T_ASSERT(v[6].pass && fabs(v[6].value - 0.5) < 1e-9);
 	T_ASSERT(isnan(v[7].value) && !v[7].pass);
+	/* x switched: 1, a MISS of "no switch"; none ran io.cost and never switched: 0 */
+	T_ASSERT(v[8].value == 1.0 && !v[8].pass);
+	T_ASSERT(v[9].value == 0.0 && v[9].pass);
+	T_ASSERT(v[10].pass && fabs(v[10].value - 1.23) < 1e-9);
+	/* 7 I/Os over the 10 ms series: 700 a second; no group zz: no value */
+	T_ASSERT(fabs(v[11].value - 700.0) < 1e-6);
+	T_ASSERT(isnan(v[12].value));
+	T_ASSERT(v[13].pass && v[13].value == 1.0);
+	T_ASSERT(!v[14].pass && v[14].value == 0.0);
 	for (int i = 0; i < 2; i++)
 		ios_repro_result_free(&res[i]);
 	ios_repro_result_free(&alone);
