@@ -17,7 +17,7 @@
 struct rw_measure_info {
 	const char *name;		/* in the criterion: "finish spread" */
 	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S } unit;
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S, RW_US } unit;
 };
 
 static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
@@ -56,6 +56,20 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 				 RW_MIBS },
 	[IOS_RM_GROUP_ALONE] = { "the group's bytes / the first job's alone", NULL, RW_TIMES },
 	[IOS_RM_IOCOST_SWITCH] = { "io.cost's period length first changed at", NULL, RW_S },
+	[IOS_RM_P90_T] = { "first job's clat p90 in the window / T", NULL, RW_TIMES },
+	[IOS_RM_LAT_T] = { "T, 2 x the first job's clat p90 alone rounded up to 10 us", NULL,
+			   RW_US },
+	[IOS_RM_WIN_P90_REL] = { NULL, "first job's clat p90 in the window / %s's over its run",
+				 RW_TIMES },
+	[IOS_RM_GROUP_IOS_REL] = { NULL, "the group's I/Os / %s's", RW_TIMES },
+	[IOS_RM_LAT_DEPTH_BELOW] = { "the group's io.latency depth first below the check's at",
+				     NULL, RW_S },
+	[IOS_RM_WIN_SUBMIT_DEV] = { "the group's submit side / its device side in the window",
+				    NULL, RW_TIMES },
+	[IOS_RM_WIN_STEP_MIN] = { "the group's lowest rate over the check's windows", NULL,
+				  RW_MIBS },
+	[IOS_RM_WIN_STEP_MAX] = { "the group's highest rate over the check's windows", NULL,
+				  RW_MIBS },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */
@@ -86,6 +100,9 @@ static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, 
 		break;
 	case RW_S:
 		snprintf(buf, len, "%.*f s", 2 + extra, v);
+		break;
+	case RW_US:
+		snprintf(buf, len, "%.*f us", extra, v / 1e3);
 		break;
 	}
 }
