@@ -1273,6 +1273,13 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "report (JSON `latency_depths` of the cgroup, the run's io.latency note). C3.2 and "
 "C3.3 apply only when C3.1 holds (else the target is already met).",
 		.learned =
+"- C3.2's MISS is the device model, not io.latency: bg ends at depth 1 and 6.12 adds "
+"delay only for issue-as-root bios (iolatency_record_time), so one direct write stays "
+"in flight; each programs a page for ssd-nvme's 700 µs tPROG and the model has no "
+"program suspend, so a read that lands on a programming die waits for it (fg's p90 "
+"near one tPROG).\n"
+"- C3.3's MISS is the criterion's arithmetic: scale_change halves from nr_requests "
+"(1023 under `none` on NVMe), so 127 is three halvings (0.1, 0.6, 1.1 s), not four.\n"
 "- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
 		.kind = IOS_REPRO_CGV2,
 		.columns = cg3_columns,
@@ -1304,6 +1311,11 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "When dirty memory passed the freerun ceiling is the run's JSON `vm_stats` "
 "`over_freerun_ns` (the first balance_dirty_pages that found it above).",
 		.learned =
+"- The submit side's MISS is the criterion reading freerun as the start of pacing at "
+"the wb's rate: above freerun 6.x paces at dirty_ratelimit × pos_ratio, and "
+"dirty_ratelimit starts at INIT_BW (100 MiB/s), re-estimated every 200 ms, so the "
+"first 5 s window after the crossing is over 25 %; each later second is at 19-20 "
+"MiB/s.\n"
 "- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
 		.kind = IOS_REPRO_CGV2,
 		.columns = cgw1_columns,

@@ -171,13 +171,22 @@ void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, 
 	if (c->group || c->win_from_s > 0.0 || c->win_to_s > 0.0) {
 		/* the cgroup v2 scenarios' windows: whose, and when */
 		size_t l = strlen(name);
+		const char *whose = c->group ? c->group
+				    : c->m == IOS_RM_P90_T || c->m == IOS_RM_WIN_P90_REL ? "first job"
+				    : "all jobs";
 
-		if (c->win_to_s > 0.0)
-			snprintf(name + l, sizeof(name) - l, " (%s, %g-%g s)",
-				 c->group ? c->group : "all jobs", c->win_from_s, c->win_to_s);
+		if (c->from_freerun)
+			snprintf(name + l, sizeof(name) - l, " (%s, from dirty over freerun to %g s)",
+				 whose, c->win_to_s);
+		else if (c->win_to_s > 0.0)
+			snprintf(name + l, sizeof(name) - l, " (%s, %g-%g s)", whose, c->win_from_s,
+				 c->win_to_s);
 		else
-			snprintf(name + l, sizeof(name) - l, " (%s, %g s to the end)",
-				 c->group ? c->group : "all jobs", c->win_from_s);
+			snprintf(name + l, sizeof(name) - l, " (%s, %g s to the end)", whose,
+				 c->win_from_s);
+		l = strlen(name);
+		if (c->step_s > 0.0)
+			snprintf(name + l, sizeof(name) - l, " in %g s windows", c->step_s);
 	}
 	if (c->tol > 0.0) {
 		char ex[32];
