@@ -239,6 +239,15 @@ uint64_t ios_blkcg_task_throttle(struct ios_ioc *ioc, uint64_t now);
  */
 int ios_iolat_install(struct ios_queue *q, unsigned hz, uint64_t now);
 void ios_iolat_summary(struct ios_queue *q, char *buf, size_t len);
+/*
+ * ios_iolat_depths: @g's first depth changes (the summary's "depth 511 at
+ * 0.101 s, ..."), at most @max of them, into @at_ns and @depth (UINT_MAX:
+ * unlimited again); returns how many. 0 when io.latency is not on or @g
+ * never changed depth (the lab's clock starts at 0: no change is not a
+ * change at 0, §13 R4).
+ */
+unsigned ios_iolat_depths(struct ios_queue *q, const struct ios_blkg *g, uint64_t *at_ns,
+			  unsigned *depth, unsigned max);
 
 #ifdef __cplusplus
 }

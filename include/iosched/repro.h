@@ -120,6 +120,30 @@ enum ios_repro_measure {
 	IOS_RM_GROUP_IOPS,	/* the group's I/Os completed per second of the run */
 	IOS_RM_NOTE_COUNT,	/* how many of the run's notes contain the check's note */
 	/*
+	 * C3 (io.latency): T = 2 x the first job's clat p90 alone, rounded
+	 * up to 10 us (same seed). The first job's clat p90 over the window
+	 * (whole seconds; no window: the run) / T; T itself, ns; the first
+	 * job's p90 over the window / the reference column's over its run;
+	 * the group's I/Os / the reference's; when the group's io.latency
+	 * depth first fell below the check's depth_below, s.
+	 */
+	IOS_RM_P90_T,
+	IOS_RM_LAT_T,
+	IOS_RM_WIN_P90_REL,
+	IOS_RM_GROUP_IOS_REL,
+	IOS_RM_LAT_DEPTH_BELOW,
+	/*
+	 * W1 (buffered writer under io.max): the group's submit-side bytes
+	 * (its tasks' system calls) / its device-side bytes (requests charged
+	 * to it) over the window; the lowest and the highest rate, MiB/s, of
+	 * the check's side over consecutive step_s windows in the window
+	 * (from_freerun: starting when dirty memory first passed the freerun
+	 * ceiling, vm_stats.over_freerun_ns).
+	 */
+	IOS_RM_WIN_SUBMIT_DEV,
+	IOS_RM_WIN_STEP_MIN,
+	IOS_RM_WIN_STEP_MAX,
+	/*
 	 * Verdict comparison (the check's like and like_of): how many
 	 * criteria get another verdict on the check's column than on @like.
 	 */
@@ -163,6 +187,10 @@ struct ios_repro_check {
 	const char *group;		/* the cgroup path ("a"); NULL: every job */
 	double win_from_s, win_to_s;	/* the window; win_to_s 0: to the end */
 	const char *note;		/* IOS_RM_NOTE_COUNT: the text a note contains */
+	unsigned depth_below;		/* IOS_RM_LAT_DEPTH_BELOW's depth */
+	double step_s;			/* IOS_RM_WIN_STEP_*: the windows' length */
+	bool dev_side;			/* ...of the device side (else the submit side) */
+	bool from_freerun;		/* ...from when dirty passed the freerun ceiling */
 };
 
 /*
@@ -246,6 +274,10 @@ struct ios_repro_result {
 		uint64_t ios;		/* reads + writes its jobs completed */
 		uint64_t time_ns;	/* the disk time the scheduler charged it */
 		bool has_time;		/* the scheduler keeps groups */
+		/* io.latency's depth changes (ios_cgroup_result.v2_lat_*) */
+		unsigned nr_depths;
+		uint64_t depth_at_ns[12];
+		unsigned depth[12];
 	} groups[8];			/* the run's cgroups, in its order */
 	size_t nr_groups;
 	char **warnings;		/* what the run ignored (ios_run_result.warnings) */
@@ -268,6 +300,16 @@ struct ios_repro_result {
 	uint64_t iocost_switch_ns;
 	double iocost_vrate_end;
 	bool has_iocost;
+	/*
+	 * The first job's (its first clone's) clat per whole second of the
+	 * run, histograms kept (for windowed percentiles); nr_first_sec 0
+	 * without series. And when dirty memory first passed the freerun
+	 * ceiling (vm_stats), with has_freerun.
+	 */
+	struct ios_lat_stat *first_sec;
+	size_t nr_first_sec;
+	uint64_t freerun_ns;
+	bool has_freerun;
 };
 
 /*

@@ -159,6 +159,14 @@ struct ios_run_config {
 	 * ios_job_result.win_*; 0: none. Measurement only: the run is the same.
 	 */
 	uint64_t window_from_ns;
+	/*
+	 * Optional, measurement only: called at each read or write a job
+	 * accounts as fio does (its clat sample), with the job's index in
+	 * the result, the direction, the time and the clat (iosched repro's
+	 * windowed percentiles). NULL: none.
+	 */
+	void (*io_done)(void *arg, size_t job, int dir, uint64_t now, uint64_t clat_ns);
+	void *io_done_arg;
 };
 
 #define IOS_RUN_PROGRESS_EVERY 16384

@@ -281,6 +281,15 @@ struct ios_cgroup_result {
 	int v2_prio_policy;
 	uint64_t runtime_ns;
 	struct ios_lat_stat clat[2];
+	/*
+	 * io.latency's first depth changes of the group (ios_iolat_depths:
+	 * blk-iolatency.c scale_change / check_scale_change, 6.12), when each
+	 * happened and the depth it set (UINT_MAX: unlimited); the run's
+	 * io.latency note prints the same.
+	 */
+	unsigned v2_lat_nr_depths;
+	uint64_t v2_lat_depth_at_ns[12];
+	unsigned v2_lat_depth[12];
 };
 
 /* One of the scheduler's own counters (its stats table). Declared at file scope for C++. */

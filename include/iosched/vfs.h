@@ -238,6 +238,14 @@ struct ios_vfs_stats {
 	uint64_t throttled;			/* times a writer waited at dirty_ratio */
 	uint64_t flusher_bios;
 	uint64_t cache_flushes;
+	/*
+	 * 6.x dirty throttling (dirty_bdp.c, blk-mq with cgroup writeback):
+	 * when a dirtier's balance_dirty_pages first found the global dirty
+	 * pages above dirty_freerun_ceiling (mm/page-writeback.c, 6.x); valid
+	 * with over_freerun (the lab's clock starts at 0).
+	 */
+	uint64_t over_freerun_ns;
+	bool over_freerun;
 };
 void ios_vfs_get_stats(const struct ios_vfs *vfs, struct ios_vfs_stats *out);
 

@@ -726,6 +726,19 @@ static struct ios_iolat *iolat_on(struct ios_queue *q)
 	return r ? iolat_of(r) : NULL;
 }
 
+unsigned ios_iolat_depths(struct ios_queue *q, const struct ios_blkg *g, uint64_t *at_ns,
+			  unsigned *depth, unsigned max)
+{
+	const struct ios_iolat_grp *lg = ios_iolat_grp_of(iolat_on(q), g);
+	unsigned n = 0;
+
+	for (; lg && n < lg->nr_hist && n < max; n++) {
+		at_ns[n] = lg->hist[n].at;
+		depth[n] = lg->hist[n].depth;
+	}
+	return n;
+}
+
 void ios_iolat_summary(struct ios_queue *q, char *buf, size_t len)
 {
 	struct ios_iolat *lat = iolat_on(q);

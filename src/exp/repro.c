@@ -53,7 +53,48 @@ struct rp_busy {
 	char first_comm[32];
 	uint32_t first_pid;
 	struct ios_lat_stat dev;
+	/* the first job's (result index 0) clat per whole second (record_series runs) */
+	struct ios_lat_stat *sec;
+	size_t nr_sec;
+	bool sec_lost;
 };
+
+/* cfg.io_done: the first job's clat into its second's histogram */
+static void rp_io_done(void *arg, size_t job, int dir, uint64_t now, uint64_t clat_ns)
+{
+	struct rp_busy *b = arg;
+	size_t s = (size_t)(now / 1000000000ull);
+
+	(void)dir;
+	if (job || b->sec_lost)
+		return;
+	if (s >= b->nr_sec) {
+		size_t n = s + 1 > b->nr_sec * 2 ? s + 1 : b->nr_sec * 2;
+		struct ios_lat_stat *p = realloc(b->sec, n * sizeof(*p));
+
+		if (!p) {
+			b->sec_lost = true;
+			return;
+		}
+		b->sec = p;
+		for (size_t i = b->nr_sec; i < n; i++) {
+			ios_lat_init(&p[i]);
+			if (ios_lat_enable_hist(&p[i]))
+				b->sec_lost = true;
+		}
+		b->nr_sec = n;
+	}
+	ios_lat_add(&b->sec[s], clat_ns);
+	if (b->sec[s].hist_lost)
+		b->sec_lost = true;
+}
+
+static void rp_secs_free(struct ios_lat_stat *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ios_lat_free(&s[i]);
+	free(s);
+}
 
 static void rp_trace_event(void *priv, struct ios_queue *q, enum ios_trace_action a,
 			   const struct ios_request *rq, const struct ios_bio *bio, uint64_t now)
@@ -126,6 +167,7 @@ void ios_repro_result_free(struct ios_repro_result *r)
 	free(r->warnings);
 	ios_series_free(r->series);
 	free(r->series);
+	rp_secs_free(r->first_sec, r->nr_first_sec);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -176,6 +218,10 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	cfg.progress_arg = prog_arg;
 	cfg.trace_ops = &rp_trace_ops;
 	cfg.trace = &busy;
+	if (cfg.record_series) {
+		cfg.io_done = rp_io_done;
+		cfg.io_done_arg = &busy;
+	}
 	if (jf->nr_jobs)
 		snprintf(busy.first_comm, sizeof(busy.first_comm), "%s",
 			 jf->jobs[0].name ? jf->jobs[0].name : "fio");
@@ -185,8 +231,17 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	ret = ios_run(jf, &cfg, &res, e);
 	if (ret) {
 		ios_lat_free(&busy.dev);
+		rp_secs_free(busy.sec, busy.nr_sec);
 		return ret;
 	}
+	if (!busy.sec_lost) {
+		out->first_sec = busy.sec;
+		out->nr_first_sec = busy.nr_sec;
+	} else {
+		rp_secs_free(busy.sec, busy.nr_sec);
+	}
+	out->has_freerun = res.vm_stats.over_freerun;
+	out->freerun_ns = res.vm_stats.over_freerun_ns;
 	ret = ios_cmp_run_from_result(&out->run, col->label, &col->share, &res);
 	out->job_ios = calloc(res.nr_jobs + 1, sizeof(*out->job_ios));
 	if (!ret && out->job_ios)
@@ -215,6 +270,10 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 		g->ios = cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] + cg->ios[IOS_DDIR_TRIM];
 		g->has_time = cg->has_sched;
 		g->time_ns = cg->has_sched ? cg->sched.time_ns : 0;
+		g->nr_depths = cg->v2_lat_nr_depths < IOS_ARRAY_SIZE(g->depth) ? cg->v2_lat_nr_depths
+										 : IOS_ARRAY_SIZE(g->depth);
+		memcpy(g->depth_at_ns, cg->v2_lat_depth_at_ns, g->nr_depths * sizeof(g->depth_at_ns[0]));
+		memcpy(g->depth, cg->v2_lat_depth, g->nr_depths * sizeof(g->depth[0]));
 	}
 	if (res.nr_warnings) {
 		out->warnings = calloc(res.nr_warnings, sizeof(*out->warnings));
@@ -397,6 +456,14 @@ static const unsigned rp_needs[IOS_RM_COUNT] = {
 	[IOS_RM_IOCOST_VRATE_END] = RP_HAS_ALL,
 	[IOS_RM_GROUP_IOPS] = RP_HAS_ALL,
 	[IOS_RM_NOTE_COUNT] = RP_HAS_ALL,
+	[IOS_RM_P90_T] = RP_HAS_ALL,
+	[IOS_RM_LAT_T] = RP_HAS_ALL,
+	[IOS_RM_WIN_P90_REL] = RP_HAS_ALL,
+	[IOS_RM_GROUP_IOS_REL] = RP_HAS_ALL,
+	[IOS_RM_LAT_DEPTH_BELOW] = RP_HAS_ALL,
+	[IOS_RM_WIN_SUBMIT_DEV] = RP_HAS_ALL,
+	[IOS_RM_WIN_STEP_MIN] = RP_HAS_ALL,
+	[IOS_RM_WIN_STEP_MAX] = RP_HAS_ALL,
 };
 
 /* the first job's clat p99, ns; NaN without one */
@@ -491,7 +558,8 @@ static bool rp_is_cgv2(enum ios_repro_measure m)
 	return m == IOS_RM_WIN_SHARE || m == IOS_RM_WIN_MIBS || m == IOS_RM_WIN_REL ||
 	       m == IOS_RM_WIN_MAX_BIN || m == IOS_RM_GROUP_ALONE || m == IOS_RM_IOCOST_SWITCH ||
 	       m == IOS_RM_IOCOST_SWITCHED || m == IOS_RM_IOCOST_VRATE_END ||
-	       m == IOS_RM_GROUP_IOPS || m == IOS_RM_NOTE_COUNT;
+	       m == IOS_RM_GROUP_IOPS || m == IOS_RM_NOTE_COUNT ||
+	       (m >= IOS_RM_P90_T && m <= IOS_RM_WIN_STEP_MAX);
 }
 
 /* Whether series job @sj belongs to @group (NULL: every job); "/a" is "a". */
@@ -544,6 +612,112 @@ static double rp_win_bytes(const struct ios_repro_result *r, const struct ios_re
 	*max_bin = (double)best / (1024.0 * 1024.0) / ((double)s->bucket_ns / 1e9);
 	*secs = (double)(to - from) / 1e9;
 	return (double)sum;
+}
+
+/*
+ * @group's bytes in series buckets [@from, @to) ns, submit side (bytes[])
+ * or device side (charged[], a cgroup line's requests at completion).
+ */
+static double rp_side_bytes(const struct ios_series *s, const char *group, bool dev,
+			    uint64_t from, uint64_t to)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t b = from / s->bucket_ns; b * s->bucket_ns < to; b++)
+		for (size_t j = 0; j < s->nr_jobs; j++) {
+			const struct ios_series_job *sj = &s->jobs[j];
+
+			if (!rp_in_group(sj, group))
+				continue;
+			if (dev && sj->charged && b < sj->charged_len)
+				sum += sj->charged[b];
+			else if (!dev && b < sj->len)
+				sum += sj->bytes[b];
+		}
+	return (double)sum;
+}
+
+/*
+ * W1: the lowest (@hi false) or highest rate, MiB/s, of @c's side of its
+ * group over consecutive step_s windows from the window's start (or the
+ * freerun crossing) to its end; a last partial window is left out.
+ */
+static double rp_step_rate(const struct ios_repro_result *r, const struct ios_repro_check *c,
+			   bool hi)
+{
+	const struct ios_series *s = r->series;
+	uint64_t from, to, step = (uint64_t)(c->step_s * 1e9 + 0.5);
+	double best = NAN;
+
+	if (!s || !s->bucket_ns || !step || (c->from_freerun && !r->has_freerun))
+		return NAN;
+	from = c->from_freerun ? r->freerun_ns : (uint64_t)(c->win_from_s * 1e9 + 0.5);
+	from = (from + s->bucket_ns - 1) / s->bucket_ns * s->bucket_ns;	/* whole buckets */
+	to = c->win_to_s > 0.0 ? (uint64_t)(c->win_to_s * 1e9 + 0.5) : s->end_ns;
+	if (to > s->end_ns)
+		to = s->end_ns;
+	for (uint64_t w = from; w + step <= to; w += step) {
+		double v = rp_side_bytes(s, c->group, c->dev_side, w, w + step) /
+			   (1024.0 * 1024.0) / c->step_s;
+
+		if (isnan(best) || (hi ? v > best : v < best))
+			best = v;
+	}
+	return best;
+}
+
+/* C3's T: 2 x the first job's clat p90 alone rounded up to 10 us, ns; NaN without it */
+static double rp_lat_t(const struct ios_repro_result *alone)
+{
+	uint64_t t;
+
+	if (!alone || !alone->has_first_pct)
+		return NAN;
+	t = 2 * alone->first_clat_pct[1];
+	return (double)((t + 9999) / 10000 * 10000);
+}
+
+/* The first job's clat p90 over @c's window (whole seconds), or over the run without one. */
+static double rp_first_p90(const struct ios_repro_result *r, const struct ios_repro_check *c)
+{
+	static const double p90 = 90.0;
+	struct ios_lat_stat all;
+	size_t from, to;
+	uint64_t v;
+	double out = NAN;
+
+	if (c->win_to_s <= 0.0 && c->win_from_s <= 0.0)
+		return r->has_first_pct ? (double)r->first_clat_pct[1] : NAN;
+	from = (size_t)c->win_from_s;
+	to = c->win_to_s > 0.0 ? (size_t)c->win_to_s : r->nr_first_sec;
+	if (to > r->nr_first_sec || from >= to)
+		return NAN;
+	ios_lat_init(&all);
+	if (ios_lat_enable_hist(&all))
+		return NAN;
+	for (size_t s = from; s < to; s++)
+		if (r->first_sec[s].n && ios_lat_merge(&all, &r->first_sec[s]))
+			goto out;
+	if (all.n && !all.hist_lost && ios_lat_percentiles(&all, &p90, 1, &v) == 1)
+		out = (double)v;
+out:
+	ios_lat_free(&all);
+	return out;
+}
+
+/* When @group's io.latency depth first fell below @below, s; NaN: never */
+static double rp_depth_below(const struct ios_repro_result *r, const char *group, unsigned below)
+{
+	for (size_t i = 0; group && i < r->nr_groups; i++) {
+		const struct ios_repro_group *g = &r->groups[i];
+
+		if (strcmp(g->path, group))
+			continue;
+		for (unsigned k = 0; k < g->nr_depths; k++)
+			if (g->depth[k] < below)
+				return (double)g->depth_at_ns[k] / 1e9;
+	}
+	return NAN;
 }
 
 /* The bytes of @group's jobs over the whole run (compare's per-job bytes). */
@@ -612,6 +786,41 @@ static double rp_measure_cgv2(const struct ios_repro_check *c, enum ios_repro_me
 			if (strstr(run->warnings[i], c->note))
 				tot += 1.0;
 		return tot;
+	case IOS_RM_P90_T:
+		return rp_first_p90(run, c) / rp_lat_t(alone);
+	case IOS_RM_LAT_T:
+		return rp_lat_t(alone);
+	case IOS_RM_WIN_P90_REL: {
+		const struct ios_repro_check whole = { .column = c->column };
+
+		if (!ref)
+			return NAN;
+		return rp_first_p90(run, c) / rp_first_p90(ref, &whole);
+	}
+	case IOS_RM_GROUP_IOS_REL:
+		if (!ref)
+			return NAN;
+		mine = rp_group_ios(run, c->group, false);
+		other = rp_group_ios(ref, c->group, false);
+		return mine >= 0.0 && other > 0.0 ? mine / other : NAN;
+	case IOS_RM_LAT_DEPTH_BELOW:
+		return rp_depth_below(run, c->group, c->depth_below);
+	case IOS_RM_WIN_SUBMIT_DEV: {
+		const struct ios_series *s = run->series;
+		uint64_t from = (uint64_t)(c->win_from_s * 1e9 + 0.5);
+		uint64_t to = c->win_to_s > 0.0 ? (uint64_t)(c->win_to_s * 1e9 + 0.5) : 0;
+
+		if (!s || !s->bucket_ns)
+			return NAN;
+		if (!to || to > s->end_ns)
+			to = s->end_ns;
+		mine = rp_side_bytes(s, c->group, false, from, to);
+		other = rp_side_bytes(s, c->group, true, from, to);
+		return other > 0.0 ? mine / other : mine > 0.0 ? INFINITY : NAN;
+	}
+	case IOS_RM_WIN_STEP_MIN:
+	case IOS_RM_WIN_STEP_MAX:
+		return rp_step_rate(run, c, m == IOS_RM_WIN_STEP_MAX);
 	default:
 		return NAN;
 	}
@@ -716,6 +925,14 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 	case IOS_RM_IOCOST_VRATE_END:
 	case IOS_RM_GROUP_IOPS:
 	case IOS_RM_NOTE_COUNT:
+	case IOS_RM_P90_T:
+	case IOS_RM_LAT_T:
+	case IOS_RM_WIN_P90_REL:
+	case IOS_RM_GROUP_IOS_REL:
+	case IOS_RM_LAT_DEPTH_BELOW:
+	case IOS_RM_WIN_SUBMIT_DEV:
+	case IOS_RM_WIN_STEP_MIN:
+	case IOS_RM_WIN_STEP_MAX:
 	case IOS_RM_VERDICTS_DIFFER:	/* not per run: ios_repro_evaluate */
 	case IOS_RM_COUNT:
 		break;

@@ -733,6 +733,60 @@ static const struct ios_repro_check cg2w_checks[] = {
 };
 
 #undef CG2W
+/*
+ * C3: T = 150 us is written in the column (io.latency's target); the
+ * first check recomputes T from this run's fg alone and fails when the
+ * two differ, so a model change that moves p90_alone cannot leave a stale
+ * target behind unseen.
+ */
+#define CG3_LAT "none:cgroup.fg.io.latency=target=150"
+
+static const char *const cg3_columns[] = { "none", CG3_LAT, NULL };
+
+static const struct ios_repro_check cg3_checks[] = {
+	{ .id = "C3", .column = CG3_LAT, .m = IOS_RM_LAT_T, .lo = 150000.0, .hi = 150000.0,
+	  .row = "T = 2 × fg's clat p90 alone rounded up to 10 µs is the target the column writes (150 µs)" },
+	{ .id = "C3.1", .column = "none", .m = IOS_RM_P90_T, .lo = 1.0, .hi = NAN,
+	  .row = "without io.latency, fg's p90 > T (p90 / T ≥ 1; equal would be a tie)" },
+	{ .id = "C3.2", .column = CG3_LAT, .m = IOS_RM_P90_T, .win_from_s = 10.0, .win_to_s = 30.0,
+	  .lo = NAN, .hi = 1.5, .when_column = "none", .when_m = IOS_RM_P90_T, .when_min = 1.0,
+	  .row = "with it, fg's p90 over 10-30 s ≤ 1.5 T" },
+	{ .id = "C3.2", .column = CG3_LAT, .m = IOS_RM_GROUP_IOS_REL, .ref = "none", .group = "bg",
+	  .lo = NAN, .hi = 0.8, .hi_strict = true, .when_column = "none", .when_m = IOS_RM_P90_T,
+	  .when_min = 1.0, .row = "bg's IOPS < 0.8 × its C3.1 value (I/Os over the same 30 s)" },
+	{ .id = "C3.3", .column = CG3_LAT, .m = IOS_RM_LAT_DEPTH_BELOW, .group = "bg",
+	  .depth_below = 128, .lo = 1.4, .hi = 2.2, .when_column = "none", .when_m = IOS_RM_P90_T,
+	  .when_min = 1.0, .row = "bg's first io.latency depth below 128 is reported between 1.4 and 2.2 s" },
+	{ .id = "C3.3", .column = CG3_LAT, .m = IOS_RM_WIN_P90_REL, .ref = "none", .win_from_s = 0.0,
+	  .win_to_s = 1.0, .lo = 0.8, .hi = 1.25, .when_column = "none", .when_m = IOS_RM_P90_T,
+	  .when_min = 1.0, .row = "fg's p90 over 0-1 s is within 0.8-1.25 × C3.1's" },
+};
+
+#undef CG3_LAT
+
+#define CGW1 "none:cgroup.w.io.max=wbps=20971520"
+
+static const char *const cgw1_columns[] = { CGW1, NULL };
+
+static const struct ios_repro_check cgw1_checks[] = {
+	{ .id = "W1", .column = CGW1, .m = IOS_RM_WIN_SUBMIT_DEV, .group = "w", .win_from_s = 0.0,
+	  .win_to_s = 1.0, .lo = 10.0, .hi = NAN,
+	  .row = "w's submit side ≥ 10 × its device side in the first second" },
+	{ .id = "W1", .column = CGW1, .m = IOS_RM_WIN_STEP_MIN, .group = "w", .dev_side = true,
+	  .step_s = 1.0, .win_to_s = 30.0, .lo = 19.0, .hi = NAN,
+	  .row = "w's device side ≥ 19 MiB/s throughout (every 1 s window of 0-30 s)" },
+	{ .id = "W1", .column = CGW1, .m = IOS_RM_WIN_STEP_MAX, .group = "w", .dev_side = true,
+	  .step_s = 1.0, .win_to_s = 30.0, .lo = NAN, .hi = 21.0,
+	  .row = "w's device side ≤ 21 MiB/s throughout (every 1 s window of 0-30 s)" },
+	{ .id = "W1", .column = CGW1, .m = IOS_RM_WIN_STEP_MIN, .group = "w", .step_s = 5.0,
+	  .from_freerun = true, .win_to_s = 30.0, .lo = 15.0, .hi = NAN,
+	  .row = "w's submit side ≥ 15 MiB/s (20 - 25 %) over every 5 s window from when dirty memory passed the freerun ceiling" },
+	{ .id = "W1", .column = CGW1, .m = IOS_RM_WIN_STEP_MAX, .group = "w", .step_s = 5.0,
+	  .from_freerun = true, .win_to_s = 30.0, .lo = NAN, .hi = 25.0,
+	  .row = "w's submit side ≤ 25 MiB/s (20 + 25 %) over every 5 s window from when dirty memory passed the freerun ceiling" },
+};
+
+#undef CGW1
 
 #define RP_N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1389,6 +1443,80 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.nr_seeds = 5,
 		.checks = cg2w_checks,
 		.nr_checks = RP_N(cg2w_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-c3",
+		.title = "C3 (cgroup v2): io.latency protecting a QD1 reader on ssd-nvme",
+		.jobfile = "examples/cgroup-v2/c3-io-latency-qd1.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C3 of docs/cgroup-v2-plan.md §10 (issue 30), rows C3.1-C3.3.",
+		.argued =
+"A 4 KiB random reader with one I/O at a time in `fg` beside four 4 KiB random writers "
+"at iodepth 32 in its sibling `bg`. Without a controller the reader queues behind 128 "
+"writes. With io.latency target T on fg (T twice its p90 alone), every 100 ms window in "
+"which fg misses T lowers its parent's cookie, and bg (no target, so always a victim) "
+"halves its depth from the queue's depth, one step per 500 ms at most, until fg meets "
+"T.",
+		.setup =
+"`none`, ssd-nvme, 30 s, seeds 1-5 (criteria on the median). fg alone (the job file's "
+"first job, same seed, under `none`) gives p90_alone and T; the second column writes "
+"io.latency target=150 (µs) for fg, and the first check says whether that is still "
+"the T of these runs. fg's p90 over a window comes from its completions per whole "
+"second (histograms, as fio's percentiles); bg's depth changes from io.latency's "
+"report (JSON `latency_depths` of the cgroup, the run's io.latency note). C3.2 and "
+"C3.3 apply only when C3.1 holds (else the target is already met).",
+		.learned =
+"- C3.2's MISS is the device model, not io.latency: bg ends at depth 1 and 6.12 adds "
+"delay only for issue-as-root bios (iolatency_record_time), so one direct write stays "
+"in flight; each programs a page for ssd-nvme's 700 µs tPROG and the model has no "
+"program suspend, so a read that lands on a programming die waits for it (fg's p90 "
+"near one tPROG).\n"
+"- C3.3's MISS is the criterion's arithmetic: scale_change halves from nr_requests "
+"(1023 under `none` on NVMe), so 127 is three halvings (0.1, 0.6, 1.1 s), not four.\n"
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg3_columns,
+		.nr_seeds = 5,
+		.alone = true,
+		.alone_column = "none",
+		.checks = cg3_checks,
+		.nr_checks = RP_N(cg3_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-w1",
+		.title = "W1 (cgroup v2): a buffered writer under io.max wbps beside free readers",
+		.jobfile = "examples/cgroup-v2/w1-buffered-wbps.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario W1 of docs/cgroup-v2-plan.md §10 (issue 30, item 8's picture).",
+		.argued =
+"A buffered sequential writer in `w` with io.max wbps=20971520 beside C2's four "
+"unlimited readers in `free`. Its writes land in the page cache at memory speed "
+"(the submit side) while its wb's flusher writes them at the io.max rate (the device "
+"side), until the global dirty pages pass the freerun ceiling and 6.x "
+"balance_dirty_pages paces the writer to its wb's measured write bandwidth.",
+		.setup =
+"`none`, ssd-nvme, ext4 (lab.fs=auto on blk-mq), 30 s, seeds 1-5 (criteria on the "
+"median). The sides are the run's per-cgroup series (`--plot-by cgroup`: bytes its "
+"tasks' calls completed, and bytes of requests charged to it completed by the "
+"device), in 10 ms buckets, read over 1 s and 5 s windows up to the 30 s runtime. "
+"When dirty memory passed the freerun ceiling is the run's JSON `vm_stats` "
+"`over_freerun_ns` (the first balance_dirty_pages that found it above).",
+		.learned =
+"- The submit side's MISS is the criterion reading freerun as the start of pacing at "
+"the wb's rate: above freerun 6.x paces at dirty_ratelimit × pos_ratio, and "
+"dirty_ratelimit starts at INIT_BW (100 MiB/s), re-estimated every 200 ms, so the "
+"first 5 s window after the crossing is over 25 %; each later second is at 19-20 "
+"MiB/s.\n"
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cgw1_columns,
+		.nr_seeds = 5,
+		.checks = cgw1_checks,
+		.nr_checks = RP_N(cgw1_checks),
 		.plot_by = IOS_PLOT_BY_CGROUP,
 	},
 };

@@ -545,6 +545,9 @@ struct bdp_tsk {
 struct bdp_set {
 	struct bdp_dom dom;
 	struct bdp_tsk *tasks, *last;
+	/* the first balance that found dirty above the freerun ceiling (reports) */
+	uint64_t over_freerun_ns;
+	bool over_freerun;
 };
 
 int ios_bdp_enable(struct ios_vfs *vfs)
@@ -660,6 +663,10 @@ int ios_bdp_balance_op(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_in
 	if (!k || !ios_dirty_should_balance(wb, &k->t))
 		return 0;
 	ios_dirty_balance(&s->dom, wb, &k->t, vfs->nr_dirty, vfs->nr_writeback, now, &st);
+	if (!st.freerun && !s->over_freerun) {
+		s->over_freerun = true;
+		s->over_freerun_ns = now;
+	}
 	if (st.kick)
 		ios_vfs_wb_kick(vfs, in, now);
 	if (!st.pause_ns)
@@ -684,6 +691,14 @@ bool ios_bdp_stats(const struct bdp_wb *wb, uint64_t *pauses, uint64_t *pause_ns
 	*pauses = wb->pauses;
 	*pause_ns = wb->pause_ns;
 	*max_pause_ns = wb->max_pause_ns;
+	return true;
+}
+
+bool ios_bdp_over_freerun(const struct ios_vfs *vfs, uint64_t *at_ns)
+{
+	if (!vfs->bdp || !vfs->bdp->over_freerun)
+		return false;
+	*at_ns = vfs->bdp->over_freerun_ns;
 	return true;
 }
 

@@ -1238,6 +1238,7 @@ void ios_vfs_get_stats(const struct ios_vfs *vfs, struct ios_vfs_stats *out)
 	out->cached_pages = vfs->nr_pages;
 	out->dirty_pages = vfs->nr_dirty;
 	out->writeback_pages = vfs->nr_writeback;
+	out->over_freerun = ios_bdp_over_freerun(vfs, &out->over_freerun_ns);
 }
 
 struct ios_ioc *ios_vfs_flusher_ioc(struct ios_vfs *vfs)

@@ -260,6 +260,8 @@ int ios_bdp_balance_op(struct ios_vfs *vfs, struct ios_vfs_op *op, struct ios_in
 /* Pauses @wb's dirtiers took (count, total, longest); false for NULL. */
 bool ios_bdp_stats(const struct bdp_wb *wb, uint64_t *pauses, uint64_t *pause_ns,
 		   uint64_t *max_pause_ns);
+/* When a balance first found dirty above the freerun ceiling; false: never. */
+bool ios_bdp_over_freerun(const struct ios_vfs *vfs, uint64_t *at_ns);
 void ios_bdp_quiesce(struct ios_vfs *vfs);
 void ios_bdp_destroy(struct ios_vfs *vfs);
 

@@ -19,6 +19,7 @@
  * emitter tracks nesting depth and whether a separator is due. Strings are
  * escaped properly (fio only escapes quotes and backslashes).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +375,18 @@ static void js_cgroups_v2(struct js *w, const struct ios_run_result *r)
 		       cg->v2_prio_policy < IOS_PRIO_NR_POLICIES ?
 		       ios_prio_policy_names[cg->v2_prio_policy] : "?");
 		js_close(w, '}');
+		if (cg->v2_lat_nr_depths) {
+			/* io.latency's depth changes (ios_iolat_depths); -1: unlimited again */
+			js_open(w, "latency_depths", '[');
+			for (unsigned k = 0; k < cg->v2_lat_nr_depths; k++) {
+				js_open(w, NULL, '{');
+				js_u64(w, "at_ns", cg->v2_lat_depth_at_ns[k]);
+				js_int(w, "depth", cg->v2_lat_depth[k] == UINT_MAX ? -1 :
+				       (long long)cg->v2_lat_depth[k]);
+				js_close(w, '}');
+			}
+			js_close(w, ']');
+		}
 		js_close(w, '}');
 	}
 	js_close(w, ']');
@@ -745,6 +758,9 @@ static int js_report(const struct ios_run_result *r, bool plus, const char *cons
 	js_u64(&w, "throttled", r->vm_stats.throttled);
 	js_u64(&w, "flusher_bios", r->vm_stats.flusher_bios);
 	js_u64(&w, "cache_flushes", r->vm_stats.cache_flushes);
+	/* only where 6.x dirty throttling ran over the freerun ceiling: legacy outputs unchanged */
+	if (r->vm_stats.over_freerun)
+		js_u64(&w, "over_freerun_ns", r->vm_stats.over_freerun_ns);
 	js_close(&w, '}');
 	if (r->nr_cgroups)
 		js_cgroups(&w, r);

@@ -17,7 +17,7 @@
 struct rw_measure_info {
 	const char *name;		/* in the criterion: "finish spread" */
 	const char *ref_name;		/* for relative measures: "makespan / %s's" */
-	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S, RW_IOPS } unit;
+	enum { RW_PCT, RW_RATIO, RW_MS, RW_TIMES, RW_COUNT, RW_MIBS, RW_S, RW_IOPS, RW_US } unit;
 };
 
 static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
@@ -61,6 +61,20 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 	[IOS_RM_IOCOST_VRATE_END] = { "io.cost's vrate at the last period", NULL, RW_PCT },
 	[IOS_RM_GROUP_IOPS] = { "the group's I/Os per second over the run", NULL, RW_IOPS },
 	[IOS_RM_NOTE_COUNT] = { "how many times the run's notes say it", NULL, RW_COUNT },
+	[IOS_RM_P90_T] = { "first job's clat p90 in the window / T", NULL, RW_TIMES },
+	[IOS_RM_LAT_T] = { "T, 2 x the first job's clat p90 alone rounded up to 10 us", NULL,
+			   RW_US },
+	[IOS_RM_WIN_P90_REL] = { NULL, "first job's clat p90 in the window / %s's over its run",
+				 RW_TIMES },
+	[IOS_RM_GROUP_IOS_REL] = { NULL, "the group's I/Os / %s's", RW_TIMES },
+	[IOS_RM_LAT_DEPTH_BELOW] = { "the group's io.latency depth first below the check's at",
+				     NULL, RW_S },
+	[IOS_RM_WIN_SUBMIT_DEV] = { "the group's submit side / its device side in the window",
+				    NULL, RW_TIMES },
+	[IOS_RM_WIN_STEP_MIN] = { "the group's lowest rate over the check's windows", NULL,
+				  RW_MIBS },
+	[IOS_RM_WIN_STEP_MAX] = { "the group's highest rate over the check's windows", NULL,
+				  RW_MIBS },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */
@@ -94,6 +108,9 @@ static void rw_format(enum ios_repro_measure m, double v, int extra, char *buf, 
 		break;
 	case RW_IOPS:
 		snprintf(buf, len, "%.*f IOPS", 2 + extra, v);
+		break;
+	case RW_US:
+		snprintf(buf, len, "%.*f us", extra, v / 1e3);
 		break;
 	}
 }
@@ -162,13 +179,22 @@ void ios_repro_criterion(const struct ios_repro_check *c, bool utf8, char *buf, 
 	if (c->group || c->win_from_s > 0.0 || c->win_to_s > 0.0) {
 		/* the cgroup v2 scenarios' windows: whose, and when */
 		size_t l = strlen(name);
+		const char *whose = c->group ? c->group
+				    : c->m == IOS_RM_P90_T || c->m == IOS_RM_WIN_P90_REL ? "first job"
+				    : "all jobs";
 
-		if (c->win_to_s > 0.0)
-			snprintf(name + l, sizeof(name) - l, " (%s, %g-%g s)",
-				 c->group ? c->group : "all jobs", c->win_from_s, c->win_to_s);
+		if (c->from_freerun)
+			snprintf(name + l, sizeof(name) - l, " (%s, from dirty over freerun to %g s)",
+				 whose, c->win_to_s);
+		else if (c->win_to_s > 0.0)
+			snprintf(name + l, sizeof(name) - l, " (%s, %g-%g s)", whose, c->win_from_s,
+				 c->win_to_s);
 		else
-			snprintf(name + l, sizeof(name) - l, " (%s, %g s to the end)",
-				 c->group ? c->group : "all jobs", c->win_from_s);
+			snprintf(name + l, sizeof(name) - l, " (%s, %g s to the end)", whose,
+				 c->win_from_s);
+		l = strlen(name);
+		if (c->step_s > 0.0)
+			snprintf(name + l, sizeof(name) - l, " in %g s windows", c->step_s);
 	}
 	if (c->tol > 0.0) {
 		char ex[32];

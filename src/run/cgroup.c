@@ -883,6 +883,9 @@ static int cg_v2_result(struct run_ctx *c, const struct ios_cgroup *cg,
 	}
 	r->v2_lat_target_ns = v ? v->lat_target_ns : 0;
 	r->v2_prio_policy = v ? v->prio_policy : IOS_PRIO_NO_CHANGE;
+	if (g)
+		r->v2_lat_nr_depths = ios_iolat_depths(c->q, g, r->v2_lat_depth_at_ns, r->v2_lat_depth,
+						       IOS_ARRAY_SIZE(r->v2_lat_depth));
 	for (unsigned t = 0; t < c->nr_tasks; t++) {
 		const struct ios_job_result *jr = c->tasks[t].res;
 

@@ -707,6 +707,8 @@ static void account_io(struct run_task *t, struct run_io *io, uint64_t now)
 	if (!t->job->disable_clat) {
 		ios_lat_add(&d->clat, clat);
 		ios_job_mark_latency(r, clat);
+		if (t->ctx->cfg->io_done && !io->trim)
+			t->ctx->cfg->io_done(t->ctx->cfg->io_done_arg, t->index, io->dir, now, clat);
 	}
 	ios_run_window_io(t, io->len, clat, now);
 	if (!t->job->disable_lat)

@@ -66,6 +66,16 @@ echo "fg p90 alone ${alone} us, target ${target} us; without io.latency: fg p90 
 grep -q "io.latency: fg (target $target us): [0-9]* windows, [0-9]* bad; bg: depth 511 at [0-9.]* s, 255 at" \
 	"$dir/with.err" || { echo "no io.latency note with bg's halvings:"; cat "$dir/with.err"; exit 1; }
 [ "$bg_with" -lt "$bg_without" ] || { echo "bg was not slowed"; exit 1; }
+# the JSON's cgroup section lists bg's depth changes as the note does (ios_iolat_depths)
+python3 -c 'import json,re,sys
+d=json.load(open(sys.argv[1]))
+cg={c["path"].strip("/"): c for c in d["iosched"]["cgroup_v2"]["groups"]}
+ds=cg["bg"].get("latency_depths")
+note=re.search(r"bg: depth (.*?);", open(sys.argv[2]).read()).group(1)
+want=[(int(x.split(" at ")[0]), float(x.split(" at ")[1][:-2])) for x in note.split(", ")]
+got=[(x["depth"], round(x["at_ns"] / 1e9, 3)) for x in ds]
+sys.exit(not ds or got[:len(want)] != want or ds[0]["depth"] != 511 or "latency_depths" in cg["fg"])' \
+	"$dir/with.json" "$dir/with.err" || { echo "JSON latency_depths differ from the note"; exit 1; }
 [ "$p_with" -lt "$p_without" ] || { echo "fg's p90 did not fall"; exit 1; }
 # target=max: the policy is there but no group has a target: the same numbers
 python3 -c 'import json,sys
