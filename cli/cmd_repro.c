@@ -113,7 +113,7 @@ static void rp_usage(FILE *f)
 "usage: iosched repro [EXPERIMENT...] [--output-dir DIR] [--jobs N] [--quick]\n"
 "                     [--output-format normal|json] [--output FILE]\n"
 "\n"
-"Runs the seed experiments of scenarios.md (job files in examples/seeds/, with the\n"
+"Runs the seed experiments of seed-scenarios.md (job files in examples/seeds/, with the\n"
 "options of their .args files) under the schedulers each has expectations for, and\n"
 "writes DIR/REPRODUCTION.md (the thread's numbers beside ours, the pass criteria with\n"
 "PASS or MISS) and one plot per experiment, DIR/repro/NAME.svg. Prints the PASS/MISS\n"

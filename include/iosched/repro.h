@@ -1,6 +1,6 @@
 /*
  * The seed reproduction report (`iosched repro`, `make seeds`): each
- * experiment of scenarios.md run under the schedulers it has expectations
+ * experiment of seed-scenarios.md run under the schedulers it has expectations
  * for, its numbers beside the ones its thread posted, and its pass
  * criteria evaluated per scheduler.
  *
@@ -13,7 +13,7 @@
  *  - ios_repro_run() does one run of an experiment (a column and a seed)
  *    and keeps what the report needs (struct ios_repro_result);
  *  - ios_repro_evaluate() computes every check's measure per seed, takes
- *    the median over the seeds (scenarios.md §5), and the same measure on
+ *    the median over the seeds (seed-scenarios.md §5), and the same measure on
  *    the thread's numbers where they allow it;
  *  - the writers turn the results into Markdown, JSON, a short text
  *    summary and one SVG plot per experiment.
@@ -162,7 +162,7 @@ struct ios_repro_check {
 	double lo, hi;
 	bool hi_strict;			/* "< hi" rather than "<= hi" */
 	double expect, tol;		/* relative: pass within expect * (1 -+ tol) */
-	const char *row;		/* the row of scenarios.md it comes from */
+	const char *row;		/* the row of seed-scenarios.md it comes from */
 	const char *why_miss;		/* shown beside a MISS: where the docs explain it */
 	/* ---- the blk-mq scenarios only (all NULL / 0 elsewhere) ---- */
 	const char *id;			/* its number in docs/blk-mq-scenarios.md: "M1.3" */

@@ -378,6 +378,19 @@ struct ios_run_result {
 	struct ios_disk_result *disks;
 	size_t nr_disks;
 	const struct ios_jobfile *jobfile;
+	/*
+	 * fio's "NAME: Laying out IO file" lines (setup_files, fio 3.33): per
+	 * job clone in order, the regular files it was the first to open that
+	 * did not exist before the run (not /dev/, not lab.file_size's, not a
+	 * filecreate job's, not fill_device's), and their bytes. Only clones
+	 * with such files are listed; @job indexes jobfile->jobs.
+	 */
+	struct ios_layout_line {
+		unsigned job;
+		unsigned files;
+		uint64_t bytes;
+	} *layout;
+	size_t nr_layout;
 	char scheduler[64];
 	char device[64];
 	uint64_t seed;

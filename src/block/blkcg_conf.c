@@ -15,7 +15,7 @@
  *
  * Each parser accepts what the kernel's accepts and refuses what it
  * refuses, with its errno. Three differences, each refused with a message
- * that says what the kernel would have done (nothing silent, STYLE.md):
+ * that says what the kernel would have done (nothing silent):
  *  - where the kernel's sscanf takes the leading digits of a token and
  *    ignores the rest ("rbps=20M" is 20 B/s), or match_u64 reads a leading
  *    0 as octal, we refuse the token;

@@ -100,7 +100,7 @@ static const char *const dev_hdd_2009[] = {
  * and DTLA's 14.7-17.7 ms; single-track seek, write settle, overheads and
  * the 4 segments have no recorded source. hit_overhead_ms is
  * fitted: 0.17 ms gives QD1 sequential 4 KiB reads the ~19.8 MB/s of
- * scenarios.md 2.3 (20.4 measured). Each value's source and kind:
+ * seed-scenarios.md 2.3 (20.4 measured). Each value's source and kind:
  * docs/devices.md, "Where the profile numbers come from".
  */
 static const char *const dev_hdd_2004[] = {

@@ -10,7 +10,7 @@
  * Measures are computed per seed, from one seed's run of the check's column
  * and, for a relative measure, the same seed's run of the reference column
  * (or of the first job alone); the verdict uses the median over the seeds,
- * as scenarios.md §5 asks. The thread's numbers go through the same code:
+ * as seed-scenarios.md §5 asks. The thread's numbers go through the same code:
  * each thread run is turned into a run with just what was posted, and a
  * measure that needs something it lacks is NaN ("-" in the report).
  *

@@ -8,7 +8,7 @@
  * DiskSim's own model reaches on the same trace.
  *
  * DiskSim's numbers are the only ones typed in here, quoted as the lab's
- * copy of the drives lists them (../shared/data/disksim/README.md, from
+ * copy of the drives lists them (tests/data/disksim/README.md, from
  * DiskSim 4.0's valid/); tests/data/disksim/bounds lists them too and
  * tests/sh/validate_drives.sh checks that the two agree.
  */

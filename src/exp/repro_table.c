@@ -1,11 +1,11 @@
 /*
- * The seed experiments of scenarios.md as data (repro.h): job file, the
+ * The seed experiments of seed-scenarios.md as data (repro.h): job file, the
  * columns to run, seeds, the thread's numbers and the pass criteria.
  *
  * The numbers below are the threads' own, copied from the mails in
- * shared/seeds/ (000: the 2009 fairness thread, 001: Jens Axboe's 2004
+ * the seed threads (000: the 2009 fairness thread, 001: Jens Axboe's 2004
  * "Time sliced CFQ" thread, 004: Vasily Tarasov's 2006 report) and the
- * bounds of the criteria from scenarios.md. Nothing of ours is typed here:
+ * bounds of the criteria from seed-scenarios.md. Nothing of ours is typed here:
  * our numbers come out of the runs, and the prose says only what does not
  * depend on them (mechanisms, with the page that explains them); where a
  * criterion misses, its why_miss text is shown beside our number.
@@ -797,7 +797,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.jobfile = "examples/seeds/a1-four-dd-readers.fio",
 		.thread = "Seed 000: Vivek Goyal's two patches adding a `fairness` tunable to "
 			  "CFQ, LKML, 12 July 2009, with replies by Divyesh Shah and Jeff "
-			  "Moyer (scenarios.md §1).",
+			  "Moyer (seed-scenarios.md §1).",
 		.argued =
 "On a disk with command queueing CFQ takes the idle window away from a queue that looks "
 "seeky. Vivek ran four `dd` readers at once, each on its own file, and found that their "
@@ -806,7 +806,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "`fairness=1` keeps the idle window of seeky queues; with it the four finished together "
 "and the last one no later. Jeff Moyer did not see the staggering on his kernel and found "
 "no difference in his fio table (A2); Vivek saw it again on 2.6.31-rc7. The tunable was "
-"not merged; Linux 2.6.33 reworked CFQ's idling instead (scenarios.md §1.2).",
+"not merged; Linux 2.6.33 reworked CFQ's idling instead (seed-scenarios.md §1.2).",
 		.setup =
 "Four buffered readers reading 512 bytes at a time through the page cache, so the disk "
 "sees readahead windows and ext3's directory, inode and indirect blocks; files of the "
@@ -849,7 +849,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "patches and `fairness=1`, and printed per job `class prio ideal xferred %diff`, where "
 "ideal is the total transferred times the job's share of the total priority (each job's "
 "CFQ sync slice: 100 ms at level 4, so 800 for eight jobs). He saw no difference between "
-"the two kernels. His job file was not posted; scenarios.md §1.4 rebuilds it as eight "
+"the two kernels. His job file was not posted; seed-scenarios.md §1.4 rebuilds it as eight "
 "sequential O_DIRECT readers of 128 KiB requests at BE 4 for 30 s.",
 		.setup =
 "Eight O_DIRECT readers on the default 2009 SATA disk with NCQ, 30 s, seeds 1-5; the "
@@ -858,7 +858,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "ours; they agree with the ones he printed.",
 		.learned =
 "- With eight equal jobs the ideal is the same whatever the weights, so the table "
-"measures only how evenly the scheduler served them (scenarios.md §1.1).\n"
+"measures only how evenly the scheduler served them (seed-scenarios.md §1.1).\n"
 "- Jeff's own rows fall outside the scenario's 10 % on both kernels: whatever spread "
 "his disk and workload produced is larger than the criterion allows, which the "
 "criterion's thread column shows.",
@@ -875,14 +875,14 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.title = "B1: a sync reader against a sync writer",
 		.jobfile = "examples/seeds/b1-sync-reader-writer.fio",
 		.thread = "Seed 001: Jens Axboe, \"Time sliced CFQ io scheduler\", LKML, "
-			  "2 December 2004, and the replies of that day (scenarios.md §2).",
+			  "2 December 2004, and the replies of that day (seed-scenarios.md §2).",
 		.argued =
 "Jens proposed giving each process exclusive slices of disk time. One process reading "
 "and one writing, both 64 KiB O_DIRECT for 30 s on an IDE disk: deadline seeked between "
 "the two and moved little, AS gave the reader nearly everything and the writer about a "
 "block a second, the new CFQ split the disk between them. Andrew Morton remembered AS "
 "giving that test 2/3 read and 1/3 write. Time-sliced CFQ went into 2.6.13 and became "
-"the default in 2.6.18 (scenarios.md §2.2).",
+"the default in 2.6.18 (seed-scenarios.md §2.2).",
 		.setup =
 "The 2004 disk without command queueing (`hdd-2004`), the two files in different "
 "directories so that ext3 puts them far apart, seed 1. `as` classifies O_DIRECT writes "
@@ -913,7 +913,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "over and over through the page cache while `cat` read a 1 GiB file, and vmstat showed "
 "both moving (\"things seem OK\"). Jens answered that his test used sync (O_DIRECT) "
 "writes, and that async writes \"take quite some effort to make go slow\". Only AS has a "
-"criterion here (scenarios.md §2.3, variant B2).",
+"criterion here (seed-scenarios.md §2.3, variant B2).",
 		.setup =
 "The 2004 disk, seed 1; the writer dirties pages and the flusher writes them back as "
 "async writes; the run ends when cat has read its gigabyte. The thread's disk rates are "
@@ -939,7 +939,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.jobfile = "examples/seeds/c1-cgroups-blkio.fio",
 		.thread = "Seed 003: Florian Westphal's benchmark of Vasily Tarasov's and Satoshi "
 			  "Uchida's cgroup I/O controllers, LKML, April 2008, in the thread "
-			  "\"[RFC][v2][patch 0/12][CFQ-cgroup]\" (scenarios.md §3).",
+			  "\"[RFC][v2][patch 0/12][CFQ-cgroup]\" (seed-scenarios.md §3).",
 		.argued =
 "Two 2008 proposals put a cgroup layer on CFQ: Vasily's gives each group a time slice "
 "scaled by a priority 0-7 (higher is more), Satoshi's runs one CFQ per group under a top "
@@ -947,7 +947,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "cgroups of 60 processes, each issuing 4 KiB O_DIRECT reads and writes, and counted the "
 "I/Os each group completed in 60 s. Under Vasily's scheduler the priorities made no "
 "difference; under Satoshi's, 0 against 3 gave 3.06:1. Neither was merged; Linux 2.6.33 "
-"took Vivek Goyal's blkio groups, which divide disk time by weight (scenarios.md §3.2).",
+"took Vivek Goyal's blkio groups, which divide disk time by weight (seed-scenarios.md §3.2).",
 		.setup =
 "The 2004 PATA disk (`hdd-2004`; Florian's was /sys/block/hda) with its write cache on, "
 "two cgroups of 60 processes each working through a private 64 MiB region of one file, "
@@ -956,7 +956,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "two 2008 designs rebuilt on CFQ 2.6.31 (`lab.group_policy`, priorities by "
 "`cgroup.PATH.ioprio`, default 4), ignore them, as the warnings below say. The "
 "`cfq-4.19:slice_idle=0:group_idle=0` column is the kernel without idling, which "
-"scenarios.md asks to report beside the criteria, not under them.",
+"seed-scenarios.md asks to report beside the criteria, not under them.",
 		.learned =
 "- The rebuilt designs do what their postings describe: Vasily's split follows "
 "(1+pA/7)/(1+pB/7), Satoshi's follows CFQ's slices per level. Florian's table matches "
@@ -966,7 +966,7 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 "disk: group idling and CFQ's wait-busy hold it for a group whose processes think "
 "between requests (docs/cfq-groups.md). Without idling (`slice_idle=0:group_idle=0`) "
 "4.19 still divides the time by weight, but the lighter group's I/O count collapses, "
-"not towards 1:1 as scenarios.md expected: its turns are short, most likely too short "
+"not towards 1:1 as seed-scenarios.md expected: its turns are short, most likely too short "
 "to pay back the seek into its region.\n"
 "- Where a scheduler has no groups, the split is not 1:1 either: deadline and AS "
 "favour the group higher on the disk (moving s0's regions above s1's flips it), and "
@@ -987,14 +987,14 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.title = "D1: eleven readers, two of them sharing a file",
 		.jobfile = "examples/seeds/d1-eleven-readers.fio",
 		.thread = "Seed 004: Vasily Tarasov, \"seems to be a flaw in cfq\", 19 December "
-			  "2006, Linux 2.6.18, fio 1.9 (scenarios.md §4).",
+			  "2006, Linux 2.6.18, fio 1.9 (seed-scenarios.md §4).",
 		.argued =
 "Eleven sequential readers under CFQ; reader4 and reader5 read the same file and got "
 "almost nothing while the nine others shared the disk. Vasily saw no such thing under "
 "deadline and less under anticipatory. The cause: the block layer let one process's bio "
 "merge into another process's queued request, so each sharer ended up waiting on a "
 "request in the other's CFQ queue. Jens fixed it in 2.6.20-rc2 with the `allow_merge` "
-"hook, which lets CFQ refuse merges across queues (scenarios.md §4.3).",
+"hook, which lets CFQ refuse merges across queues (seed-scenarios.md §4.3).",
 		.setup =
 "The job file as posted, with fio 1.x defaults (O_DIRECT 4 KiB reads), on the 2004 disk "
 "with 1 GiB files that exist before the run, 200 s, seed 1. `lab.cross_queue_merge=1` "

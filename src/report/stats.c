@@ -748,6 +748,9 @@ void ios_run_result_free(struct ios_run_result *r)
 		ios_job_result_free(&r->jobs[i]);
 	free(r->jobs);
 	free(r->disks);
+	free(r->layout);
+	r->layout = NULL;
+	r->nr_layout = 0;
 	for (size_t i = 0; i < r->nr_cgroups; i++) {
 		free(r->cgroups[i].path);
 		ios_lat_free(&r->cgroups[i].clat[0]);

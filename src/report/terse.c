@@ -23,6 +23,7 @@
  * Several formats at once print in fio's order: pre-run lines (with normal
  * only), terse, JSON (json+ when asked), normal.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,19 @@ int ios_report_preamble(const struct ios_run_result *r, struct ios_buf *out)
 		ios_buf_printf(out, "%s%u process%s", threads ? " and " : "", procs,
 			       procs > 1 ? "es" : "");
 	ios_buf_puts(out, "\n");
+	/* setup_files' line as each clone lays its new files out (MiB: bytes >> 20) */
+	for (size_t i = 0; jf && i < r->nr_layout; i++) {
+		const struct ios_layout_line *l = &r->layout[i];
+
+		if (l->job >= jf->nr_jobs)
+			continue;
+		if (l->files == 1)
+			ios_buf_printf(out, "%s: Laying out IO file (1 file / %" PRIu64 "MiB)\n",
+				       jf->jobs[l->job].name, l->bytes >> 20);
+		else
+			ios_buf_printf(out, "%s: Laying out IO files (%u files / total %" PRIu64
+				       "MiB)\n", jf->jobs[l->job].name, l->files, l->bytes >> 20);
+	}
 	return out->oom ? -ENOMEM : 0;
 }
 

@@ -110,6 +110,44 @@ static bool job_hist_lost(const struct ios_job_result *r)
 	return r->sync_lat.hist_lost || r->win_clat.hist_lost;
 }
 
+/*
+ * fio's "Laying out IO file" per clone (fio 3.33 setup_files: each thread
+ * extends the files it opens that are missing or short, before its I/O):
+ * the files a clone opened first that the layout created, and their size.
+ */
+static int collect_layout(const struct run_ctx *c, struct ios_run_result *out)
+{
+	const struct run_task *last = NULL;
+	size_t cap = 0;
+
+	/* the files are listed as the tasks opened them, in task order */
+	for (const struct run_file *f = c->files; f; f = f->next) {
+		const struct run_task *t = f->first_task;
+		struct ios_layout_line *l;
+
+		if (!t || f->is_dev || f->preexisting || f->absent || f->fill || !f->size)
+			continue;
+		if (t != last) {
+			if (out->nr_layout == cap) {
+				size_t ncap = cap ? 2 * cap : 8;
+				void *p = realloc(out->layout, ncap * sizeof(*out->layout));
+
+				if (!p)
+					return -ENOMEM;
+				out->layout = p;
+				cap = ncap;
+			}
+			out->layout[out->nr_layout++] = (struct ios_layout_line){
+				(unsigned)(t->job - c->jf->jobs), 0, 0 };
+			last = t;
+		}
+		l = &out->layout[out->nr_layout - 1];
+		l->files++;
+		l->bytes += f->size;
+	}
+	return 0;
+}
+
 int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 {
 	struct ios_run_result *out = c->res;
@@ -151,6 +189,8 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 	if (!ios_run_disk_util(c->jf))
 		out->nr_disks = 0;	/* (the array is freed with the result) */
 	out->jobfile = c->jf;
+	if (collect_layout(c, out))
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	snprintf(out->scheduler, sizeof(out->scheduler), "%s", c->q->sched->name);
 	snprintf(out->device, sizeof(out->device), "%s",
 		 c->real ? "real" : cfg->device ? cfg->device : IOS_DEV_DEFAULT_PROFILE);

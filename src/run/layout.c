@@ -167,6 +167,8 @@ static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		t->files[i].f = full ? file_get(c, full, j) : NULL;
 		free(full);
 		free(names[i]);
+		if (t->files[i].f && !t->files[i].f->first_task)
+			t->files[i].f->first_task = t;
 		if (!t->files[i].f) {
 			for (unsigned k = i + 1; k < n; k++)
 				free(names[k]);

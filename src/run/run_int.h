@@ -55,6 +55,7 @@ struct run_file {
 	bool fop_done;			/* fileops.c has set up its state before the run */
 	uint32_t creator_pid;		/* who wrote it before the run (ext3 colour) */
 	const struct ios_job *first_job;	/* for messages */
+	const struct run_task *first_task;	/* the first clone to open it: fio's layer-out */
 	const struct ios_job *need_job;		/* the job that needs the most */
 	uint64_t need_off;			/* its offset */
 	struct run_vfile *vf;		/* what it holds, once a job verifies (verify.c) */

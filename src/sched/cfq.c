@@ -1,6 +1,6 @@
 /*
  * CFQ, the Completely Fair Queuing I/O scheduler (Jens Axboe), as Linux
- * 2.6.31, 2.6.33 and 4.19 have it; spec: shared/spec/cfq.md.
+ * 2.6.31, 2.6.33 and 4.19 have it; spec: docs/cfq.md.
  *
  * Every process gets its own sync queue; async requests go to queues shared
  * per (class, level). One queue at a time is active and owns the disk for a

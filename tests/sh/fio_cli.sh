@@ -105,8 +105,9 @@ cmp -s stdin.txt file.txt || fail "stdin job differs from the file"
 "$FIO" --output=rep.txt g.fio >out 2>err || fail "--output"
 cmp -s rep.txt file.txt || fail "--output differs"
 "$FIO" --output-format=normal,json g.fio >both.txt 2>err || fail "normal,json"
-# fio's order: the pre-run lines, the JSON, a blank line, the normal report
-[ "$(sed -n '/^Starting/{n;p;q}' both.txt)" = "{" ] || fail "normal,json: json does not follow the pre-run lines (as in fio)"
+# fio's order: the pre-run lines (the count, then the layout lines), the
+# JSON, a blank line, the normal report
+[ "$(sed -n '/^Starting/,$p' both.txt | grep -v ': Laying out IO file' | sed -n 2p)" = "{" ] || fail "normal,json: json does not follow the pre-run lines (as in fio)"
 [ "$(sed -n '/^}$/{n;p;n;p;q}' both.txt | tr '\n' '|')" = "|a: (groupid=0, jobs=1): err= 0: pid=1000: Thu Jan  1 00:00:00 1970|" ] ||
 	fail "normal,json: one blank line, then the normal report"
 # terse: --minimal (no pre-run lines), --terse-version, json+ with its bins
@@ -185,4 +186,36 @@ expect 1 "--eta-newline=500us: eta new line time too short" --eta-newline=500us 
 expect 1 "--eta-interval=100ms: eta interval time too short (250msec min" --eta-interval=100ms --name=x --size=64k
 expect_out "--eta-interval" --eta-interval=1s --name=x --size=64k
 expect_out "--max-jobs=8: fio 3.33 ignores it" --max-jobs=8 --name=x --size=64k
+
+# fio's "Laying out IO file" lines (setup_files): one per clone that first
+# opens files the directory did not have, as fio 3.33 prints them; none for
+# /dev/ or lab.file_size's pre-existing files, none in JSON
+lay() { # ARGS...: the layout lines of `iosched fio ARGS` (fresh directory)
+	rm -rf lay && mkdir lay && "$BIN" fio --directory=lay "$@" 2>err | grep 'Laying out'
+}
+[ "$(lay --name=r --rw=read --size=4m --bs=4k)" = "r: Laying out IO file (1 file / 4MiB)" ] ||
+	fail "layout, one file: $(lay --name=r --rw=read --size=4m --bs=4k)"
+[ "$(lay --name=w --rw=randwrite --size=4m --bs=4k --numjobs=2)" = "$(printf 'w: Laying out IO file (1 file / 4MiB)\nw: Laying out IO file (1 file / 4MiB)')" ] ||
+	fail "layout, two clones"
+[ "$(lay --name=r --rw=randread --size=8m --bs=4k --nrfiles=2)" = "r: Laying out IO files (2 files / total 8MiB)" ] ||
+	fail "layout, two files"
+[ "$(lay --name=r --rw=read --size=512k --bs=4k)" = "r: Laying out IO file (1 file / 0MiB)" ] ||
+	fail "layout, under a MiB"
+[ "$(lay --name=r --rw=read --size=4m --bs=4k --filename=x --numjobs=2)" = "r: Laying out IO file (1 file / 4MiB)" ] ||
+	fail "layout, a shared file is laid out once"
+[ -z "$(lay --name=r --rw=read --size=4m --bs=4k --output-format=json)" ] || fail "layout lines in JSON"
+[ -z "$("$BIN" fio --name=d --rw=read --size=4m --bs=4k --filename=/dev/sdb 2>err | grep 'Laying out')" ] ||
+	fail "layout line for a device"
+# the same command lines under the real fio, when it is installed, give the same lines
+if command -v fio >/dev/null 2>&1 && fio --version 2>/dev/null | grep -q '^fio-3.33$'; then
+	for a in "--name=r --rw=read --size=4m --bs=4k" "--name=r --rw=randread --size=8m --bs=4k --nrfiles=2" \
+		"--name=w --rw=write --size=2m --bs=64k --numjobs=2"; do
+		rm -rf real && mkdir real
+		# shellcheck disable=SC2086
+		want=$(cd real && fio --directory=. $a 2>/dev/null | grep 'Laying out')
+		# shellcheck disable=SC2086
+		got=$(lay $a)
+		[ "$got" = "$want" ] || fail "layout lines for '$a': ours '$got', fio's '$want'"
+	done
+fi
 exit 0

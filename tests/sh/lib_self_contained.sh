@@ -1,6 +1,6 @@
 #!/bin/sh
 # Description: src/lib/ depends only on the C library and on lib's own
-# headers (STYLE.md: lib/ may not include core, sched, ...). Every lib
+# headers (the layering rule: lib/ may not include core, sched, ...). Every lib
 # source and every lib header is compiled against a copy of include/ that
 # holds nothing but the lib headers, so a direct or transitive include of
 # any other iosched header (err.h, ios.h, ...) or of src/ fails the build.

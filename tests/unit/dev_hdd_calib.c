@@ -1,6 +1,6 @@
 /*
  * Description: the hdd profiles hit the calibration targets of the spec
- * (disk-and-formats.md 1.8) and of the seed scenarios (scenarios.md 2.3):
+ * (disk-and-formats.md 1.8) and of the seed scenarios (seed-scenarios.md 2.3):
  * 4 KiB random reads over the whole disk at QD1 run at 75-80 IOPS on
  * hdd-2009 and near 77 on hdd-2004; long sequential reads stream at the
  * zone's rate (outer_mbps at the start, inner_mbps at the end, falling in

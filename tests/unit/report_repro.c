@@ -6,7 +6,7 @@
  * something that exists, seeds within bounds. The thread's typed numbers:
  * Jeff Moyer's xferred columns give back, through our share code, the
  * ideal and %diff he printed (a check on the transcription), and Vivek's
- * finish times the 44 % and 5.7 % spreads scenarios.md quotes. The logic on
+ * finish times the 44 % and 5.7 % spreads seed-scenarios.md quotes. The logic on
  * hand-made results: medians over seeds (odd and even counts), relative
  * measures against a reference column and the first job alone, bounds
  * (inclusive, strict, open), NaN where a measure lacks data; the criterion

@@ -1,7 +1,7 @@
 /*
  * Description: the anticipatory scheduler through the whole simulator
  * (tasks, ext3 layout, page cache, block layer, hdd-2004), on seed 001's
- * two cases (scenarios.md B1 and B2).
+ * two cases (seed-scenarios.md B1 and B2).
  *
  * B1, Jens Axboe's test: a sync 64 KiB O_DIRECT reader and writer, files in
  * different directories (ext3 puts them in different block groups), 30 s.

@@ -1,6 +1,6 @@
 /*
  * Description: the seed experiments under BFQ, through the whole simulator
- * (scenarios.md A1, A2, B1, C1, D1). Nothing is scripted: the results come
+ * (seed-scenarios.md A1, A2, B1, C1, D1). Nothing is scripted: the results come
  * out of the disk, filesystem, page cache and BFQ models.
  *  A1: four buffered dd readers on hdd-2009 (seed 000): finish times within
  *      10 % of the longest (median over seeds 1-5). The aggregate reaches

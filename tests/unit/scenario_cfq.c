@@ -1,13 +1,13 @@
 /*
  * Description: the seed experiments under CFQ, through the whole simulator
- * (scenarios.md A1, A2, B1, D1). Nothing here is scripted: the results come
+ * (seed-scenarios.md A1, A2, B1, D1). Nothing here is scripted: the results come
  * out of the disk, filesystem, page cache and scheduler models.
  *  A1: four buffered dd readers on hdd-2009 under 2.6.31's CFQ (2.6.31-rc7,
  *      the kernel of the fairness thread, has the same CFQ): with fairness=1
  *      the finish times spread by at most 8 % of the longest (median over
  *      seeds 1-5) and the makespans stay within 10 % of fairness=0's; with
  *      fairness=0 the readers that start seeky lose their idle window and
- *      the median spread is at least twice fairness=1's. (scenarios.md asks
+ *      the median spread is at least twice fairness=1's. (seed-scenarios.md asks
  *      >= 25 %; docs/REPRODUCTION.md reports that criterion, a MISS here.)
  *  A2: eight O_DIRECT readers at BE level 4: every |%diff| <= 10 %.
  *  B1: a sync O_DIRECT 64 KiB reader and writer on hdd-2004: under cfq the

@@ -1,6 +1,6 @@
 /*
  * Description: cgroups under CFQ through the whole simulator (spec cfq.md
- * §10, scenarios.md §3: scenario C1, seed 003). Nothing is scripted: the
+ * §10, seed-scenarios.md §3: scenario C1, seed 003). Nothing is scripted: the
  * shares come out of the disk, filesystem and scheduler models.
  *  - blkio groups (cfq-2.6.33, cfq-4.19): two always-busy groups of
  *    sequential readers split disk time (blkio.time) within 10 % of their
@@ -356,7 +356,7 @@ static int test_tarasov2008(void)
 		       rw->sixty_thirty ? " (60 vs 30 procs)" : "",
 		       (unsigned long long)cg_ios(&r, "s0"), (unsigned long long)cg_ios(&r, "s1"),
 		       rw->seed0, rw->seed1, tr, design);
-		/* scenarios.md §3.3: within 15 % of the design's time ratio, never above 2.2 */
+		/* seed-scenarios.md §3.3: within 15 % of the design's time ratio, never above 2.2 */
 		T_ASSERT(within(tr, design, 0.15));
 		T_ASSERT(tr <= 2.2 && 1 / tr <= 2.2);
 		T_ASSERT(strcmp(r.scheduler, "cfq+tarasov2008") == 0);
