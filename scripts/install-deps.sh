@@ -32,6 +32,9 @@ have xmllint || need="$need libxml2-utils"
 # io_uring for --real (src/run/host_uring.c)
 pkg_ok liburing-dev || need="$need liburing-dev"
 have pkg-config || need="$need pkg-config"
+# the man page's API section is generated from the headers and checked
+# against them (scripts/man-api.py, tests/sh/man_api.sh)
+have python3 || need="$need python3"
 # GNU parallel, one of the engines `iosched sweep` is tested with (tests/sh/sweep.sh)
 have parallel || need="$need parallel"
 # a single-node Slurm and its authentication, the other engine (tests/sh/sweep_slurm.sh)
