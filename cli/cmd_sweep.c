@@ -74,17 +74,24 @@ static int sw_read(const char *what, const char *path, char **text, size_t *len)
 		size_t r;
 
 		if (cap - n < 65536) {
-			char *ns = cap >= SW_MAX_FILE ? NULL : realloc(s, cap + 65536 + 1);
+			/* doubling, up to 64 MiB + 64 KiB: a bounded number of reallocs */
+			size_t ncap = cap ? 2 * cap : 65536;
+			char *ns;
 
+			if (ncap > SW_MAX_FILE + 65536)
+				ncap = SW_MAX_FILE + 65536;
+			/* full at SW_MAX_FILE + 64 KiB with less than 64 KiB free: over the limit */
+			ns = cap == SW_MAX_FILE + 65536 ? NULL : realloc(s, ncap + 1);
 			if (!ns) {
 				fprintf(stderr, "iosched: sweep: %s %s: %s\n", what, path,
-					cap >= SW_MAX_FILE ? "larger than 64 MiB" : strerror(ENOMEM));
+					cap == SW_MAX_FILE + 65536 ? "larger than 64 MiB" :
+					strerror(ENOMEM));
 				free(s);
 				fclose(f);
 				return -1;
 			}
 			s = ns;
-			cap += 65536;
+			cap = ncap;
 		}
 		r = fread(s + n, 1, cap - n, f);
 		n += r;
