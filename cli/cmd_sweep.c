@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 #include "iosched/compare.h"
@@ -73,17 +74,24 @@ static int sw_read(const char *what, const char *path, char **text, size_t *len)
 		size_t r;
 
 		if (cap - n < 65536) {
-			char *ns = cap >= SW_MAX_FILE ? NULL : realloc(s, cap + 65536 + 1);
+			/* doubling, up to 64 MiB + 64 KiB: a bounded number of reallocs */
+			size_t ncap = cap ? 2 * cap : 65536;
+			char *ns;
 
+			if (ncap > SW_MAX_FILE + 65536)
+				ncap = SW_MAX_FILE + 65536;
+			/* full at SW_MAX_FILE + 64 KiB with less than 64 KiB free: over the limit */
+			ns = cap == SW_MAX_FILE + 65536 ? NULL : realloc(s, ncap + 1);
 			if (!ns) {
 				fprintf(stderr, "iosched: sweep: %s %s: %s\n", what, path,
-					cap >= SW_MAX_FILE ? "larger than 64 MiB" : strerror(ENOMEM));
+					cap == SW_MAX_FILE + 65536 ? "larger than 64 MiB" :
+					strerror(ENOMEM));
 				free(s);
 				fclose(f);
 				return -1;
 			}
 			s = ns;
-			cap += 65536;
+			cap = ncap;
 		}
 		r = fread(s + n, 1, cap - n, f);
 		n += r;
@@ -128,6 +136,81 @@ static int sw_write_atomic(const char *path, const char *s, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * DIR/manifest.sha256, the plan's stamp: "SHA256 SIZE\n", the manifest's
+ * hash and byte count, written after the manifest. A task trusts the hash
+ * only while the manifest still has that size and a modification time
+ * strictly older than the stamp's own (an edit after the stamp moves the
+ * manifest's mtime past it); else it hashes the manifest itself, as
+ * before the stamp. So a task costs O(1) hashing, not O(plan), and a
+ * result never carries a hash its manifest did not have (docs/sweep.md,
+ * "The plan's stamp").
+ */
+#define SW_STAMP "manifest.sha256"
+
+static bool sw_ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* the stamp beside @mpath (DIR/manifest); its mtime strictly after the manifest's. 0 or -1 */
+static int sw_stamp_write(const char *dir, const char *mpath, const struct ios_buf *man)
+{
+	char path[4096], line[128], sha[IOS_SHA256_HEX];
+	struct stat ms, ss;
+	int n;
+
+	ios_sha256_buf(man->s, man->len, sha);
+	n = snprintf(line, sizeof(line), "%s %zu\n", sha, man->len);
+	snprintf(path, sizeof(path), "%s/" SW_STAMP, dir);
+	if (stat(mpath, &ms)) {
+		fprintf(stderr, "iosched: sweep plan: %s: %s\n", mpath, strerror(errno));
+		return -1;
+	}
+	/*
+	 * On a file system whose clock ticks coarsely the stamp may get the
+	 * manifest's mtime: rewrite it until the tick has passed (a few ms; at
+	 * most ~2 s on a 1-second-granular one). If it never does, tasks hash
+	 * the manifest themselves: slower, still right.
+	 */
+	for (int i = 0; i < 1000; i++) {
+		if (sw_write_atomic(path, line, (size_t)n) || stat(path, &ss))
+			return -1;
+		if (sw_ts_before(&ms.st_mtim, &ss.st_mtim))
+			return 0;
+		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+	}
+	fprintf(stderr, "iosched: sweep plan: %s: its time is not after the manifest's: "
+		"each task will hash the manifest itself (correct, O(plan) a task)\n", path);
+	return 0;
+}
+
+/*
+ * The manifest's hash for a task: the stamp's, when it still describes
+ * @mpath (@len bytes read), else the SHA-256 of @text. Says which.
+ */
+static void sw_stamp_sha(const char *dir, const char *mpath, const char *text, size_t len,
+			 char *sha)
+{
+	char path[4096], *st = NULL;
+	size_t sl, size;
+	struct stat ms, ss;
+	char x[IOS_SHA256_HEX], nl;
+
+	snprintf(path, sizeof(path), "%s/" SW_STAMP, dir);
+	if (!access(path, F_OK) && !stat(mpath, &ms) && !stat(path, &ss) &&
+	    (size_t)ms.st_size == len && sw_ts_before(&ms.st_mtim, &ss.st_mtim) &&
+	    !sw_read("stamp", path, &st, &sl) &&
+	    sscanf(st, "%64[0-9a-f] %zu%c", x, &size, &nl) == 3 && strlen(x) == 64 &&
+	    nl == '\n' && size == len) {
+		free(st);
+		memcpy(sha, x, IOS_SHA256_HEX);
+		return;
+	}
+	free(st);
+	ios_sha256_buf(text, len, sha);
 }
 
 /* ---- plan ---- */
@@ -354,6 +437,14 @@ static int sw_plan(int argc, char **argv)
 		rc = CLI_EXIT_FAIL;
 		goto out;
 	}
+	/* run, status and merge read the manifest whole: no plan they would refuse */
+	if (man.len > SW_MAX_FILE) {
+		fprintf(stderr, "iosched: sweep plan: %s: %zu tasks make a %zu-byte manifest, "
+			"more than the %u MiB (%u bytes) a sweep file may be: refused; split "
+			"the grid (fewer seeds or values per file)\n", a.grid, g.nr_tasks,
+			man.len, SW_MAX_FILE >> 20, SW_MAX_FILE);
+		goto out;
+	}
 	same = sw_plan_dir(a.dir, &man);
 	if (same < 0)
 		goto out;
@@ -379,6 +470,9 @@ static int sw_plan(int argc, char **argv)
 		}
 	snprintf(path, sizeof(path), "%s/manifest", a.dir);
 	if (!same && sw_write_atomic(path, man.s, man.len))
+		goto out;
+	/* the same plan again: its bytes were compared, so the stamp is rewritten too */
+	if (sw_stamp_write(a.dir, path, &man))
 		goto out;
 	{
 		char sha[IOS_SHA256_HEX];
@@ -680,6 +774,8 @@ static int sw_run(int argc, char **argv)
 		if (sw_read("manifest", mp, &text, &len))
 			return CLI_EXIT_USAGE;
 		ret = ios_sweep_manifest_parse_task(mp, text, len, a.task, what, &k, &m, &e);
+		if (!ret)
+			sw_stamp_sha(a.dir, mp, text, len, m.sha);
 		free(text);
 		if (ret) {
 			fprintf(stderr, "iosched: sweep run: %s\n", e.msg);

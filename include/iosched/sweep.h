@@ -98,8 +98,10 @@ void ios_sweep_manifest_free(struct ios_sweep_manifest *m);
  * (@task as ios_sweep_task_number takes it, *k its number); the other
  * lines are counted, not parsed, so a task's start-up does not grow with
  * the plan (a 10,000-task manifest parsed whole costs a task ~80 ms of
- * CPU). @m->tasks has nr_tasks entries, only [*k] filled; @m->sha is the
- * whole text's. 0, -EINVAL, -ERANGE or -ENOMEM with @e as above.
+ * CPU). @m->tasks has nr_tasks entries, only [*k] filled; @m->sha is left
+ * empty: the caller fills it (the whole text's SHA-256 would cost O(plan)
+ * per task; `sweep run` takes it from the plan's stamp, docs/sweep.md).
+ * 0, -EINVAL, -ERANGE or -ENOMEM with @e as above.
  */
 int ios_sweep_manifest_parse_task(const char *path, const char *text, size_t len,
 				  const char *task, const char *what, size_t *k,

@@ -88,6 +88,50 @@ static void sw_trim(const char **s, const char **end)
 		(*end)--;
 }
 
+struct sw_val {
+	const char *v;
+	size_t pos;
+};
+
+/* by value, then by place in the list */
+static int sw_val_cmp(const void *a, const void *b)
+{
+	const struct sw_val *x = a, *y = b;
+	int c = strcmp(x->v, y->v);
+
+	return c ? c : (x->pos < y->pos ? -1 : x->pos > y->pos);
+}
+
+/*
+ * A value given twice in @a, the first such in list order: by sorting
+ * (value, place), O(n log n), so a long list costs no n^2 / 2 comparisons.
+ */
+static int sw_list_dups(const char *path, unsigned line, const char *what,
+			const struct ios_sweep_axis *a, struct ios_err *e)
+{
+	struct sw_val *sv;
+	size_t dup = SIZE_MAX;
+
+	if (a->n < 2)
+		return 0;
+	sv = malloc(a->n * sizeof(*sv));
+	if (!sv)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < a->n; i++) {
+		sv[i].v = a->vals[i];
+		sv[i].pos = i;
+	}
+	qsort(sv, a->n, sizeof(*sv), sw_val_cmp);
+	for (size_t i = 1; i < a->n; i++)
+		if (!strcmp(sv[i].v, sv[i - 1].v) && sv[i].pos < dup)
+			dup = sv[i].pos;
+	free(sv);
+	if (dup != SIZE_MAX)
+		return IOS_ERR(e, -EINVAL, "%s:%u: %s: '%s' is listed twice", path, line, what,
+			       a->vals[dup]);
+	return 0;
+}
+
 /*
  * "a, b, c" into @a: no empty item, no blank inside one, no item twice.
  * @what names the key in messages.
@@ -111,15 +155,13 @@ static int sw_list(const char *path, unsigned line, const char *what, const char
 				return IOS_ERR(e, -EINVAL, "%s:%u: %s: '%.*s': a value may not "
 					       "hold blanks or control characters", path, line,
 					       what, (int)(ie - is), is);
-		for (size_t i = 0; i < a->n; i++)
-			if (strlen(a->vals[i]) == (size_t)(ie - is) &&
-			    !memcmp(a->vals[i], is, (size_t)(ie - is)))
-				return IOS_ERR(e, -EINVAL, "%s:%u: %s: '%s' is listed twice", path,
-					       line, what, a->vals[i]);
+		if (a->n >= IOS_SWEEP_MAX_TASKS)
+			return IOS_ERR(e, -EINVAL, "%s:%u: %s: more than %u values", path, line,
+				       what, IOS_SWEEP_MAX_TASKS);
 		if (sw_push(&a->vals, &a->n, sw_strndup(is, (size_t)(ie - is))))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 		if (!c)
-			return 0;
+			return sw_list_dups(path, line, what, a, e);
 		s = c + 1;
 	}
 }
@@ -139,57 +181,115 @@ static int sw_u64(const char *s, const char *end, uint64_t *v)
 	return 0;
 }
 
-/* seeds: "1, 2, 7-9" into decimal strings, A-B expanded (A <= B) */
+/* one expanded seed: its value and its place in the list (for the message) */
+struct sw_seed {
+	uint64_t v;
+	size_t pos;
+};
+
+static int sw_seed_cmp(const void *a, const void *b)
+{
+	const struct sw_seed *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * seeds: "1, 2, 7-9" into decimal strings, A-B expanded (A <= B). The
+ * count is checked per range before it is expanded, and a seed given twice
+ * is found by sorting (value, place): a 100,000-seed list costs
+ * O(n log n), not the n^2 / 2 comparisons of a scan per seed (minutes
+ * under ASan, a fuzzer's timeout).
+ */
 static int sw_seeds(const char *path, unsigned line, struct ios_sweep_axis *a,
 		    struct ios_err *e)
 {
 	struct ios_sweep_axis items = { 0 };
+	struct sw_seed *sv = NULL;
+	size_t n = 0, dup = SIZE_MAX;
 	int ret = 0;
 
 	items.n = a->n;
 	items.vals = a->vals;
 	a->vals = NULL;
 	a->n = 0;
-	for (size_t i = 0; i < items.n && !ret; i++) {
+	for (size_t i = 0; i < items.n; i++) {
 		const char *s = items.vals[i], *dash = strchr(s, '-'), *end = s + strlen(s);
 		uint64_t lo, hi;
+		struct sw_seed *nsv;
 
 		if (sw_u64(s, dash ? dash : end, &lo) || (dash && sw_u64(dash + 1, end, &hi))) {
 			ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: '%s': allowed N or A-B, N, A, B "
 				      "decimal integers 0..%" PRIu64, path, line, s, UINT64_MAX);
-			break;
+			goto out;
 		}
 		if (!dash)
 			hi = lo;
 		if (hi < lo || hi - lo >= SW_MAX_SEEDS) {
 			ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: '%s': a range A-B needs A <= B and "
 				      "at most %u seeds", path, line, s, SW_MAX_SEEDS);
-			break;
+			goto out;
 		}
+		if (hi - lo >= SW_MAX_SEEDS - n) {
+			ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: more than %u seeds", path, line,
+				      SW_MAX_SEEDS);
+			goto out;
+		}
+		nsv = realloc(sv, (n + (size_t)(hi - lo) + 1) * sizeof(*sv));
+		if (!nsv) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto out;
+		}
+		sv = nsv;
 		for (uint64_t v = lo;; v++) {
-			char buf[24];
-
-			for (size_t j = 0; j < a->n; j++)
-				if (strtoull(a->vals[j], NULL, 10) == v) {
-					ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: seed %" PRIu64
-						      " is listed twice", path, line, v);
-					goto out;
-				}
-			if (a->n >= SW_MAX_SEEDS) {
-				ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: more than %u seeds", path,
-					      line, SW_MAX_SEEDS);
-				goto out;
-			}
-			snprintf(buf, sizeof(buf), "%" PRIu64, v);
-			if (sw_push(&a->vals, &a->n, strdup(buf))) {
-				ret = IOS_ERR(e, -ENOMEM, "out of memory");
-				goto out;
-			}
+			sv[n].v = v;
+			sv[n].pos = n;
+			n++;
 			if (v == hi)
 				break;
 		}
 	}
+	if (!n)
+		goto out;
+	{
+		struct sw_seed *sorted = malloc(n * sizeof(*sorted));
+
+		if (!sorted) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(sorted, sv, n * sizeof(*sorted));
+		qsort(sorted, n, sizeof(*sorted), sw_seed_cmp);
+		/* the first seed, in list order, that an earlier one already gave */
+		for (size_t j = 1; j < n; j++)
+			if (sorted[j].v == sorted[j - 1].v && sorted[j].pos < dup)
+				dup = sorted[j].pos;
+		free(sorted);
+	}
+	if (dup != SIZE_MAX) {
+		ret = IOS_ERR(e, -EINVAL, "%s:%u: seeds: seed %" PRIu64 " is listed twice", path,
+			      line, sv[dup].v);
+		goto out;
+	}
+	a->vals = calloc(n, sizeof(*a->vals));	/* one allocation, not one per seed */
+	if (!a->vals) {
+		ret = IOS_ERR(e, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t j = 0; j < n; j++) {
+		char buf[24];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64, sv[j].v);
+		if (!(a->vals[a->n] = strdup(buf))) {
+			ret = IOS_ERR(e, -ENOMEM, "out of memory");
+			goto out;
+		}
+		a->n++;
+	}
 out:
+	free(sv);
 	sw_axis_free(&items);
 	return ret;
 }
@@ -638,8 +738,7 @@ int ios_sweep_manifest_parse_task(const char *path, const char *text, size_t len
 			      "SEED<TAB>LABEL<TAB>run ARGS'", path, *k + 6, *k, tasks);
 		goto err;
 	}
-	ios_sha256_buf(text, len, m->sha);
-	return 0;
+	return 0;	/* m->sha is the caller's: hashing the whole text is O(plan) */
 err:
 	ios_sweep_manifest_free(m);
 	return ret;
