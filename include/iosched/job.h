@@ -118,7 +118,9 @@ struct ios_rand_zone {
 #define IOS_CPUOPT_SQPOLL		(1u << 5)	/* io_uring sqthread_poll */
 #define IOS_CPUOPT_SQPOLL_CPU		(1u << 6)
 #define IOS_CPUOPT_FORCE_ASYNC		(1u << 7)	/* io_uring force_async */
-extern const char *const ios_job_cpuopt_names[8];	/* by bit */
+#define IOS_CPUOPT_FIXEDBUFS		(1u << 8)	/* io_uring fixedbufs */
+#define IOS_CPUOPT_REGFILES		(1u << 9)	/* io_uring registerfiles */
+extern const char *const ios_job_cpuopt_names[10];	/* by bit */
 /*
  * The most simulated CPUs (lab.cpus's top): CPU numbers in cpus_allowed and
  * cpumask run 0..IOS_MAX_CPUS-1. 256 is far beyond what a queue-wide
@@ -138,6 +140,7 @@ enum { IOS_EXIT_GROUP = 0, IOS_EXIT_STONEWALL, IOS_EXIT_ALL };
 #define IOS_PROFOPT_NUMRUNS	(1u << 3)
 extern const char *const ios_job_profopt_names[4];	/* by bit */
 #define IOS_DEPR_FLOW_WATERMARK	(1u << 0)
+#define IOS_DEPR_WRITE_BARRIER	(1u << 1)	/* fio 3.33 sets a flag no engine reads */
 /* steadystate=: fio's FIO_SS_* bits of the criterion */
 #define IOS_SS_IOPS	(1u << 0)
 #define IOS_SS_BW	(1u << 1)

@@ -236,13 +236,16 @@ const char *ios_opt_fio_engines(const char *name)
  * options.c has them (the tags of github.com/axboe/fio, read with git
  * log -S on options.c). A job written for a later fio is refused naming
  * the release, not as a typo. random_sequence_stride was in no tag up
- * to fio-3.42.
+ * to fio-3.42; spr_op and spr_num_regions, sprandom's children, came in
+ * its commit (811162f6).
  */
 static const struct { const char *name, *release; } fio_later[] = {
 	{ "fdp", "fio-3.34" },
 	{ "fdp_pli", "fio-3.34" },
 	{ "fdp_pli_select", "fio-3.36" },
 	{ "random_sequence_stride", "fio's development tree after fio-3.42" },
+	{ "spr_num_regions", "fio-3.41" },
+	{ "spr_op", "fio-3.41" },
 	{ "sprandom", "fio-3.41" },
 	{ "steadystate_check_interval", "fio-3.35" },
 };

@@ -316,9 +316,9 @@ static int opt_random_distribution(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
-const char *const ios_job_cpuopt_names[8] = {
+const char *const ios_job_cpuopt_names[10] = {
 	"cpus_allowed", "cpus_allowed_policy", "cpumask", "numa_cpu_nodes", "numa_mem_policy",
-	"sqthread_poll", "sqthread_poll_cpu", "force_async",
+	"sqthread_poll", "sqthread_poll_cpu", "force_async", "fixedbufs", "registerfiles",
 };
 
 /*
@@ -418,6 +418,12 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 		}
 		return 0;
 	}
+	/*
+	 * fixedbufs, registerfiles: fio 3.33's FIO_OPT_STR_SET (parse.c): bare
+	 * is 1, else a whole number, 0 off.
+	 */
+	if ((bit == IOS_CPUOPT_FIXEDBUFS || bit == IOS_CPUOPT_REGFILES) && (!c->value || !*c->value))
+		c->value = "1";
 	if (!*c->value)
 		return ios_opt_err(c, -EINVAL, "empty value");
 	if (bit == IOS_CPUOPT_CPUS_ALLOWED || bit == IOS_CPUOPT_CPUMASK) {
@@ -444,7 +450,8 @@ static int opt_cpu(struct ios_job *job, struct ios_optctx *c)
 	 * issuing it inline (io_uring/io_uring.c, io_queue_sqe_fallback in
 	 * Linux 6.1): CPU-side, the request reaching the block layer is the same.
 	 */
-	if (bit == IOS_CPUOPT_FORCE_ASYNC) {
+	if (bit == IOS_CPUOPT_FORCE_ASYNC || bit == IOS_CPUOPT_FIXEDBUFS ||
+	    bit == IOS_CPUOPT_REGFILES) {
 		char *end;
 		unsigned long v;
 
@@ -1299,6 +1306,23 @@ const struct ios_opt ios_job_options[] = {
 	       "io_uring: IOSQE_ASYNC on every Nth request, handed to the kernel's worker "
 	       "threads (CPU-side: accepted; no effect in a simulator, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_cpu },
+	/*
+	 * fixedbufs: fio 3.33 registers its buffers with the ring and submits
+	 * IORING_OP_READ_FIXED/WRITE_FIXED, which take pages already pinned
+	 * (io_import_fixed, io_uring/rsrc.c, Linux 6.1) instead of pinning the
+	 * user pages per request; registerfiles: IOSQE_FIXED_FILE, a lookup in
+	 * the ring's file table (io_file_get_fixed, io_uring/io_uring.c)
+	 * instead of fget/fput per request. Both are CPU-side: the bio that
+	 * reaches the block layer covers the same sectors.
+	 */
+	{ INFO("fixedbufs", NULL, "int", NULL,
+	       "io_uring: pre-registered I/O buffers (CPU-side: accepted; no effect in a "
+	       "simulator, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu, .flags = IOS_OPTF_BARE },
+	{ INFO("registerfiles", NULL, "int", NULL,
+	       "io_uring: pre-registered files (CPU-side: accepted; no effect in a simulator, "
+	       "noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_cpu, .flags = IOS_OPTF_BARE },
 	{ INFO("disk_util", NULL, "bool", "1",
 	       "The \"Disk stats\" section (and JSON disk_util) of the simulated disk; 0 in "
 	       "every job leaves it out"),

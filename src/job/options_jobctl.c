@@ -8,6 +8,7 @@
  *
  * The runner's side is in src/run/jobctl.c, flow.c and steadystate.c.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,28 @@ static int opt_deprecated(struct ios_job *job, struct ios_optctx *c)
 	return 0;
 }
 
+/*
+ * write_barrier=N: fio 3.33 marks every Nth write IO_U_F_BARRIER (io_u.c,
+ * fill_io_u), and no engine of that release reads the flag: the option
+ * changes nothing fio does. iosched accepts it and says so.
+ */
+static int opt_write_barrier(struct ios_job *job, struct ios_optctx *c)
+{
+	char *end;
+	unsigned long v;
+
+	job->deprecated_opts &= ~IOS_DEPR_WRITE_BARRIER;
+	if (c->is_default)
+		return 0;
+	errno = 0;
+	v = strtoul(c->value, &end, 10);
+	if (!*c->value || *c->value == '-' || *end || errno || v > UINT_MAX)
+		return ios_opt_err(c, -EINVAL, "not a whole number 0..%u", UINT_MAX);
+	if (v)
+		job->deprecated_opts |= IOS_DEPR_WRITE_BARRIER;
+	return 0;
+}
+
 #define INFO(n, a, t, d, h)	.info = { .name = n, .alias = a, .type = t, .def = d, .help = h }
 
 const struct ios_opt ios_job_options_jobctl[] = {
@@ -170,6 +193,10 @@ const struct ios_opt ios_job_options_jobctl[] = {
 	{ INFO("flow_watermark", NULL, "int", NULL,
 	       "Deprecated in fio 3.33: accepted and ignored, with fio's note"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_deprecated, .flags = IOS_OPTF_BARE },
+	{ INFO("write_barrier", NULL, "int", "0",
+	       "Every Nth write a barrier write: fio 3.33 marks it and no engine reads the "
+	       "mark (accepted; no effect, noted)"),
+	  .type = IOS_OPT_CUSTOM, .set = opt_write_barrier, .flags = IOS_OPTF_NUM },
 	{ INFO("threads", NULL, "int", "1",
 	       "tiobench profile: threads (no effect without --profile=tiobench, noted)"),
 	  .type = IOS_OPT_CUSTOM, .set = opt_profile, .flags = IOS_OPTF_NUM },

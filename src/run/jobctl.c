@@ -77,7 +77,7 @@ static int jc_notes(struct run_ctx *c, const struct ios_job *j)
 		if (o == j)
 			break;
 		if (o->profile_opts)
-			return 0;	/* noted at that job */
+			names[0] = 0;	/* noted at that job */
 	}
 	for (size_t k = 0; k < c->jf->nr_jobs; k++)
 		others += c->jf->jobs[k].profile_opts && &c->jf->jobs[k] != j;
@@ -91,6 +91,11 @@ static int jc_notes(struct run_ctx *c, const struct ios_job *j)
 	if ((j->deprecated_opts & IOS_DEPR_FLOW_WATERMARK) &&
 	    ios_run_warn(c->res, "%s:%d: job '%s': option flow_watermark is deprecated (fio 3.33 "
 			 "ignores it, and so does iosched)", jc_file(j), j->line, j->name))
+		return -ENOMEM;
+	if ((j->deprecated_opts & IOS_DEPR_WRITE_BARRIER) &&
+	    ios_run_warn(c->res, "%s:%d: job '%s': write_barrier: fio 3.33 marks every Nth "
+			 "write a barrier and no engine of it reads the mark, so it has no "
+			 "effect there, nor here", jc_file(j), j->line, j->name))
 		return -ENOMEM;
 	return 0;
 }

@@ -156,11 +156,14 @@ static int task_setup_notes(struct run_ctx *c, struct run_task *t, struct ios_er
 				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 					 names[0] ? ", " : "", ios_job_cpuopt_names[b]);
 		if (ios_run_warn(c->res, "%s:%d: job '%s': %s: CPU and memory placement has no "
-				 "effect in a simulator, nor has a polling thread's CPU%s (accepted, "
+				 "effect in a simulator, nor has a polling thread's CPU%s%s (accepted, "
 				 "see docs/jobfiles.md)",
 				 j->file ? j->file : "?", j->line, j->name, names,
 				 noted & IOS_CPUOPT_FORCE_ASYNC ? ", nor io_uring handing a request "
-				 "to its worker threads (force_async)" : ""))
+				 "to its worker threads (force_async)" : "",
+				 noted & (IOS_CPUOPT_FIXEDBUFS | IOS_CPUOPT_REGFILES) ? ", nor "
+				 "io_uring's registered buffers and files (fixedbufs, registerfiles)"
+				 : ""))
 			return IOS_ERR(e, -ENOMEM, "out of memory");
 	}
 	if (j->thinktime_spin_ns) {

@@ -94,6 +94,8 @@ for e in aio linuxaio; do
 done
 # options of later fio releases: refused, naming the release (exit 1)
 expect 1 "option 'sprandom' comes from fio-3.41, later than the fio 3.33" --name=t --size=64k --sprandom=1
+expect 1 "option 'spr_op' comes from fio-3.41" --name=t --size=64k --spr_op=0.1
+expect 1 "option 'spr_num_regions' comes from fio-3.41" --name=t --size=64k --spr_num_regions=50
 expect 1 "option 'fdp' comes from fio-3.34" --name=t --size=64k --fdp=1
 expect 1 "option 'fdp_pli_select' comes from fio-3.36" --name=t --size=64k --fdp_pli_select=random
 expect 1 "option 'steadystate_check_interval' comes from fio-3.35" --name=t --size=64k --steadystate_check_interval=1s
@@ -125,6 +127,24 @@ grep -q 'force_async' out && fail "force_async=0 noted"
 expect 1 "option 'force_async=4': an option of ioengine io_uring" --name=t --size=64k --force_async=4
 expect 1 "option 'force_async=x': not a whole number" --name=t --size=64k --ioengine=io_uring --force_async=x
 expect 1 "option 'force_async=-1': not a whole number" --name=t --size=64k --ioengine=io_uring --force_async=-1
+# fixedbufs, registerfiles: io_uring's, CPU-side, noted (bare is 1, 0 is off)
+quiet --name=t --size=64k --ioengine=io_uring --fixedbufs --registerfiles=1
+grep -q "^iosched: note: .*job 't': fixedbufs, registerfiles: .*registered buffers and files" out ||
+	fail "fixedbufs/registerfiles note"
+quiet --name=t --size=64k --ioengine=io_uring --fixedbufs=0
+grep -q 'fixedbufs' out && fail "fixedbufs=0 noted"
+expect 1 "option 'fixedbufs': an option of ioengine io_uring" --name=t --size=64k --fixedbufs
+expect 1 "option 'registerfiles=x': not a whole number" --name=t --size=64k --ioengine=io_uring --registerfiles=x
+# write_barrier: fio 3.33 marks the writes, no engine reads the mark: noted
+quiet --name=t --size=64k --rw=write --write_barrier=16
+grep -q "^iosched: note: .*job 't': write_barrier: fio 3.33 marks every Nth write" out ||
+	fail "write_barrier note"
+quiet --name=t --size=64k --rw=write --write_barrier=0
+grep -q 'write_barrier' out && fail "write_barrier=0 noted"
+expect 1 "option 'write_barrier=-1': not a whole number" --name=t --size=64k --write_barrier=-1
+# the note of a job after one with a tiobench profile option is kept
+quiet --name=a --size=64k --threads=2 --name=b --size=64k --rw=write --write_barrier=4
+grep -q "job 'b': write_barrier" out || fail "write_barrier note after a profile note"
 # --idle-prof, --aux-path: host-side, noted
 quiet --name=t --size=64k --idle-prof=system
 grep -q '^iosched: note: --idle-prof=system: ' out || fail "idle-prof note"
