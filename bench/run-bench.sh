@@ -10,7 +10,11 @@ BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/jobs_speedup.sh
 echo
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/scale.sh
 echo
+BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/marginal.sh
+echo
 BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/mq_cost.sh
+echo
+BUILD=$BUILD BIN=${BIN:-./iosched} sh bench/nvme_rate.sh
 for b in "$BUILD"/bench/*; do
 	case $(basename "$b") in rusage_run|*.d|*.o) continue ;; esac
 	[ -x "$b" ] || continue

@@ -87,6 +87,12 @@ struct lay_ext3 {
 	uint64_t free_inodes;
 	uint64_t ndirs;
 	struct ext3_group *g;
+	/*
+	 * a bit per group: set up and no free extent left. ext3_take_goal
+	 * skips such groups 64 at a time, as ext3_new_blocks (2.6.32) skips a
+	 * group whose descriptor counts no free blocks without its bitmap.
+	 */
+	uint64_t *full;
 	struct ext3_dir root;
 	struct ext3_dir *dirs;		/* every directory made, for freeing */
 };
