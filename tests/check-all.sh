@@ -21,24 +21,32 @@ failed_builds=0
 t0=$(date +%s)
 
 echo "== builds: normal, AddressSanitizer + UBSan, fuzz =="
-if ! $MAKE -s -j"$jobs" all; then echo "build failed"; echo "0 passed, 1 failed"; exit 1; fi
+# the test programs' own code at -O0 here too (issue 34: the normal build's
+# 221 test programs take about 90 s of CPU to compile and link instead of
+# 137 s, sampled on a loaded 2-core machine); the library, the command and
+# the benchmarks keep -O2
+if ! $MAKE -s -j"$jobs" TEST_OPT=-O0 all; then echo "build failed"; echo "0 passed, 1 failed"; exit 1; fi
 sh tests/list-tests.sh build "$(pwd)/iosched" >>"$list"
 # -g1: line tables are all a sanitizer report needs, and the build is a
-# sixth faster; the test programs' own code at -O0 (Makefile, TEST_OPT)
-if $MAKE -s -j"$jobs" BUILD=build-asan OPT=-O2 DEBUG=-g1 TEST_OPT=-O0 SAN="$SAN" all; then
+# sixth faster; the test programs' own code at -O0 (Makefile, TEST_OPT).
+# Only what this list runs: the command and the tests, not the benchmarks
+# (the normal build compiles those)
+if $MAKE -s -j"$jobs" BUILD=build-asan OPT=-O2 DEBUG=-g1 TEST_OPT=-O0 SAN="$SAN" cli tests; then
 	sh tests/list-tests.sh build-asan "$(pwd)/build-asan/iosched" asan: \
 		"ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" \
 		>>"$list"
 else
 	echo "asan build failed"; failed_builds=$((failed_builds + 1))
 fi
-if $MAKE -s -j"$jobs" DEBUG=-g1 fuzz; then
-	# the job-file parser (its corpus: tests/fuzz/corpus and every job file),
-	# the trace readers, --set values and tunables followed by a tiny run
-	# under every scheduler and profile, blkparse text and fio iologs
-	# replayed under CFQ and BFQ
-	for f in jobfile: trace:tests/fuzz/corpus-trace settings:tests/fuzz/corpus-settings \
-		replay:tests/fuzz/corpus-replay; do
+# the job-file parser (its corpus: tests/fuzz/corpus and every job file),
+# the trace readers, --set values and tunables followed by a tiny run
+# under every scheduler and profile, blkparse text and fio iologs
+# replayed under CFQ and BFQ; only these four targets are built (make
+# fuzz-smoke builds and runs all seven)
+fuzzers="jobfile: trace:tests/fuzz/corpus-trace settings:tests/fuzz/corpus-settings
+	replay:tests/fuzz/corpus-replay"
+if $MAKE -s -j"$jobs" DEBUG=-g1 $(for f in $fuzzers; do echo "build/fuzz/fuzz_${f%%:*}"; done); then
+	for f in $fuzzers; do
 		printf 'fuzz/%s%s-%ssh tests/fuzz/run-fuzz.sh build/fuzz/fuzz_%s %s %s\n' \
 			"${f%%:*}" "$tab" "$tab" "${f%%:*}" "$fuzz_s" "${f#*:}" >>"$list"
 	done
@@ -57,8 +65,9 @@ f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 f=$((${f:-1} + failed_builds))
 t2=$(date +%s)
 echo
-# issue 16's target, printed beside the figure rather than asserted: wall
-# time depends on the machine and its load, so only a person can judge it
-echo "make check: builds $((t1 - t0)) s, tests $((t2 - t1)) s, $((t2 - t0)) s in all on $jobs workers (target: under 300 s on an idle 2-core machine)"
+# issue 34's target (issue 16's was 300 s idle), printed beside the figure
+# rather than asserted: wall time depends on the machine and its load, so
+# only a person can judge it
+echo "make check: builds $((t1 - t0)) s, tests $((t2 - t1)) s, $((t2 - t0)) s in all on $jobs workers (target: under 600 s on a loaded 2-core machine)"
 echo "$p passed, $f failed"
 [ "$status" -eq 0 ] && [ "$f" -eq 0 ]
