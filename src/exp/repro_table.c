@@ -706,6 +706,57 @@ static const struct ios_repro_check cgw1_checks[] = {
 
 #undef CGW1
 
+/*
+ * C4: dd's per-write costs come from the run's jbd2 counters (JSON
+ * "jbd2") and its cgroup's completed write requests; "one per write" is
+ * read as within 1 % (a write in flight at the 20 s end is counted on one
+ * side only). lat_alone[s] is the base experiment's (v2-c4a, dd alone in
+ * `app`) run of the same scheduler and seed (ref_base).
+ */
+static const char *const cg4_columns[] = { "none", "mq-deadline-6.12", "kyber-6.12", "bfq-6.12",
+					   NULL };
+
+#define CG4_ONE(m_, what) \
+	{ .id = "C4.1", .column = "none", .m = m_, .group = "app", .expect = 1.0, .tol = 0.01, \
+	  .row = "every dd write costs " what " (within 1 %), under none with batch" }
+#define CG4_ALONE(col) \
+	{ .id = "C4.2", .column = col, .m = IOS_RM_MEAN_REL, .ref = col, .ref_base = true, \
+	  .lo = NAN, .hi = 1.5, \
+	  .row = col ": dd's mean latency with batch ≤ 1.5 × lat_alone (" col ", dd alone in app: v2-c4a)" }
+
+static const struct ios_repro_check cg4_checks[] = {
+	CG4_ONE(IOS_RM_DATA_PER_WRITE, "one data write (app's write requests)"),
+	CG4_ONE(IOS_RM_CONV_PER_WRITE, "one unwritten conversion"),
+	CG4_ONE(IOS_RM_COMMIT_PER_WRITE, "one jbd2 commit"),
+	CG4_ONE(IOS_RM_FLUSH_PER_WRITE, "one PREFLUSH|FUA commit block"),
+	{ .id = "C4.1", .column = "none", .m = IOS_RM_LOG_PER_WRITE, .lo = 1.0, .hi = NAN,
+	  .row = "every dd write's commit writes log blocks (descriptor and metadata: at least one per write)" },
+	CG4_ALONE("none"),
+	CG4_ALONE("mq-deadline-6.12"),
+	CG4_ALONE("kyber-6.12"),
+	{ .id = "C4.3", .column = "bfq-6.12", .m = IOS_RM_MEAN_REL, .ref = "bfq-6.12",
+	  .ref_base = true, .lo = 3.0, .hi = NAN,
+	  .row = "bfq-6.12: dd's mean latency with batch ≥ 3 × lat_alone (bfq-6.12, dd alone in app: v2-c4a)" },
+	{ .id = "C4.3", .column = "bfq-6.12", .m = IOS_RM_MEAN_REL, .ref = "mq-deadline-6.12",
+	  .lo = 3.0, .hi = NAN,
+	  .row = "bfq-6.12: dd's mean latency with batch ≥ 3 × mq-deadline's with batch" },
+};
+
+#undef CG4_ONE
+#undef CG4_ALONE
+
+/*
+ * C4.4: the alone experiment's first job is dd in `app`, its second (after
+ * a stonewall) the same dd in the root; "slower" compares the k-th write
+ * of one with the k-th of the other.
+ */
+static const struct ios_repro_check cg4a_checks[] = {
+	{ .id = "C4.4", .column = "bfq-6.12", .m = IOS_RM_EARLY_DIFF, .lo = 4e6, .hi = NAN,
+	  .row = "bfq-6.12, dd alone: each of the first three writes in app ≥ 4 ms slower than the same write in the root" },
+	{ .id = "C4.4", .column = "bfq-6.12", .m = IOS_RM_LATER_REL, .lo = NAN, .hi = 1.3,
+	  .row = "bfq-6.12, dd alone: the later writes' mean latency in app within 1.3 × the root's" },
+};
+
 #define RP_N(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct ios_repro_exp ios_repro_experiments[] = {
@@ -1322,6 +1373,69 @@ const struct ios_repro_exp ios_repro_experiments[] = {
 		.nr_seeds = 5,
 		.checks = cgw1_checks,
 		.nr_checks = RP_N(cgw1_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-c4a",
+		.title = "C4 baselines (cgroup v2): a dsync dd alone on ext4, in a child cgroup and in the root",
+		.jobfile = "examples/cgroup-v2/c4-dsync-dd-alone.fio",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C4 of docs/cgroup-v2-plan.md §10 (issue 30): its baselines "
+"(lat_alone per scheduler) and row C4.4.",
+		.argued =
+"A 4 KiB O_DSYNC dd appending to a new file on ext4: each write allocates, so "
+"ext4_sync_file waits for a jbd2 commit of the transaction that holds the allocation "
+"and the conversion. Under bfq-6.12 a dd in a child group beside jbd2 (root group) "
+"makes two groups with pending requests: bfq_asymmetric_scenario holds, so BFQ idles "
+"on dd's queue while dd waits for the commit, until jbd2 is recorded as dd's waker "
+"and injected; in the root nothing is asymmetric and nothing idles.",
+		.setup =
+"ssd-nvme, ext4 (lab.fs=auto on blk-mq), 20 s per dd, seeds 1-5 (criteria on the "
+"median). The first job is dd in `app`; after it (stonewall) the same dd in the root "
+"cgroup writes a file of its own. Per-I/O latencies of each job's first three writes "
+"and the mean of the later ones are taken at completion (the run's io_done hook).",
+		.learned =
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg4_columns,
+		.nr_seeds = 5,
+		.checks = cg4a_checks,
+		.nr_checks = RP_N(cg4a_checks),
+		.plot_by = IOS_PLOT_BY_CGROUP,
+	},
+	{
+		.name = "v2-c4",
+		.title = "C4 (cgroup v2): a dsync dd in a child cgroup beside a direct reader on ext4",
+		.jobfile = "examples/cgroup-v2/c4-dsync-dd.fio",
+		.base = "v2-c4a",
+		.criteria_doc = CG_DOC,
+		.thread =
+"No thread: scenario C4 of docs/cgroup-v2-plan.md §10 (issue 30), rows C4.1-C4.3 "
+"(C4.4 is v2-c4a's). C4.3's attribution (\"the timeline attributes most of dd's "
+"journal wait to batch's queue\") is not evaluated: the timeline has no journal-wait "
+"band (a task's wait for a jbd2 commit is not recorded as a cause), so it cannot "
+"attribute that wait to any queue. C4.5 is not run yet.",
+		.argued =
+"dd (4 KiB O_DSYNC appends in `app`) beside one sequential 128 KiB direct reader at "
+"iodepth 8 in `batch`. Each write is a data write, an unwritten conversion at its "
+"completion and a jbd2 commit (log blocks, then a PREFLUSH|FUA commit block). The "
+"plan expected none, mq-deadline and kyber to let jbd2's sync writes pass in their "
+"turn (dd near its latency alone) and bfq-6.12 to make jbd2 (root group) and dd "
+"(app) wait for batch's whole budgets, twice per write.",
+		.setup =
+"ssd-nvme, ext4 (lab.fs=auto on blk-mq), 20 s, seeds 1-5 (criteria on the median). "
+"lat_alone is v2-c4a's first job (dd alone in `app`) under the same scheduler and "
+"seed. The per-write costs are the run's jbd2 counters (JSON `jbd2`: conversions, "
+"commits, commit_blocks, log and descriptor blocks) and app's completed write "
+"requests (the cgroup's `blk_ios`) over dd's completed writes.",
+		.learned =
+"- docs/cgroup-v2.md, \"Scenarios\", has the verdicts and what each taught.",
+		.kind = IOS_REPRO_CGV2,
+		.columns = cg4_columns,
+		.nr_seeds = 5,
+		.checks = cg4_checks,
+		.nr_checks = RP_N(cg4_checks),
 		.plot_by = IOS_PLOT_BY_CGROUP,
 	},
 };
