@@ -144,6 +144,25 @@ enum ios_repro_measure {
 	IOS_RM_WIN_STEP_MIN,
 	IOS_RM_WIN_STEP_MAX,
 	/*
+	 * C4 (dsync dd on ext4): per write the first job completed, the
+	 * group's write requests the block layer completed (its data writes),
+	 * jbd2's unwritten conversions, commits, commit blocks (PREFLUSH|FUA
+	 * with lab.barrier=1) and log blocks (descriptors and metadata), from
+	 * the run's jbd2 counters (JSON "jbd2"). The first job's mean clat /
+	 * the reference's (ref_base: the base experiment's column of that
+	 * label). The smallest of the first three writes' clat of the first
+	 * job minus the second job's (k-th against k-th), ns; the mean clat of
+	 * the writes after those, first job / second job.
+	 */
+	IOS_RM_DATA_PER_WRITE,
+	IOS_RM_CONV_PER_WRITE,
+	IOS_RM_COMMIT_PER_WRITE,
+	IOS_RM_FLUSH_PER_WRITE,
+	IOS_RM_LOG_PER_WRITE,
+	IOS_RM_MEAN_REL,
+	IOS_RM_EARLY_DIFF,
+	IOS_RM_LATER_REL,
+	/*
 	 * Verdict comparison (the check's like and like_of): how many
 	 * criteria get another verdict on the check's column than on @like.
 	 */
@@ -191,6 +210,7 @@ struct ios_repro_check {
 	double step_s;			/* IOS_RM_WIN_STEP_*: the windows' length */
 	bool dev_side;			/* ...of the device side (else the submit side) */
 	bool from_freerun;		/* ...from when dirty passed the freerun ceiling */
+	bool ref_base;			/* the reference is the base experiment's column */
 };
 
 /*
@@ -278,6 +298,7 @@ struct ios_repro_result {
 		unsigned nr_depths;
 		uint64_t depth_at_ns[12];
 		unsigned depth[12];
+		uint64_t blk_wios;	/* write requests charged to it, completed */
 	} groups[8];			/* the run's cgroups, in its order */
 	size_t nr_groups;
 	char **warnings;		/* what the run ignored (ios_run_result.warnings) */
@@ -310,7 +331,21 @@ struct ios_repro_result {
 	size_t nr_first_sec;
 	uint64_t freerun_ns;
 	bool has_freerun;
+	/* ext4's journal over the run (ios_run_result.jbd2), with has_jbd2 */
+	struct ios_jbd2_stats jbd2;
+	bool has_jbd2;
+	/*
+	 * The first two jobs (result index 0 and 1; record_series runs): the
+	 * clat of each one's first IOS_REPRO_EARLY I/Os in completion order,
+	 * ns (nr_early of them), and the sum and count of the later ones.
+	 */
+	uint64_t early_ns[2][3];
+	unsigned nr_early[2];
+	double later_sum_ns[2];
+	uint64_t nr_later[2];
 };
+
+#define IOS_REPRO_EARLY 3
 
 /*
  * One run of @jf (the experiment's parsed job file) with @base's device,

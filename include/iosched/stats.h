@@ -401,6 +401,13 @@ struct ios_run_result {
 	uint64_t nr_events;
 	uint64_t timestamp;		/* Unix seconds printed in headers (fixed for determinism) */
 	struct ios_vfs_stats vm_stats;	/* page cache and writeback counters at the end */
+	/*
+	 * ext4's journal (lab.fs=ext4, src/fs/jbd2.c): commits by cause, log,
+	 * descriptor and commit blocks written, unwritten conversions; valid
+	 * with has_jbd2 (JSON "jbd2", printed only then).
+	 */
+	struct ios_jbd2_stats jbd2;
+	bool has_jbd2;
 	/* the scheduler's own counters at the end (its stats table), in table order */
 	struct ios_sched_stat sched_stats[IOS_SCHED_STATS_MAX];
 	size_t nr_sched_stats;

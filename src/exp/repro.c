@@ -57,6 +57,11 @@ struct rp_busy {
 	struct ios_lat_stat *sec;
 	size_t nr_sec;
 	bool sec_lost;
+	/* the first two jobs' first IOS_REPRO_EARLY clats, the rest summed */
+	uint64_t early_ns[2][IOS_REPRO_EARLY];
+	unsigned nr_early[2];
+	double later_sum_ns[2];
+	uint64_t nr_later[2];
 };
 
 /* cfg.io_done: the first job's clat into its second's histogram */
@@ -66,6 +71,14 @@ static void rp_io_done(void *arg, size_t job, int dir, uint64_t now, uint64_t cl
 	size_t s = (size_t)(now / 1000000000ull);
 
 	(void)dir;
+	if (job < 2) {
+		if (b->nr_early[job] < IOS_REPRO_EARLY) {
+			b->early_ns[job][b->nr_early[job]++] = clat_ns;
+		} else {
+			b->later_sum_ns[job] += (double)clat_ns;
+			b->nr_later[job]++;
+		}
+	}
 	if (job || b->sec_lost)
 		return;
 	if (s >= b->nr_sec) {
@@ -240,6 +253,12 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 	} else {
 		rp_secs_free(busy.sec, busy.nr_sec);
 	}
+	out->has_jbd2 = res.has_jbd2;
+	out->jbd2 = res.jbd2;
+	memcpy(out->early_ns, busy.early_ns, sizeof(out->early_ns));
+	memcpy(out->nr_early, busy.nr_early, sizeof(out->nr_early));
+	memcpy(out->later_sum_ns, busy.later_sum_ns, sizeof(out->later_sum_ns));
+	memcpy(out->nr_later, busy.nr_later, sizeof(out->nr_later));
 	out->has_freerun = res.vm_stats.over_freerun;
 	out->freerun_ns = res.vm_stats.over_freerun_ns;
 	ret = ios_cmp_run_from_result(&out->run, col->label, &col->share, &res);
@@ -268,6 +287,7 @@ int ios_repro_run(const struct ios_jobfile *jf, const struct ios_run_config *bas
 
 		snprintf(g->path, sizeof(g->path), "%s", cg->path ? cg->path : "");
 		g->ios = cg->ios[IOS_DDIR_READ] + cg->ios[IOS_DDIR_WRITE] + cg->ios[IOS_DDIR_TRIM];
+		g->blk_wios = cg->blk_ios[IOS_WRITE];
 		g->has_time = cg->has_sched;
 		g->time_ns = cg->has_sched ? cg->sched.time_ns : 0;
 		g->nr_depths = cg->v2_lat_nr_depths < IOS_ARRAY_SIZE(g->depth) ? cg->v2_lat_nr_depths
@@ -464,6 +484,14 @@ static const unsigned rp_needs[IOS_RM_COUNT] = {
 	[IOS_RM_WIN_SUBMIT_DEV] = RP_HAS_ALL,
 	[IOS_RM_WIN_STEP_MIN] = RP_HAS_ALL,
 	[IOS_RM_WIN_STEP_MAX] = RP_HAS_ALL,
+	[IOS_RM_DATA_PER_WRITE] = RP_HAS_ALL,
+	[IOS_RM_CONV_PER_WRITE] = RP_HAS_ALL,
+	[IOS_RM_COMMIT_PER_WRITE] = RP_HAS_ALL,
+	[IOS_RM_FLUSH_PER_WRITE] = RP_HAS_ALL,
+	[IOS_RM_LOG_PER_WRITE] = RP_HAS_ALL,
+	[IOS_RM_MEAN_REL] = RP_HAS_ALL,
+	[IOS_RM_EARLY_DIFF] = RP_HAS_ALL,
+	[IOS_RM_LATER_REL] = RP_HAS_ALL,
 };
 
 /* the first job's clat p99, ns; NaN without one */
@@ -559,7 +587,8 @@ static bool rp_is_cgv2(enum ios_repro_measure m)
 	       m == IOS_RM_WIN_MAX_BIN || m == IOS_RM_GROUP_ALONE || m == IOS_RM_IOCOST_SWITCH ||
 	       m == IOS_RM_IOCOST_SWITCHED || m == IOS_RM_IOCOST_VRATE_END ||
 	       m == IOS_RM_GROUP_IOPS || m == IOS_RM_NOTE_COUNT ||
-	       (m >= IOS_RM_P90_T && m <= IOS_RM_WIN_STEP_MAX);
+	       (m >= IOS_RM_P90_T && m <= IOS_RM_WIN_STEP_MAX) ||
+	       (m >= IOS_RM_DATA_PER_WRITE && m <= IOS_RM_LATER_REL);
 }
 
 /* Whether series job @sj belongs to @group (NULL: every job); "/a" is "a". */
@@ -734,6 +763,73 @@ static double rp_group_bytes(const struct ios_repro_result *r, const char *group
 	return sum;
 }
 
+/* ---- C4: a dsync writer's costs per write, from the run's jbd2 counters ---- */
+
+/* @r's first job's completed writes; 0 without */
+static double rp_first_writes(const struct ios_repro_result *r)
+{
+	const struct ios_cmp_job *j = r->run.nr_jobs ? &r->run.jobs[0] : NULL;
+
+	/* job_ios counts every direction: C4's dd only writes */
+	return j && r->job_ios ? (double)r->job_ios[0] : 0.0;
+}
+
+/*
+ * What @m counts per write of the first job: the check's group's write
+ * requests (its data writes) or one of jbd2's counters; NaN without
+ * them or without writes.
+ */
+static double rp_per_write(const struct ios_repro_check *c, enum ios_repro_measure m,
+			   const struct ios_repro_result *r)
+{
+	const struct ios_jbd2_stats *j = &r->jbd2;
+	double w = rp_first_writes(r), n = NAN;
+
+	if (w <= 0.0)
+		return NAN;
+	if (m == IOS_RM_DATA_PER_WRITE) {
+		for (size_t i = 0; c->group && i < r->nr_groups; i++)
+			if (!strcmp(r->groups[i].path, c->group))
+				n = (double)r->groups[i].blk_wios;
+		return n / w;
+	}
+	if (!r->has_jbd2)
+		return NAN;
+	switch (m) {
+	case IOS_RM_CONV_PER_WRITE:
+		return (double)j->conversions / w;
+	case IOS_RM_COMMIT_PER_WRITE:
+		return (double)j->commits / w;
+	case IOS_RM_FLUSH_PER_WRITE:
+		return (double)j->commit_blocks / w;
+	case IOS_RM_LOG_PER_WRITE:
+		return (double)(j->log_blocks + j->desc_blocks) / w;
+	default:
+		return NAN;
+	}
+}
+
+/* The first job's (@job 0) or the second's (1) mean clat over its I/Os after the early ones */
+static double rp_later_mean(const struct ios_repro_result *r, int job)
+{
+	return r->nr_later[job] ? r->later_sum_ns[job] / (double)r->nr_later[job] : NAN;
+}
+
+/* min over k < IOS_REPRO_EARLY of the first job's k-th clat - the second's, ns */
+static double rp_early_diff(const struct ios_repro_result *r)
+{
+	double lo = INFINITY;
+
+	if (r->nr_early[0] < IOS_REPRO_EARLY || r->nr_early[1] < IOS_REPRO_EARLY)
+		return NAN;
+	for (unsigned k = 0; k < IOS_REPRO_EARLY; k++) {
+		double d = (double)r->early_ns[0][k] - (double)r->early_ns[1][k];
+
+		lo = d < lo ? d : lo;
+	}
+	return lo;
+}
+
 /* One seed's value of the window measure @m of @c (@ref, @alone: that seed's, or NULL). */
 static double rp_measure_cgv2(const struct ios_repro_check *c, enum ios_repro_measure m,
 			      const struct ios_repro_result *run, const struct ios_repro_result *ref,
@@ -821,6 +917,24 @@ static double rp_measure_cgv2(const struct ios_repro_check *c, enum ios_repro_me
 	case IOS_RM_WIN_STEP_MIN:
 	case IOS_RM_WIN_STEP_MAX:
 		return rp_step_rate(run, c, m == IOS_RM_WIN_STEP_MAX);
+	case IOS_RM_DATA_PER_WRITE:
+	case IOS_RM_CONV_PER_WRITE:
+	case IOS_RM_COMMIT_PER_WRITE:
+	case IOS_RM_FLUSH_PER_WRITE:
+	case IOS_RM_LOG_PER_WRITE:
+		return rp_per_write(c, m, run);
+	case IOS_RM_MEAN_REL: {
+		const struct ios_cmp_job *a = run->run.nr_jobs ? &run->run.jobs[0] : NULL;
+		const struct ios_cmp_job *b = ref && ref->run.nr_jobs ? &ref->run.jobs[0] : NULL;
+
+		if (!a || !b || !a->has_lat || !b->has_lat || b->clat_mean_ns <= 0.0)
+			return NAN;
+		return a->clat_mean_ns / b->clat_mean_ns;
+	}
+	case IOS_RM_EARLY_DIFF:
+		return rp_early_diff(run);
+	case IOS_RM_LATER_REL:
+		return rp_later_mean(run, 0) / rp_later_mean(run, 1);
 	default:
 		return NAN;
 	}
@@ -933,6 +1047,14 @@ static double rp_measure(const struct ios_repro_exp *x, enum ios_repro_measure m
 	case IOS_RM_WIN_SUBMIT_DEV:
 	case IOS_RM_WIN_STEP_MIN:
 	case IOS_RM_WIN_STEP_MAX:
+	case IOS_RM_DATA_PER_WRITE:
+	case IOS_RM_CONV_PER_WRITE:
+	case IOS_RM_COMMIT_PER_WRITE:
+	case IOS_RM_FLUSH_PER_WRITE:
+	case IOS_RM_LOG_PER_WRITE:
+	case IOS_RM_MEAN_REL:
+	case IOS_RM_EARLY_DIFF:
+	case IOS_RM_LATER_REL:
 	case IOS_RM_VERDICTS_DIFFER:	/* not per run: ios_repro_evaluate */
 	case IOS_RM_COUNT:
 		break;
@@ -1106,6 +1228,17 @@ static const struct ios_repro_result *rp_col_res(const struct ios_repro_data *d,
 	return &d->base->res[(size_t)c * d->base->nr_seeds + s];
 }
 
+/* The base experiment's result of its column @label for seed @s (ref_base); NULL: none */
+static const struct ios_repro_result *rp_base_res(const struct ios_repro_data *d,
+						  const char *label, unsigned s)
+{
+	long c;
+
+	if (!d->base || s >= d->base->nr_seeds || (c = ios_repro_column(d->base, label)) < 0)
+		return NULL;
+	return &d->base->res[(size_t)c * d->base->nr_seeds + s];
+}
+
 static const struct ios_repro_result *rp_alone_res(const struct ios_repro_data *d, unsigned s)
 {
 	if (d->alone)
@@ -1126,7 +1259,9 @@ static int rp_eval_on(const struct ios_repro_data *d, const struct ios_repro_exp
 
 	for (unsigned s = 0; s < d->nr_seeds; s++) {
 		const struct ios_repro_result *ra = rp_col_res(d, column, s);
-		const struct ios_repro_result *rb = c->ref ? rp_col_res(d, c->ref, s) : NULL;
+		const struct ios_repro_result *rb = !c->ref ? NULL
+						    : c->ref_base ? rp_base_res(d, c->ref, s)
+						    : rp_col_res(d, c->ref, s);
 		const struct ios_repro_result *ral = rp_alone_res(d, s);
 		struct rp_run a = { ra, RP_HAS_ALL }, b = { rb, RP_HAS_ALL }, al = { ral, RP_HAS_ALL };
 

@@ -401,6 +401,27 @@ static void js_cgroups_v2(struct js *w, const struct ios_run_result *r)
 }
 
 /*
+ * ext4's journal over the run (src/fs/jbd2.c, after 6.12's
+ * jbd2_journal_commit_transaction): what a dsync or fsync writer's commits
+ * cost, so per-write costs come from the report rather than a reader's
+ * guess. commit_blocks carry PREFLUSH|FUA when lab.barrier=1.
+ */
+static void js_jbd2(struct js *w, const struct ios_jbd2_stats *j)
+{
+	js_open(w, "jbd2", '{');
+	js_u64(w, "commits", j->commits);
+	js_u64(w, "commits_timer", j->commits_timer);
+	js_u64(w, "commits_sync", j->commits_sync);
+	js_u64(w, "commits_full", j->commits_full);
+	js_u64(w, "log_blocks", j->log_blocks);
+	js_u64(w, "desc_blocks", j->desc_blocks);
+	js_u64(w, "commit_blocks", j->commit_blocks);
+	js_u64(w, "conversions", j->conversions);
+	js_u64(w, "ordered_pages", j->ordered_pages);
+	js_close(w, '}');
+}
+
+/*
  * io.cost's monitor (docs/cgroup-v2.md "Seeing it"): per period of
  * ioc_timer_fn what tools/cgroup/iocost_monitor.py shows, under its
  * names; per group only while on the active list. The summary covers every
@@ -762,6 +783,9 @@ static int js_report(const struct ios_run_result *r, bool plus, const char *cons
 	if (r->vm_stats.over_freerun)
 		js_u64(&w, "over_freerun_ns", r->vm_stats.over_freerun_ns);
 	js_close(&w, '}');
+	/* only with ext4's journal (lab.fs=ext4): other runs' outputs unchanged */
+	if (r->has_jbd2)
+		js_jbd2(&w, &r->jbd2);
 	if (r->nr_cgroups)
 		js_cgroups(&w, r);
 	if (r->nr_cgroups && r->cgroups[0].v2)

@@ -75,6 +75,20 @@ static const struct rw_measure_info rw_measures[IOS_RM_COUNT] = {
 				  RW_MIBS },
 	[IOS_RM_WIN_STEP_MAX] = { "the group's highest rate over the check's windows", NULL,
 				  RW_MIBS },
+	[IOS_RM_DATA_PER_WRITE] = { "the group's write requests per write of the first job", NULL,
+				    RW_RATIO },
+	[IOS_RM_CONV_PER_WRITE] = { "jbd2's unwritten conversions per write of the first job",
+				    NULL, RW_RATIO },
+	[IOS_RM_COMMIT_PER_WRITE] = { "jbd2's commits per write of the first job", NULL, RW_RATIO },
+	[IOS_RM_FLUSH_PER_WRITE] = { "jbd2's commit blocks (PREFLUSH|FUA) per write of the first job",
+				     NULL, RW_RATIO },
+	[IOS_RM_LOG_PER_WRITE] = { "jbd2's log blocks (descriptors and metadata) per write of the first job",
+				   NULL, RW_RATIO },
+	[IOS_RM_MEAN_REL] = { NULL, "first job's mean clat / %s's", RW_TIMES },
+	[IOS_RM_EARLY_DIFF] = { "smallest of the first three I/Os' clat, first job - second job",
+				NULL, RW_MS },
+	[IOS_RM_LATER_REL] = { "mean clat of the later I/Os, first job / second job", NULL,
+			       RW_TIMES },
 };
 
 /* @v in @m's unit with @extra more decimals than usual */

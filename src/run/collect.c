@@ -197,6 +197,7 @@ int ios_run_collect(struct run_ctx *c, struct ios_err *e)
 	out->seed = cfg->seed;
 	out->sim_end_ns = c->end_ns;
 	ios_vfs_get_stats(c->vfs, &out->vm_stats);
+	out->has_jbd2 = ios_vfs_jbd2_stats(c->vfs, &out->jbd2);
 	collect_sched_stats(c, out);
 	if (c->q->mq && ios_queue_mq_result(c->q, &out->mq))
 		return IOS_ERR(e, -ENOMEM, "out of memory");
