@@ -49,6 +49,10 @@ for j in examples/*.fio examples/*/*.fio; do
 	[ -f "$j" ] || continue
 	args=""
 	[ -f "${j%.fio}.args" ] && args=$(cat "${j%.fio}.args")
+	# the cgroup v2 scenarios are blk-mq's: their exec_prerun writes of
+	# cgroup v2 files are refused on the single-queue default (cfq), as
+	# the kernel has no v2 controllers there; repro runs them by column
+	case $j in examples/cgroup-v2/*) args="$args --scheduler none" ;; esac
 	emit "example/$(echo "$j" | sed 's,^examples/,,; s,/,_,g')" - \
 		"'$bin' run $args '$j' >/dev/null"
 done

@@ -17,7 +17,10 @@
 # order changes only when tests run, never what they print or check.
 list=$1; logdir=$2
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-timeout_s=${TEST_TIMEOUT:-300}
+# 900 s: sh/repro regenerates every experiment (~330 s of CPU since the
+# cgroup v2 scenarios) and must finish on a loaded 2-core machine; a hang
+# still fails, 15 minutes later
+timeout_s=${TEST_TIMEOUT:-900}
 here=$(dirname "$0")
 mkdir -p "$logdir"
 times=$(dirname "$logdir")/test-times

@@ -181,6 +181,15 @@ struct ios_host {
 	 */
 	void (*interrupt)(struct ios_host *h, void *arg);
 	void *interrupt_arg;
+	/*
+	 * A simulated host's run stops at this simulated time even if events
+	 * remain (0: none). The runner sets it a day past lab.max_sim_time:
+	 * by then every job has stopped issuing and what was in flight had a
+	 * day to complete, so a run still going is stalled (an I/O that never
+	 * completes while a periodic timer keeps the clock moving), and is
+	 * reported as such instead of looping forever.
+	 */
+	uint64_t run_until;
 	void *priv;
 };
 

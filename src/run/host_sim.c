@@ -78,7 +78,7 @@ static uint64_t host_sim_now(struct ios_host *h)
 
 static int host_sim_run(struct ios_host *h)
 {
-	return ios_sim_run(&h->loop, IOS_NO_WAKEUP);
+	return ios_sim_run(&h->loop, h->run_until ? h->run_until : IOS_NO_WAKEUP);
 }
 
 static int host_sim_init(struct ios_host *h, const struct ios_host_config *cfg, struct ios_err *e)

@@ -757,6 +757,9 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	return check_settings(c->set, e);
 }
 
+/* How long past lab.max_sim_time a run may go on completing what was in flight. */
+#define IOS_RUN_STALL_GRACE_NS (86400ULL * 1000000000ULL)
+
 /* The first stonewall phase starts; the host runs until nothing is left. */
 static int run_loop(struct run_ctx *c, struct ios_err *e)
 {
@@ -768,6 +771,8 @@ static int run_loop(struct run_ctx *c, struct ios_err *e)
 		h->interrupt = ios_run_real_interrupt;
 		h->interrupt_arg = c;
 	}
+	if (c->lab.max_sim_time_ns && c->lab.max_sim_time_ns < UINT64_MAX - IOS_RUN_STALL_GRACE_NS)
+		h->run_until = c->lab.max_sim_time_ns + IOS_RUN_STALL_GRACE_NS;
 	ios_run_ss_start(c, h->ops->now(h));
 	ios_run_status_start(c, h->ops->now(h));
 	start_phase(c, 0, h->ops->now(h));
