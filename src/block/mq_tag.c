@@ -65,13 +65,16 @@ int ios_mq_tag_get(struct ios_mq_tags *t, unsigned shallow)
 
 		if (shallow && shallow < d)
 			d = shallow;
-		for (unsigned b = 0; b < d; b++) {
-			if (!(t->words[w] & (1ull << b))) {
-				t->words[w] |= 1ull << b;
-				t->used++;
-				return (int)((w << t->shift) + b);
-			}
-		}
+		/* the lowest clear bit below d: first-fit, one instruction */
+		uint64_t free = ~t->words[w] & (d >= 64 ? ~0ull : (1ull << d) - 1);
+		unsigned b;
+
+		if (!free)
+			continue;
+		b = (unsigned)__builtin_ctzll(free);
+		t->words[w] |= 1ull << b;
+		t->used++;
+		return (int)((w << t->shift) + b);
 	}
 	return -1;
 }
