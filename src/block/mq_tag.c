@@ -37,6 +37,7 @@ int ios_mq_tags_init(struct ios_mq_tags *t, unsigned depth)
 	t->shift = ios_mq_tags_shift(depth);
 	t->nr_words = depth ? (depth + (1u << t->shift) - 1) >> t->shift : 0;
 	t->used = 0;
+	t->full_below = 0;
 	if (!depth)
 		return 0;
 	t->words = calloc(t->nr_words, sizeof(*t->words));
@@ -47,7 +48,7 @@ void ios_mq_tags_free(struct ios_mq_tags *t)
 {
 	free(t->words);
 	t->words = NULL;
-	t->depth = t->nr_words = t->used = 0;
+	t->depth = t->nr_words = t->used = t->full_below = 0;
 }
 
 /* Bits in word @w: 2^shift, less in the last word (sbitmap's map[i].depth). */
@@ -58,19 +59,28 @@ static unsigned tag_word_depth(const struct ios_mq_tags *t, unsigned w)
 	return w + 1 < t->nr_words ? per : t->depth - w * per;
 }
 
+static inline uint64_t word_mask(unsigned d)
+{
+	return d >= 64 ? ~0ull : (1ull << d) - 1;
+}
+
 int ios_mq_tag_get(struct ios_mq_tags *t, unsigned shallow)
 {
-	for (unsigned w = 0; w < t->nr_words; w++) {
+	for (unsigned w = t->full_below; w < t->nr_words; w++) {
 		unsigned d = tag_word_depth(t, w);
 
 		if (shallow && shallow < d)
 			d = shallow;
 		/* the lowest clear bit below d: first-fit, one instruction */
-		uint64_t free = ~t->words[w] & (d >= 64 ? ~0ull : (1ull << d) - 1);
+		uint64_t free = ~t->words[w] & word_mask(d);
 		unsigned b;
 
-		if (!free)
+		if (!free) {
+			/* full for every caller only if full to its real depth */
+			if (w == t->full_below && !(~t->words[w] & word_mask(tag_word_depth(t, w))))
+				t->full_below = w + 1;
 			continue;
+		}
 		b = (unsigned)__builtin_ctzll(free);
 		t->words[w] |= 1ull << b;
 		t->used++;
@@ -87,4 +97,6 @@ void ios_mq_tag_put(struct ios_mq_tags *t, int tag)
 		       "tag %d freed but not taken (map of %u)", tag, t->depth);
 	t->words[w] &= ~(1ull << b);
 	t->used--;
+	if (w < t->full_below)
+		t->full_below = w;
 }

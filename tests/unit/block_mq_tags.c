@@ -4,7 +4,11 @@
  * - scheduler tags: nr_requests = 2 * min(depth, 128) under an elevator
  *   (256 on a 256-deep device, 62 on a depth-31 HDD); 'none': the depth;
  * - a freed tag goes to the sleepers in the order they slept (S, then G);
- * - queue.nr_requests beyond the kernel's limits is refused.
+ * - queue.nr_requests beyond the kernel's limits is refused;
+ * - the tag map is first-fit from word 0, bit 0 under any mix of gets
+ *   (full and shallow) and puts: checked against a bit-by-bit scan, so the
+ *   scan's shortcuts (count trailing zeros, skipping full words) never
+ *   change which tag a request gets.
  */
 #include "mq_rig.h"
 
@@ -96,8 +100,64 @@ static int test_sched_tag_sleepers(void)
 	return T_PASS;
 }
 
+/* The reference: the lowest free bit of the lowest word with one under the cap. */
+static int ref_get(uint8_t *taken, unsigned depth, unsigned shift, unsigned shallow)
+{
+	unsigned per = 1u << shift;
+
+	for (unsigned w = 0; w * per < depth; w++) {
+		unsigned d = depth - w * per < per ? depth - w * per : per;
+
+		if (shallow && shallow < d)
+			d = shallow;
+		for (unsigned b = 0; b < d; b++)
+			if (!taken[w * per + b]) {
+				taken[w * per + b] = 1;
+				return (int)(w * per + b);
+			}
+	}
+	return -1;
+}
+
+static int test_first_fit(void)
+{
+	static const unsigned depths[] = { 1, 3, 31, 62, 64, 100, 256, 1023, 1024 };
+	struct ios_rand r;
+
+	ios_rand_seed(&r, 7, 1);
+	for (size_t i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+		unsigned depth = depths[i];
+		struct ios_mq_tags t = { 0 };
+		uint8_t taken[1024] = { 0 };
+		int held[1024], nheld = 0;
+
+		T_ASSERT_EQ(ios_mq_tags_init(&t, depth), 0);
+		for (int step = 0; step < 20000; step++) {
+			/* fill most of the time, so full words are common */
+			if (nheld && ios_rand_below(&r, 100) < 40) {
+				int k = (int)ios_rand_below(&r, (uint64_t)nheld);
+
+				taken[held[k]] = 0;
+				ios_mq_tag_put(&t, held[k]);
+				held[k] = held[--nheld];
+			} else {
+				unsigned shallow = ios_rand_below(&r, 3) ? 0 :
+						   1 + (unsigned)ios_rand_below(&r, 1u << t.shift);
+				int want = ref_get(taken, depth, t.shift, shallow);
+
+				T_ASSERT_EQ(ios_mq_tag_get(&t, shallow), want);
+				if (want >= 0)
+					held[nheld++] = want;
+			}
+			T_ASSERT_EQ(t.used, (unsigned)nheld);
+		}
+		ios_mq_tags_free(&t);
+	}
+	return T_PASS;
+}
+
 int main(void)
 {
-	return T_RUN(test_nr_requests, test_nr_requests_setting, test_sleepers_fifo,
+	return T_RUN(test_first_fit, test_nr_requests, test_nr_requests_setting, test_sleepers_fifo,
 		     test_sched_tag_sleepers);
 }
