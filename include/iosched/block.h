@@ -444,6 +444,19 @@ static inline bool ios_queue_tracing(const struct ios_queue *q)
 	return q->trace_ops != NULL;
 }
 
+/*
+ * Nothing is left inside the queue: every bio accepted has ended (none is
+ * held by blk-throttle, an rq_qos policy, the CPU cost model or a wait for
+ * a request) and every request allocated has been freed (none is plugged,
+ * queued, at the scheduler or in the driver). Its timers may still be
+ * armed: with nothing to act on they change only the policies' state.
+ */
+static inline bool ios_queue_holds_nothing(const struct ios_queue *q)
+{
+	return q->nr_bios_in == q->nr_bios_done && q->nr_allocated == q->nr_freed &&
+	       !q->rq_in_driver && !q->nr_sorted;
+}
+
 #ifdef __cplusplus
 }
 #endif

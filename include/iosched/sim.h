@@ -67,6 +67,11 @@ static inline uint64_t ios_evq_peek_time(const struct ios_evq *q)
  * installs the observer decides whether to.
  */
 typedef void (*ios_sim_tick_fn)(struct ios_sim *sim, void *arg);
+/*
+ * Asked, when a single event is left, whether the run is over anyway: true
+ * ends ios_sim_run with that event still queued (see ios_sim_set_quiet).
+ */
+typedef bool (*ios_sim_quiet_fn)(struct ios_sim *sim, void *arg);
 
 struct ios_sim {
 	uint64_t now;
@@ -78,16 +83,28 @@ struct ios_sim {
 	void *tick_arg;
 	uint64_t tick_every;		/* events between calls (> 0 with tick) */
 	uint64_t next_tick;		/* nr_events at the next call */
+	ios_sim_quiet_fn quiet;		/* optional end test; NULL: none */
+	void *quiet_arg;
 };
 
 int ios_sim_init(struct ios_sim *s) IOS_MUST_CHECK;
 void ios_sim_destroy(struct ios_sim *s);
 /* Install (or with @fn NULL remove) the observer, called every @every events. */
 void ios_sim_set_tick(struct ios_sim *s, ios_sim_tick_fn fn, void *arg, uint64_t every);
+/*
+ * Install (or with @fn NULL remove) the end test: whenever exactly one event
+ * is queued, ios_sim_run asks @fn(@arg) before running it, and stops if it
+ * says true. The runner uses it for a kernel timer that goes on ticking on
+ * an idle queue after the workload is over (blk-wbt's window, Linux 6.12
+ * wb_timer_fn: see src/run/run.c run_quiet), which would otherwise keep
+ * the loop, and the simulated clock, running forever.
+ */
+void ios_sim_set_quiet(struct ios_sim *s, ios_sim_quiet_fn fn, void *arg);
 /* Schedule @fn(@arg, @data) at @when (>= now). -ENOMEM on failure (sim->error set). */
 int ios_sim_at(struct ios_sim *s, uint64_t when, ios_event_fn fn, void *arg, uint64_t data);
 /*
- * Run events in order until the queue is empty, ios_sim_stop() is called, or
+ * Run events in order until the queue is empty, ios_sim_stop() is called,
+ * the end test (ios_sim_set_quiet) says the one event left need not run, or
  * the next event is later than @until (then now = @until). Returns 0 or the
  * first error recorded in sim->error.
  */

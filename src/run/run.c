@@ -757,6 +757,28 @@ static int run_build(struct run_ctx *c, struct ios_err *e)
 	return check_settings(c->set, e);
 }
 
+/*
+ * The end test of the event loop (ios_sim_set_quiet), asked when one event
+ * is left. The jobs are done, the queue holds no bio and no request, and
+ * that event is the queue's own timer: the run is over. The timer would
+ * only close blk-wbt windows with nothing in them, and Linux 6.12's
+ * wb_timer_fn (block/blk-wbt.c) re-arms its window as long as scale_step
+ * is not 0, I/O or not: at scale_step -1 with a queue depth of 2,
+ * rq_depth_calc_max_depth (block/blk-rq-qos.c) caps max_depth at
+ * 3 * 2 / 4 = 1 and rq_depth_scale_down then refuses the step back to 0,
+ * so the window ticks every 100 ms for as long as the disk is idle (an
+ * hdd-2004 under mq-deadline or kyber: nr_requests 2 * 1 tag). The kernel
+ * does the same, but there fio has exited by then; here it kept the loop,
+ * and the clock, running until run_until.
+ */
+static bool run_quiet(struct ios_sim *sim, void *arg)
+{
+	struct run_ctx *c = arg;
+
+	(void)sim;
+	return c->all_done && c->host->q_timer.pos && ios_queue_holds_nothing(c->q);
+}
+
 /* How long past lab.max_sim_time a run may go on completing what was in flight. */
 #define IOS_RUN_STALL_GRACE_NS (86400ULL * 1000000000ULL)
 
@@ -773,6 +795,7 @@ static int run_loop(struct run_ctx *c, struct ios_err *e)
 	}
 	if (c->lab.max_sim_time_ns && c->lab.max_sim_time_ns < UINT64_MAX - IOS_RUN_STALL_GRACE_NS)
 		h->run_until = c->lab.max_sim_time_ns + IOS_RUN_STALL_GRACE_NS;
+	ios_sim_set_quiet(c->sim, run_quiet, c);
 	ios_run_ss_start(c, h->ops->now(h));
 	ios_run_status_start(c, h->ops->now(h));
 	start_phase(c, 0, h->ops->now(h));

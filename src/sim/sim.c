@@ -16,6 +16,8 @@ int ios_sim_init(struct ios_sim *s)
 	s->tick_arg = NULL;
 	s->tick_every = 0;
 	s->next_tick = UINT64_MAX;
+	s->quiet = NULL;
+	s->quiet_arg = NULL;
 	return ios_evq_init(&s->evq, 1024);
 }
 
@@ -26,6 +28,12 @@ void ios_sim_set_tick(struct ios_sim *s, ios_sim_tick_fn fn, void *arg, uint64_t
 	s->tick_every = fn ? (every ? every : 1) : 0;
 	/* without an observer next_tick is never reached: one compare per event */
 	s->next_tick = fn ? s->nr_events + s->tick_every : UINT64_MAX;
+}
+
+void ios_sim_set_quiet(struct ios_sim *s, ios_sim_quiet_fn fn, void *arg)
+{
+	s->quiet = fn;
+	s->quiet_arg = arg;
 }
 
 void ios_sim_destroy(struct ios_sim *s)
@@ -51,6 +59,9 @@ int ios_sim_run(struct ios_sim *s, uint64_t until)
 
 	s->stop = false;
 	while (!s->stop && !s->error) {
+		/* one event left: it may be a timer that would tick on forever */
+		if (s->evq.n == 1 && s->quiet && s->quiet(s, s->quiet_arg))
+			break;
 		if (ios_evq_peek_time(&s->evq) > until) {
 			if (until != IOS_NO_WAKEUP && until > s->now)
 				s->now = until;

@@ -3,6 +3,8 @@
  * order, so equal times come out in scheduling order; the loop advances the
  * clock monotonically, honours a time limit, and re-armed or cancelled
  * timers keep no stale entry yet fire as the old lazily dropped ones did.
+ * The end test (ios_sim_set_quiet) is asked only with one event left and
+ * stops a timer that re-arms itself forever once the work is done.
  */
 #include "harness.h"
 
@@ -87,6 +89,80 @@ static int test_loop_and_timer(void)
 	ios_timer_cancel(&tmr);
 	T_ASSERT_EQ(ios_sim_run(&s, IOS_NO_WAKEUP), 0);
 	T_ASSERT_EQ(fired, 1);
+	ios_sim_destroy(&s);
+	return T_PASS;
+}
+
+/* ---- the end test: a periodic timer that never stops by itself ---- */
+
+static struct ios_timer tick_tmr;
+static int ticks, work_left, asked;
+static bool say_quiet;
+
+static void on_tick(struct ios_sim *s, void *arg, uint64_t data)
+{
+	(void)arg;
+	if (!ios_timer_fire(&tick_tmr, data))
+		return;
+	ticks++;
+	(void)ios_timer_arm(s, &tick_tmr, s->now + 100, on_tick, NULL);
+}
+
+static void on_work(struct ios_sim *s, void *arg, uint64_t data)
+{
+	(void)s, (void)arg, (void)data;
+	work_left--;
+}
+
+static bool quiet(struct ios_sim *s, void *arg)
+{
+	(void)arg;
+	asked++;
+	/* asked only with one event queued, and here that is always the ticker */
+	if (s->evq.n != 1 || !tick_tmr.pos)
+		return false;
+	return say_quiet && !work_left;
+}
+
+static int run_ticker(bool q, uint64_t until, struct ios_sim *s)
+{
+	ios_timer_init(&tick_tmr);
+	ticks = asked = 0;
+	work_left = 2;
+	say_quiet = q;
+	if (ios_sim_init(s))
+		return -1;
+	ios_sim_set_quiet(s, quiet, NULL);
+	(void)ios_timer_arm(s, &tick_tmr, 100, on_tick, NULL);
+	(void)ios_sim_at(s, 250, on_work, NULL, 0);
+	(void)ios_sim_at(s, 420, on_work, NULL, 0);
+	return ios_sim_run(s, until);
+}
+
+static int test_quiet(void)
+{
+	struct ios_sim s;
+
+	/* the work ends at 420: the ticks at 100..400 ran, the one at 500 stays queued */
+	T_ASSERT_EQ(run_ticker(true, 100000, &s), 0);
+	T_ASSERT_EQ(s.now, 420);
+	T_ASSERT_EQ(ticks, 4);
+	T_ASSERT_EQ(work_left, 0);
+	T_ASSERT_EQ(s.evq.n, 1);
+	T_ASSERT(tick_tmr.pos != 0);
+	T_ASSERT(asked > 0);
+	ios_sim_destroy(&s);
+	/* an end test that says no: the ticker runs on to the limit */
+	T_ASSERT_EQ(run_ticker(false, 100000, &s), 0);
+	T_ASSERT_EQ(s.now, 100000);
+	T_ASSERT_EQ(ticks, 1000);
+	ios_sim_destroy(&s);
+	/* none installed: the same */
+	T_ASSERT_EQ(run_ticker(true, 100000, &s), 0);
+	ios_sim_set_quiet(&s, NULL, NULL);
+	T_ASSERT_EQ(ios_sim_run(&s, 200000), 0);
+	T_ASSERT_EQ(s.now, 200000);
+	T_ASSERT_EQ(ticks, 4 + 1996);
 	ios_sim_destroy(&s);
 	return T_PASS;
 }
@@ -191,5 +267,5 @@ static int test_timer_in_place(void)
 
 int main(void)
 {
-	return T_RUN(test_order, test_loop_and_timer, test_timer_in_place);
+	return T_RUN(test_order, test_loop_and_timer, test_quiet, test_timer_in_place);
 }
