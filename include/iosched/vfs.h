@@ -109,10 +109,11 @@ struct ios_ra_state {
 };
 
 struct ios_file {
+	/* what every request reads first; the readahead state (buffered reads only) after */
 	struct ios_inode *inode;
 	struct ios_ioc *ioc;		/* opener: requests are its I/O */
-	struct ios_ra_state ra;
 	unsigned flags;			/* IOS_O_* */
+	struct ios_ra_state ra;
 };
 
 #define IOS_O_DIRECT	(1u << 0)

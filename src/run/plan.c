@@ -208,7 +208,10 @@ static int plan_alloc_tasks(struct run_ctx *c, struct ios_err *e)
 			       "more than the %" PRIu32 " one run can number", want_tasks,
 			       (uint32_t)(UINT32_MAX - 1000));
 	nr_tasks = (unsigned)want_tasks;
-	c->tasks = calloc(nr_tasks, sizeof(*c->tasks));
+	/* aligned as struct run_task asks: a task's hot fields in the fewest cache lines */
+	c->tasks = aligned_alloc(_Alignof(struct run_task), (size_t)nr_tasks * sizeof(*c->tasks));
+	if (c->tasks)
+		memset(c->tasks, 0, (size_t)nr_tasks * sizeof(*c->tasks));
 	c->phase_left = calloc(nr_tasks + 1, sizeof(*c->phase_left));
 	out->jobs = calloc(nr_tasks, sizeof(*out->jobs));
 	if (!c->tasks || !c->phase_left || !out->jobs || !ios_run_cgroup_get(c, ""))

@@ -149,17 +149,22 @@ struct run_tf_offsets {
 
 /* Per file state of one task. */
 struct run_task_file {
-	struct run_file *f;
-	struct ios_file file;		/* the open file: readahead state, flags */
-	uint64_t off, len;		/* the region this task uses */
-	uint64_t pos[2];		/* next sequential offset per direction */
+	/*
+	 * What a request reads, first, in about three cache lines: its
+	 * random map, its region, the open file's head (issue 34: with
+	 * 10,000 processes each line is a cache miss per request).
+	 */
 	struct run_perm perm;		/* random blocks, fresh each pass */
-	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
+	uint64_t off, len;		/* the region this task uses */
 	uint64_t align;
-	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
-	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
-	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	uint64_t pos[2];		/* next sequential offset per direction */
 	bool pass_done;			/* no next offset in this pass (task.c, plain jobs) */
+	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	struct ios_file file;		/* the open file: flags, readahead state */
+	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
+	struct run_file *f;
+	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
+	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
 };
 
 enum run_task_state {
@@ -206,57 +211,30 @@ struct run_prerun {
 };
 
 struct run_task {
-	struct run_ctx *ctx;
+	/*
+	 * Hot first: what one request reads and writes, then the task's I/O
+	 * context (its own hot fields first). With 10,000 processes each cache
+	 * line more here is a miss per request (issue 34); what follows the
+	 * context is for set-up, the end and the rarer options. Each task
+	 * starts a cache line (plan.c allocates them aligned).
+	 */
+	_Alignas(64) struct run_ctx *ctx;
 	const struct ios_job *job;
-	unsigned index;			/* global, in job order */
-	unsigned clone;			/* 0..numjobs-1 */
-	unsigned phase;			/* stonewall phase */
-	enum run_task_state state;
-	struct ios_ioc ioc;
 	struct ios_job_result *res;
-	struct ios_rand rng;
-	struct ios_timer timer;
-
 	struct run_task_file *files;
-	unsigned nr_files, cur_file;
-
-	/* engine model */
-	unsigned depth;
-	unsigned batch_submit, batch_complete_min, batch_complete_max;
-	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
-	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
-	bool async;			/* slat reported separately */
-	/*
-	 * libaio / io_uring on a blk-mq queue: a batch of more than two I/Os
-	 * is submitted under the task's plug (fs/aio.c io_submit,
-	 * io_uring's io_submit_state_start), from its first to its last I/O
-	 */
-	bool plug_batches;
-	struct run_io *batch_first, *batch_last;
-	struct ios_plug plug;
-	bool null_engine;
-	bool draining;			/* fio's wait_for_completions is under way */
-	bool draining_first;		/* ... and has not reaped yet */
-	bool offload;			/* io_submit_mode=offload (submit.c) */
-	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
-	bool zbd;			/* zonemode=zbd (zbd.c) */
-	bool zbd_wait;			/* asleep until another job lets go of a zone */
-	/*
-	 * The I/O units: depth of them, plus one for syncs. Before the files
-	 * are open none is in flight, and the opens use the first one's op.
-	 */
-	struct run_io *ios;
 	struct run_io *sync_io;
 	struct run_io *free_ios;
 	struct run_io *done_head, *done_tail;
-	unsigned inflight, nr_done, wait_threshold;
-	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
-	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
 	struct run_trimwrite *tw;	/* rw=trimwrite, else NULL */
-	uint64_t zone_bytes;		/* fio's td->zone_bytes */
-	unsigned loops_done;		/* passes ended by running out of offsets */
-	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
+	struct run_rate *rate;		/* rate limits (task.c); NULL without */
+	struct run_lat_target *lt;	/* latency_target (lat_target.c); NULL without */
+	/* write_iolog= (iolog_write.c): NULL when the job writes none */
+	FILE *iolog;
+	/* flow (flow.c) */
+	struct run_flow *flow;		/* NULL: flow=0 */
+	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
+	struct ios_timer timer;
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -264,28 +242,7 @@ struct run_task {
 	uint64_t bytes_issued[2], ios_issued[2];
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
-	unsigned think_count;
-	bool failed;			/* ended by an error of its own (rate_min, an I/O error
-					 * errors.c calls fatal): no end_fsync */
-	bool stop;
-	bool stats_on;
-	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
-					 * end), before the job's own end */
-	bool cut;			/* stopped there with work left */
-	struct run_rate *rate;		/* rate limits (task.c); NULL without */
-	struct ios_rand *prio_rng;	/* cmdprio's draws (submit.c); NULL without cmdprio */
-	struct run_lat_target *lt;	/* latency_target (lat_target.c); NULL without */
-	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
-	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
-
-	/* opening files, syncing */
-	unsigned open_idx;		/* next file to open */
-	unsigned writes_since_sync;
-	unsigned end_sync_idx;
-	bool opened;
-	bool end_synced;
-	struct run_task_file *last_written;
-
+	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	/*
 	 * bw / iops samples over windows of bwavgtime and iopsavgtime (or
 	 * log_avg_msec for a windowed log). Without a rate log they are closed
@@ -294,10 +251,29 @@ struct run_task {
 	 * bw or iops log makes that statistic per I/O too, as in fio, and its
 	 * window is not sampled.
 	 */
-	struct ios_timer sample_timer;
 	uint64_t bw_win_ns, iops_win_ns;	/* 0: sampled per I/O instead */
 	uint64_t bw_at_ns, iops_at_ns;		/* start of the current windows */
 	uint64_t sample_bytes[2], sample_ios[2];
+
+	enum run_task_state state;
+	unsigned nr_files, cur_file;
+	/* engine model */
+	unsigned depth;
+	unsigned batch_complete_max;
+	unsigned inflight, nr_done, wait_threshold;
+	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
+	unsigned think_count;
+	bool async;			/* slat reported separately */
+	bool null_engine;
+	bool draining;			/* fio's wait_for_completions is under way */
+	bool draining_first;		/* ... and has not reaped yet */
+	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
+	bool zbd;			/* zonemode=zbd (zbd.c) */
+	bool failed;			/* ended by an error of its own (rate_min, an I/O error
+					 * errors.c calls fatal): no end_fsync */
+	bool stop;
+	bool stats_on;
+	bool opened;
 	/*
 	 * The task sleeps with nothing in flight: its windows until it wakes
 	 * hold no I/O, so the timer is stopped and the wake-up adds them
@@ -305,14 +281,56 @@ struct run_task {
 	 */
 	bool sample_idle;
 	bool sample_lazy;	/* no rate log: no timer (ios_run_sample_sync) */
-	bool dir_used[2];
-
 	/* fio's bw / lat / iops logs (write_*_log) */
 	bool logging;
-	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 
-	/* write_iolog= (iolog_write.c): NULL when the job writes none */
-	FILE *iolog;
+	struct ios_ioc ioc;
+
+	/* the rest */
+	unsigned batch_submit, batch_complete_min;
+	bool dir_used[2];
+	/*
+	 * libaio / io_uring on a blk-mq queue: a batch of more than two I/Os
+	 * is submitted under the task's plug (fs/aio.c io_submit,
+	 * io_uring's io_submit_state_start), from its first to its last I/O
+	 */
+	bool plug_batches;
+	struct run_io *batch_first, *batch_last;
+	unsigned index;			/* global, in job order */
+	unsigned clone;			/* 0..numjobs-1 */
+	unsigned phase;			/* stonewall phase */
+	struct ios_rand rng;
+	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
+	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
+	struct ios_plug plug;
+	bool offload;			/* io_submit_mode=offload (submit.c) */
+	bool zbd_wait;			/* asleep until another job lets go of a zone */
+	/*
+	 * The I/O units: depth of them, plus one for syncs. Before the files
+	 * are open none is in flight, and the opens use the first one's op.
+	 */
+	struct run_io *ios;
+	uint64_t zone_bytes;		/* fio's td->zone_bytes */
+	unsigned loops_done;		/* passes ended by running out of offsets */
+	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
+	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
+					 * end), before the job's own end */
+	bool cut;			/* stopped there with work left */
+	struct ios_rand *prio_rng;	/* cmdprio's draws (submit.c); NULL without cmdprio */
+	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
+	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
+
+	/* opening files, syncing */
+	unsigned open_idx;		/* next file to open */
+	unsigned writes_since_sync;
+	unsigned end_sync_idx;
+	bool end_synced;
+	struct run_task_file *last_written;
+
+	/* the sample timer (see bw_win_ns) */
+	struct ios_timer sample_timer;
+
+	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 
 	/* e4defrag (fileops.c): the donor file, and its open file (NULL for other engines) */
 	struct run_file *donor;
@@ -330,13 +348,10 @@ struct run_task {
 	unsigned nr_waitee;		/* wait_for: the waitee's clones */
 	struct run_replay *rp;
 	struct run_task *waitee;	/* wait_for: the waitee's first clone, or NULL */
-	/* flow (flow.c) */
-	struct run_flow *flow;		/* NULL: flow=0 */
 	uint64_t flow_counter;		/* fio's td->flow_counter: I/Os let through */
 	struct run_task *flow_next;	/* the flow's members */
 	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
 	struct run_ss *ss;
-	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
 };
 
 /*
