@@ -98,30 +98,36 @@ struct run_lat_target {
 enum { RUN_PLUG_START = 1, RUN_PLUG_FINISH = 2 };
 
 struct run_io {
+	/*
+	 * What a wake-up reads first, in one cache line with the start of
+	 * the op (wake, priv, pending, waiting): issue 34, each line more is
+	 * a cache miss per request with 10,000 tasks. Then the op's step
+	 * fields, then what completion writes.
+	 */
 	struct run_task *t;
-	struct run_task_file *tf;
+	struct ios_timer step_timer;	/* resumes op after a wait */
+	struct ios_vfs_op op;
+	struct run_io *next;		/* free list or done list: with the op's tail */
+	/* what the reaping and the next preparing read and write, in one line */
+	int error;
 	uint8_t dir;
 	bool sync_op;			/* fsync / fdatasync, accounted as fio's "sync" */
 	bool trim;			/* a discard (rw=trim...), accounted as a write */
-	bool fop_open;			/* file-operation engines: this unit did the file's open */
-	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
-	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
-	bool vread;			/* verify.c: a verifying read */
 	/*
 	 * blk-mq: this I/O opens (RUN_PLUG_START) or closes (RUN_PLUG_FINISH)
 	 * the plug around its io_submit / io_uring_enter batch (task.c)
 	 */
 	uint8_t plug;
-	int error;
-	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
+	struct run_task_file *tf;
 	uint64_t offset;		/* within the file */
 	uint64_t len;
 	uint64_t start_ns;		/* prepared (fio start_time) */
 	uint64_t issue_ns;		/* submitted (fio issue_time) */
-	uint64_t done_ns;		/* completed */
-	struct ios_vfs_op op;
-	struct ios_timer step_timer;	/* resumes op after a wait */
-	struct run_io *next;		/* free list or done list */
+	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
+	bool fop_open;			/* file-operation engines: this unit did the file's open */
+	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
+	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
+	bool vread;			/* verify.c: a verifying read */
 	struct run_zbd_zone *zbd_zone;	/* zonemode=zbd: the zone it holds locked (zbd.c) */
 	/* verify.c: the write a verifying read checks (or a write's own) numberio */
 	uint64_t vnumberio;
