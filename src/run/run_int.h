@@ -222,15 +222,23 @@ struct run_task {
 	 * context (its own hot fields first). With 10,000 processes each cache
 	 * line more here is a miss per request (issue 34); what follows the
 	 * context is for set-up, the end and the rarer options. Each task
-	 * starts a cache line (plan.c allocates them aligned).
+	 * starts a cache line (plan.c allocates them aligned). The first line
+	 * is what a completion touches (io_done, task_arm), the second what
+	 * its step reads.
 	 */
-	_Alignas(64) struct run_ctx *ctx;
+	_Alignas(64) struct ios_timer timer;
+	struct run_ctx *ctx;
+	struct run_io *done_head, *done_tail;
+	unsigned nr_done;
+	enum run_task_state state;
+	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
+	unsigned wait_threshold;
+	bool async;			/* slat reported separately */
 	const struct ios_job *job;
 	struct ios_job_result *res;
 	struct run_task_file *files;
 	struct run_io *sync_io;
 	struct run_io *free_ios;
-	struct run_io *done_head, *done_tail;
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
 	struct run_trimwrite *tw;	/* rw=trimwrite, else NULL */
 	struct run_rate *rate;		/* rate limits (task.c); NULL without */
@@ -240,7 +248,6 @@ struct run_task {
 	/* flow (flow.c) */
 	struct run_flow *flow;		/* NULL: flow=0 */
 	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
-	struct ios_timer timer;
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -248,7 +255,6 @@ struct run_task {
 	uint64_t bytes_issued[2], ios_issued[2];
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
-	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	/*
 	 * bw / iops samples over windows of bwavgtime and iopsavgtime (or
 	 * log_avg_msec for a windowed log). Without a rate log they are closed
@@ -261,15 +267,13 @@ struct run_task {
 	uint64_t bw_at_ns, iops_at_ns;		/* start of the current windows */
 	uint64_t sample_bytes[2], sample_ios[2];
 
-	enum run_task_state state;
 	unsigned nr_files, cur_file;
 	/* engine model */
 	unsigned depth;
 	unsigned batch_complete_max;
-	unsigned inflight, nr_done, wait_threshold;
+	unsigned inflight;
 	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
 	unsigned think_count;
-	bool async;			/* slat reported separately */
 	bool null_engine;
 	bool draining;			/* fio's wait_for_completions is under way */
 	bool draining_first;		/* ... and has not reaped yet */
