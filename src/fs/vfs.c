@@ -876,6 +876,15 @@ static enum ios_vfs_status do_write(struct ios_vfs *vfs, struct ios_vfs_op *op, 
 
 /* ---- direct I/O ---- */
 
+/* Where a direct I/O ends: at the file's end at the latest; *in = its inode. */
+static uint64_t dio_end(const struct ios_vfs_op *op, struct ios_inode **in)
+{
+	uint64_t end = op->off + op->len;
+
+	*in = op->file->inode;
+	return end > (*in)->f->size ? (*in)->f->size : end;
+}
+
 static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op, uint64_t now)
 {
 	struct ios_file *file = op->file;
@@ -891,17 +900,13 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 	bool plugged = false;	/* this step started it: only then is there one to finish */
 
 	/*
-	 * The I/O ends at the file's end. A step resumed after its last bio
-	 * was queued (cursor at the unclamped end) submits nothing whatever
-	 * the size: the file, inode and layout are not read then (issue 34:
-	 * three cache misses per request with 10,000 tasks). in is set
-	 * whenever the size was read; the loops below run only then.
+	 * A step resumed after its last bio was queued (cursor at the
+	 * unclamped end) submits nothing whatever the size: the file, inode
+	 * and layout are not read then (issue 34). The loops below run only
+	 * with the size read (and in set).
 	 */
-	if (op->state != ST_DIRECT_SUBMIT || op->cursor < end) {
-		in = file->inode;
-		if (end > in->f->size)
-			end = in->f->size;
-	}
+	if (op->state != ST_DIRECT_SUBMIT || op->cursor < end)
+		end = dio_end(op, &in);
 	if (op->state == ST_START) {
 		op->cursor = op->off;
 		op->state = ST_DIRECT_META;
@@ -1026,11 +1031,8 @@ static enum ios_vfs_status do_direct(struct ios_vfs *vfs, struct ios_vfs_op *op,
 		op->waiting = true;
 		return IOS_VFS_WAIT;
 	}
-	if (!in) {
-		in = file->inode;
-		if (end > in->f->size)
-			end = in->f->size;
-	}
+	if (!in)
+		end = dio_end(op, &in);
 	op->done = end > op->off ? end - op->off : 0;
 	return IOS_VFS_DONE;
 }
