@@ -362,6 +362,15 @@ struct run_task {
 	struct run_task *flow_next;	/* the flow's members */
 	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
 	struct run_ss *ss;
+	/*
+	 * The common case held in the task itself: one file (files ==
+	 * &file0) and one I/O unit (ios == &io0, iodepth=1 without syncs), so
+	 * that what a request reads lies in the task's own pages, not in two
+	 * more allocations of their own (issue 34: TLB and cache misses per
+	 * request with 10,000 processes)
+	 */
+	struct run_task_file file0;
+	_Alignas(64) struct run_io io0;
 };
 
 /*
