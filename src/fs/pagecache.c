@@ -52,7 +52,8 @@ void ios_pc_inode_free(struct ios_inode *in)
 	}
 	free(in->used);
 	free(in->chunks);
-	free(in->memo);
+	if (in->memo != &in->memo1)
+		free(in->memo);
 	free(in);
 }
 

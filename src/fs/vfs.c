@@ -344,7 +344,16 @@ static void memo_store(struct ios_vfs *vfs, struct ios_inode *in, uint32_t ord, 
 			return;
 		while (n <= ord)
 			n *= 2;
-		e = realloc(in->memo, n * sizeof(*e));
+		/* the first entry is the inode's own (issue 34: no line of its own per request) */
+		if (n == 1) {
+			e = &in->memo1;
+		} else if (in->memo == &in->memo1) {
+			e = malloc(n * sizeof(*e));
+			if (e)
+				*e = in->memo1;
+		} else {
+			e = realloc(in->memo, n * sizeof(*e));
+		}
 		if (!e)
 			return;	/* no memo: the lookups answer alone */
 		memset(e + in->nr_memo, 0, (n - in->nr_memo) * sizeof(*e));

@@ -59,10 +59,15 @@ struct meta_memo {
 struct ios_inode {
 	/* what a direct I/O reads (issue 34: one cache line per request, not two) */
 	struct ios_fs_file *f;
-	/* the mapping's metadata blocks found cached, by ios_fs_map.meta_ord (see vfs.c) */
+	/*
+	 * the mapping's metadata blocks found cached, by ios_fs_map.meta_ord
+	 * (see vfs.c); one entry (a file of up to about 4 MiB on ext3, one
+	 * indirect block) is memo1, here, not an allocation of its own
+	 */
 	struct meta_memo *memo;
 	uint32_t nr_memo;
 	struct ios_vfs *vfs;
+	struct meta_memo memo1;
 	uint64_t npages;		/* pages covering the file */
 	struct pc_page ***chunks;	/* two-level page index */
 	uint64_t nr_chunks;
