@@ -229,17 +229,10 @@ static int task_setup_units(struct run_task *t, struct ios_err *e)
 	bool syncs = j->end_fsync || j->fsync_on_close || j->fsync_blocks || j->fdatasync_blocks;
 	unsigned n = t->depth + (syncs ? 1 : 0);
 
-	/*
-	 * From a cache line: a wake-up reads the first (struct run_io). One
-	 * unit is the task's own (run_task.io0).
-	 */
-	if (n == 1) {
-		t->ios = &t->io0;
-	} else {
-		t->ios = aligned_alloc(64, (n * sizeof(*t->ios) + 63) / 64 * 64);
-		if (!t->ios)
-			return IOS_ERR(e, -ENOMEM, "out of memory");
-	}
+	/* one unit is the task's own (io0); more start a cache line (a wake-up reads the first) */
+	t->ios = n == 1 ? &t->io0 : aligned_alloc(64, (n * sizeof(*t->ios) + 63) / 64 * 64);
+	if (!t->ios)
+		return IOS_ERR(e, -ENOMEM, "out of memory");
 	memset(t->ios, 0, n * sizeof(*t->ios));
 	for (unsigned i = 0; i < n; i++) {
 		t->ios[i].t = t;
@@ -376,10 +369,8 @@ void ios_run_task_free(struct run_task *t)
 	ios_run_replay_free(t);
 	ios_run_offsets_free(t);
 	ios_run_verify_task_free(t);
-	if (t->ios != &t->io0)
-		free(t->ios);
-	if (t->files != &t->file0)
-		free(t->files);
+	free(t->ios != &t->io0 ? t->ios : NULL);	/* the task's own unit and file stay */
+	free(t->files != &t->file0 ? t->files : NULL);
 	free(t->log);
 	free(t->rate);
 	free(t->tw);
