@@ -56,15 +56,20 @@ struct ios_fs;
 struct ios_inode;
 
 struct ios_fs_file {
+	/*
+	 * Cold first: size and priv, which each request reads, end the struct
+	 * so that they share a cache line with the layout's own mapping state
+	 * that follows (struct lay_file; issue 34).
+	 */
 	const char *path;		/* as named by the job (directory joined) */
-	uint64_t size;			/* bytes */
-	bool is_dev;			/* /dev/...: identity mapping over the device */
 	uint64_t first_sector;		/* raw and extent: where the file starts */
 	uint64_t inode_block;		/* device block holding its inode, or IOS_FS_NO_BLOCK */
 	uint64_t dir_block;		/* device block of its directory entry, or IOS_FS_NO_BLOCK */
 	unsigned group;			/* ext3: block group of its first data block */
-	void *priv;			/* layout private mapping state */
+	bool is_dev;			/* /dev/...: identity mapping over the device */
 	struct ios_inode *inode;	/* its page cache, once ios_vfs_inode made it */
+	uint64_t size;			/* bytes */
+	void *priv;			/* layout private mapping state */
 };
 
 /* Result of mapping one file block. */

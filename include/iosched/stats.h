@@ -131,9 +131,11 @@ struct ios_dir_result {
 	uint64_t total_ios;
 	uint64_t short_ios, drop_ios;
 	uint64_t runtime_ns;		/* the job's runtime if it did I/O in this direction, else 0 */
-	struct ios_lat_stat slat, clat, lat;
+	/* clat and lat, which every request adds to, right after the counts (issue 34) */
+	struct ios_lat_stat clat, lat;
 	struct ios_sample_stat bw;	/* KiB/s per bwavgtime window */
 	struct ios_sample_stat iops;	/* per iopsavgtime window */
+	struct ios_lat_stat slat;	/* async engines only */
 };
 
 /* depth histograms: fio's buckets */
@@ -158,6 +160,25 @@ struct ios_ss_result {
 };
 
 struct ios_job_result {
+	/*
+	 * What each request counts, first and together (issue 34: with
+	 * 10,000 jobs each cache line here is a miss per request): the
+	 * sleeps, the depth and batch buckets, the latency buckets, then the
+	 * directions.
+	 */
+	uint64_t ctx;			/* context switches: times the task slept */
+	uint64_t nr_lat_samples;	/* total of the three bucket arrays */
+	uint64_t io_depth[IOS_NR_DEPTH_BUCKETS];
+	uint64_t io_submit[IOS_NR_BATCH_BUCKETS];
+	uint64_t io_complete[IOS_NR_BATCH_BUCKETS];
+	uint64_t lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
+	/*
+	 * Reads and writes. fio's third direction, trims, only for a job that
+	 * trims (ios_job_trim): most never do, and a run of 10,000 processes
+	 * would hold 2.8 MB of empty ones. ios_job_dir() reads any direction,
+	 * a job's missing trims as an empty one.
+	 */
+	struct ios_dir_result dir[IOS_DDIR_RW_NR];
 	char *name;
 	int groupid;
 	int error;
@@ -172,13 +193,6 @@ struct ios_job_result {
 	unsigned nr_merged;		/* jobs folded in by group_reporting, 1 otherwise */
 	uint32_t pid;
 	const struct ios_job *job;	/* options as parsed (for "job options") */
-	/*
-	 * Reads and writes. fio's third direction, trims, only for a job that
-	 * trims (ios_job_trim): most never do, and a run of 10,000 processes
-	 * would hold 2.8 MB of empty ones. ios_job_dir() reads any direction,
-	 * a job's missing trims as an empty one.
-	 */
-	struct ios_dir_result dir[IOS_DDIR_RW_NR];
 	struct ios_dir_result *trim;	/* owned; NULL: no trims */
 	/*
 	 * The histograms a trim direction made later keeps (IOS_HIST_*): what
@@ -189,15 +203,9 @@ struct ios_job_result {
 	uint64_t sync_total_ios;
 	uint64_t runtime_ns;		/* job_runtime: from the job's start to its end */
 	uint64_t start_ns, finish_ns;	/* simulated times */
-	uint64_t ctx;			/* context switches: times the task slept */
 	uint64_t nr_zone_resets;	/* zonemode=zbd: zones the job reset (fio's write line) */
 	bool cut_short;			/* stopped by lab.max_sim_time (or the clock's end)
 					 * with work left: reported even without I/O */
-	uint64_t io_depth[IOS_NR_DEPTH_BUCKETS];
-	uint64_t io_submit[IOS_NR_BATCH_BUCKETS];
-	uint64_t io_complete[IOS_NR_BATCH_BUCKETS];
-	uint64_t lat_n[IOS_NR_LAT_N], lat_u[IOS_NR_LAT_U], lat_m[IOS_NR_LAT_M];
-	uint64_t nr_lat_samples;	/* total of the three bucket arrays */
 	int ioprio_class, ioprio_level;	/* effective, for fairness tables */
 	/*
 	 * Disk time (ios_ioc): what the scheduler charged the job's own queue

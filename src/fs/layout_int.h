@@ -27,10 +27,11 @@ struct lay_run {
 
 struct lay_file {
 	struct ios_fs_file pub;
+	/*
+	 * What mapping a block reads, right after pub's size and priv (issue
+	 * 34: with 10,000 files each cache line is a miss per request)
+	 */
 	uint64_t nblocks;		/* file blocks (the last may be partial) */
-	uint64_t start_block;		/* raw, extent, /dev/: device block of file block 0 */
-	uint32_t ino;			/* ext3 inode number, 0 elsewhere */
-	bool fit;			/* ios_fs_add_file_upto: take what space there is */
 	struct lay_run *runs;		/* ext3: the stream's runs, sorted by pos */
 	size_t nr_runs;
 	/*
@@ -39,18 +40,21 @@ struct lay_file {
 	 * instead of a binary search (NULL: no memory for it, search instead)
 	 */
 	uint32_t *run_idx;
+	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
+	uint64_t nr_holes;
+	/* ... and blocks preallocated by fallocate() but never written (unwritten extents) */
+	uint64_t nr_unwritten;
 	/*
 	 * ext3: device blocks of the three indirect blocks every mapping of
 	 * their range needs, the IND, the DIND and the TIND (IOS_FS_NO_BLOCK
 	 * past the file's end), found once rather than at each mapping
 	 */
 	uint64_t top_ind[3];
-	/* alloc.c: holes (punched, or never allocated), one bit per block; NULL: none */
-	uint64_t *holes;
-	uint64_t nr_holes;
-	/* ... and blocks preallocated by fallocate() but never written (unwritten extents) */
-	uint64_t *unwritten;
-	uint64_t nr_unwritten;
+	uint64_t *holes;		/* the holes' bits */
+	uint64_t *unwritten;		/* the unwritten blocks' bits */
+	uint64_t start_block;		/* raw, extent, /dev/: device block of file block 0 */
+	uint32_t ino;			/* ext3 inode number, 0 elsewhere */
+	bool fit;			/* ios_fs_add_file_upto: take what space there is */
 	bool unlinked;			/* unlinked: its blocks and inode are free */
 	/* ext4 (layout_ext4.c): runs[] are the extents (pos = file block); the tree's blocks */
 	struct lay_ext4_tree *tree;

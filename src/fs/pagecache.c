@@ -52,7 +52,8 @@ void ios_pc_inode_free(struct ios_inode *in)
 	}
 	free(in->used);
 	free(in->chunks);
-	free(in->memo);
+	if (in->memo != &in->memo1)
+		free(in->memo);
 	free(in);
 }
 
@@ -158,7 +159,7 @@ struct pc_page *ios_pc_alloc(struct ios_vfs *vfs, struct ios_inode *in, uint64_t
 	memset(p, 0, sizeof(*p));
 	p->index = index;
 	p->inode = in;
-	p->memcg = vfs->cur_cg;
+	p->memcg = vfs_cur_cg(vfs);
 	ios_list_init(&p->lru);
 	ios_rb_clear(&p->dirty_node);
 	in->chunks[c][index & (pc_chunk(in) - 1)] = p;

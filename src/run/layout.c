@@ -153,7 +153,8 @@ static int task_files(struct run_ctx *c, struct run_task *t, struct ios_err *e)
 		}
 		n = nf;
 	}
-	t->files = calloc(n, sizeof(*t->files));
+	/* one file: the task's own (run_task.file0, zeroed with the task) */
+	t->files = n == 1 ? &t->file0 : calloc(n, sizeof(*t->files));
 	if (!t->files) {
 		for (unsigned i = 0; i < n; i++)
 			free(names[i]);

@@ -110,7 +110,6 @@ static void rpl_unit_done(struct rpl_io *u, uint64_t now)
 	struct run_task *t = u->t;
 	struct run_replay *rp = t->rp;
 
-	u->io.done_ns = now;
 	ios_run_task_account(t, &u->io, now);
 	if (t->stats_on)
 		t->res->io_complete[ios_batch_bucket(1)]++;
@@ -233,7 +232,6 @@ static struct rpl_io *rpl_unit_build(struct run_task *t, const struct ios_replay
 	u->io.offset = rec->sector << IOS_SECTOR_SHIFT;
 	u->io.len = (uint64_t)rec->nr_sectors << IOS_SECTOR_SHIFT;
 	u->io.start_ns = u->io.issue_ns = now;
-	u->io.done_ns = 0;
 	u->io.error = 0;
 	u->blocking = rec_blocks(rec);
 	return u;

@@ -98,30 +98,36 @@ struct run_lat_target {
 enum { RUN_PLUG_START = 1, RUN_PLUG_FINISH = 2 };
 
 struct run_io {
+	/*
+	 * What a wake-up reads first, in one cache line with the start of
+	 * the op (wake, priv, pending, waiting): issue 34, each line more is
+	 * a cache miss per request with 10,000 tasks. Then the op's step
+	 * fields, then what completion writes.
+	 */
 	struct run_task *t;
-	struct run_task_file *tf;
+	struct ios_timer step_timer;	/* resumes op after a wait */
+	struct ios_vfs_op op;
+	struct run_io *next;		/* free list or done list: with the op's tail */
+	/* what the reaping and the next preparing read and write, in one line */
+	int error;
 	uint8_t dir;
 	bool sync_op;			/* fsync / fdatasync, accounted as fio's "sync" */
 	bool trim;			/* a discard (rw=trim...), accounted as a write */
-	bool fop_open;			/* file-operation engines: this unit did the file's open */
-	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
-	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
-	bool vread;			/* verify.c: a verifying read */
 	/*
 	 * blk-mq: this I/O opens (RUN_PLUG_START) or closes (RUN_PLUG_FINISH)
 	 * the plug around its io_submit / io_uring_enter batch (task.c)
 	 */
 	uint8_t plug;
-	int error;
-	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
+	struct run_task_file *tf;
 	uint64_t offset;		/* within the file */
 	uint64_t len;
 	uint64_t start_ns;		/* prepared (fio start_time) */
 	uint64_t issue_ns;		/* submitted (fio issue_time) */
-	uint64_t done_ns;		/* completed */
-	struct ios_vfs_op op;
-	struct ios_timer step_timer;	/* resumes op after a wait */
-	struct run_io *next;		/* free list or done list */
+	int ioprio;			/* cmdprio: class << 13 | level; 0 = the task's */
+	bool fop_open;			/* file-operation engines: this unit did the file's open */
+	uint8_t fop_stage;		/* e4defrag: donor fallocate, move, donor truncate */
+	bool zbd_ok;			/* zonemode=zbd: adjusted, and its zone taken */
+	bool vread;			/* verify.c: a verifying read */
 	struct run_zbd_zone *zbd_zone;	/* zonemode=zbd: the zone it holds locked (zbd.c) */
 	/* verify.c: the write a verifying read checks (or a write's own) numberio */
 	uint64_t vnumberio;
@@ -149,17 +155,22 @@ struct run_tf_offsets {
 
 /* Per file state of one task. */
 struct run_task_file {
-	struct run_file *f;
-	struct ios_file file;		/* the open file: readahead state, flags */
-	uint64_t off, len;		/* the region this task uses */
-	uint64_t pos[2];		/* next sequential offset per direction */
+	/*
+	 * What a request reads, first, in about three cache lines: its
+	 * random map, its region, the open file's head (issue 34: with
+	 * 10,000 processes each line is a cache miss per request).
+	 */
 	struct run_perm perm;		/* random blocks, fresh each pass */
-	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
+	uint64_t off, len;		/* the region this task uses */
 	uint64_t align;
-	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
-	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
-	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	uint64_t pos[2];		/* next sequential offset per direction */
 	bool pass_done;			/* no next offset in this pass (task.c, plain jobs) */
+	bool fop_opened;		/* filecreate/filestat/filedelete: its open was done */
+	struct ios_file file;		/* the open file: flags, readahead state */
+	uint32_t zbd_min, zbd_max;	/* zonemode=zbd: fio's f->min_zone, f->max_zone */
+	struct run_file *f;
+	struct ios_run_lfsr lfsr;	/* random_generator=lfsr */
+	struct run_tf_offsets *fo;	/* offsets.c's state; NULL unless t->fio_offsets */
 };
 
 enum run_task_state {
@@ -206,57 +217,37 @@ struct run_prerun {
 };
 
 struct run_task {
+	/*
+	 * Hot first: what one request reads and writes, then the task's I/O
+	 * context (its own hot fields first). With 10,000 processes each cache
+	 * line more here is a miss per request (issue 34); what follows the
+	 * context is for set-up, the end and the rarer options. Each task
+	 * starts a cache line (plan.c allocates them aligned). The first line
+	 * is what a completion touches (io_done, task_arm), the second what
+	 * its step reads.
+	 */
+	_Alignas(64) struct ios_timer timer;
 	struct run_ctx *ctx;
-	const struct ios_job *job;
-	unsigned index;			/* global, in job order */
-	unsigned clone;			/* 0..numjobs-1 */
-	unsigned phase;			/* stonewall phase */
+	struct run_io *done_head, *done_tail;
+	unsigned nr_done;
 	enum run_task_state state;
-	struct ios_ioc ioc;
-	struct ios_job_result *res;
-	struct ios_rand rng;
-	struct ios_timer timer;
-
-	struct run_task_file *files;
-	unsigned nr_files, cur_file;
-
-	/* engine model */
-	unsigned depth;
-	unsigned batch_submit, batch_complete_min, batch_complete_max;
-	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
-	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
+	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
+	unsigned wait_threshold;
 	bool async;			/* slat reported separately */
-	/*
-	 * libaio / io_uring on a blk-mq queue: a batch of more than two I/Os
-	 * is submitted under the task's plug (fs/aio.c io_submit,
-	 * io_uring's io_submit_state_start), from its first to its last I/O
-	 */
-	bool plug_batches;
-	struct run_io *batch_first, *batch_last;
-	struct ios_plug plug;
-	bool null_engine;
-	bool draining;			/* fio's wait_for_completions is under way */
-	bool draining_first;		/* ... and has not reaped yet */
-	bool offload;			/* io_submit_mode=offload (submit.c) */
-	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
-	bool zbd;			/* zonemode=zbd (zbd.c) */
-	bool zbd_wait;			/* asleep until another job lets go of a zone */
-	/*
-	 * The I/O units: depth of them, plus one for syncs. Before the files
-	 * are open none is in flight, and the opens use the first one's op.
-	 */
-	struct run_io *ios;
+	const struct ios_job *job;
+	struct ios_job_result *res;
+	struct run_task_file *files;
 	struct run_io *sync_io;
 	struct run_io *free_ios;
-	struct run_io *done_head, *done_tail;
-	unsigned inflight, nr_done, wait_threshold;
-	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
-	uint64_t wait_from_ns;		/* the wait begins after the submissions' CPU time */
 	struct run_io *prepared;	/* prepared but held back by rate limiting */
 	struct run_trimwrite *tw;	/* rw=trimwrite, else NULL */
-	uint64_t zone_bytes;		/* fio's td->zone_bytes */
-	unsigned loops_done;		/* passes ended by running out of offsets */
-	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
+	struct run_rate *rate;		/* rate limits (task.c); NULL without */
+	struct run_lat_target *lt;	/* latency_target (lat_target.c); NULL without */
+	/* write_iolog= (iolog_write.c): NULL when the job writes none */
+	FILE *iolog;
+	/* flow (flow.c) */
+	struct run_flow *flow;		/* NULL: flow=0 */
+	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
 
 	/* progress */
 	uint64_t io_target;		/* bytes to issue; UINT64_MAX for time_based */
@@ -264,28 +255,6 @@ struct run_task {
 	uint64_t bytes_issued[2], ios_issued[2];
 	uint64_t bytes_done[2], ios_done[2];
 	uint64_t start_ns, ramp_end_ns, deadline_ns;
-	unsigned think_count;
-	bool failed;			/* ended by an error of its own (rate_min, an I/O error
-					 * errors.c calls fatal): no end_fsync */
-	bool stop;
-	bool stats_on;
-	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
-					 * end), before the job's own end */
-	bool cut;			/* stopped there with work left */
-	struct run_rate *rate;		/* rate limits (task.c); NULL without */
-	struct ios_rand *prio_rng;	/* cmdprio's draws (submit.c); NULL without cmdprio */
-	struct run_lat_target *lt;	/* latency_target (lat_target.c); NULL without */
-	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
-	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
-
-	/* opening files, syncing */
-	unsigned open_idx;		/* next file to open */
-	unsigned writes_since_sync;
-	unsigned end_sync_idx;
-	bool opened;
-	bool end_synced;
-	struct run_task_file *last_written;
-
 	/*
 	 * bw / iops samples over windows of bwavgtime and iopsavgtime (or
 	 * log_avg_msec for a windowed log). Without a rate log they are closed
@@ -294,10 +263,27 @@ struct run_task {
 	 * bw or iops log makes that statistic per I/O too, as in fio, and its
 	 * window is not sampled.
 	 */
-	struct ios_timer sample_timer;
 	uint64_t bw_win_ns, iops_win_ns;	/* 0: sampled per I/O instead */
 	uint64_t bw_at_ns, iops_at_ns;		/* start of the current windows */
 	uint64_t sample_bytes[2], sample_ios[2];
+
+	unsigned nr_files, cur_file;
+	/* engine model */
+	unsigned depth;
+	unsigned batch_complete_max;
+	unsigned inflight;
+	unsigned seq_nr_left;		/* fio's td->ddir_seq_nr */
+	unsigned think_count;
+	bool null_engine;
+	bool draining;			/* fio's wait_for_completions is under way */
+	bool draining_first;		/* ... and has not reaped yet */
+	bool fio_offsets;		/* offsets.c makes the offsets (holes, zones, ...) */
+	bool zbd;			/* zonemode=zbd (zbd.c) */
+	bool failed;			/* ended by an error of its own (rate_min, an I/O error
+					 * errors.c calls fatal): no end_fsync */
+	bool stop;
+	bool stats_on;
+	bool opened;
 	/*
 	 * The task sleeps with nothing in flight: its windows until it wakes
 	 * hold no I/O, so the timer is stopped and the wake-up adds them
@@ -305,14 +291,56 @@ struct run_task {
 	 */
 	bool sample_idle;
 	bool sample_lazy;	/* no rate log: no timer (ios_run_sample_sync) */
-	bool dir_used[2];
-
 	/* fio's bw / lat / iops logs (write_*_log) */
 	bool logging;
-	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 
-	/* write_iolog= (iolog_write.c): NULL when the job writes none */
-	FILE *iolog;
+	struct ios_ioc ioc;
+
+	/* the rest */
+	unsigned batch_submit, batch_complete_min;
+	bool dir_used[2];
+	/*
+	 * libaio / io_uring on a blk-mq queue: a batch of more than two I/Os
+	 * is submitted under the task's plug (fs/aio.c io_submit,
+	 * io_uring's io_submit_state_start), from its first to its last I/O
+	 */
+	bool plug_batches;
+	struct run_io *batch_first, *batch_last;
+	unsigned index;			/* global, in job order */
+	unsigned clone;			/* 0..numjobs-1 */
+	unsigned phase;			/* stonewall phase */
+	struct ios_rand rng;
+	unsigned depth_low;		/* iodepth_low: a full queue drains to this */
+	unsigned drain_min;		/* fio's wait_for_completions' min_evts */
+	struct ios_plug plug;
+	bool offload;			/* io_submit_mode=offload (submit.c) */
+	bool zbd_wait;			/* asleep until another job lets go of a zone */
+	/*
+	 * The I/O units: depth of them, plus one for syncs. Before the files
+	 * are open none is in flight, and the opens use the first one's op.
+	 */
+	struct run_io *ios;
+	uint64_t zone_bytes;		/* fio's td->zone_bytes */
+	unsigned loops_done;		/* passes ended by running out of offsets */
+	unsigned zbd_open;		/* zones this job opened (fio's td->num_open_zones) */
+	bool lab_deadline;		/* deadline_ns is lab.max_sim_time's (or the clock's
+					 * end), before the job's own end */
+	bool cut;			/* stopped there with work left */
+	struct ios_rand *prio_rng;	/* cmdprio's draws (submit.c); NULL without cmdprio */
+	uint64_t err_eio_count;		/* reads and writes completed, for lab.eio_every */
+	uint64_t err_dumped;		/* io_u error lines printed (errors.c caps them) */
+
+	/* opening files, syncing */
+	unsigned open_idx;		/* next file to open */
+	unsigned writes_since_sync;
+	unsigned end_sync_idx;
+	bool end_synced;
+	struct run_task_file *last_written;
+
+	/* the sample timer (see bw_win_ns) */
+	struct ios_timer sample_timer;
+
+	struct ios_fiolog_job *log;	/* the job's fio logs; allocated only with logs to write */
 
 	/* e4defrag (fileops.c): the donor file, and its open file (NULL for other engines) */
 	struct run_file *donor;
@@ -330,13 +358,19 @@ struct run_task {
 	unsigned nr_waitee;		/* wait_for: the waitee's clones */
 	struct run_replay *rp;
 	struct run_task *waitee;	/* wait_for: the waitee's first clone, or NULL */
-	/* flow (flow.c) */
-	struct run_flow *flow;		/* NULL: flow=0 */
 	uint64_t flow_counter;		/* fio's td->flow_counter: I/Os let through */
 	struct run_task *flow_next;	/* the flow's members */
 	/* steady state (steadystate.c): NULL unless the job has steadystate_duration */
 	struct run_ss *ss;
-	struct run_vtask *vt;		/* verify= (verify.c), NULL without */
+	/*
+	 * The common case held in the task itself: one file (files ==
+	 * &file0) and one I/O unit (ios == &io0, iodepth=1 without syncs), so
+	 * that what a request reads lies in the task's own pages, not in two
+	 * more allocations of their own (issue 34: TLB and cache misses per
+	 * request with 10,000 processes)
+	 */
+	struct run_task_file file0;
+	_Alignas(64) struct run_io io0;
 };
 
 /*

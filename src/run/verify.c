@@ -540,7 +540,6 @@ static void fill_read(struct run_io *io, struct run_vpiece *p, uint64_t now)
 	io->sync_op = false;
 	io->start_ns = now;
 	io->issue_ns = 0;
-	io->done_ns = 0;
 	io->error = 0;
 	io->next = NULL;
 	free(p);
@@ -582,9 +581,9 @@ void ios_run_verify_submitted(struct run_task *t, struct run_io *io)
 	struct run_vtask *vt = t->vt;
 	struct run_vpiece *p;
 
-	io->vp = NULL;
 	if (!vt)
-		return;
+		return;	/* io->vp is NULL: only a verifying task sets it */
+	io->vp = NULL;
 	vt->last_dir = io->dir;
 	/* fio's numberio: the writes issued before this one */
 	if (io->dir == IOS_WRITE)
