@@ -31,7 +31,12 @@ sh tests/list-tests.sh build "$(pwd)/iosched" >>"$list"
 # sixth faster; the test programs' own code at -O0 (Makefile, TEST_OPT).
 # Only what this list runs: the command and the tests, not the benchmarks
 # (the normal build compiles those)
-if $MAKE -s -j"$jobs" BUILD=build-asan OPT=-O2 DEBUG=-g1 TEST_OPT=-O0 SAN="$SAN" cli tests; then
+# The test code (tests/unit, the harness) is the normal build's, compiled
+# once and linked here with the sanitized library (Makefile,
+# TEST_CODE_BUILD): what is under test is sanitized, the tests' own code
+# not (make check-asan sanitizes it too)
+if $MAKE -s -j"$jobs" BUILD=build-asan OPT=-O2 DEBUG=-g1 TEST_OPT=-O0 SAN="$SAN" \
+	TEST_CODE_BUILD=build cli tests; then
 	sh tests/list-tests.sh build-asan "$(pwd)/build-asan/iosched" asan: \
 		"ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" \
 		>>"$list"

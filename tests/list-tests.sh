@@ -32,8 +32,24 @@ done
 for t in tests/sh/*.sh; do
 	[ -f "$t" ] || continue
 	n=sh/$(basename "$t" .sh)
-	emit "$n" "$(chain_of "$n")" "BUILD='$build' IOSCHED_BIN='$bin' sh '$t'"
+	e=""
+	# the report's pieces are tests of their own below
+	[ "$n" = sh/repro ] && [ "$build" = build ] && e="REPRO_PARTS=pool "
+	emit "$n" "$(chain_of "$n")" "${e}BUILD='$build' IOSCHED_BIN='$bin' sh '$t'"
 done
+
+# the committed reproduction report, a piece per line of tests/repro-parts
+# (tests/repro-part.sh): the full runs side by side on the pool's workers
+# instead of one ~330 s test. The normal build's only, as tests/sh/repro.sh's
+# full comparison was: the numbers are that build's, and under ASan v2-c1
+# alone would take most of an hour
+if [ "$build" = build ] && [ -f tests/repro-parts ]; then
+	grep -v '^#' tests/repro-parts | while read -r exps; do
+		[ -n "$exps" ] || continue
+		emit "repro/$(echo $exps | tr ' ' '+')" - \
+			"BUILD='$build' IOSCHED_BIN='$bin' sh tests/repro-part.sh $exps"
+	done
+fi
 
 # golden jobs: tests/jobs/NNNN-name.job with NNNN-name.json (and optional
 # NNNN-name.args holding extra command-line arguments)

@@ -17,9 +17,8 @@
 # order changes only when tests run, never what they print or check.
 list=$1; logdir=$2
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-# 900 s: sh/repro regenerates every experiment (~330 s of CPU since the
-# cgroup v2 scenarios) and must finish on a loaded 2-core machine; a hang
-# still fails, 15 minutes later
+# 900 s: repro/v2-c1 regenerates v2-c1's 25 runs (~315 s of CPU) and must
+# finish on a loaded 2-core machine; a hang still fails, 15 minutes later
 timeout_s=${TEST_TIMEOUT:-900}
 here=$(dirname "$0")
 mkdir -p "$logdir"

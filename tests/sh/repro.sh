@@ -4,17 +4,20 @@
 #    (naming the known ones), an unknown option, --jobs out of range.
 #  - The output does not depend on the number of workers: two cheap
 #    experiments with --quick, -j1 against -j2, JSON and Markdown.
-#  - The committed report is never stale: the full report regenerated into
-#    a temporary directory is byte-identical to docs/REPRODUCTION.md and
-#    docs/repro/*.svg. This takes about 30 s of wall time with the normal
-#    build on the 2-core development machine, but two to three minutes
-#    under AddressSanitizer, so the sanitizer builds (BUILD other than
-#    "build") run the cheap experiments a2 and c1 with --quick beside the
-#    b1 and b2 above, compared against nothing: the repro code is the same
-#    for every experiment, the schedulers and the stack under it have
-#    their own tests in both builds, and the numbers are the normal
-#    build's. (All seven with --quick took 70 s under ASan, a fifth of
-#    the sanitizer suite.) The full check by hand: make seeds && git diff --exit-code docs/
+#  - The committed report is never stale: every experiment regenerated in
+#    full (every seed) gives docs/REPRODUCTION.md's rows and sections and
+#    docs/repro/*.svg byte for byte, a line of tests/repro-parts at a time
+#    (tests/repro-part.sh; in make check each line is a test of its own,
+#    repro/..., on the pool's workers, and this test only checks that the
+#    lines name every experiment once and that the committed report is
+#    exactly their rows and sections under the top the code writes). The
+#    sanitizer builds (BUILD other than "build") run the cheap experiments
+#    a2 and c1 with --quick beside the b1 and b2 above, compared against
+#    nothing: the repro code is the same for every experiment, the
+#    schedulers and the stack under it have their own tests in both
+#    builds, and the numbers are the normal build's. The full check by
+#    hand: this test with REPRO_PARTS unset, or make seeds && git diff
+#    --exit-code docs/
 #  - The blk-mq scenarios (m1-m4, after the seed experiments): m2 gives the
 #    same JSON with one worker and two; naming m4-b1 runs its base b1 too
 #    and writes the verdict comparison. The full report's M sections add
@@ -86,15 +89,60 @@ if [ "${BUILD:-build}" != build ]; then
 	exit 0
 fi
 
-# the committed report is what the code produces now
-"$BIN" repro --output-dir "$tmp/full" >"$tmp/summary" || fail "repro"
-for f in REPRODUCTION.md $(cd "$tmp/full" && ls repro/*.svg); do
-	cmp -s "$tmp/full/$f" "docs/$f" || {
-		diff -u "docs/$f" "$tmp/full/$f" | head -40
-		fail "docs/$f is stale: regenerate it with 'make seeds' and commit it"
-	}
+# The committed report is what the code produces now. tests/repro-part.sh
+# regenerates a line of tests/repro-parts (every seed) and holds its rows,
+# sections and plots against the committed ones at their places; make check
+# runs each line as its own test (repro/..., tests/list-tests.sh, which sets
+# REPRO_PARTS=pool), by hand they all run here. What is left to check here:
+# that the pieces are the whole report.
+known=$("$BIN" repro nosuch 2>&1 | sed -n 's/.*(known: \([^)]*\)).*/\1/p')
+[ -n "$known" ] || fail "no list of experiments"
+parts=$(grep -v '^#' tests/repro-parts)
+for e in $known; do
+	k=$(echo $parts | tr ' ' '\n' | grep -cx -- "$e")
+	[ "$k" -eq 1 ] || fail "tests/repro-parts names $e $k times, not once"
 done
+for e in $parts; do
+	case " $known " in *" $e "*) ;; *) fail "tests/repro-parts: '$e' is not an experiment" ;; esac
+done
+# one summary row and one section per experiment, and nothing else: the top,
+# the rows and the sections are the whole file, byte for byte
+mkdir "$tmp/doc"
+set -- $(awk -v dir="$tmp/doc" -f tests/repro-split.awk docs/REPRODUCTION.md)
+n=$(echo $known | wc -w)
+[ "$1" -eq "$n" ] && [ "$2" -eq "$n" ] ||
+	fail "docs/REPRODUCTION.md has $1 summary rows and $2 sections for $n experiments: regenerate it with 'make seeds'"
+{
+	cat "$tmp/doc/pre"
+	i=1; while [ "$i" -le "$n" ]; do cat "$tmp/doc/row.$i"; i=$((i + 1)); done
+	cat "$tmp/doc/mid"
+	i=1; while [ "$i" -le "$n" ]; do cat "$tmp/doc/sec.$i"; i=$((i + 1)); done
+} | cmp -s - docs/REPRODUCTION.md || fail "docs/REPRODUCTION.md is not its top, rows and sections"
+# its top is what the code writes above a report of every kind (a seed,
+# a blk-mq, a cgroup v2 experiment and DiskSim's drives; --quick adds its
+# note to the version line, taken out here)
+"$BIN" repro --quick --output-dir "$tmp/top" b1 m2 v2-c2-riops disksim >/dev/null 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "repro --quick for the top"; }
+mkdir "$tmp/topdoc"
+awk -v dir="$tmp/topdoc" -f tests/repro-split.awk "$tmp/top/REPRODUCTION.md" >/dev/null
+sed 's/^\(iosched [^ ]*\.\) \*\*A quick run .*\*\*$/\1/' "$tmp/topdoc/pre" >"$tmp/topdoc/pre.full"
+cmp -s "$tmp/topdoc/pre.full" "$tmp/doc/pre" || {
+	diff -u "$tmp/doc/pre" "$tmp/topdoc/pre.full" | head -40
+	fail "docs/REPRODUCTION.md's top is stale: regenerate it with 'make seeds' and commit it"
+}
+# a plot per experiment at most, named after it (repro-part.sh: each is
+# the one its experiment writes)
 for f in docs/repro/*.svg; do
-	[ -e "$tmp/full/repro/$(basename "$f")" ] || fail "$f is no longer generated: remove it"
+	e=$(basename "$f" .svg)
+	case " $known " in *" $e "*) ;; *) fail "$f is no experiment's plot: remove it" ;; esac
 done
-tail -1 "$tmp/summary"
+if [ "$REPRO_PARTS" = pool ]; then
+	echo "repro: the report's $n experiments are in tests/repro-parts once each; make check's repro/* tests compare them"
+	exit 0
+fi
+grep -v '^#' tests/repro-parts | while read -r exps; do
+	[ -n "$exps" ] || continue
+	# shellcheck disable=SC2086
+	sh tests/repro-part.sh $exps || exit 1
+done || fail "the committed report is stale (above)"
+echo "repro: every experiment regenerated and compared"
