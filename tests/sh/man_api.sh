@@ -67,14 +67,26 @@ n_lines=$(grep -c '^line ' "$d/want")
 # $1: a page; prints what of the headers it lacks
 lacks() {
 	tr -s ' \t' '  ' <"$1" | sed 's/\\e/\\/g; s/^\\&//; s/^ //' >"$d/page.txt"
-	while IFS= read -r item; do
-		what=${item%% *}
-		text=${item#* }
-		case $what in
-		name) grep -qw -- "$text" "$d/page.txt" || echo "$text" ;;
-		line) grep -qF -- "$text" "$d/page.txt" || echo "$text" ;;
-		esac
-	done <"$d/want"
+	# one pass (a grep per item was 2,300 processes, ~25 s a call): a
+	# "line" is a fixed string within one line of the page (grep -F), a
+	# "name" a whole word (grep -w: no letter, digit or _ on either side)
+	awk -v page="$d/page.txt" '
+	BEGIN { while ((getline l < page) > 0) all = all "\n" l; all = all "\n" }
+	function word(c) { return c ~ /[A-Za-z0-9_]/ }
+	function has_word(t,    rest, off, i, b, a) {
+		rest = all; off = 0
+		while ((i = index(rest, t)) > 0) {
+			b = substr(all, off + i - 1, 1); a = substr(all, off + i + length(t), 1)
+			if (!word(b) && !word(a)) return 1
+			off += i; rest = substr(all, off + 1)
+		}
+		return 0
+	}
+	{
+		what = $1; text = substr($0, length(what) + 2)
+		if (what == "name" && !has_word(text)) print text
+		if (what == "line" && !index(all, text)) print text
+	}' "$d/want"
 }
 
 missing=$(lacks "$page")
