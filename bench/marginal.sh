@@ -39,9 +39,6 @@
 # "noop deadline cfq cfq:slice_idle=0 bfq"), SHAPES ("own shared"), SHORT
 # (10), LONG (80), ROUNDS (3), BIG (10000), HUGE (0), SET (none), BIN
 # (./iosched), BUILD (build).
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 DEVICES=${DEVICES:-ssd}
 SCHEDS=${SCHEDS:-noop}
 SHAPES=${SHAPES:-"own shared"}
@@ -62,10 +59,7 @@ if [ "$LONG" -le "$SHORT" ]; then
 	exit 2
 fi
 echo "== marginal: 4 KiB psync random reads, direct, ${LONG} s minus ${SHORT} s simulated, $SMALL vs $BIG processes =="
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 dir=$(mktemp -d /tmp/iosched-marginal.XXXXXX) || exit 0
 trap 'rm -rf "$dir"' EXIT INT TERM
 for shape in own shared; do

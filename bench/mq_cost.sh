@@ -19,18 +19,12 @@ NR=${NR:-500000}
 . "$(dirname "$0")/lib.sh"
 bench_count ROUNDS 1 1000
 bench_count NR 1 1000000000
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 JOB=$(dirname "$0")/randread-qd32.fio
 MQ=${MQ:-"none mq-deadline kyber bfq-6.12"}
 REF=noop
 
 echo "== mq_cost: CPU per simulated request on ssd-nvme, 4k randread qd32, $NR requests; reference $REF (single-queue) =="
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 dir=$(mktemp -d /tmp/iosched-mqcost.XXXXXX) || exit 0
 trap 'rm -rf "$dir"' EXIT INT TERM
 case $JOB in /*) ;; *) JOB=$PWD/$JOB ;; esac

@@ -30,16 +30,10 @@ JOBS=8
 . "$(dirname "$0")/lib.sh"
 bench_count ROUNDS 1 1000
 bench_count NR 1 1000000000
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 DEV="--device ssd-nvme --set device.channels=16 --set device.ways=8 --set device.t_read_us=30"
 DEV="$DEV --set device.interface_mbps=8000 --set device.cmd_overhead_us=0"
 echo "== nvme_rate: $JOBS x $NR 4 KiB random reads, qd 128, on ssd-nvme at ~1.2M IOPS: $MQ vs fio --ioengine=null =="
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 if ! command -v fio >/dev/null 2>&1; then
 	echo "note: fio is not installed: the iosched side only"
 	fio=""

@@ -12,18 +12,12 @@ RUNTIME=${RUNTIME:-3}
 bench_count ROUNDS 1 1000
 bench_count RUNTIME 1 3600
 SIZE=${SIZE:-1g}
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 echo "== real_uring: 4k randread qd32 direct, fio io_uring vs iosched --real =="
 if ! command -v fio >/dev/null 2>&1; then
 	echo "skipped: fio is not installed"
 	exit 0
 fi
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 dir=$(mktemp -d /var/tmp/iosched-rbench.XXXXXX) || exit 0
 trap 'rm -rf "$dir"' EXIT INT TERM
 f=$dir/rr.dat

@@ -28,9 +28,6 @@
 # BIG (10000), REP100 (5), REP10K (1), HUGE (100000; 0 skips it), TRIV (21),
 # QUICK=1 (ssd only; noop, deadline, cfq both ways, bfq; 100k skipped),
 # BIN (./iosched), BUILD (build).
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 if [ -n "$QUICK" ]; then
 	DEVICES=${DEVICES:-ssd}
 	SCHEDS=${SCHEDS:-"noop deadline cfq cfq:slice_idle=0 bfq"}
@@ -55,10 +52,7 @@ bench_count REP10K 1 1000
 bench_count HUGE 0 1048576
 bench_count TRIV 1 10000
 echo "== scale: $NR 4 KiB psync random reads per process, $SMALL vs $BIG processes, --output-format $FORMAT =="
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 dir=$(mktemp -d /tmp/iosched-scale.XXXXXX) || exit 0
 trap 'rm -rf "$dir"' EXIT INT TERM
 cat >"$dir/job.fio" <<'EOF'

@@ -18,19 +18,13 @@ NR=${NR:-2000000}
 . "$(dirname "$0")/lib.sh"
 bench_count ROUNDS 1 1000
 bench_count NR 1 1000000000
-BUILD=${BUILD:-build}
-BIN=${BIN:-./iosched}
-RU=$BUILD/bench/rusage_run
 JOB=$(dirname "$0")/randread-qd32.fio
 echo "== sim_vs_fio: 4k randread qd32, $NR requests: iosched (noop, ssd) vs fio --ioengine=null =="
 if ! command -v fio >/dev/null 2>&1; then
 	echo "skipped: fio is not installed"
 	exit 0
 fi
-if [ ! -x "$RU" ] || [ ! -x "$BIN" ]; then
-	echo "skipped: $RU or $BIN not built (make all)"
-	exit 0
-fi
+bench_need_tools
 dir=$(mktemp -d /tmp/iosched-simfio.XXXXXX) || exit 0
 trap 'rm -rf "$dir"' EXIT INT TERM
 cd "$dir" || exit 0	# fio's null engine opens no file, but keep its cwd apart
